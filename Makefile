@@ -1,0 +1,37 @@
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test check bench format clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) bakery_site.asgi:application
+
+test: install
+	$(PY) -m pytest -n 2 --dist loadgroup
+
+check: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache

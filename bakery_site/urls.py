@@ -1,0 +1,8 @@
+"""Bakehouse URLs."""
+
+from django.contrib import admin
+from django.urls import path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+]

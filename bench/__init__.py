@@ -1,0 +1,1 @@
+"""Benchmarks run by `make bench`: medians of several runs, printed, never asserted."""

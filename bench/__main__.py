@@ -1,0 +1,20 @@
+"""Run every benchmark module in this package (`make bench`)."""
+
+import importlib
+import pkgutil
+
+import bench
+
+
+def main() -> None:
+    """Import each bench module and call its main()."""
+    for info in sorted(pkgutil.iter_modules(bench.__path__), key=lambda m: m.name):
+        if info.name.startswith("_") or info.name == "common":
+            continue
+        module = importlib.import_module(f"bench.{info.name}")
+        print(f"== {info.name}")
+        module.main()
+
+
+if __name__ == "__main__":
+    main()
