@@ -1,0 +1,36 @@
+"""Midnight Bakery: simultaneous card drafting for 2 to 8 bakers, a Night Owl at two."""
+
+from typing import Any
+
+from games.engines.errors import IllegalAction
+from games.engines.midnight_bakery.night import new_game, night_result
+from games.engines.midnight_bakery.pick import active_seats, apply_action, legal_actions
+from games.engines.midnight_bakery.state import State, dump, load
+from games.engines.midnight_bakery.view import view
+
+
+def is_over(state: State) -> bool:
+    """Whether dawn has come."""
+    return state.over
+
+
+def result(state: State) -> dict[str, Any]:
+    """Final standings; only after dawn."""
+    if not state.over:
+        raise IllegalAction("The night is not over yet.")
+    return night_result(state)
+
+
+__all__ = [
+    "IllegalAction",
+    "State",
+    "active_seats",
+    "apply_action",
+    "dump",
+    "is_over",
+    "legal_actions",
+    "load",
+    "new_game",
+    "result",
+    "view",
+]

@@ -1,0 +1,219 @@
+"""The night's frame: starting it, dealing each bake, passing, the owl, ending bakes and dawn."""
+
+from typing import Any
+
+from games.engines.errors import IllegalAction
+from games.engines.midnight_bakery import scoring
+from games.engines.midnight_bakery.cards import (
+    BATCH_SIZE,
+    FACE_NAMES,
+    MAX_BAKERS,
+    MIN_BAKERS,
+    OWL_NAME,
+    face_of,
+    number_cards,
+    seat_name,
+    standard_faces,
+)
+from games.engines.midnight_bakery.filing import file_cards
+from games.engines.midnight_bakery.state import PASSING_OPTIONS, Cards, State
+from games.engines.rng import randbelow, seed_state, shuffled
+
+BAKES = 3
+
+
+def new_game(
+    players: int,
+    *,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
+) -> State:
+    """A night ready for its first pick: deck shuffled from the seed (or given), bake 1 dealt."""
+    if not isinstance(players, int) or not MIN_BAKERS <= players <= MAX_BAKERS:
+        raise IllegalAction("Midnight Bakery needs 2 to 8 bakers.")
+    passing = (options or {}).get("passing", "alternate")
+    if passing not in PASSING_OPTIONS:
+        raise IllegalAction("Passing must be Alternate or Next.")
+    rng = seed_state(seed)
+    if setup and "deck" in setup:
+        if not isinstance(setup["deck"], list):
+            raise IllegalAction("A custom deck must be a list of card faces.")
+        deck = number_cards(setup["deck"])
+    else:
+        deck, rng = shuffled(number_cards(standard_faces(players)), rng)
+    owl = players == 2
+    seats = players + 1 if owl else players
+    state = State.__new__(State)
+    state.bakers = players
+    state.owl = owl
+    state.passing = passing
+    state.rng = rng
+    state.deck = tuple(deck)
+    state.bake = 1
+    state.pick = 1
+    state.batches = tuple(() for _ in range(seats))
+    state.locks = tuple(None for _ in range(players))
+    state.cases = tuple(() for _ in range(seats))
+    state.glazed = tuple(frozenset() for _ in range(seats))
+    state.waiting = tuple(() for _ in range(seats))
+    state.truffles = tuple(() for _ in range(seats))
+    state.banked = tuple(0 for _ in range(players))
+    state.bakes = ()
+    state.discard = ()
+    state.log = ()
+    state.over = False
+    start_bake(state)
+    return state
+
+
+def event(state: State, kind: str, text: str, **data: Any) -> None:
+    """Append a public event to the log (the state is a fresh copy being built)."""
+    state.log = (
+        *state.log,
+        {"type": kind, "bake": state.bake, "pick": state.pick, "text": text, **data},
+    )
+
+
+def start_bake(state: State) -> None:
+    """Deal the bake in seat order, owl last; with nothing to deal, the night ends at dawn."""
+    size = BATCH_SIZE[state.bakers]
+    deck = state.deck
+    batches = []
+    for _ in range(state.seats):
+        batches.append(deck[:size])
+        deck = deck[size:]
+    if not any(batches):
+        event(state, "early_end", "The deck cannot deal anyone a card, so the night ends.")
+        dawn(state)
+        return
+    state.deck = deck
+    state.batches = tuple(batches)
+    state.pick = 1
+    event(state, "deal", f"Bake {state.bake} is dealt; {len(deck)} cards wait in the deck.")
+    settle(state)
+
+
+def direction(state: State) -> int:
+    """+1 to pass to the next seat, -1 to the previous one."""
+    if state.passing == "alternate" and state.bake == 2:
+        return -1
+    return 1
+
+
+def pass_batches(state: State) -> None:
+    """Every batch moves one seat along the ring."""
+    ring = state.seats
+    step = direction(state)
+    moved: list[Cards] = [()] * ring
+    for seat, batch in enumerate(state.batches):
+        moved[(seat + step) % ring] = batch
+    state.batches = tuple(moved)
+    state.pick += 1
+
+
+def owl_snatch(state: State) -> None:
+    """The owl keeps one card of its batch, drawn from the night's stream, in the open."""
+    owl = state.bakers
+    batch = state.batches[owl]
+    if not batch:
+        return
+    index, state.rng = randbelow(len(batch), state.rng)
+    card = batch[index]
+    state.batches = replace_at(state.batches, owl, batch[:index] + batch[index + 1 :])
+    filed = file_cards(
+        state.cases[owl], state.glazed[owl], state.waiting[owl], state.truffles[owl], (card,)
+    )
+    state.cases = replace_at(state.cases, owl, filed[0])
+    state.glazed = replace_at(state.glazed, owl, filed[1])
+    state.waiting = replace_at(state.waiting, owl, filed[2])
+    state.truffles = replace_at(state.truffles, owl, filed[3])
+    face = face_of(card)
+    event(
+        state,
+        "snatch",
+        f"The {OWL_NAME} snatched a {FACE_NAMES[face]}.",
+        seat=owl,
+        card=card,
+        face=face,
+    )
+
+
+def settle(state: State) -> None:
+    """Run what needs no baker: the owl alone with cards, the end of a bake, dawn."""
+    while not state.over:
+        held = [bool(batch) for batch in state.batches]
+        if any(held[: state.bakers]):
+            return
+        if not any(held):
+            end_bake(state)
+            return
+        owl_snatch(state)
+        pass_batches(state)
+
+
+def end_bake(state: State) -> None:
+    """Score the cases, bank the points, discard the cases (truffles stay), deal the next bake."""
+    rows = scoring.bake_breakdowns(state.cases, state.glazed, state.bakers, state.banked)
+    state.bakes = (*state.bakes, tuple(rows))
+    state.banked = tuple(row["running"] for row in rows)
+    state.discard = state.discard + tuple(card for case in state.cases for card in case)
+    seats = state.seats
+    state.cases = tuple(() for _ in range(seats))
+    state.glazed = tuple(frozenset() for _ in range(seats))
+    state.waiting = tuple(() for _ in range(seats))
+    state.locks = tuple(None for _ in range(state.bakers))
+    summary = ", ".join(
+        f"{seat_name(seat, state.bakers)} {row['total']}" for seat, row in enumerate(rows)
+    )
+    event(
+        state,
+        "bake_end",
+        f"Bake {state.bake} is scored: {summary}.",
+        totals=[r["total"] for r in rows],
+    )
+    if state.bake >= BAKES:
+        dawn(state)
+        return
+    state.bake += 1
+    start_bake(state)
+
+
+def dawn(state: State) -> None:
+    """The truffle boxes open; the night is over."""
+    state.over = True
+    final = night_result(state)
+    names = " and ".join(seat_name(seat, state.bakers) for seat in final["winners"])
+    event(
+        state,
+        "dawn",
+        f"Dawn. {names} {'wins' if len(final['winners']) == 1 else 'share'} the night.",
+    )
+
+
+def truffle_counts(state: State) -> tuple[list[int], int | None]:
+    """Truffles in each baker's box, and the owl's (None without an owl)."""
+    counts = [len(box) for box in state.truffles[: state.bakers]]
+    owl = len(state.truffles[state.bakers]) if state.owl else None
+    return counts, owl
+
+
+def night_result(state: State) -> dict[str, Any]:
+    """Final standings: banked points plus the truffle bonus, and the winners."""
+    counts, owl = truffle_counts(state)
+    bonus = scoring.truffle_bonus(counts, owl)
+    scores = [banked + extra for banked, extra in zip(state.banked, bonus, strict=True)]
+    return {
+        "scores": scores,
+        "truffles": counts,
+        "truffle_bonus": bonus,
+        "winners": scoring.winners(scores, counts),
+        "bakes": [[dict(row) for row in rows] for rows in state.bakes],
+        "banked": list(state.banked),
+        "owl_truffles": owl,
+    }
+
+
+def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of a tuple with one item replaced."""
+    return (*items[:index], value, *items[index + 1 :])

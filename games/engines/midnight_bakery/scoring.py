@@ -1,0 +1,120 @@
+"""Scoring a case, ranking baguettes, the truffle bonus at dawn, and the winners."""
+
+from collections.abc import Sequence
+
+from games.engines.midnight_bakery.cards import (
+    BUN,
+    CROISSANT,
+    LOAVES,
+    MACARON,
+    TART_FACE_VALUE,
+    face_of,
+)
+
+GLAZE_BONUS = 4
+BAGUETTE_RANK_POINTS = {1: 7, 2: 3, 3: 1}
+THIRD_RANK_FROM = 6
+TRUFFLE_LEAD_BONUS = 7
+EMPTY_BOX_PENALTY = -3
+BUN_POINTS = (0, 1, 3, 5, 8, 12)
+
+
+def croissant_points(count: int) -> int:
+    """Every pair of croissants scores 4."""
+    return 4 * (count // 2)
+
+
+def macaron_points(count: int) -> int:
+    """Every three macarons score 9."""
+    return 9 * (count // 3)
+
+
+def bun_points(count: int) -> int:
+    """1, 3, 5, 8, 12, then 3 more for each bun after the fifth."""
+    if count < len(BUN_POINTS):
+        return BUN_POINTS[count]
+    return BUN_POINTS[-1] + 3 * (count - len(BUN_POINTS) + 1)
+
+
+def tart_points(case: Sequence[str], glazed: frozenset[str]) -> int:
+    """Tarts at face value, and 4 more for each glazed one."""
+    total = 0
+    for card in case:
+        value = TART_FACE_VALUE.get(face_of(card))
+        if value is not None:
+            total += value + (GLAZE_BONUS if card in glazed else 0)
+    return total
+
+
+def loaves_in(case: Sequence[str]) -> int:
+    """The loaf total of a case."""
+    return sum(LOAVES.get(face_of(card), 0) for card in case)
+
+
+def baguette_points(loaves: Sequence[int], bakers: int) -> list[int]:
+    """Points for each seat's loaves; rank is one plus the seats with strictly more loaves."""
+    points = []
+    for mine in loaves:
+        if mine == 0:
+            points.append(0)
+            continue
+        rank = 1 + sum(1 for other in loaves if other > mine)
+        if rank == 3 and bakers < THIRD_RANK_FROM:
+            points.append(0)
+        else:
+            points.append(BAGUETTE_RANK_POINTS.get(rank, 0))
+    return points
+
+
+def case_breakdown(case: Sequence[str], glazed: frozenset[str]) -> dict[str, int]:
+    """Croissant, macaron, bun and tart points of one case (baguettes are ranked separately)."""
+    faces = [face_of(card) for card in case]
+    return {
+        "croissant": croissant_points(faces.count(CROISSANT)),
+        "macaron": macaron_points(faces.count(MACARON)),
+        "bun": bun_points(faces.count(BUN)),
+        "tart": tart_points(case, glazed),
+    }
+
+
+def bake_breakdowns(
+    cases: Sequence[Sequence[str]],
+    glazed: Sequence[frozenset[str]],
+    bakers: int,
+    banked: Sequence[int],
+) -> list[dict[str, int]]:
+    """One breakdown per baker for a finished bake; the owl's case, if any, only ranks loaves."""
+    loaves = [loaves_in(case) for case in cases]
+    baguettes = baguette_points(loaves, bakers)
+    rows = []
+    for seat in range(bakers):
+        row = case_breakdown(cases[seat], glazed[seat])
+        row["baguette"] = baguettes[seat]
+        row["loaves"] = loaves[seat]
+        row["total"] = (
+            row["croissant"] + row["macaron"] + row["bun"] + row["tart"] + baguettes[seat]
+        )
+        row["running"] = banked[seat] + row["total"]
+        rows.append(row)
+    return rows
+
+
+def truffle_bonus(truffles: Sequence[int], owl_truffles: int | None) -> list[int]:
+    """Dawn: 7 to the most truffles (unless the owl holds strictly more), -3 to an empty box."""
+    most = max(truffles)
+    owl_denies = owl_truffles is not None and owl_truffles > most
+    bonus = []
+    for count in truffles:
+        if count == 0:
+            bonus.append(EMPTY_BOX_PENALTY)
+        elif count == most and not owl_denies:
+            bonus.append(TRUFFLE_LEAD_BONUS)
+        else:
+            bonus.append(0)
+    return bonus
+
+
+def winners(scores: Sequence[int], truffles: Sequence[int]) -> list[int]:
+    """Highest total, then most truffles; whoever still ties shares the night."""
+    best = max(zip(scores, truffles, strict=True))
+    return [seat for seat, key in enumerate(zip(scores, truffles, strict=True)) if key == best]

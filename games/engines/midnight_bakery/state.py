@@ -1,0 +1,118 @@
+"""The state of a night: plain immutable pieces, copied shallowly on every action."""
+
+from typing import Any
+
+Cards = tuple[str, ...]
+Lock = tuple[str, ...] | None
+
+PASSING_OPTIONS = ("alternate", "next")
+
+
+class State:
+    """One moment of a night; never changed in place once an action has returned it."""
+
+    __slots__ = (
+        "bakers",
+        "owl",
+        "passing",
+        "rng",
+        "deck",
+        "bake",
+        "pick",
+        "batches",
+        "locks",
+        "cases",
+        "glazed",
+        "waiting",
+        "truffles",
+        "banked",
+        "bakes",
+        "discard",
+        "log",
+        "over",
+    )
+
+    bakers: int
+    owl: bool
+    passing: str
+    rng: int
+    deck: Cards
+    bake: int
+    pick: int
+    batches: tuple[Cards, ...]
+    locks: tuple[Lock, ...]
+    cases: tuple[Cards, ...]
+    glazed: tuple[frozenset[str], ...]
+    waiting: tuple[Cards, ...]
+    truffles: tuple[Cards, ...]
+    banked: tuple[int, ...]
+    bakes: tuple[tuple[dict[str, int], ...], ...]
+    discard: Cards
+    log: tuple[dict[str, Any], ...]
+    over: bool
+
+    def clone(self) -> "State":
+        """A shallow copy; every field holds immutable data, so sharing is safe."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    @property
+    def seats(self) -> int:
+        """Seats in the ring: the bakers, plus the owl at two."""
+        return self.bakers + 1 if self.owl else self.bakers
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and dump(self) == dump(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def dump(state: State) -> dict[str, Any]:
+    """The state as JSON-ready data; ``load`` turns it back exactly."""
+    return {
+        "game": "midnight-bakery",
+        "bakers": state.bakers,
+        "owl": state.owl,
+        "passing": state.passing,
+        "rng": state.rng,
+        "deck": list(state.deck),
+        "bake": state.bake,
+        "pick": state.pick,
+        "batches": [list(b) for b in state.batches],
+        "locks": [None if lock is None else list(lock) for lock in state.locks],
+        "cases": [list(c) for c in state.cases],
+        "glazed": [sorted(g) for g in state.glazed],
+        "waiting": [list(w) for w in state.waiting],
+        "truffles": [list(t) for t in state.truffles],
+        "banked": list(state.banked),
+        "bakes": [[dict(row) for row in rows] for rows in state.bakes],
+        "discard": list(state.discard),
+        "log": [dict(event) for event in state.log],
+        "over": state.over,
+    }
+
+
+def load(data: dict[str, Any]) -> State:
+    """The state that ``dump`` wrote."""
+    state = State.__new__(State)
+    state.bakers = int(data["bakers"])
+    state.owl = bool(data["owl"])
+    state.passing = str(data["passing"])
+    state.rng = int(data["rng"])
+    state.deck = tuple(data["deck"])
+    state.bake = int(data["bake"])
+    state.pick = int(data["pick"])
+    state.batches = tuple(tuple(b) for b in data["batches"])
+    state.locks = tuple(None if lock is None else tuple(lock) for lock in data["locks"])
+    state.cases = tuple(tuple(c) for c in data["cases"])
+    state.glazed = tuple(frozenset(g) for g in data["glazed"])
+    state.waiting = tuple(tuple(w) for w in data["waiting"])
+    state.truffles = tuple(tuple(t) for t in data["truffles"])
+    state.banked = tuple(int(b) for b in data["banked"])
+    state.bakes = tuple(tuple(dict(row) for row in rows) for rows in data["bakes"])
+    state.discard = tuple(data["discard"])
+    state.log = tuple(dict(event) for event in data["log"])
+    state.over = bool(data["over"])
+    return state
