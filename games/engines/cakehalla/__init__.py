@@ -1,0 +1,20 @@
+"""Cakehalla: the rules engine behind the public contract (see engine-contract.md)."""
+
+from games.engines.cakehalla.actions import apply_action, legal_actions
+from games.engines.cakehalla.state import dump, load, new_game
+from games.engines.cakehalla.turn import active_seats, is_over, result
+from games.engines.cakehalla.view import view
+from games.engines.errors import IllegalAction
+
+__all__ = [
+    "IllegalAction",
+    "active_seats",
+    "apply_action",
+    "dump",
+    "is_over",
+    "legal_actions",
+    "load",
+    "new_game",
+    "result",
+    "view",
+]

@@ -1,0 +1,438 @@
+"""A baker's actions: take, reserve, buy, pass, then put back and choose a customer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+
+from games.engines.cakehalla.cards import (
+    CARD_INDEX,
+    CARDS,
+    CUSTOMER_INDEX,
+    CUSTOMERS,
+    INGREDIENTS,
+    SAFFRON,
+    TOKEN_INDEX,
+    TOKEN_NAMES,
+)
+from games.engines.cakehalla.state import (
+    EMPTY,
+    HAND_LIMIT,
+    RESERVE_LIMIT,
+    Baker,
+    State,
+    replaced,
+)
+from games.engines.cakehalla.turn import after_action, after_return, end_turn, visit
+from games.engines.cakehalla.turn import visiting_customers as _visitors
+from games.engines.errors import IllegalAction
+
+ORDINARY_INDEX: dict[str, int] = {name: i for i, name in enumerate(INGREDIENTS)}
+CARD_IDS: tuple[str, ...] = tuple(card.id for card in CARDS)
+CARD_TIER0: tuple[int, ...] = tuple(card.tier - 1 for card in CARDS)
+COST_NZ: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((i, n) for i, n in enumerate(card.cost) if n) for card in CARDS
+)
+TWO_ALIKE_MIN = 4
+
+
+def _take_options(mask: int) -> tuple[tuple[str, ...], ...]:
+    """Every take of different kinds when the kinds in mask are left in the market."""
+    kinds = [i for i in range(5) if mask >> i & 1]
+    width = min(3, len(kinds))
+    if not width:
+        return ()
+    return tuple(tuple(INGREDIENTS[i] for i in combo) for combo in combinations(kinds, width))
+
+
+TAKE_DIFFERENT: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    _take_options(mask) for mask in range(32)
+)
+
+
+def _name(i: int) -> str:
+    """An ingredient's name for a sentence."""
+    return TOKEN_NAMES[i].capitalize()
+
+
+def can_afford(baker: Baker, card: int) -> bool:
+    """Whether the baker's ingredients, discounts and Saffron cover the card."""
+    tokens = baker.tokens
+    discounts = baker.discounts
+    short = 0
+    for i, n in COST_NZ[card]:
+        n -= tokens[i] + discounts[i]
+        if n > 0:
+            short += n
+    return short <= tokens[5]
+
+
+def _return_options(tokens: tuple[int, ...], excess: int) -> list[dict]:
+    """Every way to put back exactly the excess from what the baker holds."""
+    out: list[dict] = []
+
+    def walk(i: int, left: int, chosen: dict[str, int]) -> None:
+        if left == 0:
+            out.append({"type": "return", "ingredients": dict(chosen)})
+            return
+        if i == 6:
+            return
+        for n in range(min(left, tokens[i]), -1, -1):
+            if n:
+                chosen[TOKEN_NAMES[i]] = n
+            walk(i + 1, left - n, chosen)
+            chosen.pop(TOKEN_NAMES[i], None)
+
+    walk(0, excess, {})
+    return out
+
+
+def legal_actions(state: State, seat: int) -> list[dict]:
+    """Every legal action of that seat now; [] when it is not theirs to act."""
+    if state.over or seat != state.turn:
+        return []
+    pending = state.pending
+    baker = state.bakers[seat]
+    if pending == "return":
+        return _return_options(baker.tokens, sum(baker.tokens) - HAND_LIMIT)
+    if pending == "customer":
+        return [{"type": "customer", "customer": CUSTOMERS[c].id} for c in _visitors(state, seat)]
+    m = state.market
+    out: list[dict] = [
+        {"type": "take", "ingredients": list(combo)}
+        for combo in TAKE_DIFFERENT[
+            (m[0] > 0) | (m[1] > 0) << 1 | (m[2] > 0) << 2 | (m[3] > 0) << 3 | (m[4] > 0) << 4
+        ]
+    ]
+    for i in range(5):
+        if m[i] >= TWO_ALIKE_MIN:
+            name = INGREDIENTS[i]
+            out.append({"type": "take", "ingredients": [name, name]})
+    tokens = baker.tokens
+    discounts = baker.discounts
+    power = (
+        tokens[0] + discounts[0],
+        tokens[1] + discounts[1],
+        tokens[2] + discounts[2],
+        tokens[3] + discounts[3],
+        tokens[4] + discounts[4],
+    )
+    saffron = tokens[5]
+    may_reserve = len(baker.reserved) < RESERVE_LIMIT
+    for row in state.counter:
+        for c in row:
+            if c == EMPTY:
+                continue
+            if may_reserve:
+                out.append({"type": "reserve", "card": CARD_IDS[c]})
+            short = 0
+            for i, n in COST_NZ[c]:
+                n -= power[i]
+                if n > 0:
+                    short += n
+            if short <= saffron:
+                out.append({"type": "buy", "card": CARD_IDS[c]})
+    if may_reserve:
+        for t, pile in enumerate(state.piles):
+            if pile:
+                out.append({"type": "reserve", "tier": t + 1})
+    for c, _blind in baker.reserved:
+        short = 0
+        for i, n in COST_NZ[c]:
+            n -= power[i]
+            if n > 0:
+                short += n
+        if short <= saffron:
+            out.append({"type": "buy", "card": CARD_IDS[c]})
+    if not out:
+        out.append({"type": "pass"})
+    return out
+
+
+def has_main_action(state: State, seat: int) -> bool:
+    """Whether the baker can take, reserve or buy anything at all."""
+    m = state.market
+    if m[0] or m[1] or m[2] or m[3] or m[4]:
+        return True
+    baker = state.bakers[seat]
+    on_counter = [c for row in state.counter for c in row if c != EMPTY]
+    if len(baker.reserved) < RESERVE_LIMIT and (on_counter or any(state.piles)):
+        return True
+    return any(can_afford(baker, c) for c in on_counter + [c for c, _ in baker.reserved])
+
+
+def _with_baker(state: State, seat: int, baker: Baker) -> tuple[Baker, ...]:
+    """The bakers with one replaced."""
+    return replaced(state.bakers, seat, baker)
+
+
+def _take(state: State, seat: int, action: dict) -> State:
+    """Take three different ingredients (fewer when fewer kinds are left) or two alike."""
+    names = action.get("ingredients")
+    if type(names) is not list or len(action) != 2:
+        raise IllegalAction("Say which ingredients to take, as a list.")
+    picks = []
+    for name in names:
+        i = ORDINARY_INDEX.get(name) if type(name) is str else None
+        if i is None:
+            if name == "saffron":
+                raise IllegalAction("Saffron cannot be taken; it comes only with a reservation.")
+            raise IllegalAction(f"There is no ingredient called {name!r}.")
+        picks.append(i)
+    m = state.market
+    if len(picks) == 2 and picks[0] == picks[1]:
+        i = picks[0]
+        if m[i] < TWO_ALIKE_MIN:
+            raise IllegalAction(
+                f"You can take two {_name(i)} only while its pile holds {TWO_ALIKE_MIN} or more."
+            )
+    else:
+        if len(set(picks)) != len(picks):
+            raise IllegalAction("Take different ingredients one of each, or two of one kind.")
+        kinds = (m[0] > 0) + (m[1] > 0) + (m[2] > 0) + (m[3] > 0) + (m[4] > 0)
+        if not kinds:
+            raise IllegalAction("The market has no ingredients left to take.")
+        for i in picks:
+            if not m[i]:
+                raise IllegalAction(f"The market has no {_name(i)} left.")
+        width = min(3, kinds)
+        if len(picks) != width:
+            if width == 3:
+                raise IllegalAction("Take three different ingredients, or two of one kind.")
+            raise IllegalAction(f"Only {kinds} kinds are left: take one of each.")
+    market = list(m)
+    b = state.bakers[seat]
+    tokens = list(b.tokens)
+    for i in picks:
+        market[i] -= 1
+        tokens[i] += 1
+    new = state.clone()
+    new.market = tuple(market)
+    new.bakers = _with_baker(
+        state, seat, Baker(tuple(tokens), b.discounts, b.points, b.bought, b.reserved, b.customers)
+    )
+    new.passes = 0
+    new.log = (("take", seat, *(INGREDIENTS[i] for i in picks)), state.log)
+    return after_action(new)
+
+
+def _card_of(action: dict, key: str = "card") -> int:
+    """The card an action names."""
+    card_id = action.get(key)
+    c = CARD_INDEX.get(card_id) if type(card_id) is str else None
+    if c is None:
+        raise IllegalAction(f"There is no card called {card_id!r}.")
+    return c
+
+
+def _reserve(state: State, seat: int, action: dict) -> State:
+    """Reserve a face-up card or the top of a pile, with a Saffron while any is left."""
+    if len(action) != 2:
+        raise IllegalAction("Reserve either one card or the top of one pile.")
+    b = state.bakers[seat]
+    if len(b.reserved) >= RESERVE_LIMIT:
+        raise IllegalAction("You already hold three reserved cards.")
+    piles = state.piles
+    counter = state.counter
+    if "card" in action:
+        c = _card_of(action)
+        t = CARD_TIER0[c]
+        row = counter[t]
+        if c not in row:
+            raise IllegalAction(f"The {CARDS[c].name} is not face up on the counter.")
+        pile = piles[t]
+        refill = pile[0] if pile else EMPTY
+        pos = row.index(c)
+        counter = replaced(counter, t, replaced(row, pos, refill))
+        blind = False
+        event: tuple = ("reserve", seat, CARD_IDS[c])
+    elif "tier" in action:
+        tier = action["tier"]
+        if type(tier) is not int or not 1 <= tier <= 3:
+            raise IllegalAction("Piles are tiers 1, 2 and 3.")
+        t = tier - 1
+        pile = piles[t]
+        if not pile:
+            raise IllegalAction(f"The tier {tier} pile is empty.")
+        c = pile[0]
+        blind = True
+        event = ("reserve_blind", seat, tier, CARD_IDS[c])
+    else:
+        raise IllegalAction("Reserve either one card or the top of one pile.")
+    if pile:
+        piles = replaced(piles, t, pile[1:])
+    new = state.clone()
+    tokens = b.tokens
+    if state.market[SAFFRON]:
+        m = state.market
+        new.market = (m[0], m[1], m[2], m[3], m[4], m[5] - 1)
+        tokens = (tokens[0], tokens[1], tokens[2], tokens[3], tokens[4], tokens[5] + 1)
+    new.piles = piles
+    new.counter = counter
+    new.bakers = _with_baker(
+        state,
+        seat,
+        Baker(tokens, b.discounts, b.points, b.bought, (*b.reserved, (c, blind)), b.customers),
+    )
+    new.passes = 0
+    new.log = (event, state.log)
+    return after_action(new)
+
+
+def _buy(state: State, seat: int, action: dict) -> State:
+    """Buy a face-up or reserved card; ordinary ingredients first, Saffron for the shortfall."""
+    if len(action) != 2:
+        raise IllegalAction("Buy names one card.")
+    c = _card_of(action)
+    card = CARDS[c]
+    b = state.bakers[seat]
+    t = CARD_TIER0[c]
+    row = state.counter[t]
+    counter = state.counter
+    piles = state.piles
+    reserved = b.reserved
+    if c in row:
+        pile = piles[t]
+        pos = row.index(c)
+        if pile:
+            counter = replaced(counter, t, replaced(row, pos, pile[0]))
+            piles = replaced(piles, t, pile[1:])
+        else:
+            counter = replaced(counter, t, replaced(row, pos, EMPTY))
+    else:
+        kept = tuple(r for r in reserved if r[0] != c)
+        if len(kept) == len(reserved):
+            raise IllegalAction("You can buy only a face-up card or one you reserved.")
+        reserved = kept
+    tokens = list(b.tokens)
+    market = list(state.market)
+    discounts = b.discounts
+    short = 0
+    paid = [0, 0, 0, 0, 0, 0]
+    for i, n in COST_NZ[c]:
+        price = n - discounts[i]
+        if price <= 0:
+            continue
+        use = tokens[i] if tokens[i] < price else price
+        short += price - use
+        paid[i] = use
+        tokens[i] -= use
+        market[i] += use
+    if short > tokens[SAFFRON]:
+        raise IllegalAction(f"You cannot afford the {card.name}.")
+    paid[SAFFRON] = short
+    tokens[SAFFRON] -= short
+    market[SAFFRON] += short
+    d = list(discounts)
+    d[card.discount] += 1
+    new = state.clone()
+    new.market = tuple(market)
+    new.counter = counter
+    new.piles = piles
+    new.bakers = _with_baker(
+        state,
+        seat,
+        Baker(
+            tuple(tokens),
+            tuple(d),
+            b.points + card.points,
+            (*b.bought, c),
+            reserved,
+            b.customers,
+        ),
+    )
+    new.passes = 0
+    new.log = (("buy", seat, CARD_IDS[c], *paid), state.log)
+    return after_action(new)
+
+
+def _pass(state: State, seat: int, action: dict) -> State:
+    """Pass, allowed only when nothing else is."""
+    if len(action) != 1:
+        raise IllegalAction("A pass carries nothing else.")
+    if has_main_action(state, seat):
+        raise IllegalAction("You can still take, reserve or buy, so you cannot pass.")
+    new = state.clone()
+    new.passes = state.passes + 1
+    new.log = (("pass", seat), state.log)
+    return after_action(new)
+
+
+def _return(state: State, seat: int, action: dict) -> State:
+    """Put back ingredients of the baker's choice down to 10."""
+    given = action.get("ingredients")
+    if type(given) is not dict or len(action) != 2:
+        raise IllegalAction("Say which ingredients to put back, as a count per ingredient.")
+    b = state.bakers[seat]
+    tokens = list(b.tokens)
+    market = list(state.market)
+    back = [0] * 6
+    for name, n in given.items():
+        i = TOKEN_INDEX.get(name) if type(name) is str else None
+        if i is None:
+            raise IllegalAction(f"There is no ingredient called {name!r}.")
+        if type(n) is not int or n < 0:
+            raise IllegalAction("Put back a whole number of each ingredient.")
+        if n > tokens[i]:
+            raise IllegalAction(f"You hold only {tokens[i]} {_name(i)}.")
+        back[i] = n
+    excess = sum(tokens) - HAND_LIMIT
+    if sum(back) != excess:
+        raise IllegalAction(f"Put back exactly {excess} to hold {HAND_LIMIT}.")
+    for i in range(6):
+        tokens[i] -= back[i]
+        market[i] += back[i]
+    new = state.clone()
+    new.market = tuple(market)
+    new.bakers = _with_baker(
+        state, seat, Baker(tuple(tokens), b.discounts, b.points, b.bought, b.reserved, b.customers)
+    )
+    new.log = (("return", seat, *back), state.log)
+    return after_return(new)
+
+
+def _customer(state: State, seat: int, action: dict) -> State:
+    """Choose which of several qualifying customers visits."""
+    if len(action) != 2:
+        raise IllegalAction("Choose one customer.")
+    cid = action.get("customer")
+    c = CUSTOMER_INDEX.get(cid) if type(cid) is str else None
+    if c is None:
+        raise IllegalAction(f"There is no customer called {cid!r}.")
+    if c not in _visitors(state, seat):
+        raise IllegalAction(f"{CUSTOMERS[c].name} cannot visit you now.")
+    new = state.clone()
+    visit(new, c)
+    return end_turn(new)
+
+
+Handler = Callable[[State, int, dict], State]
+_MAIN: dict[object, Handler] = {"take": _take, "reserve": _reserve, "buy": _buy, "pass": _pass}
+
+
+def apply_action(state: State, seat: int, action: dict) -> State:
+    """The state after the seat's action; the old state is untouched; IllegalAction otherwise."""
+    if state.over:
+        raise IllegalAction("The game is over.")
+    if type(seat) is not int or seat != state.turn:
+        raise IllegalAction("It is not your turn.")
+    if type(action) is not dict:
+        raise IllegalAction("An action must name its type.")
+    kind = action.get("type")
+    pending = state.pending
+    if pending is None:
+        handler = _MAIN.get(kind) if type(kind) is str else None
+        if handler is None:
+            if kind == "return":
+                raise IllegalAction("You have nothing to put back now.")
+            if kind == "customer":
+                raise IllegalAction("No customer is waiting for you to choose.")
+            raise IllegalAction(f"There is no action called {kind!r}.")
+        return handler(state, seat, action)
+    if pending == "return":
+        if kind != "return":
+            raise IllegalAction(f"You hold more than {HAND_LIMIT}: put some back first.")
+        return _return(state, seat, action)
+    if kind != "customer":
+        raise IllegalAction("Several customers could visit: choose one first.")
+    return _customer(state, seat, action)

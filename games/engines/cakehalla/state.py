@@ -1,0 +1,284 @@
+"""The Cakehalla state: immutable plain data, a new game from a seed, and the JSON round trip."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from games.engines import rng
+from games.engines.cakehalla.cards import (
+    CARD_INDEX,
+    CARDS,
+    CUSTOMER_INDEX,
+    CUSTOMERS,
+    TIER_CARDS,
+    TIERS,
+)
+from games.engines.errors import IllegalAction
+
+MIN_BAKERS = 2
+MAX_BAKERS = 4
+HAND_LIMIT = 10
+RESERVE_LIMIT = 3
+WINNING_POINTS = 15
+COUNTER_SPACES = 4
+MARKET_SIZES = {2: 4, 3: 5, 4: 7}
+SAFFRON_SUPPLY = 5
+EMPTY = -1
+
+Event = tuple[Any, ...]
+Log = tuple[Event, "Log"] | None
+
+
+class Baker(NamedTuple):
+    """One baker's bakery: ingredients held (saffron last), discounts, points and cards."""
+
+    tokens: tuple[int, ...]
+    discounts: tuple[int, ...]
+    points: int
+    bought: tuple[int, ...]
+    reserved: tuple[tuple[int, bool], ...]
+    customers: tuple[int, ...]
+
+
+class State:
+    """A whole table; never changed in place: every action makes a new one sharing the rest."""
+
+    __slots__ = (
+        "bakers",
+        "counter",
+        "customers",
+        "final",
+        "log",
+        "market",
+        "over",
+        "passes",
+        "pending",
+        "piles",
+        "players",
+        "rng",
+        "round",
+        "seat_order",
+        "turn",
+        "turns_done",
+    )
+
+    players: int
+    seat_order: tuple[int, ...]
+    rng: int
+    market: tuple[int, ...]
+    piles: tuple[tuple[int, ...], ...]
+    counter: tuple[tuple[int, ...], ...]
+    customers: tuple[int, ...]
+    bakers: tuple[Baker, ...]
+    turn: int
+    round: int
+    turns_done: int
+    pending: str | None
+    final: bool
+    passes: int
+    over: bool
+    log: Log
+
+    def clone(self) -> State:
+        """A shallow copy to change before anyone else sees it."""
+        new = State.__new__(State)
+        new.players = self.players
+        new.seat_order = self.seat_order
+        new.rng = self.rng
+        new.market = self.market
+        new.piles = self.piles
+        new.counter = self.counter
+        new.customers = self.customers
+        new.bakers = self.bakers
+        new.turn = self.turn
+        new.round = self.round
+        new.turns_done = self.turns_done
+        new.pending = self.pending
+        new.final = self.final
+        new.passes = self.passes
+        new.over = self.over
+        new.log = self.log
+        return new
+
+
+def replaced(items: tuple, i: int, value: object) -> tuple:
+    """A copy of the tuple with item i replaced."""
+    return (*items[:i], value, *items[i + 1 :])
+
+
+def log_events(log: Log) -> list[Event]:
+    """The log as a list, oldest first."""
+    out = []
+    while log is not None:
+        out.append(log[0])
+        log = log[1]
+    out.reverse()
+    return out
+
+
+def _log_from(events: list[Event]) -> Log:
+    """A log built from events, oldest first."""
+    log: Log = None
+    for event in events:
+        log = (event, log)
+    return log
+
+
+def _setup_pile(tier: int, ids: object) -> tuple[int, ...]:
+    """A pile given by the setup, checked to hold cards of its own tier once each."""
+    if not isinstance(ids, list):
+        raise IllegalAction(f"The tier {tier} pile must be a list of card ids.")
+    pile = []
+    for card_id in ids:
+        index = CARD_INDEX.get(card_id) if isinstance(card_id, str) else None
+        if index is None or CARDS[index].tier != tier:
+            raise IllegalAction(f"{card_id!r} is not a tier {tier} card.")
+        pile.append(index)
+    if len(set(pile)) != len(pile):
+        raise IllegalAction(f"The tier {tier} pile holds a card twice.")
+    return tuple(pile)
+
+
+def _setup_customers(ids: object, wanted: int) -> tuple[int, ...]:
+    """Face-up customers given by the setup."""
+    if not isinstance(ids, list) or len(ids) != wanted:
+        raise IllegalAction(f"The setup must show exactly {wanted} customers.")
+    out = []
+    for cid in ids:
+        index = CUSTOMER_INDEX.get(cid) if isinstance(cid, str) else None
+        if index is None:
+            raise IllegalAction(f"{cid!r} is not a customer.")
+        out.append(index)
+    if len(set(out)) != len(out):
+        raise IllegalAction("The setup shows a customer twice.")
+    return tuple(out)
+
+
+def new_game(
+    players: int, *, seed: int, options: dict | None = None, setup: dict | None = None
+) -> State:
+    """A new table for 2 to 4 bakers, dealt from the seed unless the setup says otherwise."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise IllegalAction("The number of bakers must be a whole number.")
+    if not MIN_BAKERS <= players <= MAX_BAKERS:
+        raise IllegalAction("Cakehalla is for 2 to 4 bakers.")
+    if options:
+        raise IllegalAction("Cakehalla has no options yet.")
+    setup = setup or {}
+    if not isinstance(setup, dict) or set(setup) - {"piles", "customers"}:
+        raise IllegalAction("The setup may only give piles and customers.")
+    given_piles = setup.get("piles") or {}
+    if not isinstance(given_piles, dict) or set(given_piles) - {"1", "2", "3"}:
+        raise IllegalAction('The setup piles must be keyed "1", "2" and "3".')
+
+    stream = rng.seed_state(seed)
+    order, stream = rng.shuffled(range(players), stream)
+    piles = []
+    for tier in TIERS:
+        if str(tier) in given_piles:
+            piles.append(_setup_pile(tier, given_piles[str(tier)]))
+        else:
+            shuffled, stream = rng.shuffled(TIER_CARDS[tier], stream)
+            piles.append(tuple(shuffled))
+    if "customers" in setup:
+        customers = _setup_customers(setup["customers"], players + 1)
+    else:
+        drawn, stream = rng.shuffled(range(len(CUSTOMERS)), stream)
+        customers = tuple(drawn[: players + 1])
+
+    counter = []
+    for i, pile in enumerate(piles):
+        face_up = pile[:COUNTER_SPACES]
+        counter.append(face_up + (EMPTY,) * (COUNTER_SPACES - len(face_up)))
+        piles[i] = pile[COUNTER_SPACES:]
+
+    size = MARKET_SIZES[players]
+    baker = Baker((0,) * 6, (0,) * 5, 0, (), (), ())
+    state = State.__new__(State)
+    state.players = players
+    state.seat_order = tuple(order)
+    state.rng = stream
+    state.market = (size, size, size, size, size, SAFFRON_SUPPLY)
+    state.piles = tuple(piles)
+    state.counter = tuple(counter)
+    state.customers = customers
+    state.bakers = (baker,) * players
+    state.turn = 0
+    state.round = 1
+    state.turns_done = 0
+    state.pending = None
+    state.final = False
+    state.passes = 0
+    state.over = False
+    state.log = None
+    return state
+
+
+def dump(state: State) -> dict:
+    """Everything in the state as JSON-ready data (server side only: it holds the piles)."""
+    return {
+        "game": "cakehalla",
+        "players": state.players,
+        "seat_order": list(state.seat_order),
+        "rng": state.rng,
+        "market": list(state.market),
+        "piles": [[CARDS[c].id for c in pile] for pile in state.piles],
+        "counter": [[CARDS[c].id if c != EMPTY else None for c in row] for row in state.counter],
+        "customers": [CUSTOMERS[c].id for c in state.customers],
+        "bakers": [
+            {
+                "tokens": list(b.tokens),
+                "discounts": list(b.discounts),
+                "points": b.points,
+                "bought": [CARDS[c].id for c in b.bought],
+                "reserved": [[CARDS[c].id, blind] for c, blind in b.reserved],
+                "customers": [CUSTOMERS[c].id for c in b.customers],
+            }
+            for b in state.bakers
+        ],
+        "turn": state.turn,
+        "round": state.round,
+        "turns_done": state.turns_done,
+        "pending": state.pending,
+        "final": state.final,
+        "passes": state.passes,
+        "over": state.over,
+        "log": [list(event) for event in log_events(state.log)],
+    }
+
+
+def load(data: dict) -> State:
+    """The state a dump describes."""
+    try:
+        state = State.__new__(State)
+        state.players = int(data["players"])
+        state.seat_order = tuple(int(s) for s in data["seat_order"])
+        state.rng = int(data["rng"])
+        state.market = tuple(int(n) for n in data["market"])
+        state.piles = tuple(tuple(CARD_INDEX[c] for c in pile) for pile in data["piles"])
+        state.counter = tuple(
+            tuple(CARD_INDEX[c] if c is not None else EMPTY for c in row) for row in data["counter"]
+        )
+        state.customers = tuple(CUSTOMER_INDEX[c] for c in data["customers"])
+        state.bakers = tuple(
+            Baker(
+                tuple(int(n) for n in b["tokens"]),
+                tuple(int(n) for n in b["discounts"]),
+                int(b["points"]),
+                tuple(CARD_INDEX[c] for c in b["bought"]),
+                tuple((CARD_INDEX[c], bool(blind)) for c, blind in b["reserved"]),
+                tuple(CUSTOMER_INDEX[c] for c in b["customers"]),
+            )
+            for b in data["bakers"]
+        )
+        state.turn = int(data["turn"])
+        state.round = int(data["round"])
+        state.turns_done = int(data["turns_done"])
+        state.pending = data["pending"]
+        state.final = bool(data["final"])
+        state.passes = int(data["passes"])
+        state.over = bool(data["over"])
+        state.log = _log_from([tuple(event) for event in data["log"]])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise IllegalAction("That saved game is damaged and cannot be loaded.") from exc
+    return state

@@ -1,0 +1,104 @@
+"""What one seat may see: the whole table but the pile order and rivals' blind reservations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.cakehalla.cards import CARDS, CUSTOMERS, INGREDIENTS, TOKEN_NAMES
+from games.engines.cakehalla.state import EMPTY, State, log_events
+from games.engines.cakehalla.turn import winners
+
+
+def card_view(c: int) -> dict:
+    """A card as the players see it."""
+    card = CARDS[c]
+    return {
+        "id": card.id,
+        "name": card.name,
+        "tier": card.tier,
+        "points": card.points,
+        "discount": INGREDIENTS[card.discount],
+        "cost": {INGREDIENTS[i]: n for i, n in enumerate(card.cost) if n},
+    }
+
+
+def _reserved_view(c: int, blind: bool, shown: bool) -> dict:
+    """A reserved card: face and all when shown, else only its tier."""
+    if blind and not shown:
+        return {"tier": CARDS[c].tier, "hidden": True}
+    return {**card_view(c), "blind": blind}
+
+
+def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict:
+    """One log event as the viewer may read it."""
+    kind = event[0]
+    if kind == "take":
+        return {"type": "take", "seat": event[1], "ingredients": list(event[2:])}
+    if kind == "reserve":
+        return {"type": "reserve", "seat": event[1], "card": event[2], "blind": False}
+    if kind == "reserve_blind":
+        out = {"type": "reserve", "seat": event[1], "tier": event[2], "blind": True}
+        if over or seat == event[1]:
+            out["card"] = event[3]
+        return out
+    if kind == "buy":
+        paid = {TOKEN_NAMES[i]: n for i, n in enumerate(event[3:]) if n}
+        return {"type": "buy", "seat": event[1], "card": event[2], "paid": paid}
+    if kind == "return":
+        back = {TOKEN_NAMES[i]: n for i, n in enumerate(event[2:]) if n}
+        return {"type": "return", "seat": event[1], "ingredients": back}
+    if kind == "customer":
+        return {"type": "customer", "seat": event[1], "customer": event[2]}
+    if kind == "over":
+        return {"type": "over", "why": event[1]}
+    return {"type": kind, "seat": event[1]}
+
+
+def customer_view(c: int) -> dict:
+    """A famous customer as the players see it."""
+    customer = CUSTOMERS[c]
+    wants = {INGREDIENTS[i]: n for i, n in enumerate(customer.wants) if n}
+    return {"id": customer.id, "name": customer.name, "wants": wants}
+
+
+def view(state: State, seat: int | None) -> dict:
+    """JSON-ready; exactly what that seat may see; None is a spectator."""
+    over = state.over
+    seats = []
+    for s, b in enumerate(state.bakers):
+        shown = over or s == seat
+        seats.append(
+            {
+                "name": f"Baker {s + 1}",
+                "ingredients": dict(zip(TOKEN_NAMES, b.tokens, strict=True)),
+                "discounts": dict(zip(INGREDIENTS, b.discounts, strict=True)),
+                "points": b.points,
+                "cards_bought": len(b.bought),
+                "cards": [card_view(c) for c in b.bought],
+                "reserved": [_reserved_view(c, blind, shown) for c, blind in b.reserved],
+                "customers": [CUSTOMERS[c].id for c in b.customers],
+            }
+        )
+    return {
+        "game": "cakehalla",
+        "players": state.players,
+        "you": seat,
+        "seat_order": list(state.seat_order),
+        "turn": None if over else state.turn,
+        "round": state.round,
+        "turns_done": state.turns_done,
+        "pending": state.pending,
+        "final": state.final,
+        "passes": state.passes,
+        "market": dict(zip(TOKEN_NAMES, state.market, strict=True)),
+        "counter": {
+            str(t + 1): [None if c == EMPTY else card_view(c) for c in row]
+            for t, row in enumerate(state.counter)
+        },
+        "piles": {str(t + 1): len(pile) for t, pile in enumerate(state.piles)},
+        "customers": [customer_view(c) for c in state.customers],
+        "seats": seats,
+        "log": [_event_view(e, seat, over) for e in log_events(state.log)],
+        "over": over,
+        "winners": winners(state) if over else None,
+    }
