@@ -1,0 +1,91 @@
+"""Small helpers for driving Midnight Bakery nights with custom decks in tests."""
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from games.engines import midnight_bakery as mb
+from games.engines.midnight_bakery.cards import face_of
+
+Action = dict[str, Any]
+
+
+def night(bakers: int, deck: list[str], passing: str = "alternate", seed: int = 0) -> mb.State:
+    """A night with a custom deck, top first, no shuffle."""
+    return mb.new_game(bakers, seed=seed, options={"passing": passing}, setup={"deck": deck})
+
+
+def keep(card: str) -> Action:
+    """A keep action."""
+    return {"type": "keep", "card": card}
+
+
+def peel(first: str, second: str) -> Action:
+    """A Peel action, filed in the order given."""
+    return {"type": "peel", "cards": [first, second]}
+
+
+def card_with(batch: Iterable[str], face: str, skip: Iterable[str] = ()) -> str:
+    """The first card of a face in a batch, leaving out cards already chosen."""
+    taken = set(skip)
+    for card in batch:
+        if face_of(card) == face and card not in taken:
+            return card
+    raise AssertionError(f"no {face} in {list(batch)}")
+
+
+def step_for(batch: tuple[str, ...], step: str | tuple[str, str]) -> Action:
+    """The action that keeps one face, or peels two faces, from a batch."""
+    if isinstance(step, str):
+        return keep(card_with(batch, step))
+    first = card_with(batch, step[0])
+    return peel(first, card_with(batch, step[1], skip=[first]))
+
+
+def pick(state: mb.State, actions: dict[int, Action]) -> mb.State:
+    """Lock the given actions; every other active baker keeps the first card of their batch."""
+    active = mb.active_seats(state)
+    assert set(actions) <= set(active), f"{sorted(actions)} are not all active in {active}"
+    for seat in active:
+        action = actions.get(seat) or keep(state.batches[seat][0])
+        state = mb.apply_action(state, seat, action)
+    return state
+
+
+def pick_faces(state: mb.State, steps: dict[int, str | tuple[str, str]]) -> mb.State:
+    """A pick where the named seats keep (or peel) by face and everyone else keeps first."""
+    actions = {seat: step_for(state.batches[seat], step) for seat, step in steps.items()}
+    return pick(state, actions)
+
+
+def play_out_bake(state: mb.State) -> mb.State:
+    """Everyone keeps their first card until the bake (or the night) ends."""
+    bake = state.bake
+    while not state.over and state.bake == bake:
+        state = pick(state, {})
+    return state
+
+
+def symmetric(bakers: int, plan: list[str | tuple[str, str]]) -> list[str]:
+    """A deck where every baker's batch holds exactly the plan's cards, in plan order."""
+    faces: list[str] = []
+    for step in plan:
+        faces += [step] if isinstance(step, str) else list(step)
+    return faces * bakers
+
+
+def play_plan(state: mb.State, plan: list[str | tuple[str, str]]) -> Iterator[mb.State]:
+    """Every baker follows the same plan, pick by pick; yields the state after each reveal."""
+    for step in plan:
+        state = pick_faces(state, {seat: step for seat in mb.active_seats(state)})
+        yield state
+
+
+def case_faces(state: mb.State, seat: int) -> list[str]:
+    """The faces in a seat's case, in the order filed."""
+    return [face_of(card) for card in state.cases[seat]]
+
+
+def glazed_faces(state: mb.State, seat: int) -> list[str]:
+    """The faces of a seat's glazed tarts, as its view shows them."""
+    case = mb.view(state, seat)["seats"][seat]["case"]
+    return [card["face"] for card in case if card["glazed"]]
