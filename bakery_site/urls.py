@@ -1,8 +1,16 @@
 """Bakehouse URLs."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+
+from accounts import views as account_views
+from games import views as game_views
 
 urlpatterns = [
+    path("", game_views.lobby, name="lobby"),
+    path("healthz", game_views.healthz, name="healthz"),
+    path("accounts/", include("accounts.urls")),
+    path("u/<str:username>/", account_views.profile, name="profile"),
+    path("games/", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

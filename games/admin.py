@@ -1,0 +1,64 @@
+"""Games, seats and the read-only action log in Django admin."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import Action, Game, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("user", "bot", "position", "score", "place", "winner")
+    readonly_fields = ("user", "bot", "position", "score", "place", "winner")
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    """Tables, filterable by game, status and date."""
+
+    list_display = ("id", "kind", "status", "host", "capacity", "private", "version", "created_at")
+    list_filter = ("kind", "status", "private", ("created_at", admin.DateFieldListFilter))
+    search_fields = ("id", "host__username")
+    date_hierarchy = "created_at"
+    readonly_fields = (
+        "seed",
+        "snapshot",
+        "version",
+        "moves",
+        "invite",
+        "started_at",
+        "finished_at",
+    )
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    """Who sat where, and how it went."""
+
+    list_display = ("game", "user", "bot", "position", "score", "place", "winner")
+    list_filter = ("game__kind", "winner", "bot")
+    search_fields = ("user__username",)
+    raw_id_fields = ("game", "user")
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin):
+    """The action log: read only, since it is the truth every game is rebuilt from."""
+
+    list_display = ("game", "seq", "seat", "payload", "user", "bot", "created_at")
+    list_filter = ("game__kind", "bot")
+    search_fields = ("game__id",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,137 @@
+"""Midnight Bakery's table: the seat's view turned into what the board templates show."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from games.models import Game, Seat
+
+BREAKDOWN = (
+    ("croissant", "Croissants"),
+    ("macaron", "Macarons"),
+    ("bun", "Buns"),
+    ("tart", "Tarts"),
+    ("baguette", "Baguettes"),
+)
+
+
+def art(face: str) -> str:
+    """The static path of a face's card art."""
+    return f"cards/{face}.svg"
+
+
+def keep_json(card_id: str) -> str:
+    """The keep action for one card, as the JSON a button posts."""
+    return json.dumps({"type": "keep", "card": card_id})
+
+
+def player_names(view: Mapping[str, Any], seats: list[Seat]) -> list[str]:
+    """The display name at each seat position of the view (the owl by its own name)."""
+    by_position = {s.position: s.user.username for s in seats if s.position is not None}
+    return [
+        by_position.get(i, box["name"]) if not box["owl"] else box["name"]
+        for i, box in enumerate(view["seats"])
+    ]
+
+
+def boxes(view: Mapping[str, Any], seats: list[Seat], mine: int | None) -> list[dict[str, Any]]:
+    """Every seat's public box with its truffle ring (gold leader, red empty baker)."""
+    names = player_names(view, seats)
+    most = max((box["truffles"] for box in view["seats"]), default=0)
+    waiting = set(view.get("waiting_for", []))
+    out = []
+    for i, box in enumerate(view["seats"]):
+        out.append(
+            {
+                **box,
+                "position": i,
+                "player": names[i],
+                "me": i == mine,
+                "leader": most > 0 and box["truffles"] == most,
+                "empty_box": box["truffles"] == 0 and not box["owl"],
+                "choosing": i in waiting,
+                "backs": range(box["batch_count"] - (1 if box["locked"] else 0)),
+            }
+        )
+    return out
+
+
+def bake_rows(rows: list[Mapping[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """One results row per baker: the breakdown in the table's column order."""
+    return [
+        {
+            "player": names[i],
+            "cells": [row.get(key, 0) for key, _ in BREAKDOWN],
+            "total": row.get("total", 0),
+            "running": row.get("running", ""),
+        }
+        for i, row in enumerate(rows)
+    ]
+
+
+def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """The night's standings: banked points, truffles, bonus, score, winner."""
+    result = view.get("result") or {}
+    winners = set(result.get("winners", []))
+    rows = []
+    for i, score in enumerate(result.get("scores", [])):
+        rows.append(
+            {
+                "player": names[i],
+                "banked": result["banked"][i] if "banked" in result else "",
+                "truffles": result["truffles"][i],
+                "bonus": result["truffle_bonus"][i],
+                "score": score,
+                "winner": i in winners,
+            }
+        )
+    return rows
+
+
+def context(
+    game: Game, view: dict[str, Any], legal: list[dict], me: Seat | None, seats: list[Seat]
+) -> dict[str, Any]:
+    """Template context for the Midnight Bakery board of one viewer."""
+    mine = me.position if me is not None else None
+    all_boxes = boxes(view, seats, mine)
+    names = [b["player"] for b in all_boxes]
+    bakes = view.get("bakes", [])
+    seen = me.results_seen if me is not None else len(bakes)
+    batch = [
+        {**card, "art": art(card["face"]), "keep": keep_json(card["id"])}
+        for card in view.get("batch", [])
+    ]
+    waiting_names = [names[i] for i in view.get("waiting_for", []) if i < len(names)]
+    return {
+        "view": view,
+        "boxes": [b for b in all_boxes if not b["me"]],
+        "my_box": next((b for b in all_boxes if b["me"]), None),
+        "batch": batch,
+        "my_turn": bool(view.get("my_turn")) and bool(legal),
+        "can_peel": bool(view.get("can_peel")),
+        "waiting_names": waiting_names,
+        "breakdown_labels": [label for _, label in BREAKDOWN],
+        "bake_results": (
+            bake_rows(bakes[-1], names)
+            if bakes and len(bakes) > seen and not view["over"]
+            else None
+        ),
+        "results_count": len(bakes),
+        "night": night_rows(view, names) if view["over"] else None,
+        "bake_tables": [
+            {"bake": n + 1, "rows": bake_rows(rows, names)} for n, rows in enumerate(bakes)
+        ],
+        "log": list(reversed(view.get("log", [])[-12:])),
+        "art": art,
+    }
+
+
+def seat_results(result: Mapping[str, Any], position: int) -> dict[str, Any]:
+    """A baker's own results: truffles, bonus, and each bake's breakdown."""
+    return {
+        "truffles": result["truffles"][position],
+        "truffle_bonus": result["truffle_bonus"][position],
+        "bakes": [rows[position] for rows in result.get("bakes", []) if position < len(rows)],
+    }

@@ -1,0 +1,43 @@
+"""The new-table form, built from the catalog's game options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games import catalog
+
+
+class NewGameForm(forms.Form):
+    """Choose the game, the number of seats, its options, and private or public."""
+
+    kind = forms.ChoiceField(label="Game")
+    capacity = forms.IntegerField(label="Seats", min_value=2, max_value=8, initial=2)
+    private = forms.BooleanField(label="Private (invite link only)", required=False, initial=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        specs = catalog.available()
+        kind = self.fields["kind"]
+        assert isinstance(kind, forms.ChoiceField)
+        kind.choices = [(s.slug, s.name) for s in specs]
+        self.fields["kind"].initial = specs[0].slug if specs else None
+        seen: set[str] = set()
+        for spec in specs:
+            for option in spec.options:
+                if option.name in seen:
+                    continue
+                seen.add(option.name)
+                self.fields[option.name] = forms.ChoiceField(
+                    label=option.label,
+                    choices=option.choices,
+                    initial=option.default,
+                    required=False,
+                    help_text=f"{spec.name} only.",
+                )
+
+    def options(self) -> dict[str, str]:
+        """The chosen options of the chosen game."""
+        spec = catalog.get(self.cleaned_data["kind"])
+        return {o.name: self.cleaned_data.get(o.name) or o.default for o in spec.options}

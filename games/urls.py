@@ -1,0 +1,21 @@
+"""Table URLs under /games/."""
+
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("new/", views.new_game, name="new"),
+    path("quick/", views.quick_night, name="quick"),
+    path("<int:game_id>/", views.table, name="table"),
+    path("<int:game_id>/board/", views.board, name="board"),
+    path("<int:game_id>/join/", views.join, name="join"),
+    path("<int:game_id>/leave/", views.leave, name="leave"),
+    path("<int:game_id>/bots/add/", views.add_bot, name="add_bot"),
+    path("<int:game_id>/bots/remove/", views.remove_bot, name="remove_bot"),
+    path("<int:game_id>/start/", views.start, name="start"),
+    path("<int:game_id>/play/", views.play, name="play"),
+    path("<int:game_id>/results/close/", views.close_results, name="close_results"),
+]

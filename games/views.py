@@ -1,0 +1,283 @@
+"""Lobby and table pages; thin views that find the seat and call the services."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games import catalog, services
+from games.boards import render_board
+from games.engines import IllegalAction
+from games.forms import NewGameForm
+from games.models import Game
+
+INVITES = "invites"
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request that went through django-htmx's middleware."""
+
+    htmx: HtmxDetails
+
+
+def remember_invite(request: HttpRequest, game: Game) -> None:
+    """Keep a valid invite token in the session, so the socket and later pages accept it."""
+    if request.GET.get("invite") == game.invite:
+        known = set(request.session.get(INVITES, []))
+        known.add(game.pk)
+        request.session[INVITES] = sorted(known)
+
+
+def can_watch(game: Game, user: Any, invited: list[int]) -> bool:
+    """Public tables are open to all; a private one to its seats and invited guests."""
+    if not game.private or game.pk in invited:
+        return True
+    return bool(getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists())
+
+
+def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
+    """The game this user may see; a private table looks missing to outsiders."""
+    game = get_object_or_404(Game, pk=game_id)
+    remember_invite(request, game)
+    if not can_watch(game, request.user, request.session.get(INVITES, [])):
+        raise Http404("No such table.")
+    return game
+
+
+def board_response(
+    request: HttpRequest, game: Game, status: int = 200, error: str = ""
+) -> HttpResponse:
+    """The board partial for this user, with an optional message."""
+    game.refresh_from_db()
+    html = render_board(game, request.user, request)
+    if error:
+        html = render_error(error) + html
+    return HttpResponse(html, status=status)
+
+
+def render_error(message: str) -> str:
+    """An out-of-band message above the board."""
+    from django.utils.html import format_html
+
+    return format_html(
+        '<p id="board-message" class="message error" role="alert" hx-swap-oob="true">{}</p>',
+        message,
+    )
+
+
+def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+    """Run a service on the table; answer with the board (HTMX) or a redirect to the table."""
+
+    @wraps(fn)
+    def view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+        game = get_game_or_404(request, game_id)
+        try:
+            fn(request, game)
+        except services.ServiceError as exc:
+            if request.htmx:
+                return board_response(request, game, exc.status, str(exc))
+            return HttpResponse(str(exc), status=exc.status)
+        except IllegalAction as exc:
+            if request.htmx:
+                return board_response(request, game, 400, str(exc))
+            return HttpResponse(str(exc), status=400)
+        if request.htmx:
+            return board_response(request, game)
+        return redirect(game)
+
+    return view
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open public tables, your running games, and a quick night against bots."""
+    open_tables = (
+        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        .annotate(seated=Count("seats"))
+        .select_related("host")[:30]
+    )
+    mine = []
+    if request.user.is_authenticated:
+        mine = list(
+            Game.objects.filter(seats__user=request.user)
+            .filter(Q(status=Game.Status.OPEN) | Q(status=Game.Status.RUNNING))
+            .select_related("host")[:30]
+        )
+    return render(
+        request,
+        "games/lobby.html",
+        {"open_tables": open_tables, "mine": mine, "games": catalog.available()},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Choose the game, the seats, the options, private or public."""
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.create_game(
+                request.user,  # type: ignore[arg-type]
+                form.cleaned_data["kind"],
+                form.cleaned_data["capacity"],
+                form.options(),
+                private=form.cleaned_data["private"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect(game)
+    return render(request, "games/new.html", {"form": form})
+
+
+@login_required
+@require_POST
+def quick_night(request: HttpRequest) -> HttpResponse:
+    """A Midnight Bakery night against two greedy bots, started at once."""
+    user = request.user
+    game = services.create_game(user, "midnight-bakery", 3)  # type: ignore[arg-type]
+    services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
+    services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
+    services.start(game, user)  # type: ignore[arg-type]
+    return redirect(game)
+
+
+@require_GET
+def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The table: the waiting room before the start, the board after."""
+    game = get_game_or_404(request, game_id)
+    board = render_board(game, request.user, request)
+    if request.htmx:
+        return HttpResponse(board)
+    return render(request, "games/table.html", {"game": game, "board": board})
+
+
+@require_GET
+def board(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board partial if the table moved past the given version (the polling fallback)."""
+    game = get_game_or_404(request, game_id)
+    try:
+        since = int(request.GET.get("version", "-1"))
+    except ValueError:
+        since = -1
+    if since == game.version:
+        return HttpResponse(status=204)
+    return HttpResponse(render_board(game, request.user, request))
+
+
+@login_required
+@require_POST
+@table_change
+def join(request: HttpRequest, game: Game) -> None:
+    """Take a free seat."""
+    services.join(game, request.user, request.POST.get("invite") or request.GET.get("invite"))  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def leave(request: HttpRequest, game: Game) -> None:
+    """Give up your seat before the start."""
+    services.leave(game, request.user)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def add_bot(request: HttpRequest, game: Game) -> None:
+    """The host seats a bot."""
+    services.add_bot(game, request.user, request.POST.get("level", ""))  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def remove_bot(request: HttpRequest, game: Game) -> None:
+    """The host sends a bot away."""
+    try:
+        seat_id = int(request.POST.get("seat", ""))
+    except ValueError as exc:
+        raise services.ServiceError("Which bot?") from exc
+    services.remove_bot(game, request.user, seat_id)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def start(request: HttpRequest, game: Game) -> None:
+    """The host starts the game."""
+    services.start(game, request.user)  # type: ignore[arg-type]
+
+
+def parse_action(raw: str) -> dict:
+    """The posted action, or IllegalAction if it is not a JSON object."""
+    try:
+        action = json.loads(raw)
+    except ValueError as exc:
+        raise IllegalAction("That is not an action.") from exc
+    if not isinstance(action, dict):
+        raise IllegalAction("That is not an action.")
+    return action
+
+
+def parse_version(raw: str | None) -> int | None:
+    """The version the page showed, if it sent one."""
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
+
+
+@login_required
+@require_POST
+@table_change
+def play(request: HttpRequest, game: Game) -> None:
+    """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
+    action = parse_action(request.POST.get("action", ""))
+    services.play(game, request.user, action, parse_version(request.POST.get("version")))  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def close_results(request: HttpRequest, game: Game) -> None:
+    """Back to the ovens: close the results you have read."""
+    seen = parse_version(request.POST.get("seen")) or 0
+    services.close_results(game, request.user, seen)  # type: ignore[arg-type]
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """200 when the database and the channel layer answer."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        layer = get_channel_layer()
+        if layer is None:
+            raise RuntimeError("no channel layer")
+        async_to_sync(layer.group_send)("healthz", {"type": "health.check"})
+    except Exception as exc:
+        return JsonResponse({"ok": False, "error": type(exc).__name__}, status=503)
+    return JsonResponse({"ok": True})
+
+
+def invite_link(request: HttpRequest, game: Game) -> str:
+    """The absolute invite URL of a table."""
+    return (
+        request.build_absolute_uri(reverse("games:table", args=[game.pk]))
+        + f"?invite={game.invite}"
+    )

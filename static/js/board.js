@@ -1,0 +1,60 @@
+// Bakehouse board: live-socket flag for the polling fallback, and the Peel's two-card choice.
+(function () {
+  "use strict";
+  window.bakehouseLive = false;
+  document.addEventListener("htmx:wsOpen", function () { window.bakehouseLive = true; });
+  document.addEventListener("htmx:wsClose", function () { window.bakehouseLive = false; });
+  document.addEventListener("htmx:wsError", function () { window.bakehouseLive = false; });
+
+  function chosen(form) {
+    return JSON.parse(form.dataset.order || "[]");
+  }
+
+  function show(form) {
+    var order = chosen(form);
+    form.querySelectorAll("[data-pick]").forEach(function (button) {
+      var at = order.indexOf(button.dataset.pick);
+      button.setAttribute("aria-pressed", at >= 0 ? "true" : "false");
+      button.querySelector(".order").textContent = at >= 0 ? String(at + 1) : "";
+    });
+    form.querySelector('[data-submit="keep"]').disabled = order.length !== 1;
+    form.querySelector('[data-submit="peel"]').disabled = order.length !== 2;
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    var pick = target.closest("[data-pick]");
+    if (pick) {
+      var form = pick.closest("form");
+      var order = chosen(form);
+      var at = order.indexOf(pick.dataset.pick);
+      if (at >= 0) order.splice(at, 1);
+      else if (order.length < 2) order.push(pick.dataset.pick);
+      else order[1] = pick.dataset.pick;
+      form.dataset.order = JSON.stringify(order);
+      show(form);
+      return;
+    }
+    var submit = target.closest("[data-submit]");
+    if (submit) {
+      var peelForm = submit.closest("form");
+      var cards = chosen(peelForm);
+      var action = submit.dataset.submit === "keep"
+        ? { type: "keep", card: cards[0] }
+        : { type: "peel", cards: cards };
+      peelForm.querySelector('input[name="action"]').value = JSON.stringify(action);
+    }
+  });
+
+  // A failed request shows its message in the message line above the board.
+  document.addEventListener("htmx:responseError", function (event) {
+    var line = document.getElementById("board-message");
+    if (line) line.textContent = "Something went wrong (" + event.detail.xhr.status + "). Reload the page.";
+  });
+  // A successful swap clears an old message.
+  document.addEventListener("htmx:beforeRequest", function () {
+    var line = document.getElementById("board-message");
+    if (line) { line.textContent = ""; line.className = "message"; }
+  });
+})();

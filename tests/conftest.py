@@ -1,0 +1,82 @@
+"""Shared fixtures: three personas (seated player, rival, outsider) and tables to sit at."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games import services
+from games.models import Game
+
+
+@pytest.fixture(autouse=True)
+def _own_channel_prefix(settings: object, worker_id: str) -> None:
+    """On Redis, each xdist worker gets its own prefix, so equal game ids never cross-talk."""
+    redis_url = os.environ.get("REDIS_URL")
+    if redis_url:
+        settings.CHANNEL_LAYERS = {  # type: ignore[attr-defined]
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [redis_url], "prefix": f"test-{worker_id}"},
+            }
+        }
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[[str], User]:
+    """A factory of people with a known password."""
+
+    def make(name: str) -> User:
+        return User.objects.create_user(username=name, password="a-long-baking-secret")
+
+    return make
+
+
+@pytest.fixture
+def player(make_user: Callable[[str], User]) -> User:
+    """The seated player, who hosts the table."""
+    return make_user("alice")
+
+
+@pytest.fixture
+def rival(make_user: Callable[[str], User]) -> User:
+    """The other seated player."""
+    return make_user("bob")
+
+
+@pytest.fixture
+def outsider(make_user: Callable[[str], User]) -> User:
+    """Someone with an account who does not sit at the table."""
+    return make_user("carol")
+
+
+def client_for(user: User | None) -> Client:
+    """A test client logged in as the user (anonymous for None)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def open_table(player: User) -> Game:
+    """A public two-seat Midnight Bakery table with its host seated."""
+    return services.create_game(player, "midnight-bakery", 2)
+
+
+@pytest.fixture
+def running_game(open_table: Game, rival: User) -> Game:
+    """A started two-baker night between player and rival (the owl makes three)."""
+    services.join(open_table, rival)
+    services.start(open_table, open_table.host)
+    open_table.refresh_from_db()
+    return open_table
+
+
+def needs_env(name: str) -> pytest.MarkDecorator:
+    """Skip unless the environment variable is set (PostgreSQL, Redis)."""
+    return pytest.mark.skipif(not os.environ.get(name), reason=f"{name} is not set")
