@@ -37,7 +37,9 @@ def can_peel(state: State, seat: int) -> bool:
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Keep any card of the batch; with a Peel, any two cards (each pair listed once)."""
-    if state.over or not isinstance(seat, int) or not 0 <= seat < state.bakers:
+    if state.over or isinstance(seat, bool) or not isinstance(seat, int):
+        return []
+    if not 0 <= seat < state.bakers:
         return []
     batch = state.batches[seat]
     if not batch or state.locks[seat] is not None:
@@ -61,7 +63,7 @@ def checked_choice(state: State, seat: int, action: Any) -> tuple[str, ...]:
     if not isinstance(action, dict):
         raise IllegalAction("An action must be an object with a type.")
     kind = action.get("type")
-    if kind not in ACTION_KEYS:
+    if not isinstance(kind, str) or kind not in ACTION_KEYS:
         raise IllegalAction("You can keep a pastry or use a Baker's Peel.")
     if set(action) != ACTION_KEYS[kind]:
         raise IllegalAction(
