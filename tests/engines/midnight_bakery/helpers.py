@@ -1,12 +1,15 @@
 """Small helpers for driving Midnight Bakery nights with custom decks in tests."""
 
-from collections.abc import Iterable, Iterator
+import json
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.cards import face_of
 
 Action = dict[str, Any]
+Step = str | tuple[str, str]
+Plan = Sequence[Step]
 
 
 def night(bakers: int, deck: list[str], passing: str = "alternate", seed: int = 0) -> mb.State:
@@ -33,7 +36,7 @@ def card_with(batch: Iterable[str], face: str, skip: Iterable[str] = ()) -> str:
     raise AssertionError(f"no {face} in {list(batch)}")
 
 
-def step_for(batch: tuple[str, ...], step: str | tuple[str, str]) -> Action:
+def step_for(batch: tuple[str, ...], step: Step) -> Action:
     """The action that keeps one face, or peels two faces, from a batch."""
     if isinstance(step, str):
         return keep(card_with(batch, step))
@@ -51,7 +54,7 @@ def pick(state: mb.State, actions: dict[int, Action]) -> mb.State:
     return state
 
 
-def pick_faces(state: mb.State, steps: dict[int, str | tuple[str, str]]) -> mb.State:
+def pick_faces(state: mb.State, steps: dict[int, Step]) -> mb.State:
     """A pick where the named seats keep (or peel) by face and everyone else keeps first."""
     actions = {seat: step_for(state.batches[seat], step) for seat, step in steps.items()}
     return pick(state, actions)
@@ -65,7 +68,7 @@ def play_out_bake(state: mb.State) -> mb.State:
     return state
 
 
-def symmetric(bakers: int, plan: list[str | tuple[str, str]]) -> list[str]:
+def symmetric(bakers: int, plan: Plan) -> list[str]:
     """A deck where every baker's batch holds exactly the plan's cards, in plan order."""
     faces: list[str] = []
     for step in plan:
@@ -73,7 +76,7 @@ def symmetric(bakers: int, plan: list[str | tuple[str, str]]) -> list[str]:
     return faces * bakers
 
 
-def play_plan(state: mb.State, plan: list[str | tuple[str, str]]) -> Iterator[mb.State]:
+def play_plan(state: mb.State, plan: Plan) -> Iterator[mb.State]:
     """Every baker follows the same plan, pick by pick; yields the state after each reveal."""
     for step in plan:
         state = pick_faces(state, {seat: step for seat in mb.active_seats(state)})
@@ -89,3 +92,70 @@ def glazed_faces(state: mb.State, seat: int) -> list[str]:
     """The faces of a seat's glazed tarts, as its view shows them."""
     case = mb.view(state, seat)["seats"][seat]["case"]
     return [card["face"] for card in case if card["glazed"]]
+
+
+def crafted(bakers: int, bake: int = 1, **fields: Any) -> mb.State:
+    """A mid-night state written by hand through ``load``: an empty deck plus the given fields."""
+    data = mb.dump(mb.new_game(bakers, seed=7))
+    seats = len(data["batches"])
+    data.update(
+        deck=[],
+        bake=bake,
+        batches=[[] for _ in range(seats)],
+        cases=[[] for _ in range(seats)],
+        glazed=[[] for _ in range(seats)],
+        waiting=[[] for _ in range(seats)],
+        truffles=[[] for _ in range(seats)],
+        bakes=[[{"total": 0}] * bakers] * (bake - 1),
+        log=[],
+    )
+    for name, value in fields.items():
+        data[name] = [list(item) for item in value] if name != "banked" else list(value)
+    return mb.load(data)
+
+
+def strings_in(data: Any) -> set[str]:
+    """Every string anywhere in JSON-ready data, keys included."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        found: set[str] = set()
+        for key, value in data.items():
+            found |= strings_in(key) | strings_in(value)
+        return found
+    if isinstance(data, list | tuple):
+        return set().union(*(strings_in(item) for item in data)) if data else set()
+    return set()
+
+
+def ints_in(data: Any) -> set[int]:
+    """Every int anywhere in JSON-ready data."""
+    if isinstance(data, bool):
+        return set()
+    if isinstance(data, int):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(set(), *(ints_in(v) for v in data.values()))
+    if isinstance(data, list | tuple):
+        return set().union(set(), *(ints_in(item) for item in data))
+    return set()
+
+
+def hidden_from(state: mb.State, seat: int | None) -> set[str]:
+    """Card ids this seat must not see: the deck and every batch but its own."""
+    mine = seat if seat is not None and 0 <= seat < state.bakers else None
+    hidden = set(state.deck)
+    for other, batch in enumerate(state.batches):
+        if other != mine:
+            hidden.update(batch)
+    return hidden
+
+
+def assert_view_keeps_secrets(state: mb.State, seat: int | None) -> None:
+    """The view is JSON, shows only its own batch, and holds no hidden card or the stream."""
+    shown = json.loads(json.dumps(mb.view(state, seat)))
+    leaked = strings_in(shown) & hidden_from(state, seat)
+    assert not leaked, f"seat {seat} sees {sorted(leaked)}"
+    assert state.rng not in ints_in(shown)
+    mine = state.batches[seat] if seat is not None and seat < state.bakers else ()
+    assert [card["id"] for card in shown["batch"]] == list(mine)
