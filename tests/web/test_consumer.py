@@ -1,0 +1,117 @@
+"""The table's websocket: whole board on connect, each user's own render after every change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.models import User
+from bakery_site.asgi import application
+from games import services
+from games.boards import render_regions
+from games.models import Game
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def session_of(user: User) -> str:
+    return client_for(user).cookies["sessionid"].value
+
+
+async def socket(game: Game, user: User | None, origin: bytes = b"http://testserver") -> Any:
+    """A communicator for the game's socket, logged in as the user through the session cookie."""
+    headers = [(b"origin", origin)]
+    if user is not None:
+        session = await database_sync_to_async(session_of)(user)
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+
+
+def batch_ids(game: Game, user: User) -> list[str]:
+    engine = game.spec.engine
+    game.refresh_from_db()
+    position = game.seats.get(user=user).position
+    return [c["id"] for c in engine.view(engine.load(game.snapshot), position)["batch"]]
+
+
+def keep_first(game: Game, user: User) -> None:
+    game.refresh_from_db()
+    card = batch_ids(game, user)[0]
+    services.play(game, user, {"type": "keep", "card": card}, game.version)
+
+
+async def test_connect_sends_the_whole_board_with_own_batch_only(
+    running_game: Game, player: User, rival: User
+) -> None:
+    mine = await database_sync_to_async(batch_ids)(running_game, player)
+    theirs = await database_sync_to_async(batch_ids)(running_game, rival)
+    ws = await socket(running_game, player)
+    connected, _ = await ws.connect()
+    assert connected
+    html = await ws.receive_from()
+    assert html.startswith('<div id="board"') and 'hx-swap-oob="true"' in html
+    assert all(card in html for card in mine)
+    assert not any(card in html for card in theirs)
+    await ws.disconnect()
+
+
+async def test_after_an_action_the_socket_gets_exactly_a_fresh_render(
+    running_game: Game, player: User, rival: User
+) -> None:
+    ws = await socket(running_game, player)
+    await ws.connect()
+    await ws.receive_from()
+    before = await database_sync_to_async(render_regions)(running_game, player)
+    await database_sync_to_async(keep_first)(running_game, rival)
+    pushed = await ws.receive_from()
+    await database_sync_to_async(running_game.refresh_from_db)()
+    after = await database_sync_to_async(render_regions)(running_game, player)
+    assert pushed == "".join(html for name, html in after.items() if before[name] != html)
+    assert 'id="board-version"' in pushed
+    await ws.disconnect()
+
+
+async def test_a_spectator_gets_the_spectator_view(
+    running_game: Game, player: User, rival: User, outsider: User
+) -> None:
+    batches = await database_sync_to_async(batch_ids)(running_game, player)
+    batches += await database_sync_to_async(batch_ids)(running_game, rival)
+    ws = await socket(running_game, outsider)
+    connected, _ = await ws.connect()
+    assert connected
+    html = await ws.receive_from()
+    assert "You are watching" in html
+    assert not any(card in html for card in batches)
+    await ws.disconnect()
+
+
+async def test_the_start_pushes_the_whole_board_to_the_waiting_room(
+    open_table: Game, player: User, rival: User
+) -> None:
+    await database_sync_to_async(services.join)(open_table, rival)
+    ws = await socket(open_table, rival)
+    await ws.connect()
+    first = await ws.receive_from()
+    assert "Take a seat" not in first and "Leave the table" in first
+    await database_sync_to_async(services.start)(open_table, player)
+    html = await ws.receive_from()
+    assert html.startswith('<div id="board"') and "Your batch" in html
+    await ws.disconnect()
+
+
+async def test_a_private_table_refuses_an_uninvited_socket(player: User, outsider: User) -> None:
+    game = await database_sync_to_async(services.create_game)(
+        player, "midnight-bakery", 2, private=True
+    )
+    connected, _ = await (await socket(game, outsider)).connect()
+    assert not connected
+
+
+async def test_a_foreign_origin_is_refused(running_game: Game, player: User) -> None:
+    ws = await socket(running_game, player, origin=b"http://evil.example")
+    connected, _ = await ws.connect()
+    assert not connected

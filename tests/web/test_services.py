@@ -1,0 +1,139 @@
+"""The services: joining, bots, starting, playing, stale versions, results, replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from accounts.models import User
+from games import services
+from games.engines import IllegalAction
+from games.models import Action, Game
+
+pytestmark = pytest.mark.django_db
+
+
+def engine_of(game: Game):  # type: ignore[no-untyped-def]
+    return game.spec.engine
+
+
+def seat_user(game: Game, position: int) -> User:
+    return game.seats.get(position=position).user
+
+
+def play_out(game: Game, rng: random.Random) -> Game:
+    """Both people play random legal moves through the services until dawn."""
+    engine = engine_of(game)
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.OVER:
+            return game
+        state = engine.load(game.snapshot)
+        for position in engine.active_seats(state):
+            legal = engine.legal_actions(state, position)
+            services.play(game, seat_user(game, position), rng.choice(legal), game.version)
+            game.refresh_from_db()
+            state = engine.load(game.snapshot)
+
+
+def test_host_is_seated_at_a_new_table(open_table: Game, player: User) -> None:
+    assert list(open_table.seats.values_list("user__username", flat=True)) == ["alice"]
+    assert open_table.status == Game.Status.OPEN
+
+
+def test_a_table_refuses_a_wrong_seat_count(player: User) -> None:
+    with pytest.raises(services.ServiceError, match="2 to 8"):
+        services.create_game(player, "midnight-bakery", 9)
+
+
+def test_join_fills_seats_and_refuses_a_full_table(
+    open_table: Game, rival: User, outsider: User
+) -> None:
+    services.join(open_table, rival)
+    with pytest.raises(services.ServiceError, match="taken"):
+        services.join(open_table, outsider)
+
+
+def test_a_private_table_needs_its_invite(player: User, rival: User) -> None:
+    game = services.create_game(player, "midnight-bakery", 2, private=True)
+    with pytest.raises(services.NotAllowed):
+        services.join(game, rival, "guess")
+    services.join(game, rival, game.invite)
+    assert game.seats.count() == 2
+
+
+def test_a_person_can_leave_before_the_start(open_table: Game, rival: User) -> None:
+    services.join(open_table, rival)
+    services.leave(open_table, rival)
+    assert open_table.seats.count() == 1
+
+
+def test_only_the_host_adds_and_removes_bots(open_table: Game, player: User, rival: User) -> None:
+    with pytest.raises(services.NotAllowed):
+        services.add_bot(open_table, rival, "greedy")
+    seat = services.add_bot(open_table, player, "greedy")
+    assert seat.user.is_bot and seat.bot == "greedy"
+    services.remove_bot(open_table, player, seat.pk)
+    assert open_table.seats.count() == 1
+
+
+def test_start_needs_two_bakers(open_table: Game, player: User) -> None:
+    with pytest.raises(services.ServiceError, match="At least 2"):
+        services.start(open_table, player)
+
+
+def test_seats_are_drawn_from_the_seed(running_game: Game) -> None:
+    positions = sorted(running_game.seats.values_list("position", flat=True))
+    assert positions == [0, 1]
+    assert services.draw_positions(running_game.seed, 2) == services.draw_positions(
+        running_game.seed, 2
+    )
+
+
+def test_a_stale_version_is_refused_with_409(running_game: Game, player: User) -> None:
+    engine = engine_of(running_game)
+    state = engine.load(running_game.snapshot)
+    position = running_game.seats.get(user=player).position
+    action = engine.legal_actions(state, position)[0]
+    with pytest.raises(services.StaleVersion) as info:
+        services.play(running_game, player, action, running_game.version - 1)
+    assert info.value.status == 409
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing(running_game: Game, player: User) -> None:
+    with pytest.raises(IllegalAction):
+        services.play(
+            running_game, player, {"type": "keep", "card": "nope-99"}, running_game.version
+        )
+    running_game.refresh_from_db()
+    assert running_game.moves == 0
+
+
+def test_an_outsider_cannot_play(running_game: Game, outsider: User) -> None:
+    with pytest.raises(services.NotAllowed):
+        services.play(running_game, outsider, {"type": "keep", "card": "x"}, None)
+
+
+def test_each_action_is_logged_with_seat_actor_and_sequence(
+    running_game: Game, player: User
+) -> None:
+    engine = engine_of(running_game)
+    position = running_game.seats.get(user=player).position
+    action = engine.legal_actions(engine.load(running_game.snapshot), position)[0]
+    services.play(running_game, player, action, running_game.version)
+    row = Action.objects.get(game=running_game)
+    assert (row.seq, row.seat, row.payload, row.user, row.bot) == (1, position, action, player, "")
+
+
+def test_a_whole_night_writes_results_and_replays_from_the_seed(running_game: Game) -> None:
+    game = play_out(running_game, random.Random(4))
+    engine = engine_of(game)
+    seats = list(game.seats.order_by("position"))
+    result = engine.result(engine.load(game.snapshot))
+    assert [s.score for s in seats] == result["scores"]
+    assert {s.position for s in seats if s.winner} == set(result["winners"])
+    assert all(s.place is not None and s.breakdown for s in seats)
+    assert len(seats[0].breakdown["bakes"]) == 3
+    assert engine.dump(services.replay(game)) == game.snapshot
+    assert list(game.actions.values_list("seq", flat=True)) == list(range(1, game.moves + 1))
