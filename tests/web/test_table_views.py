@@ -14,7 +14,7 @@ from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 
 
 def batch_ids(game: Game, user: User) -> list[str]:
@@ -62,7 +62,7 @@ def test_changes_refuse_get_with_405(open_table: Game, player: User, url: str) -
 def test_outsider_joins_with_htmx_and_gets_the_board_partial(
     open_table: Game, outsider: User
 ) -> None:
-    response = client_for(outsider).post(f"/games/{open_table.pk}/join/", **HTMX)
+    response = client_for(outsider).post(f"/games/{open_table.pk}/join/", headers=HTMX)
     body = response.content.decode()
     assert response.status_code == 200
     assert body.lstrip().startswith('<div id="board"')
@@ -78,15 +78,15 @@ def test_joining_without_htmx_redirects_to_the_table(open_table: Game, outsider:
 
 def test_host_adds_a_bot_and_starts(open_table: Game, player: User) -> None:
     client = client_for(player)
-    client.post(f"/games/{open_table.pk}/bots/add/", {"level": "random"}, **HTMX)
-    client.post(f"/games/{open_table.pk}/start/", **HTMX)
+    client.post(f"/games/{open_table.pk}/bots/add/", {"level": "random"}, headers=HTMX)
+    client.post(f"/games/{open_table.pk}/start/", headers=HTMX)
     open_table.refresh_from_db()
     assert open_table.status == Game.Status.RUNNING
 
 
 def test_a_rival_cannot_start_the_table(open_table: Game, rival: User) -> None:
     services.join(open_table, rival)
-    response = client_for(rival).post(f"/games/{open_table.pk}/start/", **HTMX)
+    response = client_for(rival).post(f"/games/{open_table.pk}/start/", headers=HTMX)
     assert response.status_code == 403
 
 
@@ -121,7 +121,7 @@ def test_play_over_htmx_returns_the_board(running_game: Game, player: User) -> N
     response = client_for(player).post(
         f"/games/{running_game.pk}/play/",
         {"action": json.dumps({"type": "keep", "card": card}), "version": running_game.version},
-        **HTMX,
+        headers=HTMX,
     )
     assert response.status_code == 200
     assert "Locked" in response.content.decode()
@@ -132,7 +132,7 @@ def test_a_stale_play_is_409_with_the_board_and_a_message(running_game: Game, pl
     response = client_for(player).post(
         f"/games/{running_game.pk}/play/",
         {"action": json.dumps({"type": "keep", "card": card}), "version": 0},
-        **HTMX,
+        headers=HTMX,
     )
     body = response.content.decode()
     assert response.status_code == 409
@@ -146,7 +146,9 @@ def test_an_illegal_play_is_400_with_the_board_never_500(
     running_game: Game, player: User, raw: str
 ) -> None:
     response = client_for(player).post(
-        f"/games/{running_game.pk}/play/", {"action": raw, "version": running_game.version}, **HTMX
+        f"/games/{running_game.pk}/play/",
+        {"action": raw, "version": running_game.version},
+        headers=HTMX,
     )
     assert response.status_code == 400
     assert 'id="board"' in response.content.decode()
@@ -159,7 +161,7 @@ def test_the_rivals_cards_cannot_be_played_by_the_player(
     response = client_for(player).post(
         f"/games/{running_game.pk}/play/",
         {"action": json.dumps({"type": "keep", "card": card}), "version": running_game.version},
-        **HTMX,
+        headers=HTMX,
     )
     body = response.content.decode()
     assert response.status_code == 400
@@ -168,7 +170,7 @@ def test_the_rivals_cards_cannot_be_played_by_the_player(
 
 def test_an_outsider_cannot_play(running_game: Game, outsider: User) -> None:
     response = client_for(outsider).post(
-        f"/games/{running_game.pk}/play/", {"action": "{}", "version": 1}, **HTMX
+        f"/games/{running_game.pk}/play/", {"action": "{}", "version": 1}, headers=HTMX
     )
     assert response.status_code == 403
 
