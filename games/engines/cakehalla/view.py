@@ -8,17 +8,29 @@ from games.engines.cakehalla.cards import CARDS, CUSTOMERS, INGREDIENTS, TOKEN_N
 from games.engines.cakehalla.state import EMPTY, State, log_events
 from games.engines.cakehalla.turn import winners
 
+_FACES = tuple(
+    (
+        card.id,
+        card.name,
+        card.tier,
+        card.points,
+        INGREDIENTS[card.discount],
+        tuple((INGREDIENTS[i], n) for i, n in enumerate(card.cost) if n),
+    )
+    for card in CARDS
+)
+
 
 def card_view(c: int) -> dict:
     """A card as the players see it."""
-    card = CARDS[c]
+    card_id, name, tier, points, discount, cost = _FACES[c]
     return {
-        "id": card.id,
-        "name": card.name,
-        "tier": card.tier,
-        "points": card.points,
-        "discount": INGREDIENTS[card.discount],
-        "cost": {INGREDIENTS[i]: n for i, n in enumerate(card.cost) if n},
+        "id": card_id,
+        "name": name,
+        "tier": tier,
+        "points": points,
+        "discount": discount,
+        "cost": dict(cost),
     }
 
 

@@ -80,7 +80,7 @@ def test_card_1_sugar_8_costs_four_matcha_for_a_point():
 
 
 def test_cards_of_each_tier_share_a_name_list_fitting_the_tier():
-    names = {card.tier: set() for card in CARDS}
+    names: dict[int, set[str]] = {card.tier: set() for card in CARDS}
     for card in CARDS:
         names[card.tier].add(card.name.split(" ", 1)[1])
     assert "Rolling Pin" in names[1] and "Eclair" in names[2] and "Croquembouche" in names[3]
