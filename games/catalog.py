@@ -83,22 +83,32 @@ MIDNIGHT_BAKERY = GameSpec(
     blurb="Three bakes before dawn: keep one pastry, pass the rest.",
 )
 
-# TODO(issue 5): Cakehalla's board; until then it is known but not offered (see available()).
 CAKEHALLA = GameSpec(
     slug="cakehalla",
     name="Cakehalla",
     engine_path="games.engines.cakehalla",
-    seat_names=("Flour", "Sugar", "Butter", "Cream"),
+    seat_names=("Rye", "Spelt", "Oat", "Barley"),
     min_players=2,
     max_players=4,
-    board_module="games.boards.generic",
+    board_module="games.boards.cakehalla",
     bot_levels=("random", "greedy", "lookahead"),
+    regions=(
+        "status",
+        "results",
+        "info",
+        "customers",
+        "bakers",
+        "counter",
+        "market",
+        "mine",
+        "dialog",
+    ),
     blurb="Take ingredients, bake cards, win customers: race to 15.",
-    extra={"needs_board": True},
+    extra={"css": "cakehalla/cakehalla.css", "js": "cakehalla/board.js"},
 )
 
 _ALL: dict[str, GameSpec] = {s.slug: s for s in (MIDNIGHT_BAKERY, CAKEHALLA)}
-_PLAYABLE = {"midnight-bakery"}
+_PLAYABLE = {"midnight-bakery", "cakehalla"}
 
 
 def get(slug: str) -> GameSpec:

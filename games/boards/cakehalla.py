@@ -1,0 +1,447 @@
+"""Cakehalla's table: one seat's view turned into what the board templates show."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from games.engines.cakehalla.cards import CARD_INDEX, CARDS, CUSTOMER_INDEX, CUSTOMERS, TIER_NAMES
+from games.models import Game, Seat
+
+INGREDIENTS = ("sugar", "blueberry", "matcha", "cherry", "cocoa")
+TOKENS = (*INGREDIENTS, "saffron")
+SHAPES = {
+    "sugar": "white cube",
+    "blueberry": "blue circle",
+    "matcha": "green leaf",
+    "cherry": "red heart",
+    "cocoa": "brown bean",
+    "saffron": "gold star",
+}
+HAND_LIMIT = 10
+RESERVE_LIMIT = 3
+TWO_ALIKE_MIN = 4
+LOG_SHOWN = 8
+
+
+def token_art(name: str) -> str:
+    """The static path of an ingredient token's drawing."""
+    return f"cakehalla/tokens/{name}.svg"
+
+
+def label(name: str) -> str:
+    """An ingredient's name as players read it."""
+    return name.capitalize()
+
+
+def action_json(action: Mapping[str, Any]) -> str:
+    """An action as the JSON a button posts."""
+    return json.dumps(action, separators=(",", ":"))
+
+
+def card_name(card_id: str) -> str:
+    """The printed name of a card (public: every card's face is in the rules)."""
+    index = CARD_INDEX.get(card_id)
+    return CARDS[index].name if index is not None else card_id
+
+
+def customer_name(customer_id: str) -> str:
+    """The printed name of a famous customer."""
+    index = CUSTOMER_INDEX.get(customer_id)
+    return CUSTOMERS[index].name if index is not None else customer_id
+
+
+def count_list(amounts: Mapping[str, int]) -> str:
+    """'2 Sugar, 1 Cocoa' for a count per ingredient."""
+    return ", ".join(f"{n} {label(name)}" for name, n in amounts.items() if n)
+
+
+class Legal:
+    """The seat's legal actions, sorted by what the board needs to ask of them."""
+
+    def __init__(self, legal: list[dict]) -> None:
+        self.takes = sorted({tuple(sorted(a["ingredients"])) for a in legal if a["type"] == "take"})
+        self.buy = {a["card"] for a in legal if a["type"] == "buy"}
+        self.reserve = {a["card"] for a in legal if a["type"] == "reserve" and "card" in a}
+        self.blind = {a["tier"] for a in legal if a["type"] == "reserve" and "tier" in a}
+        self.customers = [a["customer"] for a in legal if a["type"] == "customer"]
+        self.returning = any(a["type"] == "return" for a in legal)
+        self.passing = any(a["type"] == "pass" for a in legal)
+        self.any = bool(legal)
+
+
+def player_names(
+    view: Mapping[str, Any], seats: list[Seat], seat_names: tuple[str, ...]
+) -> list[str]:
+    """The display name of each seat position: the seat's name and who sits there."""
+    by_position = {s.position: s.user.username for s in seats if s.position is not None}
+    return [
+        f"{seat_names[i]} ({by_position[i]})" if i in by_position else seat_names[i]
+        for i in range(len(view["seats"]))
+    ]
+
+
+def shortfall(card: Mapping[str, Any], box: Mapping[str, Any]) -> int:
+    """How many more ingredients the baker needs to buy the card (after Saffron)."""
+    short = 0
+    for name, n in card["cost"].items():
+        short += max(0, n - box["discounts"][name] - box["ingredients"][name])
+    return max(0, short - box["ingredients"]["saffron"])
+
+
+def cost_items(card: Mapping[str, Any], discounts: Mapping[str, int] | None) -> list[dict]:
+    """The cost in the five-ingredient order, each marked covered when discounts pay it all."""
+    out = []
+    for name in INGREDIENTS:
+        n = card["cost"].get(name, 0)
+        if not n:
+            continue
+        have = discounts[name] if discounts else 0
+        out.append(
+            {
+                "name": name,
+                "label": label(name),
+                "n": n,
+                "art": token_art(name),
+                "covered": have >= n,
+                "pay": max(0, n - have),
+            }
+        )
+    return out
+
+
+def blocked(view: Mapping[str, Any], mine: int | None, names: list[str], legal: Legal) -> str:
+    """Why the viewer cannot act on the table now, or '' when they can."""
+    if view["over"]:
+        return "The game is over."
+    if mine is None:
+        return "You are watching this game."
+    if view["turn"] != mine:
+        return f"It is {names[view['turn']]}'s turn."
+    if view["pending"] == "return":
+        return "Put ingredients back down to 10 first."
+    if view["pending"] == "customer":
+        return "Choose which customer visits first."
+    if not legal.any:
+        return "You cannot act now."
+    return ""
+
+
+def card_box(
+    card: Mapping[str, Any],
+    *,
+    where: str,
+    box: Mapping[str, Any] | None,
+    legal: Legal,
+    wait: str,
+) -> dict[str, Any]:
+    """A face-up card with its Buy and Reserve offers and why each may be refused."""
+    can_buy = card["id"] in legal.buy
+    can_reserve = where == "counter" and card["id"] in legal.reserve
+    if can_buy:
+        buy_why = ""
+    elif wait:
+        buy_why = wait
+    else:
+        short = shortfall(card, box) if box else 0
+        buy_why = f"You need {short} more ingredient{'s' if short != 1 else ''}."
+    if can_reserve or where != "counter":
+        reserve_why = ""
+    elif wait:
+        reserve_why = wait
+    else:
+        reserve_why = "You already hold three reserved cards."
+    return {
+        **card,
+        "tier_name": TIER_NAMES.get(card["tier"], ""),
+        "discount_label": label(card["discount"]),
+        "discount_token": {
+            "name": card["discount"],
+            "label": label(card["discount"]),
+            "art": token_art(card["discount"]),
+        },
+        "costs": cost_items(card, box["discounts"] if box else None),
+        "can_buy": can_buy,
+        "buy": action_json({"type": "buy", "card": card["id"]}),
+        "buy_why": buy_why,
+        "can_reserve": can_reserve,
+        "reserve": action_json({"type": "reserve", "card": card["id"]}),
+        "reserve_why": reserve_why,
+        "where": where,
+    }
+
+
+def counter_rows(
+    view: Mapping[str, Any], box: Mapping[str, Any] | None, legal: Legal, wait: str
+) -> list[dict]:
+    """The counter's rows, the showstoppers on top and the pantry at the bottom."""
+    rows = []
+    for tier in ("3", "2", "1"):
+        count = view["piles"][tier]
+        can_blind = int(tier) in legal.blind
+        if can_blind:
+            why = ""
+        elif wait:
+            why = wait
+        elif not count:
+            why = "This pile is empty."
+        else:
+            why = "You already hold three reserved cards."
+        rows.append(
+            {
+                "tier": int(tier),
+                "tier_name": TIER_NAMES[int(tier)],
+                "pile": count,
+                "can_blind": can_blind,
+                "blind": action_json({"type": "reserve", "tier": int(tier)}),
+                "blind_why": why,
+                "cards": [
+                    card_box(c, where="counter", box=box, legal=legal, wait=wait) if c else None
+                    for c in view["counter"][tier]
+                ],
+            }
+        )
+    return rows
+
+
+def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict[str, Any]]:
+    """The market's piles, each with whether it can be picked once or twice and why not."""
+    takeable = {name for take in legal.takes for name in take}
+    out = []
+    for name in TOKENS:
+        left = view["market"][name]
+        if name == "saffron":
+            why = "Saffron is never taken: you get it by reserving a card."
+        elif wait:
+            why = wait
+        elif not left:
+            why = f"No {label(name)} left in the market."
+        elif name not in takeable:
+            why = f"{label(name)} cannot be taken now."
+        else:
+            why = ""
+        two = not why and (name, name) in legal.takes
+        out.append(
+            {
+                "name": name,
+                "label": label(name),
+                "shape": SHAPES[name],
+                "art": token_art(name),
+                "left": left,
+                "why": why,
+                "two": two,
+                "two_why": "" if two else f"Two alike need {TWO_ALIKE_MIN} or more in the pile.",
+            }
+        )
+    return out
+
+
+def bakery_rows(box: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
+    return [
+        {
+            "name": name,
+            "label": label(name),
+            "shape": SHAPES[name],
+            "art": token_art(name),
+            "discount": box["discounts"].get(name),
+            "held": box["ingredients"][name],
+        }
+        for name in TOKENS
+    ]
+
+
+def baker_boxes(
+    view: Mapping[str, Any], names: list[str], mine: int | None, seats: list[Seat]
+) -> list[dict[str, Any]]:
+    """Every baker's public box: ingredients, discounts, reserved cards, customers, points."""
+    bots = {s.position: s.bot for s in seats if s.position is not None}
+    out = []
+    for i, box in enumerate(view["seats"]):
+        out.append(
+            {
+                **box,
+                "position": i,
+                "player": names[i],
+                "bot": bots.get(i, ""),
+                "me": i == mine,
+                "turn": view["turn"] == i,
+                "held": sum(box["ingredients"].values()),
+                "rows": bakery_rows(box),
+                "reserved_cards": [
+                    r if r.get("hidden") else {**r, "costs": cost_items(r, box["discounts"])}
+                    for r in box["reserved"]
+                ],
+                "customer_names": [customer_name(c) for c in box["customers"]],
+            }
+        )
+    return out
+
+
+def customer_boxes(view: Mapping[str, Any], box: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The face-up customers, each want ticked where the viewer already has that many."""
+    out = []
+    for customer in view["customers"]:
+        wants = [
+            {
+                "name": name,
+                "label": label(name),
+                "art": token_art(name),
+                "n": n,
+                "met": box is not None and box["discounts"][name] >= n,
+            }
+            for name, n in customer["wants"].items()
+        ]
+        out.append({**customer, "wants_list": wants, "all_met": all(w["met"] for w in wants)})
+    return out
+
+
+def event_text(event: Mapping[str, Any], names: list[str]) -> str:
+    """One kitchen log line in words."""
+    kind = event["type"]
+    who = names[event["seat"]] if "seat" in event else ""
+    if kind == "take":
+        return f"{who} took {', '.join(label(n) for n in event['ingredients'])}."
+    if kind == "reserve" and event.get("blind"):
+        known = f" (the {card_name(event['card'])})" if "card" in event else ""
+        return f"{who} reserved the top of the tier {event['tier']} pile face down{known}."
+    if kind == "reserve":
+        return f"{who} reserved the {card_name(event['card'])}."
+    if kind == "buy":
+        paid = count_list(event["paid"]) or "nothing"
+        return f"{who} bought the {card_name(event['card'])}, paying {paid}."
+    if kind == "return":
+        return f"{who} put back {count_list(event['ingredients'])}."
+    if kind == "customer":
+        return f"{customer_name(event['customer'])} visited {who}: 3 points."
+    if kind == "final":
+        return f"{who} reached 15 points: this is the last round."
+    if kind == "pass":
+        return f"{who} could do nothing and passed."
+    if kind == "over":
+        return "The game is over."
+    return f"{who} {kind}."
+
+
+def end_reason(view: Mapping[str, Any]) -> str:
+    """Why the game ended, from its log."""
+    why = next((e.get("why") for e in view["log"] if e["type"] == "over"), "points")
+    if why == "passes":
+        return "Every baker passed for a whole round, so the game ended as it stood."
+    return "A baker reached 15 points and the round was played out."
+
+
+def standings(view: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
+    """Final standings, best first, with the winner (or shared win) and why."""
+    seats = view["seats"]
+    winners = list(view.get("winners") or [])
+    order = sorted(range(len(seats)), key=lambda i: (-seats[i]["points"], seats[i]["cards_bought"]))
+    rows = []
+    for place, i in enumerate(order, start=1):
+        rows.append(
+            {
+                "place": place,
+                "player": names[i],
+                "points": seats[i]["points"],
+                "cards": seats[i]["cards_bought"],
+                "customers": len(seats[i]["customers"]),
+                "winner": i in winners,
+            }
+        )
+    top = seats[winners[0]] if winners else None
+    if not top:
+        why = ""
+    elif len(winners) > 1:
+        why = (
+            f"{' and '.join(names[i] for i in winners)} share the win: "
+            f"{top['points']} points and {top['cards_bought']} cards bought each."
+        )
+    else:
+        tied = [i for i, s in enumerate(seats) if s["points"] == top["points"] and i not in winners]
+        if tied:
+            others = ", ".join(f"{names[i]} {seats[i]['cards_bought']}" for i in tied)
+            why = (
+                f"{names[winners[0]]} wins the tie on {top['points']} points by buying fewer "
+                f"cards ({top['cards_bought']} against {others})."
+            )
+        else:
+            why = f"{names[winners[0]]} wins with {top['points']} points."
+    return {"rows": rows, "why": why, "ended": end_reason(view)}
+
+
+def return_rows(box: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The put-back dialog's rows: what the baker holds of each ingredient."""
+    return [
+        {
+            "name": name,
+            "label": label(name),
+            "shape": SHAPES[name],
+            "art": token_art(name),
+            "held": box["ingredients"][name],
+        }
+        for name in TOKENS
+        if box["ingredients"][name]
+    ]
+
+
+def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The customers the viewer may choose between, each with its choose action."""
+    wants = {c["id"]: c["wants"] for c in view["customers"]}
+    return [
+        {
+            "id": cid,
+            "name": customer_name(cid),
+            "wants": count_list(wants.get(cid, {})),
+            "choose": action_json({"type": "customer", "customer": cid}),
+        }
+        for cid in legal.customers
+    ]
+
+
+def context(
+    game: Game, view: dict[str, Any], legal: list[dict], me: Seat | None, seats: list[Seat]
+) -> dict[str, Any]:
+    """Template context for the Cakehalla board of one viewer."""
+    mine = me.position if me is not None else None
+    names = player_names(view, seats, game.spec.seat_names)
+    allowed = Legal(legal)
+    wait = blocked(view, mine, names, allowed)
+    bakers = baker_boxes(view, names, mine, seats)
+    my_box = bakers[mine] if mine is not None else None
+    my_view = view["seats"][mine] if mine is not None else None
+    reserved = []
+    if my_box is not None:
+        reserved = [
+            card_box(r, where="reserve", box=my_view, legal=allowed, wait=wait)
+            for r in my_box["reserved"]
+        ]
+    held = sum(my_view["ingredients"].values()) if my_view else 0
+    return {
+        "view": view,
+        "names": names,
+        "my_turn": not wait,
+        "wait": wait,
+        "turn_name": names[view["turn"]] if view["turn"] is not None else "",
+        "customers": customer_boxes(view, my_view),
+        "bakers": bakers,
+        "my_box": my_box,
+        "reserved": reserved,
+        "rows": counter_rows(view, my_view, allowed, wait),
+        "market": market_tokens(view, allowed, wait),
+        "takes_json": json.dumps([list(t) for t in allowed.takes]),
+        "can_pass": allowed.passing,
+        "pass_action": action_json({"type": "pass"}),
+        "returning": allowed.returning,
+        "excess": held - HAND_LIMIT,
+        "held": held,
+        "return_rows": return_rows(my_view) if allowed.returning and my_view else [],
+        "choosing": customer_choices(allowed, view) if allowed.customers else [],
+        "log": [event_text(e, names) for e in reversed(view["log"])],
+        "log_recent": [event_text(e, names) for e in reversed(view["log"][-LOG_SHOWN:])],
+        "final": standings(view, names) if view["over"] else None,
+        "piles": [(t, TIER_NAMES[int(t)], view["piles"][t]) for t in ("1", "2", "3")],
+        "hand_limit": HAND_LIMIT,
+        "reserve_limit": RESERVE_LIMIT,
+        "shapes": SHAPES,
+    }

@@ -1,0 +1,120 @@
+// Cakehalla table: picking ingredients before Take, the put-back steppers, refused taps,
+// and menus that stay open when the board is swapped.
+(function () {
+  "use strict";
+  var openMenus = {};
+
+  function picksOf(form) {
+    return JSON.parse(form.dataset.picks || "[]");
+  }
+
+  function showPicks(form) {
+    var picks = picksOf(form);
+    var takes = JSON.parse(form.dataset.takes || "[]").map(function (t) { return t.join(","); });
+    form.querySelectorAll("[data-ing]").forEach(function (button) {
+      var n = picks.filter(function (p) { return p === button.dataset.ing; }).length;
+      button.setAttribute("aria-pressed", n ? "true" : "false");
+      button.querySelector(".picked").textContent = n ? "\u00d7" + n : "";
+    });
+    var words = form.querySelector("[data-picks]");
+    if (words) {
+      words.textContent = picks.length ? picks.map(function (p) {
+        return form.querySelector('[data-ing="' + p + '"]').dataset.label;
+      }).join(", ") : "nothing yet";
+    }
+    var take = form.querySelector("[data-take]");
+    if (take) take.disabled = takes.indexOf(picks.slice().sort().join(",")) < 0;
+    form.querySelector('input[name="action"]').value =
+      JSON.stringify({ type: "take", ingredients: picks });
+  }
+
+  function pick(form, button) {
+    var ing = button.dataset.ing;
+    var picks = picksOf(form);
+    var count = picks.filter(function (p) { return p === ing; }).length;
+    if (count === 2) {
+      picks = [];
+    } else if (count === 1 && picks.length === 1 && button.dataset.two) {
+      picks.push(ing);
+    } else if (count === 1) {
+      picks = picks.filter(function (p) { return p !== ing; });
+    } else {
+      picks = picks.filter(function (p, i) { return picks.indexOf(p) === i; });
+      if (picks.length === 2 && picks[0] === picks[1]) picks = [picks[0]];
+      if (picks.length < 3) picks.push(ing);
+    }
+    form.dataset.picks = JSON.stringify(picks);
+    showPicks(form);
+  }
+
+  function showReturn(form) {
+    var back = {};
+    var total = 0;
+    form.querySelectorAll("[data-back]").forEach(function (row) {
+      var n = Number(row.querySelector(".back-n").textContent);
+      if (n) back[row.dataset.back] = n;
+      total += n;
+    });
+    var excess = Number(form.dataset.excess);
+    form.querySelector('input[name="action"]').value = JSON.stringify({ type: "return", ingredients: back });
+    form.querySelector("[data-return]").disabled = total !== excess;
+    var left = form.querySelector("[data-left]");
+    if (left) {
+      left.textContent = total === excess ? "Ready." : (total < excess
+        ? "Choose " + (excess - total) + " more." : "That is " + (total - excess) + " too many.");
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target || !target.closest(".board-cakehalla")) return;
+    var refused = target.closest('[aria-disabled="true"]');
+    if (refused) {
+      event.preventDefault();
+      refused.focus();
+      return;
+    }
+    var token = target.closest("[data-ing]");
+    if (token) {
+      pick(token.closest("form"), token);
+      return;
+    }
+    if (target.closest("[data-clear]")) {
+      var market = target.closest("form");
+      market.dataset.picks = "[]";
+      showPicks(market);
+      return;
+    }
+    var step = target.closest("[data-step]");
+    if (step) {
+      var row = step.closest("[data-back]");
+      var out = row.querySelector(".back-n");
+      var n = Number(out.textContent) + Number(step.dataset.step);
+      out.textContent = String(Math.max(0, Math.min(Number(row.dataset.held), n)));
+      showReturn(step.closest("form"));
+    }
+  });
+
+  // One card offer open at a time; remember open menus so a live swap keeps them open.
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!(details instanceof HTMLDetailsElement)) return;
+    if (details.dataset.keepOpen) openMenus[details.dataset.keepOpen] = details.open;
+    if (details.open && details.classList.contains("offer")) {
+      document.querySelectorAll("details.offer[open]").forEach(function (other) {
+        if (other !== details) other.open = false;
+      });
+    }
+  }, true);
+
+  function restore() {
+    document.querySelectorAll("details[data-keep-open]").forEach(function (details) {
+      if (openMenus[details.dataset.keepOpen]) details.open = true;
+    });
+    var ret = document.getElementById("return-form");
+    if (ret) showReturn(ret);
+  }
+  document.addEventListener("htmx:afterSettle", restore);
+  document.addEventListener("htmx:oobAfterSwap", restore);
+  document.addEventListener("DOMContentLoaded", restore);
+})();
