@@ -147,9 +147,12 @@ def new_game(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_night(request: HttpRequest) -> HttpResponse:
-    """A Midnight Bakery night against two greedy bots, started at once."""
+    """A game against two greedy bots, started at once (Midnight Bakery unless a kind is posted)."""
     user = request.user
-    game = services.create_game(user, "midnight-bakery", 3)  # type: ignore[arg-type]
+    try:
+        game = services.create_game(user, request.POST.get("kind", "midnight-bakery"), 3)  # type: ignore[arg-type]
+    except services.ServiceError as exc:
+        return HttpResponse(str(exc), status=exc.status)
     services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
     services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
     services.start(game, user)  # type: ignore[arg-type]
