@@ -1,0 +1,76 @@
+"""Cakehalla: random games through the public functions, and each bot level's time per decision."""
+
+import random
+import statistics
+import time
+
+from games.engines import cakehalla as ch
+from games.engines.cakehalla.bots import BOTS
+
+RUNS = 5
+GAMES_PER_RUN = 40
+BOT_DECISIONS = {"random": 2000, "greedy": 400, "lookahead": 20}
+
+
+def random_games(players: int, games: int, first_seed: int) -> tuple[int, float]:
+    """Decisions made and seconds spent playing random games via legal_actions + apply_action."""
+    decisions = 0
+    start = time.perf_counter()
+    for seed in range(first_seed, first_seed + games):
+        rnd = random.Random(seed)
+        state = ch.new_game(players, seed=seed)
+        while not ch.is_over(state):
+            seat = ch.active_seats(state)[0]
+            state = ch.apply_action(state, seat, rnd.choice(ch.legal_actions(state, seat)))
+            decisions += 1
+    return decisions, time.perf_counter() - start
+
+
+def engine_rates(players: int) -> tuple[float, float]:
+    """Median decisions per second and games per second over several runs."""
+    runs = [random_games(players, GAMES_PER_RUN, run * GAMES_PER_RUN) for run in range(RUNS)]
+    return (
+        statistics.median(d / s for d, s in runs),
+        statistics.median(GAMES_PER_RUN / s for _, s in runs),
+    )
+
+
+def bot_decision_time(level: str, players: int, decisions: int) -> float:
+    """Median seconds one bot level takes per decision, all seats played by that level."""
+    choose = BOTS[level]
+    rnd = random.Random(players)
+    times: list[float] = []
+    seed = 0
+    while len(times) < decisions:
+        state = ch.new_game(players, seed=seed)
+        seed += 1
+        while not ch.is_over(state) and len(times) < decisions:
+            seat = ch.active_seats(state)[0]
+            legal = ch.legal_actions(state, seat)
+            seen = ch.view(state, seat)
+            start = time.perf_counter()
+            action = choose(seen, legal, rnd)
+            times.append(time.perf_counter() - start)
+            state = ch.apply_action(state, seat, action)
+    return statistics.median(times)
+
+
+def main() -> None:
+    """Print decisions/s and games/s at 2 and 4 bakers, and bot time per decision."""
+    for players in (2, 4):
+        decisions, games = engine_rates(players)
+        print(
+            f"cakehalla random play, {players} bakers: {decisions:,.0f} decisions/s, "
+            f"{games:,.1f} games/s (median of {RUNS} runs of {GAMES_PER_RUN} games)"
+        )
+    for level, count in BOT_DECISIONS.items():
+        for players in (2, 4):
+            seconds = bot_decision_time(level, players, count)
+            print(
+                f"cakehalla bot {level}, {players} bakers: {seconds * 1000:.2f} ms per decision "
+                f"(median of {count} decisions)"
+            )
+
+
+if __name__ == "__main__":
+    main()
