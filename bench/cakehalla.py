@@ -12,10 +12,11 @@ GAMES_PER_RUN = 40
 BOT_DECISIONS = {"random": 2000, "greedy": 400, "lookahead": 20}
 
 
-def random_games(players: int, games: int, first_seed: int) -> tuple[int, float]:
-    """Decisions made and seconds spent playing random games via legal_actions + apply_action."""
+def random_games(players: int, games: int, first_seed: int) -> tuple[int, float, float]:
+    """Decisions made, wall seconds and CPU seconds playing random games through the contract."""
     decisions = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     for seed in range(first_seed, first_seed + games):
         rnd = random.Random(seed)
         state = ch.new_game(players, seed=seed)
@@ -23,15 +24,16 @@ def random_games(players: int, games: int, first_seed: int) -> tuple[int, float]
             seat = ch.active_seats(state)[0]
             state = ch.apply_action(state, seat, rnd.choice(ch.legal_actions(state, seat)))
             decisions += 1
-    return decisions, time.perf_counter() - start
+    return decisions, time.perf_counter() - start, time.process_time() - cpu
 
 
-def engine_rates(players: int) -> tuple[float, float]:
-    """Median decisions per second and games per second over several runs."""
+def engine_rates(players: int) -> tuple[float, float, float]:
+    """Median decisions per second, games per second (wall clock) and decisions per CPU second."""
     runs = [random_games(players, GAMES_PER_RUN, run * GAMES_PER_RUN) for run in range(RUNS)]
     return (
-        statistics.median(d / s for d, s in runs),
-        statistics.median(GAMES_PER_RUN / s for _, s in runs),
+        statistics.median(d / s for d, s, _ in runs),
+        statistics.median(GAMES_PER_RUN / s for _, s, _ in runs),
+        statistics.median(d / c for d, _, c in runs),
     )
 
 
@@ -58,16 +60,17 @@ def bot_decision_time(level: str, players: int, decisions: int) -> float:
 def main() -> None:
     """Print decisions/s and games/s at 2 and 4 bakers, and bot time per decision."""
     for players in (2, 4):
-        decisions, games = engine_rates(players)
+        decisions, games, per_cpu = engine_rates(players)
         print(
             f"cakehalla random play, {players} bakers: {decisions:,.0f} decisions/s, "
-            f"{games:,.1f} games/s (median of {RUNS} runs of {GAMES_PER_RUN} games)"
+            f"{games:,.1f} games/s, {per_cpu:,.0f} decisions per CPU second "
+            f"(median of {RUNS} runs of {GAMES_PER_RUN} games)"
         )
     for level, count in BOT_DECISIONS.items():
         for players in (2, 4):
             seconds = bot_decision_time(level, players, count)
             print(
-                f"cakehalla bot {level}, {players} bakers: {seconds * 1000:.2f} ms per decision "
+                f"cakehalla bot {level}, {players} bakers: {seconds * 1000:.3f} ms per decision "
                 f"(median of {count} decisions)"
             )
 

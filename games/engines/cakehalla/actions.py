@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
 
 from games.engines.cakehalla.cards import (
@@ -67,24 +68,22 @@ def can_afford(baker: Baker, card: int) -> bool:
     return short <= tokens[5]
 
 
-def _return_options(tokens: tuple[int, ...], excess: int) -> list[dict]:
-    """Every way to put back exactly the excess from what the baker holds."""
-    out: list[dict] = []
+@lru_cache(maxsize=4096)
+def _return_plans(tokens: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every way to put back exactly the excess over 10 from what the baker holds."""
+    plans: list[tuple[tuple[str, int], ...]] = []
 
-    def walk(i: int, left: int, chosen: dict[str, int]) -> None:
+    def walk(i: int, left: int, chosen: tuple[tuple[str, int], ...]) -> None:
         if left == 0:
-            out.append({"type": "return", "ingredients": dict(chosen)})
+            plans.append(chosen)
             return
         if i == 6:
             return
         for n in range(min(left, tokens[i]), -1, -1):
-            if n:
-                chosen[TOKEN_NAMES[i]] = n
-            walk(i + 1, left - n, chosen)
-            chosen.pop(TOKEN_NAMES[i], None)
+            walk(i + 1, left - n, (*chosen, (TOKEN_NAMES[i], n)) if n else chosen)
 
-    walk(0, excess, {})
-    return out
+    walk(0, sum(tokens) - HAND_LIMIT, ())
+    return tuple(plans)
 
 
 def legal_actions(state: State, seat: int) -> list[dict]:
@@ -94,7 +93,9 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     pending = state.pending
     baker = state.bakers[seat]
     if pending == "return":
-        return _return_options(baker.tokens, sum(baker.tokens) - HAND_LIMIT)
+        return [
+            {"type": "return", "ingredients": dict(plan)} for plan in _return_plans(baker.tokens)
+        ]
     if pending == "customer":
         return [{"type": "customer", "customer": CUSTOMERS[c].id} for c in _visitors(state, seat)]
     m = state.market
