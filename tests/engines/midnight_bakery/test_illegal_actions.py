@@ -29,7 +29,7 @@ MALFORMED: list[tuple[str, Any]] = [
     ("card as list", {"type": "keep", "card": ["croissant-01"]}),
     ("card as None", {"type": "keep", "card": None}),
     ("card from a rival batch", keep("macaron-01")),
-    ("card from the owl-less void", keep("croissant-99")),
+    ("an id not in the game", keep("croissant-99")),
     ("a face, not an id", keep("croissant")),
     ("peel without a peel", {"type": "peel", "cards": ["croissant-01", "bun-01"]}),
 ]
