@@ -3,6 +3,20 @@
 (function () {
   "use strict";
   var openMenus = {};
+  // What this person picked in the market and chose to put back, kept while the table's version
+  // is unchanged, so a live swap of the same version does not undo their taps.
+  var memory = { version: null, picks: [], back: {}, offer: null };
+
+  function remember() {
+    if (memory.version !== currentVersion()) {
+      memory = { version: currentVersion(), picks: [], back: {}, offer: null };
+    }
+  }
+
+  function currentVersion() {
+    var field = document.getElementById("board-version");
+    return field ? field.value : null;
+  }
 
   function picksOf(form) {
     return JSON.parse(form.dataset.picks || "[]");
@@ -44,6 +58,8 @@
       if (picks.length < 3) picks.push(ing);
     }
     form.dataset.picks = JSON.stringify(picks);
+    remember();
+    memory.picks = picks;
     showPicks(form);
   }
 
@@ -82,6 +98,7 @@
     if (target.closest("[data-clear]")) {
       var market = target.closest("form");
       market.dataset.picks = "[]";
+      memory.picks = [];
       showPicks(market);
       return;
     }
@@ -91,6 +108,8 @@
       var out = row.querySelector(".back-n");
       var n = Number(out.textContent) + Number(step.dataset.step);
       out.textContent = String(Math.max(0, Math.min(Number(row.dataset.held), n)));
+      remember();
+      memory.back[row.dataset.back] = Number(out.textContent);
       showReturn(step.closest("form"));
     }
   });
@@ -100,6 +119,11 @@
     var details = event.target;
     if (!(details instanceof HTMLDetailsElement)) return;
     if (details.dataset.keepOpen) openMenus[details.dataset.keepOpen] = details.open;
+    if (details.dataset.offer) {
+      remember();
+      if (details.open) memory.offer = details.dataset.offer;
+      else if (memory.offer === details.dataset.offer) memory.offer = null;
+    }
     if (details.open && details.classList.contains("offer")) {
       document.querySelectorAll("details.offer[open]").forEach(function (other) {
         if (other !== details) other.open = false;
@@ -111,8 +135,25 @@
     document.querySelectorAll("details[data-keep-open]").forEach(function (details) {
       if (openMenus[details.dataset.keepOpen]) details.open = true;
     });
+    var same = memory.version !== null && memory.version === currentVersion();
+    if (same && memory.offer) {
+      var open = document.querySelector('details[data-offer="' + memory.offer + '"]');
+      if (open && !open.open) open.open = true;
+    }
+    var market = document.getElementById("market-form");
+    if (market && same && market.dataset.picks !== JSON.stringify(memory.picks)) {
+      market.dataset.picks = JSON.stringify(memory.picks);
+      showPicks(market);
+    }
     var ret = document.getElementById("return-form");
-    if (ret) showReturn(ret);
+    if (ret) {
+      if (same) {
+        ret.querySelectorAll("[data-back]").forEach(function (row) {
+          row.querySelector(".back-n").textContent = String(memory.back[row.dataset.back] || 0);
+        });
+      }
+      showReturn(ret);
+    }
   }
   document.addEventListener("htmx:afterSettle", restore);
   document.addEventListener("htmx:oobAfterSwap", restore);
