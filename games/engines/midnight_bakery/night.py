@@ -63,7 +63,7 @@ def new_game(
     state.discard = ()
     state.log = ()
     state.over = False
-    start_bake(state)
+    start_bake(state, 1)
     return state
 
 
@@ -75,8 +75,8 @@ def event(state: State, kind: str, text: str, **data: Any) -> None:
     )
 
 
-def start_bake(state: State) -> None:
-    """Deal the bake in seat order, owl last; with nothing to deal, the night ends at dawn."""
+def start_bake(state: State, number: int) -> None:
+    """Deal bake ``number`` in seat order, owl last; with nothing to deal, dawn comes early."""
     size = BATCH_SIZE[state.bakers]
     deck = state.deck
     batches = []
@@ -87,6 +87,7 @@ def start_bake(state: State) -> None:
         event(state, "early_end", "The deck cannot deal anyone a card, so the night ends.")
         dawn(state)
         return
+    state.bake = number
     state.deck = deck
     state.batches = tuple(batches)
     state.pick = 1
@@ -175,8 +176,7 @@ def end_bake(state: State) -> None:
     if state.bake >= BAKES:
         dawn(state)
         return
-    state.bake += 1
-    start_bake(state)
+    start_bake(state, state.bake + 1)
 
 
 def dawn(state: State) -> None:

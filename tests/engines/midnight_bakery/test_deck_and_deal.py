@@ -172,6 +172,13 @@ def test_night_ends_early_when_the_next_bake_cannot_be_dealt() -> None:
     assert mb.result(state)["scores"] == [16 - 3] * 3
 
 
+def test_an_early_end_shows_the_last_bake_played() -> None:
+    state = play_out_bake(night(3, ["croissant"] * 27))
+    assert mb.view(state, 0)["bake"] == 1
+    assert state.log[-2]["type"] == "early_end"
+    assert state.log[-2]["bake"] == 1
+
+
 def test_a_one_card_bake_is_played_then_the_night_ends() -> None:
     state = night(3, ["croissant"] * 27 + ["truffle"])
     state = play_out_bake(state)
