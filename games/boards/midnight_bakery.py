@@ -97,19 +97,24 @@ def context(
     mine = me.position if me is not None else None
     all_boxes = boxes(view, seats, mine)
     names = [b["player"] for b in all_boxes]
+    labelled = [f"{b['player']} ({b['name']})" for b in all_boxes]
     bakes = view.get("bakes", [])
     seen = me.results_seen if me is not None else len(bakes)
     batch = [
         {**card, "art": art(card["face"]), "keep": keep_json(card["id"])}
         for card in view.get("batch", [])
     ]
-    waiting_names = [names[i] for i in view.get("waiting_for", []) if i < len(names)]
+    waiting_names = [
+        "you" if i == mine else names[i] for i in view.get("waiting_for", []) if i < len(names)
+    ]
+    unseen = bool(bakes) and len(bakes) > seen and not view["over"]
     return {
         "view": view,
         "boxes": [b for b in all_boxes if not b["me"]],
         "my_box": next((b for b in all_boxes if b["me"]), None),
         "batch": batch,
-        "my_turn": bool(view.get("my_turn")) and bool(legal),
+        "my_turn": bool(view.get("my_turn")) and bool(legal) and not unseen,
+        "results_open": unseen,
         "can_peel": bool(view.get("can_peel")),
         "waiting_names": waiting_names,
         "breakdown_labels": [label for _, label in BREAKDOWN],
@@ -119,9 +124,9 @@ def context(
             else None
         ),
         "results_count": len(bakes),
-        "night": night_rows(view, names) if view["over"] else None,
+        "night": night_rows(view, labelled) if view["over"] else None,
         "bake_tables": [
-            {"bake": n + 1, "rows": bake_rows(rows, names)} for n, rows in enumerate(bakes)
+            {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)
         ],
         "log": list(reversed(view.get("log", [])[-12:])),
         "art": art,

@@ -2,9 +2,15 @@
 (function () {
   "use strict";
   window.bakehouseLive = false;
-  document.addEventListener("htmx:wsOpen", function () { window.bakehouseLive = true; });
-  document.addEventListener("htmx:wsClose", function () { window.bakehouseLive = false; });
-  document.addEventListener("htmx:wsError", function () { window.bakehouseLive = false; });
+
+  function live(on) {
+    window.bakehouseLive = on;
+    var line = document.getElementById("live-status");
+    if (line) line.textContent = on ? "Live." : "Reconnecting\u2026 the table refreshes every 3 seconds meanwhile.";
+  }
+  document.addEventListener("htmx:wsOpen", function () { live(true); });
+  document.addEventListener("htmx:wsClose", function () { live(false); });
+  document.addEventListener("htmx:wsError", function () { live(false); });
 
   function chosen(form) {
     return JSON.parse(form.dataset.order || "[]");

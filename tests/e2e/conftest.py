@@ -1,0 +1,95 @@
+"""A live Daphne on a free port with its own SQLite file, and Debian's Chromium to drive it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_up(url: str, proc: subprocess.Popen[bytes]) -> None:
+    for _ in range(200):
+        if proc.poll() is not None:
+            raise RuntimeError("Daphne exited early")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("Daphne did not answer")
+
+
+@pytest.fixture(scope="session")
+def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The site under Daphne; yields its base URL and the path of its database."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium")
+    db = tmp_path_factory.mktemp("site") / "db.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    port = free_port()
+    daphne = Path(sys.executable).parent / "daphne"
+    log = open(tmp_path_factory.mktemp("log") / "daphne.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "bakery_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base + "/healthz", proc)
+        yield {"url": base, "db": str(db)}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(daphne_site: dict[str, str]) -> Iterator[object]:
+    """Headless Chromium through Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-background-networking"],
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """Where screenshots go (gitignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
