@@ -57,16 +57,29 @@ def offer(page: Any, region: str, card: str) -> Any:
     return details
 
 
+def press_move(page: Any, action: dict[str, Any]) -> None:
+    """Make a take or a blind reservation with the keyboard alone."""
+    if action["type"] == "take":
+        for name in action["ingredients"]:
+            page.locator(f'#market-form [data-ing="{name}"]').press("Enter")
+        page.locator("[data-take]").press("Enter")
+    else:
+        page.locator(pile(action["tier"])).press("Enter")
+
+
+def pile(tier: int) -> str:
+    return f"#region-counter button.pile[value*='\"tier\":{tier}}}']"
+
+
 def click_move(page: Any, action: dict[str, Any], reserved: set[str]) -> None:
     """Make the move on the screen, tap by tap."""
     kind = action["type"]
     if kind == "take":
         for name in action["ingredients"]:
             page.click(f'#market-form [data-ing="{name}"]')
-        take = page.locator("[data-take]")
-        take.click()
+        page.locator("[data-take]").click()
     elif kind == "reserve" and "tier" in action:
-        page.click(f"#region-counter button.pile[value*='\"tier\":{action['tier']}}}']")
+        page.click(pile(action["tier"]))
     elif kind == "reserve":
         offer(page, "counter", action["card"]).get_by_role("button", name="Reserve").click()
     elif kind == "buy":
@@ -111,6 +124,10 @@ def test_a_person_plays_a_whole_game_against_a_bot_while_another_watches(
     player.locator("#region-counter").wait_for()
     watcher.locator("#region-counter").wait_for()
     assert "You are watching" in watcher.content()
+    saffron = player.locator('#market-form [data-ing="saffron"]')
+    saffron.focus()
+    assert player.locator("#why-ing-saffron").is_visible()
+    assert "by reserving" in player.locator("#why-ing-saffron").inner_text()
 
     done: set[str] = set()
     secrets: set[str] = set()
@@ -129,10 +146,14 @@ def test_a_person_plays_a_whole_game_against_a_bot_while_another_watches(
         if view["pending"] == "return" and not shots["put back"]:
             player.screenshot(path=str(artifacts / "cakehalla-put-back.png"), full_page=True)
             shots["put back"] = True
-        done.add(feature_of(action, reserved))
+        feature = feature_of(action, reserved)
         if action["type"] == "reserve" and "tier" in action:
             secrets.add(engine.dump(state)["piles"][action["tier"] - 1][0])
-        click_move(player, action, reserved)
+        if feature in ("take three", "reserve blind") and feature not in done:
+            press_move(player, action)
+        else:
+            click_move(player, action, reserved)
+        done.add(feature)
         wait_for_version(player, current + 1)
         if not shots["board"] and {"reserve face up", "reserve blind"} <= done:
             wait_for_version(watcher, current + 1)
