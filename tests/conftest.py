@@ -14,6 +14,12 @@ from games.models import Game
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings: object) -> None:
+    """Hash test passwords cheaply; the real hasher is slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
 def _own_channel_prefix(settings: object, worker_id: str) -> None:
     """On Redis, each xdist worker gets its own prefix, so equal game ids never cross-talk."""
     redis_url = os.environ.get("REDIS_URL")
