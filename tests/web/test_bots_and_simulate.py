@@ -20,7 +20,8 @@ def test_bots_lock_their_picks_as_soon_as_the_night_starts(open_table: Game, pla
     open_table.refresh_from_db()
     bot_rows = Action.objects.filter(game=open_table).exclude(bot="")
     assert bot_rows.count() == 1
-    assert bot_rows.get().user is not None and bot_rows.get().user.is_bot
+    bot_user = bot_rows.get().user
+    assert bot_user is not None and bot_user.is_bot
     engine = open_table.spec.engine
     state = engine.load(open_table.snapshot)
     human = open_table.seats.get(user=player).position
