@@ -149,7 +149,7 @@ def join(game: Game | int, user: User, invite: str | None = None) -> Seat:
 def check_leave(game: Game, user: User) -> Seat:
     """The seat a user may leave, or a ServiceError."""
     if game.status != Game.Status.OPEN:
-        raise ServiceError("You cannot leave a night that has started.")
+        raise ServiceError("You cannot leave a game that has started.")
     seat = game.seats.filter(user=user).first()
     if seat is None:
         raise ServiceError("You do not sit at this table.")
