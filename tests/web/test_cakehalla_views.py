@@ -235,3 +235,14 @@ def test_a_shared_win_says_so(table: Game) -> None:
     body = finish_on(table, 15, ["3-cocoa-4", "3-cherry-4"])
     assert "share the win: 15 points and 2 cards bought each." in body
     assert body.count("&#9733; winner") == 2
+
+
+def test_moderators_find_cakehalla_tables_and_actions_in_admin(table: Game) -> None:
+    play(table, {"type": "take", "ingredients": ["sugar", "blueberry", "matcha"]})
+    staff = User.objects.create_superuser("mod", password="a-long-baking-secret")
+    client = client_for(staff)
+    listing = client.get("/admin/games/game/", {"kind": "cakehalla"}).content.decode()
+    assert f"/admin/games/game/{table.pk}/change/" in listing
+    assert client.get(f"/admin/games/game/{table.pk}/change/").status_code == 200
+    actions = client.get("/admin/games/action/", {"game__kind": "cakehalla"}).content.decode()
+    assert "sugar" in actions
