@@ -22,7 +22,6 @@ SHAPES = {
 HAND_LIMIT = 10
 RESERVE_LIMIT = 3
 TWO_ALIKE_MIN = 4
-LOG_SHOWN = 8
 
 
 def token_art(name: str) -> str:
@@ -438,7 +437,6 @@ def context(
         "return_rows": return_rows(my_view) if allowed.returning and my_view else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
         "log": [event_text(e, names) for e in reversed(view["log"])],
-        "log_recent": [event_text(e, names) for e in reversed(view["log"][-LOG_SHOWN:])],
         "final": standings(view, names) if view["over"] else None,
         "piles": [(t, TIER_NAMES[int(t)], view["piles"][t]) for t in ("1", "2", "3")],
         "hand_limit": HAND_LIMIT,

@@ -42,7 +42,13 @@
       JSON.stringify({ type: "take", ingredients: picks });
   }
 
+  function say(form, text) {
+    var why = form.querySelector("[data-pick-why]");
+    if (why) why.textContent = text;
+  }
+
   function pick(form, button) {
+    say(form, "");
     var ing = button.dataset.ing;
     var picks = picksOf(form);
     var count = picks.filter(function (p) { return p === ing; }).length;
@@ -51,6 +57,9 @@
     } else if (count === 1 && picks.length === 1 && button.dataset.two) {
       picks.push(ing);
     } else if (count === 1) {
+      if (picks.length === 1 && !button.dataset.two) {
+        say(form, "Two " + button.dataset.label + " need 4 or more in the pile.");
+      }
       picks = picks.filter(function (p) { return p !== ing; });
     } else {
       picks = picks.filter(function (p, i) { return picks.indexOf(p) === i; });
