@@ -84,7 +84,11 @@ def screen_asks(page: Any, peeled: dict[str, bool], name: str) -> bool:
             page.get_by_role("button", name="Keep one").click()
     else:
         peel = form.locator("button.card", has_text="Baker's Peel")
-        (peel.first if peel.count() else cards.first).click()
+        card = peel.first if peel.count() else cards.first
+        if name == "alice":
+            card.press("Enter")  # Alice plays by keyboard, Bob by clicking
+        else:
+            card.click()
     wait_for_new_version(page, old)
     return True
 

@@ -115,3 +115,31 @@ async def test_a_foreign_origin_is_refused(running_game: Game, player: User) -> 
     ws = await socket(running_game, player, origin=b"http://evil.example")
     connected, _ = await ws.connect()
     assert not connected
+
+
+def pick_for(game: Game, user: User, rng_index: int) -> None:
+    """The user makes the n-th legal move, if any."""
+    game.refresh_from_db()
+    engine = game.spec.engine
+    position = game.seats.get(user=user).position
+    legal = engine.legal_actions(engine.load(game.snapshot), position)
+    if legal:
+        services.play(game, user, legal[rng_index % len(legal)], game.version)
+
+
+async def test_no_push_of_a_scripted_night_shows_the_players_batch_to_others(
+    running_game: Game, player: User, rival: User, outsider: User
+) -> None:
+    watchers = [await socket(running_game, rival), await socket(running_game, outsider)]
+    for ws in watchers:
+        await ws.connect()
+        await ws.receive_from()
+    for step in range(12):
+        actor = player if step % 2 == 0 else rival
+        await database_sync_to_async(pick_for)(running_game, actor, step)
+        hidden = await database_sync_to_async(batch_ids)(running_game, player)
+        for ws in watchers:
+            pushed = await ws.receive_from()
+            assert not [card for card in hidden if card in pushed], step
+    for ws in watchers:
+        await ws.disconnect()
