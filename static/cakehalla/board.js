@@ -164,6 +164,12 @@
       showReturn(ret);
     }
   }
+  // The live socket's message of a version can land just after the HTTP answer of the same move:
+  // restore again once it is in, and note the version it brought (browser tests wait on it).
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    restore();
+    document.body.dataset.liveVersion = currentVersion() || "";
+  });
   document.addEventListener("htmx:afterSettle", restore);
   document.addEventListener("htmx:oobAfterSwap", restore);
   document.addEventListener("DOMContentLoaded", restore);

@@ -41,9 +41,12 @@ def version(page: Any) -> str:
 
 
 def wait_for_version(page: Any, wanted: int) -> None:
+    """Wait until the page shows that version from both its HTTP answer and its live socket."""
     page.wait_for_function(
         "want => { const v = document.getElementById('board-version');"
-        " return v && Number(v.value) >= want; }",
+        " return v && Number(v.value) >= want"
+        " && Number(document.body.dataset.liveVersion || -1) >= want"
+        " && !document.querySelector('.htmx-request'); }",
         arg=wanted,
     )
 
