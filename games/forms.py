@@ -23,6 +23,9 @@ class NewGameForm(forms.Form):
         assert isinstance(kind, forms.ChoiceField)
         kind.choices = [(s.slug, s.name) for s in specs]
         self.fields["kind"].initial = specs[0].slug if specs else None
+        self.fields["capacity"].help_text = "; ".join(
+            f"{s.name}: {s.min_players} to {s.max_players}" for s in specs
+        )
         seen: set[str] = set()
         for spec in specs:
             for option in spec.options:
