@@ -246,3 +246,15 @@ def test_moderators_find_cakehalla_tables_and_actions_in_admin(table: Game) -> N
     assert client.get(f"/admin/games/game/{table.pk}/change/").status_code == 200
     actions = client.get("/admin/games/action/", {"game__kind": "cakehalla"}).content.decode()
     assert "sugar" in actions
+
+
+def test_the_new_table_form_says_how_many_each_game_seats(player: User) -> None:
+    body = client_for(player).get("/games/new/").content.decode()
+    assert "Cakehalla: 2 to 4" in body and "Midnight Bakery: 2 to 8" in body
+
+
+def test_the_new_table_form_refuses_five_cakehalla_seats(player: User) -> None:
+    response = client_for(player).post("/games/new/", {"kind": "cakehalla", "capacity": 5})
+    assert response.status_code == 200
+    assert "Cakehalla seats 2 to 4 players." in response.content.decode()
+    assert not Game.objects.exists()
