@@ -93,6 +93,28 @@ def screen_asks(page: Any, peeled: dict[str, bool], name: str) -> bool:
     return True
 
 
+def other_name(name: str) -> str:
+    return "alice" if name == "bob" else "bob"
+
+
+def in_step(*pages: Any) -> None:
+    """Wait until every page shows the same table version (pushes have landed)."""
+    for _ in range(100):
+        versions = {version(page) for page in pages if page.locator("#board-version").count()}
+        if len(versions) <= 1:
+            return
+        pages[0].wait_for_timeout(50)
+
+
+def bake_two_with_a_rival_locked(page: Any) -> bool:
+    """Whether this page shows bake 2, no results open, and a rival's ringed face-down card."""
+    return (
+        "2 of 3" in page.locator("#region-status").inner_text()
+        and not page.get_by_role("button", name="Back to the ovens").count()
+        and page.locator("#region-seats .back.locked").count() > 0
+    )
+
+
 def test_two_people_play_a_whole_night_while_a_third_watches(
     browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
@@ -139,17 +161,24 @@ def test_two_people_play_a_whole_night_while_a_third_watches(
             and bob.get_by_text("The night's results").count()
         ):
             break
-        acted = take_a_turn(alice, peeled, "alice") | take_a_turn(bob, peeled, "bob")
-        if not shot_mid_night and "2 of 3" in alice.locator("#region-status").inner_text():
-            alice.screenshot(path=str(artifacts / "mb-mid-night.png"), full_page=True)
-            bob.screenshot(path=str(artifacts / "mb-mid-night-phone.png"), full_page=True)
-            shot_mid_night = True
+        acted = False
+        for name, page, other in (("bob", bob, alice), ("alice", alice, bob)):
+            in_step(alice, bob)
+            acted = take_a_turn(page, peeled, name) or acted
+            in_step(alice, bob)
+            if not shot_mid_night and bake_two_with_a_rival_locked(other):
+                other.screenshot(
+                    path=str(artifacts / f"mb-mid-night-{other_name(name)}.png"), full_page=True
+                )
+                page.screenshot(path=str(artifacts / f"mb-mid-night-{name}.png"), full_page=True)
+                shot_mid_night = True
         if not acted:
             alice.wait_for_timeout(100)
     else:
         raise AssertionError("the night did not reach its results")
 
     assert any(peeled.values())
+    assert shot_mid_night
     for page in (alice, bob):
         results = page.locator("#region-results")
         assert "winner" in results.inner_text()
