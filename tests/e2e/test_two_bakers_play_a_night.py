@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from games.engines import midnight_bakery as engine
+from tests.e2e.conftest import ARTIFACTS
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -77,6 +78,7 @@ def screen_asks(page: Any, peeled: dict[str, bool], name: str) -> bool:
             cards.nth(1).click()
             cards.nth(0).click()
             assert cards.nth(1).locator(".order").inner_text() == "1"
+            form.screenshot(path=str(ARTIFACTS / "mb-peel-choice.png"))
             page.get_by_role("button", name="Use the peel").click()
             peeled[name] = True
         else:
