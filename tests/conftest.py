@@ -20,14 +20,15 @@ def _fast_passwords(settings: object) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _own_channel_prefix(settings: object, worker_id: str) -> None:
+def _own_channel_prefix(settings: object) -> None:
     """On Redis, each xdist worker gets its own prefix, so equal game ids never cross-talk."""
     redis_url = os.environ.get("REDIS_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     if redis_url:
         settings.CHANNEL_LAYERS = {  # type: ignore[attr-defined]
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [redis_url], "prefix": f"test-{worker_id}"},
+                "CONFIG": {"hosts": [redis_url], "prefix": f"test-{worker}"},
             }
         }
 

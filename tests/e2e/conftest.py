@@ -71,9 +71,9 @@ def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(daphne_site: dict[str, str]) -> Iterator[object]:
-    """Headless Chromium through Playwright."""
+    """Headless Chromium through Playwright, per module: its loop must stop before async tests."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

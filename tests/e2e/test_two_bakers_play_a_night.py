@@ -140,6 +140,7 @@ def test_two_people_play_a_whole_night_while_a_third_watches(
     bob.goto(table_url)
     bob.get_by_role("button", name="Take a seat").click()
     alice.get_by_text("bob").first.wait_for()
+    alice.screenshot(path=str(artifacts / "mb-waiting-room.png"), full_page=True)
     watcher.goto(table_url)
 
     with sqlite3.connect(daphne_site["db"]) as db:
