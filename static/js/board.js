@@ -53,6 +53,15 @@
     }
   });
 
+  // Keyboard players keep their place: after the board is swapped, focus lands on the next choice.
+  function refocus() {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var next = document.querySelector("#region-results button, #batch-form button.card");
+    if (next) next.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:afterSettle", refocus);
+  document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(refocus, 0); });
+
   // A failed request shows its message in the message line above the board.
   document.addEventListener("htmx:responseError", function (event) {
     var line = document.getElementById("board-message");

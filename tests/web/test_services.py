@@ -140,3 +140,23 @@ def test_a_whole_night_writes_results_and_replays_from_the_seed(running_game: Ga
     assert seats[0].breakdown is not None and len(seats[0].breakdown["bakes"]) == 3
     assert engine.dump(services.replay(game)) == game.snapshot
     assert list(game.actions.values_list("seq", flat=True)) == list(range(1, game.moves + 1))
+
+
+def test_a_play_costs_the_same_queries_early_and_late(running_game: Game) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    engine = engine_of(running_game)
+    counts = []
+    rng = random.Random(9)
+    for _ in range(24):
+        running_game.refresh_from_db()
+        state = engine.load(running_game.snapshot)
+        position = engine.active_seats(state)[0]
+        action = rng.choice(engine.legal_actions(state, position))
+        with CaptureQueriesContext(connection) as queries:
+            services.play(running_game, seat_user(running_game, position), action, None)
+        counts.append(len(queries))
+    running_game.refresh_from_db()
+    assert running_game.status == Game.Status.RUNNING
+    assert len(set(counts)) == 1, counts
