@@ -32,6 +32,14 @@ def seed_with_an_early_peel() -> int:
     raise AssertionError("no seed deals an early Peel")
 
 
+NO_SOCKETS = """
+window.WebSocket = class {
+  constructor() { this.readyState = 3; setTimeout(() => this.onclose && this.onclose({code: 1006}), 10); }
+  send() {} close() {} addEventListener() {}
+};
+"""
+
+
 def sign_up(page: Any, base: str, name: str) -> None:
     page.goto(base + "/accounts/signup/")
     page.fill("#id_username", name)
@@ -142,6 +150,10 @@ def test_two_people_play_a_whole_night_while_a_third_watches(
     alice.get_by_text("bob").first.wait_for()
     alice.screenshot(path=str(artifacts / "mb-waiting-room.png"), full_page=True)
     watcher.goto(table_url)
+    poller_ctx = browser.new_context()
+    poller_ctx.add_init_script(NO_SOCKETS)  # this watcher's socket never opens: it polls
+    poller = poller_ctx.new_page()
+    poller.goto(table_url)
 
     with sqlite3.connect(daphne_site["db"]) as db:
         db.execute(
@@ -187,8 +199,10 @@ def test_two_people_play_a_whole_night_while_a_third_watches(
         assert "winner" in results.inner_text()
         assert results.locator("table.bake").count() == 3
     watcher.get_by_text("The night's results").wait_for()
+    poller.get_by_text("The night's results").wait_for()
+    assert poller.evaluate("window.bakehouseLive") is False
     assert "You are watching" in watcher.content()
     alice.screenshot(path=str(artifacts / "mb-night-results.png"), full_page=True)
     watcher.screenshot(path=str(artifacts / "mb-spectator.png"), full_page=True)
-    for ctx in (alice_ctx, bob_ctx, watcher_ctx):
+    for ctx in (alice_ctx, bob_ctx, watcher_ctx, poller_ctx):
         ctx.close()
