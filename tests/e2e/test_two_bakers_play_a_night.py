@@ -34,7 +34,10 @@ def seed_with_an_early_peel() -> int:
 
 NO_SOCKETS = """
 window.WebSocket = class {
-  constructor() { this.readyState = 3; setTimeout(() => this.onclose && this.onclose({code: 1006}), 10); }
+  constructor() {
+    this.readyState = 3;
+    setTimeout(() => this.onclose && this.onclose({code: 1006}), 10);
+  }
   send() {} close() {} addEventListener() {}
 };
 """
