@@ -222,9 +222,15 @@ def remove_bot(game: Game | int, host: User, seat_id: int) -> None:
 # --- start --------------------------------------------------------------------------------
 
 
+SEATING_SALT = 0x5EA7_ED_B4_CE_0001
+
+
 def draw_positions(seed: int, count: int) -> list[int]:
-    """The seat position of each joined player, drawn from the game's seed."""
-    order, _ = shuffled(list(range(count)), seed_state(seed))
+    """The seat position of each joined player, drawn from the game's seed.
+
+    A salted stream, so the public seating tells nothing about the engine's own draws.
+    """
+    order, _ = shuffled(list(range(count)), seed_state(seed ^ SEATING_SALT))
     return order
 
 
