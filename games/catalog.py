@@ -38,6 +38,9 @@ class GameSpec:
     regions: tuple[str, ...] = ("status", "results", "seats", "mine", "log")
     blurb: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # A seat's moment, read from its own view: a move chosen at the same moment is still a
+    # fair choice even if the table's version moved (a rival locked a pick meanwhile).
+    moment: Callable[[Mapping[str, Any]], str] | None = None
 
     @property
     def engine(self) -> ModuleType:
@@ -64,6 +67,11 @@ def _import(path: str) -> ModuleType:
     return importlib.import_module(path)
 
 
+def bake_and_pick(view: Mapping[str, Any]) -> str:
+    """Midnight Bakery's moment: a batch changes only when the pick or the bake moves on."""
+    return f"{view['bake']}.{view['pick']}"
+
+
 MIDNIGHT_BAKERY = GameSpec(
     slug="midnight-bakery",
     name="Midnight Bakery",
@@ -80,6 +88,7 @@ MIDNIGHT_BAKERY = GameSpec(
         ),
     ),
     board_module="games.boards.midnight_bakery",
+    moment=bake_and_pick,
     blurb="Three bakes before dawn: keep one pastry, pass the rest.",
 )
 

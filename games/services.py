@@ -263,28 +263,44 @@ def start(game: Game | int, user: User) -> Game:
 # --- play ---------------------------------------------------------------------------------
 
 
-def check_play(game: Game, user: User, version: int | None) -> Seat:
-    """The seat that may act now, or a ServiceError."""
+def check_play(
+    game: Game, user: User, version: int | None, moment: str | None, state: Any = None
+) -> Seat:
+    """The seat that may act now, or a ServiceError.
+
+    A page that showed an older version is stale, unless the game says the seat's moment has
+    not changed since (in Midnight Bakery a rival locking a pick does not change your batch).
+    """
     seat = game.seats.filter(user=user).first()
     if seat is None or seat.position is None:
         raise NotAllowed("You do not sit at this game.")
     if game.status != Game.Status.RUNNING:
         raise ServiceError("This game is not running.")
     if version is not None and version != game.version:
-        raise StaleVersion("The table moved on while you chose; look again and choose.")
+        same_moment = (
+            moment is not None
+            and game.spec.moment is not None
+            and state is not None
+            and moment == game.spec.moment(game.spec.engine.view(state, seat.position))
+        )
+        if not same_moment:
+            raise StaleVersion("The table moved on while you chose; look again and choose.")
     return seat
 
 
 @transaction.atomic
-def play(game: Game | int, user: User, action: dict, version: int | None) -> Game:
+def play(
+    game: Game | int, user: User, action: dict, version: int | None, moment: str | None = None
+) -> Game:
     """Apply a player's action, let the bots answer, store everything; IllegalAction if refused."""
     game = _lock(game)
-    seat = check_play(game, user, version)
+    state = load_state(game) if game.snapshot is not None else None
+    seat = check_play(game, user, version, moment, state)
     if not isinstance(action, dict):
         raise IllegalAction("That is not an action.")
     assert seat.position is not None
     engine = game.spec.engine
-    state = engine.apply_action(load_state(game), seat.position, action)
+    state = engine.apply_action(state, seat.position, action)
     seats = {s.position: s for s in _seats(game) if s.position is not None}
     log = [_action_row(game, seat.position, action, user=user, bot="")]
     _store(game, state, log, seats)

@@ -251,7 +251,13 @@ def parse_version(raw: str | None) -> int | None:
 def play(request: HttpRequest, game: Game) -> None:
     """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
     action = parse_action(request.POST.get("action", ""))
-    services.play(game, request.user, action, parse_version(request.POST.get("version")))  # type: ignore[arg-type]
+    services.play(
+        game,
+        request.user,  # type: ignore[arg-type]
+        action,
+        parse_version(request.POST.get("version")),
+        request.POST.get("moment") or None,
+    )
 
 
 @login_required

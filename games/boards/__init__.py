@@ -65,6 +65,8 @@ def board_context(game: Game, user: Any) -> dict[str, Any]:
     position = me.position if me is not None else None
     view = engine.view(state, position)
     legal = engine.legal_actions(state, position) if position is not None else []
+    if game.spec.moment is not None:
+        ctx["moment"] = game.spec.moment(view)
     ctx.update(board_module(game).context(game, view, legal, me, seats))
     return ctx
 

@@ -104,6 +104,50 @@ def test_a_stale_version_is_refused_with_409(running_game: Game, player: User) -
     assert info.value.status == 409
 
 
+def moment_of(game: Game, user: User) -> str:
+    """The moment the user's page shows (bake.pick in Midnight Bakery)."""
+    engine = engine_of(game)
+    view = engine.view(engine.load(game.snapshot), game.seats.get(user=user).position)
+    assert game.spec.moment is not None
+    return game.spec.moment(view)
+
+
+def first_choice(game: Game, user: User) -> dict[str, Any]:
+    engine = engine_of(game)
+    position = game.seats.get(user=user).position
+    return engine.legal_actions(engine.load(game.snapshot), position)[0]
+
+
+def test_a_rival_locking_first_does_not_make_my_pick_stale(
+    running_game: Game, player: User, rival: User
+) -> None:
+    shown_version, shown_moment = running_game.version, moment_of(running_game, player)
+    services.play(running_game, rival, first_choice(running_game, rival), shown_version)
+    running_game.refresh_from_db()
+    assert running_game.version == shown_version + 1
+    services.play(
+        running_game, player, first_choice(running_game, player), shown_version, shown_moment
+    )
+    running_game.refresh_from_db()
+    assert running_game.moves == 2
+    assert moment_of(running_game, player) != shown_moment
+
+
+def test_a_pick_chosen_before_the_batches_passed_is_stale(
+    running_game: Game, player: User, rival: User
+) -> None:
+    shown_version, shown_moment = running_game.version, moment_of(running_game, player)
+    stale_choice = first_choice(running_game, player)
+    services.play(running_game, rival, first_choice(running_game, rival), shown_version)
+    running_game.refresh_from_db()
+    services.play(running_game, player, first_choice(running_game, player), running_game.version)
+    running_game.refresh_from_db()
+    with pytest.raises(services.StaleVersion):
+        services.play(running_game, player, stale_choice, shown_version, shown_moment)
+    running_game.refresh_from_db()
+    assert running_game.moves == 2
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing(running_game: Game, player: User) -> None:
     with pytest.raises(IllegalAction):
         services.play(

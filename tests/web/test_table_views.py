@@ -139,6 +139,26 @@ def test_a_stale_play_is_409_with_the_board_and_a_message(running_game: Game, pl
     assert "moved on" in body and 'id="board"' in body
 
 
+def test_a_play_posts_the_moment_the_page_showed(
+    running_game: Game, player: User, rival: User
+) -> None:
+    page = client_for(player).get(running_game.get_absolute_url()).content.decode()
+    assert 'name="moment" value="1.1"' in page
+    shown = running_game.version
+    rival_card = batch_ids(running_game, rival)[0]
+    services.play(running_game, rival, {"type": "keep", "card": rival_card}, shown)
+    response = client_for(player).post(
+        f"/games/{running_game.pk}/play/",
+        {
+            "action": json.dumps({"type": "keep", "card": batch_ids(running_game, player)[0]}),
+            "version": shown,
+            "moment": "1.1",
+        },
+        headers=HTMX,
+    )
+    assert response.status_code == 200
+
+
 @pytest.mark.parametrize(
     "raw", ["{not json", "[1, 2]", json.dumps({"type": "keep", "card": "nope-01"})]
 )
