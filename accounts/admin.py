@@ -1,9 +1,9 @@
-"""Users in Django admin, bots marked."""
+"""Users in Django admin, bots marked; ratings by game."""
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import User
+from accounts.models import Rating, User
 
 
 @admin.register(User)
@@ -13,3 +13,15 @@ class BakehouseUserAdmin(UserAdmin):
     list_display = ("username", "email", "is_bot", "is_staff", "is_active", "date_joined")
     list_filter = ("is_bot", "is_staff", "is_active")
     fieldsets = (*(UserAdmin.fieldsets or ()), ("Bakehouse", {"fields": ("is_bot",)}))
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    """Ratings per player and game; moved only by finished games (or `manage.py rerate`)."""
+
+    list_display = ("user", "kind", "rating", "mu", "sigma", "games", "wins", "updated_at")
+    list_filter = ("kind", "user__is_bot")
+    search_fields = ("user__username",)
+    ordering = ("kind", "-ordinal")
+    raw_id_fields = ("user",)
+    readonly_fields = ("ordinal", "rating", "updated_at")

@@ -1,7 +1,12 @@
-"""The Bakehouse user: a custom model from the first migration, so it can grow."""
+"""The Bakehouse user: a custom model from the first migration, so it can grow; and ratings."""
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+
+# Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
+DISPLAY_BASE = 1500
+DISPLAY_SCALE = 20
 
 
 class User(AbstractUser):
@@ -11,3 +16,39 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+
+class Rating(models.Model):
+    """One player's openskill (Plackett-Luce) rating at one game kind."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(max_length=40, db_index=True, help_text="The game's slug.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma: the conservative estimate ranked by.")
+    rating = models.IntegerField(help_text="The ordinal on the displayed scale.")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["kind", "-ordinal", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="one_rating_per_user_and_kind")
+        ]
+        indexes = [models.Index(fields=["kind", "-ordinal"], name="rating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.kind}: {self.rating}"
+
+    @property
+    def win_percent(self) -> int:
+        """Share of games won, rounded to a whole percent."""
+        return round(100 * self.wins / self.games) if self.games else 0
+
+    @property
+    def provisional(self) -> bool:
+        """Too few games for the rating to mean much yet (shown with a '?')."""
+        return self.games < 5

@@ -1,13 +1,18 @@
-"""Sign-up and profiles; log-in, log-out and password change are Django's own views."""
+"""Sign-up, profiles and leaderboards; log-in, log-out and password change are Django's own."""
 
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts import leaderboards
 from accounts.forms import SignUpForm
 from accounts.models import User
-from games.models import Seat
+from games import catalog, history
+from games.models import Game, Seat
+
+RECENT_FINISHED = 15
 
 
 @require_http_methods(["GET", "POST"])
@@ -26,16 +31,64 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET"])
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: their finished and running games."""
+    """A player's page: ratings per game, recent finished games, and games still going."""
     person = get_object_or_404(User, username=username)
-    seats = (
-        Seat.objects.filter(user=person).select_related("game").order_by("-game__created_at")[:30]
+    names = dict(catalog.choices())
+    ratings = [
+        {"row": r, "name": names.get(r.kind, r.kind)}
+        for r in person.ratings.filter(games__gte=1).order_by("-ordinal")
+    ]
+    finished = [
+        (game, next((s for s in game.ranked if s.user_id == person.pk), None))  # type: ignore[attr-defined]
+        for game in history.finished_games(request.user, player=person.username)[:RECENT_FINISHED]
+    ]
+    going = (
+        Seat.objects.filter(user=person)
+        .exclude(game__status=Game.Status.OVER)
+        .select_related("game")
+        .order_by("-game__created_at")[:30]
     )
-    visible = [s for s in seats if not s.game.private or s.user_id == request.user.pk]
+    visible = [s for s in going if not s.game.private or s.user_id == request.user.pk]
     wins = Seat.objects.filter(user=person, winner=True).count()
-    played = Seat.objects.filter(user=person, game__status="over").count()
+    played = Seat.objects.filter(user=person, game__status=Game.Status.OVER).count()
     return render(
         request,
         "accounts/profile.html",
-        {"person": person, "seats": visible, "wins": wins, "played": played},
+        {
+            "person": person,
+            "ratings": ratings,
+            "finished": finished,
+            "seats": visible,
+            "wins": wins,
+            "played": played,
+        },
+    )
+
+
+@require_GET
+def leaderboard_index(request: HttpRequest) -> HttpResponse:
+    """The top of every game's leaderboard."""
+    bots = leaderboards.wants_bots(request.GET.get("bots"))
+    top = leaderboards.TOP_ON_INDEX
+    boards = [
+        {"spec": spec, "rows": leaderboards.board(spec.slug, bots=bots)[:top]}
+        for spec in catalog.available()
+    ]
+    return render(request, "leaderboards/index.html", {"boards": boards, "bots": bots})
+
+
+@require_GET
+def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """One game's leaderboard, paginated: rank, player, rating, games, wins, win %."""
+    if slug not in {s.slug for s in catalog.available()}:
+        raise Http404("No such game.")
+    bots = leaderboards.wants_bots(request.GET.get("bots"))
+    page = Paginator(leaderboards.board(slug, bots=bots), leaderboards.PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    template = "leaderboards/_page.html" if request.htmx else "leaderboards/board.html"  # type: ignore[attr-defined]
+    return render(
+        request,
+        template,
+        {"spec": catalog.get(slug), "page": page, "bots": bots, "start": page.start_index()},
     )

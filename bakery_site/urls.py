@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from accounts import views as account_views
 from games import views as game_views
+from games import views_history as game_views_history
 
 urlpatterns = [
     path("", game_views.lobby, name="lobby"),
@@ -12,5 +13,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/", account_views.profile, name="profile"),
     path("games/", include("games.urls")),
+    path("leaderboards/", account_views.leaderboard_index, name="leaderboards"),
+    path("leaderboards/<slug:slug>/", account_views.leaderboard, name="leaderboard"),
+    path("stats/", game_views_history.site_stats, name="stats"),
     path("admin/", admin.site.urls),
 ]

@@ -4,6 +4,8 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from games.models import Action, Game, Seat
 
@@ -20,7 +22,17 @@ class SeatInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     """Tables, filterable by game, status and date."""
 
-    list_display = ("id", "kind", "status", "host", "capacity", "private", "version", "created_at")
+    list_display = (
+        "id",
+        "kind",
+        "status",
+        "host",
+        "capacity",
+        "private",
+        "version",
+        "created_at",
+        "replay_link",
+    )
     list_filter = ("kind", "status", "private", ("created_at", admin.DateFieldListFilter))
     search_fields = ("id", "host__username")
     date_hierarchy = "created_at"
@@ -32,8 +44,16 @@ class GameAdmin(admin.ModelAdmin):
         "invite",
         "started_at",
         "finished_at",
+        "replay_link",
     )
     inlines = [SeatInline]
+
+    @admin.display(description="Replay")
+    def replay_link(self, game: Game) -> str:
+        """A link to the move-by-move replay, once the game is over."""
+        if game.status != Game.Status.OVER:
+            return "when the game ends"
+        return format_html('<a href="{}">replay</a>', reverse("games:replay", args=[game.pk]))
 
 
 @admin.register(Seat)

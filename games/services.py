@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.ratings import rate_game
 from games import catalog
 from games.engines import IllegalAction
 from games.engines.rng import seed_state, shuffled
@@ -368,6 +369,7 @@ def _write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Se
         )
         seat.breakdown = seat_results(game, result, position)
     Seat.objects.bulk_update(list(seats.values()), ["score", "winner", "place", "breakdown"])
+    rate_game(game.kind, seats.values())
 
 
 # --- per-seat screen state ----------------------------------------------------------------

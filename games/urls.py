@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from games import views
+from games import views, views_history
 
 app_name = "games"
 
 urlpatterns = [
     path("new/", views.new_game, name="new"),
+    path("history/", views_history.history_list, name="history"),
     path("quick/", views.quick_night, name="quick"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/board/", views.board, name="board"),
@@ -18,4 +19,5 @@ urlpatterns = [
     path("<int:game_id>/start/", views.start, name="start"),
     path("<int:game_id>/play/", views.play, name="play"),
     path("<int:game_id>/results/close/", views.close_results, name="close_results"),
+    path("<int:game_id>/replay/", views_history.replay, name="replay"),
 ]

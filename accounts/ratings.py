@@ -1,0 +1,103 @@
+"""Ratings: each finished game moves its players' openskill (Plackett-Luce) ratings.
+
+Called from the game services in the transaction that writes the results, so a game and the
+ratings it moved are stored together or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Protocol
+
+from django.db import transaction
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from accounts.models import DISPLAY_BASE, DISPLAY_SCALE, Rating
+
+
+class Placed(Protocol):
+    """What rating needs of a seat: who sat there, their place and whether they won."""
+
+    user_id: int
+    place: int | None
+    winner: bool
+
+
+@cache
+def model() -> PlackettLuce:
+    """The rating model (default openskill parameters: mu 25, sigma 25/3)."""
+    return PlackettLuce()
+
+
+def display(ordinal: float) -> int:
+    """The ordinal on the displayed scale (a new player shows 1500)."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * ordinal)
+
+
+def new_rating(user_id: int, kind: str) -> Rating:
+    """An unsaved rating at the model's starting values."""
+    start = model().rating()
+    ordinal = start.ordinal()
+    return Rating(
+        user_id=user_id,
+        kind=kind,
+        mu=start.mu,
+        sigma=start.sigma,
+        ordinal=ordinal,
+        rating=display(ordinal),
+    )
+
+
+def _ratings_for(kind: str, user_ids: Sequence[int]) -> dict[int, Rating]:
+    """The players' ratings at this kind, locked, created where missing (in user id order)."""
+    Rating.objects.bulk_create(
+        [new_rating(uid, kind) for uid in sorted(user_ids)], ignore_conflicts=True
+    )
+    rows = Rating.objects.select_for_update().filter(kind=kind, user_id__in=user_ids)
+    return {r.user_id: r for r in rows.order_by("user_id")}
+
+
+@transaction.atomic
+def rate_game(kind: str, seats: Iterable[Placed]) -> list[Rating]:
+    """Move the ratings of a finished game's players by their places (a tie shares a rank)."""
+    placed = sorted((s for s in seats if s.place is not None), key=lambda s: s.user_id)
+    if len(placed) < 2:
+        return []
+    current = _ratings_for(kind, [s.user_id for s in placed])
+    pl = model()
+    teams = [[pl.rating(mu=current[s.user_id].mu, sigma=current[s.user_id].sigma)] for s in placed]
+    moved = pl.rate(teams, ranks=[float(s.place or 0) for s in placed])
+    out = []
+    now = timezone.now()
+    for seat, (after,) in zip(placed, moved, strict=True):
+        row = current[seat.user_id]
+        row.mu, row.sigma = after.mu, after.sigma
+        row.ordinal = after.ordinal()
+        row.rating = display(row.ordinal)
+        row.games += 1
+        row.wins += 1 if seat.winner else 0
+        row.updated_at = now
+        out.append(row)
+    fields = ["mu", "sigma", "ordinal", "rating", "games", "wins", "updated_at"]
+    Rating.objects.bulk_update(out, fields)
+    return out
+
+
+@transaction.atomic
+def rebuild(kind: str | None = None) -> int:
+    """Recompute ratings from scratch over every finished game, in the order they ended."""
+    from games.models import Game
+
+    games = Game.objects.filter(status=Game.Status.OVER).order_by("finished_at", "pk")
+    ratings = Rating.objects.all()
+    if kind is not None:
+        games = games.filter(kind=kind)
+        ratings = ratings.filter(kind=kind)
+    ratings.delete()
+    count = 0
+    for game in games.prefetch_related("seats"):
+        rate_game(game.kind, game.seats.all())
+        count += 1
+    return count

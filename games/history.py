@@ -1,0 +1,36 @@
+"""Finished games as players browse them: newest first, filtered by game and by player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from games.models import Game, Seat
+
+
+def ranked_seats() -> Prefetch:
+    """A game's seats with their players, best place first, as `game.ranked`."""
+    return Prefetch(
+        "seats",
+        queryset=Seat.objects.select_related("user").order_by("place", "position", "pk"),
+        to_attr="ranked",
+    )
+
+
+def visible_to(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+    """Public games, and the private ones this user sat at."""
+    if getattr(user, "is_authenticated", False):
+        mine = Seat.objects.filter(user=user).values("game_id")
+        return games.filter(Q(private=False) | Q(pk__in=mine))
+    return games.filter(private=False)
+
+
+def finished_games(user: Any, *, kind: str = "", player: str = "") -> QuerySet[Game]:
+    """Finished games the user may see, newest first, optionally of one kind or one player."""
+    games = Game.objects.filter(status=Game.Status.OVER)
+    if kind:
+        games = games.filter(kind=kind)
+    if player:
+        games = games.filter(pk__in=Seat.objects.filter(user__username=player).values("game_id"))
+    return visible_to(games, user).order_by("-finished_at", "-pk").prefetch_related(ranked_seats())
