@@ -61,11 +61,11 @@ class Replay:
 
 
 def player_name(seats: list[Seat], position: int) -> str:
-    """'alice (Flour)': who sat at a position, and the seat's name."""
+    """'Flour (alice)': the seat's name and who sat there, as the boards write it."""
     seat = next((s for s in seats if s.position == position), None)
     if seat is None:
         return f"Seat {position + 1}"
-    return f"{seat.user.username} ({seat.name})"
+    return f"{seat.name} ({seat.user.username})"
 
 
 # --- hidden hands, per game ---------------------------------------------------------------
@@ -171,6 +171,7 @@ def frame_context(replay: Replay, n: int) -> dict[str, Any]:
         "me": None,
         "user": None,
         "version": game.version,
+        "replaying": True,
         "n": n,
         "total": replay.total,
         "first": 0,

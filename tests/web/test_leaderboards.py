@@ -1,0 +1,83 @@
+"""Leaderboards: people ranked by rating per game, bots on request, paginated."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts import leaderboards
+from accounts.models import Rating, User
+from accounts.ratings import display
+from tests.web.finished_games import finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+def rated(name: str, ordinal: float, *, games: int = 3, wins: int = 1, bot: bool = False) -> User:
+    user = User.objects.create_user(username=name, is_bot=bot)
+    Rating.objects.create(
+        user=user,
+        kind="midnight-bakery",
+        mu=ordinal + 6,
+        sigma=2,
+        ordinal=ordinal,
+        rating=display(ordinal),
+        games=games,
+        wins=wins,
+    )
+    return user
+
+
+def test_people_only_by_default_bots_on_the_toggle(player: User) -> None:
+    finished_game([player])
+    client = Client()
+    people = client.get("/leaderboards/midnight-bakery/").content.decode()
+    assert 'href="/u/alice/">alice</a>' in people and "greedy-bot-1" not in people
+    both = client.get("/leaderboards/midnight-bakery/?bots=1").content.decode()
+    assert (
+        "alice" in both and 'href="/u/greedy-bot-1/">greedy-bot-1</a> <span class="tag">bot' in both
+    )
+    index = client.get("/leaderboards/").content.decode()
+    assert "alice" in index and "greedy-bot-1" not in index and "Include bots" in index
+
+
+def test_rows_show_rank_rating_games_wins_and_win_percent() -> None:
+    rated("strong", 10.0, games=4, wins=3)
+    rated("weak", -2.0, games=2, wins=0)
+    body = Client().get("/leaderboards/midnight-bakery/").content.decode()
+    assert body.index("strong") < body.index("weak")
+    assert f"<strong>{display(10.0)}</strong>" in body and '<td class="num">75%</td>' in body
+    assert '<td class="rank">1</td>' in body and '<td class="rank">2</td>' in body
+
+
+def test_only_players_with_a_finished_game_appear() -> None:
+    rated("fresh", 50.0, games=0, wins=0)
+    rated("veteran", 1.0)
+    body = Client().get("/leaderboards/midnight-bakery/").content.decode()
+    assert "veteran" in body and "fresh" not in body
+
+
+def test_the_board_is_paginated_and_ranks_run_on() -> None:
+    size = leaderboards.PAGE_SIZE
+    for i in range(size + 2):
+        rated(f"baker{i:02d}", 100.0 - i)
+    client = Client()
+    first = client.get("/leaderboards/midnight-bakery/").content.decode()
+    assert first.count('<td class="rank">') == size and "Page 1 of 2" in first
+    second = client.get("/leaderboards/midnight-bakery/?page=2", HTTP_HX_REQUEST="true")
+    body = second.content.decode()
+    assert body.lstrip().startswith('<div id="leaderboard">')
+    assert f'<td class="rank">{size + 1}</td>' in body and f"baker{size + 1:02d}" in body
+    assert body.count('<td class="rank">') == 2
+
+
+def test_the_bots_toggle_survives_pagination() -> None:
+    for i in range(leaderboards.PAGE_SIZE + 1):
+        rated(f"bot{i:02d}", 50.0 - i, bot=True)
+    body = Client().get("/leaderboards/midnight-bakery/?bots=1").content.decode()
+    assert "?bots=1&amp;page=2" in body
+    assert "Nobody is rated" in Client().get("/leaderboards/midnight-bakery/").content.decode()
+
+
+def test_an_unknown_game_has_no_leaderboard() -> None:
+    assert Client().get("/leaderboards/chess/").status_code == 404
