@@ -109,6 +109,12 @@ REVEAL: Mapping[str, Callable[[Any, Any, dict[str, Any]], dict[str, Any]]] = {
 }
 
 
+def hidden_hands(slug: str, engine: Any, state: Any, seats: list[Seat]) -> list[dict[str, Any]]:
+    """Every seat's hidden hand, or [] when the game has none or every hand is empty."""
+    hands = HANDS[slug](engine, state, seats) if slug in HANDS else []
+    return hands if any(h["cards"] for h in hands) else []
+
+
 # --- the move in words, per game ----------------------------------------------------------
 
 
@@ -183,7 +189,7 @@ def frame_context(replay: Replay, n: int) -> dict[str, Any]:
             for name in spec.regions
             if name not in SKIPPED_REGIONS
         ],
-        "hands": HANDS[spec.slug](engine, state, replay.seats) if spec.slug in HANDS else [],
+        "hands": hidden_hands(spec.slug, engine, state, replay.seats),
         "hands_template": f"games/replay/_hands_{spec.slug}.html",
     }
     ctx.update(board_module(game).context(game, view, [], None, replay.seats))

@@ -107,6 +107,7 @@ def test_the_first_frame_is_the_deal_and_out_of_range_moves_clamp(night: Game) -
     end = Client().get(replay_url(night, 10_000)).content.decode()
     assert f'data-move="{night.moves}"' in end
     assert "The night&#x27;s results" in end or "The night's results" in end
+    assert "Every batch at this moment" not in end and "Every batch at this moment" in start
     assert 'data-move="0"' in Client().get(replay_url(night) + "?move=-3").content.decode()
     assert 'data-move="0"' in Client().get(replay_url(night) + "?move=x").content.decode()
 
