@@ -63,6 +63,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         game = await database_sync_to_async(fresh)(self.game_id)
         await self.push(game, whole=game.status != self.status)
 
+    async def seat_refreshed(self, event: dict[str, Any]) -> None:
+        """This user changed their own screen state in another tab: redraw what changed."""
+        if event.get("user") != getattr(self.scope["user"], "pk", None):
+            return
+        game = await database_sync_to_async(fresh)(self.game_id)
+        await self.push(game, whole=False)
+
     async def push(self, game: Game, *, whole: bool) -> None:
         """Send the board (whole, or the regions that differ from what was sent before)."""
         user = self.scope["user"]

@@ -28,6 +28,7 @@ class Game(models.Model):
         OPEN = "open", "Open"
         RUNNING = "running", "Running"
         OVER = "over", "Over"
+        CANCELLED = "cancelled", "Cancelled"
 
     kind = models.CharField(max_length=40, choices=catalog.choices(), db_index=True)
     host = models.ForeignKey(

@@ -62,6 +62,24 @@ def _bump(game: Game, fields: list[str]) -> None:
     transaction.on_commit(lambda: announce(game_id, version))
 
 
+def announce_to_user(game_id: int, user_id: int) -> None:
+    """Tell one user's sockets at the table to redraw their own board (no version moved)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(
+            group_name(game_id), {"type": "seat.refreshed", "user": user_id}
+        )
+
+
+def closed_reason(game: Game) -> str:
+    """Why a table that is no longer open refuses seats and lobby changes."""
+    return {
+        Game.Status.RUNNING: "This table has already started.",
+        Game.Status.OVER: "This game is over.",
+        Game.Status.CANCELLED: "The host cancelled this table.",
+    }.get(Game.Status(game.status), "This table is not open.")
+
+
 def _lock(game: Game | int) -> Game:
     pk = game if isinstance(game, int) else game.pk
     return Game.objects.select_for_update().get(pk=pk)
@@ -128,7 +146,7 @@ def create_game(
 def check_join(game: Game, user: User, invite: str | None) -> None:
     """Refuse a join the table cannot take."""
     if game.status != Game.Status.OPEN:
-        raise ServiceError("This table has already started.")
+        raise ServiceError(closed_reason(game))
     if game.private and invite != game.invite:
         raise NotAllowed("This table is private: you need its invite link.")
     if game.seats.filter(user=user).exists():
@@ -190,7 +208,7 @@ def check_host(game: Game, user: User) -> None:
     if user.pk != game.host_id:
         raise NotAllowed("Only the host can do that.")
     if game.status != Game.Status.OPEN:
-        raise ServiceError("This table has already started.")
+        raise ServiceError(closed_reason(game))
 
 
 @transaction.atomic
@@ -218,6 +236,17 @@ def remove_bot(game: Game | int, host: User, seat_id: int) -> None:
         raise ServiceError("There is no such bot at this table.")
     seat.delete()
     _bump(game, [])
+
+
+@transaction.atomic
+def cancel(game: Game | int, host: User) -> Game:
+    """The host closes an open table: it leaves the lobby and says it was cancelled."""
+    game = _lock(game)
+    check_host(game, host)
+    game.status = Game.Status.CANCELLED
+    game.finished_at = timezone.now()
+    _bump(game, ["status", "finished_at"])
+    return game
 
 
 # --- start --------------------------------------------------------------------------------
@@ -273,10 +302,12 @@ def check_play(
     not changed since (in Midnight Bakery a rival locking a pick does not change your batch).
     """
     seat = game.seats.filter(user=user).first()
-    if seat is None or seat.position is None:
+    if seat is None:
         raise NotAllowed("You do not sit at this game.")
-    if game.status != Game.Status.RUNNING:
-        raise ServiceError("This game is not running.")
+    if game.status == Game.Status.OPEN:
+        raise ServiceError("This game has not started yet.")
+    if game.status != Game.Status.RUNNING or seat.position is None:
+        raise StaleVersion(closed_reason(game))
     if version is not None and version != game.version:
         same_moment = (
             moment is not None
@@ -375,10 +406,30 @@ def _write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Se
 # --- per-seat screen state ----------------------------------------------------------------
 
 
+def check_close_results(game: Game, user: User, seen: int) -> Seat:
+    """The seat that may close results up to `seen`, or a ServiceError."""
+    seat = game.seats.filter(user=user).first()
+    if seat is None or seat.position is None or game.snapshot is None:
+        raise NotAllowed("You do not sit at this game.")
+    from games.boards import results_count
+
+    view = game.spec.engine.view(load_state(game), seat.position)
+    if not 0 <= seen <= results_count(game, view):
+        raise ServiceError("Those results are not out yet.")
+    return seat
+
+
+@transaction.atomic
 def close_results(game: Game | int, user: User, seen: int) -> None:
-    """Record that a seated player closed the results up to the given count."""
-    pk = game if isinstance(game, int) else game.pk
-    Seat.objects.filter(game_id=pk, user=user, results_seen__lt=seen).update(results_seen=seen)
+    """Record that a seated player closed the results up to the given count, in all their tabs."""
+    game = _lock(game)
+    seat = check_close_results(game, user, seen)
+    if seat.results_seen >= seen:
+        return
+    seat.results_seen = seen
+    seat.save(update_fields=["results_seen"])
+    game_id, user_id = game.pk, user.pk
+    transaction.on_commit(lambda: announce_to_user(game_id, user_id))
 
 
 # --- replay -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:game_id>/bots/add/", views.add_bot, name="add_bot"),
     path("<int:game_id>/bots/remove/", views.remove_bot, name="remove_bot"),
     path("<int:game_id>/start/", views.start, name="start"),
+    path("<int:game_id>/cancel/", views.cancel, name="cancel"),
     path("<int:game_id>/play/", views.play, name="play"),
     path("<int:game_id>/results/close/", views.close_results, name="close_results"),
     path("<int:game_id>/replay/", views_history.replay, name="replay"),

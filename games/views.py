@@ -10,7 +10,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,6 +25,8 @@ from games.forms import NewGameForm
 from games.models import Game
 
 INVITES = "invites"
+# Longer than any legal action of any game; a bigger post is refused before parsing it.
+MAX_ACTION_CHARS = 2000
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -78,6 +80,14 @@ def render_error(message: str) -> str:
     )
 
 
+def refused(request: HtmxHttpRequest, game: Game, status: int, message: str) -> HttpResponse:
+    """A refused change: the board with the message (HTMX), or a small page saying why."""
+    if request.htmx:
+        return board_response(request, game, status, message)
+    ctx = {"game": game, "message": message}
+    return render(request, "games/refused.html", ctx, status=status)
+
+
 def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
     """Run a service on the table; answer with the board (HTMX) or a redirect to the table."""
 
@@ -87,13 +97,9 @@ def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], Htt
         try:
             fn(request, game)
         except services.ServiceError as exc:
-            if request.htmx:
-                return board_response(request, game, exc.status, str(exc))
-            return HttpResponse(str(exc), status=exc.status)
+            return refused(request, game, exc.status, str(exc))
         except IllegalAction as exc:
-            if request.htmx:
-                return board_response(request, game, 400, str(exc))
-            return HttpResponse(str(exc), status=400)
+            return refused(request, game, 400, str(exc))
         if request.htmx:
             return board_response(request, game)
         return redirect(game)
@@ -127,7 +133,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_game(request: HttpRequest) -> HttpResponse:
     """Choose the game, the seats, the options, private or public."""
-    form = NewGameForm(request.POST or None)
+    form = NewGameForm(request.POST if request.method == "POST" else None)
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         try:
             game = services.create_game(
@@ -141,7 +148,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return redirect(game)
-    return render(request, "games/new.html", {"form": form})
+    return render(request, "games/new.html", {"form": form}, status=status)
 
 
 @login_required
@@ -150,12 +157,13 @@ def quick_night(request: HttpRequest) -> HttpResponse:
     """A game against two greedy bots, started at once (Midnight Bakery unless a kind is posted)."""
     user = request.user
     try:
-        game = services.create_game(user, request.POST.get("kind", "midnight-bakery"), 3)  # type: ignore[arg-type]
+        with transaction.atomic():
+            game = services.create_game(user, request.POST.get("kind", "midnight-bakery"), 3)  # type: ignore[arg-type]
+            services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
+            services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
+            services.start(game, user)  # type: ignore[arg-type]
     except services.ServiceError as exc:
-        return HttpResponse(str(exc), status=exc.status)
-    services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
-    services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
-    services.start(game, user)  # type: ignore[arg-type]
+        return render(request, "games/refused.html", {"message": str(exc)}, status=exc.status)
     return redirect(game)
 
 
@@ -211,11 +219,18 @@ def add_bot(request: HttpRequest, game: Game) -> None:
 @table_change
 def remove_bot(request: HttpRequest, game: Game) -> None:
     """The host sends a bot away."""
-    try:
-        seat_id = int(request.POST.get("seat", ""))
-    except ValueError as exc:
-        raise services.ServiceError("Which bot?") from exc
+    seat_id = parse_number(request.POST.get("seat"), "seat")
+    if seat_id is None:
+        raise services.ServiceError("Which bot?")
     services.remove_bot(game, request.user, seat_id)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def cancel(request: HttpRequest, game: Game) -> None:
+    """The host closes the table before it starts."""
+    services.cancel(game, request.user)  # type: ignore[arg-type]
 
 
 @login_required
@@ -227,22 +242,26 @@ def start(request: HttpRequest, game: Game) -> None:
 
 
 def parse_action(raw: str) -> dict:
-    """The posted action, or IllegalAction if it is not a JSON object."""
+    """The posted action, or IllegalAction if it is not a short JSON object."""
+    if len(raw) > MAX_ACTION_CHARS:
+        raise IllegalAction("That action is too long to be a move.")
     try:
         action = json.loads(raw)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise IllegalAction("That is not an action.") from exc
     if not isinstance(action, dict):
         raise IllegalAction("That is not an action.")
     return action
 
 
-def parse_version(raw: str | None) -> int | None:
-    """The version the page showed, if it sent one."""
-    try:
-        return int(raw) if raw else None
-    except ValueError:
+def parse_number(raw: str | None, what: str) -> int | None:
+    """A posted whole number (None when not sent); a ServiceError when it is not one."""
+    if raw is None or raw == "":
         return None
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise services.ServiceError(f"The {what} must be a whole number.") from exc
 
 
 @login_required
@@ -255,7 +274,7 @@ def play(request: HttpRequest, game: Game) -> None:
         game,
         request.user,  # type: ignore[arg-type]
         action,
-        parse_version(request.POST.get("version")),
+        parse_number(request.POST.get("version"), "version"),
         request.POST.get("moment") or None,
     )
 
@@ -265,7 +284,7 @@ def play(request: HttpRequest, game: Game) -> None:
 @table_change
 def close_results(request: HttpRequest, game: Game) -> None:
     """Back to the ovens: close the results you have read."""
-    seen = parse_version(request.POST.get("seen")) or 0
+    seen = parse_number(request.POST.get("seen"), "count of results") or 0
     services.close_results(game, request.user, seen)  # type: ignore[arg-type]
 
 

@@ -34,6 +34,12 @@ def seat_results(game: Game, result: Mapping[str, Any], position: int) -> dict[s
     }
 
 
+def results_count(game: Game, view: Mapping[str, Any]) -> int:
+    """How many rounds of results this seat's view has shown so far (0 for games without)."""
+    module = board_module(game)
+    return int(module.results_count(view)) if hasattr(module, "results_count") else 0
+
+
 def option_labels(game: Game) -> list[str]:
     """The table's chosen options in words ("Passing: Alternate")."""
     out = []
@@ -73,7 +79,7 @@ def board_context(game: Game, user: Any) -> dict[str, Any]:
 
 def region_names(game: Game) -> tuple[str, ...]:
     """The independently swapped parts of this table's board."""
-    if game.status == Game.Status.OPEN:
+    if game.snapshot is None:
         return COMMON_REGIONS + WAITING_REGIONS
     return COMMON_REGIONS + game.spec.regions
 

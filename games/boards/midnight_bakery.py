@@ -90,6 +90,11 @@ def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]
     return rows
 
 
+def results_count(view: Mapping[str, Any]) -> int:
+    """How many bakes have been scored: the results a baker can close."""
+    return len(view.get("bakes", []))
+
+
 def context(
     game: Game, view: dict[str, Any], legal: list[dict], me: Seat | None, seats: list[Seat]
 ) -> dict[str, Any]:
@@ -123,7 +128,7 @@ def context(
             if bakes and len(bakes) > seen and not view["over"]
             else None
         ),
-        "results_count": len(bakes),
+        "results_count": results_count(view),
         "night": night_rows(view, labelled) if view["over"] else None,
         "bake_tables": [
             {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)

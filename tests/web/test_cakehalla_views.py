@@ -255,6 +255,6 @@ def test_the_new_table_form_says_how_many_each_game_seats(player: User) -> None:
 
 def test_the_new_table_form_refuses_five_cakehalla_seats(player: User) -> None:
     response = client_for(player).post("/games/new/", {"kind": "cakehalla", "capacity": 5})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Cakehalla seats 2 to 4 players." in response.content.decode()
     assert not Game.objects.exists()

@@ -143,3 +143,37 @@ async def test_no_push_of_a_scripted_night_shows_the_players_batch_to_others(
             assert not [card for card in hidden if card in pushed], step
     for ws in watchers:
         await ws.disconnect()
+
+
+def play_to_first_results(game: Game) -> None:
+    """Both bakers keep their first legal card until the first bake is scored."""
+    engine = game.spec.engine
+    while True:
+        game.refresh_from_db()
+        state = engine.load(game.snapshot)
+        if engine.view(state, None)["bakes"]:
+            return
+        for position in engine.active_seats(state):
+            user = game.seats.get(position=position).user
+            legal = engine.legal_actions(state, position)
+            if legal:
+                services.play(game, user, legal[0], None)
+                break
+
+
+async def test_closing_results_in_one_tab_closes_them_in_the_others(
+    running_game: Game, player: User, rival: User
+) -> None:
+    await database_sync_to_async(play_to_first_results)(running_game)
+    tabs = [await socket(running_game, player) for _ in range(2)]
+    theirs = await socket(running_game, rival)
+    for ws in [*tabs, theirs]:
+        await ws.connect()
+        assert "Back to the ovens" in await ws.receive_from()
+    await database_sync_to_async(services.close_results)(running_game, player, 1)
+    for ws in tabs:
+        pushed = await ws.receive_from()
+        assert 'id="region-results"' in pushed and "Back to the ovens" not in pushed
+    assert await theirs.receive_nothing()
+    for ws in [*tabs, theirs]:
+        await ws.disconnect()
