@@ -1,5 +1,6 @@
 """Games, seats and the read-only action log in Django admin."""
 
+import json
 from typing import Any
 
 from django.contrib import admin
@@ -8,6 +9,13 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games.models import Action, Game, Seat
+
+HIDDEN = "Hidden while the game runs: it would show the deck order and every hand."
+
+
+def hidden_while_running(game: Game) -> bool:
+    """A running game's seed, snapshot and fresh picks stay out of admin pages too."""
+    return game.status == Game.Status.RUNNING
 
 
 class SeatInline(admin.TabularInline):
@@ -37,8 +45,8 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("id", "host__username")
     date_hierarchy = "created_at"
     readonly_fields = (
-        "seed",
-        "snapshot",
+        "seed_shown",
+        "snapshot_shown",
         "version",
         "moves",
         "invite",
@@ -47,6 +55,16 @@ class GameAdmin(admin.ModelAdmin):
         "replay_link",
     )
     inlines = [SeatInline]
+
+    @admin.display(description="Seed")
+    def seed_shown(self, game: Game) -> str:
+        """The seed, once the game can no longer be spoiled."""
+        return HIDDEN if hidden_while_running(game) else str(game.seed)
+
+    @admin.display(description="Snapshot")
+    def snapshot_shown(self, game: Game) -> str:
+        """The stored state, once the game can no longer be spoiled."""
+        return HIDDEN if hidden_while_running(game) else json.dumps(game.snapshot)
 
     @admin.display(description="Replay")
     def replay_link(self, game: Game) -> str:
@@ -70,9 +88,19 @@ class SeatAdmin(admin.ModelAdmin):
 class ActionAdmin(admin.ModelAdmin):
     """The action log: read only, since it is the truth every game is rebuilt from."""
 
-    list_display = ("game", "seq", "seat", "payload", "user", "bot", "created_at")
+    list_display = ("game", "seq", "seat", "payload_shown", "user", "bot", "created_at")
     list_filter = ("game__kind", "bot")
+    list_select_related = ("game", "user")
     search_fields = ("game__id",)
+    fields = ("game", "seq", "seat", "payload_shown", "user", "bot", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description="Payload")
+    def payload_shown(self, action: Action) -> str:
+        """The action as posted; a secret pick only once its game is over."""
+        game = action.game
+        secret = hidden_while_running(game) and game.spec.secret_moves
+        return HIDDEN if secret else json.dumps(action.payload)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -41,6 +41,8 @@ class GameSpec:
     # A seat's moment, read from its own view: a move chosen at the same moment is still a
     # fair choice even if the table's version moved (a rival locked a pick meanwhile).
     moment: Callable[[Mapping[str, Any]], str] | None = None
+    # Moves stay secret until revealed (simultaneous picks): staff pages hide a running log.
+    secret_moves: bool = False
 
     @property
     def engine(self) -> ModuleType:
@@ -89,6 +91,7 @@ MIDNIGHT_BAKERY = GameSpec(
     ),
     board_module="games.boards.midnight_bakery",
     moment=bake_and_pick,
+    secret_moves=True,
     blurb="Three bakes before dawn: keep one pastry, pass the rest.",
 )
 

@@ -123,4 +123,5 @@ class Action(models.Model):
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq")]
 
     def __str__(self) -> str:
-        return f"{self.game} #{self.seq}: seat {self.seat} {self.payload}"
+        # No payload: admin titles and logs would show a pick before its reveal.
+        return f"{self.game} move {self.seq} by seat {self.seat}"
