@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db.models import QuerySet
 
 from accounts.models import Rating
@@ -21,3 +23,21 @@ def board(kind: str, *, bots: bool = False) -> QuerySet[Rating]:
 def wants_bots(raw: str | None) -> bool:
     """Whether the query string asks for bots on the board (?bots=1)."""
     return raw in {"1", "on", "true", "yes"}
+
+
+def ranks(
+    board_rows: QuerySet[Rating], shown: Sequence[Rating], offset: int = 0
+) -> list[tuple[int, Rating]]:
+    """Each shown row with its rank: equal ratings share one and the next skips (1, 2, 2, 4).
+
+    `shown` is the slice of `board_rows` that starts after `offset` rows; a first row that
+    may tie with the page before is placed by one count.
+    """
+    out: list[tuple[int, Rating]] = []
+    for i, row in enumerate(shown):
+        if i == 0:
+            rank = 1 + board_rows.filter(rating__gt=row.rating).count() if offset else 1
+        elif row.rating != shown[i - 1].rating:
+            rank = offset + i + 1
+        out.append((rank, row))
+    return out

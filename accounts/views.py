@@ -70,10 +70,10 @@ def leaderboard_index(request: HttpRequest) -> HttpResponse:
     """The top of every game's leaderboard."""
     bots = leaderboards.wants_bots(request.GET.get("bots"))
     top = leaderboards.TOP_ON_INDEX
-    boards = [
-        {"spec": spec, "rows": leaderboards.board(spec.slug, bots=bots)[:top]}
-        for spec in catalog.available()
-    ]
+    boards = []
+    for spec in catalog.available():
+        rows = leaderboards.board(spec.slug, bots=bots)
+        boards.append({"spec": spec, "rows": leaderboards.ranks(rows, list(rows[:top]))})
     return render(request, "leaderboards/index.html", {"boards": boards, "bots": bots})
 
 
@@ -83,12 +83,16 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in {s.slug for s in catalog.available()}:
         raise Http404("No such game.")
     bots = leaderboards.wants_bots(request.GET.get("bots"))
-    page = Paginator(leaderboards.board(slug, bots=bots), leaderboards.PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    rows = leaderboards.board(slug, bots=bots)
+    page = Paginator(rows, leaderboards.PAGE_SIZE).get_page(request.GET.get("page"))
     template = "leaderboards/_page.html" if request.htmx else "leaderboards/board.html"  # type: ignore[attr-defined]
     return render(
         request,
         template,
-        {"spec": catalog.get(slug), "page": page, "bots": bots, "start": page.start_index()},
+        {
+            "spec": catalog.get(slug),
+            "page": page,
+            "ranked": leaderboards.ranks(rows, list(page.object_list), page.start_index() - 1),
+            "bots": bots,
+        },
     )

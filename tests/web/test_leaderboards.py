@@ -81,3 +81,25 @@ def test_the_bots_toggle_survives_pagination() -> None:
 
 def test_an_unknown_game_has_no_leaderboard() -> None:
     assert Client().get("/leaderboards/chess/").status_code == 404
+
+
+def test_equal_ratings_share_a_rank_and_the_next_rank_skips() -> None:
+    rated("first", 10.0)
+    rated("tied-a", 5.0)
+    rated("tied-b", 5.0)
+    rated("last", 1.0)
+    for url in ("/leaderboards/midnight-bakery/", "/leaderboards/"):
+        body = Client().get(url).content.decode()
+        ranks = [int(part.split("<")[0]) for part in body.split('<td class="rank">')[1:]]
+        assert ranks == [1, 2, 2, 4], url
+
+
+def test_a_tie_across_pages_keeps_its_rank_on_the_next_page() -> None:
+    size = leaderboards.PAGE_SIZE
+    for i in range(size - 1):
+        rated(f"baker{i:02d}", 100.0 - i)
+    rated("tied-a", 1.0)
+    rated("tied-b", 1.0)
+    body = Client().get("/leaderboards/midnight-bakery/?page=2").content.decode()
+    assert f'<td class="rank">{size}</td>' in body
+    assert f'<td class="rank">{size + 1}</td>' not in body
