@@ -37,7 +37,7 @@ class Replay:
         if game.status != Game.Status.OVER:
             raise ReplayUnavailable("The replay opens when the game ends.")
         seats = [s for s in game.seats.select_related("user") if s.position is not None]
-        moves = [(a.seat, a.payload) for a in game.actions.order_by("seq").only("seat", "payload")]
+        moves = list(game.actions.order_by("seq").values_list("seat", "payload"))
         engine = game.spec.engine
         first = engine.new_game(len(seats), seed=game.seed, options=dict(game.options))
         return cls(game=game, seats=seats, moves=moves, states=[first])
