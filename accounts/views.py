@@ -10,7 +10,7 @@ from accounts import leaderboards
 from accounts.forms import SignUpForm
 from accounts.models import User
 from games import catalog, history
-from games.models import Game, Seat
+from games.models import LIVE, Game, Seat
 
 RECENT_FINISHED = 15
 
@@ -44,7 +44,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     ]
     going = (
         Seat.objects.filter(user=person)
-        .exclude(game__status=Game.Status.OVER)
+        .filter(game__status__in=LIVE)
         .select_related("game")
         .order_by("-game__created_at")[:30]
     )

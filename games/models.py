@@ -69,6 +69,10 @@ class Game(models.Model):
         return f"{self.get_absolute_url()}?invite={self.invite}"
 
 
+LIVE = (Game.Status.OPEN, Game.Status.RUNNING)
+"""The statuses of a table still in play: listed in the lobby and on profiles."""
+
+
 class Seat(models.Model):
     """A person or bot at a table; the position is drawn when the game starts."""
 

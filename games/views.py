@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +22,7 @@ from games import catalog, services
 from games.boards import render_board
 from games.engines import IllegalAction
 from games.forms import NewGameForm
-from games.models import Game
+from games.models import LIVE, Game
 
 INVITES = "invites"
 # Longer than any legal action of any game; a bigger post is refused before parsing it.
@@ -119,7 +119,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         mine = list(
             Game.objects.filter(seats__user=request.user)
-            .filter(Q(status=Game.Status.OPEN) | Q(status=Game.Status.RUNNING))
+            .filter(status__in=LIVE)
             .select_related("host")[:30]
         )
     return render(

@@ -65,3 +65,12 @@ def test_a_finished_table_says_the_game_is_over(player: User, rival: User) -> No
     body = Client().get(game.get_absolute_url()).text
     assert "The night is over." in body
     assert "Replay the night" in body
+
+
+def test_a_cancelled_table_leaves_the_profile_of_its_seated_players(
+    open_table: Game, player: User, rival: User
+) -> None:
+    services.join(open_table, rival)
+    assert open_table.get_absolute_url() in Client().get("/u/bob/").text
+    services.cancel(open_table, player)
+    assert open_table.get_absolute_url() not in Client().get("/u/bob/").text
