@@ -32,6 +32,8 @@ def signup(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET"])
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings per game, recent finished games, and games still going."""
+    if "\x00" in username:
+        raise Http404("No such player.")
     person = get_object_or_404(User, username=username)
     names = dict(catalog.choices())
     ratings = [

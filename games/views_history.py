@@ -29,7 +29,8 @@ def history_list(request: HtmxHttpRequest) -> HttpResponse:
     kind = request.GET.get("game", "")
     if kind not in {s.slug for s in catalog.available()}:
         kind = ""
-    player = request.GET.get("player", "").strip()
+    # A NUL byte is no part of any name, and PostgreSQL refuses it in a query.
+    player = request.GET.get("player", "").replace("\x00", "").strip()
     games = history.finished_games(request.user, kind=kind, player=player)
     page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
     query = urlencode({k: v for k, v in (("game", kind), ("player", player)) if v})

@@ -442,6 +442,8 @@ def test_a_double_submitted_pick_is_refused_the_second_time(tables: Tables) -> N
         f"/leaderboards/midnight-bakery/?page={HUGE}",
         "/leaderboards/chess/",
         "/u/nobody-at-all/",
+        "/u/bad%00name/",
+        "/games/history/?player=alice%00",
     ],
 )
 def test_odd_query_strings_never_500(tables: Tables, url: str) -> None:
