@@ -236,19 +236,20 @@ def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict
     return out
 
 
+def token_row(name: str, box: Mapping[str, Any]) -> dict[str, Any]:
+    """One ingredient as a row shows it: name, label, shape, art and how many the baker holds."""
+    return {
+        "name": name,
+        "label": label(name),
+        "shape": SHAPES[name],
+        "art": token_art(name),
+        "held": box["ingredients"][name],
+    }
+
+
 def bakery_rows(box: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
-    return [
-        {
-            "name": name,
-            "label": label(name),
-            "shape": SHAPES[name],
-            "art": token_art(name),
-            "discount": box["discounts"].get(name),
-            "held": box["ingredients"][name],
-        }
-        for name in TOKENS
-    ]
+    return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in TOKENS]
 
 
 def baker_boxes(
@@ -371,17 +372,7 @@ def standings(view: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
 
 def return_rows(box: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The put-back dialog's rows: what the baker holds of each ingredient."""
-    return [
-        {
-            "name": name,
-            "label": label(name),
-            "shape": SHAPES[name],
-            "art": token_art(name),
-            "held": box["ingredients"][name],
-        }
-        for name in TOKENS
-        if box["ingredients"][name]
-    ]
+    return [token_row(name, box) for name in TOKENS if box["ingredients"][name]]
 
 
 def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -6,14 +6,11 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from bakery_site.asgi import application
 from games.boards import render_regions
 from games.engines import cakehalla as engine
 from games.models import Game
-from tests.conftest import client_for
 from tests.web.cakehalla_tables import (
     SETUP,
     load_with,
@@ -23,21 +20,14 @@ from tests.web.cakehalla_tables import (
     two_baker_table,
     user_at,
 )
+from tests.web.sockets import socket as open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def session_of(user: User) -> str:
-    return client_for(user).cookies["sessionid"].value
-
-
 async def socket(game: Game, user: User | None) -> Any:
     """A connected communicator for the game's socket, with the whole board already read."""
-    headers = [(b"origin", b"http://testserver")]
-    if user is not None:
-        session = await database_sync_to_async(session_of)(user)
-        headers.append((b"cookie", f"sessionid={session}".encode()))
-    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    ws = await open_socket(game, user)
     connected, _ = await ws.connect()
     assert connected
     return ws

@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from bakery_site.asgi import application
 from games import services
 from games.boards import render_regions
 from games.models import Game
-from tests.conftest import client_for
+from tests.web.sockets import socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def session_of(user: User) -> str:
-    return client_for(user).cookies["sessionid"].value
-
-
-async def socket(game: Game, user: User | None, origin: bytes = b"http://testserver") -> Any:
-    """A communicator for the game's socket, logged in as the user through the session cookie."""
-    headers = [(b"origin", origin)]
-    if user is not None:
-        session = await database_sync_to_async(session_of)(user)
-        headers.append((b"cookie", f"sessionid={session}".encode()))
-    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
 
 
 def batch_ids(game: Game, user: User) -> list[str]:
