@@ -270,11 +270,15 @@ def parse_number(raw: str | None, what: str) -> int | None:
 def play(request: HttpRequest, game: Game) -> None:
     """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
     action = parse_action(request.POST.get("action", ""))
+    version = parse_number(request.POST.get("version"), "version")
+    if version is None:
+        # Without it a move chosen on an old screen would land on the new table unnoticed.
+        raise services.ServiceError("The move did not say which table it was chosen on; reload.")
     services.play(
         game,
         request.user,  # type: ignore[arg-type]
         action,
-        parse_number(request.POST.get("version"), "version"),
+        version,
         request.POST.get("moment") or None,
     )
 

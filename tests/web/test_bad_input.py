@@ -227,6 +227,14 @@ CASES = [
         says="whole number",
     ),
     Case(
+        "a play without a version",
+        "alice",
+        "running",
+        "play",
+        lambda t: {"action": keep(t)["action"]},
+        says="reload",
+    ),
+    Case(
         "a fractional version",
         "alice",
         "running",
