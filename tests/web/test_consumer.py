@@ -160,3 +160,16 @@ async def test_closing_results_in_one_tab_closes_them_in_the_others(
     assert await theirs.receive_nothing()
     for ws in [*tabs, theirs]:
         await ws.disconnect()
+
+
+async def test_a_seated_player_sees_the_cancel_live(
+    open_table: Game, player: User, rival: User
+) -> None:
+    await database_sync_to_async(services.join)(open_table, rival)
+    ws = await socket(open_table, rival)
+    await ws.connect()
+    await ws.receive_from()
+    await database_sync_to_async(services.cancel)(open_table, player)
+    pushed = await ws.receive_from()
+    assert "alice cancelled this table" in pushed and "Leave the table" not in pushed
+    await ws.disconnect()
