@@ -167,8 +167,10 @@ def join(game: Game | int, user: User, invite: str | None = None) -> Seat:
 
 def check_leave(game: Game, user: User) -> Seat:
     """The seat a user may leave, or a ServiceError."""
-    if game.status != Game.Status.OPEN:
+    if game.status == Game.Status.RUNNING:
         raise ServiceError("You cannot leave a game that has started.")
+    if game.status != Game.Status.OPEN:
+        raise ServiceError(closed_reason(game))
     seat = game.seats.filter(user=user).first()
     if seat is None:
         raise ServiceError("You do not sit at this table.")

@@ -74,3 +74,14 @@ def test_a_cancelled_table_leaves_the_profile_of_its_seated_players(
     assert open_table.get_absolute_url() in Client().get("/u/bob/").text
     services.cancel(open_table, player)
     assert open_table.get_absolute_url() not in Client().get("/u/bob/").text
+
+
+def test_leaving_a_cancelled_table_says_it_was_cancelled(
+    open_table: Game, player: User, rival: User
+) -> None:
+    services.join(open_table, rival)
+    services.cancel(open_table, player)
+    response = client_for(rival).post(f"/games/{open_table.pk}/leave/", headers=HTMX)
+    assert response.status_code == 400
+    assert "The host cancelled this table." in response.text
+    assert open_table.seats.filter(user=rival).exists()
