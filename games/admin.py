@@ -56,6 +56,20 @@ class GameAdmin(admin.ModelAdmin):
     )
     inlines = [SeatInline]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A started table changes only through the services (its log must rebuild it)."""
+        if obj is not None and obj.status != Game.Status.OPEN:
+            return (
+                *self.readonly_fields,
+                "kind",
+                "host",
+                "status",
+                "capacity",
+                "options",
+                "private",
+            )
+        return self.readonly_fields
+
     @admin.display(description="Seed")
     def seed_shown(self, game: Game) -> str:
         """The seed, once the game can no longer be spoiled."""
