@@ -7,7 +7,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.boards import render_board_oob, render_regions
+from games.boards import render_regions, render_whole
 from games.models import Game
 from games.services import group_name
 from games.views import INVITES, can_watch
@@ -76,8 +76,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.version = game.version
         self.status = game.status
         if whole:
-            html = await database_sync_to_async(render_board_oob)(game, user)
-            self.sent = await database_sync_to_async(render_regions)(game, user)
+            html, self.sent = await database_sync_to_async(render_whole)(game, user)
             await self.send(text_data=html)
             return
         regions = await database_sync_to_async(render_regions)(game, user)

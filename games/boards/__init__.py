@@ -98,16 +98,20 @@ def render_board(game: Game, user: Any, request: HttpRequest | None = None) -> s
     return render_to_string("games/_board.html", ctx, request)
 
 
-def render_regions(game: Game, user: Any) -> dict[str, str]:
+def render_regions(game: Game, user: Any, ctx: Mapping[str, Any] | None = None) -> dict[str, str]:
     """Each region of the board as out-of-band swap HTML, by name."""
-    ctx = board_context(game, user)
-    ctx["oob"] = True
+    ctx = {**(ctx or board_context(game, user)), "oob": True}
     return {name: render_to_string(region_template(game, name), ctx) for name in region_names(game)}
 
 
-def render_board_oob(game: Game, user: Any) -> str:
+def render_board_oob(game: Game, user: Any, ctx: Mapping[str, Any] | None = None) -> str:
     """The whole board as one out-of-band swap (after a change of phase, or on connect)."""
-    ctx = board_context(game, user)
+    ctx = {**(ctx or board_context(game, user)), "board_oob": True}
     ctx["regions"] = [region_template(game, name) for name in region_names(game)]
-    ctx["board_oob"] = True
     return render_to_string("games/_board.html", ctx)
+
+
+def render_whole(game: Game, user: Any) -> tuple[str, dict[str, str]]:
+    """The whole board and each region from one context: what a socket sends and keeps."""
+    ctx = board_context(game, user)
+    return render_board_oob(game, user, ctx), render_regions(game, user, ctx)

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from accounts.models import User
 from games import services
-from games.boards import render_regions
+from games.boards import render_board_oob, render_regions, render_whole
 from games.models import Game
 from tests.web.sockets import socket
 
@@ -173,3 +173,12 @@ async def test_a_seated_player_sees_the_cancel_live(
     pushed = await ws.receive_from()
     assert "alice cancelled this table" in pushed and "Leave the table" not in pushed
     await ws.disconnect()
+
+
+@pytest.mark.parametrize("who", ["player", "nobody"])
+def test_one_context_renders_the_same_board_and_regions_as_two(
+    running_game: Game, player: User, who: str
+) -> None:
+    user = player if who == "player" else None
+    whole = render_whole(running_game, user)
+    assert whole == (render_board_oob(running_game, user), render_regions(running_game, user))
