@@ -4,6 +4,8 @@ from django.contrib.auth import login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import leaderboards
@@ -13,6 +15,15 @@ from games import catalog, history
 from games.models import LIVE, Game, Seat
 
 RECENT_FINISHED = 15
+
+
+def safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up: the ?next= page on this site, else the lobby."""
+    target = request.GET.get("next", "")
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and allowed else reverse("lobby")
 
 
 @require_http_methods(["GET", "POST"])
@@ -25,7 +36,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         # Axes needs a backend named explicitly, since the user did not authenticate().
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(request.GET.get("next") or "lobby")
+        return redirect(safe_next(request))
     return render(request, "accounts/signup.html", {"form": form})
 
 

@@ -22,6 +22,24 @@ def test_signup_creates_an_account_and_logs_in() -> None:
     assert client.get("/").context["user"].username == "dora"
 
 
+@pytest.mark.parametrize(
+    ("next_url", "lands"),
+    [
+        ("/games/new/", "/games/new/"),
+        ("https://evil.example/", "/"),
+        ("//evil.example/", "/"),
+        ("", "/"),
+    ],
+)
+def test_signup_goes_to_next_only_on_this_site(next_url: str, lands: str) -> None:
+    response = Client().post(
+        f"/accounts/signup/?next={next_url}",
+        {"username": "dora", "password1": "crusty-loaf-1987", "password2": "crusty-loaf-1987"},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == lands
+
+
 def test_signup_refuses_mismatched_passwords() -> None:
     response = Client().post(
         "/accounts/signup/",
