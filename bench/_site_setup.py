@@ -249,14 +249,20 @@ def _on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
 
 
 def rendered_chars(out: Any) -> int:
-    """Characters of a render: one string, or a dict of region strings."""
-    return len(out) if isinstance(out, str) else sum(len(html) for html in out.values())
+    """Characters of a render: a string, a dict of region strings, or (whole board, regions)."""
+    if isinstance(out, str):
+        return len(out)
+    if isinstance(out, dict):
+        return sum(len(html) for html in out.values())
+    if isinstance(out, tuple) and out:
+        return rendered_chars(out[0])
+    return 0
 
 
-def _timed(render: Callable[[Any, Any], T], work: ConsumerWork) -> Callable[[Any, Any], T]:
-    def timed(game: Any, user: Any) -> T:
+def _timed(render: Callable[..., T], work: ConsumerWork) -> Callable[..., T]:
+    def timed(*args: Any, **kwargs: Any) -> T:
         start = time.perf_counter()
-        out = render(game, user)
+        out = render(*args, **kwargs)
         work.render_seconds += time.perf_counter() - start
         work.renders += 1
         work.rendered_chars += rendered_chars(out)
@@ -267,19 +273,27 @@ def _timed(render: Callable[[Any, Any], T], work: ConsumerWork) -> Callable[[Any
 
 @contextmanager
 def consumer_work() -> Iterator[ConsumerWork]:
-    """Count the consumers' queries and new connections, and time their renders, meanwhile."""
+    """Count the consumers' queries and new connections, and time their renders, meanwhile.
+
+    Every render_* function the consumers module imported is timed while this lasts.
+    """
     from games import consumers
 
     work = ConsumerWork()
-    originals = consumers.render_regions, consumers.render_board_oob
-    consumers.render_regions = _timed(originals[0], work)  # type: ignore[assignment]
-    consumers.render_board_oob = _timed(originals[1], work)  # type: ignore[assignment]
+    originals = {
+        name: getattr(consumers, name)
+        for name in dir(consumers)
+        if name.startswith("render_") and callable(getattr(consumers, name))
+    }
+    for name, render in originals.items():
+        setattr(consumers, name, _timed(render, work))
     _watching.append(work)
     try:
         yield work
     finally:
         _watching.remove(work)
-        consumers.render_regions, consumers.render_board_oob = originals
+        for name, render in originals.items():
+            setattr(consumers, name, render)
 
 
 def bare_socket() -> Any:
