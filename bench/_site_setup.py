@@ -34,15 +34,19 @@ def django_on_a_throwaway_database() -> Iterator[str]:
     from django.conf import settings
 
     url = os.environ.get("BENCH_DATABASE_URL", "")
+    max_age = int(os.environ.get("CONN_MAX_AGE", "0"))  # as in settings
     folder = tempfile.mkdtemp(prefix="bakehouse-bench-")
     if url:
         import dj_database_url
 
-        settings.DATABASES["default"] = dj_database_url.parse(url)
+        settings.DATABASES["default"] = dj_database_url.parse(url, conn_max_age=max_age)
+        # Its own test database, so a test run on the same server is never dropped.
+        settings.DATABASES["default"]["TEST"] = {"NAME": f"bench_site_{os.getpid()}"}
     else:
         settings.DATABASES["default"] = {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.path.join(folder, "bench.sqlite3"),
+            "CONN_MAX_AGE": max_age,
         }
     # Production-like: no query log kept by DEBUG, the one-process in-memory channel layer.
     settings.DEBUG = False
