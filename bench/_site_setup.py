@@ -54,6 +54,7 @@ def django_on_a_throwaway_database() -> Iterator[str]:
     import django
 
     django.setup()
+    from asgiref.sync import SyncToAsync
     from django.core.management import call_command
     from django.db import connections
     from django.db.backends.signals import connection_created
@@ -71,6 +72,8 @@ def django_on_a_throwaway_database() -> Iterator[str]:
             label = "sqlite3 (temp file)"
         yield label
     finally:
+        # The consumers' thread keeps its connection when CONN_MAX_AGE > 0.
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result()
         connections.close_all()
         if old is not None:
             teardown_databases(old, verbosity=0)

@@ -393,6 +393,9 @@ async def run_step(
 
 async def run_live(tables: list[Table], plan: list[tuple[int, int]]) -> list[LiveRun]:
     """Each (K, think) step of the plan on the first K tables; sockets stay open between steps."""
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
     live = [LiveTable(t) for t in tables]
     await (await connect(tables[0].game_id, None)).disconnect()
     runs = []
@@ -400,6 +403,7 @@ async def run_live(tables: list[Table], plan: list[tuple[int, int]]) -> list[Liv
         for k, think_ms in plan:
             moves = max(3, -(-LIVE_MOVES // k))
             runs.append(await run_step(live[:k], think_ms, moves, http))
+        await sync_to_async(connections.close_all, thread_sensitive=False, executor=http)()
     for lt in live:
         for ws in lt.sockets:
             await ws.disconnect()
