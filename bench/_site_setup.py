@@ -235,6 +235,7 @@ class ConsumerWork:
     renders: int = 0
     render_seconds: float = 0.0
     rendered_chars: int = 0
+    busy_seconds: float = 0.0
 
 
 _watching: list[ConsumerWork] = []
@@ -282,8 +283,11 @@ def _timed(render: Callable[..., T], work: ConsumerWork) -> Callable[..., T]:
 def consumer_work() -> Iterator[ConsumerWork]:
     """Count the consumers' queries and new connections, and time their renders, meanwhile.
 
-    Every render_* function the consumers module imported is timed while this lasts.
+    Every render_* function the consumers module imported is timed while this lasts, and so is
+    all sync work the event loop hands to threads other than the move thread (the consumers').
     """
+    from asgiref.sync import SyncToAsync
+
     from games import consumers
 
     work = ConsumerWork()
@@ -294,11 +298,24 @@ def consumer_work() -> Iterator[ConsumerWork]:
     }
     for name, render in originals.items():
         setattr(consumers, name, _timed(render, work))
+    handler = SyncToAsync.thread_handler
+
+    def busy(self: SyncToAsync, *args: Any, **kwargs: Any) -> Any:
+        if in_http_thread():
+            return handler(self, *args, **kwargs)
+        start = time.perf_counter()
+        try:
+            return handler(self, *args, **kwargs)
+        finally:
+            work.busy_seconds += time.perf_counter() - start
+
+    SyncToAsync.thread_handler = busy  # type: ignore[method-assign]
     _watching.append(work)
     try:
         yield work
     finally:
         _watching.remove(work)
+        SyncToAsync.thread_handler = handler  # type: ignore[method-assign]
         for name, render in originals.items():
             setattr(consumers, name, render)
 

@@ -322,7 +322,7 @@ async def drive(live: LiveTable, moves: int, think_ms: int, http: ThreadPoolExec
     rng = random.Random(f"{live.table.game_id}:{think_ms}:{moves}")
     driven = Driven(live.table.kind)
     if think_ms:
-        await asyncio.sleep(rng.uniform(0, think_ms) / 1000)
+        await asyncio.sleep(rng.uniform(0, 2 * think_ms) / 1000)
     for _ in range(moves):
         played = await play(live.table, rng)
         if played is None:
@@ -454,6 +454,7 @@ def report_live() -> list[Table]:
                 f"{run.work.rendered_chars / pushes / 1024:.1f}",
                 f"{run.sent_chars / pushes / 1024:.1f}",
                 f"{100 * run.work.render_seconds / run.seconds:.0f}%",
+                f"{100 * run.work.busy_seconds / run.seconds:.0f}%",
             ]
         )
     print(
@@ -480,7 +481,10 @@ def report_live() -> list[Table]:
         ],
         latency,
     )
-    print("\nthe consumers' work per push (one push = one socket getting one move)")
+    print(
+        "\nthe consumers' work per push (one push = one socket getting one move); rendering and "
+        "busy: share\nof the run's wall time spent in render_* and in the consumers' sync thread"
+    )
     print_table(
         [
             "tables",
@@ -491,7 +495,8 @@ def report_live() -> list[Table]:
             "render ms",
             "KiB rendered",
             "KiB sent",
-            "render share of wall time",
+            "rendering",
+            "consumer thread busy",
         ],
         work,
     )
