@@ -59,6 +59,13 @@ def _ratings_for(kind: str, user_ids: Sequence[int]) -> dict[int, Rating]:
     return {r.user_id: r for r in rows.order_by("user_id")}
 
 
+def ranks(placed: Sequence[Placed]) -> list[float]:
+    """Each seat's rank by its place; a resigned seat ranks below everyone who stayed."""
+    stayed = [s.place or 0 for s in placed if not getattr(s, "resigned", False)]
+    last = float(max(stayed, default=0) + 1)
+    return [last if getattr(s, "resigned", False) else float(s.place or 0) for s in placed]
+
+
 @transaction.atomic
 def rate_game(kind: str, seats: Iterable[Placed]) -> list[Rating]:
     """Move the ratings of a finished game's players by their places (a tie shares a rank)."""
@@ -68,7 +75,7 @@ def rate_game(kind: str, seats: Iterable[Placed]) -> list[Rating]:
     current = _ratings_for(kind, [s.user_id for s in placed])
     pl = model()
     teams = [[pl.rating(mu=current[s.user_id].mu, sigma=current[s.user_id].sigma)] for s in placed]
-    moved = pl.rate(teams, ranks=[float(s.place or 0) for s in placed])
+    moved = pl.rate(teams, ranks=ranks(placed))
     out = []
     now = timezone.now()
     for seat, (after,) in zip(placed, moved, strict=True):

@@ -90,6 +90,9 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     winner = models.BooleanField(default=False)
     breakdown = models.JSONField(null=True, blank=True, help_text="Results detail per game.")
+    resigned = models.BooleanField(
+        default=False, help_text="The person gave up; a house bot plays the seat to the end."
+    )
 
     class Meta:
         ordering = ["position", "joined_at", "pk"]

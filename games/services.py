@@ -310,6 +310,8 @@ def check_play(
         raise ServiceError("This game has not started yet.")
     if game.status != Game.Status.RUNNING or seat.position is None:
         raise StaleVersion(closed_reason(game))
+    if seat.resigned:
+        raise NotAllowed("You resigned this game; a house bot plays your seat.")
     if version is not None and version != game.version:
         same_moment = (
             moment is not None
@@ -387,22 +389,83 @@ def _store(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat])
         _write_results(game, engine.result(state), seats)
 
 
+def placings(
+    scores: list[int], winners: set[int], resigned: set[int]
+) -> tuple[list[int], set[int]]:
+    """Each seat's place and the winners: a tie shares a place, resigned seats share the last.
+
+    The others keep the engine's order among themselves; if every winner resigned, the best
+    of the others win.
+    """
+    stayed = [p for p in range(len(scores)) if p not in resigned]
+    won = winners - resigned
+
+    def place(position: int) -> int:
+        mine = scores[position]
+        return 1 + sum(
+            1
+            for p in stayed
+            if scores[p] > mine or (scores[p] == mine and p in won and position not in won)
+        )
+
+    places = [place(p) if p not in resigned else len(stayed) + 1 for p in range(len(scores))]
+    if not won and resigned:
+        won = {p for p in stayed if places[p] == 1}
+    return places, won
+
+
 def _write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Seat]) -> None:
     from games.boards import seat_results
 
     scores = list(result["scores"])
-    winners = set(result.get("winners", []))
+    resigned = {p for p, seat in seats.items() if seat.resigned}
+    places, winners = placings(scores, set(result.get("winners", [])), resigned)
     for position, seat in seats.items():
         seat.score = scores[position]
         seat.winner = position in winners
-        seat.place = 1 + sum(
-            1
-            for p, s in enumerate(scores)
-            if s > scores[position] or (s == scores[position] and p in winners and not seat.winner)
-        )
+        seat.place = places[position]
         seat.breakdown = seat_results(game, result, position)
     Seat.objects.bulk_update(list(seats.values()), ["score", "winner", "place", "breakdown"])
     rate_game(game.kind, seats.values())
+
+
+# --- resign -------------------------------------------------------------------------------
+
+
+def resign_bot(game: Game) -> str:
+    """The house bot level that takes over a resigned seat."""
+    levels = game.spec.bot_levels
+    return "greedy" if "greedy" in levels else levels[0]
+
+
+def check_resign(game: Game, user: User) -> Seat:
+    """The seat a person may give up now, or a ServiceError."""
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise NotAllowed("You do not sit at this game.")
+    if game.status == Game.Status.OPEN:
+        raise ServiceError("This game has not started yet.")
+    if game.status != Game.Status.RUNNING:
+        raise ServiceError(closed_reason(game))
+    if seat.resigned:
+        raise ServiceError("You have already resigned this game.")
+    if seat.bot:
+        raise ServiceError("A bot cannot resign.")
+    return seat
+
+
+@transaction.atomic
+def resign(game: Game | int, user: User) -> Game:
+    """Give up a running game: a house bot plays the seat to the end, which counts as last place."""
+    game = _lock(game)
+    seat = check_resign(game, user)
+    seat.resigned = True
+    seat.bot = resign_bot(game)
+    seat.save(update_fields=["resigned", "bot"])
+    seats = {s.position: s for s in _seats(game) if s.position is not None}
+    _store(game, load_state(game), [], seats)
+    _bump(game, ["status", "snapshot", "moves", "finished_at"])
+    return game
 
 
 # --- per-seat screen state ----------------------------------------------------------------

@@ -241,6 +241,17 @@ def start(request: HttpRequest, game: Game) -> None:
     services.start(game, request.user)  # type: ignore[arg-type]
 
 
+@login_required
+@require_POST
+@table_change
+def resign(request: HttpRequest, game: Game) -> None:
+    """Give up a running game; the form's confirm field is the confirm step."""
+    if request.POST.get("confirm") != "yes":
+        # A bare post (a stray click, a replayed request) must not end someone's game.
+        raise services.ServiceError("Confirm that you want to resign.")
+    services.resign(game, request.user)  # type: ignore[arg-type]
+
+
 def parse_action(raw: str) -> dict:
     """The posted action, or IllegalAction if it is not a short JSON object."""
     if len(raw) > MAX_ACTION_CHARS:

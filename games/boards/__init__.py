@@ -14,6 +14,7 @@ from games.models import Game, Seat
 
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
+PLAYING_REGIONS = ("resign",)
 
 
 def board_module(game: Game) -> ModuleType:
@@ -63,6 +64,8 @@ def board_context(game: Game, user: Any) -> dict[str, Any]:
         "empty_seats": range(max(0, game.capacity - len(seats))),
         "user": user,
         "option_labels": option_labels(game),
+        "resigned_positions": {s.position for s in seats if s.resigned},
+        "your_move": False,
     }
     if game.status == Game.Status.OPEN or game.snapshot is None:
         return ctx
@@ -70,7 +73,9 @@ def board_context(game: Game, user: Any) -> dict[str, Any]:
     state = engine.load(game.snapshot)
     position = me.position if me is not None else None
     view = engine.view(state, position)
-    legal = engine.legal_actions(state, position) if position is not None else []
+    playing = position is not None and me is not None and not me.resigned
+    legal = engine.legal_actions(state, position) if playing else []
+    ctx["your_move"] = bool(legal) and game.status == Game.Status.RUNNING
     if game.spec.moment is not None:
         ctx["moment"] = game.spec.moment(view)
     ctx.update(board_module(game).context(game, view, legal, me, seats))
@@ -81,12 +86,12 @@ def region_names(game: Game) -> tuple[str, ...]:
     """The independently swapped parts of this table's board."""
     if game.snapshot is None:
         return COMMON_REGIONS + WAITING_REGIONS
-    return COMMON_REGIONS + game.spec.regions
+    return COMMON_REGIONS + game.spec.regions + PLAYING_REGIONS
 
 
 def region_template(game: Game, name: str) -> str:
     """The template of one board region."""
-    if name in WAITING_REGIONS or name in COMMON_REGIONS:
+    if name in WAITING_REGIONS or name in COMMON_REGIONS or name in PLAYING_REGIONS:
         return f"games/_{name}.html"
     return f"{game.spec.template_dir}/_{name}.html"
 

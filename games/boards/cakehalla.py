@@ -342,6 +342,7 @@ def standings(view: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
         rows.append(
             {
                 "place": place,
+                "position": i,
                 "player": names[i],
                 "points": seats[i]["points"],
                 "cards": seats[i]["cards_bought"],

@@ -79,6 +79,7 @@ def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]
     for i, score in enumerate(result.get("scores", [])):
         rows.append(
             {
+                "position": i,
                 "player": names[i],
                 "banked": result["banked"][i] if "banked" in result else "",
                 "truffles": result["truffles"][i],
