@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -116,17 +116,33 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .select_related("host")[:30]
     )
     mine = []
+    waiting: set[int] = set()
     if request.user.is_authenticated:
         mine = list(
             Game.objects.filter(seats__user=request.user)
             .filter(status__in=LIVE)
+            .annotate(my_position=F("seats__position"), my_resigned=F("seats__resigned"))
             .select_related("host")[:30]
         )
+        waiting = {g.pk for g in mine if waits_for(g, g.my_position, g.my_resigned)}
     return render(
         request,
         "games/lobby.html",
-        {"open_tables": open_tables, "mine": mine, "games": catalog.available()},
+        {
+            "open_tables": open_tables,
+            "mine": mine,
+            "waiting": waiting,
+            "games": catalog.available(),
+        },
     )
+
+
+def waits_for(game: Game, position: int | None, resigned: bool) -> bool:
+    """Whether a running game waits for a move from the seat at that position."""
+    if game.status != Game.Status.RUNNING or position is None or resigned or not game.snapshot:
+        return False
+    engine = game.spec.engine
+    return bool(engine.legal_actions(engine.load(game.snapshot), position))
 
 
 @login_required

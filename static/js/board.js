@@ -62,6 +62,18 @@
   document.addEventListener("htmx:afterSettle", refocus);
   document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(refocus, 0); });
 
+  // The tab title says when the table waits for this user's move (read from the live region).
+  var CUE = "\u25CF Your move \u00B7 ";
+  function cue() {
+    var live = document.getElementById("board-live");
+    if (!live) return;
+    var title = document.title.indexOf(CUE) === 0 ? document.title.slice(CUE.length) : document.title;
+    document.title = live.dataset.yourMove === "yes" ? CUE + title : title;
+  }
+  document.addEventListener("DOMContentLoaded", cue);
+  document.addEventListener("htmx:afterSettle", cue);
+  document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(cue, 0); });
+
   // A failed request shows its message in the message line above the board.
   document.addEventListener("htmx:responseError", function (event) {
     var line = document.getElementById("board-message");

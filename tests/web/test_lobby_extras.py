@@ -1,0 +1,71 @@
+"""Lobby extras: "your move" cues on the board and in your games, and recently finished games."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from accounts.models import User
+from games import services
+from games.models import Game
+from tests.conftest import client_for
+from tests.web.finished_games import running_game as bot_game
+
+pytestmark = pytest.mark.django_db
+
+LIVE_CUE = re.compile(r'id="board-live" hidden data-your-move="(yes|no)"')
+LOBBY_MARK = 'data-your-move="yes">your move</strong>'
+
+
+def cue(user: User | None, game: Game) -> str:
+    """The your-move flag the table's live region shows this user."""
+    page = client_for(user).get(game.get_absolute_url()).content.decode()
+    found = LIVE_CUE.search(page)
+    assert found is not None
+    return found.group(1)
+
+
+def first_legal(game: Game, user: User) -> dict:
+    game.refresh_from_db()
+    engine = game.spec.engine
+    position = game.seats.get(user=user).position
+    return engine.legal_actions(engine.load(game.snapshot), position)[0]
+
+
+def test_the_board_says_your_move_until_you_pick(
+    running_game: Game, player: User, rival: User, outsider: User
+) -> None:
+    assert cue(player, running_game) == "yes"
+    assert cue(outsider, running_game) == "no"
+    services.play(running_game, player, first_legal(running_game, player), None)
+    assert cue(player, running_game) == "no"
+    assert cue(rival, running_game) == "yes"
+
+
+def test_the_board_cue_follows_the_turn_in_cakehalla(player: User, rival: User) -> None:
+    game = bot_game([player, rival], "cakehalla")
+    assert sorted([cue(player, game), cue(rival, game)]) == ["no", "yes"]
+
+
+def test_a_resigned_seat_is_never_cued(running_game: Game, player: User) -> None:
+    services.resign(running_game, player)
+    assert cue(player, running_game) == "no"
+
+
+def test_the_lobby_marks_your_games_that_wait_for_your_move(
+    running_game: Game, player: User, rival: User
+) -> None:
+    services.create_game(player, "midnight-bakery", 3)
+    lobby = client_for(player).get("/").content.decode()
+    assert lobby.count(LOBBY_MARK) == 1
+    services.play(running_game, player, first_legal(running_game, player), None)
+    assert LOBBY_MARK not in client_for(player).get("/").content.decode()
+    assert LOBBY_MARK in client_for(rival).get("/").content.decode()
+
+
+def test_the_lobby_marks_only_the_seat_whose_turn_it_is(player: User, rival: User) -> None:
+    game = bot_game([player, rival], "cakehalla")
+    marks = [LOBBY_MARK in client_for(u).get("/").content.decode() for u in (player, rival)]
+    assert sorted(marks) == [False, True]
+    assert game.status == Game.Status.RUNNING
