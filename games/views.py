@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +22,7 @@ from games import catalog, services
 from games.boards import render_board
 from games.engines import IllegalAction
 from games.forms import NewGameForm
-from games.models import LIVE, Game
+from games.models import LIVE, Game, Seat
 
 INVITES = "invites"
 # Longer than any legal action of any game; a bigger post is refused before parsing it.
@@ -107,6 +107,27 @@ def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], Htt
     return view
 
 
+RECENT = 10
+
+
+def recently_finished() -> QuerySet[Game]:
+    """The last public finished games with their (first) winner's name, in one query."""
+    first_winner = (
+        Seat.objects.filter(game=OuterRef("pk"), winner=True)
+        .order_by("position")
+        .values("user__username")[:1]
+    )
+    return (
+        Game.objects.filter(status=Game.Status.OVER, private=False)
+        .only("pk", "kind", "finished_at")
+        .annotate(
+            winner_name=Subquery(first_winner),
+            winners=Count("seats", filter=Q(seats__winner=True)),
+        )
+        .order_by("-finished_at", "-pk")[:RECENT]
+    )
+
+
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open public tables, your running games, and a quick night against bots."""
@@ -132,6 +153,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "open_tables": open_tables,
             "mine": mine,
             "waiting": waiting,
+            "recent": recently_finished(),
             "games": catalog.available(),
         },
     )

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games import services
 from games.models import Game
 from tests.conftest import client_for
+from tests.web.finished_games import finished_game
 from tests.web.finished_games import running_game as bot_game
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +72,49 @@ def test_the_lobby_marks_only_the_seat_whose_turn_it_is(player: User, rival: Use
     marks = [LOBBY_MARK in client_for(u).get("/").content.decode() for u in (player, rival)]
     assert sorted(marks) == [False, True]
     assert game.status == Game.Status.RUNNING
+
+
+def lobby_queries(user: User) -> tuple[int, str]:
+    """How many queries one lobby GET runs, and its page."""
+    client = client_for(user)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get("/")
+    assert response.status_code == 200
+    return len(ctx.captured_queries), response.content.decode()
+
+
+def recent_section(page: str) -> str:
+    return page.split('id="recently-finished"', 1)[1]
+
+
+def test_the_lobby_lists_recently_finished_games_with_winner_and_replay(
+    player: User, rival: User
+) -> None:
+    game = finished_game([player, rival])
+    hidden = finished_game([player], private=True)
+    winner = game.seats.filter(winner=True).order_by("position").first()
+    assert winner is not None
+    section = recent_section(lobby_queries(rival)[1])
+    assert f"/games/{game.pk}/replay/" in section
+    assert f"&#9733; {winner.user.username}" in section
+    assert f"/games/{hidden.pk}/" not in section
+
+
+def test_recently_finished_shows_the_last_ten(player: User) -> None:
+    games = [finished_game([player], bots=1) for _ in range(11)]
+    section = recent_section(lobby_queries(player)[1])
+    assert f"/games/{games[0].pk}/replay/" not in section
+    assert f"/games/{games[-1].pk}/replay/" in section
+    assert section.count("/replay/") == 10
+
+
+def test_recently_finished_costs_the_same_queries_for_one_or_four_games(
+    player: User, rival: User
+) -> None:
+    finished_game([player, rival])
+    one, _ = lobby_queries(rival)
+    for _ in range(3):
+        finished_game([player, rival], kind="cakehalla")
+    four, page = lobby_queries(rival)
+    assert recent_section(page).count("/replay/") == 4
+    assert four == one
