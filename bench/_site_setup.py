@@ -42,6 +42,10 @@ def django_on_a_throwaway_database() -> Iterator[str]:
         settings.DATABASES["default"] = dj_database_url.parse(url, conn_max_age=max_age)
         # Its own test database, so a test run on the same server is never dropped.
         settings.DATABASES["default"]["TEST"] = {"NAME": f"bench_site_{os.getpid()}"}
+        if os.environ.get("DB_POOL", "1") != "0":
+            # As the settings do on PostgreSQL: a psycopg pool instead of a connection per read.
+            settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+            settings.DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 20}}
     else:
         settings.DATABASES["default"] = {
             "ENGINE": "django.db.backends.sqlite3",
