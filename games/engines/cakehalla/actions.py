@@ -56,16 +56,25 @@ def _name(i: int) -> str:
     return TOKEN_NAMES[i].capitalize()
 
 
-def can_afford(baker: Baker, card: int) -> bool:
-    """Whether the baker's ingredients, discounts and Saffron cover the card."""
-    tokens = baker.tokens
-    discounts = baker.discounts
+def buying_power(baker: Baker) -> tuple[int, ...]:
+    """What the baker pays each ordinary ingredient with: tokens plus discounts."""
+    tokens, discounts = baker.tokens, baker.discounts
+    return tuple(tokens[i] + discounts[i] for i in range(5))
+
+
+def shortfall(card: int, power: tuple[int, ...]) -> int:
+    """How many ingredients the buying power lacks for the card (Saffron must cover them)."""
     short = 0
     for i, n in COST_NZ[card]:
-        n -= tokens[i] + discounts[i]
+        n -= power[i]
         if n > 0:
             short += n
-    return short <= tokens[5]
+    return short
+
+
+def can_afford(baker: Baker, card: int) -> bool:
+    """Whether the baker's ingredients, discounts and Saffron cover the card."""
+    return shortfall(card, buying_power(baker)) <= baker.tokens[5]
 
 
 @lru_cache(maxsize=4096)
@@ -109,16 +118,8 @@ def legal_actions(state: State, seat: int) -> list[dict]:
         if m[i] >= TWO_ALIKE_MIN:
             name = INGREDIENTS[i]
             out.append({"type": "take", "ingredients": [name, name]})
-    tokens = baker.tokens
-    discounts = baker.discounts
-    power = (
-        tokens[0] + discounts[0],
-        tokens[1] + discounts[1],
-        tokens[2] + discounts[2],
-        tokens[3] + discounts[3],
-        tokens[4] + discounts[4],
-    )
-    saffron = tokens[5]
+    power = buying_power(baker)
+    saffron = baker.tokens[5]
     may_reserve = len(baker.reserved) < RESERVE_LIMIT
     for row in state.counter:
         for c in row:
@@ -126,24 +127,14 @@ def legal_actions(state: State, seat: int) -> list[dict]:
                 continue
             if may_reserve:
                 out.append({"type": "reserve", "card": CARD_IDS[c]})
-            short = 0
-            for i, n in COST_NZ[c]:
-                n -= power[i]
-                if n > 0:
-                    short += n
-            if short <= saffron:
+            if shortfall(c, power) <= saffron:
                 out.append({"type": "buy", "card": CARD_IDS[c]})
     if may_reserve:
         for t, pile in enumerate(state.piles):
             if pile:
                 out.append({"type": "reserve", "tier": t + 1})
     for c, _blind in baker.reserved:
-        short = 0
-        for i, n in COST_NZ[c]:
-            n -= power[i]
-            if n > 0:
-                short += n
-        if short <= saffron:
+        if shortfall(c, power) <= saffron:
             out.append({"type": "buy", "card": CARD_IDS[c]})
     if not out:
         out.append({"type": "pass"})
