@@ -38,8 +38,7 @@ def simulate_one(kind: str, players: int, levels: list[str]) -> Game:
     """One game between bots, hosted by the first bot account; returns it finished."""
     try:
         host = services.bot_account(levels[0], set())
-        game = services.create_game(host, kind, players)
-        services.Seat.objects.filter(game=game, user=host).update(bot=levels[0])
+        game = services.create_game(host, kind, players, host_bot=levels[0])
         for i in range(1, players):
             services.add_bot(game, host, levels[i % len(levels)])
         services.start(game, host)

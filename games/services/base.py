@@ -1,0 +1,94 @@
+"""What every service shares: refusals, the row lock, versions and announcements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.models import Game, Seat
+
+
+class ServiceError(Exception):
+    """A refused request; the message is a sentence a player can read."""
+
+    status = 400
+
+
+class NotAllowed(ServiceError):
+    """The user may not do this at this table."""
+
+    status = 403
+
+
+class StaleVersion(ServiceError):
+    """The page showed an older version of the table than the one stored."""
+
+    status = 409
+
+
+def group_name(game_id: int) -> str:
+    """The channel group of one table."""
+    return f"game_{game_id}"
+
+
+def announce(game_id: int, version: int) -> None:
+    """Tell the table's sockets there is a new version (never a state, never a card)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(
+            group_name(game_id), {"type": "game.updated", "version": version}
+        )
+
+
+def bump(game: Game, fields: list[str]) -> None:
+    """Save the changed fields with a new version, announced once the transaction commits."""
+    game.version += 1
+    game.save(update_fields=[*fields, "version"])
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: announce(game_id, version))
+
+
+def announce_to_user(game_id: int, user_id: int) -> None:
+    """Tell one user's sockets at the table to redraw their own board (no version moved)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(
+            group_name(game_id), {"type": "seat.refreshed", "user": user_id}
+        )
+
+
+def closed_reason(game: Game) -> str:
+    """Why a table that is no longer open refuses seats and lobby changes."""
+    return {
+        Game.Status.RUNNING: "This table has already started.",
+        Game.Status.OVER: "This game is over.",
+        Game.Status.CANCELLED: "The host cancelled this table.",
+    }.get(Game.Status(game.status), "This table is not open.")
+
+
+def lock(game: Game | int) -> Game:
+    """The game row, locked until the transaction ends."""
+    pk = game if isinstance(game, int) else game.pk
+    return Game.objects.select_for_update().get(pk=pk)
+
+
+def seats_in_order(game: Game) -> list[Seat]:
+    """The seats with their users, in seat order (joining order before the start)."""
+    return list(game.seats.select_related("user").order_by("position", "joined_at", "pk"))
+
+
+def load_state(game: Game) -> Any:
+    """The engine state of a started game, from its snapshot."""
+    if game.snapshot is None:
+        raise ServiceError("This game has not started yet.")
+    return game.spec.engine.load(game.snapshot)
+
+
+def seat_of(game: Game, user: Any) -> Seat | None:
+    """The user's seat at the table, if any."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return game.seats.filter(user=user).select_related("user").first()

@@ -1,0 +1,247 @@
+"""Playing a game: moves, bots, results, resigning, closing results, replay."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.ratings import rate_game
+from games.engines import IllegalAction
+from games.models import Action, Game, Seat
+from games.services.base import (
+    NotAllowed,
+    ServiceError,
+    StaleVersion,
+    announce_to_user,
+    bump,
+    closed_reason,
+    load_state,
+    lock,
+    seats_in_order,
+)
+
+# --- play ---------------------------------------------------------------------------------
+
+
+def check_play(
+    game: Game, user: User, version: int | None, moment: str | None, state: Any = None
+) -> Seat:
+    """The seat that may act now, or a ServiceError.
+
+    A page that showed an older version is stale, unless the game says the seat's moment has
+    not changed since (in Midnight Bakery a rival locking a pick does not change your batch).
+    """
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise NotAllowed("You do not sit at this game.")
+    if game.status == Game.Status.OPEN:
+        raise ServiceError("This game has not started yet.")
+    if game.status != Game.Status.RUNNING or seat.position is None:
+        raise StaleVersion(closed_reason(game))
+    if seat.resigned:
+        raise NotAllowed("You resigned this game; a house bot plays your seat.")
+    if version is not None and version != game.version:
+        same_moment = (
+            moment is not None
+            and game.spec.moment is not None
+            and state is not None
+            and moment == game.spec.moment(game.spec.engine.view(state, seat.position))
+        )
+        if not same_moment:
+            raise StaleVersion("The table moved on while you chose; look again and choose.")
+    return seat
+
+
+@transaction.atomic
+def play(
+    game: Game | int, user: User, action: dict, version: int | None, moment: str | None = None
+) -> Game:
+    """Apply a player's action, let the bots answer, store everything; IllegalAction if refused."""
+    game = lock(game)
+    state = load_state(game) if game.snapshot is not None else None
+    seat = check_play(game, user, version, moment, state)
+    if not isinstance(action, dict):
+        raise IllegalAction("That is not an action.")
+    assert seat.position is not None
+    engine = game.spec.engine
+    state = engine.apply_action(state, seat.position, action)
+    seats = {s.position: s for s in seats_in_order(game) if s.position is not None}
+    log = [action_row(game, seat.position, action, user=user, bot="")]
+    store(game, state, log, seats)
+    bump(game, ["status", "snapshot", "moves", "finished_at"])
+    return game
+
+
+def action_row(game: Game, position: int, action: dict, *, user: User | None, bot: str) -> Action:
+    """The next Action row of the game (not saved yet)."""
+    game.moves += 1
+    return Action(game=game, seq=game.moves, seat=position, payload=action, user=user, bot=bot)
+
+
+def bot_rng(game: Game) -> random.Random:
+    """The bots' random stream for the next move: fixed by the seed and the move number."""
+    return random.Random(f"{game.seed}:{game.moves}")
+
+
+def run_bots(game: Game, state: Any, seats: Mapping[int, Seat], log: list[Action]) -> Any:
+    """Bots whose turn it is act until a person must move or the game ends."""
+    spec = game.spec
+    engine = spec.engine
+    while not engine.is_over(state):
+        moved = False
+        for position in engine.active_seats(state):
+            seat = seats.get(position)
+            if seat is None or not seat.bot:
+                continue
+            legal = engine.legal_actions(state, position)
+            if not legal:
+                continue
+            choose = spec.bots[seat.bot]
+            action = choose(engine.view(state, position), legal, bot_rng(game))
+            state = engine.apply_action(state, position, action)
+            log.append(action_row(game, position, action, user=seat.user, bot=seat.bot))
+            moved = True
+            if engine.is_over(state):
+                break
+        if not moved:
+            break
+    return state
+
+
+def store(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat]) -> None:
+    """Let the bots act, append the Action rows, save the snapshot, and the results at the end."""
+    engine = game.spec.engine
+    state = run_bots(game, state, seats, log)
+    Action.objects.bulk_create(log)
+    game.snapshot = engine.dump(state)
+    if engine.is_over(state):
+        game.status = Game.Status.OVER
+        game.finished_at = timezone.now()
+        write_results(game, engine.result(state), seats)
+
+
+def placings(
+    scores: list[int], winners: set[int], resigned: set[int]
+) -> tuple[list[int], set[int]]:
+    """Each seat's place and the winners: a tie shares a place, resigned seats share the last.
+
+    The others keep the engine's order among themselves; if every winner resigned, the best
+    of the others win.
+    """
+    stayed = [p for p in range(len(scores)) if p not in resigned]
+    won = winners - resigned
+
+    def place(position: int) -> int:
+        mine = scores[position]
+        return 1 + sum(
+            1
+            for p in stayed
+            if scores[p] > mine or (scores[p] == mine and p in won and position not in won)
+        )
+
+    places = [place(p) if p not in resigned else len(stayed) + 1 for p in range(len(scores))]
+    if not won and resigned:
+        won = {p for p in stayed if places[p] == 1}
+    return places, won
+
+
+def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Seat]) -> None:
+    """Scores, places, winners and breakdowns on the seats; then the ratings move."""
+    from games.boards import seat_results
+
+    scores = list(result["scores"])
+    resigned = {p for p, seat in seats.items() if seat.resigned}
+    places, winners = placings(scores, set(result.get("winners", [])), resigned)
+    for position, seat in seats.items():
+        seat.score = scores[position]
+        seat.winner = position in winners
+        seat.place = places[position]
+        seat.breakdown = seat_results(game, result, position)
+    Seat.objects.bulk_update(list(seats.values()), ["score", "winner", "place", "breakdown"])
+    rate_game(game.kind, seats.values())
+
+
+# --- resign -------------------------------------------------------------------------------
+
+
+def resign_bot(game: Game) -> str:
+    """The house bot level that takes over a resigned seat."""
+    levels = game.spec.bot_levels
+    return "greedy" if "greedy" in levels else levels[0]
+
+
+def check_resign(game: Game, user: User) -> Seat:
+    """The seat a person may give up now, or a ServiceError."""
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise NotAllowed("You do not sit at this game.")
+    if game.status == Game.Status.OPEN:
+        raise ServiceError("This game has not started yet.")
+    if game.status != Game.Status.RUNNING:
+        raise ServiceError(closed_reason(game))
+    if seat.resigned:
+        raise ServiceError("You have already resigned this game.")
+    if seat.bot:
+        raise ServiceError("A bot cannot resign.")
+    return seat
+
+
+@transaction.atomic
+def resign(game: Game | int, user: User) -> Game:
+    """Give up a running game: a house bot plays the seat to the end, which counts as last place."""
+    game = lock(game)
+    seat = check_resign(game, user)
+    seat.resigned = True
+    seat.bot = resign_bot(game)
+    seat.save(update_fields=["resigned", "bot"])
+    seats = {s.position: s for s in seats_in_order(game) if s.position is not None}
+    store(game, load_state(game), [], seats)
+    bump(game, ["status", "snapshot", "moves", "finished_at"])
+    return game
+
+
+# --- per-seat screen state ----------------------------------------------------------------
+
+
+def check_close_results(game: Game, user: User, seen: int) -> Seat:
+    """The seat that may close results up to `seen`, or a ServiceError."""
+    seat = game.seats.filter(user=user).first()
+    if seat is None or seat.position is None or game.snapshot is None:
+        raise NotAllowed("You do not sit at this game.")
+    from games.boards import results_count
+
+    view = game.spec.engine.view(load_state(game), seat.position)
+    if not 0 <= seen <= results_count(game, view):
+        raise ServiceError("Those results are not out yet.")
+    return seat
+
+
+@transaction.atomic
+def close_results(game: Game | int, user: User, seen: int) -> None:
+    """Record that a seated player closed the results up to the given count, in all their tabs."""
+    game = lock(game)
+    seat = check_close_results(game, user, seen)
+    if seat.results_seen >= seen:
+        return
+    seat.results_seen = seen
+    seat.save(update_fields=["results_seen"])
+    game_id, user_id = game.pk, user.pk
+    transaction.on_commit(lambda: announce_to_user(game_id, user_id))
+
+
+# --- replay -------------------------------------------------------------------------------
+
+
+def replay(game: Game) -> Any:
+    """The state rebuilt from the seed and the Action rows alone."""
+    engine = game.spec.engine
+    players = game.seats.exclude(position=None).count()
+    state = engine.new_game(players, seed=game.seed, options=dict(game.options))
+    for action in game.actions.order_by("seq"):
+        state = engine.apply_action(state, action.seat, action.payload)
+    return state

@@ -1,0 +1,211 @@
+"""Tables before the game: create, join, leave, bots, cancel, start."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import catalog
+from games.engines.rng import seed_state, shuffled
+from games.models import Game, Seat
+from games.services.base import (
+    NotAllowed,
+    ServiceError,
+    bump,
+    closed_reason,
+    lock,
+    seats_in_order,
+)
+from games.services.play import store
+
+# --- create -------------------------------------------------------------------------------
+
+
+def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> catalog.GameSpec:
+    """The spec of a valid new table, or a ServiceError."""
+    if kind not in {s.slug for s in catalog.available()}:
+        raise ServiceError("That game is not on offer.")
+    spec = catalog.get(kind)
+    if not spec.min_players <= capacity <= spec.max_players:
+        raise ServiceError(f"{spec.name} seats {spec.min_players} to {spec.max_players} players.")
+    for option in spec.options:
+        value = options.get(option.name, option.default)
+        if value not in {c for c, _ in option.choices}:
+            raise ServiceError(f"{option.label} cannot be {value!r}.")
+    return spec
+
+
+@transaction.atomic
+def create_game(
+    host: User,
+    kind: str,
+    capacity: int,
+    options: Mapping[str, str] | None = None,
+    *,
+    private: bool = False,
+    host_bot: str = "",
+) -> Game:
+    """A new open table with its host seated (a bot level when a bot account hosts)."""
+    chosen = dict(options or {})
+    spec = check_create(kind, capacity, chosen)
+    opts = {o.name: chosen.get(o.name, o.default) for o in spec.options}
+    game = Game.objects.create(
+        kind=kind, host=host, capacity=capacity, options=opts, private=private
+    )
+    Seat.objects.create(game=game, user=host, bot=host_bot)
+    return game
+
+
+# --- join and leave -----------------------------------------------------------------------
+
+
+def check_join(game: Game, user: User, invite: str | None) -> None:
+    """Refuse a join the table cannot take."""
+    if game.status != Game.Status.OPEN:
+        raise ServiceError(closed_reason(game))
+    if game.private and invite != game.invite:
+        raise NotAllowed("This table is private: you need its invite link.")
+    if game.seats.filter(user=user).exists():
+        raise ServiceError("You already sit at this table.")
+    if game.seats.count() >= game.capacity:
+        raise ServiceError("Every seat at this table is taken.")
+
+
+@transaction.atomic
+def join(game: Game | int, user: User, invite: str | None = None) -> Seat:
+    """Sit the user at an open table."""
+    game = lock(game)
+    check_join(game, user, invite)
+    seat = Seat.objects.create(game=game, user=user)
+    bump(game, [])
+    return seat
+
+
+def check_leave(game: Game, user: User) -> Seat:
+    """The seat a user may leave, or a ServiceError."""
+    if game.status == Game.Status.RUNNING:
+        raise ServiceError("You cannot leave a game that has started.")
+    if game.status != Game.Status.OPEN:
+        raise ServiceError(closed_reason(game))
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise ServiceError("You do not sit at this table.")
+    if user.pk == game.host_id:
+        raise ServiceError("The host cannot leave; the table would have no host.")
+    return seat
+
+
+@transaction.atomic
+def leave(game: Game | int, user: User) -> None:
+    """Take the user's seat away before the start."""
+    game = lock(game)
+    check_leave(game, user).delete()
+    bump(game, [])
+
+
+# --- bots ---------------------------------------------------------------------------------
+
+
+def bot_account(level: str, taken: set[int]) -> User:
+    """A house bot account of that level that is not already at the table."""
+    index = 1
+    while True:
+        user, _ = User.objects.get_or_create(
+            username=f"{level}-bot-{index}", defaults={"is_bot": True}
+        )
+        if user.pk not in taken:
+            if user.has_usable_password():
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
+            return user
+        index += 1
+
+
+def check_host(game: Game, user: User) -> None:
+    """Refuse anyone but the host of an open table."""
+    if user.pk != game.host_id:
+        raise NotAllowed("Only the host can do that.")
+    if game.status != Game.Status.OPEN:
+        raise ServiceError(closed_reason(game))
+
+
+@transaction.atomic
+def add_bot(game: Game | int, host: User, level: str) -> Seat:
+    """Seat a bot of the given level in an empty seat."""
+    game = lock(game)
+    check_host(game, host)
+    if level not in game.spec.bot_levels:
+        raise ServiceError(f"There is no {level!r} bot.")
+    taken = set(game.seats.values_list("user_id", flat=True))
+    if len(taken) >= game.capacity:
+        raise ServiceError("Every seat at this table is taken.")
+    seat = Seat.objects.create(game=game, user=bot_account(level, taken), bot=level)
+    bump(game, [])
+    return seat
+
+
+@transaction.atomic
+def remove_bot(game: Game | int, host: User, seat_id: int) -> None:
+    """Take a bot away from the table."""
+    game = lock(game)
+    check_host(game, host)
+    seat = game.seats.filter(pk=seat_id).exclude(bot="").first()
+    if seat is None:
+        raise ServiceError("There is no such bot at this table.")
+    seat.delete()
+    bump(game, [])
+
+
+@transaction.atomic
+def cancel(game: Game | int, host: User) -> Game:
+    """The host closes an open table: it leaves the lobby and says it was cancelled."""
+    game = lock(game)
+    check_host(game, host)
+    game.status = Game.Status.CANCELLED
+    game.finished_at = timezone.now()
+    bump(game, ["status", "finished_at"])
+    return game
+
+
+# --- start --------------------------------------------------------------------------------
+
+
+SEATING_SALT = 0x5EA7_ED_B4_CE_0001
+
+
+def draw_positions(seed: int, count: int) -> list[int]:
+    """The seat position of each joined player, drawn from the game's seed.
+
+    A salted stream, so the public seating tells nothing about the engine's own draws.
+    """
+    order, _ = shuffled(list(range(count)), seed_state(seed ^ SEATING_SALT))
+    return order
+
+
+def check_start(game: Game, user: User) -> list[Seat]:
+    """The seats of a table that may start now, or a ServiceError."""
+    check_host(game, user)
+    seats = seats_in_order(game)
+    if len(seats) < game.spec.min_players:
+        raise ServiceError(f"At least {game.spec.min_players} players must sit to start.")
+    return seats
+
+
+@transaction.atomic
+def start(game: Game | int, user: User) -> Game:
+    """Draw the seats, deal the game and let the bots make their first moves."""
+    game = lock(game)
+    seats = check_start(game, user)
+    for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
+        seat.position = position
+    Seat.objects.bulk_update(seats, ["position"])
+    engine = game.spec.engine
+    state = engine.new_game(len(seats), seed=game.seed, options=dict(game.options))
+    game.status = Game.Status.RUNNING
+    game.started_at = timezone.now()
+    store(game, state, [], {s.position: s for s in seats if s.position is not None})
+    bump(game, ["status", "started_at", "snapshot", "moves", "finished_at"])
+    return game
