@@ -12,19 +12,9 @@ import pytest
 
 from games.engines import cakehalla as engine
 from tests.e2e.cakehalla_brain import FEATURES, decide, feature_of, find_seed
+from tests.e2e.pages import sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
-
-PASSWORD = "saffron-star-2024"
-
-
-def sign_up(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(base + "/")
 
 
 def stored(db: str, game_id: int) -> tuple[Any, int, str]:
@@ -34,10 +24,6 @@ def stored(db: str, game_id: int) -> tuple[Any, int, str]:
             "SELECT snapshot, version, status FROM games_game WHERE id = ?", (game_id,)
         ).fetchone()
     return engine.load(json.loads(snapshot)), int(version), str(status)
-
-
-def version(page: Any) -> str:
-    return str(page.locator("#board-version").input_value())
 
 
 def wait_for_version(page: Any, wanted: int) -> None:

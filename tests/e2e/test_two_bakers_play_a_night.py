@@ -11,6 +11,7 @@ import pytest
 
 from games.engines import midnight_bakery as engine
 from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.pages import sign_up, version
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -18,8 +19,6 @@ except ImportError:  # pragma: no cover - playwright is a dev dependency
     PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
-
-PASSWORD = "midnight-oven-2024"
 
 
 def seed_with_an_early_peel() -> int:
@@ -41,19 +40,6 @@ window.WebSocket = class {
   send() {} close() {} addEventListener() {}
 };
 """
-
-
-def sign_up(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(base + "/")
-
-
-def version(page: Any) -> str:
-    return str(page.locator("#board-version").input_value())
 
 
 def wait_for_new_version(page: Any, old: str) -> None:
