@@ -164,7 +164,7 @@ def waits_for(game: Game, position: int | None, resigned: bool) -> bool:
     if game.status != Game.Status.RUNNING or position is None or resigned or not game.snapshot:
         return False
     engine = game.spec.engine
-    return bool(engine.legal_actions(engine.load(game.snapshot), position))
+    return position in engine.active_seats(engine.load(game.snapshot))
 
 
 @login_required
