@@ -21,16 +21,30 @@ def _fast_passwords(settings: object) -> None:
 
 @pytest.fixture(autouse=True)
 def _own_channel_prefix(settings: object) -> None:
-    """On Redis, each xdist worker gets its own prefix, so equal game ids never cross-talk."""
+    """On Redis, each test process gets its own prefix, so equal game ids never cross-talk.
+
+    The process id keeps two suites apart when they run side by side on one machine.
+    """
     redis_url = os.environ.get("REDIS_URL")
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     if redis_url:
         settings.CHANNEL_LAYERS = {  # type: ignore[attr-defined]
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [redis_url], "prefix": f"test-{worker}"},
+                "CONFIG": {"hosts": [redis_url], "prefix": f"test-{worker}-{os.getpid()}"},
             }
         }
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Two suites side by side on one PostgreSQL server each get their own test databases."""
+    from django.conf import settings
+
+    for db in settings.DATABASES.values():
+        if db["ENGINE"].endswith("postgresql"):
+            test = db.setdefault("TEST", {})
+            test["NAME"] = f"{test.get('NAME') or 'test_' + db['NAME']}_{os.getpid()}"
 
 
 @pytest.fixture

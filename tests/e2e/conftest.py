@@ -43,7 +43,12 @@ def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium")
     db = tmp_path_factory.mktemp("site") / "db.sqlite3"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "DEBUG": "1",
+        "REDIS_PREFIX": f"e2e-{os.getpid()}",
+    }
     env.pop("DJANGO_SETTINGS_MODULE", None)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
