@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "bakery_site.middleware.BoardErrorMiddleware",
     # Axes last, so it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
 ]
@@ -86,6 +87,18 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# On SQLite, simultaneous picks must queue, never fail: write-ahead logging lets readers go on
+# while one writer writes, every transaction takes the write lock at its start (a deferred one
+# that reads and then writes fails at once with "database is locked" when another writer got in
+# first), and a writer waits up to SQLITE_TIMEOUT seconds for its turn.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": int(os.environ.get("SQLITE_TIMEOUT", "20")),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 # On PostgreSQL, a psycopg connection pool: every websocket push reads the game, and opening a
 # connection per read (CONN_MAX_AGE=0, as ASGI needs) cost 25 ms a push in bench/site.py.
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_flag("DB_POOL", True):
