@@ -30,7 +30,5 @@ class BoardErrorMiddleware:
             return None
         # The traceback still reaches the server's log, just not the player's screen.
         logger.error("%s %s failed", request.method, request.path, exc_info=exception)
-        box = format_html(
-            '<p id="board-message" class="message error" role="alert">{}</p>', SORRY
-        )
+        box = format_html('<p id="board-message" class="message error" role="alert">{}</p>', SORRY)
         return HttpResponse(box, status=500)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -14,6 +15,7 @@ from tests.conftest import client_for
 
 
 def fail(*args: object, **kwargs: object) -> None:
+    """A service that breaks."""
     raise RuntimeError("the oven caught fire")
 
 
@@ -23,14 +25,15 @@ def broken_play(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "play", fail)
 
 
-def post_a_pick(game: Game, user: User, **headers: str) -> object:
+def post_a_pick(game: Game, user: User) -> Any:
+    """A pick posted the way the board's form posts it."""
     engine = game.spec.engine
     position = game.seats.get(user=user).position
     action = engine.legal_actions(engine.load(game.snapshot), position)[0]
     return client_for(user).post(
         reverse("games:play", args=[game.pk]),
         {"action": json.dumps(action), "version": str(game.version)},
-        **headers,
+        headers={"HX-Request": "true"},
     )
 
 
@@ -39,9 +42,9 @@ def test_a_failed_tap_answers_the_sites_own_message_even_with_debug_on(
     running_game: Game, player: User, broken_play: None, settings: object
 ) -> None:
     settings.DEBUG = True  # type: ignore[attr-defined]
-    response = post_a_pick(running_game, player, HTTP_HX_REQUEST="true")
-    body = response.content.decode()  # type: ignore[attr-defined]
-    assert response.status_code == 500  # type: ignore[attr-defined]
+    response = post_a_pick(running_game, player)
+    body = response.content.decode()
+    assert response.status_code == 500
     assert 'id="board-message"' in body and "your tap was not taken" in body
     assert "Traceback" not in body and "oven caught fire" not in body
 

@@ -125,9 +125,7 @@ def test_eight_bakers_lock_their_picks_in_the_same_instant(bakers: list[User]) -
 
 @pytest.mark.xdist_group("simultaneous")
 @pytest.mark.django_db(transaction=True)
-def test_two_tabs_of_one_baker_store_one_pick_and_tell_the_other(
-    player: User, rival: User
-) -> None:
+def test_two_tabs_of_one_baker_store_one_pick_and_tell_the_other(player: User, rival: User) -> None:
     game = night_for([player, rival])
     for _ in range(10):
         moves = game.moves
