@@ -7,7 +7,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.boards import render_regions, render_whole
+from games.boards import Sent, render_changed, render_whole
 from games.models import Game
 from games.services import group_name
 from games.views import INVITES, can_watch
@@ -32,7 +32,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     game_id: int
     version: int
     status: str
-    sent: dict[str, str]
+    prints: Sent
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -44,11 +44,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(group_name(self.game_id), self.channel_name)
         await self.accept()
-        self.sent = {}
+        self.prints = {}
         await self.push(game, whole=True)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "sent"):
+        if hasattr(self, "prints"):
             await self.channel_layer.group_discard(group_name(self.game_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -71,16 +71,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.push(game, whole=False)
 
     async def push(self, game: Game, *, whole: bool) -> None:
-        """Send the board (whole, or the regions that differ from what was sent before)."""
+        """Send the board (whole, or the regions whose content moved since the last push)."""
         user = self.scope["user"]
         self.version = game.version
         self.status = game.status
         if whole:
-            html, self.sent = await database_sync_to_async(render_whole)(game, user)
+            html, self.prints = await database_sync_to_async(render_whole)(game, user)
             await self.send(text_data=html)
             return
-        regions = await database_sync_to_async(render_regions)(game, user)
-        changed = [html for name, html in regions.items() if self.sent.get(name) != html]
-        self.sent = regions
+        changed, self.prints = await database_sync_to_async(render_changed)(game, user, self.prints)
         if changed:
-            await self.send(text_data="".join(changed))
+            await self.send(text_data="".join(changed.values()))
