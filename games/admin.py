@@ -10,7 +10,7 @@ from django.utils.html import format_html
 
 from games.models import LIVE, Action, Game, Seat
 
-HIDDEN = "Hidden until the game ends: it fixes the seating, the deck order and every hand."
+HIDDEN = "Hidden while the game runs or waits to start: it fixes seats, deck and every hand."
 
 
 def spoils_play(game: Game) -> bool:

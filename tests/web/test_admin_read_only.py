@@ -74,7 +74,7 @@ def test_a_live_tables_seed_is_hidden(
     assert page.status_code == 200
     html = page.content.decode()
     assert str(game.seed) not in html
-    assert "Hidden until the game ends" in html
+    assert "Hidden while the game runs or waits to start" in html
 
 
 def test_a_finished_games_seed_is_shown(staff: Client, player: User) -> None:
