@@ -151,8 +151,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-# Behind PROXY_COUNT proxies that each append to X-Forwarded-For, the client is the address the
-# nearest of them saw; without proxies, the peer's address.
+# Behind PROXY_COUNT proxies that each write to X-Forwarded-For, the client is the address the
+# outermost of them saw (accounts.client_ip); without proxies, the peer's address.
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 
