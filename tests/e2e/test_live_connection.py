@@ -35,7 +35,7 @@ def a_night_for_two(browser: Any, base: str, names: tuple[str, str]) -> list[Any
     take_a_seat(pages[1], url)
     pages[0].get_by_role("button", name="Start the night").click()
     for page in pages:
-        page.wait_for_function("window.bakehouseLive === true")
+        page.wait_for_function("() => window.bakehouseLive === true")
         page.locator("#batch-form button.card").first.wait_for()
     return pages
 
@@ -45,8 +45,8 @@ def test_the_page_reconnects_after_a_normal_close_and_catches_up(
 ) -> None:
     me, rival = a_night_for_two(browser, daphne_site["url"], ("gus", "hana"))
     me.evaluate("window.__sockets[0].close(1000)")
-    me.wait_for_function("window.bakehouseLive === false")
-    me.wait_for_function("window.__sockets.length === 2 && window.bakehouseLive === true")
+    me.wait_for_function("() => window.bakehouseLive === false")
+    me.wait_for_function("() => window.__sockets.length === 2 && window.bakehouseLive === true")
     shown = int(me.locator("#board-version").input_value())
     rival.locator("#batch-form button.card").first.click()
     me.wait_for_function(f"() => Number(document.getElementById('board-version').value) > {shown}")
@@ -65,7 +65,7 @@ def test_a_tap_that_cannot_be_sent_is_told_and_nothing_is_lost(
     message.filter(has_text="could not be reached").wait_for()
     assert "error" in (message.get_attribute("class") or "")
     me.context.set_offline(False)
-    me.wait_for_function("window.bakehouseLive === true")
+    me.wait_for_function("() => window.bakehouseLive === true")
     me.locator("#batch-form button.card").first.click()  # the same pick, now sent
     me.get_by_text("Locked. Waiting for the others").wait_for()
     for page in (me, rival):

@@ -65,7 +65,7 @@ def started_night(browser: Any, base: str, names: tuple[str, str]) -> list[Any]:
     take_a_seat(guest, url)
     host.get_by_role("button", name="Start the night").click()
     for page in pages:
-        page.wait_for_function("window.bakehouseLive === true")
+        page.wait_for_function("() => window.bakehouseLive === true")
         page.locator("#board-moment").wait_for(state="attached")
     return pages
 
@@ -155,7 +155,7 @@ def test_an_open_cakehalla_card_menu_survives_a_rivals_move(
     take_a_seat(pages[1], url)
     pages[0].get_by_role("button", name="Start the game").click()
     for page in pages:
-        page.wait_for_function("window.bakehouseLive === true")
+        page.wait_for_function("() => window.bakehouseLive === true")
         page.locator("#region-counter").wait_for()
     mover = next(p for p in pages if p.locator("#market-form [data-take]").count())
     waiter = pages[1] if mover is pages[0] else pages[0]
