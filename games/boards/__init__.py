@@ -122,8 +122,8 @@ def render_regions(game: Game, user: Any) -> dict[str, str]:
 
 
 # What a socket keeps of each region it sent: the fingerprint of the region's inputs and the hash
-# of its HTML (two ints, not the HTML).
-Sent = dict[str, tuple[int, int]]
+# of its HTML (two ints, not the HTML; None where the HTML is not known, so a move sends it).
+Sent = dict[str, tuple[int, int | None]]
 
 
 def region_prints(game: Game, ctx: Mapping[str, Any]) -> dict[str, int]:
@@ -154,5 +154,5 @@ def render_whole(game: Game, user: Any) -> tuple[str, Sent]:
     ctx = board_context(game, user)
     prints = region_prints(game, ctx)
     parts = render_parts(game, ctx, prints)
-    kept = {name: (prints[name], hash(html)) for name, html in parts.items()}
+    kept: Sent = {name: (prints[name], hash(html)) for name, html in parts.items()}
     return board_html(game, ctx, parts), kept
