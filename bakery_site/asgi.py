@@ -11,13 +11,18 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import worker  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+# Bot moves run on this process's loop after each commit, and after a restart (games/worker.py).
+application = worker.serve(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
+worker.start_with_server()

@@ -20,6 +20,15 @@ def _fast_passwords(settings: object) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _bots_inline(settings: object) -> None:
+    """Bots move right after each service returns, in the same thread: tests read them at once.
+
+    tests/web/test_bot_worker.py turns this off to test the real path (games/worker.py).
+    """
+    settings.BOT_MOVES = "inline"  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
 def _own_channel_prefix(settings: object) -> None:
     """On Redis, each test process gets its own prefix, so equal game ids never cross-talk.
 
