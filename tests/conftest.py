@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
 
 import pytest
@@ -45,15 +46,25 @@ def _own_channel_prefix(settings: object) -> None:
         }
 
 
+MEMORY_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """Two suites side by side on one PostgreSQL server each get their own test databases."""
+    """Each test process gets its own test database, side by side with other suites.
+
+    On SQLite a file, not the shared in-memory database: the bots' threads write beside the
+    test's (tests/web/test_bot_worker.py), and shared-cache tables refuse that at once where a
+    file waits its turn, as `make run`'s database does. In memory-backed /dev/shm: as fast.
+    """
     from django.conf import settings
 
     for db in settings.DATABASES.values():
+        test = db.setdefault("TEST", {})
         if db["ENGINE"].endswith("postgresql"):
-            test = db.setdefault("TEST", {})
             test["NAME"] = f"{test.get('NAME') or 'test_' + db['NAME']}_{os.getpid()}"
+        elif db["ENGINE"].endswith("sqlite3"):
+            test["NAME"] = os.path.join(MEMORY_DIR, f"bakehouse-test-{os.getpid()}.db")
 
 
 @pytest.fixture
