@@ -74,6 +74,17 @@
   document.addEventListener("htmx:afterSettle", cue);
   document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(cue, 0); });
 
+  // A move's answer can land after the socket brought a newer board (a bot moved right after
+  // the commit, a rival locked a pick): never put the older board back.
+  var VERSION = /id="board-version"[^>]*value="(\d+)"/;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var shown = document.getElementById("board-version");
+    var answer = VERSION.exec(event.detail.serverResponse || "");
+    if (!target || target.id !== "board" || !shown || !answer) return;
+    if (Number(answer[1]) < Number(shown.value)) event.detail.shouldSwap = false;
+  });
+
   // A failed request shows its message in the message line above the board.
   document.addEventListener("htmx:responseError", function (event) {
     var line = document.getElementById("board-message");
