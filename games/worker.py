@@ -118,7 +118,8 @@ class Runner:
                 if game_id not in self.again:
                     return
         except Exception:
-            logger.exception("bot moves at game %s stopped; the sweep will try again", game_id)
+            logger.exception("bot moves at game %s stopped; the next sweep tries again", game_id)
+            self.woken.pop(game_id, None)
         finally:
             self.busy.discard(game_id)
 
@@ -137,7 +138,8 @@ class Runner:
     def stuck(self, running: Mapping[int, int], first: bool) -> list[int]:
         """Games to wake: every one at start-up, then those whose version stood still a period.
 
-        Each version is woken once by the sweep: a game waiting for a person costs one look.
+        Each version is woken once by the sweep (a game waiting for a person costs one look),
+        unless its drive failed (the database went away): then every period until it works.
         """
         due = [
             game_id

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import OperationalError
 
 from accounts.models import User
 from games import catalog, services
@@ -210,6 +211,27 @@ async def test_two_runners_woken_for_one_game_store_each_bot_move_once(
     assert over.spec.engine.dump(await database_sync_to_async(services.replay)(over)) == (
         over.snapshot
     )
+
+
+async def test_a_failed_bot_step_is_tried_again_by_the_next_sweep(
+    after_commit: None, settings: Any, monkeypatch: pytest.MonkeyPatch, player: User
+) -> None:
+    settings.BOT_SWEEP_SECONDS = 0.05
+    game = await database_sync_to_async(table)([player], 2)
+    await database_sync_to_async(services.start)(game, player)
+    step, failures = services.bot_step, iter([True])
+
+    def flaky(game_id: int) -> services.Step:
+        if next(failures, False):
+            raise OperationalError("the database went away")
+        return step(game_id)
+
+    monkeypatch.setattr(services, "bot_step", flaky)
+    RUNNER.start()
+    try:
+        await until(lambda: bot_moves(game) == 2, "a later sweep moved the bots")
+    finally:
+        await RUNNER.stop()
 
 
 def test_the_sweep_wakes_every_game_at_start_then_only_games_that_stood_still() -> None:
