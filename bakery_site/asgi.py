@@ -13,6 +13,7 @@ from django.conf import settings  # noqa: E402
 from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
 from bakery_site.origin import SiteOriginValidator  # noqa: E402
+from games import worker  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -28,9 +29,13 @@ def require_secret_key() -> None:
 
 require_secret_key()
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# Bot moves run on this process's loop after each commit, and after a restart (games/worker.py).
+application = worker.serve(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )
+worker.start_with_server()

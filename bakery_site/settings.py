@@ -213,3 +213,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Bot moves run after the request, each in its own short transaction (games/worker.py).
+# "after-commit": this process's runner makes them off the request, and its sweep wakes games
+# where a bot must act and nothing moved for BOT_SWEEP_SECONDS (after a restart). "inline": at
+# once in the same thread, each in its own transaction (the tests' deterministic mode).
+BOT_MOVES = os.environ.get("BOT_MOVES", "after-commit")
+if BOT_MOVES not in {"after-commit", "inline"}:
+    raise RuntimeError("BOT_MOVES must be after-commit or inline.")
+BOT_THREADS = int(os.environ.get("BOT_THREADS", "2"))
+BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))

@@ -53,10 +53,14 @@ def django_on_a_throwaway_database() -> Iterator[str]:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.path.join(folder, "bench.sqlite3"),
             "CONN_MAX_AGE": max_age,
+            "OPTIONS": {"transaction_mode": "IMMEDIATE"},  # as in settings: bots' threads write
         }
     # Production-like: no query log kept by DEBUG, the one-process in-memory channel layer.
     settings.DEBUG = False
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Bots answer right after each services.play in its thread, each move its own transaction;
+    # bench.bots measures the real path (games/worker.py) instead.
+    settings.BOT_MOVES = "inline"
     import django
 
     django.setup()

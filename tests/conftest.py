@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -19,6 +18,15 @@ from games.models import Game
 def _fast_passwords(settings: object) -> None:
     """Hash test passwords cheaply; the real hasher is slow on purpose."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _bots_inline(settings: object) -> None:
+    """Bots move right after each service returns, in the same thread: tests read them at once.
+
+    tests/web/test_bot_worker.py turns this off to test the real path (games/worker.py).
+    """
+    settings.BOT_MOVES = "inline"  # type: ignore[attr-defined]
 
 
 @pytest.fixture(autouse=True)
@@ -38,13 +46,17 @@ def _own_channel_prefix(settings: object) -> None:
         }
 
 
+MEMORY_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
     """Each test process gets test databases of its own, and SQLite's is a file as in `make run`.
 
     The process id keeps two suites apart on one PostgreSQL server. An in-memory SQLite database
     shares one cache between threads, with table locks that a real file never has: tests of
-    people pressing at the same instant need the file, its write-ahead log and its busy timeout.
+    people pressing at the same instant (and the bots' threads) need the file, its write-ahead log
+    and its busy timeout. In memory-backed /dev/shm it is as fast.
     """
     from django.conf import settings
 
@@ -53,9 +65,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
         if db["ENGINE"].endswith("postgresql"):
             test["NAME"] = f"{test.get('NAME') or 'test_' + db['NAME']}_{os.getpid()}"
         elif db["ENGINE"].endswith("sqlite3"):
-            folder = Path(tempfile.gettempdir()) / "bakehouse-tests"
-            folder.mkdir(exist_ok=True)
-            test["NAME"] = str(folder / f"test-{os.getpid()}.sqlite3")
+            test["NAME"] = os.path.join(MEMORY_DIR, f"bakehouse-test-{os.getpid()}.db")
 
 
 @pytest.fixture

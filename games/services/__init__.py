@@ -1,7 +1,8 @@
 """The only code that changes a game: every change is check_ then do_, in one transaction.
 
-Each public function locks the game row, validates, changes, stores, lets bots act and then
-announces the new version to the table's channel group once the transaction commits.
+Each public function locks the game row, validates, changes, stores and announces the new
+version to the table's channel group once the transaction commits; bots answer after the commit,
+each move in its own transaction (play.bot_step, run by games.worker).
 base: refusals, the lock, versions and announcements; tables: before the game; play: the game.
 """
 
@@ -20,19 +21,26 @@ from games.services.base import (
     seats_in_order,
 )
 from games.services.play import (
+    Step,
     action_row,
     bot_rng,
+    bot_step,
+    bots_after_commit,
     check_close_results,
     check_play,
     check_resign,
     close_results,
+    decide,
+    due_bot,
     placings,
     play,
+    record,
     replay,
     resign,
     resign_bot,
     run_bots,
-    store,
+    seated,
+    store_bot_move,
     write_results,
 )
 from games.services.tables import (
@@ -46,6 +54,7 @@ from games.services.tables import (
     check_leave,
     check_start,
     create_game,
+    do_start,
     draw_positions,
     join,
     leave,
@@ -58,12 +67,15 @@ __all__ = [
     "SEATING_SALT",
     "ServiceError",
     "StaleVersion",
+    "Step",
     "action_row",
     "add_bot",
     "announce",
     "announce_to_user",
     "bot_account",
     "bot_rng",
+    "bot_step",
+    "bots_after_commit",
     "bump",
     "cancel",
     "check_close_results",
@@ -77,6 +89,9 @@ __all__ = [
     "close_results",
     "closed_reason",
     "create_game",
+    "decide",
+    "do_start",
+    "due_bot",
     "draw_positions",
     "group_name",
     "join",
@@ -85,14 +100,16 @@ __all__ = [
     "lock",
     "placings",
     "play",
+    "record",
     "remove_bot",
     "replay",
     "resign",
     "resign_bot",
     "run_bots",
     "seat_of",
+    "seated",
     "seats_in_order",
     "start",
-    "store",
+    "store_bot_move",
     "write_results",
 ]

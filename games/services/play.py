@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.ratings import rate_game
+from games import worker
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
 from games.services.base import (
@@ -57,24 +60,36 @@ def check_play(
     return seat
 
 
-@transaction.atomic
 def play(
     game: Game | int, user: User, action: dict, version: int | None, moment: str | None = None
 ) -> Game:
-    """Apply a player's action, let the bots answer, store everything; IllegalAction if refused."""
+    """Apply a player's action and store it; the bots answer after the commit."""
+    game = do_play(game, user, action, version, moment)
+    bots_after_commit(game.pk)
+    return game
+
+
+@transaction.atomic
+def do_play(
+    game: Game | int, user: User, action: dict, version: int | None, moment: str | None
+) -> Game:
+    """The player's action in one transaction; IllegalAction if refused."""
     game = lock(game)
     state = load_state(game) if game.snapshot is not None else None
     seat = check_play(game, user, version, moment, state)
     if not isinstance(action, dict):
         raise IllegalAction("That is not an action.")
     assert seat.position is not None
-    engine = game.spec.engine
-    state = engine.apply_action(state, seat.position, action)
-    seats = {s.position: s for s in seats_in_order(game) if s.position is not None}
+    state = game.spec.engine.apply_action(state, seat.position, action)
     log = [action_row(game, seat.position, action, user=user, bot="")]
-    store(game, state, log, seats)
+    record(game, state, log, seated(game))
     bump(game, ["status", "snapshot", "moves", "finished_at"])
     return game
+
+
+def seated(game: Game) -> dict[int, Seat]:
+    """The seats of a started game by position."""
+    return {s.position: s for s in seats_in_order(game) if s.position is not None}
 
 
 def action_row(game: Game, position: int, action: dict, *, user: User | None, bot: str) -> Action:
@@ -83,46 +98,103 @@ def action_row(game: Game, position: int, action: dict, *, user: User | None, bo
     return Action(game=game, seq=game.moves, seat=position, payload=action, user=user, bot=bot)
 
 
-def bot_rng(game: Game) -> random.Random:
-    """The bots' random stream for the next move: fixed by the seed and the move number."""
-    return random.Random(f"{game.seed}:{game.moves}")
-
-
-def run_bots(game: Game, state: Any, seats: Mapping[int, Seat], log: list[Action]) -> Any:
-    """Bots whose turn it is act until a person must move or the game ends."""
-    spec = game.spec
-    engine = spec.engine
-    while not engine.is_over(state):
-        moved = False
-        for position in engine.active_seats(state):
-            seat = seats.get(position)
-            if seat is None or not seat.bot:
-                continue
-            legal = engine.legal_actions(state, position)
-            if not legal:
-                continue
-            choose = spec.bots[seat.bot]
-            action = choose(engine.view(state, position), legal, bot_rng(game))
-            state = engine.apply_action(state, position, action)
-            log.append(action_row(game, position, action, user=seat.user, bot=seat.bot))
-            moved = True
-            if engine.is_over(state):
-                break
-        if not moved:
-            break
-    return state
-
-
-def store(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat]) -> None:
-    """Let the bots act, append the Action rows, save the snapshot, and the results at the end."""
+def record(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat]) -> None:
+    """Append the Action rows, save the snapshot, and the results at the end."""
     engine = game.spec.engine
-    state = run_bots(game, state, seats, log)
     Action.objects.bulk_create(log)
     game.snapshot = engine.dump(state)
     if engine.is_over(state):
         game.status = Game.Status.OVER
         game.finished_at = timezone.now()
         write_results(game, engine.result(state), seats)
+
+
+# --- bots ---------------------------------------------------------------------------------
+
+
+class Step(enum.Enum):
+    """What one bot step did."""
+
+    STORED = "stored"
+    IDLE = "idle"
+    MOVED_ON = "moved on"
+
+
+def bots_after_commit(game_id: int) -> None:
+    """Let the bots that must act answer once this change is committed.
+
+    Inline (tests, commands): now, in this thread, each move in its own transaction.
+    Otherwise the worker of this process makes them, off the request.
+    """
+    if settings.BOT_MOVES == "inline":
+        run_bots(game_id)
+    else:
+        transaction.on_commit(lambda: worker.hint(game_id))
+
+
+def run_bots(game_id: int) -> int:
+    """Bot steps until no bot must act; how many moves were stored."""
+    stored = 0
+    while (step := bot_step(game_id)) is not Step.IDLE:
+        stored += step is Step.STORED
+    return stored
+
+
+def due_bot(game: Game, state: Any, seats: Mapping[int, Seat]) -> Seat | None:
+    """The first bot seat that must act now, if any."""
+    engine = game.spec.engine
+    if game.status != Game.Status.RUNNING or engine.is_over(state):
+        return None
+    for position in engine.active_seats(state):
+        seat = seats.get(position)
+        if seat is not None and seat.bot and engine.legal_actions(state, position):
+            return seat
+    return None
+
+
+def bot_rng(game: Game) -> random.Random:
+    """The bots' random stream for the next move: fixed by the seed and the move number."""
+    return random.Random(f"{game.seed}:{game.moves}")
+
+
+def decide(game: Game, state: Any, position: int, level: str) -> dict:
+    """The bot's action, chosen from its own view only."""
+    engine = game.spec.engine
+    legal = engine.legal_actions(state, position)
+    return game.spec.bots[level](engine.view(state, position), legal, bot_rng(game))
+
+
+def bot_step(game_id: int) -> Step:
+    """One bot decision: think on a loaded state, then store it if the table has not moved."""
+    game = Game.objects.get(pk=game_id)
+    if game.status != Game.Status.RUNNING or game.snapshot is None:
+        return Step.IDLE
+    state = load_state(game)
+    seats = seated(game)
+    seat = due_bot(game, state, seats)
+    if seat is None:
+        return Step.IDLE
+    assert seat.position is not None
+    action = decide(game, state, seat.position, seat.bot)
+    if store_bot_move(game, state, seats, seat, action):
+        return Step.STORED
+    return Step.MOVED_ON
+
+
+@transaction.atomic
+def store_bot_move(
+    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict
+) -> bool:
+    """Lock, check the table is still at the version the bot saw, apply and store its move."""
+    game = lock(loaded.pk)
+    if game.version != loaded.version:
+        return False
+    assert seat.position is not None
+    state = game.spec.engine.apply_action(state, seat.position, action)
+    log = [action_row(game, seat.position, action, user=seat.user, bot=seat.bot)]
+    record(game, state, log, seats)
+    bump(game, ["status", "snapshot", "moves", "finished_at"])
+    return True
 
 
 def placings(
@@ -191,17 +263,22 @@ def check_resign(game: Game, user: User) -> Seat:
     return seat
 
 
-@transaction.atomic
 def resign(game: Game | int, user: User) -> Game:
     """Give up a running game: a house bot plays the seat to the end, which counts as last place."""
+    game = do_resign(game, user)
+    bots_after_commit(game.pk)
+    return game
+
+
+@transaction.atomic
+def do_resign(game: Game | int, user: User) -> Game:
+    """Hand the seat to a house bot in one transaction; the bot moves after the commit."""
     game = lock(game)
     seat = check_resign(game, user)
     seat.resigned = True
     seat.bot = resign_bot(game)
     seat.save(update_fields=["resigned", "bot"])
-    seats = {s.position: s for s in seats_in_order(game) if s.position is not None}
-    store(game, load_state(game), [], seats)
-    bump(game, ["status", "snapshot", "moves", "finished_at"])
+    bump(game, [])
     return game
 
 

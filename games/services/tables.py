@@ -20,7 +20,7 @@ from games.services.base import (
     lock,
     seats_in_order,
 )
-from games.services.play import store
+from games.services.play import bots_after_commit, record
 
 # --- create -------------------------------------------------------------------------------
 
@@ -196,9 +196,16 @@ def check_start(game: Game, user: User) -> list[Seat]:
     return seats
 
 
-@transaction.atomic
 def start(game: Game | int, user: User) -> Game:
-    """Draw the seats, deal the game and let the bots make their first moves."""
+    """Draw the seats and deal the game; the bots make their first moves after the commit."""
+    game = do_start(game, user)
+    bots_after_commit(game.pk)
+    return game
+
+
+@transaction.atomic
+def do_start(game: Game | int, user: User) -> Game:
+    """Draw the seats and deal the game in one transaction."""
     game = lock(game)
     seats = check_start(game, user)
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
@@ -208,6 +215,6 @@ def start(game: Game | int, user: User) -> Game:
     state = engine.new_game(len(seats), seed=game.seed, options=dict(game.options))
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
-    store(game, state, [], {s.position: s for s in seats if s.position is not None})
+    record(game, state, [], {s.position: s for s in seats if s.position is not None})
     bump(game, ["status", "started_at", "snapshot", "moves", "finished_at"])
     return game

@@ -1,4 +1,4 @@
-"""Bots at the table: they act in the same transaction, logged as their own Action rows."""
+"""Bots at the table: they answer after each change, each move its own Action row."""
 
 from __future__ import annotations
 

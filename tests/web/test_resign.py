@@ -37,12 +37,15 @@ def test_resign_hands_the_seat_to_a_house_bot(running_game: Game, player: User) 
     assert running_game.version > before
 
 
-def test_resign_is_announced_on_commit(
+def test_resign_and_each_bot_move_after_it_are_announced_on_commit(
     running_game: Game, player: User, django_capture_on_commit_callbacks: Callable
 ) -> None:
+    moves = running_game.moves
     with django_capture_on_commit_callbacks() as callbacks:
         services.resign(running_game, player)
-    assert len(callbacks) == 1
+    running_game.refresh_from_db()
+    assert running_game.moves > moves
+    assert len(callbacks) == 1 + running_game.moves - moves
 
 
 def test_the_house_bot_moves_for_the_resigned_seat(running_game: Game, player: User) -> None:

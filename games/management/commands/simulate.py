@@ -42,6 +42,7 @@ def simulate_one(kind: str, players: int, levels: list[str]) -> Game:
         for i in range(1, players):
             services.add_bot(game, host, levels[i % len(levels)])
         services.start(game, host)
+        services.run_bots(game.pk)
     except services.ServiceError as exc:
         raise CommandError(str(exc)) from exc
     game.refresh_from_db()

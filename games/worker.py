@@ -1,0 +1,177 @@
+"""Bot moves after the request: each server process runs the due ones on its own event loop.
+
+A commit that leaves a bot to act hints this process's runner (transaction.on_commit). The runner
+drives that game one bot step at a time in a small thread pool, each step its own short
+transaction (services.bot_step): think on a loaded state, then lock, re-check the version and
+store, announced on commit like any move. A sweep at start-up and every BOT_SWEEP_SECONDS wakes
+the running games with a bot seat that did not move for a whole period (a restart, a process
+that died, a change made by a command), so no game waits forever; a later check of stored
+deadlines can join the same sweep. Several processes may wake the same game: the version
+re-check under the row lock lets exactly one store each move.
+
+The runner lives on the server's loop, so announcements from its threads reach the in-memory
+channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
+first ASGI call (serve), and never in inline mode (BOT_MOVES = "inline").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from channels.db import DatabaseSyncToAsync
+from django.conf import settings
+
+from games import services
+from games.models import Game, Seat
+
+logger = logging.getLogger(__name__)
+
+ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
+
+
+def running_with_bots() -> dict[int, int]:
+    """The version of every running game with a bot seat, by game id."""
+    bots = Seat.objects.exclude(bot="").values("game_id")
+    games = Game.objects.filter(status=Game.Status.RUNNING, pk__in=bots)
+    return dict(games.values_list("pk", "version"))
+
+
+class Runner:
+    """Drives due bot moves on one event loop; one task at a time per game."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.pool: ThreadPoolExecutor | None = None
+        self.busy: set[int] = set()
+        self.again: set[int] = set()
+        self.seen: dict[int, int] = {}
+        self.woken: dict[int, int] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def start(self) -> None:
+        """Run on the current event loop, with a sweep at once (again on a new loop)."""
+        loop = asyncio.get_running_loop()
+        if self.loop is loop or settings.BOT_MOVES == "inline":
+            return
+        self.reset()
+        self.loop = loop
+        self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
+        self.spawn(self.sweep_forever())
+
+    async def stop(self) -> None:
+        """Cancel the sweep and the drives, and let the pool's threads finish."""
+        tasks = list(self.tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        pool = self.pool
+        self.reset()
+        if pool is not None:
+            await asyncio.get_running_loop().run_in_executor(None, pool.shutdown)
+
+    def reset(self) -> None:
+        """Forget the loop and everything learnt on it."""
+        self.loop, self.pool = None, None
+        self.busy, self.again, self.seen, self.woken = set(), set(), {}, {}
+        self.tasks = set()
+
+    def hint(self, game_id: int) -> None:
+        """From any thread: a commit may have left a bot to act at this game."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            logger.debug("no bot runner in this process; a sweep will wake game %s", game_id)
+            return
+        loop.call_soon_threadsafe(self.wake, game_id)
+
+    def wake(self, game_id: int) -> None:
+        """Drive the game now, or once more after the drive under way."""
+        if game_id in self.busy:
+            self.again.add(game_id)
+            return
+        self.busy.add(game_id)
+        self.spawn(self.drive(game_id))
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """A task on the runner's loop, kept until it ends."""
+        assert self.loop is not None
+        task = self.loop.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def in_pool(self, func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        """The function run in the bots' threads, with Django's connection upkeep around it."""
+        return DatabaseSyncToAsync(func, thread_sensitive=False, executor=self.pool)
+
+    async def drive(self, game_id: int) -> None:
+        """Bot steps, each in its own transaction, until no bot must act at the game."""
+        step = self.in_pool(services.bot_step)
+        try:
+            while True:
+                self.again.discard(game_id)
+                while await step(game_id) is not services.Step.IDLE:
+                    pass
+                if game_id not in self.again:
+                    return
+        except Exception:
+            logger.exception("bot moves at game %s stopped; the next sweep tries again", game_id)
+            self.woken.pop(game_id, None)
+        finally:
+            self.busy.discard(game_id)
+
+    async def sweep_forever(self) -> None:
+        """Wake stuck games at once and then every BOT_SWEEP_SECONDS."""
+        first = True
+        while True:
+            try:
+                for game_id in self.stuck(await self.in_pool(running_with_bots)(), first):
+                    self.wake(game_id)
+            except Exception:
+                logger.exception("the bot sweep failed; it runs again next period")
+            first = False
+            await asyncio.sleep(settings.BOT_SWEEP_SECONDS)
+
+    def stuck(self, running: Mapping[int, int], first: bool) -> list[int]:
+        """Games to wake: every one at start-up, then those whose version stood still a period.
+
+        Each version is woken once by the sweep (a game waiting for a person costs one look),
+        unless its drive failed (the database went away): then every period until it works.
+        """
+        due = [
+            game_id
+            for game_id, version in running.items()
+            if (first or self.seen.get(game_id) == version) and self.woken.get(game_id) != version
+        ]
+        self.seen = dict(running)
+        self.woken = {g: v for g, v in self.woken.items() if g in running}
+        self.woken.update({g: running[g] for g in due})
+        return due
+
+
+RUNNER = Runner()
+
+
+def hint(game_id: int) -> None:
+    """A commit may have left a bot to act at this game: this process's runner looks."""
+    RUNNER.hint(game_id)
+
+
+def serve(app: ASGIApp) -> ASGIApp:
+    """The ASGI application, starting the runner on the server's loop at its first call."""
+
+    async def with_bots(scope: Any, receive: Any, send: Any) -> None:
+        RUNNER.start()
+        await app(scope, receive, send)
+
+    return with_bots
+
+
+def start_with_server() -> None:
+    """Start the runner as soon as Daphne's reactor runs, before any request comes."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is not None and settings.BOT_MOVES != "inline":
+        reactor.callLater(0, RUNNER.start)

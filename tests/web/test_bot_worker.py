@@ -1,0 +1,254 @@
+"""Bots move after the request, through the runner of games/worker.py (the real path).
+
+Each bot decision is its own short transaction after the previous commit, announced like any
+move; its thinking holds no lock; a due move left by a stopped process is made after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import OperationalError
+
+from accounts.models import User
+from games import catalog, services
+from games.models import Action, Game
+from games.worker import RUNNER, Runner, running_with_bots
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WAIT = 30.0
+
+
+class Gate:
+    """A bot that thinks until the test opens the gate, then plays as the greedy bot."""
+
+    def __init__(self, greedy: Callable[..., dict]) -> None:
+        self.greedy = greedy
+        self.thinking = threading.Event()
+        self.opened = threading.Event()
+
+    def choose(self, view: dict, legal: list[dict], rng: random.Random) -> dict:
+        self.thinking.set()
+        if not self.opened.wait(WAIT):
+            raise RuntimeError("the test never opened the gate")
+        return self.greedy(view, legal, rng)
+
+
+@pytest.fixture
+def after_commit(settings: Any) -> Iterator[None]:
+    """The real path: bots are left to this process's runner."""
+    settings.BOT_MOVES = "after-commit"
+    settings.BOT_SWEEP_SECONDS = 3600
+    yield
+
+
+@pytest.fixture
+async def runner(after_commit: None) -> AsyncIterator[Runner]:
+    """The process's runner on the test's loop, stopped afterwards."""
+    RUNNER.start()
+    yield RUNNER
+    await RUNNER.stop()
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Gate:
+    """Midnight Bakery's greedy bot, held at the gate while it thinks."""
+    bots = catalog.get("midnight-bakery").bots
+    held = Gate(bots["greedy"])
+    monkeypatch.setitem(bots, "greedy", held.choose)
+    return held
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    """Wait on the database until the check holds (bounded)."""
+    probe = database_sync_to_async(check)
+    for _ in range(int(WAIT / 0.02)):
+        if await probe():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting until {what}")
+
+
+def table(people: list[User], bots: int) -> Game:
+    """An open Midnight Bakery table of the people and greedy bots."""
+    game = services.create_game(people[0], "midnight-bakery", len(people) + bots)
+    for user in people[1:]:
+        services.join(game, user)
+    for _ in range(bots):
+        services.add_bot(game, people[0], "greedy")
+    return game
+
+
+def bot_moves(game: Game) -> int:
+    return Action.objects.filter(game=game).exclude(bot="").count()
+
+
+def waits_for_people(game: Game) -> bool:
+    """No bot must act at the game now: the bots have answered."""
+    game = fresh(game)
+    return services.due_bot(game, services.load_state(game), services.seated(game)) is None
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def keep_first(game: Game, user: User) -> None:
+    """The person keeps the first card of their batch."""
+    game = fresh(game)
+    engine = game.spec.engine
+    position = game.seats.get(user=user).position
+    legal = engine.legal_actions(engine.load(game.snapshot), position)
+    services.play(game, user, legal[0], game.version)
+
+
+async def announced(game: Game) -> tuple[Any, str]:
+    """A channel of the table's group, as a socket joins it."""
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    await layer.group_add(services.group_name(game.pk), channel)
+    return layer, channel
+
+
+async def test_bots_move_after_the_start_each_in_its_own_version_announced(
+    runner: Runner, gate: Gate, player: User
+) -> None:
+    game = await database_sync_to_async(table)([player], 2)
+    layer, channel = await announced(game)
+    await database_sync_to_async(services.start)(game, player)
+    started = await database_sync_to_async(fresh)(game)
+    assert await database_sync_to_async(bot_moves)(game) == 0
+    gate.opened.set()
+    await until(lambda: bot_moves(game) == 2, "both bots kept a card")
+    after = await database_sync_to_async(fresh)(game)
+    assert after.version == started.version + 2
+    seqs = await database_sync_to_async(
+        lambda: list(Action.objects.filter(game=game).values_list("seq", flat=True))
+    )()
+    assert seqs == [1, 2]
+    versions = [(await layer.receive(channel))["version"] for _ in range(3)]
+    assert versions == [started.version, started.version + 1, started.version + 2]
+
+
+async def test_a_person_plays_while_a_bot_thinks_and_the_bot_rechecks(
+    runner: Runner, gate: Gate, player: User
+) -> None:
+    game = await database_sync_to_async(table)([player], 1)
+    await database_sync_to_async(services.start)(game, player)
+    assert await asyncio.to_thread(gate.thinking.wait, WAIT)
+    await database_sync_to_async(keep_first)(game, player)
+    assert await database_sync_to_async(bot_moves)(game) == 0
+    gate.opened.set()
+    await until(lambda: waits_for_people(game), "the bot answered the person")
+    rows = await database_sync_to_async(
+        lambda: list(Action.objects.filter(game=game).values_list("seq", "bot"))
+    )()
+    assert rows[:2] == [(1, ""), (2, "greedy")]
+    after = await database_sync_to_async(fresh)(game)
+    assert after.spec.engine.dump(await database_sync_to_async(services.replay)(after)) == (
+        after.snapshot
+    )
+
+
+async def test_a_resign_returns_before_the_bots_play_the_game_out(
+    runner: Runner, gate: Gate, player: User, rival: User
+) -> None:
+    game = await database_sync_to_async(table)([player, rival], 0)
+    await database_sync_to_async(services.start)(game, player)
+    await database_sync_to_async(services.resign)(game, player)
+    await database_sync_to_async(services.resign)(game, rival)
+    resigned = await database_sync_to_async(fresh)(game)
+    assert resigned.status == Game.Status.RUNNING and resigned.moves == 0
+    gate.opened.set()
+    await until(lambda: fresh(game).status == Game.Status.OVER, "the bots finished the game")
+    over = await database_sync_to_async(fresh)(game)
+    assert over.version == resigned.version + over.moves
+    assert over.spec.engine.dump(await database_sync_to_async(services.replay)(over)) == (
+        over.snapshot
+    )
+
+
+async def test_a_bot_move_due_when_the_process_stopped_is_made_after_a_restart(
+    after_commit: None, player: User
+) -> None:
+    game = await database_sync_to_async(table)([player], 2)
+    await database_sync_to_async(services.start)(game, player)
+    assert await database_sync_to_async(bot_moves)(game) == 0
+    RUNNER.start()
+    try:
+        await until(lambda: bot_moves(game) == 2, "the restarted process moved the bots")
+    finally:
+        await RUNNER.stop()
+
+
+async def test_two_runners_woken_for_one_game_store_each_bot_move_once(
+    after_commit: None, player: User, rival: User
+) -> None:
+    game = await database_sync_to_async(table)([player, rival], 0)
+    await database_sync_to_async(services.start)(game, player)
+    await database_sync_to_async(services.resign)(game, player)
+    await database_sync_to_async(services.resign)(game, rival)
+    first, second = Runner(), Runner()
+    first.start()
+    second.start()
+    try:
+        first.wake(game.pk)
+        second.wake(game.pk)
+        await until(lambda: fresh(game).status == Game.Status.OVER, "the bots finished the game")
+    finally:
+        await first.stop()
+        await second.stop()
+    over = await database_sync_to_async(fresh)(game)
+    assert over.spec.engine.dump(await database_sync_to_async(services.replay)(over)) == (
+        over.snapshot
+    )
+
+
+async def test_a_failed_bot_step_is_tried_again_by_the_next_sweep(
+    after_commit: None, settings: Any, monkeypatch: pytest.MonkeyPatch, player: User
+) -> None:
+    settings.BOT_SWEEP_SECONDS = 0.05
+    game = await database_sync_to_async(table)([player], 2)
+    await database_sync_to_async(services.start)(game, player)
+    step, failures = services.bot_step, iter([True])
+
+    def flaky(game_id: int) -> services.Step:
+        if next(failures, False):
+            raise OperationalError("the database went away")
+        return step(game_id)
+
+    monkeypatch.setattr(services, "bot_step", flaky)
+    RUNNER.start()
+    try:
+        await until(lambda: bot_moves(game) == 2, "a later sweep moved the bots")
+    finally:
+        await RUNNER.stop()
+
+
+def test_the_sweep_wakes_every_game_at_start_then_only_games_that_stood_still() -> None:
+    sweeper = Runner()
+    assert sweeper.stuck({1: 5, 2: 7}, first=True) == [1, 2]
+    assert sweeper.stuck({1: 6, 2: 7, 3: 1}, first=False) == []
+    assert sweeper.stuck({1: 6, 2: 7, 3: 1}, first=False) == [1, 3]
+    assert sweeper.stuck({1: 6, 2: 8, 3: 1}, first=False) == []
+    assert sweeper.stuck({1: 6, 2: 8}, first=False) == [2]
+
+
+def test_the_sweep_lists_running_games_with_a_bot_seat(
+    after_commit: None, player: User, rival: User
+) -> None:
+    people = table([player, rival], 0)
+    services.start(people, player)
+    with_bot = table([player], 1)
+    services.start(with_bot, player)
+    table([player], 1)
+    assert running_with_bots() == {with_bot.pk: fresh(with_bot).version}
