@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
+from collections import deque
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.boards import render_regions, render_whole
 from games.models import Game
 from games.services import group_name
+from games.sockets import SESSION_ENDED, session_alive, session_digest, user_group
 from games.views import INVITES, can_watch
+
+NOT_FOUND = 4404
+TOO_MANY = 4429
+MAX_MESSAGE = 1024
+FLOOD_WINDOW = 10.0
+FLOOD_LIMIT = 20
+RESYNC_EVERY = 1.0
+
+
+def now() -> float:
+    """The consumer's clock (seconds, monotonic)."""
+    return time.monotonic()
 
 
 def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
@@ -21,54 +39,152 @@ def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
     return game
 
 
-def fresh(game_id: int) -> Game:
-    """The game row as stored now."""
+def fresh(game_id: int, session_key: str | None, user_id: int | None) -> Game | None:
+    """The game row as stored now, or None if the socket's session has ended."""
+    if session_key is not None and user_id is not None and not session_alive(session_key, user_id):
+        return None
     return Game.objects.get(pk=game_id)
+
+
+def resync_version(text: str | None) -> int | None:
+    """The version a well-formed resync request shows, else None."""
+    if text is None or len(text.encode()) > MAX_MESSAGE:
+        return None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or message.get("type") != "resync":
+        return None
+    version = message.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        return None
+    return version
 
 
 class GameConsumer(AsyncWebsocketConsumer):
     """Sends the whole board on connect, then only the regions that changed."""
 
     game_id: int
-    version: int
-    status: str
+    version: int = -1
+    status: str = ""
     sent: dict[str, str]
+    groups_joined: list[str]
+    session_key: str | None = None
+    closed: bool = False
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.init_limits()
+        user = self.scope["user"]
         session = self.scope.get("session")
         invited = list(session.get(INVITES, [])) if session is not None else []
-        game = await database_sync_to_async(load_game)(self.game_id, self.scope["user"], invited)
+        if getattr(user, "is_authenticated", False) and session is not None:
+            self.session_key = session.session_key
+        await self.join()
+        game = await database_sync_to_async(load_game)(self.game_id, user, invited)
         if game is None:
-            await self.close(code=4404)
+            await self.leave()
+            await self.close(code=NOT_FOUND)
             return
-        await self.channel_layer.group_add(group_name(self.game_id), self.channel_name)
         await self.accept()
         self.sent = {}
-        await self.push(game, whole=True)
+        async with self.pushing:
+            await self.push(game, whole=True)
+
+    def init_limits(self) -> None:
+        """Fresh per-socket message limits."""
+        self.received: deque[float] = deque()
+        self.last_resync = -RESYNC_EVERY
+        self.pending: asyncio.Task[None] | None = None
+        self.pushing = asyncio.Lock()
+
+    async def join(self) -> None:
+        """Join the table's group (and the person's own) before the board is read."""
+        self.groups_joined = [group_name(self.game_id)]
+        if self.session_key is not None:
+            self.groups_joined.append(user_group(self.scope["user"].pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave(self) -> None:
+        """Leave every group this socket joined."""
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "sent"):
-            await self.channel_layer.group_discard(group_name(self.game_id), self.channel_name)
+        self.closed = True
+        if self.pending is not None:
+            self.pending.cancel()
+        await self.leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Moves arrive over HTTP; anything sent here asks for the whole board again."""
-        game = await database_sync_to_async(fresh)(self.game_id)
-        await self.push(game, whole=True)
+        """Only a resync request is understood; a flood or garbage closes the socket."""
+        if self.flooded() or resync_version(text_data) is None:
+            await self.end(TOO_MANY)
+            return
+        wait = self.last_resync + RESYNC_EVERY - now()
+        if wait <= 0:
+            await self.resync()
+        elif self.pending is None:
+            self.pending = asyncio.ensure_future(self.resync_later(wait))
+
+    def flooded(self) -> bool:
+        """Count this message; True past FLOOD_LIMIT messages in FLOOD_WINDOW seconds."""
+        at = now()
+        self.received.append(at)
+        while self.received and self.received[0] <= at - FLOOD_WINDOW:
+            self.received.popleft()
+        return len(self.received) > FLOOD_LIMIT
+
+    async def resync_later(self, wait: float) -> None:
+        """Serve the resyncs that came within a second of the last one, once, a second later."""
+        await asyncio.sleep(wait)
+        self.pending = None
+        await self.resync()
+
+    async def resync(self) -> None:
+        """Send the whole board as stored now."""
+        self.last_resync = now()
+        await self.refresh(whole=True)
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""
-        if event.get("version", 0) <= self.version:
-            return
-        game = await database_sync_to_async(fresh)(self.game_id)
-        await self.push(game, whole=game.status != self.status)
+        if event.get("version", 0) > self.version:
+            await self.refresh(whole=None)
 
     async def seat_refreshed(self, event: dict[str, Any]) -> None:
         """This user changed their own screen state in another tab: redraw what changed."""
-        if event.get("user") != getattr(self.scope["user"], "pk", None):
+        if event.get("user") == getattr(self.scope["user"], "pk", None):
+            await self.refresh(whole=False)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """This person logged out: close the sockets of that session."""
+        if self.session_key is not None and event.get("session") == session_digest(
+            self.session_key
+        ):
+            await self.end(SESSION_ENDED)
+
+    async def session_check(self, event: dict[str, Any]) -> None:
+        """This person's account changed: close the socket if its session no longer holds."""
+        if self.session_key is None:
             return
-        game = await database_sync_to_async(fresh)(self.game_id)
-        await self.push(game, whole=False)
+        user_id = self.scope["user"].pk
+        if not await database_sync_to_async(session_alive)(self.session_key, user_id):
+            await self.end(SESSION_ENDED)
+
+    async def refresh(self, *, whole: bool | None) -> None:
+        """Re-read the game (after checking the session) and push it; None: whole on a new phase."""
+        async with self.pushing:
+            if self.closed:
+                return
+            user_id = getattr(self.scope["user"], "pk", None)
+            game = await database_sync_to_async(fresh)(self.game_id, self.session_key, user_id)
+            if game is None:
+                await self.end(SESSION_ENDED)
+                return
+            await self.push(game, whole=game.status != self.status if whole is None else whole)
 
     async def push(self, game: Game, *, whole: bool) -> None:
         """Send the board (whole, or the regions that differ from what was sent before)."""
@@ -77,10 +193,25 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.status = game.status
         if whole:
             html, self.sent = await database_sync_to_async(render_whole)(game, user)
-            await self.send(text_data=html)
+            await self.send_html(html)
             return
         regions = await database_sync_to_async(render_regions)(game, user)
         changed = [html for name, html in regions.items() if self.sent.get(name) != html]
         self.sent = regions
         if changed:
-            await self.send(text_data="".join(changed))
+            await self.send_html("".join(changed))
+
+    async def send_html(self, html: str) -> None:
+        """Send unless the socket has closed meanwhile (a push racing a disconnect is no error)."""
+        if self.closed:
+            return
+        try:
+            await self.send(text_data=html)
+        except Disconnected:
+            self.closed = True
+
+    async def end(self, code: int) -> None:
+        """Close the socket for good with a final code; nothing is sent after it."""
+        if not self.closed:
+            self.closed = True
+            await self.close(code=code)
