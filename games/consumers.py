@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from games.boards import render_regions, render_whole
 from games.models import Game
 from games.services import group_name
-from games.sockets import SESSION_ENDED, session_alive, session_digest, user_group
+from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
 from games.views import INVITES, can_watch
 
 NOT_FOUND = 4404
@@ -39,9 +39,9 @@ def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
     return game
 
 
-def fresh(game_id: int, session_key: str | None, user_id: int | None) -> Game | None:
+def fresh(game_id: int, session: SocketSession | None) -> Game | None:
     """The game row as stored now, or None if the socket's session has ended."""
-    if session_key is not None and user_id is not None and not session_alive(session_key, user_id):
+    if session is not None and not session.alive():
         return None
     return Game.objects.get(pk=game_id)
 
@@ -70,7 +70,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     status: str = ""
     sent: dict[str, str]
     groups_joined: list[str]
-    session_key: str | None = None
+    session: SocketSession | None = None
     closed: bool = False
 
     async def connect(self) -> None:
@@ -79,8 +79,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = self.scope["user"]
         session = self.scope.get("session")
         invited = list(session.get(INVITES, [])) if session is not None else []
-        if getattr(user, "is_authenticated", False) and session is not None:
-            self.session_key = session.session_key
+        self.session = socket_session(self.scope)
         await self.join()
         game = await database_sync_to_async(load_game)(self.game_id, user, invited)
         if game is None:
@@ -102,8 +101,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def join(self) -> None:
         """Join the table's group (and the person's own) before the board is read."""
         self.groups_joined = [group_name(self.game_id)]
-        if self.session_key is not None:
-            self.groups_joined.append(user_group(self.scope["user"].pk))
+        if self.session is not None:
+            self.groups_joined.append(user_group(self.session.user_id))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
 
@@ -161,17 +160,12 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         """This person logged out: close the sockets of that session."""
-        if self.session_key is not None and event.get("session") == session_digest(
-            self.session_key
-        ):
+        if self.session is not None and event.get("session") == session_digest(self.session.key):
             await self.end(SESSION_ENDED)
 
     async def session_check(self, event: dict[str, Any]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
-        if self.session_key is None:
-            return
-        user_id = self.scope["user"].pk
-        if not await database_sync_to_async(session_alive)(self.session_key, user_id):
+        if self.session is not None and not await database_sync_to_async(self.session.alive)():
             await self.end(SESSION_ENDED)
 
     async def refresh(self, *, whole: bool | None) -> None:
@@ -179,8 +173,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         async with self.pushing:
             if self.closed:
                 return
-            user_id = getattr(self.scope["user"], "pk", None)
-            game = await database_sync_to_async(fresh)(self.game_id, self.session_key, user_id)
+            game = await database_sync_to_async(fresh)(self.game_id, self.session)
             if game is None:
                 await self.end(SESSION_ENDED)
                 return

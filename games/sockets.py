@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
@@ -56,6 +57,26 @@ def session_alive(session_key: str, user_id: int) -> bool:
     if user is None or not stored_hash:
         return False
     return any(constant_time_compare(stored_hash, h) for h in auth_hashes(user))
+
+
+@dataclass(frozen=True)
+class SocketSession:
+    """The session a socket was opened in, and its user."""
+
+    key: str
+    user_id: int
+
+    def alive(self) -> bool:
+        """Whether the session still logs this user in (two primary-key reads)."""
+        return session_alive(self.key, self.user_id)
+
+
+def socket_session(scope: dict[str, Any]) -> SocketSession | None:
+    """The logged-in session of a socket's scope (None for an anonymous socket)."""
+    user, session = scope.get("user"), scope.get("session")
+    if not getattr(user, "is_authenticated", False) or session is None or not session.session_key:
+        return None
+    return SocketSession(session.session_key, user.pk)  # type: ignore[union-attr]
 
 
 @receiver(user_logged_out)
