@@ -195,11 +195,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_html("".join(changed))
 
     async def send_html(self, html: str) -> None:
-        """Send unless the socket has closed meanwhile (a push racing a disconnect is no error)."""
-        if self.closed:
-            return
-        try:
+        """Send unless the socket has closed meanwhile."""
+        if not self.closed:
             await self.send(text_data=html)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle a message; a send racing the client's disconnect is no error, only the end."""
+        try:
+            await super().dispatch(message)
         except Disconnected:
             self.closed = True
 

@@ -95,4 +95,9 @@ def recheck_on_account_change(
     """A changed account (password, deactivation, a moderator's action) re-checks its sockets."""
     if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
         return
-    send_to_group(user_group(instance.pk), {"type": "session.check"})
+    recheck_sockets(instance.pk)
+
+
+def recheck_sockets(user_id: int) -> None:
+    """Ask every open socket of this person to re-check its session (and close if it ended)."""
+    send_to_group(user_group(user_id), {"type": "session.check"})

@@ -93,15 +93,20 @@ async def test_a_version_committed_between_load_and_join_reaches_the_socket(
     await ws.disconnect()
 
 
-async def test_a_push_to_a_socket_closed_under_it_is_a_quiet_no_op() -> None:
+async def test_a_push_racing_a_disconnect_is_a_quiet_no_op(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     sent: list[dict[str, Any]] = []
 
     async def gone(message: dict[str, Any]) -> None:
         sent.append(message)
         raise Disconnected("Attempt to send on a closed protocol")
 
+    monkeypatch.setattr(consumers, "fresh", lambda game_id, session: Game(version=2))
+    monkeypatch.setattr(consumers, "render_whole", lambda game, user: ("<div>board</div>", {}))
     consumer = consumers.GameConsumer()
-    consumer.base_send = gone
-    await consumer.send_html("<div>one</div>")
-    await consumer.send_html("<div>two</div>")
+    consumer.scope, consumer.game_id, consumer.base_send = {"user": None}, 1, gone
+    consumer.init_limits()
+    await consumer.dispatch({"type": "game.updated", "version": 2})
+    await consumer.dispatch({"type": "game.updated", "version": 3})
     assert consumer.closed and len(sent) == 1
