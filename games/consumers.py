@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from redis.exceptions import RedisError
 
 from games.boards import render_regions, render_whole
 from games.models import Game
@@ -18,6 +21,9 @@ from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
 from games.views import INVITES, can_watch
 
+logger = logging.getLogger(__name__)
+
+LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
 NOT_FOUND = 4404
 TOO_MANY = 4429
 MAX_MESSAGE = 1024
@@ -80,7 +86,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         session = self.scope.get("session")
         invited = list(session.get(INVITES, [])) if session is not None else []
         self.session = socket_session(self.scope)
-        await self.join()
+        try:
+            await self.join()
+        except RedisError as error:
+            logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
+            await self.close()
+            return
         game = await database_sync_to_async(load_game)(self.game_id, user, invited)
         if game is None:
             await self.leave()
@@ -107,10 +118,37 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def leave(self) -> None:
-        """Leave every group this socket joined."""
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined = []
+        """Leave every group this socket joined (a layer that is down forgets them by itself)."""
+        groups, self.groups_joined = getattr(self, "groups_joined", []), []
+        try:
+            for group in groups:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        except RedisError as error:
+            logger.warning("Channel layer down, groups of a closed socket kept: %s", error)
+
+    @property
+    def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
+        """The layer's receive, turning a lost layer into a layer.lost message."""
+        return self.guarded_receive
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        async def guarded() -> dict[str, Any]:
+            try:
+                return await receive()
+            except RedisError as error:
+                await asyncio.sleep(RESYNC_EVERY if self.closed else 0)
+                return {"type": "layer.lost", "error": str(error)}
+
+        self.guarded_receive = guarded
+
+    async def layer_lost(self, event: dict[str, Any]) -> None:
+        """The channel layer went away: close (not for good) so the page reconnects and resyncs."""
+        if not self.closed:
+            logger.warning(
+                "Channel layer down, socket to game %s closed: %s", self.game_id, event["error"]
+            )
+            await self.end(LAYER_LOST)
 
     async def disconnect(self, code: int) -> None:
         self.closed = True

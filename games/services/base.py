@@ -45,7 +45,7 @@ def send_to_group(group: str, message: dict[str, Any]) -> bool:
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception as error:
-        logger.warning("Channel layer down, %s to %s not sent: %r", message["type"], group, error)
+        logger.warning("Channel layer down, %s to %s not sent: %s", message["type"], group, error)
         return False
     return True
 

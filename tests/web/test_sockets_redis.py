@@ -17,13 +17,14 @@ from accounts.models import User
 from bakery_site.settings import redis_layer
 from games.models import Game
 from tests.conftest import client_for, needs_env
-from tests.web.sockets import open_board, shown_version, socket
+from tests.web.sockets import closed_with, open_board, shown_version, socket
 from tests.web.test_consumer import batch_ids, keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 QUIET_SECONDS = 30
 HTMX = {"HX-Request": "true"}
+LAYER_LOST = 3012
 
 
 @needs_env("REDIS_URL")
@@ -106,8 +107,9 @@ async def test_a_move_during_a_layer_outage_is_stored_and_reaches_sockets_after(
     stored = running_game.version
     before = await socket(running_game, player)
     await open_board(before)
-    await before.disconnect()
     throwaway_redis.stop()
+    assert await closed_with(before, timeout=10) == LAYER_LOST
+    await before.disconnect()
     status, version = await database_sync_to_async(post_keep)(running_game, rival)
     assert status == 200 and version > stored
     throwaway_redis.start()
