@@ -55,8 +55,17 @@ def shown_version(html: str) -> int | None:
 
 
 async def closed_with(ws: WebsocketCommunicator, timeout: float = 5) -> Any:
-    """The close code the socket gets next, after any pushes already on their way."""
+    """The close code the socket gets next, after any pushes on their way; then the client goes."""
     while True:
         output = await ws.receive_output(timeout)
         if output["type"] == "websocket.close":
+            await ws.disconnect(code=output.get("code", 1000))
             return output.get("code")
+
+
+async def next_output(ws: WebsocketCommunicator) -> Any:
+    """The next thing the server sends; the client goes if it was a close."""
+    output = await ws.receive_output()
+    if output["type"] == "websocket.close":
+        await ws.disconnect(code=output.get("code", 1000))
+    return output

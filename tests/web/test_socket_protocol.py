@@ -11,7 +11,7 @@ from autobahn.exception import Disconnected
 from accounts.models import User
 from games import consumers
 from games.models import Game
-from tests.web.sockets import closed_with, open_board, shown_version, socket
+from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket
 from tests.web.test_consumer import keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,7 +73,7 @@ async def test_garbage_closes_the_socket_without_a_board(
     ws = await socket(running_game, outsider)
     await open_board(ws)
     await ws.send_to(**message)
-    assert await ws.receive_output() == {"type": "websocket.close", "code": TOO_MANY}
+    assert await next_output(ws) == {"type": "websocket.close", "code": TOO_MANY}
 
 
 async def test_a_version_committed_between_load_and_join_reaches_the_socket(

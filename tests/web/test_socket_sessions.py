@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.sockets import closed_with, open_board, socket, socket_of
+from tests.web.sockets import closed_with, next_output, open_board, socket, socket_of
 from tests.web.test_consumer import keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,4 +85,4 @@ async def test_an_ended_session_gets_nothing_more_even_if_the_close_was_lost(
         await ws.send_to(text_data='{"type": "resync", "version": 0}')
     else:
         await database_sync_to_async(keep_first)(running_game, rival)
-    assert await ws.receive_output() == {"type": "websocket.close", "code": SESSION_ENDED}
+    assert await next_output(ws) == {"type": "websocket.close", "code": SESSION_ENDED}

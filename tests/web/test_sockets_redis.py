@@ -109,7 +109,6 @@ async def test_a_move_during_a_layer_outage_is_stored_and_reaches_sockets_after(
     await open_board(before)
     throwaway_redis.stop()
     assert await closed_with(before, timeout=10) == LAYER_LOST
-    await before.disconnect()
     status, version = await database_sync_to_async(post_keep)(running_game, rival)
     assert status == 200 and version > stored
     throwaway_redis.start()
