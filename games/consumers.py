@@ -179,6 +179,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Serve the resyncs that came within a second of the last one, once, a second later."""
         await asyncio.sleep(wait)
         self.pending = None
+        await self.dispatch({"type": "resync.due"})
+
+    async def resync_due(self, event: dict[str, Any]) -> None:
+        """The coalesced resync's second has passed."""
         await self.resync()
 
     async def resync(self) -> None:
@@ -245,7 +249,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.closed = True
 
     async def end(self, code: int) -> None:
-        """Close the socket for good with a final code; nothing is sent after it."""
+        """Close the socket with this code; nothing is sent after it."""
         if not self.closed:
             self.closed = True
             await self.close(code=code)
