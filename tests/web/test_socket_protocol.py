@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 from autobahn.exception import Disconnected
+from channels.db import database_sync_to_async
 
 from accounts.models import User
 from games import consumers
 from games.models import Game
 from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket
-from tests.web.test_consumer import keep_first
+from tests.web.test_consumer import keep_first, pick_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -110,3 +111,23 @@ async def test_a_push_racing_a_disconnect_is_a_quiet_no_op(
     await consumer.dispatch({"type": "game.updated", "version": 2})
     await consumer.dispatch({"type": "game.updated", "version": 3})
     assert consumer.closed and len(sent) == 1
+
+
+def stored_version(game: Game) -> int:
+    game.refresh_from_db()
+    return game.version
+
+
+async def test_every_push_after_a_version_change_carries_that_version(
+    running_game: Game, player: User, rival: User, outsider: User
+) -> None:
+    watchers = [await socket(running_game, user) for user in (player, rival, outsider)]
+    for ws in watchers:
+        await open_board(ws)
+    for step in range(6):
+        await database_sync_to_async(pick_for)(running_game, player if step % 2 else rival, step)
+        version = await database_sync_to_async(stored_version)(running_game)
+        for ws in watchers:
+            assert shown_version(await ws.receive_from()) == version, step
+    for ws in watchers:
+        await ws.disconnect()
