@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+run: export DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0

@@ -9,15 +9,28 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
+from bakery_site.origin import SiteOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+
+def require_secret_key() -> None:
+    """Refuse to serve at all, rather than at the first request, without a SECRET_KEY."""
+    try:
+        missing = not settings.SECRET_KEY
+    except ImproperlyConfigured:
+        missing = True
+    if missing:
+        raise ImproperlyConfigured("Set SECRET_KEY (50+ random characters), or DEBUG=1 to develop.")
+
+
+require_secret_key()
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -1,10 +1,12 @@
 """Bakehouse settings: one module, configured from environment variables."""
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -17,12 +19,19 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("Set SECRET_KEY when DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+def env_int(name: str, default: int) -> int:
+    """Read a whole-number environment variable."""
+    return int(os.environ.get(name, "").strip() or default)
+
+
+# Off unless asked for: `make run` and the browser tests' Daphne set DEBUG=1.
+DEBUG = env_flag("DEBUG", False)
+# The test suite runs with DEBUG off and needs no SECRET_KEY or collected static files.
+TESTING = "pytest" in sys.modules
+DEV_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+# Left empty when DEBUG is off and none is given: Django then refuses to sign anything, and
+# bakery_site.asgi refuses to start, rather than sign sessions with a published key.
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or (DEV_SECRET_KEY if DEBUG or TESTING else "")
 
 ALLOWED_HOSTS = [
     h.strip()
@@ -45,12 +54,14 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "csp",
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "bakery_site.middleware.BoardErrorMiddleware",
     # Axes last, so it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
 ]
@@ -87,6 +99,18 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# On SQLite, simultaneous picks must queue, never fail: write-ahead logging lets readers go on
+# while one writer writes, every transaction takes the write lock at its start (a deferred one
+# that reads and then writes fails at once with "database is locked" when another writer got in
+# first), and a writer waits up to SQLITE_TIMEOUT seconds for its turn.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": int(os.environ.get("SQLITE_TIMEOUT", "20")),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 # On PostgreSQL, a psycopg connection pool: every websocket push reads the game, and opening a
 # connection per read (CONN_MAX_AGE=0, as ASGI needs) cost 25 ms a push in bench/site.py.
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_flag("DB_POOL", True):
@@ -147,6 +171,10 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Behind PROXY_COUNT proxies that each write to X-Forwarded-For, the client is the address the
+# outermost of them saw (accounts.client_ip); without proxies, the peer's address.
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -161,7 +189,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if DEBUG or TESTING
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
@@ -172,6 +200,32 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
+
+# HTTPS switches, for a site served over TLS (see the README's production settings).
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the load balancer's plain-HTTP probe
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
+# Only behind a proxy that sets X-Forwarded-Proto itself, overwriting what a client sent.
+if env_flag("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Scripts, styles and sockets from this site only: no inline script, no eval.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

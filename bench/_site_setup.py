@@ -31,6 +31,8 @@ def django_on_a_throwaway_database() -> Iterator[str]:
     if apps.ready:
         raise RuntimeError("Django is already set up in this process; run the site bench alone.")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bakery_site.settings")
+    # Imported as in development (a key, static files from the finders); DEBUG goes off below.
+    os.environ.setdefault("DEBUG", "1")
     from django.conf import settings
 
     url = os.environ.get("BENCH_DATABASE_URL", "")

@@ -1,4 +1,4 @@
-"""Games, seats and the read-only action log in Django admin."""
+"""Games, seats and the action log in Django admin: read only, only the services change them."""
 
 import json
 from typing import Any
@@ -8,26 +8,47 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.models import Action, Game, Seat
+from games.models import LIVE, Action, Game, Seat
 
-HIDDEN = "Hidden while the game runs: it would show the deck order and every hand."
+HIDDEN = "Hidden while the game runs or waits to start: it fixes seats, deck and every hand."
 
 
-def hidden_while_running(game: Game) -> bool:
-    """A running game's seed, snapshot and fresh picks stay out of admin pages too."""
-    return game.status == Game.Status.RUNNING
+def spoils_play(game: Game) -> bool:
+    """Whether the seed, snapshot and secret picks of this game could still spoil it."""
+    return game.status in LIVE
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewed, searched and filtered in admin, never added or changed behind the services."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("user", "bot", "position", "score", "place", "winner")
-    readonly_fields = ("user", "bot", "position", "score", "place", "winner")
-    can_delete = False
+    fields = ("user", "bot", "position", "resigned", "score", "place", "winner")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):
     """Tables, filterable by game, status and date."""
 
     list_display = (
@@ -42,43 +63,38 @@ class GameAdmin(admin.ModelAdmin):
         "replay_link",
     )
     list_filter = ("kind", "status", "private", ("created_at", admin.DateFieldListFilter))
-    search_fields = ("id", "host__username")
+    list_select_related = ("host",)
+    search_fields = ("id", "host__username", "seats__user__username")
     date_hierarchy = "created_at"
-    readonly_fields = (
-        "seed_shown",
-        "snapshot_shown",
+    fields = (
+        "kind",
+        "status",
+        "host",
+        "capacity",
+        "options",
+        "private",
+        "invite",
         "version",
         "moves",
-        "invite",
+        "created_at",
         "started_at",
         "finished_at",
+        "seed_shown",
+        "snapshot_shown",
         "replay_link",
     )
+    readonly_fields = fields
     inlines = [SeatInline]
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        """A started table changes only through the services (its log must rebuild it)."""
-        if obj is not None and obj.status != Game.Status.OPEN:
-            return (
-                *self.readonly_fields,
-                "kind",
-                "host",
-                "status",
-                "capacity",
-                "options",
-                "private",
-            )
-        return self.readonly_fields
 
     @admin.display(description="Seed")
     def seed_shown(self, game: Game) -> str:
         """The seed, once the game can no longer be spoiled."""
-        return HIDDEN if hidden_while_running(game) else str(game.seed)
+        return HIDDEN if spoils_play(game) else str(game.seed)
 
     @admin.display(description="Snapshot")
     def snapshot_shown(self, game: Game) -> str:
         """The stored state, once the game can no longer be spoiled."""
-        return HIDDEN if hidden_while_running(game) else json.dumps(game.snapshot)
+        return HIDDEN if spoils_play(game) else json.dumps(game.snapshot)
 
     @admin.display(description="Replay")
     def replay_link(self, game: Game) -> str:
@@ -89,18 +105,32 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     """Who sat where, and how it went."""
 
-    list_display = ("game", "user", "bot", "position", "score", "place", "winner")
-    list_filter = ("game__kind", "winner", "bot")
-    search_fields = ("user__username",)
-    raw_id_fields = ("game", "user")
+    list_display = ("game", "user", "bot", "position", "resigned", "score", "place", "winner")
+    list_filter = ("game__kind", "game__status", "winner", "resigned", "bot")
+    list_select_related = ("game", "user")
+    search_fields = ("user__username", "game__id")
+    fields = (
+        "game",
+        "user",
+        "bot",
+        "position",
+        "joined_at",
+        "resigned",
+        "results_seen",
+        "score",
+        "place",
+        "winner",
+        "breakdown",
+    )
+    readonly_fields = fields
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
-    """The action log: read only, since it is the truth every game is rebuilt from."""
+class ActionAdmin(ReadOnlyAdmin):
+    """The action log, the truth every game is rebuilt from."""
 
     list_display = ("game", "seq", "seat", "payload_shown", "user", "bot", "created_at")
     list_filter = ("game__kind", "bot")
@@ -113,14 +143,5 @@ class ActionAdmin(admin.ModelAdmin):
     def payload_shown(self, action: Action) -> str:
         """The action as posted; a secret pick only once its game is over."""
         game = action.game
-        secret = hidden_while_running(game) and game.spec.secret_moves
+        secret = spoils_play(game) and game.spec.secret_moves
         return HIDDEN if secret else json.dumps(action.payload)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
-from games.boards import render_regions, render_whole
+from games.boards import Sent, render_changed, render_whole
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
@@ -74,7 +74,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     game_id: int
     version: int = -1
     status: str = ""
-    sent: dict[str, str]
+    prints: Sent
     groups_joined: list[str]
     session: SocketSession | None = None
     closed: bool = False
@@ -98,7 +98,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=NOT_FOUND)
             return
         await self.accept()
-        self.sent = {}
+        self.prints = {}
         async with self.pushing:
             await self.push(game, whole=True)
 
@@ -222,19 +222,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.push(game, whole=game.status != self.status if whole is None else whole)
 
     async def push(self, game: Game, *, whole: bool) -> None:
-        """Send the board (whole, or the regions that differ from what was sent before)."""
+        """Send the board (whole, or the regions whose content moved since the last push)."""
         user = self.scope["user"]
         self.version = game.version
         self.status = game.status
         if whole:
-            html, self.sent = await database_sync_to_async(render_whole)(game, user)
+            html, self.prints = await database_sync_to_async(render_whole)(game, user)
             await self.send_html(html)
             return
-        regions = await database_sync_to_async(render_regions)(game, user)
-        changed = [html for name, html in regions.items() if self.sent.get(name) != html]
-        self.sent = regions
+        changed, self.prints = await database_sync_to_async(render_changed)(game, user, self.prints)
         if changed:
-            await self.send_html("".join(changed))
+            await self.send_html("".join(changed.values()))
 
     async def send_html(self, html: str) -> None:
         """Send unless the socket has closed meanwhile."""

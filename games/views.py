@@ -19,7 +19,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games import catalog, services
-from games.boards import render_board
+from games.boards import (
+    Sent,
+    board_context,
+    region_names,
+    region_prints,
+    render_board,
+    render_changed,
+)
 from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
@@ -60,14 +67,34 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
 
 
 def board_response(
-    request: HttpRequest, game: Game, status: int = 200, error: str = ""
+    request: HttpRequest,
+    game: Game,
+    status: int = 200,
+    error: str = "",
+    shown: Sent | None = None,
 ) -> HttpResponse:
-    """The board partial for this user, with an optional message."""
+    """The board partial for this user, with an optional message.
+
+    Given what the page showed (`shown`), only the regions that moved are sent: the page swaps
+    each piece in by its id, and the new version comes with them.
+    """
     game.refresh_from_db()
-    html = render_board(game, request.user, request)
+    if shown is not None and set(shown) == set(region_names(game)):
+        changed, _ = render_changed(game, request.user, shown)
+        html = "".join(changed.values())
+    else:
+        html = render_board(game, request.user, request)
     if error:
         html = render_error(error) + html
     return HttpResponse(html, status=status)
+
+
+def shown_on_page(request: HttpRequest, game: Game) -> Sent | None:
+    """What the page that posted shows of each region, if it shows the table's current version."""
+    if game.snapshot is None or request.POST.get("version") != str(game.version):
+        return None
+    ctx = board_context(game, request.user)
+    return {name: (mark, None) for name, mark in region_prints(game, ctx).items()}
 
 
 def render_error(message: str) -> str:
@@ -94,6 +121,7 @@ def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], Htt
     @wraps(fn)
     def view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         game = get_game_or_404(request, game_id)
+        shown = shown_on_page(request, game) if request.htmx else None
         try:
             fn(request, game)
         except services.ServiceError as exc:
@@ -101,7 +129,7 @@ def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], Htt
         except IllegalAction as exc:
             return refused(request, game, 400, str(exc))
         if request.htmx:
-            return board_response(request, game)
+            return board_response(request, game, shown=shown)
         return redirect(game)
 
     return view

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -35,13 +37,22 @@ def _own_channel_prefix(settings: object) -> None:
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """Two suites side by side on one PostgreSQL server each get their own test databases."""
+    """Each test process gets test databases of its own, and SQLite's is a file as in `make run`.
+
+    The process id keeps two suites apart on one PostgreSQL server. An in-memory SQLite database
+    shares one cache between threads, with table locks that a real file never has: tests of
+    people pressing at the same instant need the file, its write-ahead log and its busy timeout.
+    """
     from django.conf import settings
 
     for db in settings.DATABASES.values():
+        test = db.setdefault("TEST", {})
         if db["ENGINE"].endswith("postgresql"):
-            test = db.setdefault("TEST", {})
             test["NAME"] = f"{test.get('NAME') or 'test_' + db['NAME']}_{os.getpid()}"
+        elif db["ENGINE"].endswith("sqlite3"):
+            folder = Path(tempfile.gettempdir()) / "bakehouse-tests"
+            folder.mkdir(exist_ok=True)
+            test["NAME"] = str(folder / f"test-{os.getpid()}.sqlite3")
 
 
 @pytest.fixture

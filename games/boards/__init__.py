@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from games.boards.changes import fingerprint
 from games.models import Game, Seat
 
 WAITING_REGIONS = ("waiting",)
@@ -96,27 +97,62 @@ def region_template(game: Game, name: str) -> str:
     return f"{game.spec.template_dir}/_{name}.html"
 
 
+def render_parts(
+    game: Game, ctx: Mapping[str, Any], names: Iterable[str], request: HttpRequest | None = None
+) -> dict[str, str]:
+    """These regions of the board, each as the HTML that sits in the board and is swapped alone."""
+    return {name: render_to_string(region_template(game, name), ctx, request) for name in names}
+
+
+def board_html(game: Game, ctx: Mapping[str, Any], parts: Mapping[str, str]) -> str:
+    """The whole board (#board) around its rendered regions."""
+    return str(render_to_string("games/_board.html", {**ctx, "parts": list(parts.values())}))
+
+
 def render_board(game: Game, user: Any, request: HttpRequest | None = None) -> str:
     """The whole board (#board) for this user."""
     ctx = board_context(game, user)
-    ctx["regions"] = [region_template(game, name) for name in region_names(game)]
-    return render_to_string("games/_board.html", ctx, request)
+    return board_html(game, ctx, render_parts(game, ctx, region_names(game), request))
 
 
-def render_regions(game: Game, user: Any, ctx: Mapping[str, Any] | None = None) -> dict[str, str]:
-    """Each region of the board as out-of-band swap HTML, by name."""
-    ctx = {**(ctx or board_context(game, user)), "oob": True}
-    return {name: render_to_string(region_template(game, name), ctx) for name in region_names(game)}
-
-
-def render_board_oob(game: Game, user: Any, ctx: Mapping[str, Any] | None = None) -> str:
-    """The whole board as one out-of-band swap (after a change of phase, or on connect)."""
-    ctx = {**(ctx or board_context(game, user)), "board_oob": True}
-    ctx["regions"] = [region_template(game, name) for name in region_names(game)]
-    return render_to_string("games/_board.html", ctx)
-
-
-def render_whole(game: Game, user: Any) -> tuple[str, dict[str, str]]:
-    """The whole board and each region from one context: what a socket sends and keeps."""
+def render_regions(game: Game, user: Any) -> dict[str, str]:
+    """Each region of the board by name, as a push swaps it in."""
     ctx = board_context(game, user)
-    return render_board_oob(game, user, ctx), render_regions(game, user, ctx)
+    return render_parts(game, ctx, region_names(game))
+
+
+# What a socket keeps of each region it sent: the fingerprint of the region's inputs and the hash
+# of its HTML (two ints, not the HTML; None where the HTML is not known, so a move sends it).
+Sent = dict[str, tuple[int, int | None]]
+
+
+def region_prints(game: Game, ctx: Mapping[str, Any]) -> dict[str, int]:
+    """Each region's fingerprint for this viewer (what it shows, hashed; see changes.py)."""
+    return {name: fingerprint(ctx, region_template(game, name)) for name in region_names(game)}
+
+
+def render_changed(game: Game, user: Any, before: Sent) -> tuple[dict[str, str], Sent]:
+    """The regions that changed since `before`, rendered, and what to keep now.
+
+    Only a region whose inputs moved is rendered; it is sent only if its HTML differs too (an
+    input can move without changing what shows).
+    """
+    ctx = board_context(game, user)
+    prints = region_prints(game, ctx)
+    moved = [name for name, mark in prints.items() if before.get(name, (None,))[0] != mark]
+    kept = {name: before[name] for name in prints if name not in moved}
+    changed = {}
+    for name, html in render_parts(game, ctx, moved).items():
+        kept[name] = (prints[name], hash(html))
+        if before.get(name, (None, None))[1] != kept[name][1]:
+            changed[name] = html
+    return changed, kept
+
+
+def render_whole(game: Game, user: Any) -> tuple[str, Sent]:
+    """The whole board, and what a socket keeps of each region, from one rendering."""
+    ctx = board_context(game, user)
+    prints = region_prints(game, ctx)
+    parts = render_parts(game, ctx, prints)
+    kept: Sent = {name: (prints[name], hash(html)) for name, html in parts.items()}
+    return board_html(game, ctx, parts), kept

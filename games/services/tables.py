@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.names import bot_name
 from games import catalog
 from games.engines.rng import seed_state, shuffled
 from games.models import Game, Seat
@@ -110,18 +111,19 @@ def leave(game: Game | int, user: User) -> None:
 
 
 def bot_account(level: str, taken: set[int]) -> User:
-    """A house bot account of that level that is not already at the table."""
-    index = 1
+    """A house bot of that level not yet at the table, found by its bot flag, never by name."""
+    index = 0
     while True:
-        user, _ = User.objects.get_or_create(
-            username=f"{level}-bot-{index}", defaults={"is_bot": True}
-        )
+        index += 1
+        try:
+            user, _ = User.objects.get_or_create(username=bot_name(level, index), is_bot=True)
+        except IntegrityError:
+            continue  # a person holds this name (taken before bot names were kept)
         if user.pk not in taken:
             if user.has_usable_password():
                 user.set_unusable_password()
                 user.save(update_fields=["password"])
             return user
-        index += 1
 
 
 def check_host(game: Game, user: User) -> None:

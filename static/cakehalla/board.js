@@ -1,15 +1,18 @@
 // Cakehalla table: picking ingredients before Take, the put-back steppers, refused taps,
-// and menus that stay open when the board is swapped.
+// and menus that stay open when the board is swapped (live.js morphs swaps in and keeps an open
+// menu open while its element stays; this keeps the rest of what a person chose).
 (function () {
   "use strict";
   var openMenus = {};
+  // The card whose Buy/Reserve menu is open stays open across redraws while it is on the table.
+  var openOffer = null;
   // What this person picked in the market and chose to put back, kept while the table's version
   // is unchanged, so a live swap of the same version does not undo their taps.
-  var memory = { version: null, picks: [], back: {}, offer: null };
+  var memory = { version: null, picks: [], back: {} };
 
   function remember() {
     if (memory.version !== currentVersion()) {
-      memory = { version: currentVersion(), picks: [], back: {}, offer: null };
+      memory = { version: currentVersion(), picks: [], back: {} };
     }
   }
 
@@ -99,6 +102,7 @@
       refused.focus();
       return;
     }
+    if (target.closest("details.offer button[type=submit]")) openOffer = null;
     var token = target.closest("[data-ing]");
     if (token) {
       pick(token.closest("form"), token);
@@ -129,9 +133,8 @@
     if (!(details instanceof HTMLDetailsElement)) return;
     if (details.dataset.keepOpen) openMenus[details.dataset.keepOpen] = details.open;
     if (details.dataset.offer) {
-      remember();
-      if (details.open) memory.offer = details.dataset.offer;
-      else if (memory.offer === details.dataset.offer) memory.offer = null;
+      if (details.open) openOffer = details.dataset.offer;
+      else if (openOffer === details.dataset.offer) openOffer = null;
     }
     if (details.open && details.classList.contains("offer")) {
       document.querySelectorAll("details.offer[open]").forEach(function (other) {
@@ -145,8 +148,8 @@
       if (openMenus[details.dataset.keepOpen]) details.open = true;
     });
     var same = memory.version !== null && memory.version === currentVersion();
-    if (same && memory.offer) {
-      var open = document.querySelector('details[data-offer="' + memory.offer + '"]');
+    if (openOffer) {
+      var open = document.querySelector('details[data-offer="' + openOffer + '"]');
       if (open && !open.open) open.open = true;
     }
     var market = document.getElementById("market-form");
@@ -164,13 +167,7 @@
       showReturn(ret);
     }
   }
-  // The live socket's message of a version can land just after the HTTP answer of the same move:
-  // restore again once it is in, and note the version it brought (browser tests wait on it).
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    restore();
-    document.body.dataset.liveVersion = currentVersion() || "";
-  });
-  document.addEventListener("htmx:afterSettle", restore);
-  document.addEventListener("htmx:oobAfterSwap", restore);
+  // Every swap (an answer, a push, a poll) goes through live.js, which tells us when it is in.
+  document.addEventListener("bakehouse:swapped", restore);
   document.addEventListener("DOMContentLoaded", restore);
 })();

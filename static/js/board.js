@@ -1,16 +1,15 @@
-// Bakehouse board: live-socket flag for the polling fallback, and the Peel's two-card choice.
+// Bakehouse board: the Peel's two-card choice, keyboard focus, and the tab title's move cue.
+// Swaps arrive through live.js, which fires "bakehouse:swapped" after each one.
 (function () {
   "use strict";
-  window.bakehouseLive = false;
+  // The pastries this person pressed, kept while the pick (the moment) is the same, so that a
+  // redraw of the board (a rival locking, the slow poll) does not undo their taps.
+  var memory = { moment: null, order: [] };
 
-  function live(on) {
-    window.bakehouseLive = on;
-    var line = document.getElementById("live-status");
-    if (line) line.textContent = on ? "Live." : "Reconnecting\u2026 the table refreshes every 3 seconds meanwhile.";
+  function currentMoment() {
+    var field = document.getElementById("board-moment");
+    return field ? field.value : null;
   }
-  document.addEventListener("htmx:wsOpen", function () { live(true); });
-  document.addEventListener("htmx:wsClose", function () { live(false); });
-  document.addEventListener("htmx:wsError", function () { live(false); });
 
   function chosen(form) {
     return JSON.parse(form.dataset.order || "[]");
@@ -27,6 +26,15 @@
     form.querySelector('[data-submit="peel"]').disabled = order.length !== 2;
   }
 
+  function restorePicks() {
+    var form = document.querySelector("#batch-form[data-peel]");
+    if (!form) return;
+    var here = function (id) { return form.querySelector('[data-pick="' + id + '"]'); };
+    var order = memory.moment === currentMoment() ? memory.order.filter(here) : [];
+    form.dataset.order = JSON.stringify(order);
+    show(form);
+  }
+
   document.addEventListener("click", function (event) {
     var target = event.target instanceof Element ? event.target : null;
     if (!target) return;
@@ -39,6 +47,7 @@
       else if (order.length < 2) order.push(pick.dataset.pick);
       else order[1] = pick.dataset.pick;
       form.dataset.order = JSON.stringify(order);
+      memory = { moment: currentMoment(), order: order };
       show(form);
       return;
     }
@@ -59,8 +68,6 @@
     var next = document.querySelector("#region-results button, #batch-form button.card");
     if (next) next.focus({ preventScroll: true });
   }
-  document.addEventListener("htmx:afterSettle", refocus);
-  document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(refocus, 0); });
 
   // The tab title says when the table waits for this user's move (read from the live region).
   var CUE = "\u25CF Your move \u00B7 ";
@@ -70,18 +77,11 @@
     var title = document.title.indexOf(CUE) === 0 ? document.title.slice(CUE.length) : document.title;
     document.title = live.dataset.yourMove === "yes" ? CUE + title : title;
   }
-  document.addEventListener("DOMContentLoaded", cue);
-  document.addEventListener("htmx:afterSettle", cue);
-  document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(cue, 0); });
 
-  // A failed request shows its message in the message line above the board.
-  document.addEventListener("htmx:responseError", function (event) {
-    var line = document.getElementById("board-message");
-    if (line) line.textContent = "Something went wrong (" + event.detail.xhr.status + "). Reload the page.";
-  });
-  // A successful swap clears an old message.
-  document.addEventListener("htmx:beforeRequest", function () {
-    var line = document.getElementById("board-message");
-    if (line) { line.textContent = ""; line.className = "message"; }
+  document.addEventListener("DOMContentLoaded", function () { restorePicks(); cue(); });
+  document.addEventListener("bakehouse:swapped", function () {
+    restorePicks();
+    refocus();
+    cue();
   });
 })();

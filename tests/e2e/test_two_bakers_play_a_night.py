@@ -151,7 +151,7 @@ def test_two_people_play_a_whole_night_while_a_third_watches(
 
     alice.get_by_role("button", name="Start the night").click()
     for page in (alice, bob, watcher):
-        page.wait_for_function("window.bakehouseLive === true")
+        page.wait_for_function("() => window.bakehouseLive === true")
     for page in (alice, bob, watcher):
         page.get_by_text("Bake").first.wait_for()
     bob.locator("#batch-form").wait_for()

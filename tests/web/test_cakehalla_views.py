@@ -94,7 +94,7 @@ def test_a_spectator_sees_the_table_and_no_controls(table: Game, outsider: User)
     assert "You are watching this game." in body
 
 
-def test_taking_over_htmx_returns_the_board(table: Game) -> None:
+def test_taking_over_htmx_returns_the_regions_that_moved(table: Game) -> None:
     first = user_at(table, 0)
     action = {"type": "take", "ingredients": ["sugar", "matcha", "cocoa"]}
     response = client_for(first).post(
@@ -104,7 +104,9 @@ def test_taking_over_htmx_returns_the_board(table: Game) -> None:
     )
     assert response.status_code == 200
     body = response.content.decode()
-    assert 'id="board"' in body and "took Sugar, Matcha, Cocoa" in body
+    assert 'id="board-live"' in body and "took Sugar, Matcha, Cocoa" in body
+    assert 'id="region-market"' in body and 'id="region-customers"' not in body
+    assert 'id="board"' not in body
 
 
 def test_an_illegal_take_is_400_with_a_readable_message(table: Game) -> None:

@@ -17,7 +17,7 @@ from tests.web.finished_games import running_game as bot_game
 
 pytestmark = pytest.mark.django_db
 
-LIVE_CUE = re.compile(r'id="board-live" hidden data-your-move="(yes|no)"')
+LIVE_CUE = re.compile(r'id="board-live" hidden data-version="\d+" data-your-move="(yes|no)"')
 LOBBY_MARK = 'data-your-move="yes">your move</strong>'
 
 

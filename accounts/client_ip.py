@@ -1,0 +1,20 @@
+"""The client's address for django-axes, behind the README's TLS proxy or without one."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The address the outermost of PROXY_COUNT proxies saw; the peer's without proxies.
+
+    Each proxy writes the address it saw to X-Forwarded-For, so the entries a client may forge
+    are all to the left of the last PROXY_COUNT.
+    """
+    hops = settings.PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    chain = [address.strip() for address in forwarded.split(",") if address.strip()]
+    if hops and len(chain) >= hops:
+        return chain[-hops]
+    return request.META.get("REMOTE_ADDR")

@@ -1,0 +1,34 @@
+"""A failure inside the board is told in the board: a player never sees a traceback page."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.html import format_html
+
+logger = logging.getLogger("bakehouse.errors")
+
+# Django answers these itself (404, 403, 400); only real failures become the error box.
+HANDLED_BY_DJANGO = (Http404, PermissionDenied, SuspiciousOperation, BadRequest)
+SORRY = "Something went wrong on our side, so your tap was not taken."
+
+
+class BoardErrorMiddleware:
+    """An HTMX request that fails answers 500 with the site's own message box, even with DEBUG."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not getattr(request, "htmx", False) or isinstance(exception, HANDLED_BY_DJANGO):
+            return None
+        # The traceback still reaches the server's log, just not the player's screen.
+        logger.error("%s %s failed", request.method, request.path, exc_info=exception)
+        box = format_html('<p id="board-message" class="message error" role="alert">{}</p>', SORRY)
+        return HttpResponse(box, status=500)

@@ -1,0 +1,183 @@
+// Bakehouse live table: the socket, swaps that never go backwards, a slow poll as the last
+// resort, and words for every tap that failed.
+//
+// Every piece of board HTML (the answer to a tap, a socket push, a poll) goes through apply():
+// it carries the version it was rendered at (#board-live[data-version]), and a piece older than
+// the board on screen is dropped. Pieces are morphed into place (idiomorph), so a control that did
+// not change stays the same element: a click on it is never lost, and an open menu stays open.
+(function () {
+  "use strict";
+  var root = document.getElementById("live");
+  if (!root) return;
+
+  var POLL_OFFLINE_MS = 3000;   // while the socket is down
+  var POLL_LIVE_MS = 20000;     // while it is up: channel layers deliver at most once
+  var RETRY_FIRST_MS = 500;
+  var RETRY_MAX_MS = 15000;
+  // Closes the server means as final (4000-4999): reconnecting would not help.
+  var FINAL = {
+    4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
+    4404: "You can no longer watch this table.",
+    4429: "Too many messages from this page. Reload to go on."
+  };
+
+  window.bakehouseLive = false;
+  var socket = null;
+  var retries = 0;
+  var retryTimer = null;
+  var stopped = false;
+  var lastPoll = 0;
+
+  function shownVersion() {
+    var live = document.getElementById("board-live");
+    return live ? Number(live.dataset.version) : -1;
+  }
+
+  function say(text, kind) {
+    var line = document.getElementById("board-message");
+    if (!line) return;
+    line.textContent = text;
+    line.className = "message" + (kind ? " " + kind : "");
+  }
+
+  function status(text) {
+    var line = document.getElementById("live-status");
+    if (line) line.textContent = text;
+  }
+
+  function setLive(on) {
+    window.bakehouseLive = on;
+    if (!stopped) {
+      status(on ? "Live." : "Reconnecting\u2026 the table refreshes every 3 seconds meanwhile.");
+    }
+  }
+
+  // What belongs to this person's screen and not to the server: an open menu stays open.
+  function keepLocal(attribute, node) {
+    return !(attribute === "open" && node.tagName === "DETAILS");
+  }
+
+  function morph(old, node) {
+    node.removeAttribute("hx-swap-oob");
+    window.Idiomorph.morph(old, node, { callbacks: { beforeAttributeUpdated: keepLocal } });
+    var placed = document.getElementById(node.id);
+    if (placed) window.htmx.process(placed);
+  }
+
+  // Swap in a piece of board HTML unless it is older than the board shown; true if swapped.
+  function apply(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var fragment = template.content;
+    var live = fragment.querySelector("#board-live");
+    var incoming = live ? Number(live.dataset.version) : null;
+    var stale = incoming !== null && incoming < shownVersion();
+    Array.prototype.slice.call(fragment.children).forEach(function (node) {
+      var old = node.id ? document.getElementById(node.id) : null;
+      // A stale piece still brings its message (why a tap was refused), never its board.
+      if (old && (!stale || node.id === "board-message")) morph(old, node);
+    });
+    document.dispatchEvent(new CustomEvent("bakehouse:swapped", { detail: { stale: stale } }));
+    return !stale;
+  }
+  window.bakehouseApply = apply;
+
+  // The board as the server has it now (after a failed tap, a reconnect, or on the slow poll).
+  function resync(whole) {
+    lastPoll = Date.now();
+    var url = root.dataset.board + (whole ? "" : "?version=" + shownVersion());
+    return fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (response.status === 200) return response.text().then(apply);
+        return false;
+      })
+      .catch(function () { return false; });
+  }
+
+  setInterval(function () {
+    if (stopped || document.hidden) return;
+    var every = window.bakehouseLive ? POLL_LIVE_MS : POLL_OFFLINE_MS;
+    if (Date.now() - lastPoll >= every) resync(false);
+  }, 1000);
+
+  function connect() {
+    retryTimer = null;
+    if (stopped || socket) return;
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + root.dataset.socket);
+    socket.onopen = function () {
+      retries = 0;
+      setLive(true);
+    };
+    socket.onmessage = function (event) {
+      apply(event.data);
+      document.body.dataset.liveVersion = String(shownVersion());
+    };
+    socket.onclose = function (event) {
+      socket = null;
+      setLive(false);
+      if (FINAL[event.code] || (event.code >= 4000 && event.code < 5000)) {
+        stopped = true;
+        status(FINAL[event.code] || "The table closed this connection. Reload to go on.");
+        return;
+      }
+      // Any other close (a restart, a network drop, a normal close) is retried with backoff.
+      var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
+      retries += 1;
+      retryTimer = setTimeout(connect, delay * (0.5 + Math.random() / 2));
+    };
+  }
+
+  function reconnectNow() {
+    if (stopped || socket) return;
+    if (retryTimer) clearTimeout(retryTimer);
+    retries = 0;
+    connect();
+  }
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) reconnectNow();
+  });
+
+  // Answers to taps: boards go through apply(); refusals and failures are told in words.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "board" || !event.detail.shouldSwap) return;
+    event.detail.shouldSwap = false;
+    apply(event.detail.serverResponse);
+  });
+
+  function messageIn(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html || "";
+    var line = template.content.querySelector("#board-message, [role=alert]");
+    return line ? line.textContent.trim() : "";
+  }
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var words = messageIn(xhr.responseText);
+    if (!words) {
+      words = xhr.status >= 500
+        ? "Something went wrong on our side (error " + xhr.status + "); your tap was not taken."
+        : "That was refused (" + xhr.status + ").";
+    }
+    say(words + " The board has been refreshed.", "error");
+    resync(true);
+  });
+  document.addEventListener("htmx:sendError", function () {
+    say("The bakery could not be reached, so your tap was not sent. Check your connection: " +
+      "the board refreshes when it is back.", "error");
+    resync(true);
+  });
+  document.addEventListener("htmx:timeout", function () {
+    say("The bakery took too long to answer; the board has been refreshed.", "error");
+    resync(true);
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest("#live")) say("", "");
+  });
+
+  connect();
+})();
