@@ -3,6 +3,7 @@
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -120,14 +121,33 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_flag("DB_POOL",
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # Several sites (or test runs) can share one Redis under different prefixes.
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
-        }
+# channels-redis waits up to 5 s for a message (BZPOPMIN); redis-py 8 reads with a 5 s timeout by
+# default, so a quiet socket's wait timed out and crashed its consumer (channels_redis#422).
+REDIS_SOCKET_TIMEOUT = 15.0
+
+
+def redis_layer(url: str, prefix: str) -> dict[str, Any]:
+    """The channel layer on Redis: waits outlast the blocking pop, dead connections are replaced."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
+    host = {
+        "address": url,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+        "socket_connect_timeout": 2.0,
+        "health_check_interval": 10,
+        # A pooled connection that died with a Redis restart is retried on a fresh one.
+        "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
     }
+    # Several sites (or test runs) can share one Redis under different prefixes.
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [host], "prefix": prefix},
+    }
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": redis_layer(REDIS_URL, os.environ.get("REDIS_PREFIX", "asgi"))}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

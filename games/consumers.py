@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from redis.exceptions import RedisError
 
 from games.boards import Sent, render_changed, render_whole
 from games.models import Game
 from games.services import group_name
+from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
 from games.views import INVITES, can_watch
+
+logger = logging.getLogger(__name__)
+
+LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
+NOT_FOUND = 4404
+TOO_MANY = 4429
+MAX_MESSAGE = 1024
+FLOOD_WINDOW = 10.0
+FLOOD_LIMIT = 20
+RESYNC_EVERY = 1.0
+
+
+def now() -> float:
+    """The consumer's clock (seconds, monotonic)."""
+    return time.monotonic()
 
 
 def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
@@ -21,54 +45,181 @@ def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
     return game
 
 
-def fresh(game_id: int) -> Game:
-    """The game row as stored now."""
+def fresh(game_id: int, session: SocketSession | None) -> Game | None:
+    """The game row as stored now, or None if the socket's session has ended."""
+    if session is not None and not session.alive():
+        return None
     return Game.objects.get(pk=game_id)
+
+
+def resync_version(text: str | None) -> int | None:
+    """The version a well-formed resync request shows, else None."""
+    if text is None or len(text.encode()) > MAX_MESSAGE:
+        return None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or message.get("type") != "resync":
+        return None
+    version = message.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        return None
+    return version
 
 
 class GameConsumer(AsyncWebsocketConsumer):
     """Sends the whole board on connect, then only the regions that changed."""
 
     game_id: int
-    version: int
-    status: str
+    version: int = -1
+    status: str = ""
     prints: Sent
+    groups_joined: list[str]
+    session: SocketSession | None = None
+    closed: bool = False
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.init_limits()
+        user = self.scope["user"]
         session = self.scope.get("session")
         invited = list(session.get(INVITES, [])) if session is not None else []
-        game = await database_sync_to_async(load_game)(self.game_id, self.scope["user"], invited)
-        if game is None:
-            await self.close(code=4404)
+        self.session = socket_session(self.scope)
+        try:
+            await self.join()
+        except RedisError as error:
+            logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
+            await self.close()
             return
-        await self.channel_layer.group_add(group_name(self.game_id), self.channel_name)
+        game = await database_sync_to_async(load_game)(self.game_id, user, invited)
+        if game is None:
+            await self.leave()
+            await self.close(code=NOT_FOUND)
+            return
         await self.accept()
         self.prints = {}
-        await self.push(game, whole=True)
+        async with self.pushing:
+            await self.push(game, whole=True)
+
+    def init_limits(self) -> None:
+        """Fresh per-socket message limits."""
+        self.received: deque[float] = deque()
+        self.last_resync = -RESYNC_EVERY
+        self.pending: asyncio.Task[None] | None = None
+        self.pushing = asyncio.Lock()
+
+    async def join(self) -> None:
+        """Join the table's group (and the person's own) before the board is read."""
+        self.groups_joined = [group_name(self.game_id)]
+        if self.session is not None:
+            self.groups_joined.append(user_group(self.session.user_id))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave(self) -> None:
+        """Leave every group this socket joined (a layer that is down forgets them by itself)."""
+        groups, self.groups_joined = getattr(self, "groups_joined", []), []
+        try:
+            for group in groups:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        except RedisError as error:
+            logger.warning("Channel layer down, groups of a closed socket kept: %s", error)
+
+    @property
+    def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
+        """The layer's receive, turning a lost layer into a layer.lost message."""
+        return self.guarded_receive
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        async def guarded() -> dict[str, Any]:
+            try:
+                return await receive()
+            except RedisError as error:
+                await asyncio.sleep(RESYNC_EVERY if self.closed else 0)
+                return {"type": "layer.lost", "error": str(error)}
+
+        self.guarded_receive = guarded
+
+    async def layer_lost(self, event: dict[str, Any]) -> None:
+        """The channel layer went away: close (not for good) so the page reconnects and resyncs."""
+        if not self.closed:
+            logger.warning(
+                "Channel layer down, socket to game %s closed: %s", self.game_id, event["error"]
+            )
+            await self.end(LAYER_LOST)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "prints"):
-            await self.channel_layer.group_discard(group_name(self.game_id), self.channel_name)
+        self.closed = True
+        if self.pending is not None:
+            self.pending.cancel()
+        await self.leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Moves arrive over HTTP; anything sent here asks for the whole board again."""
-        game = await database_sync_to_async(fresh)(self.game_id)
-        await self.push(game, whole=True)
+        """Only a resync request is understood; a flood or garbage closes the socket."""
+        if self.flooded() or resync_version(text_data) is None:
+            await self.end(TOO_MANY)
+            return
+        wait = self.last_resync + RESYNC_EVERY - now()
+        if wait <= 0:
+            await self.resync()
+        elif self.pending is None:
+            self.pending = asyncio.ensure_future(self.resync_later(wait))
+
+    def flooded(self) -> bool:
+        """Count this message; True past FLOOD_LIMIT messages in FLOOD_WINDOW seconds."""
+        at = now()
+        self.received.append(at)
+        while self.received and self.received[0] <= at - FLOOD_WINDOW:
+            self.received.popleft()
+        return len(self.received) > FLOOD_LIMIT
+
+    async def resync_later(self, wait: float) -> None:
+        """Serve the resyncs that came within a second of the last one, once, a second later."""
+        await asyncio.sleep(wait)
+        self.pending = None
+        await self.dispatch({"type": "resync.due"})
+
+    async def resync_due(self, event: dict[str, Any]) -> None:
+        """The coalesced resync's second has passed."""
+        await self.resync()
+
+    async def resync(self) -> None:
+        """Send the whole board as stored now."""
+        self.last_resync = now()
+        await self.refresh(whole=True)
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""
-        if event.get("version", 0) <= self.version:
-            return
-        game = await database_sync_to_async(fresh)(self.game_id)
-        await self.push(game, whole=game.status != self.status)
+        if event.get("version", 0) > self.version:
+            await self.refresh(whole=None)
 
     async def seat_refreshed(self, event: dict[str, Any]) -> None:
         """This user changed their own screen state in another tab: redraw what changed."""
-        if event.get("user") != getattr(self.scope["user"], "pk", None):
-            return
-        game = await database_sync_to_async(fresh)(self.game_id)
-        await self.push(game, whole=False)
+        if event.get("user") == getattr(self.scope["user"], "pk", None):
+            await self.refresh(whole=False)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """This person logged out: close the sockets of that session."""
+        if self.session is not None and event.get("session") == session_digest(self.session.key):
+            await self.end(SESSION_ENDED)
+
+    async def session_check(self, event: dict[str, Any]) -> None:
+        """This person's account changed: close the socket if its session no longer holds."""
+        if self.session is not None and not await database_sync_to_async(self.session.alive)():
+            await self.end(SESSION_ENDED)
+
+    async def refresh(self, *, whole: bool | None) -> None:
+        """Re-read the game (after checking the session) and push it; None: whole on a new phase."""
+        async with self.pushing:
+            if self.closed:
+                return
+            game = await database_sync_to_async(fresh)(self.game_id, self.session)
+            if game is None:
+                await self.end(SESSION_ENDED)
+                return
+            await self.push(game, whole=game.status != self.status if whole is None else whole)
 
     async def push(self, game: Game, *, whole: bool) -> None:
         """Send the board (whole, or the regions whose content moved since the last push)."""
@@ -77,8 +228,26 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.status = game.status
         if whole:
             html, self.prints = await database_sync_to_async(render_whole)(game, user)
-            await self.send(text_data=html)
+            await self.send_html(html)
             return
         changed, self.prints = await database_sync_to_async(render_changed)(game, user, self.prints)
         if changed:
-            await self.send(text_data="".join(changed.values()))
+            await self.send_html("".join(changed.values()))
+
+    async def send_html(self, html: str) -> None:
+        """Send unless the socket has closed meanwhile."""
+        if not self.closed:
+            await self.send(text_data=html)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle a message; a send racing the client's disconnect is no error, only the end."""
+        try:
+            await super().dispatch(message)
+        except Disconnected:
+            self.closed = True
+
+    async def end(self, code: int) -> None:
+        """Close the socket with this code; nothing is sent after it."""
+        if not self.closed:
+            self.closed = True
+            await self.close(code=code)

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from bakery_site.settings import redis_layer
 from games import services
 from games.models import Game
 
@@ -38,12 +39,8 @@ def _own_channel_prefix(settings: object) -> None:
     redis_url = os.environ.get("REDIS_URL")
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     if redis_url:
-        settings.CHANNEL_LAYERS = {  # type: ignore[attr-defined]
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [redis_url], "prefix": f"test-{worker}-{os.getpid()}"},
-            }
-        }
+        layer = redis_layer(redis_url, f"test-{worker}-{os.getpid()}")
+        settings.CHANNEL_LAYERS = {"default": layer}  # type: ignore[attr-defined]
 
 
 MEMORY_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -9,6 +10,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.models import Game, Seat
+
+logger = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
@@ -34,13 +37,22 @@ def group_name(game_id: int) -> str:
     return f"game_{game_id}"
 
 
+def send_to_group(group: str, message: dict[str, Any]) -> bool:
+    """Send to a channel group; a layer that is down is logged, never raised (sockets resync)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception as error:
+        logger.warning("Channel layer down, %s to %s not sent: %s", message["type"], group, error)
+        return False
+    return True
+
+
 def announce(game_id: int, version: int) -> None:
     """Tell the table's sockets there is a new version (never a state, never a card)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "game.updated", "version": version}
-        )
+    send_to_group(group_name(game_id), {"type": "game.updated", "version": version})
 
 
 def bump(game: Game, fields: list[str]) -> None:
@@ -53,11 +65,7 @@ def bump(game: Game, fields: list[str]) -> None:
 
 def announce_to_user(game_id: int, user_id: int) -> None:
     """Tell one user's sockets at the table to redraw their own board (no version moved)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "seat.refreshed", "user": user_id}
-        )
+    send_to_group(group_name(game_id), {"type": "seat.refreshed", "user": user_id})
 
 
 def closed_reason(game: Game) -> str:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import Client
 
 from accounts.models import User
 from bakery_site.asgi import application
@@ -16,12 +20,52 @@ def session_of(user: User) -> str:
     return client_for(user).cookies["sessionid"].value
 
 
+def on_session(game: Game, session: str | None, origin: bytes) -> WebsocketCommunicator:
+    """A communicator for the game's socket with this session cookie (none for None)."""
+    headers = [(b"origin", origin)]
+    if session is not None:
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+
+
 async def socket(
     game: Game, user: User | None, origin: bytes = b"http://testserver"
 ) -> WebsocketCommunicator:
     """A communicator for the game's socket, logged in as the user (anonymous for None)."""
-    headers = [(b"origin", origin)]
-    if user is not None:
-        session = await database_sync_to_async(session_of)(user)
-        headers.append((b"cookie", f"sessionid={session}".encode()))
-    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    session = None if user is None else await database_sync_to_async(session_of)(user)
+    return on_session(game, session, origin)
+
+
+def socket_of(game: Game, client: Client) -> WebsocketCommunicator:
+    """A communicator for the game's socket in the test client's own session."""
+    return on_session(game, client.cookies["sessionid"].value, b"http://testserver")
+
+
+async def open_board(ws: WebsocketCommunicator) -> str:
+    """Connect and return the whole board sent on connect."""
+    connected, _ = await ws.connect()
+    assert connected
+    return await ws.receive_from()
+
+
+def shown_version(html: str) -> int | None:
+    """The version in a push's #board-version input, if it carries one."""
+    found = re.search(r'id="board-version" name="version" value="(\d+)"', html)
+    return int(found.group(1)) if found else None
+
+
+async def closed_with(ws: WebsocketCommunicator, timeout: float = 5) -> Any:
+    """The close code the socket gets next, after any pushes on their way; then the client goes."""
+    while True:
+        output = await ws.receive_output(timeout)
+        if output["type"] == "websocket.close":
+            await ws.disconnect(code=output.get("code", 1000))
+            return output.get("code")
+
+
+async def next_output(ws: WebsocketCommunicator) -> Any:
+    """The next thing the server sends; the client goes if it was a close."""
+    output = await ws.receive_output()
+    if output["type"] == "websocket.close":
+        await ws.disconnect(code=output.get("code", 1000))
+    return output

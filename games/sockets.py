@@ -1,0 +1,103 @@
+"""A socket belongs to a session: ending the session (or the account) closes its sockets."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,
+    load_backend,
+)
+from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.http import HttpRequest
+from django.utils.crypto import constant_time_compare
+
+from games.services.base import send_to_group
+
+SESSION_ENDED = 4401
+
+
+def user_group(user_id: int) -> str:
+    """The channel group of one person's open sockets, at every table."""
+    return f"user_{user_id}"
+
+
+def session_digest(session_key: str) -> str:
+    """A session's name in channel messages (the key itself never leaves the server)."""
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def auth_hashes(user: Any) -> list[str]:
+    """The session auth hashes that still log this user in (the secret key and its fallbacks)."""
+    fallbacks = [user._get_session_auth_hash(secret=s) for s in settings.SECRET_KEY_FALLBACKS]
+    return [user.get_session_auth_hash(), *fallbacks]
+
+
+def session_alive(session_key: str, user_id: int) -> bool:
+    """Whether the session still logs this active user in, as Django decides, changing nothing."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    try:
+        stored_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
+        backend_path = session[BACKEND_SESSION_KEY]
+    except KeyError:
+        return False
+    if stored_id != user_id or backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return False
+    user = load_backend(backend_path).get_user(user_id)
+    stored_hash = session.get(HASH_SESSION_KEY)
+    if user is None or not stored_hash:
+        return False
+    return any(constant_time_compare(stored_hash, h) for h in auth_hashes(user))
+
+
+@dataclass(frozen=True)
+class SocketSession:
+    """The session a socket was opened in, and its user."""
+
+    key: str
+    user_id: int
+
+    def alive(self) -> bool:
+        """Whether the session still logs this user in (two primary-key reads)."""
+        return session_alive(self.key, self.user_id)
+
+
+def socket_session(scope: dict[str, Any]) -> SocketSession | None:
+    """The logged-in session of a socket's scope (None for an anonymous socket)."""
+    user, session = scope.get("user"), scope.get("session")
+    if not getattr(user, "is_authenticated", False) or session is None or not session.session_key:
+        return None
+    return SocketSession(session.session_key, user.pk)  # type: ignore[union-attr]
+
+
+@receiver(user_logged_out)
+def close_on_logout(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+    """Logging out closes the sockets this session opened."""
+    session_key = request.session.session_key
+    if user is not None and session_key:
+        message = {"type": "session.ended", "session": session_digest(session_key)}
+        send_to_group(user_group(user.pk), message)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def recheck_on_account_change(
+    sender: Any, instance: Any, created: bool, update_fields: Any, **kwargs: Any
+) -> None:
+    """A changed account (password, deactivation, a moderator's action) re-checks its sockets."""
+    if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
+        return
+    recheck_sockets(instance.pk)
+
+
+def recheck_sockets(user_id: int) -> None:
+    """Ask every open socket of this person to re-check its session (and close if it ended)."""
+    send_to_group(user_group(user_id), {"type": "session.check"})

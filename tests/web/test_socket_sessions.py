@@ -1,0 +1,88 @@
+"""A socket belongs to a session: logout, a new password and deactivation close it for good."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from accounts.models import User
+from games.models import Game
+from tests.conftest import client_for
+from tests.web.sockets import closed_with, next_output, open_board, socket, socket_of
+from tests.web.test_consumer import keep_first
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SESSION_ENDED = 4401
+
+
+def deactivate(user: User) -> None:
+    user.is_active = False
+    user.save()
+
+
+async def test_logging_out_closes_that_sessions_socket_and_no_other(
+    running_game: Game, player: User
+) -> None:
+    client = await database_sync_to_async(client_for)(player)
+    ws = socket_of(running_game, client)
+    elsewhere = await socket(running_game, player)
+    await open_board(ws)
+    await open_board(elsewhere)
+    response = await database_sync_to_async(client.post)("/accounts/logout/")
+    assert response.status_code == 302
+    assert await closed_with(ws) == SESSION_ENDED
+    assert await elsewhere.receive_nothing()
+    await elsewhere.disconnect()
+
+
+async def test_a_new_password_closes_every_socket_of_that_person(
+    running_game: Game, player: User, rival: User
+) -> None:
+    client = await database_sync_to_async(client_for)(player)
+    mine = [socket_of(running_game, client), await socket(running_game, player)]
+    theirs = await socket(running_game, rival)
+    for ws in [*mine, theirs]:
+        await open_board(ws)
+    form = {
+        "old_password": "a-long-baking-secret",
+        "new_password1": "an-even-longer-baking-secret",
+        "new_password2": "an-even-longer-baking-secret",
+    }
+    response = await database_sync_to_async(client.post)("/accounts/password/", form)
+    assert response.status_code == 302
+    for ws in mine:
+        assert await closed_with(ws) == SESSION_ENDED
+    assert await theirs.receive_nothing()
+    await theirs.disconnect()
+
+
+async def test_deactivation_closes_the_persons_sockets(running_game: Game, player: User) -> None:
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    await database_sync_to_async(deactivate)(player)
+    assert await closed_with(ws) == SESSION_ENDED
+
+
+async def test_a_saved_last_login_leaves_the_socket_open(running_game: Game, player: User) -> None:
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    await database_sync_to_async(client_for)(player)
+    assert await ws.receive_nothing()
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize("ask", [False, True], ids=["next-move", "resync"])
+async def test_an_ended_session_gets_nothing_more_even_if_the_close_was_lost(
+    running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch, ask: bool
+) -> None:
+    monkeypatch.setattr("games.sockets.send_to_group", lambda group, message: False)
+    client = await database_sync_to_async(client_for)(player)
+    ws = socket_of(running_game, client)
+    await open_board(ws)
+    await database_sync_to_async(client.post)("/accounts/logout/")
+    if ask:
+        await ws.send_to(text_data='{"type": "resync", "version": 0}')
+    else:
+        await database_sync_to_async(keep_first)(running_game, rival)
+    assert await next_output(ws) == {"type": "websocket.close", "code": SESSION_ENDED}

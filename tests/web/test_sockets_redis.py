@@ -1,0 +1,117 @@
+"""The Redis channel layer under real conditions: quiet tables, and Redis going away mid-game."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket as net
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from accounts.models import User
+from bakery_site.settings import redis_layer
+from games.models import Game
+from tests.conftest import client_for, needs_env
+from tests.web.sockets import closed_with, open_board, shown_version, socket
+from tests.web.test_consumer import batch_ids, keep_first
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+QUIET_SECONDS = 30
+HTMX = {"HX-Request": "true"}
+LAYER_LOST = 3012
+
+
+@needs_env("REDIS_URL")
+@pytest.mark.xdist_group("quiet-redis-socket")
+async def test_a_quiet_socket_stays_open_and_gets_the_next_move(
+    running_game: Game, player: User, rival: User
+) -> None:
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    assert await ws.receive_nothing(timeout=QUIET_SECONDS, interval=1)
+    await database_sync_to_async(keep_first)(running_game, rival)
+    assert 'id="board-version"' in await ws.receive_from(timeout=10)
+    await ws.disconnect()
+
+
+class RedisServer:
+    """A throwaway redis-server on a free port, to stop and start again mid-test."""
+
+    def __init__(self) -> None:
+        with net.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not self.answers():
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def answers(self) -> bool:
+        try:
+            with net.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture
+def throwaway_redis(settings: object) -> Iterator[RedisServer]:
+    """The channel layer on a redis-server of the test's own."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer()
+    server.start()
+    settings.CHANNEL_LAYERS = {"default": redis_layer(server.url, "outage")}  # type: ignore[attr-defined]
+    yield server
+    server.stop()
+
+
+def post_keep(game: Game, user: User) -> tuple[int, int]:
+    """The user keeps their first card through the page's post: the status and stored version."""
+    game.refresh_from_db()
+    client: Client = client_for(user)
+    action = {"type": "keep", "card": batch_ids(game, user)[0]}
+    data = {"action": json.dumps(action), "version": game.version}
+    response = client.post(f"/games/{game.pk}/play/", data, headers=HTMX)
+    game.refresh_from_db()
+    return response.status_code, game.version
+
+
+@pytest.mark.xdist_group("throwaway-redis")
+async def test_a_move_during_a_layer_outage_is_stored_and_reaches_sockets_after(
+    running_game: Game, player: User, rival: User, throwaway_redis: RedisServer
+) -> None:
+    stored = running_game.version
+    before = await socket(running_game, player)
+    await open_board(before)
+    throwaway_redis.stop()
+    assert await closed_with(before, timeout=10) == LAYER_LOST
+    status, version = await database_sync_to_async(post_keep)(running_game, rival)
+    assert status == 200 and version > stored
+    throwaway_redis.start()
+    after = await socket(running_game, player)
+    assert shown_version(await open_board(after)) == version
+    await after.disconnect()
