@@ -4,79 +4,93 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from html import unescape
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 VERSION = re.compile(r'<input[^>]*\bid="board-version"[^>]*>')
 VALUE = re.compile(r'\bvalue="(\d+)"')
+BOARD_LIVE = re.compile(r'<[^>]*\bid="board-live"[^>]*>')
+DATA_VERSION = re.compile(r'\bdata-version="(\d+)"')
 
 
-@dataclass(eq=False)
+TAG = re.compile(
+    r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.DOTALL
+)
+ATTR = re.compile(r"""([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+RAW_TEXT = {"script", "style", "textarea", "title"}
+
+
+def attributes(raw: str) -> dict[str, str]:
+    """The attributes of a start tag, entities decoded."""
+    out = {}
+    for m in ATTR.finditer(raw):
+        value = m.group(2) if m.group(2) is not None else m.group(3) or m.group(4) or ""
+        out[m.group(1).lower()] = unescape(value) if "&" in value else value
+    return out
+
+
+ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
 class Element:
-    """One element: its tag, its attributes, its child elements (text is dropped)."""
+    """One element: its tag, its attributes (parsed when first read), its child elements."""
 
-    tag: str
-    attrs: dict[str, str] = field(default_factory=dict)
-    children: list[Element] = field(default_factory=list)
-    parent: Element | None = None
+    __slots__ = ("_attrs", "children", "id", "parent", "raw", "tag")
+
+    def __init__(self, tag: str, raw: str = "", parent: Element | None = None) -> None:
+        self.tag = tag
+        self.raw = raw
+        self._attrs: dict[str, str] | None = None
+        self.children: list[Element] = []
+        self.parent = parent
+        found = ID.search(raw) if "id" in raw else None
+        self.id = (found.group(1) or found.group(2) or "") if found else ""
+
+    @property
+    def attrs(self) -> dict[str, str]:
+        """The element's attributes, entities decoded."""
+        if self._attrs is None:
+            self._attrs = attributes(self.raw)
+        return self._attrs
 
     def walk(self) -> Iterator[Element]:
         """This element and every element below it, in document order."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        stack = [self]
+        while stack:
+            element = stack.pop()
+            yield element
+            stack.extend(reversed(element.children))
 
     def find(self, element_id: str) -> Element | None:
         """The element with this id at or below this one."""
-        return next((e for e in self.walk() if e.attrs.get("id") == element_id), None)
-
-    def replace_with(self, others: list[Element]) -> None:
-        """Swap this element for others in its parent (htmx's outerHTML swap)."""
-        if self.parent is None:
-            return
-        siblings = self.parent.children
-        at = siblings.index(self)
-        for other in others:
-            other.parent = self.parent
-        siblings[at : at + 1] = others
-
-
-class TreeBuilder(HTMLParser):
-    """Builds Elements from an HTML fragment, tolerating unclosed tags."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Element("#fragment")
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(
-            tag, {k: v if v is not None else "" for k, v in attrs}, [], self.stack[-1]
-        )
-        self.stack[-1].children.append(element)
-        if tag not in VOID:
-            self.stack.append(element)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(
-            tag, {k: v if v is not None else "" for k, v in attrs}, [], self.stack[-1]
-        )
-        self.stack[-1].children.append(element)
-
-    def handle_endtag(self, tag: str) -> None:
-        for depth in range(len(self.stack) - 1, 0, -1):
-            if self.stack[depth].tag == tag:
-                del self.stack[depth:]
-                return
+        return next((e for e in self.walk() if e.id == element_id), None)
 
 
 def parse(html: str) -> list[Element]:
-    """The top-level elements of an HTML fragment."""
-    builder = TreeBuilder()
-    builder.feed(html)
-    builder.close()
-    return builder.root.children
+    """The top-level elements of an HTML fragment (a light tokenizer, tolerant of unclosed tags)."""
+    root = Element("#fragment")
+    stack = [root]
+    skip_to = 0
+    for m in TAG.finditer(html):
+        if m.start() < skip_to or m.group(2) is None:
+            continue
+        closing, tag = m.group(1), m.group(2).lower()
+        if closing:
+            for depth in range(len(stack) - 1, 0, -1):
+                if stack[depth].tag == tag:
+                    del stack[depth:]
+                    break
+            continue
+        element = Element(tag, m.group(3), stack[-1])
+        stack[-1].children.append(element)
+        if tag in RAW_TEXT:
+            end = html.find(f"</{tag}", m.end())
+            skip_to = end if end >= 0 else len(html)
+        elif tag not in VOID and not m.group(3).rstrip().endswith("/"):
+            stack.append(element)
+    for element in root.children:
+        element.parent = None
+    return root.children
 
 
 def pushed_version(html: str) -> int | None:
@@ -91,13 +105,36 @@ class Page:
 
     def __init__(self, html: str) -> None:
         self.root = Element("#document")
+        self.ids: dict[str, Element] = {}
+        self.generation = 0
+        self.cached: tuple[int, set[str]] = (-1, set())
         for element in parse(html):
             element.parent = self.root
             self.root.children.append(element)
+            self.index(element)
+
+    def index(self, element: Element) -> None:
+        """Note the ids of an element and everything below it."""
+        for e in element.walk():
+            if e.id:
+                self.ids[e.id] = e
 
     def find(self, element_id: str) -> Element | None:
         """The element with this id on the page."""
-        return self.root.find(element_id)
+        return self.ids.get(element_id)
+
+    def replace(self, old: Element, new: Element) -> None:
+        """Swap an element for another in its place (htmx's outerHTML swap)."""
+        if old.parent is None:
+            return
+        for e in old.walk():
+            if e.id and self.ids.get(e.id) is e:
+                del self.ids[e.id]
+        siblings = old.parent.children
+        siblings[siblings.index(old)] = new
+        new.parent = old.parent
+        self.index(new)
+        self.generation += 1
 
     def apply(self, html: str) -> bool:
         """Swap in a piece of board HTML as the page's live.js does; False if it was stale.
@@ -106,26 +143,14 @@ class Page:
         board shown (#board-live's data-version) brings only its #board-message.
         """
         elements = parse(html)
-        incoming = next(
-            (
-                e.attrs.get("data-version", "")
-                for top in elements
-                for e in top.walk()
-                if e.attrs.get("id") == "board-live"
-            ),
-            None,
-        )
+        tag = BOARD_LIVE.search(html)
+        found = DATA_VERSION.search(tag.group(0)) if tag is not None else None
         shown = self.version()
-        stale = (
-            incoming is not None
-            and incoming.isdigit()
-            and shown is not None
-            and int(incoming) < shown
-        )
+        stale = found is not None and shown is not None and int(found.group(1)) < shown
         for element in elements:
-            old = self.find(element.attrs.get("id", "")) if element.attrs.get("id") else None
-            if old is not None and (not stale or element.attrs["id"] == "board-message"):
-                old.replace_with([element])
+            old = self.find(element.id) if element.id else None
+            if old is not None and (not stale or element.id == "board-message"):
+                self.replace(old, element)
         return not stale
 
     def version(self) -> int | None:
@@ -157,7 +182,12 @@ class Page:
 
     def links(self) -> set[str]:
         """The hrefs of the page's links."""
-        return {e.attrs["href"] for e in self.root.walk() if e.tag == "a" and "href" in e.attrs}
+        if self.cached[0] != self.generation:
+            hrefs = {
+                e.attrs["href"] for e in self.root.walk() if e.tag == "a" and "href" in e.attrs
+            }
+            self.cached = (self.generation, hrefs)
+        return self.cached[1]
 
 
 def inputs(element: Element) -> dict[str, str]:
