@@ -5,6 +5,8 @@ BENCH_WEB_GAMES (midnight-bakery,cakehalla), BENCH_WEB_SETUPS (postgres,sqlite),
 BENCH_WEB_PROCESSES (2 Daphne processes on PostgreSQL), BENCH_WEB_THINK (2.5 s mean),
 BENCH_WEB_TIMEOUT (10 s), BENCH_WEB_SEED (1). BENCH_DATABASE_URL and BENCH_REDIS_URL name the
 servers (127.0.0.1 only); each set-up gets its own throwaway database and Redis prefix.
+BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
+made on $DATABASE_URL; BENCH_WEB_PIDS=pid,... to read its CPU).
 """
 
 from __future__ import annotations
@@ -113,12 +115,15 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         tables.append(Table(people, game, tally, cfg.timeout))
     rng = random.Random(cfg.seed)
     try:
+        began = time.perf_counter()
         await seat_all(tables)
+        tally.seated_in = time.perf_counter() - began
         if site.database:
             await asyncio.sleep(STATS_FLUSH_SECONDS)
         before = sites.transactions(site)
         cpu0, gen0, t0 = sites.cpu_seconds(site), time.process_time(), time.perf_counter()
         tally.measuring = True
+        tally.errors_before = sum(tally.errors.values())
         until = t0 + cfg.seconds
         await asyncio.gather(*(keep_playing(t, cfg, rng, until) for t in tables))
         wall = time.perf_counter() - t0
@@ -153,7 +158,7 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
     extra = sum(max(0, n - tally.accepted.get(g, 0)) for g, n in stored.items())
     ms = [1000 * x for x in tally.latencies]
     answers = [1000 * x for x in tally.answers]
-    cpu_share = " + ".join(f"{100 * c / out.wall:.0f}%" for c in out.cpu)
+    cpu_share = " + ".join(f"{100 * c / out.wall:.0f}%" for c in out.cpu) or "n/a"
     cpu_per_move = 1000 * sum(out.cpu) / moves if moves else 0.0
     queries = (
         f"{(after - out.transactions_before) / moves:.1f}"
@@ -161,7 +166,11 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
         else "n/a (SQLite)"
     )
     errors = sum(tally.errors.values())
-    print(f"-- {game}, {count} tables, {site.label}, {cfg.seconds:.0f} s")
+    logged = sites.log_errors(site) if not site.external else "n/a"
+    print(
+        f"-- {game}, {count} tables, {site.label}, {cfg.seconds:.0f} s"
+        f" (seated in {tally.seated_in:.0f} s)"
+    )
     print(
         f"   move to every screen: p50 {percentile(ms, 50):.0f} ms  p95 {percentile(ms, 95):.0f} ms"
         f"  p99 {percentile(ms, 99):.0f} ms  ({len(ms)} moves measured)"
@@ -172,9 +181,10 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
         f" games finished {tally.finished}; moves by type {dict(tally.kinds)}"
     )
     print(
-        f"   errors {errors} {dict(tally.errors) or ''}  refused {sum(tally.refused.values())}"
+        f"   errors {errors} ({tally.errors_before} before the clock) {dict(tally.errors) or ''}"
+        f"  refused {sum(tally.refused.values())}"
         f" {dict(tally.refused) or ''}  lost moves {lost}  unanswered-but-stored {extra}"
-        f"  stale sockets {tally.stale}  server errors logged {sites.log_errors(site)}"
+        f"  stale sockets {tally.stale}  server errors logged {logged}"
     )
     print(
         f"   server CPU {cpu_share} of a core ({cpu_per_move:.0f} ms a move);"
@@ -195,13 +205,17 @@ def make_site(kind: str, cfg: Config) -> Site:
 def main() -> None:
     """Every set-up, game and table count of the configuration, each on fresh Daphne processes."""
     cfg = config()
-    for kind in cfg.setups:
-        site = make_site(kind, cfg)
+    urls = os.environ.get("BENCH_WEB_URLS", "")
+    for kind in ["running"] if urls else cfg.setups:
+        if urls:
+            site = sites.running_site(urls, os.environ.get("BENCH_WEB_PIDS", ""))
+        else:
+            site = make_site(kind, cfg)
         try:
             began = time.monotonic()
             sessions = sites.prepare(site, SEATS * max(cfg.tables))
             took = time.monotonic() - began
-            print(f"== {site.label}: migrated, {len(sessions)} people ({took:.0f} s)")
+            print(f"== {site.label}: ready, {len(sessions)} people ({took:.0f} s)")
             for game in cfg.games:
                 for count in cfg.tables:
                     began = time.monotonic()

@@ -46,6 +46,8 @@ class Tally:
     finished: int = 0
     stale: int = 0
     measuring: bool = False
+    errors_before: int = 0
+    seated_in: float = 0.0
 
 
 class Person:

@@ -37,11 +37,14 @@ class Site:
     sqlite_path: str = ""
     ports: list[int] = field(default_factory=list)
     daphnes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
+    owned: bool = True
 
     @property
     def urls(self) -> list[str]:
         """The base URL of each Daphne process."""
-        return [f"http://127.0.0.1:{port}" for port in self.ports]
+        return self.external or [f"http://127.0.0.1:{port}" for port in self.ports]
 
 
 def free_port() -> int:
@@ -111,6 +114,32 @@ def sqlite_site() -> Site:
     )
 
 
+def running_site(urls: str, pids: str) -> Site:
+    """A site already running at these base URLs (this machine only), on $DATABASE_URL.
+
+    Its people are made on the database the environment names; its CPU is read from the given
+    process ids (none: not reported); queries from pg_stat_database when it is PostgreSQL.
+    """
+    external = [u.strip().rstrip("/") for u in urls.split(",") if u.strip()]
+    for url in external:
+        if urlsplit(url).hostname not in {"127.0.0.1", "localhost"}:
+            raise SystemExit(f"bench-web only targets this machine, not {url}.")
+    env = dict(os.environ)
+    folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
+    site = Site(f"the site at {', '.join(external)}", len(external), env, folder, external=external)
+    site.pids = [int(p) for p in pids.split(",") if p.strip()]
+    database_url = env.get("DATABASE_URL", "")
+    if database_url.startswith(("postgres://", "postgresql://")):
+        site.database = urlsplit(database_url).path.lstrip("/")
+        site.admin_url = with_database(database_url, "postgres")
+        site.owned = False
+    elif database_url.startswith("sqlite:///"):
+        site.sqlite_path = database_url.removeprefix("sqlite:///")
+    else:
+        site.sqlite_path = str(ROOT / "db.sqlite3")
+    return site
+
+
 def manage(site: Site, *args: str) -> str:
     """Run a command of the site (or of this bench) with the site's environment."""
     done = subprocess.run(
@@ -121,13 +150,18 @@ def manage(site: Site, *args: str) -> str:
 
 def prepare(site: Site, people: int) -> dict[str, str]:
     """Migrate, collect static files (DEBUG=0 serves the manifest), make people: their sessions."""
-    manage(site, "manage.py", "migrate", "--noinput", "--verbosity", "0")
-    manage(site, "manage.py", "collectstatic", "--noinput", "--verbosity", "0")
+    if not site.external:
+        manage(site, "manage.py", "migrate", "--noinput", "--verbosity", "0")
+        manage(site, "manage.py", "collectstatic", "--noinput", "--verbosity", "0")
     return dict(json.loads(manage(site, "-m", "bench.web.people", str(people))))
 
 
 def start(site: Site) -> None:
     """Start the Daphne processes and wait until each answers /healthz."""
+    if site.external:
+        for url in site.urls:
+            wait_ready(url)
+        return
     daphne = str(Path(sys.executable).parent / "daphne")
     site.ports = [free_port() for _ in range(site.processes)]
     for i, port in enumerate(site.ports):
@@ -141,6 +175,7 @@ def start(site: Site) -> None:
                 stderr=subprocess.STDOUT,
             )
         )
+    site.pids = [p.pid for p in site.daphnes]
     for url in site.urls:
         wait_ready(url)
 
@@ -171,6 +206,7 @@ def stop(site: Site) -> None:
             process.kill()
             process.wait(timeout=10)
     site.daphnes = []
+    site.pids = []
 
 
 ERROR_LINES = ("Exception inside application", "Internal Server Error", "ERROR")
@@ -188,9 +224,9 @@ def log_errors(site: Site) -> int:
 def cpu_seconds(site: Site) -> list[float]:
     """User + system CPU seconds of each Daphne process so far (from /proc/<pid>/stat)."""
     out = []
-    for process in site.daphnes:
+    for pid in site.pids:
         try:
-            stat = Path(f"/proc/{process.pid}/stat").read_text()
+            stat = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
             out.append(0.0)
             continue
@@ -232,7 +268,7 @@ def people_moves(site: Site, games: list[int]) -> dict[int, int]:
 
 def drop(site: Site) -> None:
     """Remove the throwaway database, its Redis keys and the temp folder."""
-    if site.database:
+    if site.database and site.owned:
         import psycopg
         import redis
 
