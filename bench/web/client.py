@@ -293,7 +293,9 @@ class Table:
         """The host opens a table with the new-table form, the others join it, all open it."""
         host, *guests = self.people
         await host.open("/games/new/")
-        form = next(e for e in host.page.root.walk() if e.tag == "form")
+        form = next(
+            e for e in host.page.root.walk() if e.tag == "form" and not e.attrs.get("action")
+        )
         data = inputs(form) | selects(form) | {"kind": self.game, "capacity": str(len(self.people))}
         data.pop("private", None)
         answer = await host.http.post("/games/new/", data=data, headers={"Referer": host.base})
