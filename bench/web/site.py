@@ -99,14 +99,14 @@ def postgres_site(processes: int) -> Site:
 
 
 def sqlite_site() -> Site:
-    """`make run`'s defaults: one Daphne, SQLite (a file in a temp folder), in-memory layer."""
+    """`make run`'s defaults: one Daphne, DEBUG=1, SQLite (a temp file), the in-memory layer."""
     folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
     env = base_env()
     path = str(folder / "db.sqlite3")
-    env.update(DATABASE_URL=f"sqlite:///{path}")
+    env.update(DATABASE_URL=f"sqlite:///{path}", DEBUG="1")  # make run sets DEBUG=1
     env.pop("REDIS_PREFIX", None)
     return Site(
-        "make run defaults (SQLite, in-memory layer), 1 Daphne process",
+        "make run defaults (DEBUG=1, SQLite, in-memory layer), 1 Daphne process",
         1,
         env,
         folder,
