@@ -3,7 +3,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test check bench format clean
+.PHONY: install run test check bench bench-web format clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -33,6 +33,10 @@ format: install
 
 bench: install
 	$(PY) -m bench
+
+# Browsers' load on two Daphne processes (PostgreSQL, Redis) and on make run's defaults; see Speed.
+bench-web: install
+	$(PY) -m bench.web
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache

@@ -1,0 +1,1 @@
+"""make bench-web: a load generator that plays the site over HTTP and websockets like browsers."""

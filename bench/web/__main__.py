@@ -1,0 +1,239 @@
+"""make bench-web: browsers' load on the live site, move to every screen, for both games.
+
+Sizes from the environment: BENCH_WEB_TABLES (25,50,100), BENCH_WEB_SECONDS (60 per run),
+BENCH_WEB_GAMES (midnight-bakery,cakehalla), BENCH_WEB_SETUPS (postgres,sqlite),
+BENCH_WEB_PROCESSES (2 Daphne processes on PostgreSQL), BENCH_WEB_THINK (2.5 s mean),
+BENCH_WEB_TIMEOUT (10 s), BENCH_WEB_SEED (1). BENCH_DATABASE_URL and BENCH_REDIS_URL name the
+servers (127.0.0.1 only); each set-up gets its own throwaway database and Redis prefix.
+BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
+made on $DATABASE_URL; BENCH_WEB_PIDS=pid,... to read its CPU).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import resource
+import time
+from dataclasses import dataclass
+
+from bench.web import site as sites
+from bench.web.client import Person, Table, Tally, play
+from bench.web.players import POLICIES
+from bench.web.site import Site
+
+SEATS = 4
+SETUP_CONCURRENCY = 8
+STATS_FLUSH_SECONDS = 11.0  # PostgreSQL backends flush statistics when idle within 10 s
+
+
+@dataclass
+class Config:
+    """The sizes of a bench run."""
+
+    tables: list[int]
+    seconds: float
+    games: list[str]
+    setups: list[str]
+    processes: int
+    think: float
+    timeout: float
+    seed: int
+
+
+def config() -> Config:
+    """Read the sizes from the environment."""
+    env = os.environ.get
+    return Config(
+        tables=[int(n) for n in env("BENCH_WEB_TABLES", "25,50,100").split(",") if n.strip()],
+        seconds=float(env("BENCH_WEB_SECONDS", "60")),
+        games=[g.strip() for g in env("BENCH_WEB_GAMES", "midnight-bakery,cakehalla").split(",")],
+        setups=[s.strip() for s in env("BENCH_WEB_SETUPS", "postgres,sqlite").split(",")],
+        processes=int(env("BENCH_WEB_PROCESSES", "2")),
+        think=float(env("BENCH_WEB_THINK", "2.5")),
+        timeout=float(env("BENCH_WEB_TIMEOUT", "10")),
+        seed=int(env("BENCH_WEB_SEED", "1")),
+    )
+
+
+@dataclass
+class Outcome:
+    """What one run measured, before the database's own counts are added."""
+
+    tally: Tally
+    wall: float
+    cpu: list[float]
+    generator_cpu: float
+    transactions_before: int | None
+
+
+async def seat_all(tables: list[Table]) -> None:
+    """Set every table up (a few at a time, as people arriving would)."""
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    async def one(table: Table) -> None:
+        async with gate:
+            await table.seat_or_count()
+
+    await asyncio.gather(*(one(t) for t in tables))
+
+
+async def keep_playing(table: Table, cfg: Config, rng: random.Random, until: float) -> None:
+    """Play the table until the deadline; a finished game is followed by a new one."""
+    policy = POLICIES[table.game]
+    while time.perf_counter() < until:
+        await asyncio.gather(*(play(p, table, policy, rng, cfg.think, until) for p in table.people))
+        if not table.over():
+            return
+        table.tally.finished += 1
+        await table.leave()
+        if time.perf_counter() < until:
+            await table.seat_or_count()
+
+
+def stale_sockets(tables: list[Table]) -> int:
+    """Sockets whose last push is older than the newest version their table showed anyone."""
+    stale = 0
+    for table in tables:
+        newest = max((p.page.version() or 0) for p in table.people)
+        newest = max([newest, *(v for p in table.people for v, _ in p.pushes)])
+        stale += sum(1 for p in table.people if (p.pushes[-1][0] if p.pushes else -1) < newest)
+    return stale
+
+
+async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: Config) -> Outcome:
+    """Seat `count` tables, let them play for the configured time, and count."""
+    tally = Tally()
+    names = sorted(sessions, key=lambda n: int(n.rsplit("-", 1)[1]))
+    urls = site.urls
+    tables = []
+    for t in range(count):
+        people = [
+            Person(name, sessions[name], urls[(t + k) % len(urls)], cfg.timeout)
+            for k, name in enumerate(names[t * SEATS : (t + 1) * SEATS])
+        ]
+        tables.append(Table(people, game, tally, cfg.timeout))
+    rng = random.Random(cfg.seed)
+    try:
+        began = time.perf_counter()
+        await seat_all(tables)
+        tally.seated_in = time.perf_counter() - began
+        if site.database:
+            await asyncio.sleep(STATS_FLUSH_SECONDS)
+        before = sites.transactions(site)
+        cpu0, gen0, t0 = sites.cpu_seconds(site), time.process_time(), time.perf_counter()
+        tally.measuring = True
+        tally.errors_before = sum(tally.errors.values())
+        until = t0 + cfg.seconds
+        await asyncio.gather(*(keep_playing(t, cfg, rng, until) for t in tables))
+        wall = time.perf_counter() - t0
+        cpu = [b - a for a, b in zip(cpu0, sites.cpu_seconds(site), strict=True)]
+        generator = time.process_time() - gen0
+        tally.measuring = False
+        await asyncio.sleep(1.0)
+        tally.stale = stale_sockets(tables)
+    finally:
+        for table in tables:
+            await table.leave()
+        for table in tables:
+            for person in table.people:
+                await person.close()
+    return Outcome(tally, wall, cpu, generator, before)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: int | None) -> None:
+    """Print one run's figures."""
+    tally = out.tally
+    moves = sum(tally.accepted.values())
+    stored = sites.people_moves(site, tally.games)
+    lost = sum(max(0, n - stored.get(g, 0)) for g, n in tally.accepted.items())
+    extra = sum(max(0, n - tally.accepted.get(g, 0)) for g, n in stored.items())
+    ms = [1000 * x for x in tally.latencies]
+    answers = [1000 * x for x in tally.answers]
+    cpu_share = " + ".join(f"{100 * c / out.wall:.0f}%" for c in out.cpu) or "n/a"
+    cpu_per_move = 1000 * sum(out.cpu) / moves if moves else 0.0
+    queries = (
+        f"{(after - out.transactions_before) / moves:.1f}"
+        if moves and after is not None and out.transactions_before is not None
+        else "n/a (SQLite)"
+    )
+    errors = sum(tally.errors.values())
+    logged = sites.log_errors(site) if not site.external else "n/a"
+    print(
+        f"-- {game}, {count} tables, {site.label}, {cfg.seconds:.0f} s"
+        f" (seated in {tally.seated_in:.0f} s)"
+    )
+    print(
+        f"   move to every screen: p50 {percentile(ms, 50):.0f} ms  p95 {percentile(ms, 95):.0f} ms"
+        f"  p99 {percentile(ms, 99):.0f} ms  ({len(ms)} moves measured)"
+    )
+    print(
+        f"   post answered: p50 {percentile(answers, 50):.0f} ms  p95 {percentile(answers, 95):.0f}"
+        f" ms;  moves {moves} ({moves / cfg.seconds:.1f}/s), other posts {tally.other_posts},"
+        f" games finished {tally.finished}; moves by type {dict(tally.kinds)}"
+    )
+    print(
+        f"   errors {errors} ({tally.errors_before} before the clock) {dict(tally.errors) or ''}"
+        f"  refused {sum(tally.refused.values())}"
+        f" {dict(tally.refused) or ''}  lost moves {lost}  unanswered-but-stored {extra}"
+        f"  stale sockets {tally.stale}  server errors logged {logged}"
+    )
+    print(
+        f"   server CPU {cpu_share} of a core ({cpu_per_move:.0f} ms a move);"
+        f"  DB transactions a move {queries};"
+        f"  load generator CPU {100 * out.generator_cpu / out.wall:.0f}%"
+    )
+
+
+def make_site(kind: str, cfg: Config) -> Site:
+    """A set-up by name: postgres (Daphne processes, PostgreSQL, Redis) or sqlite (make run's)."""
+    if kind == "postgres":
+        return sites.postgres_site(cfg.processes)
+    if kind == "sqlite":
+        return sites.sqlite_site()
+    raise SystemExit(f"Unknown set-up {kind!r}: use postgres or sqlite.")
+
+
+def more_files() -> None:
+    """Raise this process's (and its Daphnes') open-file limit: 100 tables hold 800 sockets."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def main() -> None:
+    """Every set-up, game and table count of the configuration, each on fresh Daphne processes."""
+    more_files()
+    cfg = config()
+    urls = os.environ.get("BENCH_WEB_URLS", "")
+    for kind in ["running"] if urls else cfg.setups:
+        if urls:
+            site = sites.running_site(urls, os.environ.get("BENCH_WEB_PIDS", ""))
+        else:
+            site = make_site(kind, cfg)
+        try:
+            began = time.monotonic()
+            sessions = sites.prepare(site, SEATS * max(cfg.tables))
+            took = time.monotonic() - began
+            print(f"== {site.label}: ready, {len(sessions)} people ({took:.0f} s)")
+            for game in cfg.games:
+                for count in cfg.tables:
+                    began = time.monotonic()
+                    with sites.running(site):
+                        outcome = asyncio.run(run(site, game, count, sessions, cfg))
+                    report(site, game, count, outcome, cfg, sites.transactions(site))
+                    print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
+        finally:
+            sites.drop(site)
+
+
+if __name__ == "__main__":
+    main()

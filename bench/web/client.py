@@ -1,0 +1,432 @@
+"""People at tables: each an HTTP client and a websocket, like one browser tab each."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import ssl
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.typing import Origin
+
+from bench.web.page import BOARD_LIVE, ID, Page, inputs, pushed_version
+from bench.web.players import Post
+
+TABLE_URL = re.compile(r"/games/(\d+)/$")
+TLS = ssl.create_default_context()  # plain http only; one context, not one per person
+CLOSE_RESULTS = "/results/close/"
+OOB_TAG = re.compile(r"<[^>]*\bhx-swap-oob\b[^>]*>")
+POLL_LIVE = 20.0  # live.js: the board every 20 s while the socket is up
+POLL_OFFLINE = 3.0  # and every 3 s while it is down
+RETRY_FIRST = 0.5  # a closed socket is reopened after 0.5 s, doubling up to 15 s
+RETRY_MAX = 15.0
+Policy = Callable[[Page, random.Random], Post | None]
+
+
+@dataclass
+class Tally:
+    """Everything a run counts."""
+
+    latencies: list[float] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)
+    accepted: Counter[int] = field(default_factory=Counter)
+    refused: Counter[int] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    other_posts: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    games: list[int] = field(default_factory=list)
+    finished: int = 0
+    stale: int = 0
+    measuring: bool = False
+    errors_before: int = 0
+    seated_in: float = 0.0
+
+
+class Person:
+    """One person's browser: cookies, the table page, and its socket."""
+
+    def __init__(self, name: str, session: str, base: str, timeout: float) -> None:
+        self.name = name
+        self.base = base
+        self.timeout = timeout
+        self.http = httpx.AsyncClient(
+            base_url=base, timeout=timeout, follow_redirects=False, verify=TLS
+        )
+        self.http.cookies.set("sessionid", session)
+        self._page = Page("")
+        self.queue: list[str] = []
+        self.ended = ""
+        self.url = ""
+        self.socket: ClientConnection | None = None
+        self.changed = asyncio.Event()
+        self.pushes: list[tuple[int, float]] = []
+        self.token = ""
+        self.last_poll = 0.0
+
+    @property
+    def page(self) -> Page:
+        """The page as the person sees it: every message received so far swapped in, in order."""
+        for html in superseding(self.queue):
+            self._page.apply(html)
+        self.queue.clear()
+        return self._page
+
+    def receive(self, html: str) -> None:
+        """A pushed message; it is swapped in when the person next looks (see idle())."""
+        self.queue.append(html)
+        self.note_end(html)
+        self.changed.set()
+
+    def note_end(self, html: str) -> None:
+        """Remember that the game ended (its results link to the replay)."""
+        if self.ended and self.ended in html:
+            self.ended = "yes"
+
+    def idle(self) -> bool:
+        """Whether the messages not yet swapped in leave nothing to press (a cheap look).
+
+        Swapping every message in costs the load generator more CPU than the server at 100
+        tables; a person who is not asked to move and has no results to close need not look.
+        """
+        if not self.queue:
+            return False
+        if any(CLOSE_RESULTS in html for html in self.queue):
+            return False
+        for html in reversed(self.queue):
+            tag = BOARD_LIVE.search(html)
+            if tag is not None:
+                return 'data-your-move="no"' in tag.group(0)
+        return False
+
+    def csrf(self) -> str:
+        """The CSRF token the page's <body hx-headers> carries."""
+        body = next((e for e in self.page.root.walk() if e.tag == "body"), None)
+        headers = json.loads(body.attrs.get("hx-headers", "{}")) if body is not None else {}
+        return str(headers.get("X-CSRFToken", ""))
+
+    async def open(self, url: str) -> None:
+        """Load a page (GET), as a browser does before anything else."""
+        answer = await self.http.get(url)
+        answer.raise_for_status()
+        self.url = url
+        self.queue.clear()
+        self._page = Page(answer.text)
+        self.token = self.csrf()
+
+    async def hx_post(
+        self, url: str, data: dict[str, str], target: str = "board"
+    ) -> httpx.Response:
+        """An htmx post: its headers and the page's CSRF header; the answer goes through apply()."""
+        headers = {
+            "HX-Request": "true",
+            "HX-Current-URL": self.base + self.url,
+            "HX-Target": target,
+            "X-CSRFToken": self.token,
+        }
+        answer = await self.http.post(url, data=data, headers=headers)
+        if 200 <= answer.status_code < 300 and answer.text:
+            self.page.apply(answer.text)
+            self.note_end(answer.text)
+            self.changed.set()
+        return answer
+
+    async def resync(self, whole: bool) -> None:
+        """GET the board as the page does after a failed tap, and on its slow poll."""
+        self.last_poll = time.perf_counter()
+        board = self.page.data("live", "board")
+        version = self.page.version()
+        params = {} if whole or version is None else {"version": str(version)}
+        answer = await self.http.get(board, params=params, headers={"HX-Request": "true"})
+        if answer.status_code == 200:
+            self.page.apply(answer.text)
+            self.note_end(answer.text)
+            self.changed.set()
+
+    async def connect(self) -> None:
+        """Open the page's socket (#live's data-socket) with its cookies and the page's Origin."""
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        ws_url = self.base.replace("http://", "ws://") + self.page.data("live", "socket")
+        self.socket = await connect(
+            ws_url,
+            origin=Origin(self.base),
+            additional_headers={"Cookie": cookie},
+            open_timeout=self.timeout,
+            ping_interval=None,
+            max_size=None,
+        )
+
+    async def close(self) -> None:
+        """Close the socket and the HTTP connections."""
+        if self.socket is not None:
+            await self.socket.close()
+            self.socket = None
+        await self.http.aclose()
+
+
+def swapped_ids(html: str) -> set[str]:
+    """The ids a message swaps (its out-of-band elements), read without parsing it."""
+    ids = set()
+    for tag in OOB_TAG.finditer(html):
+        found = ID.search(tag.group(0))
+        if found is not None:
+            ids.add(found.group(1) or found.group(2) or "")
+    return ids
+
+
+def superseding(queue: list[str]) -> list[str]:
+    """The messages of a queue that a later one does not overwrite entirely, oldest first.
+
+    Swapping in every message only for the next one to replace the same elements would cost the
+    load generator more CPU than the server; what the page ends up showing is the same.
+    """
+    covered: set[str] = set()
+    kept = []
+    for html in reversed(queue):
+        ids = swapped_ids(html)
+        if "board" in covered or (ids and ids <= covered):
+            continue
+        covered |= ids
+        kept.append(html)
+    return kept[::-1]
+
+
+class Table:
+    """Four people at one game, and when each of their sockets saw each version."""
+
+    def __init__(self, people: list[Person], game: str, tally: Tally, timeout: float) -> None:
+        self.people = people
+        self.game = game
+        self.tally = tally
+        self.timeout = timeout
+        self.game_id = 0
+        self.tick = asyncio.Event()
+        self.readers: list[asyncio.Task[None]] = []
+        self.closing = False
+
+    def arrival(self, seat: int, version: int) -> float | None:
+        """When seat's socket first held a version at least this one."""
+        return next((t for v, t in self.people[seat].pushes if v >= version), None)
+
+    def notify(self) -> None:
+        """Wake whoever waits on this table's sockets."""
+        tick, self.tick = self.tick, asyncio.Event()
+        tick.set()
+
+    async def read(self, seat: int) -> None:
+        """A socket's messages: note each version and when, apply it; reconnect as live.js does."""
+        person = self.people[seat]
+        retries = 0
+        while not self.closing:
+            if person.socket is None:
+                await asyncio.sleep(
+                    min(RETRY_MAX, RETRY_FIRST * 2**retries) * random.uniform(0.5, 1)
+                )
+                retries += 1
+                try:
+                    await person.connect()
+                except (OSError, WebSocketException, TimeoutError) as exc:
+                    self.tally.errors[f"socket connect: {type(exc).__name__}"] += 1
+                    continue
+            socket = person.socket
+            assert socket is not None
+            try:
+                async for message in socket:
+                    now = time.perf_counter()
+                    html = message if isinstance(message, str) else message.decode()
+                    version = pushed_version(html)
+                    if version is not None:
+                        person.pushes.append((version, now))
+                    person.receive(html)
+                    self.notify()
+                retries = 0
+            except ConnectionClosed:
+                pass
+            if self.closing:
+                return
+            self.tally.errors["socket closed"] += 1
+            code = socket.close_code or 0
+            person.socket = None
+            if 4000 <= code < 5000:
+                return
+
+    async def poll(self, seat: int) -> None:
+        """The page's slow poll: the board every 20 s while live, every 3 s while not."""
+        person = self.people[seat]
+        while not self.closing:
+            await asyncio.sleep(1.0)
+            every = POLL_LIVE if person.socket is not None else POLL_OFFLINE
+            if time.perf_counter() - person.last_poll < every or self.closing:
+                continue
+            try:
+                await person.resync(whole=False)
+            except (httpx.HTTPError, OSError) as exc:
+                self.tally.errors[f"poll: {type(exc).__name__}"] += 1
+
+    async def everyone_holds(self, version: int, sent: float) -> None:
+        """Record the time from the post to the last socket holding this version (or a timeout)."""
+        deadline = sent + self.timeout
+        while True:
+            tick = self.tick
+            times = [self.arrival(seat, version) for seat in range(len(self.people))]
+            if all(t is not None for t in times):
+                if self.tally.measuring:
+                    self.tally.latencies.append(max(t for t in times if t is not None) - sent)
+                return
+            left = deadline - time.perf_counter()
+            if left <= 0 or self.closing:
+                self.tally.errors["screen not updated in time"] += 1
+                return
+            try:
+                await asyncio.wait_for(tick.wait(), left)
+            except TimeoutError:
+                continue
+
+    async def seat(self) -> None:
+        """The host opens a table with the new-table form, the others join it, all open it."""
+        host, *guests = self.people
+        await host.open("/games/new/")
+        form = next(
+            e for e in host.page.root.walk() if e.tag == "form" and not e.attrs.get("action")
+        )
+        data = inputs(form) | selects(form) | {"kind": self.game, "capacity": str(len(self.people))}
+        data.pop("private", None)
+        answer = await host.http.post("/games/new/", data=data, headers={"Referer": host.base})
+        found = TABLE_URL.search(answer.headers.get("location", ""))
+        if answer.status_code != 302 or found is None:
+            raise RuntimeError(f"new table refused ({answer.status_code})")
+        self.game_id = int(found.group(1))
+        self.tally.games.append(self.game_id)
+        table_url = f"/games/{self.game_id}/"
+        for person in self.people:
+            person.ended = f"/games/{self.game_id}/replay/"
+        for person in guests:
+            await person.open(table_url)
+            join = next(
+                e for e in person.page.root.walk() if e.attrs.get("hx-post", "").endswith("/join/")
+            )
+            answer = await person.hx_post(join.attrs["hx-post"], {})
+            answer.raise_for_status()
+        self.closing = False
+        for seat, person in enumerate(self.people):
+            await person.open(table_url)
+            person.pushes = []
+            person.last_poll = 0.0
+            await person.connect()
+            self.readers.append(asyncio.create_task(self.read(seat)))
+            self.readers.append(asyncio.create_task(self.poll(seat)))
+        start = next(
+            e for e in host.page.root.walk() if e.attrs.get("hx-post", "").endswith("/start/")
+        )
+        (await host.hx_post(start.attrs["hx-post"], {})).raise_for_status()
+
+    async def seat_or_count(self) -> None:
+        """Seat the table; a failure is counted as an error and leaves the table out."""
+        try:
+            await self.seat()
+        except (httpx.HTTPError, OSError, WebSocketException, RuntimeError, StopIteration) as exc:
+            self.tally.errors[f"seating: {type(exc).__name__}"] += 1
+            await self.leave()
+
+    def over(self) -> bool:
+        """Whether the game ended (its results link to the replay)."""
+        return any(p.ended == "yes" for p in self.people)
+
+    async def leave(self) -> None:
+        """Close every socket of the table."""
+        self.closing = True
+        for person in self.people:
+            if person.socket is not None:
+                await person.socket.close()
+                person.socket = None
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+        self.readers = []
+
+
+def selects(form: object) -> dict[str, str]:
+    """Each <select>'s chosen option (the selected one, else the first)."""
+    out: dict[str, str] = {}
+    for element in form.walk():  # type: ignore[attr-defined]
+        if element.tag != "select" or not element.attrs.get("name"):
+            continue
+        options = [o for o in element.walk() if o.tag == "option"]
+        chosen = next(
+            (o for o in options if "selected" in o.attrs), options[0] if options else None
+        )
+        if chosen is not None:
+            out[element.attrs["name"]] = chosen.attrs.get("value", "")
+    return out
+
+
+async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] | None:
+    """Post what the page posts; for an accepted move, a task that waits for every socket."""
+    tally = table.tally
+    sent = time.perf_counter()
+    try:
+        answer = await person.hx_post(post.url, post.data)
+    except (httpx.HTTPError, OSError) as exc:
+        tally.errors[f"post: {type(exc).__name__}"] += 1
+        return None
+    status = answer.status_code
+    if tally.measuring:
+        tally.answers.append(time.perf_counter() - sent)
+    if status >= 300:
+        if status in {400, 409}:
+            tally.refused[status] += 1
+        else:
+            tally.errors[f"HTTP {status}"] += 1
+        try:
+            await person.resync(whole=True)
+        except (httpx.HTTPError, OSError) as exc:
+            tally.errors[f"resync: {type(exc).__name__}"] += 1
+    elif not post.move:
+        tally.other_posts += 1
+    else:
+        tally.accepted[table.game_id] += 1
+        tally.kinds[move_type(post)] += 1
+        version = pushed_version(answer.text)
+        if version is not None:
+            return asyncio.create_task(table.everyone_holds(version, sent))
+        tally.errors["answer without a version"] += 1
+    return None
+
+
+def move_type(post: Post) -> str:
+    """The type of a posted move ("keep", "take", ...)."""
+    try:
+        return str(json.loads(post.data.get("action", "")).get("type", "?"))
+    except (ValueError, AttributeError):
+        return "?"
+
+
+async def play(
+    person: Person, table: Table, policy: Policy, rng: random.Random, think: float, until: float
+) -> None:
+    """Think (exponential), press what the page offers, until the deadline or the game's end."""
+    measures: list[asyncio.Task[None]] = []
+    while (left := until - time.perf_counter()) > 0 and not table.closing:
+        person.changed.clear()
+        if table.over():
+            break
+        if person.idle() or policy(person.page, rng) is None:
+            try:
+                await asyncio.wait_for(person.changed.wait(), left)
+            except TimeoutError:
+                break
+            continue
+        await asyncio.sleep(min(rng.expovariate(1 / think), left))
+        post = policy(person.page, rng) if time.perf_counter() < until else None
+        if post is not None:
+            measure = await send(person, table, post)
+            if measure is not None:
+                measures.append(measure)
+    await asyncio.gather(*measures, return_exceptions=True)

@@ -1,0 +1,226 @@
+"""A browser page reduced to what htmx and live.js do with it: elements swapped by id."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html import unescape
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+VERSION = re.compile(r'<input[^>]*\bid="board-version"[^>]*>')
+VALUE = re.compile(r'\bvalue="(\d+)"')
+BOARD_LIVE = re.compile(r'<[^>]*\bid="board-live"[^>]*>')
+DATA_VERSION = re.compile(r'\bdata-version="(\d+)"')
+
+
+TAG = re.compile(
+    r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.DOTALL
+)
+ATTR = re.compile(r"""([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+RAW_TEXT = {"script", "style", "textarea", "title"}
+
+
+def attributes(raw: str) -> dict[str, str]:
+    """The attributes of a start tag, entities decoded."""
+    out = {}
+    for m in ATTR.finditer(raw):
+        value = m.group(2) if m.group(2) is not None else m.group(3) or m.group(4) or ""
+        out[m.group(1).lower()] = unescape(value) if "&" in value else value
+    return out
+
+
+ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+class Element:
+    """One element: its tag, its attributes (parsed when first read), its child elements."""
+
+    __slots__ = ("_attrs", "children", "id", "parent", "raw", "tag")
+
+    def __init__(self, tag: str, raw: str = "", parent: Element | None = None) -> None:
+        self.tag = tag
+        self.raw = raw
+        self._attrs: dict[str, str] | None = None
+        self.children: list[Element] = []
+        self.parent = parent
+        found = ID.search(raw) if "id" in raw else None
+        self.id = (found.group(1) or found.group(2) or "") if found else ""
+
+    @property
+    def attrs(self) -> dict[str, str]:
+        """The element's attributes, entities decoded."""
+        if self._attrs is None:
+            self._attrs = attributes(self.raw)
+        return self._attrs
+
+    def walk(self) -> Iterator[Element]:
+        """This element and every element below it, in document order."""
+        stack = [self]
+        while stack:
+            element = stack.pop()
+            yield element
+            stack.extend(reversed(element.children))
+
+    def find(self, element_id: str) -> Element | None:
+        """The element with this id at or below this one."""
+        return next((e for e in self.walk() if e.id == element_id), None)
+
+
+def parse(html: str) -> list[Element]:
+    """The top-level elements of an HTML fragment (a light tokenizer, tolerant of unclosed tags)."""
+    root = Element("#fragment")
+    stack = [root]
+    skip_to = 0
+    for m in TAG.finditer(html):
+        if m.start() < skip_to or m.group(2) is None:
+            continue
+        closing, tag = m.group(1), m.group(2).lower()
+        if closing:
+            for depth in range(len(stack) - 1, 0, -1):
+                if stack[depth].tag == tag:
+                    del stack[depth:]
+                    break
+            continue
+        element = Element(tag, m.group(3), stack[-1])
+        stack[-1].children.append(element)
+        if tag in RAW_TEXT:
+            end = html.find(f"</{tag}", m.end())
+            skip_to = end if end >= 0 else len(html)
+        elif tag not in VOID and not m.group(3).rstrip().endswith("/"):
+            stack.append(element)
+    for element in root.children:
+        element.parent = None
+    return root.children
+
+
+def pushed_version(html: str) -> int | None:
+    """The board version a pushed message carries (`<input id="board-version" value="N">`)."""
+    tag = VERSION.search(html)
+    found = VALUE.search(tag.group(0)) if tag else None
+    return int(found.group(1)) if found else None
+
+
+class Page:
+    """One person's table page: the HTTP answers and the socket's pushes swapped into it."""
+
+    def __init__(self, html: str) -> None:
+        self.root = Element("#document")
+        self.ids: dict[str, Element] = {}
+        self.generation = 0
+        self.cached: tuple[int, set[str]] = (-1, set())
+        for element in parse(html):
+            element.parent = self.root
+            self.root.children.append(element)
+            self.index(element)
+
+    def index(self, element: Element) -> None:
+        """Note the ids of an element and everything below it."""
+        for e in element.walk():
+            if e.id:
+                self.ids[e.id] = e
+
+    def find(self, element_id: str) -> Element | None:
+        """The element with this id on the page."""
+        return self.ids.get(element_id)
+
+    def replace(self, old: Element, new: Element) -> None:
+        """Swap an element for another in its place (htmx's outerHTML swap)."""
+        if old.parent is None:
+            return
+        for e in old.walk():
+            if e.id and self.ids.get(e.id) is e:
+                del self.ids[e.id]
+        siblings = old.parent.children
+        siblings[siblings.index(old)] = new
+        new.parent = old.parent
+        self.index(new)
+        self.generation += 1
+
+    def apply(self, html: str) -> bool:
+        """Swap in a piece of board HTML as the page's live.js does; False if it was stale.
+
+        Each top-level element replaces the page's element with its id; a piece older than the
+        board shown (#board-live's data-version) brings only its #board-message.
+        """
+        elements = parse(html)
+        tag = BOARD_LIVE.search(html)
+        found = DATA_VERSION.search(tag.group(0)) if tag is not None else None
+        shown = self.version()
+        stale = found is not None and shown is not None and int(found.group(1)) < shown
+        for element in elements:
+            old = self.find(element.id) if element.id else None
+            if old is not None and (not stale or element.id == "board-message"):
+                self.replace(old, element)
+        return not stale
+
+    def version(self) -> int | None:
+        """The version of the board shown (#board-live's data-version)."""
+        live = self.find("board-live")
+        value = live.attrs.get("data-version", "") if live is not None else ""
+        return int(value) if value.isdigit() else None
+
+    def data(self, element_id: str, name: str) -> str:
+        """A data- attribute of an element of the page ("" if absent)."""
+        element = self.find(element_id)
+        return element.attrs.get(f"data-{name}", "") if element is not None else ""
+
+    def your_move(self) -> bool:
+        """Whether the page says it waits for this person's move."""
+        live = self.find("board-live")
+        return live is not None and live.attrs.get("data-your-move") == "yes"
+
+    def forms(self) -> list[Element]:
+        """Every form on the page that htmx posts."""
+        return [e for e in self.root.walk() if e.tag == "form" and "hx-post" in e.attrs]
+
+    def include(self, selector: str) -> dict[str, str]:
+        """The named inputs of an hx-include target (`#id` selectors only)."""
+        if not selector.startswith("#"):
+            return {}
+        element = self.find(selector[1:])
+        return inputs(element) if element is not None else {}
+
+    def links(self) -> set[str]:
+        """The hrefs of the page's links."""
+        if self.cached[0] != self.generation:
+            hrefs = {
+                e.attrs["href"] for e in self.root.walk() if e.tag == "a" and "href" in e.attrs
+            }
+            self.cached = (self.generation, hrefs)
+        return self.cached[1]
+
+
+def inputs(element: Element) -> dict[str, str]:
+    """The named, enabled inputs below an element, as a form would send them."""
+    out: dict[str, str] = {}
+    for e in element.walk():
+        if e.tag not in {"input", "select", "textarea"} or "disabled" in e.attrs:
+            continue
+        kind = e.attrs.get("type", "text")
+        if not e.attrs.get("name") or kind in {"submit", "button", "image"}:
+            continue
+        if kind in {"checkbox", "radio"} and "checked" not in e.attrs:
+            continue
+        out[e.attrs["name"]] = e.attrs.get("value", "")
+    return out
+
+
+def form_post(page: Page, form: Element, button: Element | None) -> dict[str, str]:
+    """What htmx posts for a form: its inputs, the pressed button's name, the hx-include inputs."""
+    values = inputs(form)
+    if button is not None and button.attrs.get("name"):
+        values[button.attrs["name"]] = button.attrs.get("value", "")
+    values.update(page.include(form.attrs.get("hx-include", "")))
+    return values
+
+
+def buttons(form: Element) -> list[Element]:
+    """The submit buttons of a form that a person can press (not disabled, not aria-disabled)."""
+    return [
+        e
+        for e in form.walk()
+        if e.tag == "button"
+        and e.attrs.get("type", "submit") == "submit"
+        and "disabled" not in e.attrs
+        and e.attrs.get("aria-disabled") != "true"
+    ]
