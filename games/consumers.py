@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
-from games.boards import Sent, render_changed, render_whole
+from games.boards import Sent, render_diff, render_whole
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
@@ -224,15 +224,15 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def push(self, game: Game, *, whole: bool) -> None:
         """Send the board (whole, or the regions whose content moved since the last push)."""
         user = self.scope["user"]
-        self.version = game.version
-        self.status = game.status
+        base, self.version, self.status = self.version, game.version, game.status
         if whole:
             html, self.prints = await database_sync_to_async(render_whole)(game, user)
+        else:
+            html, self.prints = await database_sync_to_async(render_diff)(
+                game, user, self.prints, base
+            )
+        if html:
             await self.send_html(html)
-            return
-        changed, self.prints = await database_sync_to_async(render_changed)(game, user, self.prints)
-        if changed:
-            await self.send_html("".join(changed.values()))
 
     async def send_html(self, html: str) -> None:
         """Send unless the socket has closed meanwhile."""

@@ -25,7 +25,7 @@ from games.boards import (
     region_names,
     region_prints,
     render_board,
-    render_changed,
+    render_diff,
 )
 from games.engines import IllegalAction
 from games.forms import NewGameForm
@@ -78,10 +78,10 @@ def board_response(
     Given what the page showed (`shown`), only the regions that moved are sent: the page swaps
     each piece in by its id, and the new version comes with them.
     """
+    base = game.version
     game.refresh_from_db()
     if shown is not None and set(shown) == set(region_names(game)):
-        changed, _ = render_changed(game, request.user, shown)
-        html = "".join(changed.values())
+        html, _ = render_diff(game, request.user, shown, base)
     else:
         html = render_board(game, request.user, request)
     if error:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 
 from games.boards.changes import fingerprint
 from games.models import Game, Seat
@@ -147,6 +148,25 @@ def render_changed(game: Game, user: Any, before: Sent) -> tuple[dict[str, str],
         if before.get(name, (None, None))[1] != kept[name][1]:
             changed[name] = html
     return changed, kept
+
+
+def render_diff(game: Game, user: Any, before: Sent, base: int) -> tuple[str, Sent]:
+    """The changed regions as one message, led by the version they lead from (`base`) and to.
+
+    The page applies it only on top of the version it was computed from; on any other board it
+    asks for the whole board instead, so a lost or reordered piece can never leave a region behind.
+    """
+    changed, kept = render_changed(game, user, before)
+    if not changed:
+        return "", kept
+    return diff_marker(base, game.version) + "".join(changed.values()), kept
+
+
+def diff_marker(base: int, version: int) -> str:
+    """What leads a regions-only message: the version it leads from and to."""
+    return format_html(
+        '<template id="board-diff" data-base="{}" data-version="{}"></template>', base, version
+    )
 
 
 def render_whole(game: Game, user: Any) -> tuple[str, Sent]:

@@ -2,8 +2,9 @@
 // resort, and words for every tap that failed.
 //
 // Every piece of board HTML (the answer to a tap, a socket push, a poll) goes through apply():
-// it carries the version it was rendered at (#board-live[data-version]), and a piece older than
-// the board on screen is dropped. Pieces are morphed into place (idiomorph), so a control that did
+// it carries the version it was rendered at (#board-live[data-version]), and the regions-only
+// pieces also the version they lead from (#board-diff); a piece that does not fit the board on
+// screen is dropped (see fits()). Pieces are morphed into place (idiomorph), so a control that did
 // not change stays the same element: a click on it is never lost, and an open menu stays open.
 (function () {
   "use strict";
@@ -64,19 +65,34 @@
     if (placed) window.htmx.process(placed);
   }
 
-  // Swap in a piece of board HTML unless it is older than the board shown; true if swapped.
+  // Whether a piece fits the board shown: a whole board if it is not older; the regions that
+  // changed from version `base` only on top of that very version. A piece made for another board
+  // is dropped, and if it is newer the whole board is fetched: nothing is ever left half-updated.
+  function fits(fragment) {
+    var shown = shownVersion();
+    var diff = fragment.querySelector("#board-diff");
+    if (diff) {
+      if (Number(diff.dataset.base) === shown) return true;
+      if (Number(diff.dataset.version) > shown) resync(true);
+      return false;
+    }
+    var live = fragment.querySelector("#board-live");
+    return !live || Number(live.dataset.version) >= shown;
+  }
+
+  // Swap in a piece of board HTML if it fits the board shown; true if swapped.
   function apply(html) {
     var template = document.createElement("template");
     template.innerHTML = html;
     var fragment = template.content;
-    var live = fragment.querySelector("#board-live");
-    var incoming = live ? Number(live.dataset.version) : null;
-    var stale = incoming !== null && incoming < shownVersion();
+    var stale = !fits(fragment);
     Array.prototype.slice.call(fragment.children).forEach(function (node) {
       var old = node.id ? document.getElementById(node.id) : null;
       // A stale piece still brings its message (why a tap was refused), never its board.
       if (old && (!stale || node.id === "board-message")) morph(old, node);
     });
+    // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
+    document.body.dataset.liveVersion = String(shownVersion());
     document.dispatchEvent(new CustomEvent("bakehouse:swapped", { detail: { stale: stale } }));
     return !stale;
   }
@@ -111,7 +127,6 @@
     };
     socket.onmessage = function (event) {
       apply(event.data);
-      document.body.dataset.liveVersion = String(shownVersion());
     };
     socket.onclose = function (event) {
       socket = null;

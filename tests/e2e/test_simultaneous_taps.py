@@ -177,3 +177,28 @@ def test_an_open_cakehalla_card_menu_survives_a_rivals_move(
     waiter.screenshot(path=str(artifacts / "ck-menu-kept-open.png"), full_page=True)
     for page in pages:
         page.context.close()
+
+
+# A regions-only piece made on top of another board than the one shown (a lost or reordered
+# message), carrying a status region that must never appear.
+FOREIGN_PIECE = """
+shown => window.bakehouseApply(
+  `<template id="board-diff" data-base="${shown - 1}" data-version="${shown + 1}"></template>` +
+  `<div id="board-live" hidden data-version="${shown + 1}"></div>` +
+  `<section id="region-status">A piece from another board</section>`)
+"""
+
+
+def test_a_piece_made_for_another_board_is_never_half_applied(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    page, rival = started_night(browser, daphne_site["url"], ("kit", "lev"))
+    shown = int(version(page))
+    with page.expect_request_finished(lambda r: r.url.endswith("/board/")) as resync:
+        assert page.evaluate(FOREIGN_PIECE, shown) is False
+    assert resync.value.response().status == 200  # the whole board, fetched instead
+    page.wait_for_function(f"() => Number(document.body.dataset.liveVersion) === {shown}")
+    assert "another board" not in page.locator("#region-status").inner_text()
+    assert int(version(page)) == shown
+    for p in (page, rival):
+        p.context.close()

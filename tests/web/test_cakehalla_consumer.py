@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from games.boards import render_regions
+from games.boards import diff_marker, render_regions
 from games.engines import cakehalla as engine
 from games.models import Game
 from tests.web.cakehalla_tables import (
@@ -77,13 +77,16 @@ async def test_each_move_pushes_exactly_the_regions_that_changed(table: Game, pl
     ws = await socket(table, player)
     await ws.receive_from()
     before = await database_sync_to_async(render_regions)(table, player)
+    before_version = table.version
     await database_sync_to_async(play)(
         table, {"type": "take", "ingredients": ["sugar", "blueberry", "matcha"]}
     )
     pushed = await ws.receive_from()
     await database_sync_to_async(table.refresh_from_db)()
     after = await database_sync_to_async(render_regions)(table, player)
-    assert pushed == "".join(html for name, html in after.items() if before[name] != html)
+    after_version = table.version
+    changed = "".join(html for name, html in after.items() if before[name] != html)
+    assert pushed == diff_marker(before_version, after_version) + changed
     assert 'id="region-market"' in pushed and 'id="region-customers"' not in pushed
     await ws.disconnect()
 

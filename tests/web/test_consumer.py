@@ -9,6 +9,7 @@ from accounts.models import User
 from games import services
 from games.boards import (
     board_context,
+    diff_marker,
     region_prints,
     render_board,
     render_regions,
@@ -55,11 +56,14 @@ async def test_after_an_action_the_socket_gets_exactly_a_fresh_render(
     await ws.connect()
     await ws.receive_from()
     before = await database_sync_to_async(render_regions)(running_game, player)
+    before_version = running_game.version
     await database_sync_to_async(keep_first)(running_game, rival)
     pushed = await ws.receive_from()
     await database_sync_to_async(running_game.refresh_from_db)()
     after = await database_sync_to_async(render_regions)(running_game, player)
-    assert pushed == "".join(html for name, html in after.items() if before[name] != html)
+    after_version = running_game.version
+    changed = "".join(html for name, html in after.items() if before[name] != html)
+    assert pushed == diff_marker(before_version, after_version) + changed
     assert 'id="board-version"' in pushed
     await ws.disconnect()
 
