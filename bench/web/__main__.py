@@ -185,7 +185,7 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
         f"   errors {errors} ({tally.errors_before} before the clock) {dict(tally.errors) or ''}"
         f"  refused {sum(tally.refused.values())}"
         f" {dict(tally.refused) or ''}  lost moves {lost}  unanswered-but-stored {extra}"
-        f"  stale sockets {tally.stale}  server errors logged {logged}"
+        f"  stale sockets {tally.stale}  gap resyncs {tally.resyncs}  server errors logged {logged}"
     )
     print(
         f"   server CPU {cpu_share} of a core ({cpu_per_move:.0f} ms a move);"

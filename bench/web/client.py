@@ -45,6 +45,7 @@ class Tally:
     games: list[int] = field(default_factory=list)
     finished: int = 0
     stale: int = 0
+    resyncs: int = 0
     measuring: bool = False
     errors_before: int = 0
     seated_in: float = 0.0
@@ -74,8 +75,9 @@ class Person:
     @property
     def page(self) -> Page:
         """The page as the person sees it: every message received so far swapped in, in order."""
-        for html in superseding(self.queue):
-            self._page.apply(html)
+        kept = superseding(self.queue)
+        for html in self.queue:
+            self._page.apply(html, versions_only=html not in kept)
         self.queue.clear()
         return self._page
 
@@ -146,6 +148,7 @@ class Person:
         params = {} if whole or version is None else {"version": str(version)}
         answer = await self.http.get(board, params=params, headers={"HX-Request": "true"})
         if answer.status_code == 200:
+            self.page.gap = False
             self.page.apply(answer.text)
             self.note_end(answer.text)
             self.changed.set()
@@ -400,6 +403,15 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
     return None
 
 
+async def heal(person: Person, tally: Tally) -> None:
+    """A piece that did not fit the board shown: fetch the whole board, as live.js does."""
+    tally.resyncs += 1
+    try:
+        await person.resync(whole=True)
+    except (httpx.HTTPError, OSError) as exc:
+        tally.errors[f"resync: {type(exc).__name__}"] += 1
+
+
 def move_type(post: Post) -> str:
     """The type of a posted move ("keep", "take", ...)."""
     try:
@@ -417,6 +429,8 @@ async def play(
         person.changed.clear()
         if table.over():
             break
+        if person.page.gap:
+            await heal(person, table.tally)
         if person.idle() or policy(person.page, rng) is None:
             try:
                 await asyncio.wait_for(person.changed.wait(), left)

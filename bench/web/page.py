@@ -11,6 +11,7 @@ VERSION = re.compile(r'<input[^>]*\bid="board-version"[^>]*>')
 VALUE = re.compile(r'\bvalue="(\d+)"')
 BOARD_LIVE = re.compile(r'<[^>]*\bid="board-live"[^>]*>')
 DATA_VERSION = re.compile(r'\bdata-version="(\d+)"')
+DIFF = re.compile(r'<template id="board-diff" data-base="(\d+)" data-version="(\d+)">')
 
 
 TAG = re.compile(
@@ -107,6 +108,7 @@ class Page:
         self.root = Element("#document")
         self.ids: dict[str, Element] = {}
         self.generation = 0
+        self.gap = False
         self.cached: tuple[int, set[str]] = (-1, set())
         for element in parse(html):
             element.parent = self.root
@@ -136,22 +138,47 @@ class Page:
         self.index(new)
         self.generation += 1
 
-    def apply(self, html: str) -> bool:
-        """Swap in a piece of board HTML as the page's live.js does; False if it was stale.
+    def apply(self, html: str, versions_only: bool = False) -> bool:
+        """Swap in a piece of board HTML as the page's live.js does; False if it did not fit.
 
-        Each top-level element replaces the page's element with its id; a piece older than the
-        board shown (#board-live's data-version) brings only its #board-message.
+        Each top-level element replaces the page's element with its id. A regions-only piece
+        (#board-diff) fits only the board of its base version; a newer one that does not fit sets
+        `gap` (the page then fetches the whole board). Any other piece older than the board
+        shown brings only its #board-message. `versions_only`: a piece that a later one
+        overwrites entirely moves only the version shown (see client.superseding).
         """
-        elements = parse(html)
+        fits = self.fits(html)
+        if versions_only:
+            if fits:
+                self.move_version(html)
+            return fits
+        for element in parse(html):
+            old = self.find(element.id) if element.id else None
+            if old is not None and (fits or element.id == "board-message"):
+                self.replace(old, element)
+        return fits
+
+    def fits(self, html: str) -> bool:
+        """Whether a piece fits the board shown (live.js's fits())."""
+        shown = self.version()
+        diff = DIFF.search(html)
+        if diff is not None:
+            if shown is None or int(diff.group(1)) == shown:
+                return True
+            if int(diff.group(2)) > shown:
+                self.gap = True
+            return False
         tag = BOARD_LIVE.search(html)
         found = DATA_VERSION.search(tag.group(0)) if tag is not None else None
-        shown = self.version()
-        stale = found is not None and shown is not None and int(found.group(1)) < shown
-        for element in elements:
-            old = self.find(element.id) if element.id else None
-            if old is not None and (not stale or element.id == "board-message"):
-                self.replace(old, element)
-        return not stale
+        return found is None or shown is None or int(found.group(1)) >= shown
+
+    def move_version(self, html: str) -> None:
+        """Set the version shown to the piece's, without swapping anything else in."""
+        tag = BOARD_LIVE.search(html)
+        found = DATA_VERSION.search(tag.group(0)) if tag is not None else None
+        live = self.find("board-live")
+        if found is not None and live is not None:
+            live.attrs["data-version"] = found.group(1)
 
     def version(self) -> int | None:
         """The version of the board shown (#board-live's data-version)."""
