@@ -243,3 +243,7 @@ if BOT_MOVES not in {"after-commit", "inline"}:
     raise RuntimeError("BOT_MOVES must be after-commit or inline.")
 BOT_THREADS = int(os.environ.get("BOT_THREADS", "2"))
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
+
+# A socket re-checks its session before a push; a yes is trusted this many seconds (logout and
+# account changes close sockets at once by message; this is the backstop if one is lost).
+SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "3"))

@@ -16,6 +16,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
 from games.boards import Sent, render_diff, render_whole
+from games.boards.shared import TableAt, forget, table_at
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
@@ -45,11 +46,12 @@ def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
     return game
 
 
-def fresh(game_id: int, session: SocketSession | None) -> Game | None:
-    """The game row as stored now, or None if the socket's session has ended."""
+def fresh(game_id: int, session: SocketSession | None, version: int | None) -> TableAt | None:
+    """The table at `version` or later (shared by this process's sockets), or None if the
+    socket's session has ended."""
     if session is not None and not session.alive():
         return None
-    return Game.objects.get(pk=game_id)
+    return table_at(game_id, version)
 
 
 def resync_version(text: str | None) -> int | None:
@@ -99,8 +101,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         self.prints = {}
-        async with self.pushing:
-            await self.push(game, whole=True)
+        await self.refresh(whole=True)
 
     def init_limits(self) -> None:
         """Fresh per-socket message limits."""
@@ -192,44 +193,54 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""
-        if event.get("version", 0) > self.version:
-            await self.refresh(whole=None)
+        version = event.get("version", 0)
+        if isinstance(version, int) and version > self.version:
+            await self.refresh(whole=None, version=version)
 
     async def seat_refreshed(self, event: dict[str, Any]) -> None:
         """This user changed their own screen state in another tab: redraw what changed."""
         if event.get("user") == getattr(self.scope["user"], "pk", None):
+            forget(self.game_id)  # the seat changed without a new version
             await self.refresh(whole=False)
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         """This person logged out: close the sockets of that session."""
         if self.session is not None and event.get("session") == session_digest(self.session.key):
+            self.session.forget()
             await self.end(SESSION_ENDED)
 
     async def session_check(self, event: dict[str, Any]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
-        if self.session is not None and not await database_sync_to_async(self.session.alive)():
+        if self.session is not None and not await database_sync_to_async(self.session.alive)(
+            recheck=True
+        ):
             await self.end(SESSION_ENDED)
 
-    async def refresh(self, *, whole: bool | None) -> None:
-        """Re-read the game (after checking the session) and push it; None: whole on a new phase."""
+    async def refresh(self, *, whole: bool | None, version: int | None = None) -> None:
+        """Re-read the table (after checking the session) and push it; None: whole on a new phase.
+
+        `version`: an announced version; the table as this process already read it will do if
+        it is that new (the table's other sockets here read it once for all).
+        """
         async with self.pushing:
             if self.closed:
                 return
-            game = await database_sync_to_async(fresh)(self.game_id, self.session)
-            if game is None:
+            table = await database_sync_to_async(fresh)(self.game_id, self.session, version)
+            if table is None:
                 await self.end(SESSION_ENDED)
                 return
-            await self.push(game, whole=game.status != self.status if whole is None else whole)
+            status = table.game.status
+            await self.push(table, whole=status != self.status if whole is None else whole)
 
-    async def push(self, game: Game, *, whole: bool) -> None:
+    async def push(self, table: TableAt, *, whole: bool) -> None:
         """Send the board (whole, or the regions whose content moved since the last push)."""
-        user = self.scope["user"]
+        user, game = self.scope["user"], table.game
         base, self.version, self.status = self.version, game.version, game.status
         if whole:
-            html, self.prints = await database_sync_to_async(render_whole)(game, user)
+            html, self.prints = await database_sync_to_async(render_whole)(game, user, table)
         else:
             html, self.prints = await database_sync_to_async(render_diff)(
-                game, user, self.prints, base
+                game, user, self.prints, base, table
             )
         if html:
             await self.send_html(html)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -59,6 +60,12 @@ def session_alive(session_key: str, user_id: int) -> bool:
     return any(constant_time_compare(stored_hash, h) for h in auth_hashes(user))
 
 
+# When each session last held (monotonic seconds): a push within SOCKET_SESSION_RECHECK of it
+# trusts that yes. Logout and account changes close sockets at once by their messages; this
+# re-check is the backstop for a message the channel layer lost (it delivers at most once).
+_held: dict[str, float] = {}
+
+
 @dataclass(frozen=True)
 class SocketSession:
     """The session a socket was opened in, and its user."""
@@ -66,9 +73,26 @@ class SocketSession:
     key: str
     user_id: int
 
-    def alive(self) -> bool:
-        """Whether the session still logs this user in (two primary-key reads)."""
-        return session_alive(self.key, self.user_id)
+    def alive(self, recheck: bool = False) -> bool:
+        """Whether the session still logs this user in (two primary-key reads, or a recent yes)."""
+        at = time.monotonic()
+        held = _held.get(self.key)
+        if not recheck and held is not None and at - held < settings.SOCKET_SESSION_RECHECK:
+            return True
+        if not session_alive(self.key, self.user_id):
+            _held.pop(self.key, None)
+            return False
+        if len(_held) > MAX_HELD:
+            _held.clear()
+        _held[self.key] = at
+        return True
+
+    def forget(self) -> None:
+        """Check this session in full next time (it was told to end)."""
+        _held.pop(self.key, None)
+
+
+MAX_HELD = 100_000
 
 
 def socket_session(scope: dict[str, Any]) -> SocketSession | None:

@@ -12,7 +12,8 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 
 from games.boards.changes import fingerprint
-from games.models import Game, Seat
+from games.boards.shared import TableAt, read
+from games.models import Game
 
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
@@ -52,9 +53,13 @@ def option_labels(game: Game) -> list[str]:
     return out
 
 
-def board_context(game: Game, user: Any) -> dict[str, Any]:
-    """Everything a board template needs for this user, built from their seat's view only."""
-    seats: list[Seat] = list(game.seats.select_related("user"))
+def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[str, Any]:
+    """Everything a board template needs for this user, built from their seat's view only.
+
+    `table`: the seats and state already read for this game row (shared.table_at), else read here.
+    """
+    table = table or read(game)
+    seats = table.seats
     me = next((s for s in seats if user is not None and s.user_id == user.pk), None)
     ctx: dict[str, Any] = {
         "game": game,
@@ -72,7 +77,7 @@ def board_context(game: Game, user: Any) -> dict[str, Any]:
     if game.status == Game.Status.OPEN or game.snapshot is None:
         return ctx
     engine = game.spec.engine
-    state = engine.load(game.snapshot)
+    state = table.state
     position = me.position if me is not None else None
     view = engine.view(state, position)
     playing = position is not None and me is not None and not me.resigned
@@ -132,13 +137,15 @@ def region_prints(game: Game, ctx: Mapping[str, Any]) -> dict[str, int]:
     return {name: fingerprint(ctx, region_template(game, name)) for name in region_names(game)}
 
 
-def render_changed(game: Game, user: Any, before: Sent) -> tuple[dict[str, str], Sent]:
+def render_changed(
+    game: Game, user: Any, before: Sent, table: TableAt | None = None
+) -> tuple[dict[str, str], Sent]:
     """The regions that changed since `before`, rendered, and what to keep now.
 
     Only a region whose inputs moved is rendered; it is sent only if its HTML differs too (an
     input can move without changing what shows).
     """
-    ctx = board_context(game, user)
+    ctx = board_context(game, user, table)
     prints = region_prints(game, ctx)
     moved = [name for name, mark in prints.items() if before.get(name, (None,))[0] != mark]
     kept = {name: before[name] for name in prints if name not in moved}
@@ -150,13 +157,15 @@ def render_changed(game: Game, user: Any, before: Sent) -> tuple[dict[str, str],
     return changed, kept
 
 
-def render_diff(game: Game, user: Any, before: Sent, base: int) -> tuple[str, Sent]:
+def render_diff(
+    game: Game, user: Any, before: Sent, base: int, table: TableAt | None = None
+) -> tuple[str, Sent]:
     """The changed regions as one message, led by the version they lead from (`base`) and to.
 
     The page applies it only on top of the version it was computed from; on any other board it
     asks for the whole board instead, so a lost or reordered piece can never leave a region behind.
     """
-    changed, kept = render_changed(game, user, before)
+    changed, kept = render_changed(game, user, before, table)
     if not changed:
         return "", kept
     return diff_marker(base, game.version) + "".join(changed.values()), kept
@@ -169,9 +178,9 @@ def diff_marker(base: int, version: int) -> str:
     )
 
 
-def render_whole(game: Game, user: Any) -> tuple[str, Sent]:
+def render_whole(game: Game, user: Any, table: TableAt | None = None) -> tuple[str, Sent]:
     """The whole board, and what a socket keeps of each region, from one rendering."""
-    ctx = board_context(game, user)
+    ctx = board_context(game, user, table)
     prints = region_prints(game, ctx)
     parts = render_parts(game, ctx, prints)
     kept: Sent = {name: (prints[name], hash(html)) for name, html in parts.items()}
