@@ -110,14 +110,21 @@ def cost_items(card: Mapping[str, Any], discounts: Mapping[str, int] | None) -> 
     return out
 
 
-def blocked(view: Mapping[str, Any], mine: int | None, names: list[str], legal: Legal) -> str:
+# While a game runs, the kitchen log shows the newest lines only: every move redraws it on every
+# screen, and a long game's whole log would cost more with each move. At the end it shows all.
+LOG_LINES = 30
+
+
+def blocked(view: Mapping[str, Any], mine: int | None, legal: Legal) -> str:
     """Why the viewer cannot act on the table now, or '' when they can."""
     if view["over"]:
         return "The game is over."
     if mine is None:
         return "You are watching this game."
     if view["turn"] != mine:
-        return f"It is {names[view['turn']]}'s turn."
+        # Not the player's name: this reason sits on every card and token, and a name that changes
+        # each turn would redraw the whole counter on every screen at every move.
+        return "It is not your turn."
     if view["pending"] == "return":
         return "Put ingredients back down to 10 first."
     if view["pending"] == "customer":
@@ -397,7 +404,7 @@ def context(
     mine = me.position if me is not None else None
     names = player_names(view, seats, game.spec.seat_names)
     allowed = Legal(legal)
-    wait = blocked(view, mine, names, allowed)
+    wait = blocked(view, mine, allowed)
     bakers = baker_boxes(view, names, mine, seats)
     my_box = bakers[mine] if mine is not None else None
     my_view = view["seats"][mine] if mine is not None else None
@@ -428,7 +435,11 @@ def context(
         "held": held,
         "return_rows": return_rows(my_view) if allowed.returning and my_view else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
-        "log": [event_text(e, names) for e in reversed(view["log"])],
+        "log": [
+            event_text(e, names)
+            for e in reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])
+        ],
+        "log_total": len(view["log"]),
         "final": standings(view, names) if view["over"] else None,
         "piles": [(t, TIER_NAMES[int(t)], view["piles"][t]) for t in ("1", "2", "3")],
         "hand_limit": HAND_LIMIT,

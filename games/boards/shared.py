@@ -3,11 +3,13 @@
 When a move is announced, each socket of the table in this process re-reads the game and builds
 its own board. The game row, the seats and the engine state are the same for all of them at one
 version: they are read once and kept here (the newest version of each recent table). Only the
-sockets' thread uses this; HTTP requests read the database themselves.
+sockets' pushes use this (from several threads, hence the lock); HTTP requests read the database
+themselves.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -27,19 +29,24 @@ class TableAt:
 
 
 _recent: OrderedDict[int, TableAt] = OrderedDict()
+_lock = threading.Lock()  # the sockets' pushes run in several threads
 
 
 def table_at(game_id: int, version: int | None = None) -> TableAt:
     """The table as stored, read again unless a version at least `version` is already known."""
-    known = _recent.get(game_id)
+    with _lock:
+        known = _recent.get(game_id)
     if known is None or version is None or known.game.version < version:
         game = Game.objects.get(pk=game_id)
         if known is None or known.game.version != game.version:
             known = read(game)
-        _recent[game_id] = known
-    _recent.move_to_end(game_id)
-    while len(_recent) > KEEP:
-        _recent.popitem(last=False)
+    with _lock:
+        newest = _recent.get(game_id)
+        if newest is None or newest.game.version <= known.game.version:
+            _recent[game_id] = known
+        _recent.move_to_end(game_id)
+        while len(_recent) > KEEP:
+            _recent.popitem(last=False)
     return known
 
 
@@ -52,4 +59,5 @@ def read(game: Game) -> TableAt:
 
 def forget(game_id: int) -> None:
     """Read the table again next time (a seat changed without a new version: closed results)."""
-    _recent.pop(game_id, None)
+    with _lock:
+        _recent.pop(game_id, None)

@@ -93,3 +93,32 @@ def test_a_region_reads_the_paths_its_template_and_includes_use() -> None:
     assert ("boxes",) in paths
     assert ("resigned_positions",) in paths
     assert all(re.fullmatch(r"[\w.]+", ".".join(p)) for p in paths)
+
+
+@pytest.mark.django_db
+def test_a_rivals_take_redraws_neither_the_counter_nor_the_whole_log_of_a_bystander(
+    make_user: Callable[[str], User],
+) -> None:
+    people = [make_user(f"b{i}") for i in range(3)]
+    game = table("cakehalla", people, 0, 5)
+    engine = game.spec.engine
+    rng = random.Random(5)
+    for _ in range(200):  # on into a game longer than the log shows, to a turn that can take
+        someone_moves(game, people, rng)
+        game.refresh_from_db()
+        state = engine.load(game.snapshot)
+        mover = state.turn
+        takes = [a for a in engine.legal_actions(state, mover) if a["type"] == "take"]
+        if game.moves > 40 and takes:
+            break
+    bystander = next(
+        p for p in people if game.seats.get(user=p).position not in (mover, (mover + 1) % 3)
+    )
+    before = render_changed(game, bystander, {})[1]
+    services.play(game.pk, game.seats.get(position=mover).user, takes[0], None)
+    game.refresh_from_db()
+    changed, _ = render_changed(game, bystander, before)
+    assert "counter" not in changed and "market" in changed
+    log = render_regions(game, bystander)["info"]
+    assert log.split('class="kitchen-log"')[1].split("</ol>")[0].count("<li>") == 30
+    assert f"of {len(engine.view(engine.load(game.snapshot), None)['log'])} entries" in log
