@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from autobahn.exception import Disconnected
-from channels.db import DatabaseSyncToAsync
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
@@ -31,12 +31,6 @@ MAX_MESSAGE = 1024
 FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 20
 RESYNC_EVERY = 1.0
-
-
-def in_threads(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """Run in the executor's threads, not the one sync thread all of a process's sockets share:
-    a push waiting on the database (or rendering) no longer holds up every other socket's."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 
 def now() -> float:
@@ -100,7 +94,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
             await self.close()
             return
-        game = await in_threads(load_game)(self.game_id, user, invited)
+        game = await database_sync_to_async(load_game)(self.game_id, user, invited)
         if game is None:
             await self.leave()
             await self.close(code=NOT_FOUND)
@@ -217,7 +211,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def session_check(self, event: dict[str, Any]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
-        if self.session is not None and not await in_threads(self.session.alive)(recheck=True):
+        if self.session is not None and not await database_sync_to_async(self.session.alive)(
+            recheck=True
+        ):
             await self.end(SESSION_ENDED)
 
     async def refresh(self, *, whole: bool | None, version: int | None = None) -> None:
@@ -229,7 +225,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         async with self.pushing:
             if self.closed:
                 return
-            table = await in_threads(fresh)(self.game_id, self.session, version)
+            table = await database_sync_to_async(fresh)(self.game_id, self.session, version)
             if table is None:
                 await self.end(SESSION_ENDED)
                 return
@@ -241,9 +237,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         user, game = self.scope["user"], table.game
         base, self.version, self.status = self.version, game.version, game.status
         if whole:
-            html, self.prints = await in_threads(render_whole)(game, user, table)
+            html, self.prints = await database_sync_to_async(render_whole)(game, user, table)
         else:
-            html, self.prints = await in_threads(render_diff)(game, user, self.prints, base, table)
+            html, self.prints = await database_sync_to_async(render_diff)(
+                game, user, self.prints, base, table
+            )
         if html:
             await self.send_html(html)
 

@@ -3,8 +3,8 @@
 When a move is announced, each socket of the table in this process re-reads the game and builds
 its own board. The game row, the seats and the engine state are the same for all of them at one
 version: they are read once and kept here (the newest version of each recent table). Only the
-sockets' pushes use this (from several threads, hence the lock); HTTP requests read the database
-themselves.
+sockets' pushes use this (a lock keeps it whole should they run in several threads); HTTP
+requests read the database themselves.
 """
 
 from __future__ import annotations
