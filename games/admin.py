@@ -18,7 +18,7 @@ def spoils_play(game: Game) -> bool:
     return game.status in LIVE
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnly:
     """Viewed, searched and filtered in admin, never added or changed behind the services."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -31,20 +31,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    """A model only the services change."""
+
+
+class SeatInline(ReadOnly, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("user", "bot", "position", "resigned", "score", "place", "winner")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Game)

@@ -50,3 +50,31 @@ def errors_seen(page: Any) -> list[str]:
         ),
     )
     return failed
+
+
+def two_at_a_table(
+    browser: Any,
+    base: str,
+    names: tuple[str, str],
+    kind: str,
+    init_script: str = "",
+    viewport: dict[str, int] | None = None,
+) -> list[Any]:
+    """Two people sign up in browsers of their own, sit at a new two-seat table, and the host
+    starts it; their pages are returned once both boards are live."""
+    pages = []
+    for name in names:
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        if init_script:
+            context.add_init_script(init_script)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sign_up(page, base, name)
+        pages.append(page)
+    take_a_seat(pages[1], open_table(pages[0], base, kind, 2))
+    start = "Start the night" if kind == "midnight-bakery" else "Start the game"
+    pages[0].get_by_role("button", name=start).click()
+    for page in pages:
+        page.wait_for_function("() => window.bakehouseLive === true")
+        page.locator("#board-live[data-your-move]").wait_for(state="attached")
+    return pages

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import open_table, sign_up, take_a_seat
+from tests.e2e.pages import two_at_a_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -22,20 +22,9 @@ window.WebSocket = class extends Native {
 
 
 def a_night_for_two(browser: Any, base: str, names: tuple[str, str]) -> list[Any]:
-    """Two people at a started two-seat night; the first page records its sockets."""
-    pages = []
-    for name in names:
-        context = browser.new_context()
-        context.add_init_script(RECORD_SOCKETS)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        sign_up(page, base, name)
-        pages.append(page)
-    url = open_table(pages[0], base, "midnight-bakery", 2)
-    take_a_seat(pages[1], url)
-    pages[0].get_by_role("button", name="Start the night").click()
+    """Two people at a started two-seat night; both pages record their sockets."""
+    pages = two_at_a_table(browser, base, names, "midnight-bakery", init_script=RECORD_SOCKETS)
     for page in pages:
-        page.wait_for_function("() => window.bakehouseLive === true")
         page.locator("#batch-form button.card").first.wait_for()
     return pages
 

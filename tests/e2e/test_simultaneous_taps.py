@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import errors_seen, open_table, sign_up, take_a_seat, version
+from tests.e2e.pages import errors_seen, two_at_a_table, version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+WIDE = {"width": 1000, "height": 900}
 
 # Pressed by each page's own clock at one agreed instant: the two clicks land within a few ms.
 PRESS_AT = """
@@ -54,18 +55,8 @@ def both_ready(pages: list[Any]) -> str:
 
 def started_night(browser: Any, base: str, names: tuple[str, str]) -> list[Any]:
     """Two people at a two-seat Midnight Bakery table, the night started, both boards live."""
-    pages = []
-    for name in names:
-        page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
-        page.set_default_timeout(15_000)
-        sign_up(page, base, name)
-        pages.append(page)
-    host, guest = pages
-    url = open_table(host, base, "midnight-bakery", 2)
-    take_a_seat(guest, url)
-    host.get_by_role("button", name="Start the night").click()
+    pages = two_at_a_table(browser, base, names, "midnight-bakery", viewport=WIDE)
     for page in pages:
-        page.wait_for_function("() => window.bakehouseLive === true")
         page.locator("#board-moment").wait_for(state="attached")
     return pages
 
@@ -144,18 +135,8 @@ def test_an_answer_older_than_the_board_shown_is_dropped(
 def test_an_open_cakehalla_card_menu_survives_a_rivals_move(
     browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
-    base = daphne_site["url"]
-    pages = []
-    for name in ("eve", "finn"):
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        page.set_default_timeout(15_000)
-        sign_up(page, base, name)
-        pages.append(page)
-    url = open_table(pages[0], base, "cakehalla", 2)
-    take_a_seat(pages[1], url)
-    pages[0].get_by_role("button", name="Start the game").click()
+    pages = two_at_a_table(browser, daphne_site["url"], ("eve", "finn"), "cakehalla")
     for page in pages:
-        page.wait_for_function("() => window.bakehouseLive === true")
         page.locator("#region-counter").wait_for()
     mover = next(p for p in pages if p.locator("#market-form [data-take]").count())
     waiter = pages[1] if mover is pages[0] else pages[0]
