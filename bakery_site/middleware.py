@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.html import format_html
+
+from games.boards import board_message
 
 logger = logging.getLogger("bakehouse.errors")
 
@@ -30,5 +31,4 @@ class BoardErrorMiddleware:
             return None
         # The traceback still reaches the server's log, just not the player's screen.
         logger.error("%s %s failed", request.method, request.path, exc_info=exception)
-        box = format_html('<p id="board-message" class="message error" role="alert">{}</p>', SORRY)
-        return HttpResponse(box, status=500)
+        return HttpResponse(board_message(SORRY), status=500)

@@ -107,7 +107,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
-            "timeout": int(os.environ.get("SQLITE_TIMEOUT", "20")),
+            "timeout": env_int("SQLITE_TIMEOUT", 20),
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
@@ -241,7 +241,7 @@ LOGGING = {
 BOT_MOVES = os.environ.get("BOT_MOVES", "after-commit")
 if BOT_MOVES not in {"after-commit", "inline"}:
     raise RuntimeError("BOT_MOVES must be after-commit or inline.")
-BOT_THREADS = int(os.environ.get("BOT_THREADS", "2"))
+BOT_THREADS = env_int("BOT_THREADS", 2)
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 
 # A socket re-checks its session before a push; a yes is trusted this many seconds (logout and

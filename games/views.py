@@ -22,6 +22,7 @@ from games import catalog, services
 from games.boards import (
     Sent,
     board_context,
+    board_message,
     region_names,
     region_prints,
     render_board,
@@ -85,7 +86,7 @@ def board_response(
     else:
         html = render_board(game, request.user, request)
     if error:
-        html = render_error(error) + html
+        html = board_message(error) + html
     return HttpResponse(html, status=status)
 
 
@@ -95,16 +96,6 @@ def shown_on_page(request: HttpRequest, game: Game) -> Sent | None:
         return None
     ctx = board_context(game, request.user)
     return {name: (mark, None) for name, mark in region_prints(game, ctx).items()}
-
-
-def render_error(message: str) -> str:
-    """An out-of-band message above the board."""
-    from django.utils.html import format_html
-
-    return format_html(
-        '<p id="board-message" class="message error" role="alert" hx-swap-oob="true">{}</p>',
-        message,
-    )
 
 
 def refused(request: HtmxHttpRequest, game: Game, status: int, message: str) -> HttpResponse:

@@ -171,6 +171,13 @@ def render_diff(
     return diff_marker(base, game.version) + "".join(changed.values()), kept
 
 
+def board_message(text: str) -> str:
+    """The message line above the board, as an error (a refusal, a failure), swapped by its id."""
+    return format_html(
+        '<p id="board-message" class="message error" role="alert" hx-swap-oob="true">{}</p>', text
+    )
+
+
 def diff_marker(base: int, version: int) -> str:
     """What leads a regions-only message: the version it leads from and to."""
     return format_html(
