@@ -1,11 +1,8 @@
-// Cakehalla table: picking ingredients before Take, the put-back steppers, refused taps,
-// and menus that stay open when the board is swapped (live.js morphs swaps in and keeps an open
-// menu open while its element stays; this keeps the rest of what a person chose).
+// Cakehalla table: picking ingredients before Take, the put-back steppers, refused taps, one card
+// menu open at a time. An open menu stays open across swaps by itself: live.js morphs swaps in
+// and keeps an element's "open"; this keeps the rest of what a person chose.
 (function () {
   "use strict";
-  var openMenus = {};
-  // The card whose Buy/Reserve menu is open stays open across redraws while it is on the table.
-  var openOffer = null;
   // What this person picked in the market and chose to put back, kept while the table's version
   // is unchanged, so a live swap of the same version does not undo their taps.
   var memory = { version: null, picks: [], back: {} };
@@ -102,7 +99,6 @@
       refused.focus();
       return;
     }
-    if (target.closest("details.offer button[type=submit]")) openOffer = null;
     var token = target.closest("[data-ing]");
     if (token) {
       pick(token.closest("form"), token);
@@ -127,15 +123,10 @@
     }
   });
 
-  // One card offer open at a time; remember open menus so a live swap keeps them open.
+  // One card offer open at a time.
   document.addEventListener("toggle", function (event) {
     var details = event.target;
     if (!(details instanceof HTMLDetailsElement)) return;
-    if (details.dataset.keepOpen) openMenus[details.dataset.keepOpen] = details.open;
-    if (details.dataset.offer) {
-      if (details.open) openOffer = details.dataset.offer;
-      else if (openOffer === details.dataset.offer) openOffer = null;
-    }
     if (details.open && details.classList.contains("offer")) {
       document.querySelectorAll("details.offer[open]").forEach(function (other) {
         if (other !== details) other.open = false;
@@ -144,14 +135,7 @@
   }, true);
 
   function restore() {
-    document.querySelectorAll("details[data-keep-open]").forEach(function (details) {
-      if (openMenus[details.dataset.keepOpen]) details.open = true;
-    });
     var same = memory.version !== null && memory.version === currentVersion();
-    if (openOffer) {
-      var open = document.querySelector('details[data-offer="' + openOffer + '"]');
-      if (open && !open.open) open.open = true;
-    }
     var market = document.getElementById("market-form");
     if (market && same && market.dataset.picks !== JSON.stringify(memory.picks)) {
       market.dataset.picks = JSON.stringify(memory.picks);
