@@ -1,7 +1,7 @@
 """Cakehalla: the rules engine behind the public contract (see engine-contract.md)."""
 
 from games.engines.cakehalla.actions import apply_action, legal_actions
-from games.engines.cakehalla.state import dump, load, new_game
+from games.engines.cakehalla.state import deal, dump, load, new_game
 from games.engines.cakehalla.turn import active_seats, is_over, result
 from games.engines.cakehalla.view import view
 from games.engines.errors import IllegalAction
@@ -10,6 +10,7 @@ __all__ = [
     "IllegalAction",
     "active_seats",
     "apply_action",
+    "deal",
     "dump",
     "is_over",
     "legal_actions",

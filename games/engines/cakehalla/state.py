@@ -154,23 +154,48 @@ def _setup_customers(ids: object, wanted: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def new_game(
-    players: int, *, seed: int, options: dict | None = None, setup: dict | None = None
-) -> State:
-    """A new table for 2 to 4 bakers, dealt from the seed unless the setup says otherwise."""
+def checked_setup(setup: object) -> dict:
+    """A setup that gives piles or customers and nothing else; IllegalAction otherwise."""
+    if setup is None:
+        return {}
+    if not isinstance(setup, dict):
+        raise IllegalAction("The setup must be a dictionary.")
+    if not setup:
+        raise IllegalAction("A setup must give piles or customers; leave it out to deal.")
+    if set(setup) - {"piles", "customers"}:
+        raise IllegalAction("The setup may only give piles and customers.")
+    if "piles" in setup:
+        given = setup["piles"]
+        if not isinstance(given, dict) or not given or set(given) - {"1", "2", "3"}:
+            raise IllegalAction('The setup piles must be keyed "1", "2" and "3".')
+    return setup
+
+
+def checked_options(options: object) -> None:
+    """Cakehalla has no options: None or {} only."""
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise IllegalAction("The options must be a dictionary of names and values.")
+    if options:
+        name = sorted(str(key) for key in options)[0]
+        raise IllegalAction(f"Cakehalla has no option called {name!r}: it has no options yet.")
+
+
+def checked_players(players: object) -> int:
+    """The number of bakers, 2 to 4."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise IllegalAction("The number of bakers must be a whole number.")
     if not MIN_BAKERS <= players <= MAX_BAKERS:
         raise IllegalAction("Cakehalla is for 2 to 4 bakers.")
-    if options:
-        raise IllegalAction("Cakehalla has no options yet.")
-    setup = setup or {}
-    if not isinstance(setup, dict) or set(setup) - {"piles", "customers"}:
-        raise IllegalAction("The setup may only give piles and customers.")
-    given_piles = setup.get("piles") or {}
-    if not isinstance(given_piles, dict) or set(given_piles) - {"1", "2", "3"}:
-        raise IllegalAction('The setup piles must be keyed "1", "2" and "3".')
+    return players
 
+
+def dealt(
+    players: int, seed: int, setup: dict
+) -> tuple[list[tuple[int, ...]], tuple[int, ...], int, tuple[int, ...]]:
+    """The piles (top first, counter cards included) and customers: given, or from the seed."""
+    given_piles = setup.get("piles") or {}
     stream = rng.seed_state(seed)
     order, stream = rng.shuffled(range(players), stream)
     piles = []
@@ -185,6 +210,29 @@ def new_game(
     else:
         drawn, stream = rng.shuffled(range(len(CUSTOMERS)), stream)
         customers = tuple(drawn[: players + 1])
+    return piles, customers, stream, tuple(order)
+
+
+def deal(players: int, *, seed: int, options: dict | None = None) -> dict:
+    """The setup the seed deals: every pile whole, top first, and the face-up customers."""
+    checked_players(players)
+    checked_options(options)
+    piles, customers, _, _ = dealt(players, rng.checked_seed(seed), {})
+    by_tier = zip(TIERS, piles, strict=True)
+    return {
+        "piles": {str(tier): [CARDS[c].id for c in pile] for tier, pile in by_tier},
+        "customers": [CUSTOMERS[c].id for c in customers],
+    }
+
+
+def new_game(
+    players: int, *, seed: int, options: dict | None = None, setup: dict | None = None
+) -> State:
+    """A new table for 2 to 4 bakers, dealt from the seed unless the setup says otherwise."""
+    checked_players(players)
+    seed = rng.checked_seed(seed)
+    checked_options(options)
+    piles, customers, _, order = dealt(players, seed, checked_setup(setup))
 
     counter = []
     for i, pile in enumerate(piles):
@@ -197,7 +245,7 @@ def new_game(
     state = State.__new__(State)
     state.players = players
     state.seat_order = tuple(order)
-    state.rng = stream
+    state.rng = rng.seed_state(seed)  # the table's own stream; no rule draws from it yet
     state.market = (size, size, size, size, size, SAFFRON_SUPPLY)
     state.piles = tuple(piles)
     state.counter = tuple(counter)

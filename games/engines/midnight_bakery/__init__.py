@@ -5,6 +5,7 @@ from typing import Any
 from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery.night import new_game, night_result
 from games.engines.midnight_bakery.pick import active_seats, apply_action, legal_actions
+from games.engines.midnight_bakery.setup import deal
 from games.engines.midnight_bakery.state import State, dump, load
 from games.engines.midnight_bakery.view import view
 
@@ -26,6 +27,7 @@ __all__ = [
     "State",
     "active_seats",
     "apply_action",
+    "deal",
     "dump",
     "is_over",
     "legal_actions",

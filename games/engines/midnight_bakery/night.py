@@ -2,22 +2,23 @@
 
 from typing import Any
 
-from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery import scoring
 from games.engines.midnight_bakery.cards import (
     BATCH_SIZE,
     FACE_NAMES,
-    MAX_BAKERS,
-    MIN_BAKERS,
     OWL_NAME,
     face_of,
-    number_cards,
     seat_name,
-    standard_faces,
 )
 from games.engines.midnight_bakery.filing import file_cards
-from games.engines.midnight_bakery.state import PASSING_OPTIONS, Cards, State
-from games.engines.rng import randbelow, seed_state, shuffled
+from games.engines.midnight_bakery.setup import (
+    checked_bakers,
+    checked_passing,
+    checked_setup,
+    shuffled_deck,
+)
+from games.engines.midnight_bakery.state import Cards, State
+from games.engines.rng import checked_seed, randbelow
 
 BAKES = 3
 
@@ -30,18 +31,11 @@ def new_game(
     setup: dict[str, Any] | None = None,
 ) -> State:
     """A night ready for its first pick: deck shuffled from the seed (or given), bake 1 dealt."""
-    if not isinstance(players, int) or not MIN_BAKERS <= players <= MAX_BAKERS:
-        raise IllegalAction("Midnight Bakery needs 2 to 8 bakers.")
-    passing = (options or {}).get("passing", "alternate")
-    if passing not in PASSING_OPTIONS:
-        raise IllegalAction("Passing must be Alternate or Next.")
-    rng = seed_state(seed)
-    if setup and "deck" in setup:
-        if not isinstance(setup["deck"], list):
-            raise IllegalAction("A custom deck must be a list of card faces.")
-        deck = number_cards(setup["deck"])
-    else:
-        deck, rng = shuffled(number_cards(standard_faces(players)), rng)
+    checked_bakers(players)
+    seed = checked_seed(seed)
+    passing = checked_passing(options)
+    given = checked_setup(setup, seed)
+    deck, rng = given if given is not None else shuffled_deck(players, seed)
     owl = players == 2
     seats = players + 1 if owl else players
     state = State.__new__(State)

@@ -69,6 +69,11 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
 
+def copy_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A log event that shares nothing with the one given (its lists of cards and faces)."""
+    return {key: list(value) if isinstance(value, list) else value for key, value in event.items()}
+
+
 def dump(state: State) -> dict[str, Any]:
     """The state as JSON-ready data; ``load`` turns it back exactly."""
     return {
@@ -89,7 +94,7 @@ def dump(state: State) -> dict[str, Any]:
         "banked": list(state.banked),
         "bakes": [[dict(row) for row in rows] for rows in state.bakes],
         "discard": list(state.discard),
-        "log": [dict(event) for event in state.log],
+        "log": [copy_event(event) for event in state.log],
         "over": state.over,
     }
 
@@ -113,6 +118,6 @@ def load(data: dict[str, Any]) -> State:
     state.banked = tuple(int(b) for b in data["banked"])
     state.bakes = tuple(tuple(dict(row) for row in rows) for rows in data["bakes"])
     state.discard = tuple(data["discard"])
-    state.log = tuple(dict(event) for event in data["log"])
+    state.log = tuple(copy_event(event) for event in data["log"])
     state.over = bool(data["over"])
     return state

@@ -5,7 +5,7 @@ from typing import Any
 from games.engines.midnight_bakery.cards import BATCH_SIZE, FACE_NAMES, face_of, seat_name
 from games.engines.midnight_bakery.night import direction, night_result
 from games.engines.midnight_bakery.pick import active_seats, can_peel
-from games.engines.midnight_bakery.state import State
+from games.engines.midnight_bakery.state import State, copy_event
 
 
 def card_view(card: str, glazed: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -63,6 +63,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "waiting_for": active,
         "seats": [seat_view(state, s) for s in range(state.seats)],
         "bakes": [[dict(row) for row in rows] for rows in state.bakes],
-        "log": [dict(event) for event in state.log],
+        "log": [copy_event(event) for event in state.log],
         "result": night_result(state) if state.over else None,
     }
