@@ -43,6 +43,15 @@ class Game(models.Model):
     invite = models.CharField(max_length=32, default=new_invite, editable=False)
     seed = models.BigIntegerField(default=new_seed, editable=False)
     snapshot = models.JSONField(null=True, blank=True, editable=False)
+    setup = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="What was dealt at the start (the engine's setup); replays rebuild from it.",
+    )
+    rules_version = models.PositiveSmallIntegerField(
+        null=True, blank=True, editable=False, help_text="The engine's rules version at the start."
+    )
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
     moves = models.PositiveIntegerField(default=0, help_text="How many Action rows it has.")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

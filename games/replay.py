@@ -1,4 +1,4 @@
-"""Replays of finished games: every state rebuilt from the seed and the Action rows.
+"""Replays of finished games: every state rebuilt from the stored setup and the Action rows.
 
 A frame is the table as a spectator saw it after move N, plus, since the game is over, every
 seat's hidden hand at that moment read from that seat's own view. Never for a running game.
@@ -7,10 +7,12 @@ seat's hidden hand at that moment read from that seat's own view. Never for a ru
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import archive
 from games.boards import board_module, cakehalla, midnight_bakery
 from games.models import Game, Seat
 
@@ -18,8 +20,15 @@ from games.models import Game, Seat
 SKIPPED_REGIONS = frozenset({"mine", "dialog"})
 
 
+logger = logging.getLogger(__name__)
+
+
 class ReplayUnavailable(Exception):
     """The game is not over, so its replay would show what is still hidden."""
+
+
+class ReplayBroken(ReplayUnavailable):
+    """A finished game today's engine cannot play again (other rules, a refused move, ...)."""
 
 
 @dataclass
@@ -33,14 +42,25 @@ class Replay:
 
     @classmethod
     def of(cls, game: Game) -> Replay:
-        """The replay of a finished game; ReplayUnavailable for any other."""
+        """The replay of a finished game, rebuilt from its stored setup and every move;
+        ReplayUnavailable for any other, ReplayBroken (logged) if it cannot be rebuilt."""
         if game.status != Game.Status.OVER:
             raise ReplayUnavailable("The replay opens when the game ends.")
         seats = [s for s in game.seats.select_related("user") if s.position is not None]
         moves = list(game.actions.order_by("seq").values_list("seat", "payload"))
-        engine = game.spec.engine
-        first = engine.new_game(len(seats), seed=game.seed, options=dict(game.options))
-        return cls(game=game, seats=seats, moves=moves, states=[first])
+        try:
+            first = archive.start_state(
+                game.kind, game.rules_version, len(seats), game.seed, game.options, game.setup
+            )
+            states = [first, *archive.played(game.spec.engine, first, moves)]
+            stored = [archive.seat_record(s) for s in seats]
+            problems = archive.result_problems(game.spec.engine, states[-1], stored)
+            if problems:
+                raise archive.CannotRebuild(" ".join(problems))
+        except archive.CannotRebuild as exc:
+            logger.warning("Replay of game %s cannot be rebuilt: %s", game.pk, exc)
+            raise ReplayBroken(f"This replay is not available. {exc}") from exc
+        return cls(game=game, seats=seats, moves=moves, states=states)
 
     @property
     def total(self) -> int:

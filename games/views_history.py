@@ -9,7 +9,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from games import catalog, history, stats
-from games.replay import Replay, ReplayUnavailable, frame_context
+from games.replay import Replay, ReplayBroken, ReplayUnavailable, frame_context
 from games.views import HtmxHttpRequest, get_game_or_404
 
 HISTORY_PAGE = 20
@@ -53,9 +53,9 @@ def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     try:
         rebuilt = Replay.of(game)
     except ReplayUnavailable as exc:
-        return render(
-            request, "games/replay_unavailable.html", {"game": game, "why": str(exc)}, status=404
-        )
+        broken = isinstance(exc, ReplayBroken)
+        ctx = {"game": game, "why": str(exc), "broken": broken}
+        return render(request, "games/replay_unavailable.html", ctx, status=404)
     n = rebuilt.clamp(page_number(request.GET.get("move")))
     ctx = frame_context(rebuilt, n)
     if request.htmx:

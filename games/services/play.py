@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.ratings import rate_game
-from games import worker
+from games import archive, worker
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
 from games.services.base import (
@@ -315,10 +315,7 @@ def close_results(game: Game | int, user: User, seen: int) -> None:
 
 
 def replay(game: Game) -> Any:
-    """The state rebuilt from the seed and the Action rows alone."""
-    engine = game.spec.engine
-    players = game.seats.exclude(position=None).count()
-    state = engine.new_game(players, seed=game.seed, options=dict(game.options))
-    for action in game.actions.order_by("seq"):
-        state = engine.apply_action(state, action.seat, action.payload)
-    return state
+    """The state rebuilt from the stored setup and the Action rows alone (never the snapshot);
+    archive.CannotRebuild if today's engine cannot play it again."""
+    moves = game.actions.order_by("seq").values_list("seat", "payload")
+    return archive.last_state(game.spec.engine, archive.first_state(game), moves)

@@ -205,16 +205,21 @@ def start(game: Game | int, user: User) -> Game:
 
 @transaction.atomic
 def do_start(game: Game | int, user: User) -> Game:
-    """Draw the seats and deal the game in one transaction."""
+    """Draw the seats and deal the game in one transaction; the deal and the rules version are
+    stored with it, so its replays never depend on how a seed deals tomorrow."""
     game = lock(game)
     seats = check_start(game, user)
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
     engine = game.spec.engine
-    state = engine.new_game(len(seats), seed=game.seed, options=dict(game.options))
+    options = dict(game.options)
+    game.setup = engine.deal(len(seats), seed=game.seed, options=options)
+    game.rules_version = engine.RULES_VERSION
+    state = engine.new_game(len(seats), seed=game.seed, options=options, setup=game.setup)
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     record(game, state, [], {s.position: s for s in seats if s.position is not None})
-    bump(game, ["status", "started_at", "snapshot", "moves", "finished_at"])
+    fields = ["status", "started_at", "setup", "rules_version", "snapshot", "moves"]
+    bump(game, [*fields, "finished_at"])
     return game

@@ -6,8 +6,13 @@ from games.engines.cakehalla.turn import active_seats, is_over, result
 from games.engines.cakehalla.view import view
 from games.engines.errors import IllegalAction
 
+# Which rules a game was played under: stored with every game at its start. Bump it with any
+# change that plays a stored game differently (the golden games in tests/ say when).
+RULES_VERSION = 1
+
 __all__ = [
     "IllegalAction",
+    "RULES_VERSION",
     "active_seats",
     "apply_action",
     "deal",

@@ -22,8 +22,13 @@ def result(state: State) -> dict[str, Any]:
     return night_result(state)
 
 
+# Which rules a game was played under: stored with every game at its start. Bump it with any
+# change that plays a stored game differently (the golden games in tests/ say when).
+RULES_VERSION = 1
+
 __all__ = [
     "IllegalAction",
+    "RULES_VERSION",
     "State",
     "active_seats",
     "apply_action",

@@ -1,0 +1,176 @@
+"""A game's record: what it was dealt, under which rules, and every action; rebuilt, exported
+and re-checked.
+
+A started game keeps the engine's `setup` (what was dealt) and its `RULES_VERSION`, so today's
+engine rebuilds it from those and the Action rows, never by re-dealing the seed: a change to
+how a seed deals cannot rewrite the past, and a rules change shows as an unknown version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from games import catalog
+from games.engines import IllegalAction
+from games.models import Action, Game, Seat
+
+EXPORT_FORMAT = "bakehouse-game/1"
+
+
+class CannotRebuild(Exception):
+    """The stored game cannot be played again by today's engine; the message says why."""
+
+
+def engine_for(kind: str, rules_version: int | None) -> Any:
+    """The engine that plays this kind under these rules, or CannotRebuild."""
+    try:
+        engine = catalog.get(kind).engine
+    except (KeyError, ImportError) as exc:
+        raise CannotRebuild(f"Bakehouse no longer offers the game {kind!r}.") from exc
+    if rules_version is None:
+        raise CannotRebuild("This game kept no record of the rules it was played under.")
+    if rules_version != engine.RULES_VERSION:
+        raise CannotRebuild(
+            f"This game was played under rules version {rules_version}; "
+            f"today's rules are version {engine.RULES_VERSION}."
+        )
+    return engine
+
+
+def start_state(
+    kind: str, rules_version: int | None, players: int, seed: int, options: Any, setup: Any
+) -> Any:
+    """The first state of a stored game, dealt from its stored setup."""
+    engine = engine_for(kind, rules_version)
+    if setup is None:
+        raise CannotRebuild("This game kept no record of what was dealt.")
+    try:
+        return engine.new_game(players, seed=seed, options=dict(options or {}), setup=setup)
+    except IllegalAction as exc:
+        raise CannotRebuild(f"Today's rules cannot deal this game again: {exc}") from exc
+
+
+def played(engine: Any, state: Any, moves: Iterable[tuple[int, Any]]) -> Iterator[Any]:
+    """Each state after each move, or CannotRebuild at the first move today's rules refuse."""
+    for number, (seat, action) in enumerate(moves, start=1):
+        try:
+            state = engine.apply_action(state, seat, action)
+        except IllegalAction as exc:
+            raise CannotRebuild(f"Today's rules refuse move {number}: {exc}") from exc
+        yield state
+
+
+def last_state(engine: Any, first: Any, moves: Iterable[tuple[int, Any]]) -> Any:
+    """The state after every move (the first state when there is none)."""
+    state = first
+    for state in played(engine, first, moves):  # noqa: B007 (the last one is wanted)
+        pass
+    return state
+
+
+def first_state(game: Game) -> Any:
+    """A stored game's first state, from its setup and rules version."""
+    players = game.seats.exclude(position=None).count()
+    return start_state(game.kind, game.rules_version, players, game.seed, game.options, game.setup)
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def exportable(game: Game) -> bool:
+    """Only finished games leave the site: a running one still hides cards and picks."""
+    return game.status == Game.Status.OVER
+
+
+def seat_record(seat: Seat) -> dict[str, Any]:
+    """One seat as exported: who sat there and how they finished."""
+    return {
+        "position": seat.position,
+        "name": seat.name,
+        "player": seat.user.username,
+        "bot": seat.bot,
+        "resigned": seat.resigned,
+        "score": seat.score,
+        "place": seat.place,
+        "winner": seat.winner,
+    }
+
+
+def export(game: Game, seats: Sequence[Seat], actions: Sequence[Action]) -> dict[str, Any]:
+    """A finished game as JSON-ready data: enough to play it again and check its result."""
+    if not exportable(game):
+        raise ValueError("Only finished games are exported.")
+    placed = sorted((s for s in seats if s.position is not None), key=lambda s: s.position or 0)
+    return {
+        "format": EXPORT_FORMAT,
+        "id": game.pk,
+        "game": game.kind,
+        "rules_version": game.rules_version,
+        "options": game.options,
+        "seed": game.seed,
+        "setup": game.setup,
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "seats": [seat_record(s) for s in placed],
+        "actions": [{"seq": a.seq, "seat": a.seat, "action": a.payload} for a in actions],
+    }
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    """The export of one finished game, read with its seats and actions."""
+    seats = list(game.seats.select_related("user"))
+    return export(game, seats, list(game.actions.order_by("seq")))
+
+
+# --- verify --------------------------------------------------------------------------------
+
+
+def verify(data: Any) -> list[str]:
+    """Play an exported game again with today's engine: what differs from its stored result.
+
+    An empty list means the game replays to the end and every seat's score, place and win
+    are the stored ones.
+    """
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        return [f"This is not a Bakehouse game export ({EXPORT_FORMAT})."]
+    try:
+        seats = sorted(data["seats"], key=lambda s: s["position"])
+        moves = [(int(a["seat"]), a["action"]) for a in data["actions"]]
+        engine = engine_for(data["game"], data["rules_version"])
+        state = start_state(
+            data["game"],
+            data["rules_version"],
+            len(seats),
+            data["seed"],
+            data["options"],
+            data["setup"],
+        )
+        state = last_state(engine, state, moves)
+    except CannotRebuild as exc:
+        return [str(exc)]
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"The export is damaged: {exc!r}."]
+    return result_problems(engine, state, seats)
+
+
+def result_problems(engine: Any, state: Any, seats: Sequence[dict[str, Any]]) -> list[str]:
+    """How the stored seats (as `seat_record` writes them) differ from the rebuilt game's end."""
+    from games.services.play import placings
+
+    if not engine.is_over(state):
+        return ["The stored moves do not bring the game to its end."]
+    result = engine.result(state)
+    resigned = {s["position"] for s in seats if s.get("resigned")}
+    places, winners = placings(list(result["scores"]), set(result["winners"]), resigned)
+    problems = []
+    for seat in seats:
+        p = seat["position"]
+        expected = {"score": result["scores"][p], "place": places[p], "winner": p in winners}
+        for key, value in expected.items():
+            if seat.get(key) != value:
+                problems.append(
+                    f"Seat {p} ({seat.get('player')}): stored {key} {seat.get(key)!r}, "
+                    f"replayed {value!r}."
+                )
+    return problems
