@@ -70,7 +70,6 @@ def sample_state(view: dict, rnd: random.Random) -> State:
         )
     state = State.__new__(State)
     state.players = view["players"]
-    state.seat_order = tuple(view["seat_order"])
     state.rng = rnd.getrandbits(64)
     state.market = tuple(view["market"][n] for n in TOKEN_NAMES)
     state.piles = tuple(tuple(unseen[t][: view["piles"][str(t)]]) for t in (1, 2, 3))

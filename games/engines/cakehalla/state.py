@@ -57,13 +57,11 @@ class State:
         "players",
         "rng",
         "round",
-        "seat_order",
         "turn",
         "turns_done",
     )
 
     players: int
-    seat_order: tuple[int, ...]
     rng: int
     market: tuple[int, ...]
     piles: tuple[tuple[int, ...], ...]
@@ -83,7 +81,6 @@ class State:
         """A shallow copy to change before anyone else sees it."""
         new = State.__new__(State)
         new.players = self.players
-        new.seat_order = self.seat_order
         new.rng = self.rng
         new.market = self.market
         new.piles = self.piles
@@ -191,13 +188,10 @@ def checked_players(players: object) -> int:
     return players
 
 
-def dealt(
-    players: int, seed: int, setup: dict
-) -> tuple[list[tuple[int, ...]], tuple[int, ...], int, tuple[int, ...]]:
+def dealt(players: int, seed: int, setup: dict) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
     """The piles (top first, counter cards included) and customers: given, or from the seed."""
     given_piles = setup.get("piles") or {}
     stream = rng.seed_state(seed)
-    order, stream = rng.shuffled(range(players), stream)
     piles = []
     for tier in TIERS:
         if str(tier) in given_piles:
@@ -210,14 +204,14 @@ def dealt(
     else:
         drawn, stream = rng.shuffled(range(len(CUSTOMERS)), stream)
         customers = tuple(drawn[: players + 1])
-    return piles, customers, stream, tuple(order)
+    return piles, customers
 
 
 def deal(players: int, *, seed: int, options: dict | None = None) -> dict:
     """The setup the seed deals: every pile whole, top first, and the face-up customers."""
     checked_players(players)
     checked_options(options)
-    piles, customers, _, _ = dealt(players, rng.checked_seed(seed), {})
+    piles, customers = dealt(players, rng.checked_seed(seed), {})
     by_tier = zip(TIERS, piles, strict=True)
     return {
         "piles": {str(tier): [CARDS[c].id for c in pile] for tier, pile in by_tier},
@@ -232,7 +226,7 @@ def new_game(
     checked_players(players)
     seed = rng.checked_seed(seed)
     checked_options(options)
-    piles, customers, _, order = dealt(players, seed, checked_setup(setup))
+    piles, customers = dealt(players, seed, checked_setup(setup))
 
     counter = []
     for i, pile in enumerate(piles):
@@ -244,7 +238,6 @@ def new_game(
     baker = Baker((0,) * 6, (0,) * 5, 0, (), (), ())
     state = State.__new__(State)
     state.players = players
-    state.seat_order = tuple(order)
     state.rng = rng.seed_state(seed)  # the table's own stream; no rule draws from it yet
     state.market = (size, size, size, size, size, SAFFRON_SUPPLY)
     state.piles = tuple(piles)
@@ -267,7 +260,6 @@ def dump(state: State) -> dict:
     return {
         "game": "cakehalla",
         "players": state.players,
-        "seat_order": list(state.seat_order),
         "rng": state.rng,
         "market": list(state.market),
         "piles": [[CARDS[c].id for c in pile] for pile in state.piles],
@@ -300,7 +292,6 @@ def load(data: dict) -> State:
     try:
         state = State.__new__(State)
         state.players = int(data["players"])
-        state.seat_order = tuple(int(s) for s in data["seat_order"])
         state.rng = int(data["rng"])
         state.market = tuple(int(n) for n in data["market"])
         state.piles = tuple(tuple(CARD_INDEX[c] for c in pile) for pile in data["piles"])

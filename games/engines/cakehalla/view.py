@@ -95,7 +95,6 @@ def view(state: State, seat: int | None) -> dict:
         "game": "cakehalla",
         "players": state.players,
         "you": seat,
-        "seat_order": list(state.seat_order),
         "turn": None if over else state.turn,
         "round": state.round,
         "turns_done": state.turns_done,
