@@ -11,6 +11,7 @@ urlpatterns = [
     path("", game_views.lobby, name="lobby"),
     path("healthz", game_views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", account_views.profile, name="profile"),
     path("games/", include("games.urls")),
     path("leaderboards/", account_views.leaderboard_index, name="leaderboards"),

@@ -22,4 +22,5 @@ urlpatterns = [
     path("<int:game_id>/resign/", views.resign, name="resign"),
     path("<int:game_id>/results/close/", views.close_results, name="close_results"),
     path("<int:game_id>/replay/", views_history.replay, name="replay"),
+    path("<int:game_id>/export.json", views_history.export_game, name="export"),
 ]

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+
 from django.core.paginator import Paginator
-from django.http import HttpResponse
-from django.shortcuts import render
+from django.db.models import Prefetch
+from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
-from games import catalog, history, stats
+from accounts.models import User
+from games import archive, catalog, history, stats
+from games.models import Action, Game, Seat
 from games.replay import Replay, ReplayBroken, ReplayUnavailable, frame_context
 from games.views import HtmxHttpRequest, get_game_or_404
 
 HISTORY_PAGE = 20
+EXPORT_CHUNK = 50
 
 
 def page_number(raw: str | None) -> int:
@@ -61,6 +68,47 @@ def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "games/replay/_frame.html", ctx)
     return render(request, "games/replay.html", ctx)
+
+
+@require_GET
+def export_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """A finished game as JSON: rules version, options, setup, seed, seats, every action."""
+    game = get_game_or_404(request, game_id)
+    if not archive.exportable(game):
+        why = "Only finished games are exported: a running game still hides its cards."
+        return JsonResponse({"error": why}, status=404)
+    response = JsonResponse(archive.export_game(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'inline; filename="bakehouse-game-{game.pk}.json"'
+    return response
+
+
+def export_lines(games: Iterator[Game]) -> Iterator[str]:
+    """One exported game per line."""
+    for game in games:
+        seats = list(game.seats.all())
+        yield json.dumps(archive.export(game, seats, list(game.actions.all()))) + "\n"
+
+
+@require_GET
+def player_games(request: HtmxHttpRequest, username: str) -> StreamingHttpResponse:
+    """A person's finished games that this user may see, oldest first, one export per line."""
+    if "\x00" in username:
+        raise Http404("No such player.")
+    person = get_object_or_404(User, username=username)
+    sat = Seat.objects.filter(user=person).values("game_id")
+    games = history.visible_to(
+        Game.objects.filter(status=Game.Status.OVER, pk__in=sat), request.user
+    )
+    games = games.order_by("finished_at", "pk").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user")),
+        Prefetch("actions", queryset=Action.objects.order_by("seq")),
+    )
+    response = StreamingHttpResponse(
+        export_lines(games.iterator(chunk_size=EXPORT_CHUNK)),
+        content_type="application/x-ndjson",
+    )
+    response["Content-Disposition"] = f'inline; filename="{person.username}-games.ndjson"'
+    return response
 
 
 @require_GET

@@ -228,3 +228,14 @@ def test_midnight_bakery_deal_lists_card_ids_and_the_owls_stream() -> None:
     assert all(card.rsplit("-", 1)[1].isdigit() for card in setup["deck"])
     other_stream = mb.new_game(2, seed=9, setup={**setup, "rng": setup["rng"] ^ 1})
     assert mb.dump(other_stream)["deck"] == mb.dump(mb.new_game(2, seed=9))["deck"]
+
+
+def test_a_cakehalla_snapshot_from_before_the_seat_order_was_dropped_still_loads() -> None:
+    """Running games keep snapshots that hold a seat_order; load ignores it and plays on."""
+    state = ch.new_game(3, seed=2)
+    old = {**ch.dump(state), "seat_order": [2, 0, 1]}
+    loaded = ch.load(old)
+    assert ch.dump(loaded) == ch.dump(state)
+    action = ch.legal_actions(loaded, 0)[0]
+    assert ch.dump(ch.apply_action(loaded, 0, action)) == ch.dump(ch.apply_action(state, 0, action))
+    assert "seat_order" not in ch.view(loaded, None)
