@@ -9,8 +9,8 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from games import catalog, history, stats
+from games.access import HtmxHttpRequest, get_game_or_404
 from games.replay import Replay, ReplayUnavailable, frame_context
-from games.views import HtmxHttpRequest, get_game_or_404
 
 HISTORY_PAGE = 20
 
