@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.kinds.base import player_name
 from games.models import Game, Seat
 
 
@@ -91,5 +90,5 @@ def frame_context(replay: Replay, n: int) -> dict[str, Any]:
     if n > 0:
         seat, action = replay.moves[n - 1]
         said, events = spec.describe_move(replay.state(n - 1), state, seat, action, replay.seats)
-        ctx.update(mover=player_name(replay.seats, seat), said=said, events=events)
+        ctx.update(said=said, events=events)
     return ctx

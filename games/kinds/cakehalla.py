@@ -420,9 +420,7 @@ def context(
     held = sum(my_view["ingredients"].values()) if my_view else 0
     return {
         "view": view,
-        "names": names,
         "my_turn": not wait,
-        "wait": wait,
         "turn_name": names[view["turn"]] if view["turn"] is not None else "",
         "customers": customer_boxes(view, my_view),
         "bakers": bakers,
@@ -447,7 +445,6 @@ def context(
         "piles": [(t, rules["tier_names"][t], view["piles"][t]) for t in ("1", "2", "3")],
         "hand_limit": rules["hand_limit"],
         "reserve_limit": rules["reserve_limit"],
-        "shapes": SHAPES,
     }
 
 

@@ -140,7 +140,6 @@ def context(
             {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)
         ],
         "log": list(reversed(view.get("log", [])[-12:])),
-        "art": art,
     }
 
 

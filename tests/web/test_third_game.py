@@ -92,9 +92,8 @@ async def test_a_registered_game_plays_through_services_socket_and_replay(
     seats = await database_sync_to_async(lambda: list(game.seats.order_by("position")))()
     assert [s.score for s in seats] == [first, second]
     assert [s.winner for s in seats] == [first > second, second > first]
-    kept = [set(hand) - {card} for hand, card in ((mine, first), (theirs, second))]
-    if seats[0].user_id != player.pk:
-        kept.reverse()
+    dealt = {player.pk: mine, rival.pk: theirs}
+    kept = [set(dealt[s.user_id]) - {card} for s, card in zip(seats, (first, second), strict=True)]
     assert [{s.breakdown["kept"]} for s in seats] == kept
     replayed = await database_sync_to_async(services.replay)(game)
     assert high_card.engine.dump(replayed) == game.snapshot
