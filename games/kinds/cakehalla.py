@@ -50,7 +50,7 @@ def count_list(amounts: Mapping[str, int]) -> str:
 class Legal:
     """The seat's legal actions, sorted by what the board needs to ask of them."""
 
-    def __init__(self, legal: list[dict]) -> None:
+    def __init__(self, legal: list[dict[str, Any]]) -> None:
         self.takes = sorted({tuple(sorted(a["ingredients"])) for a in legal if a["type"] == "take"})
         self.buy = {a["card"] for a in legal if a["type"] == "buy"}
         self.reserve = {a["card"] for a in legal if a["type"] == "reserve" and "card" in a}

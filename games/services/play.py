@@ -61,7 +61,11 @@ def check_play(
 
 
 def play(
-    game: Game | int, user: User, action: dict, version: int | None, moment: str | None = None
+    game: Game | int,
+    user: User,
+    action: dict[str, Any],
+    version: int | None,
+    moment: str | None = None,
 ) -> Game:
     """Apply a player's action and store it; the bots answer after the commit."""
     game = do_play(game, user, action, version, moment)
@@ -71,7 +75,7 @@ def play(
 
 @transaction.atomic
 def do_play(
-    game: Game | int, user: User, action: dict, version: int | None, moment: str | None
+    game: Game | int, user: User, action: dict[str, Any], version: int | None, moment: str | None
 ) -> Game:
     """The player's action in one transaction; IllegalAction if refused."""
     game = lock(game)
@@ -92,7 +96,9 @@ def seated(game: Game) -> dict[int, Seat]:
     return {s.position: s for s in seats_in_order(game) if s.position is not None}
 
 
-def action_row(game: Game, position: int, action: dict, *, user: User | None, bot: str) -> Action:
+def action_row(
+    game: Game, position: int, action: dict[str, Any], *, user: User | None, bot: str
+) -> Action:
     """The next Action row of the game (not saved yet)."""
     game.moves += 1
     return Action(game=game, seq=game.moves, seat=position, payload=action, user=user, bot=bot)
@@ -164,7 +170,7 @@ def bot_rng(game: Game) -> random.Random:
     return random.Random(f"{game.seed}:{game.moves}")
 
 
-def decide(game: Game, state: Any, position: int, level: str) -> dict:
+def decide(game: Game, state: Any, position: int, level: str) -> dict[str, Any]:
     """The bot's action, chosen from its own view only."""
     engine = game.spec.engine
     legal = engine.legal_actions(state, position)
@@ -190,7 +196,7 @@ def bot_step(game_id: int) -> Step:
 
 @transaction.atomic
 def store_bot_move(
-    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict
+    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict[str, Any]
 ) -> bool:
     """Lock, check the table is still at the version the bot saw, apply and store its move."""
     game = lock(loaded.pk)

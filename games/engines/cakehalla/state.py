@@ -101,7 +101,7 @@ class State:
         return new
 
 
-def replaced(items: tuple, i: int, value: object) -> tuple:
+def replaced(items: tuple[Any, ...], i: int, value: object) -> tuple[Any, ...]:
     """A copy of the tuple with item i replaced."""
     return (*items[:i], value, *items[i + 1 :])
 
@@ -155,7 +155,11 @@ def _setup_customers(ids: object, wanted: int) -> tuple[int, ...]:
 
 
 def new_game(
-    players: int, *, seed: int, options: dict | None = None, setup: dict | None = None
+    players: int,
+    *,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
 ) -> State:
     """A new table for 2 to 4 bakers, dealt from the seed unless the setup says otherwise."""
     if isinstance(players, bool) or not isinstance(players, int):
@@ -214,7 +218,7 @@ def new_game(
     return state
 
 
-def dump(state: State) -> dict:
+def dump(state: State) -> dict[str, Any]:
     """Everything in the state as JSON-ready data (server side only: it holds the piles)."""
     return {
         "game": "cakehalla",
@@ -247,7 +251,7 @@ def dump(state: State) -> dict:
     }
 
 
-def load(data: dict) -> State:
+def load(data: dict[str, Any]) -> State:
     """The state a dump describes."""
     try:
         state = State.__new__(State)

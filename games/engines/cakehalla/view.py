@@ -40,7 +40,7 @@ _FACES = tuple(
 )
 
 
-def card_view(c: int) -> dict:
+def card_view(c: int) -> dict[str, Any]:
     """A card as the players see it."""
     card_id, name, tier, points, discount, cost = _FACES[c]
     return {
@@ -53,7 +53,7 @@ def card_view(c: int) -> dict:
     }
 
 
-def _reserved_view(c: int, blind: bool, shown: bool) -> dict:
+def _reserved_view(c: int, blind: bool, shown: bool) -> dict[str, Any]:
     """A reserved card: face and all when shown, else only its tier."""
     if blind and not shown:
         return {"tier": CARDS[c].tier, "hidden": True}
@@ -70,7 +70,7 @@ def customer_name(customer_id: str) -> str:
     return CUSTOMERS[CUSTOMER_INDEX[customer_id]].name
 
 
-def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict:
+def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict[str, Any]:
     """One log event as the viewer may read it (cards and customers also by name)."""
     kind = event[0]
     if kind == "take":
@@ -116,14 +116,14 @@ def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict:
     return {"type": kind, "seat": event[1]}
 
 
-def customer_view(c: int) -> dict:
+def customer_view(c: int) -> dict[str, Any]:
     """A famous customer as the players see it."""
     customer = CUSTOMERS[c]
     wants = {INGREDIENTS[i]: n for i, n in enumerate(customer.wants) if n}
     return {"id": customer.id, "name": customer.name, "wants": wants}
 
 
-def rules() -> dict:
+def rules() -> dict[str, Any]:
     """The numbers and names of the rules a board shows (a fresh copy for each view)."""
     return {
         "ingredients": list(INGREDIENTS),
@@ -146,7 +146,7 @@ def short_of(state: State, baker: Baker) -> dict[str, int]:
     return {CARDS[c].id: max(0, shortfall(c, power) - baker.tokens[SAFFRON]) for c in cards}
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> dict[str, Any]:
     """JSON-ready; exactly what that seat may see; None is a spectator."""
     over = state.over
     seats = []
