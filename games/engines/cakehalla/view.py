@@ -138,8 +138,7 @@ def rules() -> dict[str, Any]:
 
 
 def short_of(state: State, baker: Baker) -> dict[str, int]:
-    """For each card the baker could buy (face up on the counter, or reserved): how many more
-    ingredients it needs after its tokens, discounts and Saffron."""
+    """Per card on the counter or reserved: the ingredients the baker still lacks after Saffron."""
     power = buying_power(baker)
     cards = [c for row in state.counter for c in row if c != EMPTY]
     cards += [c for c, _ in baker.reserved]
