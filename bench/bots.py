@@ -47,10 +47,7 @@ def person_waits(game_id: int) -> bool:
     from games import services
     from games.models import Game
 
-    game = Game.objects.get(pk=game_id)
-    if game.status != Game.Status.RUNNING:
-        return True
-    return services.due_bot(game, services.load_state(game), services.seated(game)) is None
+    return not services.bot_due(Game.objects.get(pk=game_id))
 
 
 async def drive(kind: str, seats: int, bot: str, seed: int, http: Any, out: Delays) -> None:

@@ -15,12 +15,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
+from games.access import can_watch, invited_to
 from games.boards import Sent, render_diff, render_whole
 from games.boards.shared import TableAt, forget, table_at
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
-from games.views import INVITES, can_watch
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.init_limits()
         user = self.scope["user"]
         session = self.scope.get("session")
-        invited = list(session.get(INVITES, [])) if session is not None else []
+        invited = invited_to(session)
         self.session = socket_session(self.scope)
         try:
             await self.join()

@@ -13,7 +13,7 @@ class NewGameForm(forms.Form):
     """Choose the game, the number of seats, its options, and private or public."""
 
     kind = forms.ChoiceField(label="Game")
-    capacity = forms.IntegerField(label="Seats", min_value=2, max_value=8, initial=2)
+    capacity = forms.IntegerField(label="Seats")  # its range is set from the games on offer
     private = forms.BooleanField(label="Private (invite link only)", required=False, initial=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -23,8 +23,15 @@ class NewGameForm(forms.Form):
         assert isinstance(kind, forms.ChoiceField)
         kind.choices = [(s.slug, s.name) for s in specs]
         self.fields["kind"].initial = specs[0].slug if specs else None
-        self.fields["capacity"].help_text = "; ".join(
-            f"{s.name}: {s.min_players} to {s.max_players}" for s in specs
+        # The widest range of any game; create_game refuses a count the chosen game does not seat.
+        low = min((s.min_players for s in specs), default=2)
+        high = max((s.max_players for s in specs), default=2)
+        self.fields["capacity"] = forms.IntegerField(
+            label="Seats",
+            min_value=low,
+            max_value=high,
+            initial=low,
+            help_text="; ".join(f"{s.name}: {s.min_players} to {s.max_players}" for s in specs),
         )
         seen: set[str] = set()
         for spec in specs:

@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from games import catalog
+from games.kinds.base import GameKind
 
 
 def new_seed() -> int:
@@ -68,8 +69,8 @@ class Game(models.Model):
         return reverse("games:table", args=[self.pk])
 
     @property
-    def spec(self) -> catalog.GameSpec:
-        """The catalog entry of this game's kind."""
+    def spec(self) -> GameKind:
+        """What the site knows of this game's kind (games/kinds/)."""
         return catalog.get(self.kind)
 
     @property

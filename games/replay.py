@@ -6,19 +6,12 @@ seat's hidden hand at that moment read from that seat's own view. Never for a ru
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from games import archive
-from games.boards import board_module, cakehalla, midnight_bakery
 from games.models import Game, Seat
-
-# Regions of a seat's own board that mean nothing to a watcher of a replay.
-SKIPPED_REGIONS = frozenset({"mine", "dialog"})
-
 
 logger = logging.getLogger(__name__)
 
@@ -80,116 +73,21 @@ class Replay:
         return self.states[n]
 
 
-def player_name(seats: list[Seat], position: int) -> str:
-    """'Flour (alice)': the seat's name and who sat there, as the boards write it."""
-    seat = next((s for s in seats if s.position == position), None)
-    if seat is None:
-        return f"Seat {position + 1}"
-    return f"{seat.name} ({seat.user.username})"
-
-
-# --- hidden hands, per game ---------------------------------------------------------------
-
-
-def mb_hands(engine: Any, state: Any, seats: list[Seat]) -> list[dict[str, Any]]:
-    """Each baker's batch at this moment, from their own view (the locked pick marked)."""
-    out = []
-    for seat in sorted(seats, key=lambda s: s.position or 0):
-        own = engine.view(state, seat.position)
-        cards = [{**c, "art": midnight_bakery.art(c["face"])} for c in own["batch"]]
-        out.append({"player": player_name(seats, seat.position or 0), "cards": cards})
-    return out
-
-
-def ck_hands(engine: Any, state: Any, seats: list[Seat]) -> list[dict[str, Any]]:
-    """Each baker's reserved cards at this moment, from their own view."""
-    out = []
-    for seat in sorted(seats, key=lambda s: s.position or 0):
-        own = engine.view(state, seat.position)
-        reserved = own["seats"][seat.position]["reserved"]
-        out.append({"player": player_name(seats, seat.position or 0), "cards": reserved})
-    return out
-
-
-def ck_reveal(engine: Any, state: Any, view: dict[str, Any]) -> dict[str, Any]:
-    """The spectator view with each baker's reserved cards as their owner saw them."""
-    revealed = [
-        {**box, "reserved": engine.view(state, i)["seats"][i]["reserved"]}
-        for i, box in enumerate(view["seats"])
-    ]
-    return {**view, "seats": revealed}
-
-
-HANDS: Mapping[str, Callable[[Any, Any, list[Seat]], list[dict[str, Any]]]] = {
-    "midnight-bakery": mb_hands,
-    "cakehalla": ck_hands,
-}
-REVEAL: Mapping[str, Callable[[Any, Any, dict[str, Any]], dict[str, Any]]] = {
-    "cakehalla": ck_reveal,
-}
-
-
-def hidden_hands(slug: str, engine: Any, state: Any, seats: list[Seat]) -> list[dict[str, Any]]:
-    """Every seat's hidden hand, or [] when the game has none or every hand is empty."""
-    hands = HANDS[slug](engine, state, seats) if slug in HANDS else []
-    return hands if any(h["cards"] for h in hands) else []
-
-
-# --- the move in words, per game ----------------------------------------------------------
-
-
-def mb_move(replay: Replay, n: int) -> tuple[str, list[str]]:
-    """What the baker chose at move n, and the public events it set off."""
-    engine = replay.game.spec.engine
-    seat, payload = replay.moves[n - 1]
-    before, after = replay.state(n - 1), replay.state(n)
-    names = {c["id"]: c["name"] for c in engine.view(before, seat)["batch"]}
-    who = player_name(replay.seats, seat)
-    if payload.get("type") == "peel":
-        first, second = (names.get(c, c) for c in payload["cards"])
-        said = f"{who} used the peel: a {first}, then a {second}."
-    else:
-        said = f"{who} chose a {names.get(payload.get('card'), payload.get('card'))}."
-    seen = len(engine.view(before, None)["log"])
-    events = [e["text"] for e in engine.view(after, None)["log"][seen:]]
-    return said, events
-
-
-def ck_move(replay: Replay, n: int) -> tuple[str, list[str]]:
-    """What the baker did at move n, in the words of their own kitchen log (blind cards named)."""
-    engine = replay.game.spec.engine
-    seat, _ = replay.moves[n - 1]
-    before, after = engine.view(replay.state(n - 1), seat), engine.view(replay.state(n), seat)
-    names = cakehalla.player_names(after, replay.seats, replay.game.spec.seat_names)
-    lines = [cakehalla.event_text(e, names) for e in after["log"][len(before["log"]) :]]
-    if not lines:
-        return f"{player_name(replay.seats, seat)} moved.", []
-    return lines[0], lines[1:]
-
-
-def plain_move(replay: Replay, n: int) -> tuple[str, list[str]]:
-    """A game without its own words: who moved and the action as posted."""
-    seat, payload = replay.moves[n - 1]
-    return f"{player_name(replay.seats, seat)} played {json.dumps(payload)}.", []
-
-
-MOVES: Mapping[str, Callable[[Replay, int], tuple[str, list[str]]]] = {
-    "midnight-bakery": mb_move,
-    "cakehalla": ck_move,
-}
-
-
 # --- a frame ------------------------------------------------------------------------------
+
+
+def hidden_hands(replay: Replay, n: int) -> list[dict[str, Any]]:
+    """Every seat's hidden hand after move n, or [] when the game has none or all are empty."""
+    hands = replay.game.spec.hidden_hands(replay.state(n), replay.seats)
+    return hands if any(h["cards"] for h in hands) else []
 
 
 def frame_context(replay: Replay, n: int) -> dict[str, Any]:
     """Everything the frame template needs for move n (already clamped)."""
     game = replay.game
     spec = game.spec
-    engine = spec.engine
     state = replay.state(n)
-    view = engine.view(state, None)
-    view = REVEAL.get(spec.slug, lambda _e, _s, v: v)(engine, state, view)
+    view = spec.replay_view(state)
     ctx: dict[str, Any] = {
         "game": game,
         "spec": spec,
@@ -204,17 +102,12 @@ def frame_context(replay: Replay, n: int) -> dict[str, Any]:
         "prev": max(0, n - 1),
         "next": min(replay.total, n + 1),
         "last": replay.total,
-        "regions": [
-            f"{spec.template_dir}/_{name}.html"
-            for name in spec.regions
-            if name not in SKIPPED_REGIONS
-        ],
-        "hands": hidden_hands(spec.slug, engine, state, replay.seats),
-        "hands_template": f"games/replay/_hands_{spec.slug}.html",
+        "regions": [f"{spec.template_dir}/_{name}.html" for name in spec.replay_regions],
+        "hands": hidden_hands(replay, n),
     }
-    ctx.update(board_module(game).context(game, view, [], None, replay.seats))
+    ctx.update(spec.board(game, view, [], None, replay.seats))
     if n > 0:
-        seat, _ = replay.moves[n - 1]
-        said, events = MOVES.get(spec.slug, plain_move)(replay, n)
-        ctx.update(mover=player_name(replay.seats, seat), said=said, events=events)
+        seat, action = replay.moves[n - 1]
+        said, events = spec.describe_move(replay.state(n - 1), state, seat, action, replay.seats)
+        ctx.update(said=said, events=events)
     return ctx

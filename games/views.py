@@ -5,20 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from games import catalog, services
+from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404
 from games.boards import (
     Sent,
     board_context,
@@ -32,39 +30,8 @@ from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
 
-INVITES = "invites"
 # Longer than any legal action of any game; a bigger post is refused before parsing it.
 MAX_ACTION_CHARS = 2000
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request that went through django-htmx's middleware."""
-
-    htmx: HtmxDetails
-
-
-def remember_invite(request: HttpRequest, game: Game) -> None:
-    """Keep a valid invite token in the session, so the socket and later pages accept it."""
-    if request.GET.get("invite") == game.invite:
-        known = set(request.session.get(INVITES, []))
-        known.add(game.pk)
-        request.session[INVITES] = sorted(known)
-
-
-def can_watch(game: Game, user: Any, invited: list[int]) -> bool:
-    """Public tables are open to all; a private one to its seats and invited guests."""
-    if not game.private or game.pk in invited:
-        return True
-    return bool(getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists())
-
-
-def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
-    """The game this user may see; a private table looks missing to outsiders."""
-    game = get_object_or_404(Game, pk=game_id)
-    remember_invite(request, game)
-    if not can_watch(game, request.user, request.session.get(INVITES, [])):
-        raise Http404("No such table.")
-    return game
 
 
 def board_response(
@@ -106,11 +73,13 @@ def refused(request: HtmxHttpRequest, game: Game, status: int, message: str) -> 
     return render(request, "games/refused.html", ctx, status=status)
 
 
-def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+def table_change(
+    fn: Callable[[AuthedRequest, Game], None],
+) -> Callable[[AuthedRequest, int], HttpResponse]:
     """Run a service on the table; answer with the board (HTMX) or a redirect to the table."""
 
     @wraps(fn)
-    def view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    def view(request: AuthedRequest, game_id: int) -> HttpResponse:
         game = get_game_or_404(request, game_id)
         shown = shown_on_page(request, game) if request.htmx else None
         try:
@@ -188,14 +157,14 @@ def waits_for(game: Game, position: int | None, resigned: bool) -> bool:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: AuthedRequest) -> HttpResponse:
     """Choose the game, the seats, the options, private or public."""
     form = NewGameForm(request.POST if request.method == "POST" else None)
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         try:
             game = services.create_game(
-                request.user,  # type: ignore[arg-type]
+                request.user,
                 form.cleaned_data["kind"],
                 form.cleaned_data["capacity"],
                 form.options(),
@@ -210,15 +179,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def quick_night(request: HttpRequest) -> HttpResponse:
-    """A game against two greedy bots, started at once (Midnight Bakery unless a kind is posted)."""
-    user = request.user
+def quick_night(request: AuthedRequest) -> HttpResponse:
+    """A game against the kind's quick bots, started at once (the first game unless posted)."""
+    kind = request.POST.get("kind", catalog.available()[0].slug)
     try:
-        with transaction.atomic():
-            game = services.create_game(user, request.POST.get("kind", "midnight-bakery"), 3)  # type: ignore[arg-type]
-            services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
-            services.add_bot(game, user, "greedy")  # type: ignore[arg-type]
-            services.start(game, user)  # type: ignore[arg-type]
+        game = services.quick_game(request.user, kind)
     except services.ServiceError as exc:
         return render(request, "games/refused.html", {"message": str(exc)}, status=exc.status)
     return redirect(game)
@@ -250,63 +215,63 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @table_change
-def join(request: HttpRequest, game: Game) -> None:
+def join(request: AuthedRequest, game: Game) -> None:
     """Take a free seat."""
-    services.join(game, request.user, request.POST.get("invite") or request.GET.get("invite"))  # type: ignore[arg-type]
+    services.join(game, request.user, request.POST.get("invite") or request.GET.get("invite"))
 
 
 @login_required
 @require_POST
 @table_change
-def leave(request: HttpRequest, game: Game) -> None:
+def leave(request: AuthedRequest, game: Game) -> None:
     """Give up your seat before the start."""
-    services.leave(game, request.user)  # type: ignore[arg-type]
+    services.leave(game, request.user)
 
 
 @login_required
 @require_POST
 @table_change
-def add_bot(request: HttpRequest, game: Game) -> None:
+def add_bot(request: AuthedRequest, game: Game) -> None:
     """The host seats a bot."""
-    services.add_bot(game, request.user, request.POST.get("level", ""))  # type: ignore[arg-type]
+    services.add_bot(game, request.user, request.POST.get("level", ""))
 
 
 @login_required
 @require_POST
 @table_change
-def remove_bot(request: HttpRequest, game: Game) -> None:
+def remove_bot(request: AuthedRequest, game: Game) -> None:
     """The host sends a bot away."""
     seat_id = parse_number(request.POST.get("seat"), "seat")
     if seat_id is None:
         raise services.ServiceError("Which bot?")
-    services.remove_bot(game, request.user, seat_id)  # type: ignore[arg-type]
+    services.remove_bot(game, request.user, seat_id)
 
 
 @login_required
 @require_POST
 @table_change
-def cancel(request: HttpRequest, game: Game) -> None:
+def cancel(request: AuthedRequest, game: Game) -> None:
     """The host closes the table before it starts."""
-    services.cancel(game, request.user)  # type: ignore[arg-type]
+    services.cancel(game, request.user)
 
 
 @login_required
 @require_POST
 @table_change
-def start(request: HttpRequest, game: Game) -> None:
+def start(request: AuthedRequest, game: Game) -> None:
     """The host starts the game."""
-    services.start(game, request.user)  # type: ignore[arg-type]
+    services.start(game, request.user)
 
 
 @login_required
 @require_POST
 @table_change
-def resign(request: HttpRequest, game: Game) -> None:
+def resign(request: AuthedRequest, game: Game) -> None:
     """Give up a running game; the form's confirm field is the confirm step."""
     if request.POST.get("confirm") != "yes":
         # A bare post (a stray click, a replayed request) must not end someone's game.
         raise services.ServiceError("Confirm that you want to resign.")
-    services.resign(game, request.user)  # type: ignore[arg-type]
+    services.resign(game, request.user)
 
 
 def parse_action(raw: str) -> dict:
@@ -335,7 +300,7 @@ def parse_number(raw: str | None, what: str) -> int | None:
 @login_required
 @require_POST
 @table_change
-def play(request: HttpRequest, game: Game) -> None:
+def play(request: AuthedRequest, game: Game) -> None:
     """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
     action = parse_action(request.POST.get("action", ""))
     version = parse_number(request.POST.get("version"), "version")
@@ -344,7 +309,7 @@ def play(request: HttpRequest, game: Game) -> None:
         raise services.ServiceError("The move did not say which table it was chosen on; reload.")
     services.play(
         game,
-        request.user,  # type: ignore[arg-type]
+        request.user,
         action,
         version,
         request.POST.get("moment") or None,
@@ -354,10 +319,10 @@ def play(request: HttpRequest, game: Game) -> None:
 @login_required
 @require_POST
 @table_change
-def close_results(request: HttpRequest, game: Game) -> None:
+def close_results(request: AuthedRequest, game: Game) -> None:
     """Back to the ovens: close the results you have read."""
     seen = parse_number(request.POST.get("seen"), "count of results") or 0
-    services.close_results(game, request.user, seen)  # type: ignore[arg-type]
+    services.close_results(game, request.user, seen)
 
 
 @require_GET
@@ -373,11 +338,3 @@ def healthz(request: HttpRequest) -> HttpResponse:
     except Exception as exc:
         return JsonResponse({"ok": False, "error": type(exc).__name__}, status=503)
     return JsonResponse({"ok": True})
-
-
-def invite_link(request: HttpRequest, game: Game) -> str:
-    """The absolute invite URL of a table."""
-    return (
-        request.build_absolute_uri(reverse("games:table", args=[game.pk]))
-        + f"?invite={game.invite}"
-    )

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from games import archive, catalog, history, stats
+from games.access import HtmxHttpRequest, get_game_or_404
 from games.models import Action, Game, Seat
 from games.replay import Replay, ReplayBroken, ReplayUnavailable, frame_context
-from games.views import HtmxHttpRequest, get_game_or_404
 
 HISTORY_PAGE = 20
 EXPORT_CHUNK = 50

@@ -1,10 +1,12 @@
-"""Rendering a table for one user: only engine.view() of their own seat reaches a template."""
+"""Rendering any game's table for one user: only engine.view() of their own seat reaches a template.
+
+The game's kind (games/kinds/) turns that view into its board's context; this module adds what
+every table shares, renders the regions and works out which of them changed.
+"""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping
-from types import ModuleType
 from typing import Any
 
 from django.http import HttpRequest
@@ -18,39 +20,6 @@ from games.models import Game
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
 PLAYING_REGIONS = ("resign",)
-
-
-def board_module(game: Game) -> ModuleType:
-    """The module that turns this game's view into template context."""
-    return importlib.import_module(game.spec.board_module or "games.boards.generic")
-
-
-def seat_results(game: Game, result: Mapping[str, Any], position: int) -> dict[str, Any]:
-    """What a seat keeps of the final result (its own slice of each per-seat list)."""
-    module = board_module(game)
-    if hasattr(module, "seat_results"):
-        return dict(module.seat_results(result, position))
-    count = len(result["scores"])
-    return {
-        key: value[position]
-        for key, value in result.items()
-        if isinstance(value, list) and len(value) == count and key not in {"scores", "winners"}
-    }
-
-
-def results_count(game: Game, view: Mapping[str, Any]) -> int:
-    """How many rounds of results this seat's view has shown so far (0 for games without)."""
-    module = board_module(game)
-    return int(module.results_count(view)) if hasattr(module, "results_count") else 0
-
-
-def option_labels(game: Game) -> list[str]:
-    """The table's chosen options in words ("Passing: Alternate")."""
-    out = []
-    for option in game.spec.options:
-        value = game.options.get(option.name, option.default)
-        out.append(f"{option.label}: {dict(option.choices).get(value, value)}")
-    return out
 
 
 def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[str, Any]:
@@ -70,22 +39,24 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
         "version": game.version,
         "empty_seats": range(max(0, game.capacity - len(seats))),
         "user": user,
-        "option_labels": option_labels(game),
+        "option_labels": game.spec.option_labels(game.options),
         "resigned_positions": {s.position for s in seats if s.resigned},
         "your_move": False,
     }
     if game.status == Game.Status.OPEN or game.snapshot is None:
         return ctx
-    engine = game.spec.engine
+    kind = game.spec
+    engine = kind.engine
     state = table.state
     position = me.position if me is not None else None
     view = engine.view(state, position)
     playing = position is not None and me is not None and not me.resigned
     legal = engine.legal_actions(state, position) if playing else []
     ctx["your_move"] = bool(legal) and game.status == Game.Status.RUNNING
-    if game.spec.moment is not None:
-        ctx["moment"] = game.spec.moment(view)
-    ctx.update(board_module(game).context(game, view, legal, me, seats))
+    moment = kind.moment(view)
+    if moment is not None:
+        ctx["moment"] = moment
+    ctx.update(kind.board(game, view, legal, me, seats))
     return ctx
 
 

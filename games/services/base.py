@@ -93,10 +93,3 @@ def load_state(game: Game) -> Any:
     if game.snapshot is None:
         raise ServiceError("This game has not started yet.")
     return game.spec.engine.load(game.snapshot)
-
-
-def seat_of(game: Game, user: Any) -> Seat | None:
-    """The user's seat at the table, if any."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return game.seats.filter(user=user).select_related("user").first()

@@ -49,11 +49,11 @@ def check_play(
     if seat.resigned:
         raise NotAllowed("You resigned this game; a house bot plays your seat.")
     if version is not None and version != game.version:
+        kind = game.spec
         same_moment = (
             moment is not None
-            and game.spec.moment is not None
             and state is not None
-            and moment == game.spec.moment(game.spec.engine.view(state, seat.position))
+            and moment == kind.moment(kind.engine.view(state, seat.position))
         )
         if not same_moment:
             raise StaleVersion("The table moved on while you chose; look again and choose.")
@@ -61,7 +61,11 @@ def check_play(
 
 
 def play(
-    game: Game | int, user: User, action: dict, version: int | None, moment: str | None = None
+    game: Game | int,
+    user: User,
+    action: dict[str, Any],
+    version: int | None,
+    moment: str | None = None,
 ) -> Game:
     """Apply a player's action and store it; the bots answer after the commit."""
     game = do_play(game, user, action, version, moment)
@@ -71,7 +75,7 @@ def play(
 
 @transaction.atomic
 def do_play(
-    game: Game | int, user: User, action: dict, version: int | None, moment: str | None
+    game: Game | int, user: User, action: dict[str, Any], version: int | None, moment: str | None
 ) -> Game:
     """The player's action in one transaction; IllegalAction if refused."""
     game = lock(game)
@@ -92,7 +96,9 @@ def seated(game: Game) -> dict[int, Seat]:
     return {s.position: s for s in seats_in_order(game) if s.position is not None}
 
 
-def action_row(game: Game, position: int, action: dict, *, user: User | None, bot: str) -> Action:
+def action_row(
+    game: Game, position: int, action: dict[str, Any], *, user: User | None, bot: str
+) -> Action:
     """The next Action row of the game (not saved yet)."""
     game.moves += 1
     return Action(game=game, seq=game.moves, seat=position, payload=action, user=user, bot=bot)
@@ -152,12 +158,19 @@ def due_bot(game: Game, state: Any, seats: Mapping[int, Seat]) -> Seat | None:
     return None
 
 
+def bot_due(game: Game) -> bool:
+    """Whether a bot must act at this game now (it moves after the commit that made it due)."""
+    if game.status != Game.Status.RUNNING or game.snapshot is None:
+        return False
+    return due_bot(game, load_state(game), seated(game)) is not None
+
+
 def bot_rng(game: Game) -> random.Random:
     """The bots' random stream for the next move: fixed by the seed and the move number."""
     return random.Random(f"{game.seed}:{game.moves}")
 
 
-def decide(game: Game, state: Any, position: int, level: str) -> dict:
+def decide(game: Game, state: Any, position: int, level: str) -> dict[str, Any]:
     """The bot's action, chosen from its own view only."""
     engine = game.spec.engine
     legal = engine.legal_actions(state, position)
@@ -183,7 +196,7 @@ def bot_step(game_id: int) -> Step:
 
 @transaction.atomic
 def store_bot_move(
-    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict
+    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict[str, Any]
 ) -> bool:
     """Lock, check the table is still at the version the bot saw, apply and store its move."""
     game = lock(loaded.pk)
@@ -224,8 +237,6 @@ def placings(
 
 def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Seat]) -> None:
     """Scores, places, winners and breakdowns on the seats; then the ratings move."""
-    from games.boards import seat_results
-
     scores = list(result["scores"])
     resigned = {p for p, seat in seats.items() if seat.resigned}
     places, winners = placings(scores, set(result.get("winners", [])), resigned)
@@ -233,18 +244,12 @@ def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Sea
         seat.score = scores[position]
         seat.winner = position in winners
         seat.place = places[position]
-        seat.breakdown = seat_results(game, result, position)
+        seat.breakdown = game.spec.seat_results(result, position)
     Seat.objects.bulk_update(list(seats.values()), ["score", "winner", "place", "breakdown"])
     rate_game(game.kind, seats.values())
 
 
 # --- resign -------------------------------------------------------------------------------
-
-
-def resign_bot(game: Game) -> str:
-    """The house bot level that takes over a resigned seat."""
-    levels = game.spec.bot_levels
-    return "greedy" if "greedy" in levels else levels[0]
 
 
 def check_resign(game: Game, user: User) -> Seat:
@@ -276,7 +281,7 @@ def do_resign(game: Game | int, user: User) -> Game:
     game = lock(game)
     seat = check_resign(game, user)
     seat.resigned = True
-    seat.bot = resign_bot(game)
+    seat.bot = game.spec.house_bot
     seat.save(update_fields=["resigned", "bot"])
     bump(game, [])
     return game
@@ -290,10 +295,8 @@ def check_close_results(game: Game, user: User, seen: int) -> Seat:
     seat = game.seats.filter(user=user).first()
     if seat is None or seat.position is None or game.snapshot is None:
         raise NotAllowed("You do not sit at this game.")
-    from games.boards import results_count
-
     view = game.spec.engine.view(load_state(game), seat.position)
-    if not 0 <= seen <= results_count(game, view):
+    if not 0 <= seen <= game.spec.results_count(view):
         raise ServiceError("Those results are not out yet.")
     return seat
 

@@ -11,6 +11,7 @@ from accounts.models import User
 from accounts.names import bot_name
 from games import catalog
 from games.engines.rng import seed_state, shuffled
+from games.kinds.base import GameKind
 from games.models import Game, Seat
 from games.services.base import (
     NotAllowed,
@@ -25,11 +26,12 @@ from games.services.play import bots_after_commit, record
 # --- create -------------------------------------------------------------------------------
 
 
-def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> catalog.GameSpec:
-    """The spec of a valid new table, or a ServiceError."""
-    if kind not in {s.slug for s in catalog.available()}:
-        raise ServiceError("That game is not on offer.")
-    spec = catalog.get(kind)
+def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> GameKind:
+    """The kind of a valid new table, or a ServiceError."""
+    try:
+        spec = catalog.get(kind)
+    except KeyError:
+        raise ServiceError("That game is not on offer.") from None
     if not spec.min_players <= capacity <= spec.max_players:
         raise ServiceError(f"{spec.name} seats {spec.min_players} to {spec.max_players} players.")
     for option in spec.options:
@@ -57,6 +59,21 @@ def create_game(
         kind=kind, host=host, capacity=capacity, options=opts, private=private
     )
     Seat.objects.create(game=game, user=host, bot=host_bot)
+    return game
+
+
+def quick_game(host: User, kind: str) -> Game:
+    """A table of that kind with the kind's quick bots beside its host, started at once."""
+    with transaction.atomic():
+        try:
+            spec = catalog.get(kind)
+        except KeyError:
+            raise ServiceError("That game is not on offer.") from None
+        game = create_game(host, kind, spec.quick_capacity)
+        for level in spec.quick_bots:
+            add_bot(game, host, level)
+        game = do_start(game, host)
+    bots_after_commit(game.pk)
     return game
 
 

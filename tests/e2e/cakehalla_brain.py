@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from games.engines import cakehalla as engine
-from games.services import draw_positions
+from games.services.tables import draw_positions
 
 INGREDIENTS = ("sugar", "blueberry", "matcha", "cherry", "cocoa")
 HAND_LIMIT = 10

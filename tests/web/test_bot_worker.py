@@ -94,7 +94,7 @@ def bot_moves(game: Game) -> int:
 def waits_for_people(game: Game) -> bool:
     """No bot must act at the game now: the bots have answered."""
     game = fresh(game)
-    return services.due_bot(game, services.load_state(game), services.seated(game)) is None
+    return not services.bot_due(game)
 
 
 def fresh(game: Game) -> Game:

@@ -21,6 +21,7 @@ from accounts.models import User
 from games import archive, services
 from games.models import Action, Game, Seat
 from games.replay import Replay
+from games.services.play import placings
 from tests.conftest import client_for
 from tests.golden.games import golden_games
 from tests.web.finished_games import finished_game, running_game
@@ -41,7 +42,7 @@ def stored_golden(golden: dict[str, Any], make_user: Callable[[str], User]) -> G
     for seat, action in golden["actions"]:
         state = spec_engine.apply_action(state, seat, action)
     result = spec_engine.result(state)
-    places, winners = services.placings(list(result["scores"]), set(result["winners"]), set())
+    places, winners = placings(list(result["scores"]), set(result["winners"]), set())
     now = timezone.now()
     game = Game.objects.create(
         kind=golden["game"],

@@ -11,6 +11,7 @@ from accounts.models import Rating, User
 from accounts.ratings import ranks
 from games import services
 from games.models import Action, Game
+from games.services.play import placings
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game, play_out
 from tests.web.finished_games import running_game as bot_game
@@ -111,13 +112,13 @@ def test_the_resigner_is_placed_last_and_rated_last(player: User, rival: User) -
 
 
 def test_placings_put_the_resigned_last_and_keep_the_others_order() -> None:
-    places, winners = services.placings([30, 20, 25, 10], {0}, {0})
+    places, winners = placings([30, 20, 25, 10], {0}, {0})
     assert places == [4, 2, 1, 3]
     assert winners == {2}
 
 
 def test_placings_without_resignations_follow_the_engine() -> None:
-    places, winners = services.placings([20, 20, 5], {1}, set())
+    places, winners = placings([20, 20, 5], {1}, set())
     assert places == [2, 1, 3]
     assert winners == {1}
 

@@ -11,6 +11,7 @@ from accounts.models import User
 from games import services
 from games.engines import IllegalAction
 from games.models import Action, Game
+from games.services.tables import draw_positions
 
 pytestmark = pytest.mark.django_db
 
@@ -89,9 +90,7 @@ def test_seats_are_drawn_from_the_seed(running_game: Game) -> None:
         p for p in running_game.seats.values_list("position", flat=True) if p is not None
     )
     assert positions == [0, 1]
-    assert services.draw_positions(running_game.seed, 2) == services.draw_positions(
-        running_game.seed, 2
-    )
+    assert draw_positions(running_game.seed, 2) == draw_positions(running_game.seed, 2)
 
 
 def test_a_stale_version_is_refused_with_409(running_game: Game, player: User) -> None:
@@ -108,8 +107,9 @@ def moment_of(game: Game, user: User) -> str:
     """The moment the user's page shows (bake.pick in Midnight Bakery)."""
     engine = engine_of(game)
     view = engine.view(engine.load(game.snapshot), game.seats.get(user=user).position)
-    assert game.spec.moment is not None
-    return game.spec.moment(view)
+    moment = game.spec.moment(view)
+    assert moment is not None
+    return moment
 
 
 def first_choice(game: Game, user: User) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 from games.engines.cakehalla.cards import (
     CARD_INDEX,
@@ -95,7 +96,7 @@ def _return_plans(tokens: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...],
     return tuple(plans)
 
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every legal action of that seat now; [] when it is not theirs to act."""
     if state.over or seat != state.turn:
         return []
@@ -108,7 +109,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     if pending == "customer":
         return [{"type": "customer", "customer": CUSTOMERS[c].id} for c in _visitors(state, seat)]
     m = state.market
-    out: list[dict] = [
+    out: list[dict[str, Any]] = [
         {"type": "take", "ingredients": list(combo)}
         for combo in TAKE_DIFFERENT[
             (m[0] > 0) | (m[1] > 0) << 1 | (m[2] > 0) << 2 | (m[3] > 0) << 3 | (m[4] > 0) << 4
@@ -158,7 +159,7 @@ def _with_baker(state: State, seat: int, baker: Baker) -> tuple[Baker, ...]:
     return replaced(state.bakers, seat, baker)
 
 
-def _take(state: State, seat: int, action: dict) -> State:
+def _take(state: State, seat: int, action: dict[str, Any]) -> State:
     """Take three different ingredients (fewer when fewer kinds are left) or two alike."""
     names = action.get("ingredients")
     if type(names) is not list or len(action) != 2:
@@ -208,7 +209,7 @@ def _take(state: State, seat: int, action: dict) -> State:
     return after_action(new)
 
 
-def _card_of(action: dict, key: str = "card") -> int:
+def _card_of(action: dict[str, Any], key: str = "card") -> int:
     """The card an action names."""
     card_id = action.get(key)
     c = CARD_INDEX.get(card_id) if type(card_id) is str else None
@@ -217,7 +218,7 @@ def _card_of(action: dict, key: str = "card") -> int:
     return c
 
 
-def _reserve(state: State, seat: int, action: dict) -> State:
+def _reserve(state: State, seat: int, action: dict[str, Any]) -> State:
     """Reserve a face-up card or the top of a pile, with a Saffron while any is left."""
     if len(action) != 2:
         raise IllegalAction("Reserve either one card or the top of one pile.")
@@ -237,7 +238,7 @@ def _reserve(state: State, seat: int, action: dict) -> State:
         pos = row.index(c)
         counter = replaced(counter, t, replaced(row, pos, refill))
         blind = False
-        event: tuple = ("reserve", seat, CARD_IDS[c])
+        event: tuple[Any, ...] = ("reserve", seat, CARD_IDS[c])
     elif "tier" in action:
         tier = action["tier"]
         if type(tier) is not int or not 1 <= tier <= 3:
@@ -271,7 +272,7 @@ def _reserve(state: State, seat: int, action: dict) -> State:
     return after_action(new)
 
 
-def _buy(state: State, seat: int, action: dict) -> State:
+def _buy(state: State, seat: int, action: dict[str, Any]) -> State:
     """Buy a face-up or reserved card; ordinary ingredients first, Saffron for the shortfall."""
     if len(action) != 2:
         raise IllegalAction("Buy names one card.")
@@ -338,7 +339,7 @@ def _buy(state: State, seat: int, action: dict) -> State:
     return after_action(new)
 
 
-def _pass(state: State, seat: int, action: dict) -> State:
+def _pass(state: State, seat: int, action: dict[str, Any]) -> State:
     """Pass, allowed only when nothing else is."""
     if len(action) != 1:
         raise IllegalAction("A pass carries nothing else.")
@@ -350,7 +351,7 @@ def _pass(state: State, seat: int, action: dict) -> State:
     return after_action(new)
 
 
-def _return(state: State, seat: int, action: dict) -> State:
+def _return(state: State, seat: int, action: dict[str, Any]) -> State:
     """Put back ingredients of the baker's choice down to 10."""
     given = action.get("ingredients")
     if type(given) is not dict or len(action) != 2:
@@ -383,7 +384,7 @@ def _return(state: State, seat: int, action: dict) -> State:
     return after_return(new)
 
 
-def _customer(state: State, seat: int, action: dict) -> State:
+def _customer(state: State, seat: int, action: dict[str, Any]) -> State:
     """Choose which of several qualifying customers visits."""
     if len(action) != 2:
         raise IllegalAction("Choose one customer.")
@@ -398,11 +399,11 @@ def _customer(state: State, seat: int, action: dict) -> State:
     return end_turn(new)
 
 
-Handler = Callable[[State, int, dict], State]
+Handler = Callable[[State, int, dict[str, Any]], State]
 _MAIN: dict[object, Handler] = {"take": _take, "reserve": _reserve, "buy": _buy, "pass": _pass}
 
 
-def apply_action(state: State, seat: int, action: dict) -> State:
+def apply_action(state: State, seat: int, action: dict[str, Any]) -> State:
     """The state after the seat's action; the old state is untouched; IllegalAction otherwise."""
     if state.over:
         raise IllegalAction("The game is over.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from games.engines.cakehalla.actions import COST_NZ, apply_action, can_afford, legal_actions
 from games.engines.cakehalla.cards import (
@@ -19,7 +20,7 @@ from games.engines.cakehalla.cards import (
 from games.engines.cakehalla.state import EMPTY, HAND_LIMIT, WINNING_POINTS, Baker, State
 from games.engines.cakehalla.turn import winners
 
-Choose = Callable[[dict, list[dict], random.Random], dict]
+Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
 LOOKAHEAD_CANDIDATES = 6
 LOOKAHEAD_SAMPLES = 8
@@ -27,7 +28,7 @@ LOOKAHEAD_ROUNDS = 2
 WIN_VALUE = 1000.0
 
 
-def sample_state(view: dict, rnd: random.Random) -> State:
+def sample_state(view: dict[str, Any], rnd: random.Random) -> State:
     """A plausible whole table built from one seat's view: unseen cards dealt at random."""
     seen: set[int] = set()
     counter = []
@@ -168,7 +169,7 @@ def _deny_score(state: State, seat: int, card: int) -> float:
     return worst
 
 
-def _score(state: State, seat: int, plan: _Plan, action: dict) -> float:
+def _score(state: State, seat: int, plan: _Plan, action: dict[str, Any]) -> float:
     """The greedy value of one legal action."""
     kind = action["type"]
     baker = plan.baker
@@ -190,7 +191,7 @@ def _score(state: State, seat: int, plan: _Plan, action: dict) -> float:
         return saffron + 0.8 * deny + own - crowd - 0.2
     if kind == "return":
         keep = plan.keep
-        return -sum(keep[TOKEN_INDEX[n]] * k for n, k in action["ingredients"].items())
+        return -float(sum(keep[TOKEN_INDEX[n]] * k for n, k in action["ingredients"].items()))
     if kind == "customer":
         wants = CUSTOMERS[CUSTOMER_INDEX[action["customer"]]].wants
         rivals = [b for s, b in enumerate(state.bakers) if s != seat]
@@ -200,7 +201,9 @@ def _score(state: State, seat: int, plan: _Plan, action: dict) -> float:
     return 0.0
 
 
-def _ranked(state: State, seat: int, legal: list[dict], rnd: random.Random) -> list[dict]:
+def _ranked(
+    state: State, seat: int, legal: list[dict[str, Any]], rnd: random.Random
+) -> list[dict[str, Any]]:
     """The legal actions, best first by the greedy score (ties broken at random)."""
     plan = _Plan(state, seat)
     scored = [(_score(state, seat, plan, a) + rnd.random() * 1e-3, i) for i, a in enumerate(legal)]
@@ -208,7 +211,9 @@ def _ranked(state: State, seat: int, legal: list[dict], rnd: random.Random) -> l
     return [legal[i] for _, i in scored]
 
 
-def greedy_action(state: State, seat: int, legal: list[dict], rnd: random.Random) -> dict:
+def greedy_action(
+    state: State, seat: int, legal: list[dict[str, Any]], rnd: random.Random
+) -> dict[str, Any]:
     """The greedy choice on a (sampled) state."""
     if len(legal) == 1:
         return legal[0]
@@ -254,7 +259,7 @@ def rollout(state: State, turns: int, rnd: random.Random) -> State:
     return state
 
 
-def _matching(action: dict, legal: list[dict]) -> dict:
+def _matching(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
     """The entry of the caller's legal list equal to the chosen action."""
     for a in legal:
         if a == action:
@@ -262,12 +267,16 @@ def _matching(action: dict, legal: list[dict]) -> dict:
     return legal[0]
 
 
-def choose_random(view: dict, legal: list[dict], rnd: random.Random) -> dict:
+def choose_random(
+    view: dict[str, Any], legal: list[dict[str, Any]], rnd: random.Random
+) -> dict[str, Any]:
     """Any legal action, uniformly."""
     return rnd.choice(legal)
 
 
-def choose_greedy(view: dict, legal: list[dict], rnd: random.Random) -> dict:
+def choose_greedy(
+    view: dict[str, Any], legal: list[dict[str, Any]], rnd: random.Random
+) -> dict[str, Any]:
     """Build discounts toward customers, buy the best points per ingredient, reserve to deny."""
     if len(legal) == 1:
         return legal[0]
@@ -275,7 +284,9 @@ def choose_greedy(view: dict, legal: list[dict], rnd: random.Random) -> dict:
     return _matching(greedy_action(state, view["you"], legal, rnd), legal)
 
 
-def choose_lookahead(view: dict, legal: list[dict], rnd: random.Random) -> dict:
+def choose_lookahead(
+    view: dict[str, Any], legal: list[dict[str, Any]], rnd: random.Random
+) -> dict[str, Any]:
     """Try the best greedy candidates on sampled tables, two rounds deep, and keep the best."""
     if len(legal) == 1:
         return legal[0]
@@ -302,6 +313,6 @@ BOTS: dict[str, Choose] = {
 }
 
 
-def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
+def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """The contract's bot entry point: the strongest level."""
     return choose_lookahead(view, legal, rng)

@@ -98,7 +98,7 @@ class State:
         return new
 
 
-def replaced(items: tuple, i: int, value: object) -> tuple:
+def replaced(items: tuple[Any, ...], i: int, value: object) -> tuple[Any, ...]:
     """A copy of the tuple with item i replaced."""
     return (*items[:i], value, *items[i + 1 :])
 
@@ -151,7 +151,7 @@ def _setup_customers(ids: object, wanted: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def checked_setup(setup: object) -> dict:
+def checked_setup(setup: object) -> dict[str, Any]:
     """A setup that gives piles or customers and nothing else; IllegalAction otherwise."""
     if setup is None:
         return {}
@@ -188,7 +188,9 @@ def checked_players(players: object) -> int:
     return players
 
 
-def dealt(players: int, seed: int, setup: dict) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+def dealt(
+    players: int, seed: int, setup: dict[str, Any]
+) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
     """The piles (top first, counter cards included) and customers: given, or from the seed."""
     given_piles = setup.get("piles") or {}
     stream = rng.seed_state(seed)
@@ -207,7 +209,7 @@ def dealt(players: int, seed: int, setup: dict) -> tuple[list[tuple[int, ...]], 
     return piles, customers
 
 
-def deal(players: int, *, seed: int, options: dict | None = None) -> dict:
+def deal(players: int, *, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """The setup the seed deals: every pile whole, top first, and the face-up customers."""
     checked_players(players)
     checked_options(options)
@@ -220,7 +222,11 @@ def deal(players: int, *, seed: int, options: dict | None = None) -> dict:
 
 
 def new_game(
-    players: int, *, seed: int, options: dict | None = None, setup: dict | None = None
+    players: int,
+    *,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
 ) -> State:
     """A new table for 2 to 4 bakers, dealt from the seed unless the setup says otherwise."""
     checked_players(players)
@@ -255,7 +261,7 @@ def new_game(
     return state
 
 
-def dump(state: State) -> dict:
+def dump(state: State) -> dict[str, Any]:
     """Everything in the state as JSON-ready data (server side only: it holds the piles)."""
     return {
         "game": "cakehalla",
@@ -287,7 +293,7 @@ def dump(state: State) -> dict:
     }
 
 
-def load(data: dict) -> State:
+def load(data: dict[str, Any]) -> State:
     """The state a dump describes."""
     try:
         state = State.__new__(State)

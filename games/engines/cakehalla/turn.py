@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engines.cakehalla.cards import CUSTOMER_POINTS, CUSTOMERS
 from games.engines.cakehalla.state import HAND_LIMIT, WINNING_POINTS, Baker, State, replaced
 from games.engines.errors import IllegalAction
@@ -90,7 +92,26 @@ def winners(state: State) -> list[int]:
     return [s for s, b in enumerate(state.bakers) if (b.points, -len(b.bought)) == best]
 
 
-def result(state: State) -> dict:
+def standing_order(state: State) -> list[int]:
+    """The seats best first: most points, then fewer cards bought, then seat order."""
+    bakers = state.bakers
+    return sorted(range(len(bakers)), key=lambda s: (-bakers[s].points, len(bakers[s].bought), s))
+
+
+def lost_tie(state: State) -> list[int]:
+    """The seats level on points with the winners that lost the tie on cards bought."""
+    won = winners(state)
+    top = state.bakers[won[0]].points
+    return [s for s, b in enumerate(state.bakers) if b.points == top and s not in won]
+
+
+def end_reason(state: State) -> str:
+    """Why the game ended: "points" (a baker reached 15) or "passes" (a whole round passed)."""
+    event = state.log[0] if state.log is not None else None
+    return str(event[1]) if event is not None and event[0] == "over" else "points"
+
+
+def result(state: State) -> dict[str, Any]:
     """Final standings, only once the game is over."""
     if not state.over:
         raise IllegalAction("The game is not over yet.")
@@ -98,6 +119,9 @@ def result(state: State) -> dict:
         "scores": [b.points for b in state.bakers],
         "cards_bought": [len(b.bought) for b in state.bakers],
         "winners": winners(state),
+        "order": standing_order(state),
+        "lost_tie": lost_tie(state),
+        "ended": end_reason(state),
     }
 
 

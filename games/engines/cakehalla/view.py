@@ -4,9 +4,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.cakehalla.cards import CARDS, CUSTOMERS, INGREDIENTS, TOKEN_NAMES
-from games.engines.cakehalla.state import EMPTY, State, log_events
-from games.engines.cakehalla.turn import winners
+from games.engines.cakehalla.actions import TWO_ALIKE_MIN, buying_power, shortfall
+from games.engines.cakehalla.cards import (
+    CARD_INDEX,
+    CARDS,
+    CUSTOMER_INDEX,
+    CUSTOMER_POINTS,
+    CUSTOMERS,
+    INGREDIENTS,
+    SAFFRON,
+    TIER_NAMES,
+    TOKEN_NAMES,
+)
+from games.engines.cakehalla.state import (
+    EMPTY,
+    HAND_LIMIT,
+    RESERVE_LIMIT,
+    WINNING_POINTS,
+    Baker,
+    State,
+    log_events,
+)
+from games.engines.cakehalla.turn import result, winners
 
 _FACES = tuple(
     (
@@ -21,7 +40,7 @@ _FACES = tuple(
 )
 
 
-def card_view(c: int) -> dict:
+def card_view(c: int) -> dict[str, Any]:
     """A card as the players see it."""
     card_id, name, tier, points, discount, cost = _FACES[c]
     return {
@@ -34,46 +53,99 @@ def card_view(c: int) -> dict:
     }
 
 
-def _reserved_view(c: int, blind: bool, shown: bool) -> dict:
+def _reserved_view(c: int, blind: bool, shown: bool) -> dict[str, Any]:
     """A reserved card: face and all when shown, else only its tier."""
     if blind and not shown:
         return {"tier": CARDS[c].tier, "hidden": True}
     return {**card_view(c), "blind": blind}
 
 
-def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict:
-    """One log event as the viewer may read it."""
+def card_name(card_id: str) -> str:
+    """A card's printed name (public: every face is in the rules)."""
+    return CARDS[CARD_INDEX[card_id]].name
+
+
+def customer_name(customer_id: str) -> str:
+    """A famous customer's printed name."""
+    return CUSTOMERS[CUSTOMER_INDEX[customer_id]].name
+
+
+def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict[str, Any]:
+    """One log event as the viewer may read it (cards and customers also by name)."""
     kind = event[0]
     if kind == "take":
         return {"type": "take", "seat": event[1], "ingredients": list(event[2:])}
     if kind == "reserve":
-        return {"type": "reserve", "seat": event[1], "card": event[2], "blind": False}
+        card = event[2]
+        return {
+            "type": "reserve",
+            "seat": event[1],
+            "card": card,
+            "name": card_name(card),
+            "blind": False,
+        }
     if kind == "reserve_blind":
         out = {"type": "reserve", "seat": event[1], "tier": event[2], "blind": True}
         if over or seat == event[1]:
             out["card"] = event[3]
+            out["name"] = card_name(event[3])
         return out
     if kind == "buy":
         paid = {TOKEN_NAMES[i]: n for i, n in enumerate(event[3:]) if n}
-        return {"type": "buy", "seat": event[1], "card": event[2], "paid": paid}
+        card = event[2]
+        return {
+            "type": "buy",
+            "seat": event[1],
+            "card": card,
+            "name": card_name(card),
+            "paid": paid,
+        }
     if kind == "return":
         back = {TOKEN_NAMES[i]: n for i, n in enumerate(event[2:]) if n}
         return {"type": "return", "seat": event[1], "ingredients": back}
     if kind == "customer":
-        return {"type": "customer", "seat": event[1], "customer": event[2]}
+        customer = event[2]
+        return {
+            "type": "customer",
+            "seat": event[1],
+            "customer": customer,
+            "name": customer_name(customer),
+        }
     if kind == "over":
         return {"type": "over", "why": event[1]}
     return {"type": kind, "seat": event[1]}
 
 
-def customer_view(c: int) -> dict:
+def customer_view(c: int) -> dict[str, Any]:
     """A famous customer as the players see it."""
     customer = CUSTOMERS[c]
     wants = {INGREDIENTS[i]: n for i, n in enumerate(customer.wants) if n}
     return {"id": customer.id, "name": customer.name, "wants": wants}
 
 
-def view(state: State, seat: int | None) -> dict:
+def rules() -> dict[str, Any]:
+    """The numbers and names of the rules a board shows (a fresh copy for each view)."""
+    return {
+        "ingredients": list(INGREDIENTS),
+        "wild": TOKEN_NAMES[SAFFRON],
+        "hand_limit": HAND_LIMIT,
+        "reserve_limit": RESERVE_LIMIT,
+        "two_alike_min": TWO_ALIKE_MIN,
+        "winning_points": WINNING_POINTS,
+        "customer_points": CUSTOMER_POINTS,
+        "tier_names": {str(tier): name for tier, name in TIER_NAMES.items()},
+    }
+
+
+def short_of(state: State, baker: Baker) -> dict[str, int]:
+    """Per card on the counter or reserved: the ingredients the baker still lacks after Saffron."""
+    power = buying_power(baker)
+    cards = [c for row in state.counter for c in row if c != EMPTY]
+    cards += [c for c, _ in baker.reserved]
+    return {CARDS[c].id: max(0, shortfall(c, power) - baker.tokens[SAFFRON]) for c in cards}
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
     """JSON-ready; exactly what that seat may see; None is a spectator."""
     over = state.over
     seats = []
@@ -89,8 +161,11 @@ def view(state: State, seat: int | None) -> dict:
                 "cards": [card_view(c) for c in b.bought],
                 "reserved": [_reserved_view(c, blind, shown) for c, blind in b.reserved],
                 "customers": [CUSTOMERS[c].id for c in b.customers],
+                "customer_names": [CUSTOMERS[c].name for c in b.customers],
             }
         )
+        if s == seat:
+            seats[-1]["short"] = short_of(state, b)
     return {
         "game": "cakehalla",
         "players": state.players,
@@ -112,4 +187,6 @@ def view(state: State, seat: int | None) -> dict:
         "log": [_event_view(e, seat, over) for e in log_events(state.log)],
         "over": over,
         "winners": winners(state) if over else None,
+        "result": result(state) if over else None,
+        "rules": rules(),
     }

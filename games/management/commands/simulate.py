@@ -14,14 +14,18 @@ class Command(BaseCommand):
     help = "Play K whole games of N bots each, through the same services as people."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", default="midnight-bakery", help="game slug")
+        parser.add_argument(
+            "--game",
+            default="",
+            help=f"one of {', '.join(slug for slug, _ in catalog.choices())} (the first if none)",
+        )
         parser.add_argument("--players", type=int, default=2)
         parser.add_argument("--games", type=int, default=1)
         parser.add_argument("--bots", default="greedy", help="a level, or levels comma-separated")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            spec = catalog.get(options["game"])
+            spec = catalog.get(options["game"] or catalog.available()[0].slug)
         except KeyError as exc:
             raise CommandError(f"Unknown game {options['game']!r}.") from exc
         levels = [lv.strip() for lv in options["bots"].split(",") if lv.strip()]

@@ -94,7 +94,14 @@ def test_reaching_15_plays_the_round_out_so_turns_are_equal():
     state = ch.apply_action(state, 2, TAKE)
     assert ch.is_over(state) and ch.active_seats(state) == []
     assert ch.view(state, 0)["turns_done"] == 3
-    assert ch.result(state) == {"scores": [0, 17, 0], "cards_bought": [0, 0, 0], "winners": [1]}
+    assert ch.result(state) == {
+        "scores": [0, 17, 0],
+        "cards_bought": [0, 0, 0],
+        "winners": [1],
+        "order": [1, 0, 2],
+        "lost_tie": [],
+        "ended": "points",
+    }
     with pytest.raises(ch.IllegalAction, match="over"):
         ch.apply_action(state, 0, TAKE)
     assert ch.legal_actions(state, 0) == []

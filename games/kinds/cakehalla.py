@@ -1,16 +1,22 @@
-"""Cakehalla's table: one seat's view turned into what the board templates show."""
+"""Cakehalla as the site offers it: one seat's view turned into its table, and its replay.
+
+Every rule (limits, costs, what a baker is short of, the tie-break) comes from the engine's view
+and result; this module only words and draws them.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from games.engines.cakehalla.cards import CARD_INDEX, CARDS, CUSTOMER_INDEX, CUSTOMERS, TIER_NAMES
-from games.models import Game, Seat
+from games.engines import cakehalla as engine
+from games.engines.cakehalla.bots import BOTS
+from games.kinds.base import Action, GameKind, View, player_name
 
-INGREDIENTS = ("sugar", "blueberry", "matcha", "cherry", "cocoa")
-TOKENS = (*INGREDIENTS, "saffron")
+if TYPE_CHECKING:
+    from games.models import Game, Seat
+
 SHAPES = {
     "sugar": "white cube",
     "blueberry": "blue circle",
@@ -19,9 +25,6 @@ SHAPES = {
     "cocoa": "brown bean",
     "saffron": "gold star",
 }
-HAND_LIMIT = 10
-RESERVE_LIMIT = 3
-TWO_ALIKE_MIN = 4
 
 
 def token_art(name: str) -> str:
@@ -39,18 +42,6 @@ def action_json(action: Mapping[str, Any]) -> str:
     return json.dumps(action, separators=(",", ":"))
 
 
-def card_name(card_id: str) -> str:
-    """The printed name of a card (public: every card's face is in the rules)."""
-    index = CARD_INDEX.get(card_id)
-    return CARDS[index].name if index is not None else card_id
-
-
-def customer_name(customer_id: str) -> str:
-    """The printed name of a famous customer."""
-    index = CUSTOMER_INDEX.get(customer_id)
-    return CUSTOMERS[index].name if index is not None else customer_id
-
-
 def count_list(amounts: Mapping[str, int]) -> str:
     """'2 Sugar, 1 Cocoa' for a count per ingredient."""
     return ", ".join(f"{n} {label(name)}" for name, n in amounts.items() if n)
@@ -59,7 +50,7 @@ def count_list(amounts: Mapping[str, int]) -> str:
 class Legal:
     """The seat's legal actions, sorted by what the board needs to ask of them."""
 
-    def __init__(self, legal: list[dict]) -> None:
+    def __init__(self, legal: list[dict[str, Any]]) -> None:
         self.takes = sorted({tuple(sorted(a["ingredients"])) for a in legal if a["type"] == "take"})
         self.buy = {a["card"] for a in legal if a["type"] == "buy"}
         self.reserve = {a["card"] for a in legal if a["type"] == "reserve" and "card" in a}
@@ -70,8 +61,14 @@ class Legal:
         self.any = bool(legal)
 
 
+def tokens(view: Mapping[str, Any]) -> list[str]:
+    """Every ingredient token in the market's order, the wild one last."""
+    rules = view["rules"]
+    return [*rules["ingredients"], rules["wild"]]
+
+
 def player_names(
-    view: Mapping[str, Any], seats: list[Seat], seat_names: tuple[str, ...]
+    view: Mapping[str, Any], seats: Sequence[Seat], seat_names: tuple[str, ...]
 ) -> list[str]:
     """The display name of each seat position: the seat's name and who sits there."""
     by_position = {s.position: s.user.username for s in seats if s.position is not None}
@@ -81,18 +78,12 @@ def player_names(
     ]
 
 
-def shortfall(card: Mapping[str, Any], box: Mapping[str, Any]) -> int:
-    """How many more ingredients the baker needs to buy the card (after Saffron)."""
-    short = 0
-    for name, n in card["cost"].items():
-        short += max(0, n - box["discounts"][name] - box["ingredients"][name])
-    return max(0, short - box["ingredients"]["saffron"])
-
-
-def cost_items(card: Mapping[str, Any], discounts: Mapping[str, int] | None) -> list[dict]:
+def cost_items(
+    card: Mapping[str, Any], discounts: Mapping[str, int] | None, ingredients: Sequence[str]
+) -> list[dict[str, Any]]:
     """The cost in the five-ingredient order, each marked covered when discounts pay it all."""
     out = []
-    for name in INGREDIENTS:
+    for name in ingredients:
         n = card["cost"].get(name, 0)
         if not n:
             continue
@@ -126,12 +117,17 @@ def blocked(view: Mapping[str, Any], mine: int | None, legal: Legal) -> str:
         # each turn would redraw the whole counter on every screen at every move.
         return "It is not your turn."
     if view["pending"] == "return":
-        return "Put ingredients back down to 10 first."
+        return f"Put ingredients back down to {view['rules']['hand_limit']} first."
     if view["pending"] == "customer":
         return "Choose which customer visits first."
     if not legal.any:
         return "You cannot act now."
     return ""
+
+
+def reserve_full(rules: Mapping[str, Any]) -> str:
+    """Why a baker may not reserve another card."""
+    return f"You already hold {rules['reserve_limit']} reserved cards."
 
 
 def card_box(
@@ -141,6 +137,7 @@ def card_box(
     box: Mapping[str, Any] | None,
     legal: Legal,
     wait: str,
+    rules: Mapping[str, Any],
 ) -> dict[str, Any]:
     """A face-up card with its Buy and Reserve offers and why each may be refused."""
     can_buy = card["id"] in legal.buy
@@ -150,24 +147,24 @@ def card_box(
     elif wait:
         buy_why = wait
     else:
-        short = shortfall(card, box) if box else 0
+        short = box["short"].get(card["id"], 0) if box else 0
         buy_why = f"You need {short} more ingredient{'s' if short != 1 else ''}."
     if can_reserve or where != "counter":
         reserve_why = ""
     elif wait:
         reserve_why = wait
     else:
-        reserve_why = "You already hold three reserved cards."
+        reserve_why = reserve_full(rules)
     return {
         **card,
-        "tier_name": TIER_NAMES.get(card["tier"], ""),
+        "tier_name": rules["tier_names"].get(str(card["tier"]), ""),
         "discount_label": label(card["discount"]),
         "discount_token": {
             "name": card["discount"],
             "label": label(card["discount"]),
             "art": token_art(card["discount"]),
         },
-        "costs": cost_items(card, box["discounts"] if box else None),
+        "costs": cost_items(card, box["discounts"] if box else None, rules["ingredients"]),
         "can_buy": can_buy,
         "buy": action_json({"type": "buy", "card": card["id"]}),
         "buy_why": buy_why,
@@ -180,8 +177,9 @@ def card_box(
 
 def counter_rows(
     view: Mapping[str, Any], box: Mapping[str, Any] | None, legal: Legal, wait: str
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The counter's rows, the showstoppers on top and the pantry at the bottom."""
+    rules = view["rules"]
     rows = []
     for tier in ("3", "2", "1"):
         count = view["piles"][tier]
@@ -193,17 +191,19 @@ def counter_rows(
         elif not count:
             why = "This pile is empty."
         else:
-            why = "You already hold three reserved cards."
+            why = reserve_full(rules)
         rows.append(
             {
                 "tier": int(tier),
-                "tier_name": TIER_NAMES[int(tier)],
+                "tier_name": rules["tier_names"][tier],
                 "pile": count,
                 "can_blind": can_blind,
                 "blind": action_json({"type": "reserve", "tier": int(tier)}),
                 "blind_why": why,
                 "cards": [
-                    card_box(c, where="counter", box=box, legal=legal, wait=wait) if c else None
+                    card_box(c, where="counter", box=box, legal=legal, wait=wait, rules=rules)
+                    if c
+                    else None
                     for c in view["counter"][tier]
                 ],
             }
@@ -214,11 +214,13 @@ def counter_rows(
 def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict[str, Any]]:
     """The market's piles, each with whether it can be picked once or twice and why not."""
     takeable = {name for take in legal.takes for name in take}
+    rules = view["rules"]
+    wild = rules["wild"]
     out = []
-    for name in TOKENS:
+    for name in tokens(view):
         left = view["market"][name]
-        if name == "saffron":
-            why = "Saffron is never taken: you get it by reserving a card."
+        if name == wild:
+            why = f"{label(wild)} is never taken: you get it by reserving a card."
         elif wait:
             why = wait
         elif not left:
@@ -237,7 +239,9 @@ def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict
                 "left": left,
                 "why": why,
                 "two": two,
-                "two_why": "" if two else f"Two alike need {TWO_ALIKE_MIN} or more in the pile.",
+                "two_why": ""
+                if two
+                else f"Two alike need {rules['two_alike_min']} or more in the pile.",
             }
         )
     return out
@@ -254,16 +258,18 @@ def token_row(name: str, box: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def bakery_rows(box: Mapping[str, Any]) -> list[dict[str, Any]]:
+def bakery_rows(box: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
-    return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in TOKENS]
+    return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
 
 
 def baker_boxes(
-    view: Mapping[str, Any], names: list[str], mine: int | None, seats: list[Seat]
+    view: Mapping[str, Any], names: list[str], mine: int | None, seats: Sequence[Seat]
 ) -> list[dict[str, Any]]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
+    kinds = tokens(view)
+    ingredients = view["rules"]["ingredients"]
     out = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -275,12 +281,13 @@ def baker_boxes(
                 "me": i == mine,
                 "turn": view["turn"] == i,
                 "held": sum(box["ingredients"].values()),
-                "rows": bakery_rows(box),
+                "rows": bakery_rows(box, kinds),
                 "reserved_cards": [
-                    r if r.get("hidden") else {**r, "costs": cost_items(r, box["discounts"])}
+                    r
+                    if r.get("hidden")
+                    else {**r, "costs": cost_items(r, box["discounts"], ingredients)}
                     for r in box["reserved"]
                 ],
-                "customer_names": [customer_name(c) for c in box["customers"]],
             }
         )
     return out
@@ -304,26 +311,26 @@ def customer_boxes(view: Mapping[str, Any], box: Mapping[str, Any] | None) -> li
     return out
 
 
-def event_text(event: Mapping[str, Any], names: list[str]) -> str:
+def event_text(event: Mapping[str, Any], names: list[str], rules: Mapping[str, Any]) -> str:
     """One kitchen log line in words."""
     kind = event["type"]
     who = names[event["seat"]] if "seat" in event else ""
     if kind == "take":
         return f"{who} took {', '.join(label(n) for n in event['ingredients'])}."
     if kind == "reserve" and event.get("blind"):
-        known = f" (the {card_name(event['card'])})" if "card" in event else ""
+        known = f" (the {event['name']})" if "name" in event else ""
         return f"{who} reserved the top of the tier {event['tier']} pile face down{known}."
     if kind == "reserve":
-        return f"{who} reserved the {card_name(event['card'])}."
+        return f"{who} reserved the {event['name']}."
     if kind == "buy":
         paid = count_list(event["paid"]) or "nothing"
-        return f"{who} bought the {card_name(event['card'])}, paying {paid}."
+        return f"{who} bought the {event['name']}, paying {paid}."
     if kind == "return":
         return f"{who} put back {count_list(event['ingredients'])}."
     if kind == "customer":
-        return f"{customer_name(event['customer'])} visited {who}: 3 points."
+        return f"{event['name']} visited {who}: {rules['customer_points']} points."
     if kind == "final":
-        return f"{who} reached 15 points: this is the last round."
+        return f"{who} reached {rules['winning_points']} points: this is the last round."
     if kind == "pass":
         return f"{who} could do nothing and passed."
     if kind == "over":
@@ -331,21 +338,20 @@ def event_text(event: Mapping[str, Any], names: list[str]) -> str:
     return f"{who} {kind}."
 
 
-def end_reason(view: Mapping[str, Any]) -> str:
-    """Why the game ended, from its log."""
-    why = next((e.get("why") for e in view["log"] if e["type"] == "over"), "points")
-    if why == "passes":
+def end_reason(result: Mapping[str, Any], rules: Mapping[str, Any]) -> str:
+    """Why the game ended, as the engine's result says."""
+    if result["ended"] == "passes":
         return "Every baker passed for a whole round, so the game ended as it stood."
-    return "A baker reached 15 points and the round was played out."
+    return f"A baker reached {rules['winning_points']} points and the round was played out."
 
 
 def standings(view: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
-    """Final standings, best first, with the winner (or shared win) and why."""
+    """Final standings in the engine's order, with the winner (or shared win) and why."""
     seats = view["seats"]
-    winners = list(view.get("winners") or [])
-    order = sorted(range(len(seats)), key=lambda i: (-seats[i]["points"], seats[i]["cards_bought"]))
+    result = view["result"]
+    winners = result["winners"]
     rows = []
-    for place, i in enumerate(order, start=1):
+    for place, i in enumerate(result["order"], start=1):
         rows.append(
             {
                 "place": place,
@@ -357,40 +363,36 @@ def standings(view: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
                 "winner": i in winners,
             }
         )
-    top = seats[winners[0]] if winners else None
-    if not top:
-        why = ""
-    elif len(winners) > 1:
+    top = seats[winners[0]]
+    if len(winners) > 1:
         why = (
             f"{' and '.join(names[i] for i in winners)} share the win: "
             f"{top['points']} points and {top['cards_bought']} cards bought each."
         )
+    elif result["lost_tie"]:
+        others = ", ".join(f"{names[i]} {seats[i]['cards_bought']}" for i in result["lost_tie"])
+        why = (
+            f"{names[winners[0]]} wins the tie on {top['points']} points by buying fewer "
+            f"cards ({top['cards_bought']} against {others})."
+        )
     else:
-        tied = [i for i, s in enumerate(seats) if s["points"] == top["points"] and i not in winners]
-        if tied:
-            others = ", ".join(f"{names[i]} {seats[i]['cards_bought']}" for i in tied)
-            why = (
-                f"{names[winners[0]]} wins the tie on {top['points']} points by buying fewer "
-                f"cards ({top['cards_bought']} against {others})."
-            )
-        else:
-            why = f"{names[winners[0]]} wins with {top['points']} points."
-    return {"rows": rows, "why": why, "ended": end_reason(view)}
+        why = f"{names[winners[0]]} wins with {top['points']} points."
+    return {"rows": rows, "why": why, "ended": end_reason(result, view["rules"])}
 
 
-def return_rows(box: Mapping[str, Any]) -> list[dict[str, Any]]:
+def return_rows(view: Mapping[str, Any], box: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The put-back dialog's rows: what the baker holds of each ingredient."""
-    return [token_row(name, box) for name in TOKENS if box["ingredients"][name]]
+    return [token_row(name, box) for name in tokens(view) if box["ingredients"][name]]
 
 
 def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The customers the viewer may choose between, each with its choose action."""
-    wants = {c["id"]: c["wants"] for c in view["customers"]}
+    faces = {c["id"]: c for c in view["customers"]}
     return [
         {
             "id": cid,
-            "name": customer_name(cid),
-            "wants": count_list(wants.get(cid, {})),
+            "name": faces[cid]["name"],
+            "wants": count_list(faces[cid]["wants"]),
             "choose": action_json({"type": "customer", "customer": cid}),
         }
         for cid in legal.customers
@@ -398,12 +400,13 @@ def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, An
 
 
 def context(
-    game: Game, view: dict[str, Any], legal: list[dict], me: Seat | None, seats: list[Seat]
+    game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
 ) -> dict[str, Any]:
     """Template context for the Cakehalla board of one viewer."""
     mine = me.position if me is not None else None
     names = player_names(view, seats, game.spec.seat_names)
     allowed = Legal(legal)
+    rules = view["rules"]
     wait = blocked(view, mine, allowed)
     bakers = baker_boxes(view, names, mine, seats)
     my_box = bakers[mine] if mine is not None else None
@@ -411,15 +414,13 @@ def context(
     reserved = []
     if my_box is not None:
         reserved = [
-            card_box(r, where="reserve", box=my_view, legal=allowed, wait=wait)
+            card_box(r, where="reserve", box=my_view, legal=allowed, wait=wait, rules=rules)
             for r in my_box["reserved"]
         ]
     held = sum(my_view["ingredients"].values()) if my_view else 0
     return {
         "view": view,
-        "names": names,
         "my_turn": not wait,
-        "wait": wait,
         "turn_name": names[view["turn"]] if view["turn"] is not None else "",
         "customers": customer_boxes(view, my_view),
         "bakers": bakers,
@@ -431,18 +432,92 @@ def context(
         "can_pass": allowed.passing,
         "pass_action": action_json({"type": "pass"}),
         "returning": allowed.returning,
-        "excess": held - HAND_LIMIT,
+        "excess": held - rules["hand_limit"],
         "held": held,
-        "return_rows": return_rows(my_view) if allowed.returning and my_view else [],
+        "return_rows": return_rows(view, my_view) if allowed.returning and my_view else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
         "log": [
-            event_text(e, names)
+            event_text(e, names, rules)
             for e in reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])
         ],
         "log_total": len(view["log"]),
         "final": standings(view, names) if view["over"] else None,
-        "piles": [(t, TIER_NAMES[int(t)], view["piles"][t]) for t in ("1", "2", "3")],
-        "hand_limit": HAND_LIMIT,
-        "reserve_limit": RESERVE_LIMIT,
-        "shapes": SHAPES,
+        "piles": [(t, rules["tier_names"][t], view["piles"][t]) for t in ("1", "2", "3")],
+        "hand_limit": rules["hand_limit"],
+        "reserve_limit": rules["reserve_limit"],
     }
+
+
+def hands(state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """Each baker's reserved cards at this moment, from their own view."""
+    out = []
+    for seat in sorted(seats, key=lambda s: s.position or 0):
+        own = engine.view(state, seat.position)
+        reserved = own["seats"][seat.position]["reserved"]
+        out.append({"player": player_name(seats, seat.position or 0), "cards": reserved})
+    return out
+
+
+def revealed(state: Any) -> View:
+    """The spectator view with each baker's reserved cards as their owner saw them."""
+    view = engine.view(state, None)
+    boxes = [
+        {**box, "reserved": engine.view(state, i)["seats"][i]["reserved"]}
+        for i, box in enumerate(view["seats"])
+    ]
+    return {**view, "seats": boxes}
+
+
+class Cakehalla(GameKind):
+    """Take ingredients, reserve and buy cards, win customers: race to 15, 2 to 4 bakers."""
+
+    slug = "cakehalla"
+    name = "Cakehalla"
+    engine = engine
+    bots = BOTS
+    seat_names = ("Rye", "Spelt", "Oat", "Barley")
+    min_players = 2
+    max_players = 4
+    blurb = "Take ingredients, bake cards, win customers: race to 15."
+    regions = (
+        "status",
+        "results",
+        "info",
+        "customers",
+        "bakers",
+        "counter",
+        "market",
+        "mine",
+        "dialog",
+    )
+    replay_regions = ("status", "results", "info", "customers", "bakers", "counter", "market")
+    extra = {"css": "cakehalla/cakehalla.css", "js": "cakehalla/board.js"}
+
+    def board(
+        self, game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+    ) -> dict[str, Any]:
+        """The Cakehalla board of one viewer."""
+        return context(game, view, legal, me, seats)
+
+    def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
+        """The cards the baker bought (the tie-break)."""
+        return {"cards_bought": result["cards_bought"][position]}
+
+    def replay_view(self, state: Any) -> View:
+        """The table with every reservation face up, as its owner saw it."""
+        return revealed(state)
+
+    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+        """Every baker's reserved cards."""
+        return hands(state, seats)
+
+    def describe_move(
+        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+    ) -> tuple[str, list[str]]:
+        """The move in the words of the baker's own kitchen log (blind cards named)."""
+        old, new = engine.view(before, seat), engine.view(after, seat)
+        names = player_names(new, seats, self.seat_names)
+        lines = [event_text(e, names, new["rules"]) for e in new["log"][len(old["log"]) :]]
+        if not lines:
+            return f"{player_name(seats, seat)} moved.", []
+        return lines[0], lines[1:]

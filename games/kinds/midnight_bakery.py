@@ -1,12 +1,17 @@
-"""Midnight Bakery's table: the seat's view turned into what the board templates show."""
+"""Midnight Bakery as the site offers it: its table, its results and its replay in words."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from games.models import Game, Seat
+from games.engines import midnight_bakery as engine
+from games.engines.midnight_bakery.bots import BOTS
+from games.kinds.base import Action, GameKind, Option, View, player_name
+
+if TYPE_CHECKING:
+    from games.models import Game, Seat
 
 BREAKDOWN = (
     ("croissant", "Croissants"),
@@ -27,7 +32,7 @@ def keep_json(card_id: str) -> str:
     return json.dumps({"type": "keep", "card": card_id})
 
 
-def player_names(view: Mapping[str, Any], seats: list[Seat]) -> list[str]:
+def player_names(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[str]:
     """The display name at each seat position of the view (the owl by its own name)."""
     by_position = {s.position: s.user.username for s in seats if s.position is not None}
     return [
@@ -36,7 +41,7 @@ def player_names(view: Mapping[str, Any], seats: list[Seat]) -> list[str]:
     ]
 
 
-def boxes(view: Mapping[str, Any], seats: list[Seat], mine: int | None) -> list[dict[str, Any]]:
+def boxes(view: Mapping[str, Any], seats: Sequence[Seat], mine: int | None) -> list[dict[str, Any]]:
     """Every seat's public box with its truffle ring (gold leader, red empty baker)."""
     names = player_names(view, seats)
     most = max((box["truffles"] for box in view["seats"]), default=0)
@@ -97,7 +102,7 @@ def results_count(view: Mapping[str, Any]) -> int:
 
 
 def context(
-    game: Game, view: dict[str, Any], legal: list[dict], me: Seat | None, seats: list[Seat]
+    game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
 ) -> dict[str, Any]:
     """Template context for the Midnight Bakery board of one viewer."""
     mine = me.position if me is not None else None
@@ -135,7 +140,6 @@ def context(
             {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)
         ],
         "log": list(reversed(view.get("log", [])[-12:])),
-        "art": art,
     }
 
 
@@ -146,3 +150,87 @@ def seat_results(result: Mapping[str, Any], position: int) -> dict[str, Any]:
         "truffle_bonus": result["truffle_bonus"][position],
         "bakes": [rows[position] for rows in result.get("bakes", []) if position < len(rows)],
     }
+
+
+def hands(state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """Each baker's batch at this moment, from their own view (the locked pick marked)."""
+    out = []
+    for seat in sorted(seats, key=lambda s: s.position or 0):
+        own = engine.view(state, seat.position)
+        cards = [{**c, "art": art(c["face"])} for c in own["batch"]]
+        out.append({"player": player_name(seats, seat.position or 0), "cards": cards})
+    return out
+
+
+def move_words(
+    before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+) -> tuple[str, list[str]]:
+    """What the baker chose, and the public events it set off."""
+    names = {c["id"]: c["name"] for c in engine.view(before, seat)["batch"]}
+    who = player_name(seats, seat)
+    if action.get("type") == "peel":
+        first, second = (names.get(c, c) for c in action["cards"])
+        said = f"{who} used the peel: a {first}, then a {second}."
+    else:
+        said = f"{who} chose a {names.get(action.get('card'), action.get('card'))}."
+    seen = len(engine.view(before, None)["log"])
+    events = [e["text"] for e in engine.view(after, None)["log"][seen:]]
+    return said, events
+
+
+class MidnightBakery(GameKind):
+    """Simultaneous drafting for 2 to 8 bakers over one night of three bakes."""
+
+    slug = "midnight-bakery"
+    name = "Midnight Bakery"
+    engine = engine
+    bots = BOTS
+    seat_names = ("Flour", "Sugar", "Butter", "Cream", "Spice", "Cocoa", "Honey", "Moon")
+    min_players = 2
+    max_players = 8
+    options = (
+        Option(
+            name="passing",
+            label="Passing",
+            choices=(("alternate", "Alternate"), ("next", "Next")),
+            default="alternate",
+        ),
+    )
+    blurb = "Three bakes before dawn: keep one pastry, pass the rest."
+    session = "night"
+    regions = ("status", "results", "seats", "mine", "log")
+    replay_regions = ("status", "results", "seats", "log")
+    secret_moves = True
+
+    @property
+    def quick_play(self) -> str:
+        """The lobby's button for a quick night."""
+        return "Play a night against bots now"
+
+    def moment(self, view: Mapping[str, Any]) -> str:
+        """A batch changes only when the pick or the bake moves on."""
+        return f"{view['bake']}.{view['pick']}"
+
+    def board(
+        self, game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+    ) -> dict[str, Any]:
+        """The Midnight Bakery board of one viewer."""
+        return context(game, view, legal, me, seats)
+
+    def results_count(self, view: Mapping[str, Any]) -> int:
+        """How many bakes have been scored."""
+        return results_count(view)
+
+    def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
+        """Truffles, bonus, and each bake's breakdown."""
+        return seat_results(result, position)
+
+    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+        """Every batch at this moment."""
+        return hands(state, seats)
+
+    def describe_move(
+        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+    ) -> tuple[str, list[str]]:
+        """The pastry kept (or the peel's two), and the reveal it set off."""
+        return move_words(before, after, seat, action, seats)

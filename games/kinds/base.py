@@ -1,0 +1,202 @@
+"""What the site needs to know about one game: its engine, bots, seats, options, words and boards.
+
+Each game subclasses `GameKind` once, in its own module (games/kinds/<game>.py), and is
+registered by one line in games/catalog.py. Shared code (services, boards, replays, templates)
+asks the kind and never branches on a slug. Nothing here imports the models at run time, so the
+catalog can be read while they load.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from games.models import Game, Seat
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+
+class Engine(Protocol):
+    """The public face of a rules engine (../shared/engine-contract.md); a package satisfies it.
+
+    Beyond the contract: RULES_VERSION, stored with each game, and deal(), the setup a seed deals.
+    """
+
+    RULES_VERSION: int
+
+    def deal(
+        self, players: int, *, seed: int, options: dict[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def new_game(
+        self,
+        players: int,
+        *,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        setup: dict[str, Any] | None = None,
+    ) -> Any: ...
+
+    def active_seats(self, state: Any) -> list[int]: ...
+
+    # Callers hand it a stored seat position (an int once the game started) as it is.
+    def legal_actions(self, state: Any, seat: Any) -> list[Action]: ...
+
+    def apply_action(self, state: Any, seat: int, action: Action) -> Any: ...
+
+    def view(self, state: Any, seat: int | None) -> View: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def result(self, state: Any) -> dict[str, Any]: ...
+
+    def dump(self, state: Any) -> dict[str, Any]: ...
+
+    def load(self, data: Any) -> Any: ...
+
+
+class Bot(Protocol):
+    """A bot: an action chosen from its own seat's view and the legal actions."""
+
+    def __call__(self, view: View, legal: list[Action], rng: random.Random, /) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Option:
+    """One lobby option of a game: a name, a label and its choices (value, label)."""
+
+    name: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+    default: str
+
+
+class GameKind(ABC):
+    """One game as the site offers it. Subclass it per game and override what differs."""
+
+    slug: str
+    name: str
+    engine: Engine
+    bots: Mapping[str, Bot]
+    seat_names: tuple[str, ...]
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+    blurb: str = ""
+    # One whole game in the game's own words: "Start the night", "when the night starts".
+    session: str = "game"
+    # The bots a quick game seats beside the person who asks for it.
+    quick_bots: tuple[str, ...] = ("greedy", "greedy")
+    # The board's regions, each templates/games/<slug>/_<region>.html, swapped on its own.
+    regions: tuple[str, ...] = ("status", "results")
+    # The regions a replay shows (a seat's own controls mean nothing to a watcher).
+    replay_regions: tuple[str, ...] = ("status", "results")
+    # Static files the table page adds (css, js), paths under static/.
+    extra: Mapping[str, str] = {}
+    # Moves stay secret until revealed (simultaneous picks): staff pages hide a running log.
+    secret_moves: bool = False
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        """The bot levels a host may seat, weakest first."""
+        return tuple(self.bots)
+
+    @property
+    def template_dir(self) -> str:
+        """The folder of this game's board templates."""
+        return f"games/{self.slug}"
+
+    @property
+    def hands_template(self) -> str:
+        """The replay's hidden hands, as this game shows them."""
+        return f"{self.template_dir}/_replay_hands.html"
+
+    @property
+    def quick_play(self) -> str:
+        """The lobby's button for a quick game against bots."""
+        return f"Play {self.name} against bots now"
+
+    @property
+    def quick_capacity(self) -> int:
+        """The seats of a quick game: the person and the bots."""
+        return 1 + len(self.quick_bots)
+
+    @property
+    def house_bot(self) -> str:
+        """The bot level that takes over a resigned seat."""
+        return "greedy" if "greedy" in self.bots else self.bot_levels[0]
+
+    def default_options(self) -> dict[str, str]:
+        """The options a game gets when none are chosen."""
+        return {o.name: o.default for o in self.options}
+
+    def option_labels(self, chosen: Mapping[str, Any]) -> list[str]:
+        """The chosen options in words ("Passing: Alternate")."""
+        out = []
+        for option in self.options:
+            value = chosen.get(option.name, option.default)
+            out.append(f"{option.label}: {dict(option.choices).get(value, value)}")
+        return out
+
+    # --- the table -----------------------------------------------------------------------
+
+    def moment(self, view: Mapping[str, Any]) -> str | None:
+        """A seat's moment, read from its own view, or None for games without.
+
+        A move chosen at the same moment is still a fair choice even if the table's version moved
+        (in Midnight Bakery a rival locking a pick does not change your batch).
+        """
+        return None
+
+    @abstractmethod
+    def board(
+        self,
+        game: Game,
+        view: View,
+        legal: list[Action],
+        me: Seat | None,
+        seats: Sequence[Seat],
+    ) -> dict[str, Any]:
+        """Template context of the board for one viewer, from their own view only."""
+
+    def results_count(self, view: Mapping[str, Any]) -> int:
+        """How many rounds of results this seat's view has shown so far (0 for games without)."""
+        return 0
+
+    def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
+        """What a seat keeps of the final result (its own slice of each per-seat list)."""
+        count = len(result["scores"])
+        return {
+            key: value[position]
+            for key, value in result.items()
+            if isinstance(value, list) and len(value) == count and key not in {"scores", "winners"}
+        }
+
+    # --- the replay of a finished game ---------------------------------------------------
+
+    def replay_view(self, state: Any) -> View:
+        """What a replay shows of the table at a state: the spectator's view unless told more."""
+        return self.engine.view(state, None)
+
+    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+        """Every seat's hidden hand at this state ({"player", "cards"}), [] for games without."""
+        return []
+
+    @abstractmethod
+    def describe_move(
+        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+    ) -> tuple[str, list[str]]:
+        """A move in words, and the public events it set off."""
+
+
+def player_name(seats: Sequence[Seat], position: int) -> str:
+    """'Flour (alice)': the seat's name and who sat there, as the boards write it."""
+    seat = next((s for s in seats if s.position == position), None)
+    if seat is None:
+        return f"Seat {position + 1}"
+    return f"{seat.name} ({seat.user.username})"

@@ -1,0 +1,69 @@
+"""High Card as the site offers it: its one game module."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games.kinds.base import Action, GameKind, View, player_name
+from tests.third_game import high_card
+from tests.third_game.high_card.bots import BOTS
+
+if TYPE_CHECKING:
+    from games.models import Game, Seat
+
+
+class HighCard(GameKind):
+    """Two cards each, play one, the highest wins."""
+
+    slug = "high-card"
+    name = "High Card"
+    engine = high_card
+    bots = BOTS
+    seat_names = ("North", "East", "South", "West")
+    min_players = 2
+    max_players = 4
+    session = "hand"
+    quick_bots = ("greedy",)
+    regions = ("status", "hand", "results")
+    replay_regions = ("status", "results")
+
+    def board(
+        self, game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+    ) -> dict[str, Any]:
+        """Each seat's played card, the viewer's hand with a button per legal card."""
+        names = [player_name(seats, i) for i in range(len(view["seats"]))]
+        result = view["result"] or {}
+        return {
+            "view": view,
+            "rows": [
+                {
+                    "player": names[i],
+                    "played": box["played"],
+                    "winner": i in result.get("winners", []),
+                }
+                for i, box in enumerate(view["seats"])
+            ],
+            "turn_name": names[view["turn"]] if view["turn"] is not None else "",
+        }
+
+    def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
+        """The card the player kept in hand."""
+        return {"kept": result["kept"][position]}
+
+    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+        """Every hand at this moment, from its owner's view."""
+        return [
+            {
+                "player": player_name(seats, seat.position or 0),
+                "cards": self.engine.view(state, seat.position)["hand"],
+            }
+            for seat in sorted(seats, key=lambda s: s.position or 0)
+        ]
+
+    def describe_move(
+        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+    ) -> tuple[str, list[str]]:
+        """Who played which card; the end when it came."""
+        events = ["Every card is down."] if self.engine.is_over(after) else []
+        return f"{player_name(seats, seat)} played the {action['card']}.", events
