@@ -17,6 +17,7 @@ from redis.exceptions import RedisError
 
 from games.boards import Sent, render_diff, render_whole
 from games.boards.shared import TableAt, forget, table_at
+from games.layer_watch import unwatch, watch
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
@@ -101,6 +102,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         self.prints = {}
+        watch(self)
         await self.refresh(whole=True)
 
     def init_limits(self) -> None:
@@ -151,8 +153,27 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             await self.end(LAYER_LOST)
 
+    async def rejoin(self) -> None:
+        """Redis lost its keys, and with them this socket's groups (games/layer_watch.py)."""
+        await self.dispatch({"type": "layer.rejoin"})
+
+    async def layer_rejoin(self, event: dict[str, Any]) -> None:
+        """Join the groups again, then send what changed since the last push."""
+        if self.closed:
+            return
+        try:
+            await self.join()
+        except RedisError:
+            await self.end(LAYER_LOST)
+            return
+        if self.closed:  # it closed while joining: leave what was joined again
+            await self.leave()
+            return
+        await self.refresh(whole=None)
+
     async def disconnect(self, code: int) -> None:
         self.closed = True
+        unwatch(self)
         if self.pending is not None:
             self.pending.cancel()
         await self.leave()

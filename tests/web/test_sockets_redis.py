@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
-import socket as net
-import subprocess
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,6 +13,7 @@ from accounts.models import User
 from bakery_site.settings import redis_layer
 from games.models import Game
 from tests.conftest import client_for, needs_env
+from tests.web.daphnes import RedisServer, redis_server_or_skip
 from tests.web.sockets import closed_with, open_board, shown_version, socket
 from tests.web.test_consumer import batch_ids, keep_first
 
@@ -40,50 +37,10 @@ async def test_a_quiet_socket_stays_open_and_gets_the_next_move(
     await ws.disconnect()
 
 
-class RedisServer:
-    """A throwaway redis-server on a free port, to stop and start again mid-test."""
-
-    def __init__(self) -> None:
-        with net.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        command += ["--save", "", "--appendonly", "no"]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while not self.answers():
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-
-    def answers(self) -> bool:
-        try:
-            with net.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
-                conn.sendall(b"PING\r\n")
-                return conn.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
 @pytest.fixture
 def throwaway_redis(settings: object) -> Iterator[RedisServer]:
     """The channel layer on a redis-server of the test's own."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
-    server = RedisServer()
-    server.start()
+    server = redis_server_or_skip()
     settings.CHANNEL_LAYERS = {"default": redis_layer(server.url, "outage")}  # type: ignore[attr-defined]
     yield server
     server.stop()
