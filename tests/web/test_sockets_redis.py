@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.test import Client
 
 from accounts.models import User
 from bakery_site.settings import redis_layer
+from games import services
 from games.models import Game
 from tests.conftest import client_for, needs_env
 from tests.web.daphnes import RedisServer, redis_server_or_skip
@@ -72,3 +75,20 @@ async def test_a_move_during_a_layer_outage_is_stored_and_reaches_sockets_after(
     after = await socket(running_game, player)
     assert shown_version(await open_board(after)) == version
     await after.disconnect()
+
+
+@needs_env("REDIS_URL")
+async def test_a_burst_of_sockets_leaving_waits_for_pooled_connections_and_never_fails() -> None:
+    """Hundreds of sockets join and leave at once (a mass disconnect): every group change is
+    made, on no more Redis connections than the pool allows."""
+    layer = get_channel_layer()
+    assert layer is not None
+    pool = layer.connection(0).connection_pool
+    sockets = [await layer.new_channel() for _ in range(3 * pool.max_connections)]
+    groups = [services.group_name(n % 7) for n in range(len(sockets))]
+    await asyncio.gather(*(layer.group_add(g, s) for g, s in zip(groups, sockets, strict=True)))
+    await asyncio.gather(*(layer.group_discard(g, s) for g, s in zip(groups, sockets, strict=True)))
+    redis = layer.connection(0)
+    assert [await redis.zcard(layer._group_key(g)) for g in set(groups)] == [0] * len(set(groups))
+    opened = len(pool._available_connections) + len(pool._in_use_connections)
+    assert opened <= pool.max_connections
