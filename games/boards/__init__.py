@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -11,8 +11,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
-from games.boards.changes import fingerprint
-from games.boards.shared import TableAt, read
+from games.boards.changes import fingerprint, inputs
+from games.boards.shared import TableAt, read, render_region
 from games.models import Game
 
 WAITING_REGIONS = ("waiting",)
@@ -137,6 +137,21 @@ def region_prints(game: Game, ctx: Mapping[str, Any]) -> dict[str, int]:
     return {name: fingerprint(ctx, region_template(game, name)) for name in region_names(game)}
 
 
+def region_inputs(game: Game, ctx: Mapping[str, Any]) -> dict[str, Hashable]:
+    """What each region shows this viewer: the plain values its template reads (changes.py)."""
+    return {name: inputs(ctx, region_template(game, name)) for name in region_names(game)}
+
+
+def render_shared(
+    game: Game, ctx: Mapping[str, Any], seen: Mapping[str, Hashable], names: Iterable[str]
+) -> dict[str, str]:
+    """These regions for one viewer; one that shows another viewer of this table the very same
+    thing at this version was rendered once for both (shared.render_region)."""
+    return {
+        name: render_region(game, region_template(game, name), seen[name], ctx) for name in names
+    }
+
+
 def render_changed(
     game: Game, user: Any, before: Sent, table: TableAt | None = None
 ) -> tuple[dict[str, str], Sent]:
@@ -146,11 +161,12 @@ def render_changed(
     input can move without changing what shows).
     """
     ctx = board_context(game, user, table)
-    prints = region_prints(game, ctx)
+    seen = region_inputs(game, ctx)
+    prints = {name: hash(values) for name, values in seen.items()}
     moved = [name for name, mark in prints.items() if before.get(name, (None,))[0] != mark]
     kept = {name: before[name] for name in prints if name not in moved}
     changed = {}
-    for name, html in render_parts(game, ctx, moved).items():
+    for name, html in render_shared(game, ctx, seen, moved).items():
         kept[name] = (prints[name], hash(html))
         if before.get(name, (None, None))[1] != kept[name][1]:
             changed[name] = html
@@ -188,7 +204,7 @@ def diff_marker(base: int, version: int) -> str:
 def render_whole(game: Game, user: Any, table: TableAt | None = None) -> tuple[str, Sent]:
     """The whole board, and what a socket keeps of each region, from one rendering."""
     ctx = board_context(game, user, table)
-    prints = region_prints(game, ctx)
-    parts = render_parts(game, ctx, prints)
-    kept: Sent = {name: (prints[name], hash(html)) for name, html in parts.items()}
+    seen = region_inputs(game, ctx)
+    parts = render_shared(game, ctx, seen, seen)
+    kept: Sent = {name: (hash(seen[name]), hash(html)) for name, html in parts.items()}
     return board_html(game, ctx, parts), kept

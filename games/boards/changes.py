@@ -9,6 +9,7 @@ templates once per process, so a new region or game needs no list kept by hand.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -23,6 +24,11 @@ from django.template.smartif import TokenBase
 
 Path = tuple[str, ...]
 MISSING = object()
+# What stands for a value whose render cannot be told from its plain form (an object with no
+# value-based repr, a template included by a variable's name): unique each time, so the region
+# counts as changed on every push and is never shared between viewers.
+UNKNOWN: Path = ("<unknown>",)
+_opaque = itertools.count()
 
 
 def expressions(value: Any, seen: set[int]) -> Iterator[FilterExpression | Path]:
@@ -52,6 +58,7 @@ def include_expressions(node: IncludeNode, seen: set[int]) -> Iterator[FilterExp
         yield from template_expressions(name, seen)
     else:
         yield from expressions(node.template, seen)
+        yield UNKNOWN  # what a template named at render time reads is not known here
 
 
 def template_expressions(name: str, seen: set[int]) -> Iterator[FilterExpression | Path]:
@@ -85,6 +92,8 @@ def region_paths(template_name: str) -> tuple[Path, ...]:
 
 def resolve(context: Mapping[str, Any], path: Path) -> Any:
     """The value at a path, looked up as Django templates do (key, attribute, index, call)."""
+    if path == UNKNOWN:
+        return ("opaque", next(_opaque))
     current: Any = context
     for bit in path:
         try:
@@ -108,9 +117,15 @@ def resolve(context: Mapping[str, Any], path: Path) -> Any:
 
 
 def plain(value: Any) -> Hashable:
-    """A hashable stand-in that changes whenever the value would render differently."""
+    """A hashable stand-in that changes whenever the value would render differently.
+
+    Equal stand-ins render equally, so viewers whose regions' stand-ins are equal may share one
+    render (shared.py): a value that cannot be told by its form gets a stand-in equal to nothing.
+    """
     if value is None or isinstance(value, str | int | float | bool):
         return value
+    if value is MISSING:
+        return ("missing",)
     if isinstance(value, Mapping):
         return tuple((repr(k), plain(v)) for k, v in sorted(value.items(), key=repr))
     if isinstance(value, list | tuple | range):
@@ -130,9 +145,16 @@ def plain(value: Any) -> Hashable:
         )
     if callable(value):
         return getattr(value, "__qualname__", repr(value))
+    if type(value).__repr__ is object.__repr__:
+        return ("opaque", next(_opaque))  # its repr is its address: nothing to compare
     return repr(value)
+
+
+def inputs(context: Mapping[str, Any], template_name: str) -> tuple[Hashable, ...]:
+    """Everything a region would show to this viewer: the plain values at the paths it reads."""
+    return tuple(plain(resolve(context, path)) for path in region_paths(template_name))
 
 
 def fingerprint(context: Mapping[str, Any], template_name: str) -> int:
     """The hash of everything a region would show to this viewer."""
-    return hash(tuple(plain(resolve(context, path)) for path in region_paths(template_name)))
+    return hash(inputs(context, template_name))

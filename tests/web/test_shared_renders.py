@@ -1,0 +1,97 @@
+"""Viewers who see the same thing share one render per version; viewers who do not, never do.
+
+A region is rendered once per table, version and process for every viewer whose region reads
+the very same values (games/boards/shared.py). The hidden-information rule must hold unchanged:
+a seat's own batch (the `mine` region) is never handed to another seat, and every render a
+viewer gets equals a fresh render of that viewer's own board.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pytest
+from django.template import Template
+
+from accounts.models import User
+from games.boards import Sent, changes, render_changed, render_regions
+from games.boards.changes import UNKNOWN, plain
+from games.boards.shared import render_counts
+from games.models import Game
+from tests.web.test_consumer import batch_ids
+from tests.web.test_region_changes import someone_moves, table
+
+pytestmark = pytest.mark.django_db
+
+
+def counted(call: Callable[[], Any]) -> tuple[Any, int, int]:
+    """What the call returns, and how many regions it rendered and took from another viewer."""
+    rendered, shared = render_counts["rendered"], render_counts["shared"]
+    out = call()
+    return out, render_counts["rendered"] - rendered, render_counts["shared"] - shared
+
+
+def test_seats_never_get_each_others_batch_and_tabs_and_spectators_share(
+    make_user: Callable[[str], User],
+) -> None:
+    people = [make_user(f"s{i}") for i in range(4)]
+    watchers = [make_user("w0"), make_user("w1")]
+    game = table("midnight-bakery", people, 0, 13)
+    # Each seat, a second tab of the first seat, two logged-in spectators and an anonymous one.
+    viewers: list[User | None] = [*people, people[0], *watchers, None]
+    kept: list[Sent] = [{} for _ in viewers]
+    rng = random.Random(13)
+    shared_by = [0] * len(viewers)
+    for move in range(60):
+        mine: list[str] = []
+        for i, viewer in enumerate(viewers):
+            fresh = render_regions(game, viewer)
+            (changed, kept[i]), _, shared = counted(partial(render_changed, game, viewer, kept[i]))
+            shared_by[i] += shared
+            for name, html in changed.items():
+                assert html == fresh[name], f"viewer {i}, region {name}, move {move}"
+            if i < len(people):
+                others = {c for p in people if p != people[i] for c in batch_ids(game, p)}
+                assert not any(card in fresh["mine"] for card in others), f"seat {i}"
+                mine.append(fresh["mine"])
+        if any(batch_ids(game, p) for p in people):
+            assert len(set(mine)) == len(people), "each seat's own batch region is its own"
+        if not someone_moves(game, people, rng):
+            break
+        game.refresh_from_db()
+    # The second tab of seat 0 rendered nothing of its own: every region came from the first.
+    tab = viewers.index(people[0], 1)
+    assert shared_by[tab] > 0 and all(s >= 0 for s in shared_by)
+    assert shared_by[len(people) + 2] > 0, "the second spectator shares the first's renders"
+
+
+def test_a_second_tab_renders_nothing_of_its_own(
+    running_game: Game, player: User, rival: User
+) -> None:
+    (_, first), rendered, _ = counted(lambda: render_changed(running_game, player, {}))
+    (_, second), again, shared = counted(lambda: render_changed(running_game, player, {}))
+    assert rendered > 0 and again == 0 and shared == rendered
+    assert first == second
+    (_, _), theirs, _ = counted(lambda: render_changed(running_game, rival, {}))
+    assert theirs > 0, "the rival's own regions are rendered for the rival"
+
+
+class Opaque:
+    """An object whose repr is its address."""
+
+
+def test_a_value_that_cannot_be_compared_is_never_equal_to_another() -> None:
+    thing = Opaque()
+    assert plain(thing) != plain(thing)
+    assert plain({"a": [1, "x"]}) == plain({"a": [1, "x"]})
+
+
+def test_a_template_included_by_a_variable_name_is_read_as_unknown() -> None:
+    compiled = Template("{% include name %}{{ view.bake }}")
+    found = list(changes.expressions(compiled.nodelist, set()))
+    assert UNKNOWN in found
+    # Each look at an unknown part is unlike every other: no two viewers share it.
+    assert changes.resolve({}, UNKNOWN) != changes.resolve({}, UNKNOWN)
