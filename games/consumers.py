@@ -39,20 +39,24 @@ def now() -> float:
     return time.monotonic()
 
 
-def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
-    """The game if this user may watch it."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or not can_watch(game, user, invited):
+def load_table(game_id: int, user: Any, invited: list[int]) -> TableAt | None:
+    """The table as stored now if this user may watch it: one read serves the access check and
+    the first board."""
+    try:
+        table = table_at(game_id)
+    except Game.DoesNotExist:
         return None
-    return game
+    return table if can_watch(table.game, user, invited) else None
 
 
-def fresh(game_id: int, session: SocketSession | None, version: int | None) -> TableAt | None:
-    """The table at `version` or later (shared by this process's sockets), or None if the
-    socket's session has ended."""
+def fresh(
+    game_id: int, session: SocketSession | None, version: int | None, known: TableAt | None = None
+) -> TableAt | None:
+    """The table at `version` or later (shared by this process's sockets; `known` if already
+    read), or None if the socket's session has ended."""
     if session is not None and not session.alive():
         return None
-    return table_at(game_id, version)
+    return known or table_at(game_id, version)
 
 
 def resync_version(text: str | None) -> int | None:
@@ -95,15 +99,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
             await self.close()
             return
-        game = await database_sync_to_async(load_game)(self.game_id, user, invited)
-        if game is None:
+        table = await database_sync_to_async(load_table)(self.game_id, user, invited)
+        if table is None:
             await self.leave()
             await self.close(code=NOT_FOUND)
             return
         await self.accept()
         self.prints = {}
         watch(self)
-        await self.refresh(whole=True)
+        await self.refresh(whole=True, known=table)
 
     def init_limits(self) -> None:
         """Fresh per-socket message limits."""
@@ -241,16 +245,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         ):
             await self.end(SESSION_ENDED)
 
-    async def refresh(self, *, whole: bool | None, version: int | None = None) -> None:
+    async def refresh(
+        self, *, whole: bool | None, version: int | None = None, known: TableAt | None = None
+    ) -> None:
         """Re-read the table (after checking the session) and push it; None: whole on a new phase.
 
         `version`: an announced version; the table as this process already read it will do if
-        it is that new (the table's other sockets here read it once for all).
+        it is that new (the table's other sockets here read it once for all). `known`: the table
+        just read (on connect), pushed as it is.
         """
         async with self.pushing:
             if self.closed:
                 return
-            table = await database_sync_to_async(fresh)(self.game_id, self.session, version)
+            table = await database_sync_to_async(fresh)(self.game_id, self.session, version, known)
             if table is None:
                 await self.end(SESSION_ENDED)
                 return

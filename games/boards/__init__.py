@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
-from games.boards.changes import fingerprint, inputs
+from games.boards.changes import Inputs, fingerprint, inputs
 from games.boards.shared import TableAt, read, render_region
 from games.models import Game
 
@@ -137,13 +137,13 @@ def region_prints(game: Game, ctx: Mapping[str, Any]) -> dict[str, int]:
     return {name: fingerprint(ctx, region_template(game, name)) for name in region_names(game)}
 
 
-def region_inputs(game: Game, ctx: Mapping[str, Any]) -> dict[str, Hashable]:
+def region_inputs(game: Game, ctx: Mapping[str, Any]) -> dict[str, Inputs]:
     """What each region shows this viewer: the plain values its template reads (changes.py)."""
     return {name: inputs(ctx, region_template(game, name)) for name in region_names(game)}
 
 
 def render_shared(
-    game: Game, ctx: Mapping[str, Any], seen: Mapping[str, Hashable], names: Iterable[str]
+    game: Game, ctx: Mapping[str, Any], seen: Mapping[str, Inputs], names: Iterable[str]
 ) -> dict[str, str]:
     """These regions for one viewer; one that shows another viewer of this table the very same
     thing at this version was rendered once for both (shared.render_region)."""
@@ -162,7 +162,7 @@ def render_changed(
     """
     ctx = board_context(game, user, table)
     seen = region_inputs(game, ctx)
-    prints = {name: hash(values) for name, values in seen.items()}
+    prints = {name: values.print for name, values in seen.items()}
     moved = [name for name, mark in prints.items() if before.get(name, (None,))[0] != mark]
     kept = {name: before[name] for name in prints if name not in moved}
     changed = {}
@@ -206,5 +206,5 @@ def render_whole(game: Game, user: Any, table: TableAt | None = None) -> tuple[s
     ctx = board_context(game, user, table)
     seen = region_inputs(game, ctx)
     parts = render_shared(game, ctx, seen, seen)
-    kept: Sent = {name: (hash(seen[name]), hash(html)) for name, html in parts.items()}
+    kept: Sent = {name: (seen[name].print, hash(html)) for name, html in parts.items()}
     return board_html(game, ctx, parts), kept

@@ -150,11 +150,33 @@ def plain(value: Any) -> Hashable:
     return repr(value)
 
 
-def inputs(context: Mapping[str, Any], template_name: str) -> tuple[Hashable, ...]:
-    """Everything a region would show to this viewer: the plain values at the paths it reads."""
-    return tuple(plain(resolve(context, path)) for path in region_paths(template_name))
+class Inputs:
+    """Everything a region would show to one viewer: the plain values at the paths it reads.
+
+    Equal only to the very same values (compared whole); its hash is the region's fingerprint,
+    computed once.
+    """
+
+    __slots__ = ("values", "print")
+
+    def __init__(self, values: tuple[Hashable, ...]) -> None:
+        self.values = values
+        self.print = hash(values)
+
+    def __hash__(self) -> int:
+        return self.print
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Inputs) and self.print == other.print and self.values == other.values
+        )
+
+
+def inputs(context: Mapping[str, Any], template_name: str) -> Inputs:
+    """Everything a region would show to this viewer."""
+    return Inputs(tuple(plain(resolve(context, path)) for path in region_paths(template_name)))
 
 
 def fingerprint(context: Mapping[str, Any], template_name: str) -> int:
     """The hash of everything a region would show to this viewer."""
-    return hash(inputs(context, template_name))
+    return inputs(context, template_name).print
