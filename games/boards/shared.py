@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from games.models import Game, Seat
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
+PIECES_KEEP = 8192  # shared pieces of regions kept ({% include_shared %}, a few hundred bytes each)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ _recent: OrderedDict[int, TableAt] = OrderedDict()
 _lock = threading.Lock()  # the sockets' pushes run in several threads
 # game id -> (version, {(region template, what it reads for the viewer): its HTML})
 _renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
+# (piece template, what it reads) -> its HTML, least recently used first
+_pieces: OrderedDict[tuple[str, Hashable], str] = OrderedDict()
 # Regions rendered, and regions handed from another viewer's render, in this process.
 render_counts: Counter[str] = Counter()
 
@@ -82,6 +85,7 @@ def forget_all() -> None:
     with _lock:
         _recent.clear()
         _renders.clear()
+        _pieces.clear()
 
 
 def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, Any]) -> str:
@@ -104,4 +108,23 @@ def render_region(game: Game, template: str, seen: Hashable, context: Mapping[st
         _renders.move_to_end(game.pk)
         while len(_renders) > RENDERS_KEEP:
             _renders.popitem(last=False)
+    return html
+
+
+def render_piece(template: str, seen: Hashable, render: Callable[[], str]) -> str:
+    """A piece of a region that reads `seen`: rendered once per process for every viewer and
+    version it shows the very same thing (templatetags/boards.py)."""
+    key = (template, seen)
+    with _lock:
+        html = _pieces.get(key)
+        if html is not None:
+            _pieces.move_to_end(key)
+            render_counts["pieces shared"] += 1
+            return html
+    html = render()
+    with _lock:
+        render_counts["pieces rendered"] += 1
+        _pieces[key] = html
+        while len(_pieces) > PIECES_KEEP:
+            _pieces.popitem(last=False)
     return html

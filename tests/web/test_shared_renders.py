@@ -17,12 +17,13 @@ import pytest
 from django.template import Template
 
 from accounts.models import User
-from games.boards import Sent, changes, render_changed, render_regions
+from games import services
+from games.boards import Sent, changes, render_changed
 from games.boards.changes import UNKNOWN, plain
 from games.boards.shared import render_counts
 from games.models import Game
 from tests.web.test_consumer import batch_ids
-from tests.web.test_region_changes import someone_moves, table
+from tests.web.test_region_changes import fresh_regions, someone_moves, table
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def test_seats_never_get_each_others_batch_and_tabs_and_spectators_share(
     for move in range(60):
         mine: list[str] = []
         for i, viewer in enumerate(viewers):
-            fresh = render_regions(game, viewer)
+            fresh = fresh_regions(game, viewer)
             (changed, kept[i]), _, shared = counted(partial(render_changed, game, viewer, kept[i]))
             shared_by[i] += shared
             for name, html in changed.items():
@@ -95,3 +96,30 @@ def test_a_template_included_by_a_variable_name_is_read_as_unknown() -> None:
     assert UNKNOWN in found
     # Each look at an unknown part is unlike every other: no two viewers share it.
     assert changes.resolve({}, UNKNOWN) != changes.resolve({}, UNKNOWN)
+
+
+def test_a_blind_reservation_shows_only_on_its_bakers_screens(
+    make_user: Callable[[str], User],
+) -> None:
+    people = [make_user(f"c{i}") for i in range(3)]
+    watcher = make_user("cw")
+    game = table("cakehalla", people, 0, 21)
+    engine = game.spec.engine
+    viewers: list[User | None] = [*people, watcher, None]
+    kept: list[Sent] = [render_changed(game, v, {})[1] for v in viewers]
+    shown = [fresh_regions(game, v)["bakers"] for v in viewers]
+    state = engine.load(game.snapshot)
+    mover = state.turn
+    blind = next(
+        a for a in engine.legal_actions(state, mover) if a["type"] == "reserve" and "tier" in a
+    )
+    reserver = game.seats.get(position=mover).user
+    services.play(game.pk, reserver, blind, None)
+    game.refresh_from_db()
+    own = engine.view(engine.load(game.snapshot), mover)["seats"][mover]["reserved"][-1]
+    name = own["name"]
+    for i, viewer in enumerate(viewers):
+        changed, kept[i] = render_changed(game, viewer, kept[i])
+        shown[i] = changed.get("bakers", shown[i])
+        assert shown[i] == fresh_regions(game, viewer)["bakers"], f"viewer {i}"
+        assert (name in shown[i]) == (viewer == reserver), f"viewer {i}"
