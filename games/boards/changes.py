@@ -93,7 +93,7 @@ def region_paths(template_name: str) -> tuple[Path, ...]:
 def resolve(context: Mapping[str, Any], path: Path) -> Any:
     """The value at a path, looked up as Django templates do (key, attribute, index, call)."""
     if path == UNKNOWN:
-        return ("opaque", next(_opaque))
+        return object()  # unlike anything (see plain)
     current: Any = context
     for bit in path:
         try:
@@ -116,27 +116,48 @@ def resolve(context: Mapping[str, Any], path: Path) -> Any:
     return current
 
 
+class Tag:
+    """A marker in plain forms that no value's plain form can be equal to."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+TYPED = Tag("typed")  # (TYPED, class, form): values of two classes are never equal (1, True)
+OPAQUE = Tag("opaque")  # (OPAQUE, n): a value that cannot be compared, equal to nothing else
+
+
 def plain(value: Any) -> Hashable:
-    """A hashable stand-in that changes whenever the value would render differently.
+    """A hashable stand-in, equal for two values only if they render alike.
 
     Equal stand-ins render equally, so viewers whose regions' stand-ins are equal may share one
-    render (shared.py): a value that cannot be told by its form gets a stand-in equal to nothing.
+    render (shared.py). The class is part of every form but plain str, int and list (so `1`,
+    `1.0`, `True`, a safe string and its escaped twin all differ), dictionaries and sets keep
+    their order (a template iterates them in it), and a value that cannot be told by its form
+    gets a stand-in equal to nothing.
     """
-    if value is None or isinstance(value, str | int | float | bool):
+    kind = type(value)
+    if kind is str or kind is int or value is None or value is MISSING:
         return value
-    if value is MISSING:
-        return ("missing",)
+    if kind is list:
+        return tuple([plain(v) for v in value])
+    if isinstance(value, str | int | float):
+        return (TYPED, kind, value)
     if isinstance(value, Mapping):
-        return tuple((repr(k), plain(v)) for k, v in sorted(value.items(), key=repr))
-    if isinstance(value, list | tuple | range):
-        return tuple(plain(v) for v in value)
-    if isinstance(value, set | frozenset):
-        return tuple(sorted(plain(v) for v in value))  # type: ignore[type-var]
+        return (TYPED, kind, tuple([(plain(k), plain(v)) for k, v in value.items()]))
+    if isinstance(value, tuple | range | set | frozenset | list):
+        return (TYPED, kind, tuple([plain(v) for v in value]))
     if isinstance(value, models.Model):
         # A model handed over whole: every plain field (JSON fields are reached by their paths).
         fields = value._meta.concrete_fields
         return (
-            value._meta.label,
+            TYPED,
+            kind,
             tuple(
                 repr(getattr(value, f.attname))
                 for f in fields
@@ -144,10 +165,10 @@ def plain(value: Any) -> Hashable:
             ),
         )
     if callable(value):
-        return getattr(value, "__qualname__", repr(value))
-    if type(value).__repr__ is object.__repr__:
-        return ("opaque", next(_opaque))  # its repr is its address: nothing to compare
-    return repr(value)
+        return (TYPED, kind, getattr(value, "__qualname__", repr(value)))
+    if kind.__repr__ is object.__repr__:
+        return (OPAQUE, next(_opaque))  # its repr is its address: nothing to compare
+    return (TYPED, kind, repr(value))
 
 
 class Inputs:

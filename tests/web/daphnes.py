@@ -121,6 +121,8 @@ def redis_server_or_skip() -> RedisServer:
 class Person:
     """One person's browser tab on one Daphne process: cookies, posts and the table's socket."""
 
+    open_timeout = 20.0  # seconds the client waits for its handshake
+
     def __init__(self, base: str, session: str) -> None:
         self.base = base
         self.session = session
@@ -155,7 +157,7 @@ class Person:
             url,
             additional_headers={"Cookie": f"sessionid={self.session}"},
             origin=Origin(self.base),
-            open_timeout=20,
+            open_timeout=self.open_timeout,
         )
         return str(await self.socket.recv(decode=True))
 

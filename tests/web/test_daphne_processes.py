@@ -6,6 +6,7 @@ through one process must reach a person whose socket is open on the other.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 
@@ -160,3 +161,35 @@ async def test_redis_restarting_mid_game_loses_no_move_and_every_socket_heals(
     assert version == start + night.accepted
     assert by_people == night.accepted
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+CROWD = 150  # sockets opened on one process at once (100 busy tables have 200 a process)
+
+
+async def test_a_crowd_of_sockets_joins_and_leaves_one_process_at_once(
+    running_game: Game, player: User, rival: User, two_processes: Site
+) -> None:
+    """Hundreds of sockets open on one process at once (every handshake completes, none reset)
+    and leave at once (a burst of group changes: no pool runs dry); the tables go on."""
+    base = two_processes.urls[0]
+    session = await database_sync_to_async(session_of)(player)
+    version = await database_sync_to_async(stored_version)(running_game)
+    crowd = [Person(base, session) for _ in range(CROWD)]
+    for person in crowd:  # longer than the server's 30 s: a reset handshake is the server's
+        person.open_timeout = 60.0
+    boards = await asyncio.gather(*(p.open_socket(running_game.pk) for p in crowd))
+    assert [shown_version(b) for b in boards] == [version] * CROWD
+    await asyncio.gather(*(p.close() for p in crowd))
+    watcher = Person(base, session)
+    mover = Person(two_processes.urls[1], await database_sync_to_async(session_of)(rival))
+    try:
+        assert shown_version(await watcher.open_socket(running_game.pk)) == version
+        card = (await database_sync_to_async(batch_ids)(running_game, rival))[0]
+        assert (await mover.keep(running_game, card, version)).status_code == 200
+        await watcher.until_version(version + 1)
+    finally:
+        await watcher.close()
+        await mover.close()
+    logs = "".join(log.read_text() for log in two_processes.folder.glob("daphne-*.log"))
+    for trouble in ("Error", "Exception", "Traceback", "WSREJECT"):
+        assert trouble not in logs, logs[-3000:]

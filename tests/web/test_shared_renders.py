@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.template import Template
+from django.utils.safestring import SafeString
 
 from accounts.models import User
 from games import services
@@ -88,6 +89,19 @@ def test_a_value_that_cannot_be_compared_is_never_equal_to_another() -> None:
     thing = Opaque()
     assert plain(thing) != plain(thing)
     assert plain({"a": [1, "x"]}) == plain({"a": [1, "x"]})
+
+
+def test_values_that_render_differently_have_different_stand_ins() -> None:
+    twins = [
+        (True, 1),  # equal in Python, "True" and "1" on a page
+        (1.0, 1),
+        (SafeString("<b>"), "<b>"),  # one is escaped
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),  # iterated in their order
+        ([1, 2], (1, 2)),  # "[1, 2]" and "(1, 2)"
+        (["opaque", 1], ("opaque", 1)),
+    ]
+    for one, other in twins:
+        assert plain(one) != plain(other), (one, other)
 
 
 def test_a_template_included_by_a_variable_name_is_read_as_unknown() -> None:
