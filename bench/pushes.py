@@ -3,7 +3,7 @@
 In-process, on a throwaway database (bench/_site_setup.py): a four-seat table of people, each
 seat's socket (and `BENCH_PUSHES_SPECTATORS` spectators, 1) pushed after every move exactly as
 the consumer does (the table read once per version, then each viewer's changed regions). The
-same seeded game is played three ways, in turn, `BENCH_PUSHES_RUNS` (5) times each: nothing
+same seeded game is played three ways, in turn, `BENCH_PUSHES_RUNS` (3) times each: nothing
 shared (games.boards.shared keeps no render: RENDERS_KEEP = PIECES_KEEP = 0), whole regions
 shared, and regions and their {% include_shared %} pieces shared. It prints the median CPU
 seconds (time.process_time: other processes on a busy machine do not count) per move of all
@@ -20,8 +20,8 @@ from typing import Any
 
 from bench._site_setup import django_on_a_throwaway_database, human_move, person, started_table
 
-RUNS = int(os.environ.get("BENCH_PUSHES_RUNS", "5"))
-MOVES = int(os.environ.get("BENCH_PUSHES_MOVES", "60"))
+RUNS = int(os.environ.get("BENCH_PUSHES_RUNS", "3"))
+MOVES = int(os.environ.get("BENCH_PUSHES_MOVES", "40"))
 SPECTATORS = int(os.environ.get("BENCH_PUSHES_SPECTATORS", "1"))
 GAMES = ("midnight-bakery", "cakehalla")
 

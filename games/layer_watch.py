@@ -52,7 +52,7 @@ def watch(socket: Rejoining) -> None:
     _sockets.add(socket)
     loop = asyncio.get_running_loop()
     known = _watchers.get(id(loop))
-    if known is None or known[0] is not layer or known[1].done():
+    if known is None or known[0] is not layer or known[1].done() or known[1].get_loop() is not loop:
         _watchers[id(loop)] = (layer, loop.create_task(watch_forever(layer)))
 
 
