@@ -2,6 +2,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# A websocket's handshake waits for the table's access check; under load that can take more
+# than Daphne's default 5 s, which resets the handshake (bench/web/site.py starts Daphne alike).
+DAPHNE_FLAGS ?= --websocket_connect_timeout 30
 
 .PHONY: install run test check bench bench-web format clean
 
@@ -17,7 +20,7 @@ run: export DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) bakery_site.asgi:application
+	$(VENV)/bin/daphne $(DAPHNE_FLAGS) -b 127.0.0.1 -p $(PORT) bakery_site.asgi:application
 
 test: install
 	$(PY) -m pytest -n 2 --dist loadgroup

@@ -124,10 +124,15 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # channels-redis waits up to 5 s for a message (BZPOPMIN); redis-py 8 reads with a 5 s timeout by
 # default, so a quiet socket's wait timed out and crashed its consumer (channels_redis#422).
 REDIS_SOCKET_TIMEOUT = 15.0
+# Redis connections per process (each command in flight holds one; a mass disconnect makes
+# hundreds of group changes at once): past this many a command waits, up to REDIS_POOL_WAIT s.
+REDIS_POOL_MAX = env_int("REDIS_POOL_MAX", 50)
+REDIS_POOL_WAIT = 10.0
 
 
 def redis_layer(url: str, prefix: str) -> dict[str, Any]:
-    """The channel layer on Redis: waits outlast the blocking pop, dead connections are replaced."""
+    """The channel layer on Redis: waits outlast the blocking pop, dead connections are replaced,
+    and a burst of commands waits for a pooled connection."""
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialBackoff
 
@@ -138,10 +143,13 @@ def redis_layer(url: str, prefix: str) -> dict[str, Any]:
         "health_check_interval": 10,
         # A pooled connection that died with a Redis restart is retried on a fresh one.
         "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+        # A burst of commands waits for a pooled connection rather than failing (channel_layer.py).
+        "max_connections": REDIS_POOL_MAX,
+        "timeout": REDIS_POOL_WAIT,
     }
     # Several sites (or test runs) can share one Redis under different prefixes.
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "bakery_site.channel_layer.WaitingPoolLayer",
         "CONFIG": {"hosts": [host], "prefix": prefix},
     }
 

@@ -18,6 +18,7 @@ from redis.exceptions import RedisError
 from games.access import can_watch, invited_to
 from games.boards import Sent, render_diff, render_whole
 from games.boards.shared import TableAt, forget, table_at
+from games.layer_watch import unwatch, watch
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
@@ -38,20 +39,24 @@ def now() -> float:
     return time.monotonic()
 
 
-def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
-    """The game if this user may watch it."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or not can_watch(game, user, invited):
+def load_table(game_id: int, user: Any, invited: list[int]) -> TableAt | None:
+    """The table as stored now if this user may watch it: one read serves the access check and
+    the first board."""
+    try:
+        table = table_at(game_id)
+    except Game.DoesNotExist:
         return None
-    return game
+    return table if can_watch(table.game, user, invited) else None
 
 
-def fresh(game_id: int, session: SocketSession | None, version: int | None) -> TableAt | None:
-    """The table at `version` or later (shared by this process's sockets), or None if the
-    socket's session has ended."""
+def fresh(
+    game_id: int, session: SocketSession | None, version: int | None, known: TableAt | None = None
+) -> TableAt | None:
+    """The table at `version` or later (shared by this process's sockets; `known` if already
+    read), or None if the socket's session has ended."""
     if session is not None and not session.alive():
         return None
-    return table_at(game_id, version)
+    return known or table_at(game_id, version)
 
 
 def resync_version(text: str | None) -> int | None:
@@ -94,14 +99,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
             await self.close()
             return
-        game = await database_sync_to_async(load_game)(self.game_id, user, invited)
-        if game is None:
+        table = await database_sync_to_async(load_table)(self.game_id, user, invited)
+        if table is None:
             await self.leave()
             await self.close(code=NOT_FOUND)
             return
         await self.accept()
         self.prints = {}
-        await self.refresh(whole=True)
+        watch(self)
+        await self.refresh(whole=True, known=table)
 
     def init_limits(self) -> None:
         """Fresh per-socket message limits."""
@@ -119,13 +125,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def leave(self) -> None:
-        """Leave every group this socket joined (a layer that is down forgets them by itself)."""
+        """Leave every group this socket joined; a failure is harmless and never raised.
+
+        A group kept by mistake only sends this closed socket's channel messages that expire
+        unread (channels-redis: 60 s), and a Redis that restarted forgot its groups anyway.
+        """
         groups, self.groups_joined = getattr(self, "groups_joined", []), []
-        try:
-            for group in groups:
+        for group in groups:
+            try:
                 await self.channel_layer.group_discard(group, self.channel_name)
-        except RedisError as error:
-            logger.warning("Channel layer down, groups of a closed socket kept: %s", error)
+            except (RedisError, OSError) as error:
+                logger.warning("Channel layer down, %s kept a closed socket: %s", group, error)
 
     @property
     def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
@@ -151,8 +161,27 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             await self.end(LAYER_LOST)
 
+    async def rejoin(self) -> None:
+        """Redis lost its keys, and with them this socket's groups (games/layer_watch.py)."""
+        await self.dispatch({"type": "layer.rejoin"})
+
+    async def layer_rejoin(self, event: dict[str, Any]) -> None:
+        """Join the groups again, then send what changed since the last push."""
+        if self.closed:
+            return
+        try:
+            await self.join()
+        except RedisError:
+            await self.end(LAYER_LOST)
+            return
+        if self.closed:  # it closed while joining: leave what was joined again
+            await self.leave()
+            return
+        await self.refresh(whole=None)
+
     async def disconnect(self, code: int) -> None:
         self.closed = True
+        unwatch(self)
         if self.pending is not None:
             self.pending.cancel()
         await self.leave()
@@ -216,16 +245,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         ):
             await self.end(SESSION_ENDED)
 
-    async def refresh(self, *, whole: bool | None, version: int | None = None) -> None:
+    async def refresh(
+        self, *, whole: bool | None, version: int | None = None, known: TableAt | None = None
+    ) -> None:
         """Re-read the table (after checking the session) and push it; None: whole on a new phase.
 
         `version`: an announced version; the table as this process already read it will do if
-        it is that new (the table's other sockets here read it once for all).
+        it is that new (the table's other sockets here read it once for all). `known`: the table
+        just read (on connect), pushed as it is.
         """
         async with self.pushing:
             if self.closed:
                 return
-            table = await database_sync_to_async(fresh)(self.game_id, self.session, version)
+            table = await database_sync_to_async(fresh)(self.game_id, self.session, version, known)
             if table is None:
                 await self.end(SESSION_ENDED)
                 return

@@ -31,6 +31,14 @@ def _bots_inline(settings: object) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_table_caches() -> None:
+    """Each test starts with no table read or region render kept: game ids repeat between tests."""
+    from games.boards.shared import forget_all
+
+    forget_all()
+
+
+@pytest.fixture(autouse=True)
 def _own_channel_prefix(settings: object) -> None:
     """On Redis, each test process gets its own prefix, so equal game ids never cross-talk.
 

@@ -13,8 +13,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
-from games.boards.changes import fingerprint
-from games.boards.shared import TableAt, read
+from games.boards.changes import Inputs, fingerprint, inputs
+from games.boards.shared import TableAt, read, render_region
 from games.models import Game
 
 WAITING_REGIONS = ("waiting",)
@@ -108,6 +108,21 @@ def region_prints(game: Game, ctx: Mapping[str, Any]) -> dict[str, int]:
     return {name: fingerprint(ctx, region_template(game, name)) for name in region_names(game)}
 
 
+def region_inputs(game: Game, ctx: Mapping[str, Any]) -> dict[str, Inputs]:
+    """What each region shows this viewer: the plain values its template reads (changes.py)."""
+    return {name: inputs(ctx, region_template(game, name)) for name in region_names(game)}
+
+
+def render_shared(
+    game: Game, ctx: Mapping[str, Any], seen: Mapping[str, Inputs], names: Iterable[str]
+) -> dict[str, str]:
+    """These regions for one viewer; one that shows another viewer of this table the very same
+    thing at this version was rendered once for both (shared.render_region)."""
+    return {
+        name: render_region(game, region_template(game, name), seen[name], ctx) for name in names
+    }
+
+
 def render_changed(
     game: Game, user: Any, before: Sent, table: TableAt | None = None
 ) -> tuple[dict[str, str], Sent]:
@@ -117,11 +132,12 @@ def render_changed(
     input can move without changing what shows).
     """
     ctx = board_context(game, user, table)
-    prints = region_prints(game, ctx)
+    seen = region_inputs(game, ctx)
+    prints = {name: values.print for name, values in seen.items()}
     moved = [name for name, mark in prints.items() if before.get(name, (None,))[0] != mark]
     kept = {name: before[name] for name in prints if name not in moved}
     changed = {}
-    for name, html in render_parts(game, ctx, moved).items():
+    for name, html in render_shared(game, ctx, seen, moved).items():
         kept[name] = (prints[name], hash(html))
         if before.get(name, (None, None))[1] != kept[name][1]:
             changed[name] = html
@@ -159,7 +175,7 @@ def diff_marker(base: int, version: int) -> str:
 def render_whole(game: Game, user: Any, table: TableAt | None = None) -> tuple[str, Sent]:
     """The whole board, and what a socket keeps of each region, from one rendering."""
     ctx = board_context(game, user, table)
-    prints = region_prints(game, ctx)
-    parts = render_parts(game, ctx, prints)
-    kept: Sent = {name: (prints[name], hash(html)) for name, html in parts.items()}
+    seen = region_inputs(game, ctx)
+    parts = render_shared(game, ctx, seen, seen)
+    kept: Sent = {name: (seen[name].print, hash(html)) for name, html in parts.items()}
     return board_html(game, ctx, parts), kept

@@ -9,6 +9,7 @@ templates once per process, so a new region or game needs no list kept by hand.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -23,6 +24,11 @@ from django.template.smartif import TokenBase
 
 Path = tuple[str, ...]
 MISSING = object()
+# What stands for a value whose render cannot be told from its plain form (an object with no
+# value-based repr, a template included by a variable's name): unique each time, so the region
+# counts as changed on every push and is never shared between viewers.
+UNKNOWN: Path = ("<unknown>",)
+_opaque = itertools.count()
 
 
 def expressions(value: Any, seen: set[int]) -> Iterator[FilterExpression | Path]:
@@ -52,6 +58,7 @@ def include_expressions(node: IncludeNode, seen: set[int]) -> Iterator[FilterExp
         yield from template_expressions(name, seen)
     else:
         yield from expressions(node.template, seen)
+        yield UNKNOWN  # what a template named at render time reads is not known here
 
 
 def template_expressions(name: str, seen: set[int]) -> Iterator[FilterExpression | Path]:
@@ -85,6 +92,8 @@ def region_paths(template_name: str) -> tuple[Path, ...]:
 
 def resolve(context: Mapping[str, Any], path: Path) -> Any:
     """The value at a path, looked up as Django templates do (key, attribute, index, call)."""
+    if path == UNKNOWN:
+        return object()  # unlike anything (see plain)
     current: Any = context
     for bit in path:
         try:
@@ -107,21 +116,48 @@ def resolve(context: Mapping[str, Any], path: Path) -> Any:
     return current
 
 
+class Tag:
+    """A marker in plain forms that no value's plain form can be equal to."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+TYPED = Tag("typed")  # (TYPED, class, form): values of two classes are never equal (1, True)
+OPAQUE = Tag("opaque")  # (OPAQUE, n): a value that cannot be compared, equal to nothing else
+
+
 def plain(value: Any) -> Hashable:
-    """A hashable stand-in that changes whenever the value would render differently."""
-    if value is None or isinstance(value, str | int | float | bool):
+    """A hashable stand-in, equal for two values only if they render alike.
+
+    Equal stand-ins render equally, so viewers whose regions' stand-ins are equal may share one
+    render (shared.py). The class is part of every form but plain str, int and list (so `1`,
+    `1.0`, `True`, a safe string and its escaped twin all differ), dictionaries and sets keep
+    their order (a template iterates them in it), and a value that cannot be told by its form
+    gets a stand-in equal to nothing.
+    """
+    kind = type(value)
+    if kind is str or kind is int or value is None or value is MISSING:
         return value
+    if kind is list:
+        return tuple([plain(v) for v in value])
+    if isinstance(value, str | int | float):
+        return (TYPED, kind, value)
     if isinstance(value, Mapping):
-        return tuple((repr(k), plain(v)) for k, v in sorted(value.items(), key=repr))
-    if isinstance(value, list | tuple | range):
-        return tuple(plain(v) for v in value)
-    if isinstance(value, set | frozenset):
-        return tuple(sorted(plain(v) for v in value))  # type: ignore[type-var]
+        return (TYPED, kind, tuple([(plain(k), plain(v)) for k, v in value.items()]))
+    if isinstance(value, tuple | range | set | frozenset | list):
+        return (TYPED, kind, tuple([plain(v) for v in value]))
     if isinstance(value, models.Model):
         # A model handed over whole: every plain field (JSON fields are reached by their paths).
         fields = value._meta.concrete_fields
         return (
-            value._meta.label,
+            TYPED,
+            kind,
             tuple(
                 repr(getattr(value, f.attname))
                 for f in fields
@@ -129,10 +165,39 @@ def plain(value: Any) -> Hashable:
             ),
         )
     if callable(value):
-        return getattr(value, "__qualname__", repr(value))
-    return repr(value)
+        return (TYPED, kind, getattr(value, "__qualname__", repr(value)))
+    if kind.__repr__ is object.__repr__:
+        return (OPAQUE, next(_opaque))  # its repr is its address: nothing to compare
+    return (TYPED, kind, repr(value))
+
+
+class Inputs:
+    """Everything a region would show to one viewer: the plain values at the paths it reads.
+
+    Equal only to the very same values (compared whole); its hash is the region's fingerprint,
+    computed once.
+    """
+
+    __slots__ = ("values", "print")
+
+    def __init__(self, values: tuple[Hashable, ...]) -> None:
+        self.values = values
+        self.print = hash(values)
+
+    def __hash__(self) -> int:
+        return self.print
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Inputs) and self.print == other.print and self.values == other.values
+        )
+
+
+def inputs(context: Mapping[str, Any], template_name: str) -> Inputs:
+    """Everything a region would show to this viewer."""
+    return Inputs(tuple(plain(resolve(context, path)) for path in region_paths(template_name)))
 
 
 def fingerprint(context: Mapping[str, Any], template_name: str) -> int:
     """The hash of everything a region would show to this viewer."""
-    return hash(tuple(plain(resolve(context, path)) for path in region_paths(template_name)))
+    return inputs(context, template_name).print

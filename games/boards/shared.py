@@ -1,22 +1,32 @@
-"""What every viewer of a table shares at one version, read once per process for its sockets.
+"""What every viewer of a table shares at one version, read and rendered once per process.
 
 When a move is announced, each socket of the table in this process re-reads the game and builds
 its own board. The game row, the seats and the engine state are the same for all of them at one
 version: they are read once and kept here (the newest version of each recent table). Only the
 sockets' pushes use this (a lock keeps it whole should they run in several threads); HTTP
 requests read the database themselves.
+
+Renders too: a region is rendered once per version for every viewer to whom it shows the same
+thing (spectators, a person's several tabs, the public regions of a board), keyed by the exact
+plain values its template reads for that viewer (changes.inputs), compared whole, not by a hash,
+so two viewers whose views of it differ in anything never get one render.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from django.template.loader import render_to_string
 
 from games.models import Game, Seat
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
+RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
+PIECES_KEEP = 8192  # shared pieces of regions kept ({% include_shared %}, a few hundred bytes each)
 
 
 @dataclass(frozen=True)
@@ -30,6 +40,12 @@ class TableAt:
 
 _recent: OrderedDict[int, TableAt] = OrderedDict()
 _lock = threading.Lock()  # the sockets' pushes run in several threads
+# game id -> (version, {(region template, what it reads for the viewer): its HTML})
+_renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
+# (piece template, what it reads) -> its HTML, least recently used first
+_pieces: OrderedDict[tuple[str, Hashable], str] = OrderedDict()
+# Regions rendered, and regions handed from another viewer's render, in this process.
+render_counts: Counter[str] = Counter()
 
 
 def table_at(game_id: int, version: int | None = None) -> TableAt:
@@ -61,3 +77,54 @@ def forget(game_id: int) -> None:
     """Read the table again next time (a seat changed without a new version: closed results)."""
     with _lock:
         _recent.pop(game_id, None)
+        _renders.pop(game_id, None)
+
+
+def forget_all() -> None:
+    """Forget every table and render (tests: a new database reuses the same game ids)."""
+    with _lock:
+        _recent.clear()
+        _renders.clear()
+        _pieces.clear()
+
+
+def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, Any]) -> str:
+    """A region of this game at its version, for a viewer to whom it shows `seen` (the plain
+    values its template reads in `context`): rendered once per process for all such viewers."""
+    key = (template, seen)
+    with _lock:
+        known = _renders.get(game.pk)
+        if known is not None and known[0] == game.version and key in known[1]:
+            render_counts["shared"] += 1
+            return known[1][key]
+    html = render_to_string(template, context)
+    with _lock:
+        render_counts["rendered"] += 1
+        known = _renders.get(game.pk)
+        if known is None or known[0] < game.version:
+            known = _renders[game.pk] = (game.version, {})
+        if known[0] == game.version:
+            known[1][key] = html
+        _renders.move_to_end(game.pk)
+        while len(_renders) > RENDERS_KEEP:
+            _renders.popitem(last=False)
+    return html
+
+
+def render_piece(template: str, seen: Hashable, render: Callable[[], str]) -> str:
+    """A piece of a region that reads `seen`: rendered once per process for every viewer and
+    version it shows the very same thing (templatetags/boards.py)."""
+    key = (template, seen)
+    with _lock:
+        html = _pieces.get(key)
+        if html is not None:
+            _pieces.move_to_end(key)
+            render_counts["pieces shared"] += 1
+            return html
+    html = render()
+    with _lock:
+        render_counts["pieces rendered"] += 1
+        _pieces[key] = html
+        while len(_pieces) > PIECES_KEEP:
+            _pieces.popitem(last=False)
+    return html

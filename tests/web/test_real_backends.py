@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 from django.db import connection
 
 from accounts.models import User
@@ -48,7 +49,7 @@ def test_two_plays_on_one_version_at_once_apply_only_one(
 @needs_env("REDIS_URL")
 async def test_the_redis_layer_carries_a_group_message() -> None:
     layer = get_channel_layer()
-    assert layer is not None and type(layer).__name__ == "RedisChannelLayer"
+    assert isinstance(layer, RedisChannelLayer)
     channel = await layer.new_channel()
     await layer.group_add(services.group_name(0), channel)
     await layer.group_send(services.group_name(0), {"type": "game.updated", "version": 7})

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
+from django.db import connection
 
 from accounts.models import User
 from games import consumers
@@ -81,14 +82,14 @@ async def test_garbage_closes_the_socket_without_a_board(
 async def test_a_version_committed_between_load_and_join_reaches_the_socket(
     running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    load = consumers.load_game
+    load = consumers.load_table
 
-    def load_then_move(game_id: int, user: Any, invited: list[int]) -> Game | None:
-        game = load(game_id, user, invited)
+    def load_then_move(game_id: int, user: Any, invited: list[int]) -> TableAt | None:
+        table = load(game_id, user, invited)
         keep_first(Game.objects.get(pk=game_id), rival)
-        return game
+        return table
 
-    monkeypatch.setattr(consumers, "load_game", load_then_move)
+    monkeypatch.setattr(consumers, "load_table", load_then_move)
     ws = await socket(running_game, player)
     shown = shown_version(await open_board(ws))
     if shown == running_game.version:  # read before the move: its announcement must follow
@@ -107,7 +108,7 @@ async def test_a_push_racing_a_disconnect_is_a_quiet_no_op(
         raise Disconnected("Attempt to send on a closed protocol")
 
     table = TableAt(Game(version=2), [], None)
-    monkeypatch.setattr(consumers, "fresh", lambda game_id, session, version: table)
+    monkeypatch.setattr(consumers, "fresh", lambda game_id, session, version, known: table)
     monkeypatch.setattr(
         consumers, "render_whole", lambda game, user, table: ("<div>board</div>", {})
     )
@@ -137,3 +138,27 @@ async def test_every_push_after_a_version_change_carries_that_version(
             assert shown_version(await ws.receive_from()) == version, step
     for ws in watchers:
         await ws.disconnect()
+
+
+async def test_a_socket_reads_the_game_once_on_connect(running_game: Game, player: User) -> None:
+    reads: list[str] = []
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if 'FROM "games_game"' in sql:
+            reads.append(sql)
+        return execute(sql, params, many, context)
+
+    def watch_queries(on: bool) -> None:  # on the consumers' own thread and connection
+        if on:
+            connection.execute_wrappers.append(count)
+        else:
+            connection.execute_wrappers.remove(count)
+
+    ws = await socket(running_game, player)
+    await database_sync_to_async(watch_queries)(True)
+    try:
+        assert shown_version(await open_board(ws)) == running_game.version
+    finally:
+        await database_sync_to_async(watch_queries)(False)
+    assert len(reads) == 1, reads
+    await ws.disconnect()

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-import shutil
-import socket as net
-import subprocess
-import time
 from collections.abc import Iterator
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.test import Client
 
 from accounts.models import User
 from bakery_site.settings import redis_layer
+from games import services
 from games.models import Game
 from tests.conftest import client_for, needs_env
+from tests.web.daphnes import RedisServer, redis_server_or_skip
 from tests.web.sockets import closed_with, open_board, shown_version, socket
 from tests.web.test_consumer import batch_ids, keep_first
 
@@ -40,50 +40,10 @@ async def test_a_quiet_socket_stays_open_and_gets_the_next_move(
     await ws.disconnect()
 
 
-class RedisServer:
-    """A throwaway redis-server on a free port, to stop and start again mid-test."""
-
-    def __init__(self) -> None:
-        with net.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        command += ["--save", "", "--appendonly", "no"]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while not self.answers():
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-
-    def answers(self) -> bool:
-        try:
-            with net.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
-                conn.sendall(b"PING\r\n")
-                return conn.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
 @pytest.fixture
 def throwaway_redis(settings: object) -> Iterator[RedisServer]:
     """The channel layer on a redis-server of the test's own."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
-    server = RedisServer()
-    server.start()
+    server = redis_server_or_skip()
     settings.CHANNEL_LAYERS = {"default": redis_layer(server.url, "outage")}  # type: ignore[attr-defined]
     yield server
     server.stop()
@@ -115,3 +75,20 @@ async def test_a_move_during_a_layer_outage_is_stored_and_reaches_sockets_after(
     after = await socket(running_game, player)
     assert shown_version(await open_board(after)) == version
     await after.disconnect()
+
+
+@needs_env("REDIS_URL")
+async def test_a_burst_of_sockets_leaving_waits_for_pooled_connections_and_never_fails() -> None:
+    """Hundreds of sockets join and leave at once (a mass disconnect): every group change is
+    made, on no more Redis connections than the pool allows."""
+    layer = get_channel_layer()
+    assert layer is not None
+    pool = layer.connection(0).connection_pool
+    sockets = [await layer.new_channel() for _ in range(3 * pool.max_connections)]
+    groups = [services.group_name(n % 7) for n in range(len(sockets))]
+    await asyncio.gather(*(layer.group_add(g, s) for g, s in zip(groups, sockets, strict=True)))
+    await asyncio.gather(*(layer.group_discard(g, s) for g, s in zip(groups, sockets, strict=True)))
+    redis = layer.connection(0)
+    assert [await redis.zcard(layer._group_key(g)) for g in set(groups)] == [0] * len(set(groups))
+    opened = len(pool._available_connections) + len(pool._in_use_connections)
+    assert opened <= pool.max_connections

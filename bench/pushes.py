@@ -1,0 +1,90 @@
+"""CPU per move of a table's pushes, with renders shared between viewers and without.
+
+In-process, on a throwaway database (bench/_site_setup.py): a four-seat table of people, each
+seat's socket (and `BENCH_PUSHES_SPECTATORS` spectators, 1) pushed after every move exactly as
+the consumer does (the table read once per version, then each viewer's changed regions). The
+same seeded game is played three ways, in turn, `BENCH_PUSHES_RUNS` (3) times each: nothing
+shared (games.boards.shared keeps no render: RENDERS_KEEP = PIECES_KEEP = 0), whole regions
+shared, and regions and their {% include_shared %} pieces shared. It prints the median CPU
+seconds (time.process_time: other processes on a busy machine do not count) per move of all
+pushes, and the regions and pieces rendered and shared per move. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from typing import Any
+
+from bench._site_setup import django_on_a_throwaway_database, human_move, person, started_table
+
+RUNS = int(os.environ.get("BENCH_PUSHES_RUNS", "3"))
+MOVES = int(os.environ.get("BENCH_PUSHES_MOVES", "40"))
+SPECTATORS = int(os.environ.get("BENCH_PUSHES_SPECTATORS", "1"))
+GAMES = ("midnight-bakery", "cakehalla")
+
+
+COUNTS = ("rendered", "shared", "pieces rendered", "pieces shared")
+MODES = {"nothing shared": (0, 0), "regions shared": (256, 0), "regions and pieces": (256, 8192)}
+
+
+def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
+    """Play MOVES moves; per move: CPU seconds of every viewer's push, and regions and pieces
+    rendered and shared."""
+    from games import services
+    from games.boards import Sent, render_diff
+    from games.boards import shared as shared_module
+    from games.boards.shared import render_counts, table_at
+
+    shared_module.RENDERS_KEEP, shared_module.PIECES_KEEP = MODES[mode]
+    shared_module.forget_all()
+    table = started_table(kind, 4, 4, seed)
+    viewers: list[Any] = list(table.humans.values())
+    tag = list(MODES).index(mode)
+    viewers += [person(f"watcher-{kind}-{seed}-{tag}-{i}") for i in range(SPECTATORS)]
+    kept: list[Sent] = [{} for _ in viewers]
+    versions = [-1 for _ in viewers]
+    rng = random.Random(seed)
+    cpu = 0.0
+    before = dict(render_counts)
+    moves = 0
+    while moves < MOVES:
+        move = human_move(table, rng)
+        if move is None:
+            break
+        user, action, version, _ = move
+        services.play(table.game_id, user, action, version)
+        moves += 1
+        start = time.process_time()
+        for i, viewer in enumerate(viewers):
+            at = table_at(table.game_id, version + 1)
+            base, versions[i] = versions[i], at.game.version
+            _, kept[i] = render_diff(at.game, viewer, kept[i], base, at)
+        cpu += time.process_time() - start
+    counts = [render_counts[k] - before.get(k, 0) for k in COUNTS]
+    return (cpu / moves, *(c / moves for c in counts))
+
+
+def main() -> None:
+    """Print the median per-move figures for each game and way of sharing."""
+    with django_on_a_throwaway_database() as label:
+        print(f"   {label}; 4 seats + {SPECTATORS} spectator(s); {MOVES} moves, {RUNS} runs")
+        for kind in GAMES:
+            rows: dict[str, list[tuple[float, ...]]] = {mode: [] for mode in MODES}
+            for run in range(RUNS):
+                order = list(MODES)[run % len(MODES) :] + list(MODES)[: run % len(MODES)]
+                for mode in order:  # each way goes first in turn
+                    rows[mode].append(one_game(kind, 100 + run, mode))
+            for mode, figures in rows.items():
+                cpu, *counts = (statistics.median(f[i] for f in figures) for i in range(5))
+                print(
+                    f"   {kind:16} {mode:18}: {cpu * 1000:6.2f} ms CPU a move for all pushes; "
+                    f"a move: regions {counts[0]:5.2f} rendered, {counts[1]:5.2f} shared; "
+                    f"pieces {counts[2]:5.2f} rendered, {counts[3]:5.2f} shared"
+                )
+
+
+if __name__ == "__main__":
+    main()

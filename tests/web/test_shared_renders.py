@@ -1,0 +1,139 @@
+"""Viewers who see the same thing share one render per version; viewers who do not, never do.
+
+A region is rendered once per table, version and process for every viewer whose region reads
+the very same values (games/boards/shared.py). The hidden-information rule must hold unchanged:
+a seat's own batch (the `mine` region) is never handed to another seat, and every render a
+viewer gets equals a fresh render of that viewer's own board.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pytest
+from django.template import Template
+from django.utils.safestring import SafeString
+
+from accounts.models import User
+from games import services
+from games.boards import Sent, changes, render_changed
+from games.boards.changes import UNKNOWN, plain
+from games.boards.shared import render_counts
+from games.models import Game
+from tests.web.test_consumer import batch_ids
+from tests.web.test_region_changes import fresh_regions, someone_moves, table
+
+pytestmark = pytest.mark.django_db
+
+
+def counted(call: Callable[[], Any]) -> tuple[Any, int, int]:
+    """What the call returns, and how many regions it rendered and took from another viewer."""
+    rendered, shared = render_counts["rendered"], render_counts["shared"]
+    out = call()
+    return out, render_counts["rendered"] - rendered, render_counts["shared"] - shared
+
+
+def test_seats_never_get_each_others_batch_and_tabs_and_spectators_share(
+    make_user: Callable[[str], User],
+) -> None:
+    people = [make_user(f"s{i}") for i in range(4)]
+    watchers = [make_user("w0"), make_user("w1")]
+    game = table("midnight-bakery", people, 0, 13)
+    # Each seat, a second tab of the first seat, two logged-in spectators and an anonymous one.
+    viewers: list[User | None] = [*people, people[0], *watchers, None]
+    kept: list[Sent] = [{} for _ in viewers]
+    rng = random.Random(13)
+    shared_by = [0] * len(viewers)
+    for move in range(60):
+        mine: list[str] = []
+        for i, viewer in enumerate(viewers):
+            fresh = fresh_regions(game, viewer)
+            (changed, kept[i]), _, shared = counted(partial(render_changed, game, viewer, kept[i]))
+            shared_by[i] += shared
+            for name, html in changed.items():
+                assert html == fresh[name], f"viewer {i}, region {name}, move {move}"
+            if i < len(people):
+                others = {c for p in people if p != people[i] for c in batch_ids(game, p)}
+                assert not any(card in fresh["mine"] for card in others), f"seat {i}"
+                mine.append(fresh["mine"])
+        if any(batch_ids(game, p) for p in people):
+            assert len(set(mine)) == len(people), "each seat's own batch region is its own"
+        if not someone_moves(game, people, rng):
+            break
+        game.refresh_from_db()
+    # The second tab of seat 0 rendered nothing of its own: every region came from the first.
+    tab = viewers.index(people[0], 1)
+    assert shared_by[tab] > 0 and all(s >= 0 for s in shared_by)
+    assert shared_by[len(people) + 2] > 0, "the second spectator shares the first's renders"
+
+
+def test_a_second_tab_renders_nothing_of_its_own(
+    running_game: Game, player: User, rival: User
+) -> None:
+    (_, first), rendered, _ = counted(lambda: render_changed(running_game, player, {}))
+    (_, second), again, shared = counted(lambda: render_changed(running_game, player, {}))
+    assert rendered > 0 and again == 0 and shared == rendered
+    assert first == second
+    (_, _), theirs, _ = counted(lambda: render_changed(running_game, rival, {}))
+    assert theirs > 0, "the rival's own regions are rendered for the rival"
+
+
+class Opaque:
+    """An object whose repr is its address."""
+
+
+def test_a_value_that_cannot_be_compared_is_never_equal_to_another() -> None:
+    thing = Opaque()
+    assert plain(thing) != plain(thing)
+    assert plain({"a": [1, "x"]}) == plain({"a": [1, "x"]})
+
+
+def test_values_that_render_differently_have_different_stand_ins() -> None:
+    twins = [
+        (True, 1),  # equal in Python, "True" and "1" on a page
+        (1.0, 1),
+        (SafeString("<b>"), "<b>"),  # one is escaped
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),  # iterated in their order
+        ([1, 2], (1, 2)),  # "[1, 2]" and "(1, 2)"
+        (["opaque", 1], ("opaque", 1)),
+    ]
+    for one, other in twins:
+        assert plain(one) != plain(other), (one, other)
+
+
+def test_a_template_included_by_a_variable_name_is_read_as_unknown() -> None:
+    compiled = Template("{% include name %}{{ view.bake }}")
+    found = list(changes.expressions(compiled.nodelist, set()))
+    assert UNKNOWN in found
+    # Each look at an unknown part is unlike every other: no two viewers share it.
+    assert changes.resolve({}, UNKNOWN) != changes.resolve({}, UNKNOWN)
+
+
+def test_a_blind_reservation_shows_only_on_its_bakers_screens(
+    make_user: Callable[[str], User],
+) -> None:
+    people = [make_user(f"c{i}") for i in range(3)]
+    watcher = make_user("cw")
+    game = table("cakehalla", people, 0, 21)
+    engine = game.spec.engine
+    viewers: list[User | None] = [*people, watcher, None]
+    kept: list[Sent] = [render_changed(game, v, {})[1] for v in viewers]
+    shown = [fresh_regions(game, v)["bakers"] for v in viewers]
+    state = engine.load(game.snapshot)
+    mover = state.turn
+    blind = next(
+        a for a in engine.legal_actions(state, mover) if a["type"] == "reserve" and "tier" in a
+    )
+    reserver = game.seats.get(position=mover).user
+    services.play(game.pk, reserver, blind, None)
+    game.refresh_from_db()
+    own = engine.view(engine.load(game.snapshot), mover)["seats"][mover]["reserved"][-1]
+    name = own["name"]
+    for i, viewer in enumerate(viewers):
+        changed, kept[i] = render_changed(game, viewer, kept[i])
+        shown[i] = changed.get("bakers", shown[i])
+        assert shown[i] == fresh_regions(game, viewer)["bakers"], f"viewer {i}"
+        assert (name in shown[i]) == (viewer == reserver), f"viewer {i}"
