@@ -175,7 +175,6 @@ def frame_context(replay: Replay, n: int) -> dict[str, Any]:
         "spec": spec,
         "seats": replay.seats,
         "me": None,
-        "user": None,
         "version": game.version,
         "replaying": True,
         "n": n,
