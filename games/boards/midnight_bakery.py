@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from games.boards.changes import AppendOnly
 from games.models import Game, Seat
 
 BREAKDOWN = (
@@ -91,6 +92,27 @@ def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]
     return rows
 
 
+def night_log(events: list[Mapping[str, Any]]) -> AppendOnly:
+    """The whole night's log, newest first: each bake, its picks, and what happened on each.
+
+    Within a pick the events keep their order (deal, reveals, the owl's snatch, the bake's end).
+    The log only grows, so the region's fingerprint is its length and newest event (AppendOnly):
+    a push that changes nothing in it costs no walk through the night.
+    """
+    bakes: list[dict[str, Any]] = []
+    for e in reversed(events):
+        if not bakes or bakes[-1]["bake"] != e.get("bake"):
+            bakes.append({"bake": e.get("bake"), "picks": []})
+        picks = bakes[-1]["picks"]
+        if not picks or picks[-1]["pick"] != e.get("pick"):
+            picks.append({"pick": e.get("pick"), "events": []})
+        picks[-1]["events"].append({"type": e.get("type", ""), "text": e.get("text", "")})
+    for bake in bakes:
+        for pick in bake["picks"]:
+            pick["events"].reverse()
+    return AppendOnly(bakes, (len(events), events[-1] if events else None))
+
+
 def results_count(view: Mapping[str, Any]) -> int:
     """How many bakes have been scored: the results a baker can close."""
     return len(view.get("bakes", []))
@@ -134,7 +156,7 @@ def context(
         "bake_tables": [
             {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)
         ],
-        "log": list(reversed(view.get("log", [])[-12:])),
+        "log": night_log(view.get("log", [])),  # the whole night (see night_log)
         "art": art,
     }
 
