@@ -1,11 +1,14 @@
 """Replays of finished games: every state rebuilt from the seed and the Action rows.
 
-A frame is the table as a spectator saw it after move N, plus, since the game is over, every
-seat's hidden hand at that moment read from that seat's own view. Never for a running game.
+A frame is the table after move N through someone's eyes: by default everything (the spectator's
+table plus, since the game is over, every seat's hidden hand at that moment read from that seat's
+own view), or one seat's (exactly engine.view() of that seat then: what that baker knew). Never
+for a running game.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -118,14 +121,19 @@ def hidden_hands(slug: str, engine: Any, state: Any, seats: list[Seat]) -> list[
 # --- the move in words, per game ----------------------------------------------------------
 
 
-def mb_move(replay: Replay, n: int) -> tuple[str, list[str]]:
-    """What the baker chose at move n, and the public events it set off."""
+def mb_move(replay: Replay, n: int, eyes: int | None = None) -> tuple[str, list[str]]:
+    """What the baker chose at move n, and the public events it set off.
+
+    Through another seat's eyes the choice itself stays face down, as it was at the table.
+    """
     engine = replay.game.spec.engine
     seat, payload = replay.moves[n - 1]
     before, after = replay.state(n - 1), replay.state(n)
     names = {c["id"]: c["name"] for c in engine.view(before, seat)["batch"]}
     who = player_name(replay.seats, seat)
-    if payload.get("type") == "peel":
+    if eyes is not None and eyes != seat:
+        said = f"{who} made their choice, face down."
+    elif payload.get("type") == "peel":
         first, second = (names.get(c, c) for c in payload["cards"])
         said = f"{who} used the peel: a {first}, then a {second}."
     else:
@@ -135,11 +143,13 @@ def mb_move(replay: Replay, n: int) -> tuple[str, list[str]]:
     return said, events
 
 
-def ck_move(replay: Replay, n: int) -> tuple[str, list[str]]:
-    """What the baker did at move n, in the words of their own kitchen log (blind cards named)."""
+def ck_move(replay: Replay, n: int, eyes: int | None = None) -> tuple[str, list[str]]:
+    """What the baker did at move n, in the words of a kitchen log: the mover's own (blind cards
+    named), or the watching seat's (a rival's blind card only by its tier)."""
     engine = replay.game.spec.engine
     seat, _ = replay.moves[n - 1]
-    before, after = engine.view(replay.state(n - 1), seat), engine.view(replay.state(n), seat)
+    reader = seat if eyes is None else eyes
+    before, after = engine.view(replay.state(n - 1), reader), engine.view(replay.state(n), reader)
     names = cakehalla.player_names(after, replay.seats, replay.game.spec.seat_names)
     lines = [cakehalla.event_text(e, names) for e in after["log"][len(before["log"]) :]]
     if not lines:
@@ -147,13 +157,15 @@ def ck_move(replay: Replay, n: int) -> tuple[str, list[str]]:
     return lines[0], lines[1:]
 
 
-def plain_move(replay: Replay, n: int) -> tuple[str, list[str]]:
-    """A game without its own words: who moved and the action as posted."""
+def plain_move(replay: Replay, n: int, eyes: int | None = None) -> tuple[str, list[str]]:
+    """A game without its own words: who moved, and the action as posted to everyone's eyes."""
     seat, payload = replay.moves[n - 1]
+    if eyes is not None and eyes != seat:
+        return f"{player_name(replay.seats, seat)} moved.", []
     return f"{player_name(replay.seats, seat)} played {json.dumps(payload)}.", []
 
 
-MOVES: Mapping[str, Callable[[Replay, int], tuple[str, list[str]]]] = {
+MOVES: Mapping[str, Callable[[Replay, int, int | None], tuple[str, list[str]]]] = {
     "midnight-bakery": mb_move,
     "cakehalla": ck_move,
 }
@@ -162,14 +174,61 @@ MOVES: Mapping[str, Callable[[Replay, int], tuple[str, list[str]]]] = {
 # --- a frame ------------------------------------------------------------------------------
 
 
-def frame_context(replay: Replay, n: int) -> dict[str, Any]:
-    """Everything the frame template needs for move n (already clamped)."""
+def eyes_of(replay: Replay, raw: str | None) -> int | None:
+    """The seat position whose eyes the viewer chose, or None for everything (also for garbage)."""
+    positions = {s.position for s in replay.seats}
+    try:
+        eyes = int(raw or "")
+    except ValueError:
+        return None
+    return eyes if eyes in positions else None
+
+
+def eyes_choices(replay: Replay, eyes: int | None) -> list[dict[str, Any]]:
+    """The whose-eyes menu: everything, then each seat in order."""
+    out = [{"value": "", "label": "Everything", "chosen": eyes is None}]
+    for seat in sorted(replay.seats, key=lambda s: s.position or 0):
+        position = seat.position or 0
+        out.append(
+            {
+                "value": str(position),
+                "label": player_name(replay.seats, position),
+                "chosen": eyes == position,
+            }
+        )
+    return out
+
+
+def seat_as_watched(seat: Seat, view: Mapping[str, Any]) -> Seat:
+    """The seat as its board reads it in a replay: every result so far already closed."""
+    watched = copy.copy(seat)
+    watched.results_seen = len(view.get("bakes") or [])
+    return watched
+
+
+def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, Any]:
+    """Everything the frame template needs for move n (already clamped), through whose eyes.
+
+    With `eyes` a seat position, the frame is built from that seat's engine.view() alone: no
+    other seat's hand, no rival's blind card, no rival's choice before the reveal.
+    """
     game = replay.game
     spec = game.spec
     engine = spec.engine
     state = replay.state(n)
-    view = engine.view(state, None)
-    view = REVEAL.get(spec.slug, lambda _e, _s, v: v)(engine, state, view)
+    me = next((s for s in replay.seats if s.position == eyes), None) if eyes is not None else None
+    legal: list[dict] = []
+    if me is None:
+        view = engine.view(state, None)
+        view = REVEAL.get(spec.slug, lambda _e, _s, v: v)(engine, state, view)
+        hands = hidden_hands(spec.slug, engine, state, replay.seats)
+        skipped = SKIPPED_REGIONS
+    else:
+        view = engine.view(state, me.position)
+        legal = engine.legal_actions(state, me.position)  # their choices then, shown read-only
+        me = seat_as_watched(me, view)
+        hands = []  # their own hand is in their own part of the board, as they saw it
+        skipped = frozenset({"dialog"})
     ctx: dict[str, Any] = {
         "game": game,
         "spec": spec,
@@ -184,16 +243,20 @@ def frame_context(replay: Replay, n: int) -> dict[str, Any]:
         "next": min(replay.total, n + 1),
         "last": replay.total,
         "regions": [
-            f"{spec.template_dir}/_{name}.html"
-            for name in spec.regions
-            if name not in SKIPPED_REGIONS
+            f"{spec.template_dir}/_{name}.html" for name in spec.regions if name not in skipped
         ],
-        "hands": hidden_hands(spec.slug, engine, state, replay.seats),
+        "hands": hands,
         "hands_template": f"games/replay/_hands_{spec.slug}.html",
+        "eyes": "" if me is None else str(me.position),
+        "also": "" if me is None else f"&eyes={me.position}",  # what each step link keeps
+        "eyes_name": "" if me is None else player_name(replay.seats, me.position or 0),
+        "eyes_choices": eyes_choices(replay, None if me is None else me.position),
     }
-    ctx.update(board_module(game).context(game, view, [], None, replay.seats))
+    ctx.update(board_module(game).context(game, view, legal, me, replay.seats))
+    if me is not None:
+        ctx["me"] = me
     if n > 0:
         seat, _ = replay.moves[n - 1]
-        said, events = MOVES.get(spec.slug, plain_move)(replay, n)
+        said, events = MOVES.get(spec.slug, plain_move)(replay, n, eyes if me else None)
         ctx.update(mover=player_name(replay.seats, seat), said=said, events=events)
     return ctx

@@ -9,7 +9,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from games import catalog, history, stats
-from games.replay import Replay, ReplayUnavailable, frame_context
+from games.replay import Replay, ReplayUnavailable, eyes_of, frame_context
 from games.views import HtmxHttpRequest, get_game_or_404
 
 HISTORY_PAGE = 20
@@ -57,7 +57,7 @@ def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             request, "games/replay_unavailable.html", {"game": game, "why": str(exc)}, status=404
         )
     n = rebuilt.clamp(page_number(request.GET.get("move")))
-    ctx = frame_context(rebuilt, n)
+    ctx = frame_context(rebuilt, n, eyes_of(rebuilt, request.GET.get("eyes")))
     if request.htmx:
         return render(request, "games/replay/_frame.html", ctx)
     return render(request, "games/replay.html", ctx)
