@@ -134,6 +134,18 @@ def blocked(view: Mapping[str, Any], mine: int | None, legal: Legal) -> str:
     return ""
 
 
+def cost_words(costs: list[dict[str, Any]], discounted: bool) -> str:
+    """A card's cost in words, for its accessible name: 'costs 3 Sugar, 2 Cherry; you pay 1 Sugar,
+    2 Cherry' (what the viewer pays after their discounts, when those change it)."""
+    if not costs:
+        return "free"
+    full = ", ".join(f"{c['n']} {c['label']}" for c in costs)
+    if not discounted or all(c["pay"] == c["n"] for c in costs):
+        return f"costs {full}"
+    pay = ", ".join(f"{c['pay']} {c['label']}" for c in costs if c["pay"])
+    return f"costs {full}; you pay {pay or 'nothing, your discounts cover it'}"
+
+
 def card_box(
     card: Mapping[str, Any],
     *,
@@ -158,6 +170,7 @@ def card_box(
         reserve_why = wait
     else:
         reserve_why = "You already hold three reserved cards."
+    costs = cost_items(card, box["discounts"] if box else None)
     return {
         **card,
         "tier_name": TIER_NAMES.get(card["tier"], ""),
@@ -167,7 +180,8 @@ def card_box(
             "label": label(card["discount"]),
             "art": token_art(card["discount"]),
         },
-        "costs": cost_items(card, box["discounts"] if box else None),
+        "costs": costs,
+        "cost_words": cost_words(costs, box is not None),
         "can_buy": can_buy,
         "buy": action_json({"type": "buy", "card": card["id"]}),
         "buy_why": buy_why,
