@@ -225,8 +225,11 @@ def counter_rows(
     return rows
 
 
-def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict[str, Any]]:
-    """The market's piles, each with whether it can be picked once or twice and why not."""
+def market_tokens(
+    view: Mapping[str, Any], legal: Legal, wait: str, moved: set[str] = frozenset()  # type: ignore[assignment]
+) -> list[dict[str, Any]]:
+    """The market's piles, each with whether it can be picked once or twice and why not, and
+    whether a rival's newest turn just moved it (`just`)."""
     takeable = {name for take in legal.takes for name in take}
     out = []
     for name in TOKENS:
@@ -252,6 +255,7 @@ def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict
                 "why": why,
                 "two": two,
                 "two_why": "" if two else f"Two alike need {TWO_ALIKE_MIN} or more in the pile.",
+                "just": name in moved,
             }
         )
     return out
@@ -273,11 +277,44 @@ def bakery_rows(box: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in TOKENS]
 
 
+def last_turns(log: list[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each seat's latest turn in the kitchen log: its events, and whether it is the newest turn
+    on the table (the log's last), which the board marks for a moment."""
+    turns: dict[int, dict[str, Any]] = {}
+    newest = None
+    for e in log:
+        seat = e.get("seat")
+        if seat is None:
+            continue
+        if newest is None or newest != seat:
+            turns[seat] = {"events": []}
+        turns[seat]["events"].append(e)
+        newest = seat
+    for seat, turn in turns.items():
+        turn["newest"] = seat == newest
+    return turns
+
+
+def touched(events: list[Mapping[str, Any]]) -> set[str]:
+    """The market's ingredients a turn moved: taken, paid back, or put back."""
+    out: set[str] = set()
+    for e in events:
+        if e["type"] == "take":
+            out.update(e["ingredients"])
+        elif e["type"] == "buy":
+            out.update(name for name, n in e.get("paid", {}).items() if n)
+        elif e["type"] == "return":
+            out.update(name for name, n in e["ingredients"].items() if n)
+    return out
+
+
 def baker_boxes(
     view: Mapping[str, Any], names: list[str], mine: int | None, seats: list[Seat]
 ) -> list[dict[str, Any]]:
-    """Every baker's public box: ingredients, discounts, reserved cards, customers, points."""
+    """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
+    what they did on their latest turn (`last`, `just` when it is the table's newest)."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
+    turns = last_turns(view["log"])
     out = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -295,6 +332,10 @@ def baker_boxes(
                     for r in box["reserved"]
                 ],
                 "customer_names": [customer_name(c) for c in box["customers"]],
+                "last": " ".join(event_text(e, names) for e in turns[i]["events"])
+                if i in turns
+                else "",
+                "just": i in turns and turns[i]["newest"] and i != mine,
             }
         )
     return out
@@ -411,6 +452,14 @@ def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, An
     ]
 
 
+def rival_moved(view: Mapping[str, Any], bakers: list[dict[str, Any]]) -> set[str]:
+    """The market piles the table's newest turn moved, when a rival (or a bot) made it."""
+    newest = next((b for b in bakers if b["just"]), None)
+    if newest is None:
+        return set()
+    return touched(last_turns(view["log"])[newest["position"]]["events"])
+
+
 def context(
     game: Game, view: dict[str, Any], legal: list[dict], me: Seat | None, seats: list[Seat]
 ) -> dict[str, Any]:
@@ -435,12 +484,14 @@ def context(
         "my_turn": not wait,
         "wait": wait,
         "turn_name": names[view["turn"]] if view["turn"] is not None else "",
+        # A rival's (or a bot's) newest turn, in words at the top, where a phone's screen starts.
+        "just_now": next((b["last"] for b in bakers if b["just"]), ""),
         "customers": customer_boxes(view, my_view),
         "bakers": bakers,
         "my_box": my_box,
         "reserved": reserved,
         "rows": counter_rows(view, my_view, allowed, wait),
-        "market": market_tokens(view, allowed, wait),
+        "market": market_tokens(view, allowed, wait, rival_moved(view, bakers)),
         "takes_json": json.dumps([list(t) for t in allowed.takes]),
         "can_pass": allowed.passing,
         "pass_action": action_json({"type": "pass"}),

@@ -37,11 +37,45 @@ def player_names(view: Mapping[str, Any], seats: list[Seat]) -> list[str]:
     ]
 
 
+def last_reveal(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """Each seat's part of the latest reveal (and the owl's snatches after it), from the public log:
+    the words, the cards filed, whether a Peel took two, and whether it is the newest thing on
+    the table (no baker has locked since), which the board marks for a moment.
+    """
+    events = view.get("log", [])
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["type"] == "keep"), None)
+    if at is None:
+        return {}
+    key = (events[at].get("bake"), events[at].get("pick"))
+    start = at
+    while start > 0 and events[start - 1]["type"] == "keep":
+        if (events[start - 1].get("bake"), events[start - 1].get("pick")) != key:
+            break
+        start -= 1
+    newest = not any(box["locked"] for box in view["seats"])
+    out: dict[int, dict[str, Any]] = {}
+    for e in events[start:]:
+        if e["type"] not in ("keep", "snatch") or "seat" not in e:
+            continue
+        cards = e.get("cards") or [e.get("card")]
+        seen = out.setdefault(
+            e["seat"], {"texts": [], "cards": [], "peel": False, "newest": newest}
+        )
+        seen["texts"].append(e["text"])
+        seen["cards"].extend(c for c in cards if c)
+        seen["peel"] = seen["peel"] or bool(e.get("peel"))
+    return {
+        seat: {**seen, "text": " ".join(seen.pop("texts"))} for seat, seen in out.items()
+    }
+
+
 def boxes(view: Mapping[str, Any], seats: list[Seat], mine: int | None) -> list[dict[str, Any]]:
-    """Every seat's public box with its truffle ring (gold leader, red empty baker)."""
+    """Every seat's public box with its truffle ring (gold leader, red empty baker), and its part
+    of the latest reveal (`last`)."""
     names = player_names(view, seats)
     most = max((box["truffles"] for box in view["seats"]), default=0)
     waiting = set(view.get("waiting_for", []))
+    revealed = last_reveal(view)
     out = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -54,6 +88,7 @@ def boxes(view: Mapping[str, Any], seats: list[Seat], mine: int | None) -> list[
                 "empty_box": box["truffles"] == 0 and not box["owl"],
                 "choosing": i in waiting,
                 "backs": range(box["batch_count"] - (1 if box["locked"] else 0)),
+                "last": revealed.get(i),
             }
         )
     return out
