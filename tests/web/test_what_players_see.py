@@ -179,3 +179,142 @@ def test_the_logs_fingerprint_moves_only_when_the_log_grows(
     services.play(running_game, bob.user, engine.legal_actions(state, bob.position)[0], None)
     running_game.refresh_from_db()
     assert fingerprint(board_context(running_game, player), template) != before
+
+
+# --- Cakehalla's cards and piles -----------------------------------------------------------
+
+
+def cakehalla_table(player: User) -> Game:
+    game = services.create_game(player, "cakehalla", 2)
+    services.add_bot(game, player, "greedy")
+    services.start(game, player)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_cakehalla_cards_accessible_name_says_its_cost(player: User) -> None:
+    game = cakehalla_table(player)
+    engine = game.spec.engine
+    view = engine.view(engine.load(game.snapshot), None)
+    card = next(c for c in view["counter"]["1"] if c)
+    body = client_for(player).get(game.get_absolute_url()).content.decode()
+    label = re.search(
+        r'<details id="offer-counter-' + re.escape(card["id"]) + r'".*?<summary aria-label="([^"]*)"',
+        body,
+        re.S,
+    )
+    assert label
+    cost = ", ".join(
+        f"{n} {name.capitalize()}"
+        for name in ("sugar", "blueberry", "matcha", "cherry", "cocoa")
+        if (n := card["cost"].get(name))
+    )
+    assert f"costs {cost}" in label.group(1)
+
+
+def test_a_pile_reserves_only_from_its_offer(player: User) -> None:
+    game = cakehalla_table(player)
+    body = client_for(player).get(game.get_absolute_url()).content.decode()
+    for tier in (1, 2, 3):
+        offer = re.search(
+            rf'<details id="pile-{tier}" class="offer pile-offer">(.*?)</details>', body, re.S
+        )
+        assert offer, tier
+        summary = re.search(r"<summary.*?</summary>", offer.group(1), re.S)
+        assert summary and "<button" not in summary.group(0)
+        assert "Reserve face down" in offer.group(1)
+        assert f'&quot;tier&quot;:{tier}}}' in offer.group(1)
+    # The blind reservation is nowhere else on the page.
+    assert len(re.findall(r"&quot;tier&quot;:\d", body)) == 3
+
+
+# --- what just happened ---------------------------------------------------------------------
+
+
+def test_a_bots_cakehalla_turn_is_marked_for_the_person(player: User) -> None:
+    game = cakehalla_table(player)
+    engine = game.spec.engine
+    state = engine.load(game.snapshot)
+    me = game.seats.get(user=player)
+    assert engine.view(state, me.position)["turn"] == me.position  # a bot that opened has moved
+    take = next(a for a in engine.legal_actions(state, me.position) if a["type"] == "take")
+    services.play(game, player, take, None)  # the greedy bot answers at once (inline)
+    game.refresh_from_db()
+    log = engine.view(engine.load(game.snapshot), me.position)["log"]
+    assert log[-1]["seat"] != me.position
+    body = client_for(player).get(game.get_absolute_url()).content.decode()
+    assert body.count('class="last-move just"') == 1  # the bot's box; never your own
+    assert '<p class="just-line just">' in body
+    status = body[body.index('id="region-status"') : body.index('id="region-customers"')]
+    assert "greedy-bot" in status
+
+
+def test_a_rivals_reveal_is_marked_until_someone_locks_again(
+    running_game: Game, player: User, rival: User
+) -> None:
+    engine = running_game.spec.engine
+    for user in (player, rival):
+        running_game.refresh_from_db()
+        state = engine.load(running_game.snapshot)
+        seat = running_game.seats.get(user=user)
+        keep = next(a for a in engine.legal_actions(state, seat.position) if a["type"] == "keep")
+        services.play(running_game, user, keep, None)
+    running_game.refresh_from_db()
+    seat_of = running_game.seats.get(user=player).position
+    body = client_for(player).get(running_game.get_absolute_url()).content.decode()
+    seats = body[body.index('id="region-seats"') : body.index('id="region-mine"')]
+    assert re.search(r'<p class="last-move just">.*?kept a', seats, re.S)
+    view = engine.view(engine.load(running_game.snapshot), None)
+    at = max(i for i, e in enumerate(view["log"]) if e["type"] == "keep")
+    others = [  # the rival's keep and the owl's snatch: faces filed into rivals' cases
+        face
+        for e in view["log"][at - 1 :]
+        if e["type"] in ("keep", "snatch") and e["seat"] != seat_of
+        for face in e.get("faces", [e.get("face")])
+    ]
+    filed = [f for f in others if f != "truffle"]  # truffles go to the box, not the case
+    assert seats.count('class="mini just"') == len(filed)
+    # The player locks the next pick: the reveal is no longer the newest thing, the glow goes.
+    state = engine.load(running_game.snapshot)
+    seat = running_game.seats.get(user=player)
+    keep = next(a for a in engine.legal_actions(state, seat.position) if a["type"] == "keep")
+    services.play(running_game, player, keep, None)
+    running_game.refresh_from_db()
+    body = client_for(player).get(running_game.get_absolute_url()).content.decode()
+    seats = body[body.index('id="region-seats"') : body.index('id="region-mine"')]
+    assert '<p class="last-move">' in seats
+    assert " just" not in seats
+
+
+def test_a_rivals_peel_says_both_cards_and_rings_them(player: User) -> None:
+    from django.template.loader import render_to_string
+
+    from games.boards import midnight_bakery
+
+    def box(seat: int, name: str, case: list[dict]) -> dict:
+        return {
+            "seat": seat, "name": name, "owl": False, "batch_count": 3, "locked": False,
+            "case": case, "waiting_glazes": 0, "truffles": 0, "banked": 0,
+        }  # fmt: skip
+
+    bun = {"id": "bun-01", "face": "bun", "name": "Cinnamon Bun", "glazed": False}
+    tart = {"id": "chocolate-02", "face": "chocolate", "name": "Chocolate tart", "glazed": False}
+    view = {
+        "seats": [box(0, "Flour", []), box(1, "Sugar", [bun, tart])],
+        "waiting_for": [0, 1],
+        "log": [
+            {"type": "keep", "bake": 1, "pick": 3, "seat": 0, "cards": ["jam-01"],
+             "text": "Flour kept a Jam tart.", "peel": False},
+            {"type": "keep", "bake": 1, "pick": 3, "seat": 1, "cards": ["bun-01", "chocolate-02"],
+             "text": "Sugar used a Baker's Peel to take a Cinnamon Bun and a Chocolate tart.",
+             "peel": True},
+        ],
+    }  # fmt: skip
+    boxes = midnight_bakery.boxes(view, [], 0)
+    html = render_to_string(
+        "games/midnight-bakery/_seats.html",
+        {"boxes": [b for b in boxes if not b["me"]], "me": None, "resigned_positions": set()},
+    )
+    assert '<p class="last-move peel just">' in html
+    assert "used a Baker&#x27;s Peel to take a Cinnamon Bun and a Chocolate tart" in html
+    assert html.count('class="mini just"') == 2
