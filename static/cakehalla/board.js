@@ -105,6 +105,14 @@
       refused.focus();
       return;
     }
+    // A Buy or Reserve sent from an offer closes it: a pile's offer outlives the move otherwise
+    // (the morph keeps an open menu open).
+    var sent = target.closest(".offer-actions button[type=submit]");
+    if (sent) {
+      var opened = sent.closest("details.offer");
+      setTimeout(function () { if (opened) opened.open = false; }, 0);
+      return;
+    }
     var token = target.closest("[data-ing]");
     if (token) {
       pick(token.closest("form"), token);
