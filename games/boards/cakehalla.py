@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from games.engines.cakehalla.cards import CARD_INDEX, CARDS, CUSTOMER_INDEX, CUSTOMERS, TIER_NAMES
@@ -226,7 +227,10 @@ def counter_rows(
 
 
 def market_tokens(
-    view: Mapping[str, Any], legal: Legal, wait: str, moved: set[str] = frozenset()  # type: ignore[assignment]
+    view: Mapping[str, Any],
+    legal: Legal,
+    wait: str,
+    moved: AbstractSet[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """The market's piles, each with whether it can be picked once or twice and why not, and
     whether a rival's newest turn just moved it (`just`)."""

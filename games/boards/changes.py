@@ -107,7 +107,7 @@ def resolve(context: Mapping[str, Any], path: Path) -> Any:
     return current
 
 
-class AppendOnly(list):  # type: ignore[type-arg]
+class AppendOnly(list[Any]):
     """A list that only ever grows at one end (a game's log): its length and its newest item
     tell it apart, so its fingerprint costs the same for three entries or three hundred."""
 

@@ -64,9 +64,7 @@ def last_reveal(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
         seen["texts"].append(e["text"])
         seen["cards"].extend(c for c in cards if c)
         seen["peel"] = seen["peel"] or bool(e.get("peel"))
-    return {
-        seat: {**seen, "text": " ".join(seen.pop("texts"))} for seat, seen in out.items()
-    }
+    return {seat: {**seen, "text": " ".join(seen.pop("texts"))} for seat, seen in out.items()}
 
 
 def boxes(view: Mapping[str, Any], seats: list[Seat], mine: int | None) -> list[dict[str, Any]]:

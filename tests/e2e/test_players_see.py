@@ -34,7 +34,9 @@ def test_a_friend_follows_the_invite_signs_up_and_sits(
     invite = str(link.get_attribute("href"))
     assert "?invite=" in invite
     # The link is shown whole, with the site's address, and the button copies exactly that.
-    host.wait_for_function("() => document.getElementById('invite-link').textContent.startsWith('http')")
+    host.wait_for_function(
+        "() => document.getElementById('invite-link').textContent.startsWith('http')"
+    )
     absolute = link.inner_text()
     assert absolute == base + invite
     host.get_by_role("button", name="Copy link").click()
@@ -84,7 +86,11 @@ def test_a_cakehalla_turn_fits_a_phone_and_two_taps_take_two(
     page.screenshot(path=str(artifacts / "players-cakehalla-phone-full.png"), full_page=True)
     screen = PHONE["height"]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    counter, take, mine = box(page, "#region-counter"), box(page, "[data-take]"), box(page, "#region-mine")
+    counter, take, mine = (
+        box(page, "#region-counter"),
+        box(page, "[data-take]"),
+        box(page, "#region-mine"),
+    )
     # The counter starts near the top; Take is on the first screen; your bakery starts on it too
     # and ends within a short scroll (it was 600, 1,250 and 1,300 px down).
     assert counter["y"] < screen * 0.3
@@ -104,7 +110,9 @@ def test_a_cakehalla_turn_fits_a_phone_and_two_taps_take_two(
     action = json.loads(str(page.locator('#market-form input[name="action"]').input_value()))
     assert action == {"type": "take", "ingredients": [two, two]}
     assert page.locator(f'#market-form [data-ing="{two}"] .picked').inner_text() == "\u00d72"
-    assert page.locator(f'#market-form [data-ing="{other}"]').get_attribute("aria-pressed") == "false"
+    assert (
+        page.locator(f'#market-form [data-ing="{other}"]').get_attribute("aria-pressed") == "false"
+    )
     assert page.locator("[data-take]").is_enabled()
     page.screenshot(path=str(artifacts / "players-cakehalla-two-picked.png"))
     # A third tap puts it down.

@@ -76,7 +76,9 @@ def test_a_rivals_choice_stays_face_down_through_another_seats_eyes(
     seat, payload = rebuilt.moves[0]
     other = next(s.position for s in rebuilt.seats if s.position != seat)
     chosen = next(
-        c["name"] for c in engine.view(rebuilt.state(0), seat)["batch"] if c["id"] == payload["card"]
+        c["name"]
+        for c in engine.view(rebuilt.state(0), seat)["batch"]
+        if c["id"] == payload["card"]
     )
     said_by_rival = re.search(r'<p class="said">(.*?)</p>', frame(night, 1, other)).group(1)  # type: ignore[union-attr]
     assert "made their choice, face down" in said_by_rival

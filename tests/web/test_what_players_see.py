@@ -1,4 +1,4 @@
-"""What players meet every evening: invites, menus, the favicon, plurals, headings, the night's log."""
+"""What players meet: invites, menus, the favicon, plurals, headings, the log, last moves."""
 
 from __future__ import annotations
 
@@ -77,10 +77,17 @@ def test_logging_in_from_the_table_comes_back_to_it(player: User, outsider: User
     friend = Client()
     friend.get(game.invite_url)
     login = friend.get(f"/accounts/login/?next={quote(game.invite_url, safe='/')}")
-    assert f'href="/accounts/signup/?next={quote(game.invite_url, safe="/")}"' in login.content.decode()
+    assert (
+        f'href="/accounts/signup/?next={quote(game.invite_url, safe="/")}"'
+        in login.content.decode()
+    )
     response = friend.post(
         "/accounts/login/",
-        {"username": outsider.username, "password": "a-long-baking-secret", "next": game.invite_url},
+        {
+            "username": outsider.username,
+            "password": "a-long-baking-secret",
+            "next": game.invite_url,
+        },
     )
     assert response.status_code == 302
     assert response["Location"] == game.invite_url
@@ -199,7 +206,9 @@ def test_a_cakehalla_cards_accessible_name_says_its_cost(player: User) -> None:
     card = next(c for c in view["counter"]["1"] if c)
     body = client_for(player).get(game.get_absolute_url()).content.decode()
     label = re.search(
-        r'<details id="offer-counter-' + re.escape(card["id"]) + r'".*?<summary aria-label="([^"]*)"',
+        r'<details id="offer-counter-'
+        + re.escape(card["id"])
+        + r'".*?<summary aria-label="([^"]*)"',
         body,
         re.S,
     )
@@ -223,7 +232,7 @@ def test_a_pile_reserves_only_from_its_offer(player: User) -> None:
         summary = re.search(r"<summary.*?</summary>", offer.group(1), re.S)
         assert summary and "<button" not in summary.group(0)
         assert "Reserve face down" in offer.group(1)
-        assert f'&quot;tier&quot;:{tier}}}' in offer.group(1)
+        assert f"&quot;tier&quot;:{tier}}}" in offer.group(1)
     # The blind reservation is nowhere else on the page.
     assert len(re.findall(r"&quot;tier&quot;:\d", body)) == 3
 
