@@ -93,6 +93,18 @@ def test_logging_in_from_the_table_comes_back_to_it(player: User, outsider: User
     assert response["Location"] == game.invite_url
 
 
+def test_the_menus_log_in_and_sign_up_come_back_to_the_page(player: User) -> None:
+    game = services.create_game(player, "cakehalla", 2, private=True)
+    back = quote(game.invite_url, safe="/")
+    menu = nav(Client().get(game.invite_url).content.decode())
+    assert f'href="/accounts/login/?next={back}"' in menu
+    assert f'href="/accounts/signup/?next={back}"' in menu
+    signup = nav(Client().get(f"/accounts/signup/?next={back}").content.decode())
+    assert f'href="/accounts/login/?next={back}"' in signup
+    plain = nav(Client().get("/accounts/login/").content.decode())
+    assert 'href="/accounts/signup/"' in plain
+
+
 def test_sign_up_never_sends_a_friend_off_the_site() -> None:
     body = Client().get("/accounts/signup/?next=https://evil.example/").content.decode()
     assert "evil.example" not in body
