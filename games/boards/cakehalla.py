@@ -313,12 +313,16 @@ def touched(events: list[Mapping[str, Any]]) -> set[str]:
 
 
 def baker_boxes(
-    view: Mapping[str, Any], names: list[str], mine: int | None, seats: list[Seat]
+    view: Mapping[str, Any],
+    names: list[str],
+    mine: int | None,
+    seats: list[Seat],
+    turns: Mapping[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
     what they did on their latest turn (`last`, `just` when it is the table's newest)."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
-    turns = last_turns(view["log"])
+    turns = last_turns(view["log"]) if turns is None else turns
     out = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -456,12 +460,12 @@ def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, An
     ]
 
 
-def rival_moved(view: Mapping[str, Any], bakers: list[dict[str, Any]]) -> set[str]:
+def rival_moved(turns: Mapping[int, dict[str, Any]], bakers: list[dict[str, Any]]) -> set[str]:
     """The market piles the table's newest turn moved, when a rival (or a bot) made it."""
     newest = next((b for b in bakers if b["just"]), None)
     if newest is None:
         return set()
-    return touched(last_turns(view["log"])[newest["position"]]["events"])
+    return touched(turns[newest["position"]]["events"])
 
 
 def context(
@@ -472,7 +476,8 @@ def context(
     names = player_names(view, seats, game.spec.seat_names)
     allowed = Legal(legal)
     wait = blocked(view, mine, allowed)
-    bakers = baker_boxes(view, names, mine, seats)
+    turns = last_turns(view["log"])
+    bakers = baker_boxes(view, names, mine, seats, turns)
     my_box = bakers[mine] if mine is not None else None
     my_view = view["seats"][mine] if mine is not None else None
     reserved = []
@@ -495,7 +500,7 @@ def context(
         "my_box": my_box,
         "reserved": reserved,
         "rows": counter_rows(view, my_view, allowed, wait),
-        "market": market_tokens(view, allowed, wait, rival_moved(view, bakers)),
+        "market": market_tokens(view, allowed, wait, rival_moved(turns, bakers)),
         "takes_json": json.dumps([list(t) for t in allowed.takes]),
         "can_pass": allowed.passing,
         "pass_action": action_json({"type": "pass"}),
