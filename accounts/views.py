@@ -30,14 +30,16 @@ def safe_next(request: HttpRequest) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log straight in."""
     if request.user.is_authenticated:
-        return redirect("lobby")
+        return redirect(safe_next(request))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         # Axes needs a backend named explicitly, since the user did not authenticate().
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(safe_next(request))
-    return render(request, "accounts/signup.html", {"form": form})
+    # Passed on to the log-in link, so "Log in" from here also comes back to where they were.
+    nxt = safe_next(request) if request.GET.get("next") else ""
+    return render(request, "accounts/signup.html", {"form": form, "next": nxt})
 
 
 @require_http_methods(["GET"])

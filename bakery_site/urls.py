@@ -1,7 +1,10 @@
 """Bakehouse URLs."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 from accounts import views as account_views
 from games import views as game_views
@@ -10,6 +13,8 @@ from games import views_history as game_views_history
 urlpatterns = [
     path("", game_views.lobby, name="lobby"),
     path("healthz", game_views.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on their own; the icon is a small SVG among the static files.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"), permanent=True)),
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", account_views.profile, name="profile"),

@@ -1,16 +1,20 @@
 """Replays of finished games: every state rebuilt from the stored setup and the Action rows.
 
-A frame is the table as a spectator saw it after move N, plus, since the game is over, every
-seat's hidden hand at that moment read from that seat's own view. Never for a running game.
+A frame is the table after move N through someone's eyes: by default everything (the spectator's
+table plus, since the game is over, every seat's hidden hand at that moment read from that seat's
+own view), or one seat's (exactly engine.view() of that seat then: what that baker knew). Never
+for a running game.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from games import archive
+from games.kinds.base import player_name
 from games.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -82,18 +86,64 @@ def hidden_hands(replay: Replay, n: int) -> list[dict[str, Any]]:
     return hands if any(h["cards"] for h in hands) else []
 
 
-def frame_context(replay: Replay, n: int) -> dict[str, Any]:
-    """Everything the frame template needs for move n (already clamped)."""
+def eyes_of(replay: Replay, raw: str | None) -> int | None:
+    """The seat position whose eyes the viewer chose, or None for everything (also for garbage)."""
+    positions = {s.position for s in replay.seats}
+    try:
+        eyes = int(raw or "")
+    except ValueError:
+        return None
+    return eyes if eyes in positions else None
+
+
+def eyes_choices(replay: Replay, eyes: int | None) -> list[dict[str, Any]]:
+    """The whose-eyes menu: everything, then each seat in order."""
+    out = [{"value": "", "label": "Everything", "chosen": eyes is None}]
+    for seat in sorted(replay.seats, key=lambda s: s.position or 0):
+        position = seat.position or 0
+        out.append(
+            {
+                "value": str(position),
+                "label": player_name(replay.seats, position),
+                "chosen": eyes == position,
+            }
+        )
+    return out
+
+
+def seat_as_watched(seat: Seat, results: int) -> Seat:
+    """The seat as its board reads it in a replay: every result so far already closed."""
+    watched = copy.copy(seat)
+    watched.results_seen = results
+    return watched
+
+
+def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, Any]:
+    """Everything the frame template needs for move n (already clamped), through whose eyes.
+
+    With `eyes` a seat position, the frame is built from that seat's engine.view() alone: no
+    other seat's hand, no rival's blind card, no rival's choice before the reveal.
+    """
     game = replay.game
     spec = game.spec
     state = replay.state(n)
-    view = spec.replay_view(state)
+    me = next((s for s in replay.seats if s.position == eyes), None) if eyes is not None else None
+    legal: list[dict[str, Any]] = []
+    if me is None:
+        view = spec.replay_view(state)
+        hands = hidden_hands(replay, n)
+        regions = list(spec.replay_regions)
+    else:
+        view = spec.engine.view(state, me.position)
+        legal = spec.engine.legal_actions(state, me.position)  # their choices, shown read-only
+        me = seat_as_watched(me, spec.results_count(view))
+        hands = []  # their own hand is in their own part of the board, as they saw it
+        regions = [name for name in spec.regions if name != "dialog"]
     ctx: dict[str, Any] = {
         "game": game,
         "spec": spec,
         "seats": replay.seats,
         "me": None,
-        "user": None,
         "version": game.version,
         "replaying": True,
         "n": n,
@@ -102,12 +152,20 @@ def frame_context(replay: Replay, n: int) -> dict[str, Any]:
         "prev": max(0, n - 1),
         "next": min(replay.total, n + 1),
         "last": replay.total,
-        "regions": [f"{spec.template_dir}/_{name}.html" for name in spec.replay_regions],
-        "hands": hidden_hands(replay, n),
+        "regions": [f"{spec.template_dir}/_{name}.html" for name in regions],
+        "hands": hands,
+        "eyes": "" if me is None else str(me.position),
+        "also": "" if me is None else f"&eyes={me.position}",  # what each step link keeps
+        "eyes_name": "" if me is None else player_name(replay.seats, me.position or 0),
+        "eyes_choices": eyes_choices(replay, None if me is None else me.position),
     }
-    ctx.update(spec.board(game, view, [], None, replay.seats))
+    ctx.update(spec.board(game, view, legal, me, replay.seats))
+    if me is not None:
+        ctx["me"] = me
     if n > 0:
         seat, action = replay.moves[n - 1]
-        said, events = spec.describe_move(replay.state(n - 1), state, seat, action, replay.seats)
+        said, events = spec.describe_move(
+            replay.state(n - 1), state, seat, action, replay.seats, eyes=eyes if me else None
+        )
         ctx.update(said=said, events=events)
     return ctx

@@ -42,6 +42,8 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
         "option_labels": game.spec.option_labels(game.options),
         "resigned_positions": {s.position for s in seats if s.resigned},
         "your_move": False,
+        # The table's own link: a private one carries its invite, so a friend gets in with it.
+        "invite_path": game.invite_url if game.private else game.get_absolute_url(),
     }
     if game.status == Game.Status.OPEN or game.snapshot is None:
         return ctx

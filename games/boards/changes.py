@@ -22,6 +22,8 @@ from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
 from django.template.smartif import TokenBase
 
+from games.kinds.base import AppendOnly
+
 Path = tuple[str, ...]
 MISSING = object()
 # What stands for a value whose render cannot be told from its plain form (an object with no
@@ -144,6 +146,8 @@ def plain(value: Any) -> Hashable:
     kind = type(value)
     if kind is str or kind is int or value is None or value is MISSING:
         return value
+    if isinstance(value, AppendOnly):
+        return (TYPED, AppendOnly, len(value), plain(value.newest))
     if kind is list:
         return tuple([plain(v) for v in value])
     if isinstance(value, str | int | float):

@@ -21,6 +21,19 @@ Action = dict[str, Any]
 View = dict[str, Any]
 
 
+class AppendOnly(list[Any]):
+    """A list that only ever grows at one end (a game's log): its length and its newest item
+    tell it apart, so a region's fingerprint (games/boards/changes.py) costs the same for three
+    entries or three hundred.
+
+    Only for a list every viewer sees alike (a public log): viewers with equal fingerprints share
+    one render, and this fingerprint does not look at the older items."""
+
+    def __init__(self, items: Any, newest: Any) -> None:
+        super().__init__(items)
+        self.newest = newest
+
+
 class Engine(Protocol):
     """The public face of a rules engine (../shared/engine-contract.md); a package satisfies it.
 
@@ -189,9 +202,17 @@ class GameKind(ABC):
 
     @abstractmethod
     def describe_move(
-        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+        self,
+        before: Any,
+        after: Any,
+        seat: int,
+        action: Action,
+        seats: Sequence[Seat],
+        *,
+        eyes: int | None = None,
     ) -> tuple[str, list[str]]:
-        """A move in words, and the public events it set off."""
+        """A move in words, and the public events it set off: as everyone saw it once the game
+        was over, or (`eyes` a seat) as that seat saw it then, a rival's secrets kept."""
 
 
 def player_name(seats: Sequence[Seat], position: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from games.engines import cakehalla as engine
@@ -130,6 +131,18 @@ def reserve_full(rules: Mapping[str, Any]) -> str:
     return f"You already hold {rules['reserve_limit']} reserved cards."
 
 
+def cost_words(costs: list[dict[str, Any]], discounted: bool) -> str:
+    """A card's cost in words, for its accessible name: 'costs 3 Sugar, 2 Cherry; you pay 1 Sugar,
+    2 Cherry' (what the viewer pays after their discounts, when those change it)."""
+    if not costs:
+        return "free"
+    full = ", ".join(f"{c['n']} {c['label']}" for c in costs)
+    if not discounted or all(c["pay"] == c["n"] for c in costs):
+        return f"costs {full}"
+    pay = ", ".join(f"{c['pay']} {c['label']}" for c in costs if c["pay"])
+    return f"costs {full}; you pay {pay or 'nothing, your discounts cover it'}"
+
+
 def card_box(
     card: Mapping[str, Any],
     *,
@@ -155,6 +168,7 @@ def card_box(
         reserve_why = wait
     else:
         reserve_why = reserve_full(rules)
+    costs = cost_items(card, box["discounts"] if box else None, rules["ingredients"])
     return {
         **card,
         "tier_name": rules["tier_names"].get(str(card["tier"]), ""),
@@ -164,7 +178,8 @@ def card_box(
             "label": label(card["discount"]),
             "art": token_art(card["discount"]),
         },
-        "costs": cost_items(card, box["discounts"] if box else None, rules["ingredients"]),
+        "costs": costs,
+        "cost_words": cost_words(costs, box is not None),
         "can_buy": can_buy,
         "buy": action_json({"type": "buy", "card": card["id"]}),
         "buy_why": buy_why,
@@ -211,8 +226,14 @@ def counter_rows(
     return rows
 
 
-def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict[str, Any]]:
-    """The market's piles, each with whether it can be picked once or twice and why not."""
+def market_tokens(
+    view: Mapping[str, Any],
+    legal: Legal,
+    wait: str,
+    moved: AbstractSet[str] = frozenset(),
+) -> list[dict[str, Any]]:
+    """The market's piles, each with whether it can be picked once or twice and why not, and
+    whether a rival's newest turn just moved it (`just`)."""
     takeable = {name for take in legal.takes for name in take}
     rules = view["rules"]
     wild = rules["wild"]
@@ -242,6 +263,7 @@ def market_tokens(view: Mapping[str, Any], legal: Legal, wait: str) -> list[dict
                 "two_why": ""
                 if two
                 else f"Two alike need {rules['two_alike_min']} or more in the pile.",
+                "just": name in moved,
             }
         )
     return out
@@ -263,13 +285,50 @@ def bakery_rows(box: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, 
     return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
 
 
+def last_turns(log: list[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each seat's latest turn in the kitchen log: its events, and whether it is the newest turn
+    on the table (the log's last), which the board marks for a moment."""
+    turns: dict[int, dict[str, Any]] = {}
+    newest = None
+    for e in log:
+        seat = e.get("seat")
+        if seat is None:
+            continue
+        if newest is None or newest != seat:
+            turns[seat] = {"events": []}
+        turns[seat]["events"].append(e)
+        newest = seat
+    for seat, turn in turns.items():
+        turn["newest"] = seat == newest
+    return turns
+
+
+def touched(events: list[Mapping[str, Any]]) -> set[str]:
+    """The market's ingredients a turn moved: taken, paid back, or put back."""
+    out: set[str] = set()
+    for e in events:
+        if e["type"] == "take":
+            out.update(e["ingredients"])
+        elif e["type"] == "buy":
+            out.update(name for name, n in e.get("paid", {}).items() if n)
+        elif e["type"] == "return":
+            out.update(name for name, n in e["ingredients"].items() if n)
+    return out
+
+
 def baker_boxes(
-    view: Mapping[str, Any], names: list[str], mine: int | None, seats: Sequence[Seat]
+    view: Mapping[str, Any],
+    names: list[str],
+    mine: int | None,
+    seats: Sequence[Seat],
+    turns: Mapping[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every baker's public box: ingredients, discounts, reserved cards, customers, points."""
+    """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
+    what they did on their latest turn (`last`, `just` when it is the table's newest)."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
     kinds = tokens(view)
     ingredients = view["rules"]["ingredients"]
+    turns = last_turns(view["log"]) if turns is None else turns
     out = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -288,6 +347,10 @@ def baker_boxes(
                     else {**r, "costs": cost_items(r, box["discounts"], ingredients)}
                     for r in box["reserved"]
                 ],
+                "last": " ".join(event_text(e, names, view["rules"]) for e in turns[i]["events"])
+                if i in turns
+                else "",
+                "just": i in turns and turns[i]["newest"] and i != mine,
             }
         )
     return out
@@ -399,6 +462,14 @@ def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, An
     ]
 
 
+def rival_moved(turns: Mapping[int, dict[str, Any]], bakers: list[dict[str, Any]]) -> set[str]:
+    """The market piles the table's newest turn moved, when a rival (or a bot) made it."""
+    newest = next((b for b in bakers if b["just"]), None)
+    if newest is None:
+        return set()
+    return touched(turns[newest["position"]]["events"])
+
+
 def context(
     game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
 ) -> dict[str, Any]:
@@ -408,7 +479,8 @@ def context(
     allowed = Legal(legal)
     rules = view["rules"]
     wait = blocked(view, mine, allowed)
-    bakers = baker_boxes(view, names, mine, seats)
+    turns = last_turns(view["log"])
+    bakers = baker_boxes(view, names, mine, seats, turns)
     my_box = bakers[mine] if mine is not None else None
     my_view = view["seats"][mine] if mine is not None else None
     reserved = []
@@ -422,12 +494,14 @@ def context(
         "view": view,
         "my_turn": not wait,
         "turn_name": names[view["turn"]] if view["turn"] is not None else "",
+        # A rival's (or a bot's) newest turn, in words at the top, where a phone's screen starts.
+        "just_now": next((b["last"] for b in bakers if b["just"]), ""),
         "customers": customer_boxes(view, my_view),
         "bakers": bakers,
         "my_box": my_box,
         "reserved": reserved,
         "rows": counter_rows(view, my_view, allowed, wait),
-        "market": market_tokens(view, allowed, wait),
+        "market": market_tokens(view, allowed, wait, rival_moved(turns, bakers)),
         "takes_json": json.dumps([list(t) for t in allowed.takes]),
         "can_pass": allowed.passing,
         "pass_action": action_json({"type": "pass"}),
@@ -512,10 +586,19 @@ class Cakehalla(GameKind):
         return hands(state, seats)
 
     def describe_move(
-        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+        self,
+        before: Any,
+        after: Any,
+        seat: int,
+        action: Action,
+        seats: Sequence[Seat],
+        *,
+        eyes: int | None = None,
     ) -> tuple[str, list[str]]:
-        """The move in the words of the baker's own kitchen log (blind cards named)."""
-        old, new = engine.view(before, seat), engine.view(after, seat)
+        """The move in the words of a kitchen log: the mover's own (blind cards named), or the
+        watching seat's (a rival's blind card only by its tier)."""
+        reader = seat if eyes is None else eyes
+        old, new = engine.view(before, reader), engine.view(after, reader)
         names = player_names(new, seats, self.seat_names)
         lines = [event_text(e, names, new["rules"]) for e in new["log"][len(old["log"]) :]]
         if not lines:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery.bots import BOTS
-from games.kinds.base import Action, GameKind, Option, View, player_name
+from games.kinds.base import Action, AppendOnly, GameKind, Option, View, player_name
 
 if TYPE_CHECKING:
     from games.models import Game, Seat
@@ -41,11 +41,43 @@ def player_names(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[str]:
     ]
 
 
+def last_reveal(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """Each seat's part of the latest reveal (and the owl's snatches after it), from the public log:
+    the words, the cards filed, whether a Peel took two, and whether it is the newest thing on
+    the table (no baker has locked since), which the board marks for a moment.
+    """
+    events = view.get("log", [])
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["type"] == "keep"), None)
+    if at is None:
+        return {}
+    key = (events[at].get("bake"), events[at].get("pick"))
+    start = at
+    while start > 0 and events[start - 1]["type"] == "keep":
+        if (events[start - 1].get("bake"), events[start - 1].get("pick")) != key:
+            break
+        start -= 1
+    newest = not any(box["locked"] for box in view["seats"])
+    out: dict[int, dict[str, Any]] = {}
+    for e in events[start:]:
+        if e["type"] not in ("keep", "snatch") or "seat" not in e:
+            continue
+        cards = e.get("cards") or [e.get("card")]
+        seen = out.setdefault(
+            e["seat"], {"texts": [], "cards": [], "peel": False, "newest": newest}
+        )
+        seen["texts"].append(e["text"])
+        seen["cards"].extend(c for c in cards if c)
+        seen["peel"] = seen["peel"] or bool(e.get("peel"))
+    return {seat: {**seen, "text": " ".join(seen.pop("texts"))} for seat, seen in out.items()}
+
+
 def boxes(view: Mapping[str, Any], seats: Sequence[Seat], mine: int | None) -> list[dict[str, Any]]:
-    """Every seat's public box with its truffle ring (gold leader, red empty baker)."""
+    """Every seat's public box with its truffle ring (gold leader, red empty baker), and its part
+    of the latest reveal (`last`)."""
     names = player_names(view, seats)
     most = max((box["truffles"] for box in view["seats"]), default=0)
     waiting = set(view.get("waiting_for", []))
+    revealed = last_reveal(view)
     out = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -58,6 +90,7 @@ def boxes(view: Mapping[str, Any], seats: Sequence[Seat], mine: int | None) -> l
                 "empty_box": box["truffles"] == 0 and not box["owl"],
                 "choosing": i in waiting,
                 "backs": range(box["batch_count"] - (1 if box["locked"] else 0)),
+                "last": revealed.get(i),
             }
         )
     return out
@@ -94,6 +127,27 @@ def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]
             }
         )
     return rows
+
+
+def night_log(events: list[Mapping[str, Any]]) -> AppendOnly:
+    """The whole night's log, newest first: each bake, its picks, and what happened on each.
+
+    Within a pick the events keep their order (deal, reveals, the owl's snatch, the bake's end).
+    The log only grows, so the region's fingerprint is its length and newest event (AppendOnly):
+    a push that changes nothing in it costs no walk through the night.
+    """
+    bakes: list[dict[str, Any]] = []
+    for e in reversed(events):
+        if not bakes or bakes[-1]["bake"] != e.get("bake"):
+            bakes.append({"bake": e.get("bake"), "picks": []})
+        picks = bakes[-1]["picks"]
+        if not picks or picks[-1]["pick"] != e.get("pick"):
+            picks.append({"pick": e.get("pick"), "events": []})
+        picks[-1]["events"].append({"type": e.get("type", ""), "text": e.get("text", "")})
+    for bake in bakes:
+        for pick in bake["picks"]:
+            pick["events"].reverse()
+    return AppendOnly(bakes, (len(events), events[-1] if events else None))
 
 
 def results_count(view: Mapping[str, Any]) -> int:
@@ -139,7 +193,7 @@ def context(
         "bake_tables": [
             {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)
         ],
-        "log": list(reversed(view.get("log", [])[-12:])),
+        "log": night_log(view.get("log", [])),  # the whole night (see night_log)
     }
 
 
@@ -163,12 +217,22 @@ def hands(state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
 
 
 def move_words(
-    before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+    before: Any,
+    after: Any,
+    seat: int,
+    action: Action,
+    seats: Sequence[Seat],
+    eyes: int | None = None,
 ) -> tuple[str, list[str]]:
-    """What the baker chose, and the public events it set off."""
+    """What the baker chose, and the public events it set off.
+
+    Through another seat's eyes the choice itself stays face down, as it was at the table.
+    """
     names = {c["id"]: c["name"] for c in engine.view(before, seat)["batch"]}
     who = player_name(seats, seat)
-    if action.get("type") == "peel":
+    if eyes is not None and eyes != seat:
+        said = f"{who} made their choice, face down."
+    elif action.get("type") == "peel":
         first, second = (names.get(c, c) for c in action["cards"])
         said = f"{who} used the peel: a {first}, then a {second}."
     else:
@@ -230,7 +294,14 @@ class MidnightBakery(GameKind):
         return hands(state, seats)
 
     def describe_move(
-        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+        self,
+        before: Any,
+        after: Any,
+        seat: int,
+        action: Action,
+        seats: Sequence[Seat],
+        *,
+        eyes: int | None = None,
     ) -> tuple[str, list[str]]:
         """The pastry kept (or the peel's two), and the reveal it set off."""
-        return move_words(before, after, seat, action, seats)
+        return move_words(before, after, seat, action, seats, eyes)

@@ -47,25 +47,31 @@
     if (why) why.textContent = text;
   }
 
+  // The seed: "Tap the same one twice to take 2", whatever else is picked. A second tap on a
+  // picked ingredient makes the take two of it (the other picks are put down, since a take of two
+  // is of one kind only); a third tap puts it down. Without 4 in its pile, the second tap puts it
+  // down and says why.
+  function nextPicks(picks, ing, canTwo) {
+    var count = picks.filter(function (p) { return p === ing; }).length;
+    if (count === 2) return { picks: [] };
+    if (count === 1 && canTwo) return { picks: [ing, ing], dropped: picks.length > 1 };
+    if (count === 1) {
+      return { picks: picks.filter(function (p) { return p !== ing; }), refused: true };
+    }
+    // A new kind: different ones from here (two of one become one of it and the new one).
+    var distinct = picks.filter(function (p, i) { return picks.indexOf(p) === i; });
+    if (distinct.length >= 3) return { picks: distinct, full: true };
+    return { picks: distinct.concat([ing]) };
+  }
+
   function pick(form, button) {
     say(form, "");
     var ing = button.dataset.ing;
-    var picks = picksOf(form);
-    var count = picks.filter(function (p) { return p === ing; }).length;
-    if (count === 2) {
-      picks = [];
-    } else if (count === 1 && picks.length === 1 && button.dataset.two) {
-      picks.push(ing);
-    } else if (count === 1) {
-      if (picks.length === 1 && !button.dataset.two) {
-        say(form, "Two " + button.dataset.label + " need 4 or more in the pile.");
-      }
-      picks = picks.filter(function (p) { return p !== ing; });
-    } else {
-      picks = picks.filter(function (p, i) { return picks.indexOf(p) === i; });
-      if (picks.length === 2 && picks[0] === picks[1]) picks = [picks[0]];
-      if (picks.length < 3) picks.push(ing);
-    }
+    var next = nextPicks(picksOf(form), ing, Boolean(button.dataset.two));
+    var picks = next.picks;
+    if (next.refused) say(form, "Two " + button.dataset.label + " need 4 or more in the pile.");
+    if (next.dropped) say(form, "Two " + button.dataset.label + ": a take of two is of one kind.");
+    if (next.full) say(form, "Three kinds at most: Clear to pick again.");
     form.dataset.picks = JSON.stringify(picks);
     remember();
     memory.picks = picks;
@@ -97,6 +103,14 @@
     if (refused) {
       event.preventDefault();
       refused.focus();
+      return;
+    }
+    // A Buy or Reserve sent from an offer closes it: a pile's offer outlives the move otherwise
+    // (the morph keeps an open menu open).
+    var sent = target.closest(".offer-actions button[type=submit]");
+    if (sent) {
+      var opened = sent.closest("details.offer");
+      setTimeout(function () { if (opened) opened.open = false; }, 0);
       return;
     }
     var token = target.closest("[data-ing]");

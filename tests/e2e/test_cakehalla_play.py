@@ -64,11 +64,13 @@ def press_move(page: Any, action: dict[str, Any]) -> None:
             page.locator(f'#market-form [data-ing="{name}"]').press("Enter")
         page.locator("[data-take]").press("Enter")
     else:
-        page.locator(pile(action["tier"])).press("Enter")
+        # A pile asks first: Enter opens its offer, Enter on Reserve confirms.
+        page.locator(pile(action["tier"]) + " > summary").press("Enter")
+        page.locator(pile(action["tier"]) + " button").press("Enter")
 
 
 def pile(tier: int) -> str:
-    return f"#region-counter button.pile[value*='\"tier\":{tier}}}']"
+    return f"#region-counter details.pile-offer:has(button[value*='\"tier\":{tier}}}'])"
 
 
 def click_move(page: Any, action: dict[str, Any], reserved: set[str]) -> None:
@@ -79,7 +81,8 @@ def click_move(page: Any, action: dict[str, Any], reserved: set[str]) -> None:
             page.click(f'#market-form [data-ing="{name}"]')
         page.locator("[data-take]").click()
     elif kind == "reserve" and "tier" in action:
-        page.click(pile(action["tier"]))
+        page.click(pile(action["tier"]) + " > summary")
+        page.locator(pile(action["tier"])).get_by_role("button", name="Reserve face down").click()
     elif kind == "reserve":
         offer(page, "counter", action["card"]).get_by_role("button", name="Reserve").click()
     elif kind == "buy":

@@ -140,7 +140,7 @@ def test_an_open_cakehalla_card_menu_survives_a_rivals_move(
         page.locator("#region-counter").wait_for()
     mover = next(p for p in pages if p.locator("#market-form [data-take]").count())
     waiter = pages[1] if mover is pages[0] else pages[0]
-    menu = waiter.locator("#region-counter details.offer").first
+    menu = waiter.locator("#region-counter details.offer:not(.pile-offer)").first
     menu.locator("summary").click()
     assert menu.get_attribute("open") is not None
     card = menu.get_attribute("data-offer")

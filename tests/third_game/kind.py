@@ -62,8 +62,15 @@ class HighCard(GameKind):
         ]
 
     def describe_move(
-        self, before: Any, after: Any, seat: int, action: Action, seats: Sequence[Seat]
+        self,
+        before: Any,
+        after: Any,
+        seat: int,
+        action: Action,
+        seats: Sequence[Seat],
+        *,
+        eyes: int | None = None,
     ) -> tuple[str, list[str]]:
-        """Who played which card; the end when it came."""
+        """Who played which card (face up: every seat's eyes saw it); the end when it came."""
         events = ["Every card is down."] if self.engine.is_over(after) else []
         return f"{player_name(seats, seat)} played the {action['card']}.", events

@@ -99,7 +99,7 @@ def test_stats_counts_games_by_kind_running_players_and_the_week(player: User, r
     finished_game([player])
     running_game([player, rival])
     body = Client().get("/stats/").content.decode()
-    assert "<b>1</b> games played" in body and "<b>1</b> running now" in body
+    assert "<b>1</b> game played" in body and "<b>1</b> running now" in body
     assert "<b>2</b> players" in body
     assert f'href="/u/{player.username}/">{player.username}</a>' in body
 

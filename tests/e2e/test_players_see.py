@@ -1,0 +1,175 @@
+"""What a new player meets, in a real browser: the invite flow, a phone's Cakehalla turn, a
+phone's results table. Screenshots land in artifacts/ (players-*.png) to be looked at."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.e2e.pages import PASSWORD, sign_up
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_a_friend_follows_the_invite_signs_up_and_sits(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
+) -> None:
+    base = daphne_site["url"]
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    host_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    host = host_ctx.new_page()
+    host.set_default_timeout(15_000)
+    sign_up(host, base, "hana")
+    host.goto(base + "/games/new/")
+    host.select_option("#id_kind", "cakehalla")
+    host.fill("#id_capacity", "2")
+    host.check("#id_private")
+    host.click("main button[type=submit]")
+    host.wait_for_url(re.compile(r".*/games/\d+/$"))
+    link = host.locator("#invite-link")
+    invite = str(link.get_attribute("href"))
+    assert "?invite=" in invite
+    # The link is shown whole, with the site's address, and the button copies exactly that.
+    host.wait_for_function(
+        "() => document.getElementById('invite-link').textContent.startsWith('http')"
+    )
+    absolute = link.inner_text()
+    assert absolute == base + invite
+    host.get_by_role("button", name="Copy link").click()
+    host.get_by_text("Copied.").wait_for()
+    assert host.evaluate("() => navigator.clipboard.readText()") == absolute
+
+    friend_ctx = browser.new_context(viewport=PHONE)
+    friend = friend_ctx.new_page()
+    friend.set_default_timeout(15_000)
+    friend.goto(absolute)
+    join = friend.get_by_role("link", name="Sign up to take a seat")
+    join.wait_for()
+    friend.screenshot(path=str(artifacts / "players-invite-logged-out.png"))
+    join.click()
+    friend.wait_for_url(re.compile(r".*/accounts/signup/\?next=.*"))
+    friend.fill("#id_username", "ivo")
+    friend.fill("#id_password1", PASSWORD)
+    friend.fill("#id_password2", PASSWORD)
+    friend.click("main button[type=submit]")
+    friend.wait_for_url(absolute)  # back at the table, invite and all
+    friend.get_by_role("button", name="Take a seat").click()
+    friend.get_by_role("button", name="Leave the table").wait_for()
+    host.locator("#region-waiting .seats").get_by_text("ivo").wait_for()  # pushed live
+    friend.screenshot(path=str(artifacts / "players-invite-seated.png"))
+    host.screenshot(path=str(artifacts / "players-invite-host.png"))
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found, selector
+    return {k: float(v) for k, v in found.items()}
+
+
+def test_a_cakehalla_turn_fits_a_phone_and_two_taps_take_two(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
+) -> None:
+    base = daphne_site["url"]
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.set_default_timeout(15_000)
+    sign_up(page, base, "juno")
+    page.get_by_role("button", name="Play Cakehalla against bots now").click()
+    page.wait_for_url(re.compile(r".*/games/\d+/$"))
+    page.locator("#region-counter").wait_for()
+    page.wait_for_function("() => window.bakehouseLive === true")
+    page.locator('#board-live[data-your-move="yes"]').wait_for(state="attached")
+    page.screenshot(path=str(artifacts / "players-cakehalla-phone.png"))
+    page.screenshot(path=str(artifacts / "players-cakehalla-phone-full.png"), full_page=True)
+    screen = PHONE["height"]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    counter, take, mine = (
+        box(page, "#region-counter"),
+        box(page, "[data-take]"),
+        box(page, "#region-mine"),
+    )
+    # The counter starts near the top; Take is on the first screen; your bakery starts on it too
+    # and ends within a short scroll (it was 600, 1,250 and 1,300 px down).
+    assert counter["y"] < screen * 0.3
+    assert take["y"] + take["height"] <= screen
+    assert mine["y"] < screen
+    assert mine["y"] + mine["height"] < screen * 1.25
+
+    # The seed: tap the same one twice to take 2, whatever else was picked first.
+    takes = json.loads(str(page.locator("#market-form").get_attribute("data-takes")))
+    twos = [t[0] for t in takes if len(t) == 2 and t[0] == t[1]]
+    singles = sorted({n for t in takes for n in t} - set(twos[:1]))
+    assert twos and singles
+    two, other = twos[0], singles[0]
+    page.click(f'#market-form [data-ing="{other}"]')
+    page.click(f'#market-form [data-ing="{two}"]')
+    page.click(f'#market-form [data-ing="{two}"]')
+    action = json.loads(str(page.locator('#market-form input[name="action"]').input_value()))
+    assert action == {"type": "take", "ingredients": [two, two]}
+    assert page.locator(f'#market-form [data-ing="{two}"] .picked').inner_text() == "\u00d72"
+    assert (
+        page.locator(f'#market-form [data-ing="{other}"]').get_attribute("aria-pressed") == "false"
+    )
+    assert page.locator("[data-take]").is_enabled()
+    page.screenshot(path=str(artifacts / "players-cakehalla-two-picked.png"))
+    # A third tap puts it down.
+    page.click(f'#market-form [data-ing="{two}"]')
+    assert page.locator("span[data-picks]").inner_text() == "nothing yet"
+
+    # A pile asks before it reserves blind.
+    page.click("#pile-1 > summary")
+    page.locator("#pile-1").get_by_role("button", name="Reserve face down").wait_for()
+    page.screenshot(path=str(artifacts / "players-cakehalla-pile-offer.png"))
+    before = page.locator("#board-version").input_value()
+    page.locator("#pile-1").get_by_role("button", name="Reserve face down").click()
+    page.wait_for_function(
+        "v => Number(document.getElementById('board-version').value) > Number(v)"
+        " && document.querySelector('.just-line')",
+        arg=before,
+    )
+    page.screenshot(path=str(artifacts / "players-cakehalla-bot-just-moved.png"))
+    assert page.locator("#region-mine .reserve-form details.offer").count() == 1
+    assert page.locator("#pile-1").get_attribute("open") is None  # the offer closed with the move
+
+
+def test_a_bakes_results_scroll_sideways_on_a_phone(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
+) -> None:
+    base = daphne_site["url"]
+    page = browser.new_context(viewport={"width": 370, "height": 844}).new_page()
+    page.set_default_timeout(15_000)
+    sign_up(page, base, "kit")
+    page.get_by_role("button", name="Play a night against bots now").click()
+    page.wait_for_url(re.compile(r".*/games/\d+/$"))
+    page.wait_for_function("() => window.bakehouseLive === true")
+    for _ in range(60):
+        page.wait_for_function(
+            "() => document.querySelector('#region-results .results-card')"
+            " || (document.querySelector('#batch-form button.card')"
+            " && !document.querySelector('.htmx-request'))"
+        )
+        if page.locator("#region-results .results-card").count():
+            break
+        before = page.locator("#board-version").input_value()
+        try:
+            page.locator("#batch-form button.card").first.click(timeout=3000)
+        except PlaywrightTimeout:
+            continue  # the board was redrawn under the tap (a bot's push): look again
+        page.wait_for_function(
+            "v => Number(document.getElementById('board-version').value) > Number(v)",
+            arg=before,
+        )
+    scroller = page.locator("#region-results .table-scroll").first
+    scroller.wait_for()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 370
+    widths = scroller.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] > widths[1]  # wider than the phone: it scrolls on its own
+    assert page.get_by_text("Swipe sideways for every column").is_visible()
+    page.screenshot(path=str(artifacts / "players-bake-results-phone.png"))
+    scroller.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    page.screenshot(path=str(artifacts / "players-bake-results-phone-scrolled.png"))
+    last = page.locator("#region-results table.bake thead th").last
+    assert last.inner_text() == "Running total" and last.is_visible()
