@@ -20,11 +20,14 @@ from games.boards.shared import TableAt, forget, table_at
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
+from games.table_chat import render_chat_log
 from games.views import INVITES, can_watch
+from games.watching import watch_refused
 
 logger = logging.getLogger(__name__)
 
 LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
+NOT_ALLOWED = 4403
 NOT_FOUND = 4404
 TOO_MANY = 4429
 MAX_MESSAGE = 1024
@@ -44,6 +47,21 @@ def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
     if game is None or not can_watch(game, user, invited):
         return None
     return game
+
+
+def watch_close(game_id: int, user: Any, invited: list[int]) -> int | None:
+    """The close code for a socket this user may not open (None: they may watch)."""
+    game = load_game(game_id, user, invited)
+    if game is None:
+        return NOT_FOUND
+    return NOT_ALLOWED if watch_refused(game, user) else None
+
+
+def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | None:
+    """This viewer's chat lines ("" if they may not read it), or None if the session ended."""
+    if session is not None and not session.alive():
+        return None
+    return render_chat_log(table_at(game_id).game, user)
 
 
 def fresh(game_id: int, session: SocketSession | None, version: int | None) -> TableAt | None:
@@ -94,10 +112,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
             await self.close()
             return
-        game = await database_sync_to_async(load_game)(self.game_id, user, invited)
-        if game is None:
+        refused = await database_sync_to_async(watch_close)(self.game_id, user, invited)
+        if refused is not None:
             await self.leave()
-            await self.close(code=NOT_FOUND)
+            await self.close(code=refused)
             return
         await self.accept()
         self.prints = {}
@@ -191,6 +209,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.last_resync = now()
         await self.refresh(whole=True)
 
+    async def chat_changed(self, event: dict[str, Any]) -> None:
+        """A chat line came or was hidden, or this person muted someone: redraw the chat."""
+        if event.get("game") == self.game_id:
+            await self.send_chat()
+
+    async def send_chat(self) -> None:
+        """Send this viewer's chat lines, if they may read the chat."""
+        if self.closed:
+            return
+        user = self.scope["user"]
+        html = await database_sync_to_async(chat_for)(self.game_id, user, self.session)
+        if html is None:
+            await self.end(SESSION_ENDED)
+        elif html:
+            await self.send_html(html)
+
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""
         version = event.get("version", 0)
@@ -230,6 +264,9 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.end(SESSION_ENDED)
                 return
             status = table.game.status
+            if status != self.status and watch_refused(table.game, self.scope["user"], table.seats):
+                await self.end(NOT_ALLOWED)  # the game started, and the host keeps it from you
+                return
             await self.push(table, whole=status != self.status if whole is None else whole)
 
     async def push(self, table: TableAt, *, whole: bool) -> None:

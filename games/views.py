@@ -10,14 +10,17 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from accounts.models import User
 from games import catalog, services
 from games.boards import (
     Sent,
@@ -31,6 +34,8 @@ from games.boards import (
 from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
+from games.table_chat import chat_context, render_chat_log
+from games.watching import watch_refused, watchable
 
 INVITES = "invites"
 # Longer than any legal action of any game; a bigger post is refused before parsing it.
@@ -59,11 +64,15 @@ def can_watch(game: Game, user: Any, invited: list[int]) -> bool:
 
 
 def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
-    """The game this user may see; a private table looks missing to outsiders."""
+    """The game this user may see; a private table looks missing to outsiders, and a table the
+    host keeps from watchers refuses them in words (403)."""
     game = get_object_or_404(Game, pk=game_id)
     remember_invite(request, game)
     if not can_watch(game, request.user, request.session.get(INVITES, [])):
         raise Http404("No such table.")
+    refused = watch_refused(game, request.user)
+    if refused:
+        raise PermissionDenied(refused)
     return game
 
 
@@ -129,15 +138,15 @@ def table_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], Htt
 RECENT = 10
 
 
-def recently_finished() -> QuerySet[Game]:
-    """The last public finished games with their (first) winner's name, in one query."""
+def recently_finished(user: Any) -> QuerySet[Game]:
+    """The last public finished games this user may watch, with their (first) winner's name."""
     first_winner = (
         Seat.objects.filter(game=OuterRef("pk"), winner=True)
         .order_by("position")
         .values("user__username")[:1]
     )
     return (
-        Game.objects.filter(status=Game.Status.OVER, private=False)
+        watchable(Game.objects.filter(status=Game.Status.OVER, private=False), user)
         .only("pk", "kind", "finished_at")
         .annotate(
             winner_name=Subquery(first_winner),
@@ -172,7 +181,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "open_tables": open_tables,
             "mine": mine,
             "waiting": waiting,
-            "recent": recently_finished(),
+            "recent": recently_finished(request.user),
             "games": catalog.available(),
         },
     )
@@ -200,6 +209,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["capacity"],
                 form.options(),
                 private=form.cleaned_data["private"],
+                watchers=form.cleaned_data["watchers"] or Game.Watchers.ANYONE,
+                spectator_chat=form.cleaned_data["spectator_chat"],
             )
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
@@ -231,7 +242,8 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     board = render_board(game, request.user, request)
     if request.htmx:
         return HttpResponse(board)
-    return render(request, "games/table.html", {"game": game, "board": board})
+    ctx = {"game": game, "board": board, "chat": chat_context(game, request.user)}
+    return render(request, "games/table.html", ctx)
 
 
 @require_GET
@@ -307,6 +319,95 @@ def resign(request: HttpRequest, game: Game) -> None:
         # A bare post (a stray click, a replayed request) must not end someone's game.
         raise services.ServiceError("Confirm that you want to resign.")
     services.resign(game, request.user)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def rematch(request: HttpRequest, game: Game) -> None:
+    """Play again: offer a rematch at a finished game, or say yes to the one offered."""
+    user = request.user
+    if game.status == Game.Status.OPEN and game.rematch_of_id is not None:
+        services.accept_rematch(game, user)  # type: ignore[arg-type]
+    else:
+        services.rematch(game, user)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def decline_rematch(request: HttpRequest, game: Game) -> None:
+    """Say no to a rematch, from its own table or from the finished game's."""
+    if game.status == Game.Status.OPEN and game.rematch_of_id is not None:
+        offered: Game | None = game
+    else:
+        offered = services.current_rematch(game) if game.status == Game.Status.OVER else None
+    if offered is None:
+        raise services.ServiceError("No rematch is on offer at this table.")
+    services.decline_rematch(offered, request.user)  # type: ignore[arg-type]
+
+
+def chat_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+    """Run a chat service; answer with this viewer's chat lines, or the refusal in words."""
+
+    @wraps(fn)
+    def view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+        game = get_game_or_404(request, game_id)
+        try:
+            fn(request, game)
+        except services.ServiceError as exc:
+            if not request.htmx:
+                ctx = {"game": game, "message": str(exc)}
+                return render(request, "games/refused.html", ctx, status=exc.status)
+            return HttpResponse(chat_refusal(str(exc)), status=exc.status)
+        if request.htmx:
+            return HttpResponse(render_chat_log(game, request.user))
+        return redirect(game)
+
+    return view
+
+
+def chat_refusal(text: str) -> str:
+    """The chat's message line, as an error."""
+    return format_html('<p id="chat-message" class="message error" role="alert">{}</p>', text)
+
+
+def person_posted(request: HttpRequest) -> User | None:
+    """The person a mute names by id, if there is one."""
+    number = parse_number(request.POST.get("user"), "person")
+    return User.objects.filter(pk=number, is_bot=False).first() if number is not None else None
+
+
+@login_required
+@require_POST
+@chat_change
+def chat(request: HttpRequest, game: Game) -> None:
+    """Say a line in the table chat."""
+    services.chat.say(game, request.user, request.POST.get("text", ""))  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@chat_change
+def chat_mute(request: HttpRequest, game: Game) -> None:
+    """Stop seeing one person's chat lines (at every table)."""
+    services.chat.mute(request.user, person_posted(request), game.pk)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@chat_change
+def chat_unmute(request: HttpRequest, game: Game) -> None:
+    """See one person's chat lines again."""
+    services.chat.unmute(request.user, person_posted(request), game.pk)  # type: ignore[arg-type]
+
+
+@require_GET
+def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """This viewer's chat lines (the page fetches them after its socket came back)."""
+    game = get_game_or_404(request, game_id)
+    html = render_chat_log(game, request.user)
+    return HttpResponse(html) if html else HttpResponse(status=204)
 
 
 def parse_action(raw: str) -> dict:

@@ -6,6 +6,7 @@ each move in its own transaction (play.bot_step, run by games.worker).
 base: refusals, the lock, versions and announcements; tables: before the game; play: the game.
 """
 
+from games.services import chat
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -43,6 +44,14 @@ from games.services.play import (
     store_bot_move,
     write_results,
 )
+from games.services.rematch import (
+    accept_rematch,
+    check_answer,
+    check_offer_rematch,
+    current_rematch,
+    decline_rematch,
+    rematch,
+)
 from games.services.tables import (
     SEATING_SALT,
     add_bot,
@@ -54,6 +63,7 @@ from games.services.tables import (
     check_leave,
     check_start,
     create_game,
+    deal,
     do_start,
     draw_positions,
     join,
@@ -69,6 +79,7 @@ __all__ = [
     "StaleVersion",
     "Step",
     "action_row",
+    "accept_rematch",
     "add_bot",
     "announce",
     "announce_to_user",
@@ -78,17 +89,23 @@ __all__ = [
     "bots_after_commit",
     "bump",
     "cancel",
+    "chat",
+    "check_answer",
     "check_close_results",
     "check_create",
     "check_host",
     "check_join",
     "check_leave",
+    "check_offer_rematch",
     "check_play",
     "check_resign",
     "check_start",
     "close_results",
     "closed_reason",
     "create_game",
+    "current_rematch",
+    "deal",
+    "decline_rematch",
     "decide",
     "do_start",
     "due_bot",
@@ -101,6 +118,7 @@ __all__ = [
     "placings",
     "play",
     "record",
+    "rematch",
     "remove_bot",
     "replay",
     "resign",

@@ -48,13 +48,23 @@ def create_game(
     *,
     private: bool = False,
     host_bot: str = "",
+    watchers: str = Game.Watchers.ANYONE,
+    spectator_chat: bool = False,
 ) -> Game:
     """A new open table with its host seated (a bot level when a bot account hosts)."""
     chosen = dict(options or {})
     spec = check_create(kind, capacity, chosen)
+    if watchers not in Game.Watchers.values:
+        raise ServiceError("Choose who may watch: anyone, signed-in people or only the players.")
     opts = {o.name: chosen.get(o.name, o.default) for o in spec.options}
     game = Game.objects.create(
-        kind=kind, host=host, capacity=capacity, options=opts, private=private
+        kind=kind,
+        host=host,
+        capacity=capacity,
+        options=opts,
+        private=private,
+        watchers=watchers,
+        spectator_chat=spectator_chat,
     )
     Seat.objects.create(game=game, user=host, bot=host_bot)
     return game
@@ -193,6 +203,9 @@ def check_start(game: Game, user: User) -> list[Seat]:
     seats = seats_in_order(game)
     if len(seats) < game.spec.min_players:
         raise ServiceError(f"At least {game.spec.min_players} players must sit to start.")
+    waiting = [s.user.username for s in seats if not s.accepted]
+    if waiting:
+        raise ServiceError(f"Waiting for {', '.join(waiting)} to accept the rematch.")
     return seats
 
 
@@ -207,7 +220,12 @@ def start(game: Game | int, user: User) -> Game:
 def do_start(game: Game | int, user: User) -> Game:
     """Draw the seats and deal the game in one transaction."""
     game = lock(game)
-    seats = check_start(game, user)
+    deal(game, check_start(game, user))
+    return game
+
+
+def deal(game: Game, seats: list[Seat]) -> None:
+    """Draw the seats and deal the locked game (check_start, or a rematch all accepted)."""
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
@@ -217,4 +235,3 @@ def do_start(game: Game | int, user: User) -> Game:
     game.started_at = timezone.now()
     record(game, state, [], {s.position: s for s in seats if s.position is not None})
     bump(game, ["status", "started_at", "snapshot", "moves", "finished_at"])
-    return game
