@@ -47,7 +47,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     """The person's own settings (the move sound)."""
-    form = SettingsForm(request.POST or None, instance=request.user)
+    form = SettingsForm(request.POST if request.method == "POST" else None, instance=request.user)
     if request.method == "POST":
         if form.is_valid():
             form.save()

@@ -63,9 +63,7 @@ def test_bots_always_accept_so_a_game_against_bots_starts_at_once(player: User) 
 
 
 @pytest.mark.django_db
-def test_a_refusal_calls_the_rematch_off_and_both_tables_say_who(
-    player: User, rival: User
-) -> None:
+def test_a_refusal_calls_the_rematch_off_and_both_tables_say_who(player: User, rival: User) -> None:
     old = finished_game([player, rival], "midnight-bakery", bots=0)
     new = services.rematch(old, player)
     response = client_for(rival).post(f"/games/{new.pk}/rematch/decline/", **HTMX)
