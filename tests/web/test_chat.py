@@ -17,11 +17,9 @@ from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 from tests.web.sockets import open_board, socket
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
 
 def say(client: Client, game: Game, text: str) -> tuple[int, str]:
-    response = client.post(f"/games/{game.pk}/chat/", {"text": text}, **HTMX)
+    response = client.post(f"/games/{game.pk}/chat/", {"text": text}, HTTP_HX_REQUEST="true")
     return response.status_code, response.content.decode()
 
 
@@ -106,7 +104,9 @@ def test_spectators_neither_read_nor_write_unless_the_host_allows(
         assert ('id="chat-form"' in page) is allowed
         status, _ = say(client_for(outsider), game, "hello from the rail")
         assert status == (200 if allowed else 403)
-        anonymous = Client().post(f"/games/{game.pk}/chat/", {"text": "anon"}, **HTMX)
+        anonymous = Client().post(
+            f"/games/{game.pk}/chat/", {"text": "anon"}, HTTP_HX_REQUEST="true"
+        )
         assert anonymous.status_code == 302  # to the log-in page
     assert not ChatMessage.objects.filter(text="anon").exists()
 
@@ -117,7 +117,7 @@ def test_a_player_mutes_another_for_themselves_only(
 ) -> None:
     services.chat.say(running_game, player, "flour power")
     response = client_for(rival).post(
-        f"/games/{running_game.pk}/chat/mute/", {"user": str(player.pk)}, **HTMX
+        f"/games/{running_game.pk}/chat/mute/", {"user": str(player.pk)}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
     assert "flour power" not in response.content.decode()
@@ -126,12 +126,12 @@ def test_a_player_mutes_another_for_themselves_only(
     assert "flour power" in render_chat_log(running_game, player)
     assert "flour power" not in render_chat_log(running_game, rival)
     response = client_for(rival).post(
-        f"/games/{running_game.pk}/chat/unmute/", {"user": str(player.pk)}, **HTMX
+        f"/games/{running_game.pk}/chat/unmute/", {"user": str(player.pk)}, HTTP_HX_REQUEST="true"
     )
     assert "flour power" in response.content.decode()
     for bad in ("", "nine", str(rival.pk)):
         refused = client_for(rival).post(
-            f"/games/{running_game.pk}/chat/mute/", {"user": bad}, **HTMX
+            f"/games/{running_game.pk}/chat/mute/", {"user": bad}, HTTP_HX_REQUEST="true"
         )
         assert refused.status_code == 400
     assert not Mute.objects.exists()

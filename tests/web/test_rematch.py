@@ -14,8 +14,6 @@ from tests.web.finished_games import finished_game, play_out
 from tests.web.finished_games import running_game as bot_game
 from tests.web.sockets import open_board, socket
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
 
 def seats_of(game: Game) -> dict[str, tuple[str, bool | None]]:
     """Who sits at a table: name -> (bot level, accepted)."""
@@ -26,7 +24,7 @@ def seats_of(game: Game) -> dict[str, tuple[str, bool | None]]:
 def test_the_rematch_starts_when_everyone_says_yes(player: User, rival: User) -> None:
     old = finished_game([player, rival], "cakehalla", bots=1)
     version = old.version
-    response = client_for(player).post(f"/games/{old.pk}/rematch/", **HTMX)
+    response = client_for(player).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     new = services.current_rematch(old)
     assert new is not None and new.status == Game.Status.OPEN
@@ -40,7 +38,7 @@ def test_the_rematch_starts_when_everyone_says_yes(player: User, rival: User) ->
     assert "Waiting for bob" in rival_sees
 
     # bob says yes from the old table's page: the last yes deals the new game.
-    response = client_for(rival).post(f"/games/{old.pk}/rematch/", **HTMX)
+    response = client_for(rival).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     new.refresh_from_db()
     assert new.status == Game.Status.RUNNING and new.snapshot is not None
@@ -66,7 +64,7 @@ def test_bots_always_accept_so_a_game_against_bots_starts_at_once(player: User) 
 def test_a_refusal_calls_the_rematch_off_and_both_tables_say_who(player: User, rival: User) -> None:
     old = finished_game([player, rival], "midnight-bakery", bots=0)
     new = services.rematch(old, player)
-    response = client_for(rival).post(f"/games/{new.pk}/rematch/decline/", **HTMX)
+    response = client_for(rival).post(f"/games/{new.pk}/rematch/decline/", HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     new.refresh_from_db()
     assert new.status == Game.Status.CANCELLED and new.snapshot is None
@@ -83,7 +81,7 @@ def test_a_refusal_calls_the_rematch_off_and_both_tables_say_who(player: User, r
     again = services.rematch(old, rival)
     assert again.pk != new.pk and again.status == Game.Status.OPEN
     # Declined from the finished game's own page this time.
-    response = client_for(player).post(f"/games/{old.pk}/rematch/decline/", **HTMX)
+    response = client_for(player).post(f"/games/{old.pk}/rematch/decline/", HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     again.refresh_from_db()
     assert again.status == Game.Status.CANCELLED
@@ -110,13 +108,13 @@ def test_who_may_offer_a_rematch(player: User, rival: User, outsider: User) -> N
     old = finished_game([player, rival], "midnight-bakery", bots=1)
     with pytest.raises(services.NotAllowed):
         services.rematch(old, outsider)
-    response = client_for(outsider).post(f"/games/{old.pk}/rematch/", **HTMX)
+    response = client_for(outsider).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
     assert response.status_code == 403
     assert "Only the bakers of this game" in response.content.decode()
     assert services.current_rematch(old) is None
     assert "Play again" not in render_board(old, outsider)
     # A stray decline where nothing is on offer changes nothing.
-    response = client_for(rival).post(f"/games/{old.pk}/rematch/decline/", **HTMX)
+    response = client_for(rival).post(f"/games/{old.pk}/rematch/decline/", HTTP_HX_REQUEST="true")
     assert response.status_code == 400 and "No rematch is on offer" in response.content.decode()
 
 
