@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Mute
-from games.services.chat import may_read, may_write
+from games.services.chat import may_read, may_write, seated_person
 
 SHOWN = 50  # the newest lines a screen shows
 
@@ -24,8 +24,9 @@ def muted_by(user: Any) -> list[User]:
 def chat_context(game: Game, user: Any) -> dict[str, Any]:
     """What the chat panel shows this viewer (`readable` False: no chat for them at all)."""
     seats = list(game.seats.select_related("user"))
+    seated = seated_person(seats, user)
     if not may_read(game, user, seats):
-        return {"game": game, "readable": False, "writable": False}
+        return {"game": game, "readable": False, "writable": False, "seated": seated}
     muted = muted_by(user)
     lines = (
         ChatMessage.objects.filter(game=game, hidden=False)
@@ -36,6 +37,7 @@ def chat_context(game: Game, user: Any) -> dict[str, Any]:
     return {
         "game": game,
         "readable": True,
+        "seated": seated,
         "writable": may_write(game, user, seats),
         "lines": list(reversed(lines)),
         "muted": muted,
@@ -50,3 +52,9 @@ def render_chat_log(game: Game, user: Any) -> str:
     if not ctx["readable"]:
         return ""
     return render_to_string("games/_chat_log.html", ctx)
+
+
+def render_chat_panel(game: Game, user: Any, request: Any) -> str:
+    """The whole chat panel (#chat) for this viewer, hidden when they may not read it."""
+    ctx = {"game": game, "chat": chat_context(game, user), "user": user}
+    return render_to_string("games/_chat.html", ctx, request)

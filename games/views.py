@@ -34,7 +34,7 @@ from games.boards import (
 from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
-from games.table_chat import chat_context, render_chat_log
+from games.table_chat import chat_context, render_chat_log, render_chat_panel
 from games.watching import watch_refused, watchable
 
 INVITES = "invites"
@@ -359,7 +359,10 @@ def chat_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], Http
             if not request.htmx:
                 ctx = {"game": game, "message": str(exc)}
                 return render(request, "games/refused.html", ctx, status=exc.status)
-            return HttpResponse(chat_refusal(str(exc)), status=exc.status)
+            # 422, not 400: base.html's htmx config swaps a 400 in as an answer (boards), while a
+            # refused line is an error the chat's script tells in the chat's own message line.
+            status = 422 if exc.status == 400 else exc.status
+            return HttpResponse(chat_refusal(str(exc)), status=status)
         if request.htmx:
             return HttpResponse(render_chat_log(game, request.user))
         return redirect(game)
@@ -404,8 +407,11 @@ def chat_unmute(request: HttpRequest, game: Game) -> None:
 
 @require_GET
 def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
-    """This viewer's chat lines (the page fetches them after its socket came back)."""
+    """This viewer's chat lines (the page fetches them while its socket is down); with
+    ?panel=1 the whole panel (after the viewer sat down or left)."""
     game = get_game_or_404(request, game_id)
+    if request.GET.get("panel"):
+        return HttpResponse(render_chat_panel(game, request.user, request))
     html = render_chat_log(game, request.user)
     return HttpResponse(html) if html else HttpResponse(status=204)
 

@@ -3,8 +3,7 @@
 // the lines while the socket is down and when it is back.
 (function () {
   "use strict";
-  var panel = document.getElementById("chat");
-  if (!panel) return;
+  if (!document.getElementById("chat")) return;
   var POLL_OFFLINE_MS = 5000;
 
   function say(text, kind) {
@@ -19,6 +18,7 @@
     return !!(elt && elt.closest && elt.closest("#chat"));
   }
 
+  // A line taken clears the box and the message; a refused one keeps the text to fix it.
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!inChat(event) || !event.detail.successful) return;
     var form = event.detail.elt.closest("form");
@@ -50,10 +50,33 @@
     if (document.hidden || !window.bakehouseApply) return;
     if (!back && (live || Date.now() - lastFetch < POLL_OFFLINE_MS)) return;
     lastFetch = Date.now();
+    var panel = document.getElementById("chat");
+    if (panel.hidden) return;
     fetch(panel.dataset.chatUrl, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
       .then(function (response) {
         if (response.status === 200) return response.text().then(window.bakehouseApply);
       })
       .catch(function () { return null; });
   }, 1000);
+
+  // Sitting down (or leaving) changes who reads the chat: the panel is fetched again.
+  document.addEventListener("bakehouse:swapped", function () {
+    var panel = document.getElementById("chat");
+    var live = document.getElementById("board-live");
+    if (!panel || !live || live.dataset.seated === panel.dataset.seated) return;
+    panel.dataset.seated = live.dataset.seated;
+    fetch(panel.dataset.chatUrl + "?panel=1", { credentials: "same-origin" })
+      .then(function (response) { return response.status === 200 ? response.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var template = document.createElement("template");
+        template.innerHTML = html;
+        var fresh = template.content.querySelector("#chat");
+        var old = document.getElementById("chat");
+        if (!fresh || !old) return;
+        old.replaceWith(fresh);
+        window.htmx.process(fresh);
+      })
+      .catch(function () { return null; });
+  });
 })();

@@ -60,7 +60,7 @@ def test_empty_long_and_garbage_lines_are_refused(
     running_game: Game, player: User, text: str, why: str
 ) -> None:
     status, html = say(client_for(player), running_game, text)
-    assert status == 400 and why in html and 'role="alert"' in html
+    assert status == 422 and why in html and 'role="alert"' in html
     assert not ChatMessage.objects.exists()
 
 
@@ -133,7 +133,7 @@ def test_a_player_mutes_another_for_themselves_only(
         refused = client_for(rival).post(
             f"/games/{running_game.pk}/chat/mute/", {"user": bad}, HTTP_HX_REQUEST="true"
         )
-        assert refused.status_code == 400
+        assert refused.status_code == 422
     assert not Mute.objects.exists()
 
 
