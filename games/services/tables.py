@@ -173,12 +173,20 @@ def remove_bot(game: Game | int, host: User, seat_id: int) -> None:
 
 @transaction.atomic
 def cancel(game: Game | int, host: User) -> Game:
-    """The host closes an open table: it leaves the lobby and says it was cancelled."""
-    game = lock(game)
+    """The host closes an open table: it leaves the lobby and says it was cancelled.
+
+    A rematch's finished game is locked first (the rematch services' order) and told too.
+    """
+    pk = game if isinstance(game, int) else game.pk
+    finished = Game.objects.filter(pk=pk).values_list("rematch_of_id", flat=True).first()
+    old = lock(finished) if finished is not None else None
+    game = lock(pk)
     check_host(game, host)
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
     bump(game, ["status", "finished_at"])
+    if old is not None:
+        bump(old, [])
     return game
 
 

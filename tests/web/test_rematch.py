@@ -101,6 +101,20 @@ def test_the_host_cannot_start_a_rematch_before_everyone_said_yes(
 
 
 @pytest.mark.django_db
+def test_the_host_calling_a_rematch_off_is_told_at_the_old_table(
+    player: User, rival: User
+) -> None:
+    old = finished_game([player, rival], "midnight-bakery", bots=1)
+    new = services.rematch(old, player)
+    old.refresh_from_db()
+    version = old.version
+    services.cancel(new, player)
+    old.refresh_from_db()
+    assert old.version > version
+    assert f"table {new.pk}</a> was called off" in render_board(old, rival)
+
+
+@pytest.mark.django_db
 def test_who_may_offer_a_rematch(player: User, rival: User, outsider: User) -> None:
     running = bot_game([player, rival])
     with pytest.raises(services.ServiceError, match="once the game is over"):
