@@ -34,7 +34,7 @@ def test_the_lobby_counts_the_games_waiting_on_you(player: User, rival: User) ->
     bot_game([player, rival], "cakehalla")
     bot_game([rival, player], "cakehalla")
     waiting = waiting_on(player)
-    assert waiting >= 2  # the night, and one of the Cakehalla games at least
+    assert waiting >= 1  # the night at least (whose turn a Cakehalla game starts on is drawn)
     lobby = client_for(player).get("/").content.decode()
     assert badge(lobby) == waiting
     assert f"<title>({waiting}) Lobby" in lobby
