@@ -52,3 +52,48 @@ def test_a_chat_line_arrives_live_and_the_title_follows_the_move(
     assert failed == []
     for page in (me, rival):
         page.context.close()
+
+
+# Counts the tones the page plays, in place of the speakers.
+FAKE_AUDIO = """
+window.__tones = 0;
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    return { type: "", frequency: {}, connect: (n) => n, start: () => { window.__tones += 1; },
+             stop: () => {} };
+  }
+  createGain() {
+    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} },
+             connect: (n) => n };
+  }
+};
+"""
+
+
+def test_the_move_sound_plays_only_once_turned_on(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    base = daphne_site["url"]
+    me, rival = two_at_a_table(
+        browser, base, ("mo", "ned"), "midnight-bakery", init_script=FAKE_AUDIO
+    )
+    table = me.url
+    me.locator("#batch-form button.card").first.click()  # off by default: no tone
+    rival.locator("#batch-form button.card").first.click()
+    cue_shown(me, True)
+    assert me.evaluate("window.__tones") == 0
+
+    me.goto(base + "/accounts/settings/")
+    me.check("#id_move_sound")
+    me.get_by_role("button", name="Save").click()
+    me.get_by_text("Your settings are saved.").wait_for()
+    me.goto(table)
+    me.wait_for_function("() => window.bakehouseLive === true")
+    me.locator("#batch-form button.card").first.click()  # the tap lets the page make sound
+    cue_shown(me, False)
+    rival.locator("#batch-form button.card").first.click()
+    cue_shown(me, True)
+    me.wait_for_function("() => window.__tones === 1")
+    for page in (me, rival):
+        page.context.close()
