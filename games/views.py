@@ -170,10 +170,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
         mine = list(
             Game.objects.filter(seats__user=request.user)
             .filter(status__in=LIVE)
-            .annotate(my_position=F("seats__position"), my_resigned=F("seats__resigned"))
+            .annotate(
+                my_position=F("seats__position"),
+                my_resigned=F("seats__resigned"),
+                my_answer=F("seats__accepted"),
+            )
             .select_related("host")[:30]
         )
-        waiting = {g.pk for g in mine if waits_for(g, g.my_position, g.my_resigned)}
+        waiting = {
+            g.pk
+            for g in mine
+            if waits_for(g, g.my_position, g.my_resigned) or asks_rematch(g, g.my_answer)
+        }
     return render(
         request,
         "games/lobby.html",
@@ -185,6 +193,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "games": catalog.available(),
         },
     )
+
+
+def asks_rematch(game: Game, answer: bool | None) -> bool:
+    """Whether an open rematch table waits for this person's yes or no."""
+    return game.status == Game.Status.OPEN and game.rematch_of_id is not None and answer is None
 
 
 def waits_for(game: Game, position: int | None, resigned: bool) -> bool:

@@ -10,6 +10,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.conftest import client_for
+from tests.web.finished_games import finished_game
 from tests.web.finished_games import running_game as bot_game
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +46,14 @@ def test_the_lobby_counts_the_games_waiting_on_you(player: User, rival: User) ->
     services.play(first, player, engine.legal_actions(state, position)[0], first.version)
     assert waiting_on(player) == waiting - 1
     assert badge(client_for(player).get("/").content.decode()) == waiting - 1
+
+
+def test_a_rematch_waiting_for_your_answer_counts_too(player: User, rival: User) -> None:
+    old = finished_game([player, rival], "midnight-bakery", bots=1)
+    services.rematch(old, player)
+    assert badge(client_for(player).get("/").content.decode()) is None  # she said yes
+    lobby = client_for(rival).get("/").content.decode()
+    assert badge(lobby) == 1 and "rematch: your answer" in lobby
 
 
 def test_no_badge_without_a_game_waiting(player: User) -> None:

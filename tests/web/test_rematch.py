@@ -101,9 +101,7 @@ def test_the_host_cannot_start_a_rematch_before_everyone_said_yes(
 
 
 @pytest.mark.django_db
-def test_the_host_calling_a_rematch_off_is_told_at_the_old_table(
-    player: User, rival: User
-) -> None:
+def test_the_host_calling_a_rematch_off_is_told_at_the_old_table(player: User, rival: User) -> None:
     old = finished_game([player, rival], "midnight-bakery", bots=1)
     new = services.rematch(old, player)
     old.refresh_from_db()
