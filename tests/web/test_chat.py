@@ -200,3 +200,18 @@ async def test_a_mute_redraws_only_the_muters_screens(
     assert await theirs.receive_nothing(timeout=0.2)
     await mine.disconnect()
     await theirs.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_chat_moderator_is_a_staff_member_of_the_group(running_game: Game, player: User) -> None:
+    from django.contrib.auth.models import Group
+
+    line = services.chat.say(running_game, player, "spam spam spam")
+    moderator = User.objects.create_user("mod", password="a-long-baking-secret", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="Chat moderators"))
+    admin = client_for(moderator)
+    assert admin.get("/admin/games/chatmessage/").status_code == 200
+    assert admin.get("/admin/games/game/").status_code == 403  # chat only
+    admin.post("/admin/games/chatmessage/", {"action": "hide_lines", "_selected_action": [line.pk]})
+    line.refresh_from_db()
+    assert line.hidden
