@@ -45,7 +45,7 @@ def test_the_lobby_counts_the_games_waiting_on_you(player: User, rival: User) ->
     position = first.seats.get(user=player).position
     services.play(first, player, engine.legal_actions(state, position)[0], first.version)
     assert waiting_on(player) == waiting - 1
-    assert badge(client_for(player).get("/").content.decode()) == waiting - 1
+    assert badge(client_for(player).get("/").content.decode()) == (waiting - 1 or None)
 
 
 def test_a_rematch_waiting_for_your_answer_counts_too(player: User, rival: User) -> None:
