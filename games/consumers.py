@@ -61,7 +61,8 @@ def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | No
     """This viewer's chat lines ("" if they may not read it), or None if the session ended."""
     if session is not None and not session.alive():
         return None
-    return render_chat_log(table_at(game_id).game, user)
+    table = table_at(game_id)  # the seats as this process's sockets share them
+    return render_chat_log(table.game, user, table.seats)
 
 
 def fresh(game_id: int, session: SocketSession | None, version: int | None) -> TableAt | None:

@@ -7,7 +7,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from accounts.models import User
-from games.models import ChatMessage, Game, Mute
+from games.models import ChatMessage, Game, Mute, Seat
 from games.services.chat import may_read, may_write, seated_person
 
 SHOWN = 50  # the newest lines a screen shows
@@ -21,9 +21,13 @@ def muted_by(user: Any) -> list[User]:
     return list(User.objects.filter(pk__in=ids).order_by("username"))
 
 
-def chat_context(game: Game, user: Any) -> dict[str, Any]:
-    """What the chat panel shows this viewer (`readable` False: no chat for them at all)."""
-    seats = list(game.seats.select_related("user"))
+def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """What the chat panel shows this viewer (`readable` False: no chat for them at all).
+
+    `seats`: the table's seats with their users, when already read.
+    """
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
     seated = seated_person(seats, user)
     if not may_read(game, user, seats):
         return {"game": game, "readable": False, "writable": False, "seated": seated}
@@ -46,9 +50,9 @@ def chat_context(game: Game, user: Any) -> dict[str, Any]:
     }
 
 
-def render_chat_log(game: Game, user: Any) -> str:
+def render_chat_log(game: Game, user: Any, seats: list[Seat] | None = None) -> str:
     """The #chat-log element for this viewer, or "" when they may not read the chat."""
-    ctx = chat_context(game, user)
+    ctx = chat_context(game, user, seats)
     if not ctx["readable"]:
         return ""
     return render_to_string("games/_chat_log.html", ctx)
