@@ -1,5 +1,6 @@
 """Sign-up form for the custom User."""
 
+from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 
 from accounts.models import User
@@ -19,3 +20,13 @@ class SignUpForm(UserCreationForm):
         name = super().clean_username()
         validate_person_name(name)
         return name
+
+
+class SettingsForm(forms.ModelForm):
+    """A person's own settings: for now, the sound when a game waits on their move."""
+
+    class Meta:
+        model = User
+        fields = ("move_sound",)
+        labels = {"move_sound": "Play a short sound when a game waits on my move"}
+        help_texts = {"move_sound": "Off by default. The tab title and icon show it either way."}

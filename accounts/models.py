@@ -13,6 +13,9 @@ class User(AbstractUser):
     """A person (or a bot account) who plays at Bakehouse."""
 
     is_bot = models.BooleanField(default=False, help_text="A house bot account, not a person.")
+    move_sound = models.BooleanField(
+        default=False, help_text="Play a short sound when a game waits on this person's move."
+    )
 
     def __str__(self) -> str:
         return self.username

@@ -7,6 +7,7 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("settings/", views.settings_page, name="settings"),
     path(
         "login/",
         auth_views.LoginView.as_view(template_name="accounts/login.html"),

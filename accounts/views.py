@@ -1,6 +1,8 @@
 """Sign-up, profiles and leaderboards; log-in, log-out and password change are Django's own."""
 
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -9,10 +11,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import leaderboards
-from accounts.forms import SignUpForm
+from accounts.forms import SettingsForm, SignUpForm
 from accounts.models import User
 from games import catalog, history
 from games.models import LIVE, Game, Seat
+from games.watching import watch_refused
 
 RECENT_FINISHED = 15
 
@@ -42,6 +45,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": nxt})
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """The person's own settings (the move sound)."""
+    form = SettingsForm(request.POST if request.method == "POST" else None, instance=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Your settings are saved.")
+            return redirect("settings")
+        return render(request, "accounts/settings.html", {"form": form}, status=400)
+    return render(request, "accounts/settings.html", {"form": form})
+
+
 @require_http_methods(["GET"])
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings per game, recent finished games, and games still going."""
@@ -63,7 +80,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         .select_related("game")
         .order_by("-game__created_at")[:30]
     )
-    visible = [s for s in going if not s.game.private or s.user_id == request.user.pk]
+    visible = [
+        s
+        for s in going
+        if s.user_id == request.user.pk
+        or not (s.game.private or watch_refused(s.game, request.user))
+    ]
     wins = Seat.objects.filter(user=person, winner=True).count()
     played = Seat.objects.filter(user=person, game__status=Game.Status.OVER).count()
     return render(

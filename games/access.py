@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import User
 from games.models import Game
+from games.watching import watch_refused
 
 INVITES = "invites"
 
@@ -51,9 +53,13 @@ def can_watch(game: Game, user: Any, invited: list[int]) -> bool:
 
 
 def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
-    """The game this user may see; a private table looks missing to outsiders."""
+    """The game this user may see; a private table looks missing to outsiders, and a table the
+    host keeps from watchers refuses them in words (403, games/watching.py)."""
     game = get_object_or_404(Game, pk=game_id)
     remember_invite(request, game)
     if not can_watch(game, request.user, invited_to(request.session)):
         raise Http404("No such table.")
+    refused = watch_refused(game, request.user)
+    if refused:
+        raise PermissionDenied(refused)
     return game

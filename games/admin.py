@@ -8,7 +8,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.models import LIVE, Action, Game, Seat
+from games.models import LIVE, Action, ChatMessage, Game, Seat
+from games.services import chat
 
 HIDDEN = "Hidden while the game runs or waits to start: it fixes seats, deck and every hand."
 
@@ -68,6 +69,9 @@ class GameAdmin(ReadOnlyAdmin):
         "capacity",
         "options",
         "private",
+        "watchers",
+        "spectator_chat",
+        "rematch_of",
         "invite",
         "version",
         "moves",
@@ -140,3 +144,30 @@ class ActionAdmin(ReadOnlyAdmin):
         game = action.game
         secret = spoils_play(game) and game.spec.secret_moves
         return HIDDEN if secret else json.dumps(action.payload)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """Table chat lines; moderators hide (or show again) lines, which vanish from screens."""
+
+    list_display = ("created_at", "game", "author", "text", "hidden")
+    list_filter = ("hidden", ("created_at", admin.DateFieldListFilter))
+    list_select_related = ("game", "author")
+    search_fields = ("text", "author__username", "game__id")
+    fields = ("game", "author", "text", "created_at", "hidden")
+    readonly_fields = fields
+    actions = ["hide_lines", "show_lines"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Change rights, for the actions only: every field stays read only.
+        return bool(request.user.has_perm("games.change_chatmessage"))
+
+    @admin.action(description="Hide the selected lines from every screen")
+    def hide_lines(self, request: HttpRequest, queryset: Any) -> None:
+        count = chat.hide(queryset, hidden=True)
+        self.message_user(request, f"{count} line(s) hidden.")
+
+    @admin.action(description="Show the selected lines again")
+    def show_lines(self, request: HttpRequest, queryset: Any) -> None:
+        count = chat.hide(queryset, hidden=False)
+        self.message_user(request, f"{count} line(s) shown again.")

@@ -22,10 +22,13 @@ from games.layer_watch import unwatch, watch
 from games.models import Game
 from games.services import group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
+from games.table_chat import render_chat_log
+from games.watching import watch_refused
 
 logger = logging.getLogger(__name__)
 
 LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
+NOT_ALLOWED = 4403
 NOT_FOUND = 4404
 TOO_MANY = 4429
 MAX_MESSAGE = 1024
@@ -39,14 +42,28 @@ def now() -> float:
     return time.monotonic()
 
 
-def load_table(game_id: int, user: Any, invited: list[int]) -> TableAt | None:
-    """The table as stored now if this user may watch it: one read serves the access check and
-    the first board."""
+def load_table(
+    game_id: int, user: Any, invited: list[int]
+) -> tuple[TableAt, None] | tuple[None, int]:
+    """The table as stored now if this user may watch it, else the close code that says why: one
+    read serves the access checks and the first board."""
     try:
         table = table_at(game_id)
     except Game.DoesNotExist:
+        return None, NOT_FOUND
+    if not can_watch(table.game, user, invited):
+        return None, NOT_FOUND
+    if watch_refused(table.game, user, table.seats):
+        return None, NOT_ALLOWED
+    return table, None
+
+
+def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | None:
+    """This viewer's chat lines ("" if they may not read it), or None if the session ended."""
+    if session is not None and not session.alive():
         return None
-    return table if can_watch(table.game, user, invited) else None
+    table = table_at(game_id)  # the seats as this process's sockets share them
+    return render_chat_log(table.game, user, table.seats)
 
 
 def fresh(
@@ -99,10 +116,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
             await self.close()
             return
-        table = await database_sync_to_async(load_table)(self.game_id, user, invited)
+        table, refused = await database_sync_to_async(load_table)(self.game_id, user, invited)
         if table is None:
             await self.leave()
-            await self.close(code=NOT_FOUND)
+            await self.close(code=refused)
             return
         await self.accept()
         self.prints = {}
@@ -220,6 +237,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.last_resync = now()
         await self.refresh(whole=True)
 
+    async def chat_changed(self, event: dict[str, Any]) -> None:
+        """A chat line came or was hidden, or this person muted someone: redraw the chat."""
+        if event.get("game") == self.game_id:
+            await self.send_chat()
+
+    async def send_chat(self) -> None:
+        """Send this viewer's chat lines, if they may read the chat."""
+        if self.closed:
+            return
+        user = self.scope["user"]
+        html = await database_sync_to_async(chat_for)(self.game_id, user, self.session)
+        if html is None:
+            await self.end(SESSION_ENDED)
+        elif html:
+            await self.send_html(html)
+
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""
         version = event.get("version", 0)
@@ -262,6 +295,9 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.end(SESSION_ENDED)
                 return
             status = table.game.status
+            if status != self.status and watch_refused(table.game, self.scope["user"], table.seats):
+                await self.end(NOT_ALLOWED)  # the game started, and the host keeps it from you
+                return
             await self.push(table, whole=status != self.status if whole is None else whole)
 
     async def push(self, table: TableAt, *, whole: bool) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from games import catalog
+from games.models import Game
 
 
 class NewGameForm(forms.Form):
@@ -15,6 +16,14 @@ class NewGameForm(forms.Form):
     kind = forms.ChoiceField(label="Game")
     capacity = forms.IntegerField(label="Seats")  # its range is set from the games on offer
     private = forms.BooleanField(label="Private (invite link only)", required=False, initial=False)
+    watchers = forms.ChoiceField(
+        label="Who may watch",
+        choices=Game.Watchers.choices,
+        initial=Game.Watchers.ANYONE,
+        required=False,
+        help_text="Once the game has started: anyone, signed-in people, or only the players.",
+    )
+    spectator_chat = forms.BooleanField(label="Spectators may chat", required=False, initial=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from games.models import Game, Seat
+from games.watching import watchable
 
 
 def ranked_seats() -> Prefetch:
@@ -19,11 +20,11 @@ def ranked_seats() -> Prefetch:
 
 
 def visible_to(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
-    """Public games, and the private ones this user sat at."""
+    """Public games, and the private ones this user sat at; as the host let them be watched."""
     if getattr(user, "is_authenticated", False):
         mine = Seat.objects.filter(user=user).values("game_id")
-        return games.filter(Q(private=False) | Q(pk__in=mine))
-    return games.filter(private=False)
+        return watchable(games.filter(Q(private=False) | Q(pk__in=mine)), user)
+    return watchable(games.filter(private=False), user)
 
 
 def finished_games(user: Any, *, kind: str = "", player: str = "") -> QuerySet[Game]:

@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from games import catalog
 from games.kinds.base import GameKind
@@ -31,6 +32,13 @@ class Game(models.Model):
         OVER = "over", "Over"
         CANCELLED = "cancelled", "Cancelled"
 
+    class Watchers(models.TextChoices):
+        """Who may watch the game once it has started (the host chooses at creation)."""
+
+        ANYONE = "anyone", "Anyone"
+        PEOPLE = "people", "Signed-in people"
+        PLAYERS = "players", "Only the players"
+
     kind = models.CharField(max_length=40, choices=catalog.choices(), db_index=True)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games"
@@ -42,6 +50,23 @@ class Game(models.Model):
     options = models.JSONField(default=dict, blank=True)
     private = models.BooleanField(default=False, help_text="Reachable only by the invite link.")
     invite = models.CharField(max_length=32, default=new_invite, editable=False)
+    watchers = models.CharField(
+        max_length=10,
+        choices=Watchers.choices,
+        default=Watchers.ANYONE,
+        help_text="Who may watch the game once it has started.",
+    )
+    spectator_chat = models.BooleanField(
+        default=False, help_text="Spectators may read and write the table chat too."
+    )
+    rematch_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematches",
+        help_text="The finished game whose people this table offers to play again.",
+    )
     seed = models.BigIntegerField(default=new_seed, editable=False)
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     setup = models.JSONField(
@@ -103,6 +128,11 @@ class Seat(models.Model):
     resigned = models.BooleanField(
         default=False, help_text="The person gave up; a house bot plays the seat to the end."
     )
+    accepted = models.BooleanField(
+        null=True,
+        default=True,
+        help_text="At a rematch table: yes, no, or not answered yet (empty).",
+    )
 
     class Meta:
         ordering = ["position", "joined_at", "pk"]
@@ -142,3 +172,42 @@ class Action(models.Model):
     def __str__(self) -> str:
         # No payload: admin titles and logs would show a pick before its reveal.
         return f"{self.game} move {self.seq} by seat {self.seat}"
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat: stored, never part of the Action log."""
+
+    MAX_LENGTH = 300
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    hidden = models.BooleanField(
+        default=False, help_text="Hidden by a moderator: it vanishes from every screen."
+    )
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["author", "created_at"], name="chat_by_author")]
+
+    def __str__(self) -> str:
+        return f"{self.author} at {self.game}: {self.text[:40]}"
+
+
+class Mute(models.Model):
+    """One person no longer sees another's chat lines, at every table."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="muted_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_mute_per_pair")]
+
+    def __str__(self) -> str:
+        return f"{self.user} mutes {self.muted}"

@@ -23,4 +23,10 @@ urlpatterns = [
     path("<int:game_id>/results/close/", views.close_results, name="close_results"),
     path("<int:game_id>/replay/", views_history.replay, name="replay"),
     path("<int:game_id>/export.json", views_history.export_game, name="export"),
+    path("<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("<int:game_id>/rematch/decline/", views.decline_rematch, name="decline_rematch"),
+    path("<int:game_id>/chat/", views.chat, name="chat"),
+    path("<int:game_id>/chat/log/", views.chat_log, name="chat_log"),
+    path("<int:game_id>/chat/mute/", views.chat_mute, name="chat_mute"),
+    path("<int:game_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
 ]

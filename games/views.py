@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -13,8 +14,10 @@ from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import User
 from games import catalog, services
 from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404
 from games.boards import (
@@ -29,6 +32,8 @@ from games.boards import (
 from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
+from games.table_chat import chat_context, render_chat_log, render_chat_panel
+from games.watching import watchable
 
 # Longer than any legal action of any game; a bigger post is refused before parsing it.
 MAX_ACTION_CHARS = 2000
@@ -98,15 +103,15 @@ def table_change(
 RECENT = 10
 
 
-def recently_finished() -> QuerySet[Game]:
-    """The last public finished games with their (first) winner's name, in one query."""
+def recently_finished(user: Any) -> QuerySet[Game]:
+    """The last public finished games this user may watch, with their (first) winner's name."""
     first_winner = (
         Seat.objects.filter(game=OuterRef("pk"), winner=True)
         .order_by("position")
         .values("user__username")[:1]
     )
     return (
-        Game.objects.filter(status=Game.Status.OVER, private=False)
+        watchable(Game.objects.filter(status=Game.Status.OVER, private=False), user)
         .only("pk", "kind", "finished_at")
         .annotate(
             winner_name=Subquery(first_winner),
@@ -130,10 +135,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
         mine = list(
             Game.objects.filter(seats__user=request.user)
             .filter(status__in=LIVE)
-            .annotate(my_position=F("seats__position"), my_resigned=F("seats__resigned"))
+            .annotate(
+                my_position=F("seats__position"),
+                my_resigned=F("seats__resigned"),
+                my_answer=F("seats__accepted"),
+            )
             .select_related("host")[:30]
         )
-        waiting = {g.pk for g in mine if waits_for(g, g.my_position, g.my_resigned)}
+        waiting = {
+            g.pk
+            for g in mine
+            if waits_for(g, g.my_position, g.my_resigned) or asks_rematch(g, g.my_answer)
+        }
     return render(
         request,
         "games/lobby.html",
@@ -141,10 +154,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "open_tables": open_tables,
             "mine": mine,
             "waiting": waiting,
-            "recent": recently_finished(),
+            "recent": recently_finished(request.user),
             "games": catalog.available(),
         },
     )
+
+
+def asks_rematch(game: Game, answer: bool | None) -> bool:
+    """Whether an open rematch table waits for this person's yes or no."""
+    return game.status == Game.Status.OPEN and game.rematch_of_id is not None and answer is None
 
 
 def waits_for(game: Game, position: int | None, resigned: bool) -> bool:
@@ -169,6 +187,8 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 form.cleaned_data["capacity"],
                 form.options(),
                 private=form.cleaned_data["private"],
+                watchers=form.cleaned_data["watchers"] or Game.Watchers.ANYONE,
+                spectator_chat=form.cleaned_data["spectator_chat"],
             )
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
@@ -196,7 +216,8 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     board = render_board(game, request.user, request)
     if request.htmx:
         return HttpResponse(board)
-    return render(request, "games/table.html", {"game": game, "board": board})
+    ctx = {"game": game, "board": board, "chat": chat_context(game, request.user)}
+    return render(request, "games/table.html", ctx)
 
 
 @require_GET
@@ -272,6 +293,101 @@ def resign(request: AuthedRequest, game: Game) -> None:
         # A bare post (a stray click, a replayed request) must not end someone's game.
         raise services.ServiceError("Confirm that you want to resign.")
     services.resign(game, request.user)
+
+
+@login_required
+@require_POST
+@table_change
+def rematch(request: AuthedRequest, game: Game) -> None:
+    """Play again: offer a rematch at a finished game, or say yes to the one offered."""
+    user = request.user
+    if game.status == Game.Status.OPEN and game.rematch_of_id is not None:
+        services.accept_rematch(game, user)
+    else:
+        services.rematch(game, user)
+
+
+@login_required
+@require_POST
+@table_change
+def decline_rematch(request: AuthedRequest, game: Game) -> None:
+    """Say no to a rematch, from its own table or from the finished game's."""
+    if game.status == Game.Status.OPEN and game.rematch_of_id is not None:
+        offered: Game | None = game
+    else:
+        offered = services.current_rematch(game) if game.status == Game.Status.OVER else None
+    if offered is None:
+        raise services.ServiceError("No rematch is on offer at this table.")
+    services.decline_rematch(offered, request.user)
+
+
+def chat_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+    """Run a chat service; answer with this viewer's chat lines, or the refusal in words."""
+
+    @wraps(fn)
+    def view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+        game = get_game_or_404(request, game_id)
+        try:
+            fn(request, game)
+        except services.ServiceError as exc:
+            if not request.htmx:
+                ctx = {"game": game, "message": str(exc)}
+                return render(request, "games/refused.html", ctx, status=exc.status)
+            # 422, not 400: base.html's htmx config swaps a 400 in as an answer (boards), while a
+            # refused line is an error the chat's script tells in the chat's own message line.
+            status = 422 if exc.status == 400 else exc.status
+            return HttpResponse(chat_refusal(str(exc)), status=status)
+        if request.htmx:
+            return HttpResponse(render_chat_log(game, request.user))
+        return redirect(game)
+
+    return view
+
+
+def chat_refusal(text: str) -> str:
+    """The chat's message line, as an error."""
+    return format_html('<p id="chat-message" class="message error" role="alert">{}</p>', text)
+
+
+def person_posted(request: HttpRequest) -> User | None:
+    """The person a mute names by id, if there is one."""
+    number = parse_number(request.POST.get("user"), "person")
+    return User.objects.filter(pk=number, is_bot=False).first() if number is not None else None
+
+
+@login_required
+@require_POST
+@chat_change
+def chat(request: AuthedRequest, game: Game) -> None:
+    """Say a line in the table chat."""
+    services.chat.say(game, request.user, request.POST.get("text", ""))
+
+
+@login_required
+@require_POST
+@chat_change
+def chat_mute(request: AuthedRequest, game: Game) -> None:
+    """Stop seeing one person's chat lines (at every table)."""
+    services.chat.mute(request.user, person_posted(request), game.pk)
+
+
+@login_required
+@require_POST
+@chat_change
+def chat_unmute(request: AuthedRequest, game: Game) -> None:
+    """See one person's chat lines again."""
+    services.chat.unmute(request.user, person_posted(request), game.pk)
+
+
+@require_GET
+def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """This viewer's chat lines (the page fetches them while its socket is down); with
+    ?panel=1 the whole panel (after the viewer sat down or left)."""
+    game = get_game_or_404(request, game_id)
+    if request.GET.get("panel"):
+        return HttpResponse(render_chat_panel(game, request.user, request))
+    html = render_chat_log(game, request.user)
+    return HttpResponse(html) if html else HttpResponse(status=204)
 
 
 def parse_action(raw: str) -> dict:

@@ -15,11 +15,11 @@ from django.utils.html import format_html
 
 from games.boards.changes import Inputs, fingerprint, inputs
 from games.boards.shared import TableAt, read, render_region
-from games.models import Game
+from games.models import Game, Seat
 
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
-PLAYING_REGIONS = ("resign",)
+PLAYING_REGIONS = ("resign", "rematch")
 
 
 def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[str, Any]:
@@ -47,6 +47,7 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
     }
     if game.status == Game.Status.OPEN or game.snapshot is None:
         return ctx
+    ctx["rematch"] = rematch_context(game, me)
     kind = game.spec
     engine = kind.engine
     state = table.state
@@ -60,6 +61,34 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
         ctx["moment"] = moment
     ctx.update(kind.board(game, view, legal, me, seats))
     return ctx
+
+
+def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:
+    """What a finished game's "Play again" panel shows this viewer (None: nothing to show)."""
+    if game.status != Game.Status.OVER:
+        return None
+    from games.services.rematch import current_rematch
+
+    may_offer = me is not None and not me.resigned and not me.user.is_bot
+    offered = current_rematch(game)
+    if offered is None:
+        return {"table": None, "can_offer": True, "can_answer": False} if may_offer else None
+    seats = list(offered.seats.select_related("user"))
+    mine = next((s for s in seats if me is not None and s.user_id == me.user_id), None)
+    table = {
+        "pk": offered.pk,
+        "url": offered.get_absolute_url(),
+        "status": offered.status,
+        "host": next((s.user.username for s in seats if s.user_id == offered.host_id), ""),
+        "waiting": [s.user.username for s in seats if s.accepted is None],
+        "declined": [s.user.username for s in seats if s.accepted is False],
+    }
+    open_offer = offered.status == Game.Status.OPEN
+    return {
+        "table": table,
+        "can_answer": may_offer and open_offer and mine is not None and mine.accepted is None,
+        "can_offer": may_offer and offered.status == Game.Status.CANCELLED,
+    }
 
 
 def region_names(game: Game) -> tuple[str, ...]:

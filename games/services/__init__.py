@@ -7,6 +7,7 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
+from games.services import chat
 from games.services.base import NotAllowed, ServiceError, StaleVersion, group_name
 from games.services.play import (
     Step,
@@ -18,6 +19,7 @@ from games.services.play import (
     resign,
     run_bots,
 )
+from games.services.rematch import accept_rematch, current_rematch, decline_rematch, rematch
 from games.services.tables import (
     add_bot,
     bot_account,
@@ -35,18 +37,23 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "Step",
+    "accept_rematch",
     "add_bot",
     "bot_account",
     "bot_due",
     "bot_step",
     "cancel",
+    "chat",
     "close_results",
     "create_game",
+    "current_rematch",
+    "decline_rematch",
     "group_name",
     "join",
     "leave",
     "play",
     "quick_game",
+    "rematch",
     "remove_bot",
     "replay",
     "resign",

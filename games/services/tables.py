@@ -50,13 +50,23 @@ def create_game(
     *,
     private: bool = False,
     host_bot: str = "",
+    watchers: str = Game.Watchers.ANYONE,
+    spectator_chat: bool = False,
 ) -> Game:
     """A new open table with its host seated (a bot level when a bot account hosts)."""
     chosen = dict(options or {})
     spec = check_create(kind, capacity, chosen)
+    if watchers not in Game.Watchers.values:
+        raise ServiceError("Choose who may watch: anyone, signed-in people or only the players.")
     opts = {o.name: chosen.get(o.name, o.default) for o in spec.options}
     game = Game.objects.create(
-        kind=kind, host=host, capacity=capacity, options=opts, private=private
+        kind=kind,
+        host=host,
+        capacity=capacity,
+        options=opts,
+        private=private,
+        watchers=watchers,
+        spectator_chat=spectator_chat,
     )
     Seat.objects.create(game=game, user=host, bot=host_bot)
     return game
@@ -180,12 +190,20 @@ def remove_bot(game: Game | int, host: User, seat_id: int) -> None:
 
 @transaction.atomic
 def cancel(game: Game | int, host: User) -> Game:
-    """The host closes an open table: it leaves the lobby and says it was cancelled."""
-    game = lock(game)
+    """The host closes an open table: it leaves the lobby and says it was cancelled.
+
+    A rematch's finished game is locked first (the rematch services' order) and told too.
+    """
+    pk = game if isinstance(game, int) else game.pk
+    finished = Game.objects.filter(pk=pk).values_list("rematch_of_id", flat=True).first()
+    old = lock(finished) if finished is not None else None
+    game = lock(pk)
     check_host(game, host)
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
     bump(game, ["status", "finished_at"])
+    if old is not None:
+        bump(old, [])
     return game
 
 
@@ -210,6 +228,9 @@ def check_start(game: Game, user: User) -> list[Seat]:
     seats = seats_in_order(game)
     if len(seats) < game.spec.min_players:
         raise ServiceError(f"At least {game.spec.min_players} players must sit to start.")
+    waiting = [s.user.username for s in seats if not s.accepted]
+    if waiting:
+        raise ServiceError(f"Waiting for {', '.join(waiting)} to accept the rematch.")
     return seats
 
 
@@ -225,7 +246,12 @@ def do_start(game: Game | int, user: User) -> Game:
     """Draw the seats and deal the game in one transaction; the deal and the rules version are
     stored with it, so its replays never depend on how a seed deals tomorrow."""
     game = lock(game)
-    seats = check_start(game, user)
+    deal(game, check_start(game, user))
+    return game
+
+
+def deal(game: Game, seats: list[Seat]) -> None:
+    """Draw the seats and deal the locked game (check_start, or a rematch all accepted)."""
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
@@ -239,4 +265,3 @@ def do_start(game: Game | int, user: User) -> Game:
     record(game, state, [], {s.position: s for s in seats if s.position is not None})
     fields = ["status", "started_at", "setup", "rules_version", "snapshot", "moves"]
     bump(game, [*fields, "finished_at"])
-    return game

@@ -18,6 +18,7 @@
   // Closes the server means as final (4000-4999): reconnecting would not help.
   var FINAL = {
     4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
+    4403: "The host lets only some people watch this game, and you are not one of them.",
     4404: "You can no longer watch this table.",
     4429: "Too many messages from this page. Reload to go on."
   };
@@ -169,7 +170,14 @@
     return line ? line.textContent.trim() : "";
   }
 
+  // Taps outside the table (the chat) tell their own failures.
+  function onTable(event) {
+    var elt = event.detail && event.detail.elt;
+    return !(elt && elt.closest && !elt.closest("#live"));
+  }
+
   document.addEventListener("htmx:responseError", function (event) {
+    if (!onTable(event)) return;
     var xhr = event.detail.xhr;
     var words = messageIn(xhr.responseText);
     if (!words) {
@@ -180,7 +188,8 @@
     say(words + " The board has been refreshed.", "error");
     resync(true);
   });
-  document.addEventListener("htmx:sendError", function () {
+  document.addEventListener("htmx:sendError", function (event) {
+    if (!onTable(event)) return;
     say("The bakery could not be reached, so your tap was not sent. Check your connection: " +
       "the board refreshes when it is back.", "error");
     resync(true);

@@ -84,7 +84,9 @@ async def test_a_version_committed_between_load_and_join_reaches_the_socket(
 ) -> None:
     load = consumers.load_table
 
-    def load_then_move(game_id: int, user: Any, invited: list[int]) -> TableAt | None:
+    def load_then_move(
+        game_id: int, user: Any, invited: list[int]
+    ) -> tuple[TableAt, None] | tuple[None, int]:
         table = load(game_id, user, invited)
         keep_first(Game.objects.get(pk=game_id), rival)
         return table

@@ -1,0 +1,143 @@
+"""The table chat: who may read and write it, saying a line, muting, and hiding (moderators).
+
+A line is stored (ChatMessage, never an Action) and pushed to the table's sockets once its
+transaction commits; each socket renders the chat for its own viewer (mutes, hidden lines).
+Limits: 300 characters a line, 5 lines in 10 seconds per person (at every table together).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import ChatMessage, Game, Mute, Seat
+from games.services.base import NotAllowed, ServiceError, group_name, send_to_group
+
+RATE_LIMIT = 5
+RATE_WINDOW = timedelta(seconds=10)
+
+
+class TooFast(ServiceError):
+    """More lines than the rate limit allows."""
+
+    status = 429
+
+
+def now() -> datetime:
+    """The chat's clock (tests move it)."""
+    return timezone.now()
+
+
+def seated_person(seats: Iterable[Seat], user: Any) -> bool:
+    """Whether the user is a person (not a bot) seated at the table."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return any(s.user_id == user.pk and not s.user.is_bot for s in seats)
+
+
+def may_read(game: Game, user: Any, seats: Iterable[Seat]) -> bool:
+    """The players read the chat; spectators too when the host allowed them."""
+    return game.spectator_chat or seated_person(seats, user)
+
+
+def may_write(game: Game, user: Any, seats: Iterable[Seat]) -> bool:
+    """The players write in the chat; signed-in spectators too when the host allowed them."""
+    if not getattr(user, "is_authenticated", False) or getattr(user, "is_bot", False):
+        return False
+    return game.spectator_chat or seated_person(seats, user)
+
+
+def clean_line(text: Any) -> str:
+    """The line as stored: one line of printable text, or a ServiceError saying what is wrong."""
+    if not isinstance(text, str):
+        raise ServiceError("Write a message first.")
+    line = " ".join(text.split())
+    if not line:
+        raise ServiceError("Write a message first.")
+    if len(line) > ChatMessage.MAX_LENGTH:
+        raise ServiceError(
+            f"A message is at most {ChatMessage.MAX_LENGTH} characters; yours has {len(line)}."
+        )
+    if any(unicodedata.category(c).startswith("C") for c in line):
+        raise ServiceError("The message holds characters that cannot be shown.")
+    return line
+
+
+def check_say(game: Game, user: User, text: Any) -> str:
+    """The cleaned line this person may say at this table now, or a ServiceError."""
+    seats = list(game.seats.select_related("user"))
+    if not may_write(game, user, seats):
+        raise NotAllowed("Only the players can chat at this table.")
+    line = clean_line(text)
+    recent = ChatMessage.objects.filter(author=user, created_at__gt=now() - RATE_WINDOW)
+    if recent.count() >= RATE_LIMIT:
+        raise TooFast(
+            f"You are sending messages too fast ({RATE_LIMIT} in "
+            f"{int(RATE_WINDOW.total_seconds())} seconds at most); wait a moment."
+        )
+    return line
+
+
+@transaction.atomic
+def say(game: Game, user: User, text: Any) -> ChatMessage:
+    """Store a chat line (the person's row locked, so the rate limit holds) and push it."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    line = check_say(game, user, text)
+    message = ChatMessage.objects.create(game=game, author=user, text=line, created_at=now())
+    game_id = game.pk
+    transaction.on_commit(lambda: announce_chat(game_id))
+    return message
+
+
+def announce_chat(game_id: int) -> None:
+    """Tell the table's sockets to redraw their chat (a line came, or was hidden)."""
+    send_to_group(group_name(game_id), {"type": "chat.changed", "game": game_id})
+
+
+def announce_chat_to_user(user_id: int, game_id: int) -> None:
+    """Tell one person's sockets at a table to redraw their chat (they muted or unmuted)."""
+    from games.sockets import user_group  # games.sockets imports the services
+
+    send_to_group(user_group(user_id), {"type": "chat.changed", "game": game_id})
+
+
+def check_mute(user: User, other: User | None) -> User:
+    """The person this user may mute, or a ServiceError."""
+    if other is None or other.is_bot:
+        raise ServiceError("There is no such person to mute.")
+    if other.pk == user.pk:
+        raise ServiceError("You cannot mute yourself.")
+    return other
+
+
+def mute(user: User, other: User | None, game_id: int) -> None:
+    """This user no longer sees the other's lines, at any table (their own screens redraw)."""
+    muted = check_mute(user, other)
+    Mute.objects.get_or_create(user=user, muted=muted)
+    announce_chat_to_user(user.pk, game_id)
+
+
+def unmute(user: User, other: User | None, game_id: int) -> None:
+    """This user sees the other's lines again."""
+    if other is None:
+        raise ServiceError("There is no such person to unmute.")
+    Mute.objects.filter(user=user, muted=other).delete()
+    announce_chat_to_user(user.pk, game_id)
+
+
+@transaction.atomic
+def hide(messages: Iterable[ChatMessage], hidden: bool = True) -> int:
+    """A moderator hides (or shows again) chat lines; they vanish from every screen."""
+    ids = [m.pk for m in messages]
+    changed = ChatMessage.objects.filter(pk__in=ids).exclude(hidden=hidden)
+    games = set(changed.values_list("game_id", flat=True))
+    count = changed.update(hidden=hidden)
+    for game_id in games:
+        transaction.on_commit(lambda g=game_id: announce_chat(g))  # type: ignore[misc]
+    return count

@@ -1,0 +1,64 @@
+"""The table chat as one viewer sees it: the last lines, without hidden or muted ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from games.models import ChatMessage, Game, Mute, Seat
+from games.services.chat import may_read, may_write, seated_person
+
+SHOWN = 50  # the newest lines a screen shows
+
+
+def muted_by(user: Any) -> list[User]:
+    """The people this user has muted."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    ids = Mute.objects.filter(user=user).values("muted_id")
+    return list(User.objects.filter(pk__in=ids).order_by("username"))
+
+
+def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """What the chat panel shows this viewer (`readable` False: no chat for them at all).
+
+    `seats`: the table's seats with their users, when already read.
+    """
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    seated = seated_person(seats, user)
+    if not may_read(game, user, seats):
+        return {"game": game, "readable": False, "writable": False, "seated": seated}
+    muted = muted_by(user)
+    lines = (
+        ChatMessage.objects.filter(game=game, hidden=False)
+        .exclude(author__in=[m.pk for m in muted])
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:SHOWN]
+    )
+    return {
+        "game": game,
+        "readable": True,
+        "seated": seated,
+        "writable": may_write(game, user, seats),
+        "lines": list(reversed(lines)),
+        "muted": muted,
+        "viewer_id": getattr(user, "pk", None),
+        "max_length": ChatMessage.MAX_LENGTH,
+    }
+
+
+def render_chat_log(game: Game, user: Any, seats: list[Seat] | None = None) -> str:
+    """The #chat-log element for this viewer, or "" when they may not read the chat."""
+    ctx = chat_context(game, user, seats)
+    if not ctx["readable"]:
+        return ""
+    return render_to_string("games/_chat_log.html", ctx)
+
+
+def render_chat_panel(game: Game, user: Any, request: Any) -> str:
+    """The whole chat panel (#chat) for this viewer, hidden when they may not read it."""
+    ctx = {"game": game, "chat": chat_context(game, user), "user": user}
+    return render_to_string("games/_chat.html", ctx, request)

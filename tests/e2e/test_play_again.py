@@ -1,0 +1,52 @@
+"""In the browser: two people finish a night, one offers to play again, the other's screen shows
+the offer live, and the last yes starts the new table that both old screens link to."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.pages import two_at_a_table
+from tests.e2e.test_two_bakers_play_a_night import in_step, take_a_turn
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+
+def night_over(page: Any) -> bool:
+    return page.locator("#night-title").count() > 0
+
+
+def play_the_night(pages: dict[str, Any]) -> None:
+    """Each baker does what their screen asks until both show the night's results."""
+    peeled = dict.fromkeys(pages, True)  # keep one pastry a pick; the Peel is another test's
+    for _ in range(400):
+        if all(night_over(page) for page in pages.values()):
+            return
+        moved = [take_a_turn(page, peeled, name) for name, page in pages.items()]
+        if not any(moved):
+            in_step(*pages.values())
+            next(iter(pages.values())).wait_for_timeout(100)
+    raise AssertionError("the night did not end")
+
+
+def test_play_again_starts_a_new_table_for_the_same_bakers(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    rita, sam = two_at_a_table(browser, daphne_site["url"], ("rita", "sam"), "midnight-bakery")
+    play_the_night({"rita": rita, "sam": sam})
+    old = rita.url
+
+    rita.get_by_role("button", name="Play again").click()
+    rita.get_by_text("Waiting for sam").wait_for()
+    sam.get_by_role("button", name="Yes, play again").click()  # arrived by push: no reload
+    for page in (rita, sam):
+        page.get_by_role("link", name=re.compile(r"Go to table \d+")).wait_for()
+    assert sam.url == old
+    sam.get_by_role("link", name=re.compile(r"Go to table \d+")).click()
+    sam.wait_for_url(re.compile(r".*/games/\d+/$"))
+    assert sam.url != old
+    sam.locator("#batch-form button.card").first.wait_for()  # dealt: sam picks at once
+    for page in (rita, sam):
+        page.context.close()

@@ -1,0 +1,217 @@
+"""The table chat: stored, escaped, limited, pushed live, muted per viewer, hidden by moderators."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from accounts.models import User
+from games import services
+from games.models import Action, ChatMessage, Game, Mute
+from games.services import chat
+from games.table_chat import render_chat_log
+from tests.conftest import client_for
+from tests.web.finished_games import finished_game
+from tests.web.sockets import open_board, socket
+
+
+def say(client: Client, game: Game, text: str) -> tuple[int, str]:
+    response = client.post(f"/games/{game.pk}/chat/", {"text": text}, HTTP_HX_REQUEST="true")
+    return response.status_code, response.content.decode()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[datetime]:
+    """The chat's clock, moved by the test (never slept)."""
+    at = [datetime(2026, 1, 1, 12, 0, tzinfo=UTC)]
+    monkeypatch.setattr(chat, "now", lambda: at[0])
+    return at
+
+
+@pytest.mark.django_db
+def test_a_line_is_stored_escaped_and_not_an_action(running_game: Game, player: User) -> None:
+    version, actions = running_game.version, Action.objects.count()
+    status, html = say(client_for(player), running_game, "<script>alert('x')</script> & hi")
+    assert status == 200
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; hi" in html
+    assert "<script>" not in html
+    assert ChatMessage.objects.get().text == "<script>alert('x')</script> & hi"
+    running_game.refresh_from_db()
+    assert running_game.version == version and Action.objects.count() == actions
+    page = client_for(player).get(f"/games/{running_game.pk}/").content.decode()
+    assert "&lt;script&gt;alert" in page and "<script>alert" not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("", "Write a message first"),
+        ("   \n\t ", "Write a message first"),
+        ("x" * 301, "at most 300 characters; yours has 301"),
+        ("bell \x07 rings", "cannot be shown"),
+        ("right\u202eto left", "cannot be shown"),
+    ],
+)
+def test_empty_long_and_garbage_lines_are_refused(
+    running_game: Game, player: User, text: str, why: str
+) -> None:
+    status, html = say(client_for(player), running_game, text)
+    assert status == 422 and why in html and 'role="alert"' in html
+    assert not ChatMessage.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_line_of_300_characters_is_taken_and_spaces_are_folded(
+    running_game: Game, player: User
+) -> None:
+    assert say(client_for(player), running_game, "y" * 300)[0] == 200
+    assert say(client_for(player), running_game, "  two \n words ")[0] == 200
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["y" * 300, "two words"]
+
+
+@pytest.mark.django_db
+def test_five_lines_in_ten_seconds_then_wait(
+    running_game: Game, player: User, rival: User, clock: list[datetime]
+) -> None:
+    client = client_for(player)
+    start = clock[0]
+    for n in range(5):
+        clock[0] = start + timedelta(seconds=n)
+        assert say(client, running_game, f"line {n}")[0] == 200
+    status, html = say(client, running_game, "one too many")
+    assert status == 429 and "too fast" in html
+    assert say(client_for(rival), running_game, "the others still talk")[0] == 200
+    clock[0] = start + timedelta(seconds=10, milliseconds=1)
+    assert say(client, running_game, "after the wait")[0] == 200
+    assert ChatMessage.objects.filter(author=player).count() == 6
+
+
+@pytest.mark.django_db
+def test_spectators_neither_read_nor_write_unless_the_host_allows(
+    player: User, rival: User, outsider: User
+) -> None:
+    for allowed in (False, True):
+        game = services.create_game(player, "midnight-bakery", 2, spectator_chat=allowed)
+        services.join(game, rival)
+        services.start(game, player)
+        services.chat.say(game, player, "players' secret plan")
+        page = client_for(outsider).get(f"/games/{game.pk}/").content.decode()
+        assert ("players&#x27; secret plan" in page) is allowed
+        assert ('id="chat-form"' in page) is allowed
+        status, _ = say(client_for(outsider), game, "hello from the rail")
+        assert status == (200 if allowed else 403)
+        anonymous = Client().post(
+            f"/games/{game.pk}/chat/", {"text": "anon"}, HTTP_HX_REQUEST="true"
+        )
+        assert anonymous.status_code == 302  # to the log-in page
+    assert not ChatMessage.objects.filter(text="anon").exists()
+
+
+@pytest.mark.django_db
+def test_a_player_mutes_another_for_themselves_only(
+    running_game: Game, player: User, rival: User
+) -> None:
+    services.chat.say(running_game, player, "flour power")
+    response = client_for(rival).post(
+        f"/games/{running_game.pk}/chat/mute/", {"user": str(player.pk)}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert "flour power" not in response.content.decode()
+    assert "Muted by you" in response.content.decode()
+    assert Mute.objects.filter(user=rival, muted=player).exists()
+    assert "flour power" in render_chat_log(running_game, player)
+    assert "flour power" not in render_chat_log(running_game, rival)
+    response = client_for(rival).post(
+        f"/games/{running_game.pk}/chat/unmute/", {"user": str(player.pk)}, HTTP_HX_REQUEST="true"
+    )
+    assert "flour power" in response.content.decode()
+    for bad in ("", "nine", str(rival.pk)):
+        refused = client_for(rival).post(
+            f"/games/{running_game.pk}/chat/mute/", {"user": bad}, HTTP_HX_REQUEST="true"
+        )
+        assert refused.status_code == 422
+    assert not Mute.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_moderator_hides_a_line_in_admin(running_game: Game, player: User) -> None:
+    rude = services.chat.say(running_game, player, "something rude")
+    services.chat.say(running_game, player, "something kind")
+    moderator = User.objects.create_superuser("mod", password="a-long-baking-secret")
+    admin = client_for(moderator)
+    assert admin.get("/admin/games/chatmessage/").status_code == 200
+    response = admin.post(
+        "/admin/games/chatmessage/",
+        {"action": "hide_lines", "_selected_action": [str(rude.pk)]},
+    )
+    assert response.status_code == 302
+    rude.refresh_from_db()
+    assert rude.hidden
+    log = render_chat_log(running_game, player)
+    assert "something rude" not in log and "something kind" in log
+    # The line itself stays read only in admin (a posted change form changes nothing).
+    admin.post(f"/admin/games/chatmessage/{rude.pk}/change/", {"text": "x", "hidden": ""})
+    rude.refresh_from_db()
+    assert rude.hidden
+    assert rude.text == "something rude"
+
+
+@pytest.mark.django_db
+def test_no_chat_in_the_replay(player: User, rival: User) -> None:
+    game = finished_game([player, rival], "midnight-bakery", bots=1)
+    services.chat.say(game, player, "good night, bakers")
+    replay = client_for(player).get(f"/games/{game.pk}/replay/").content.decode()
+    assert "good night, bakers" not in replay and "chat" not in replay.lower()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_lines_and_hidings_are_pushed_over_the_table_socket(
+    running_game: Game, player: User, rival: User
+) -> None:
+    ws = await socket(running_game, rival)
+    await open_board(ws)
+    line = await database_sync_to_async(services.chat.say)(running_game, player, "<b>hot</b>")
+    pushed = await ws.receive_from()
+    assert pushed.lstrip().startswith('<div id="chat-log"')
+    assert "&lt;b&gt;hot&lt;/b&gt;" in pushed and "<b>hot" not in pushed
+    await database_sync_to_async(services.chat.hide)([line])
+    pushed = await ws.receive_from()
+    assert pushed.lstrip().startswith('<div id="chat-log"') and "hot" not in pushed
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_mute_redraws_only_the_muters_screens(
+    running_game: Game, player: User, rival: User
+) -> None:
+    mine = await socket(running_game, rival)
+    theirs = await socket(running_game, player)
+    await open_board(mine)
+    await open_board(theirs)
+    await database_sync_to_async(services.chat.say)(running_game, player, "knead more")
+    assert "knead more" in await mine.receive_from()
+    assert "knead more" in await theirs.receive_from()
+    await database_sync_to_async(services.chat.mute)(rival, player, running_game.pk)
+    assert "knead more" not in await mine.receive_from()
+    assert await theirs.receive_nothing(timeout=0.2)
+    await mine.disconnect()
+    await theirs.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_chat_moderator_is_a_staff_member_of_the_group(running_game: Game, player: User) -> None:
+    from django.contrib.auth.models import Group
+
+    line = services.chat.say(running_game, player, "spam spam spam")
+    moderator = User.objects.create_user("mod", password="a-long-baking-secret", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="Chat moderators"))
+    admin = client_for(moderator)
+    assert admin.get("/admin/games/chatmessage/").status_code == 200
+    assert admin.get("/admin/games/game/").status_code == 403  # chat only
+    admin.post("/admin/games/chatmessage/", {"action": "hide_lines", "_selected_action": [line.pk]})
+    line.refresh_from_db()
+    assert line.hidden

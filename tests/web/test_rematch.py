@@ -1,0 +1,160 @@
+"""Play again: a new table with the same people, game and options, started when all say yes."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from accounts.models import User
+from games import services
+from games.boards import render_board
+from games.models import Game
+from tests.conftest import client_for
+from tests.web.finished_games import finished_game, play_out
+from tests.web.finished_games import running_game as bot_game
+from tests.web.sockets import open_board, socket
+
+
+def seats_of(game: Game) -> dict[str, tuple[str, bool | None]]:
+    """Who sits at a table: name -> (bot level, accepted)."""
+    return {s.user.username: (s.bot, s.accepted) for s in game.seats.select_related("user")}
+
+
+@pytest.mark.django_db
+def test_the_rematch_starts_when_everyone_says_yes(player: User, rival: User) -> None:
+    old = finished_game([player, rival], "cakehalla", bots=1)
+    version = old.version
+    response = client_for(player).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    new = services.current_rematch(old)
+    assert new is not None and new.status == Game.Status.OPEN
+    assert (new.kind, new.capacity, new.options) == (old.kind, old.capacity, old.options)
+    bot = next(s.user.username for s in old.seats.select_related("user") if s.bot)
+    assert seats_of(new) == {"alice": ("", True), "bob": ("", None), bot: ("greedy", True)}
+    old.refresh_from_db()
+    assert old.version > version  # pushed to the old table's screens
+    rival_sees = render_board(old, rival)
+    assert f'href="/games/{new.pk}/"' in rival_sees and "Yes, play again" in rival_sees
+    assert "Waiting for bob" in rival_sees
+
+    # bob says yes from the old table's page: the last yes deals the new game.
+    response = client_for(rival).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING and new.snapshot is not None
+    assert "The rematch has started" in response.content.decode()
+    assert "Go to table" in render_board(old, player)
+    assert set(new.seats.values_list("user_id", flat=True)) == set(
+        old.seats.values_list("user_id", flat=True)
+    )
+
+
+@pytest.mark.django_db
+def test_bots_always_accept_so_a_game_against_bots_starts_at_once(player: User) -> None:
+    old = finished_game([player], "midnight-bakery", bots=2)
+    new = services.rematch(old, player)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING
+    assert new.rematch_of_id == old.pk and new.options == old.options
+    assert sorted(new.seats.values_list("bot", flat=True)) == ["", "greedy", "greedy"]
+    assert new.moves >= 2  # both bots have locked their first pick
+
+
+@pytest.mark.django_db
+def test_a_refusal_calls_the_rematch_off_and_both_tables_say_who(player: User, rival: User) -> None:
+    old = finished_game([player, rival], "midnight-bakery", bots=0)
+    new = services.rematch(old, player)
+    response = client_for(rival).post(f"/games/{new.pk}/rematch/decline/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    new.refresh_from_db()
+    assert new.status == Game.Status.CANCELLED and new.snapshot is None
+    assert seats_of(new)["bob"] == ("", False)
+    assert "This rematch was called off" in render_board(new, player)
+    old_board = render_board(old, player)
+    assert "was called off: bob declined" in old_board
+    # Nobody can say yes to it any more, nor can the host start it.
+    with pytest.raises(services.ServiceError, match="called off"):
+        services.accept_rematch(new, rival)
+    with pytest.raises(services.ServiceError):
+        services.start(new, player)
+    # A new offer makes a new table.
+    again = services.rematch(old, rival)
+    assert again.pk != new.pk and again.status == Game.Status.OPEN
+    # Declined from the finished game's own page this time.
+    response = client_for(player).post(f"/games/{old.pk}/rematch/decline/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    again.refresh_from_db()
+    assert again.status == Game.Status.CANCELLED
+    assert "alice declined" in render_board(old, rival)
+
+
+@pytest.mark.django_db
+def test_the_host_cannot_start_a_rematch_before_everyone_said_yes(
+    player: User, rival: User
+) -> None:
+    old = finished_game([player, rival], "midnight-bakery", bots=1)
+    new = services.rematch(old, player)
+    with pytest.raises(services.ServiceError, match="Waiting for bob"):
+        services.start(new, player)
+    new.refresh_from_db()
+    assert new.status == Game.Status.OPEN
+
+
+@pytest.mark.django_db
+def test_the_host_calling_a_rematch_off_is_told_at_the_old_table(player: User, rival: User) -> None:
+    old = finished_game([player, rival], "midnight-bakery", bots=1)
+    new = services.rematch(old, player)
+    old.refresh_from_db()
+    version = old.version
+    services.cancel(new, player)
+    old.refresh_from_db()
+    assert old.version > version
+    assert f"table {new.pk}</a> was called off" in render_board(old, rival)
+
+
+@pytest.mark.django_db
+def test_who_may_offer_a_rematch(player: User, rival: User, outsider: User) -> None:
+    running = bot_game([player, rival])
+    with pytest.raises(services.ServiceError, match="once the game is over"):
+        services.rematch(running, player)
+    old = finished_game([player, rival], "midnight-bakery", bots=1)
+    with pytest.raises(services.NotAllowed):
+        services.rematch(old, outsider)
+    response = client_for(outsider).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 403
+    assert "Only the bakers of this game" in response.content.decode()
+    assert services.current_rematch(old) is None
+    assert "Play again" not in render_board(old, outsider)
+    # A stray decline where nothing is on offer changes nothing.
+    response = client_for(rival).post(f"/games/{old.pk}/rematch/decline/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 400 and "No rematch is on offer" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_person_who_resigned_is_replaced_by_the_house_bot(player: User, rival: User) -> None:
+    game = bot_game([player, rival])
+    services.resign(game, rival)
+    old = play_out(game, [player])
+    with pytest.raises(services.NotAllowed, match="resigned"):
+        services.rematch(old, rival)
+    new = services.rematch(old, player)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING  # the only person left said yes; bots always do
+    users = set(new.seats.values_list("user__username", flat=True))
+    assert "bob" not in users and len(users) == old.seats.count()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_offer_and_the_start_are_pushed_to_the_old_tables_screens(
+    player: User, rival: User
+) -> None:
+    old = await database_sync_to_async(finished_game)([player, rival], "midnight-bakery", 1)
+    ws = await socket(old, rival)
+    await open_board(ws)
+    new = await database_sync_to_async(services.rematch)(old, player)
+    pushed = await ws.receive_from()
+    assert f'href="/games/{new.pk}/"' in pushed and "Yes, play again" in pushed
+    await database_sync_to_async(services.rematch)(old, rival)
+    pushed = await ws.receive_from()
+    assert "The rematch has started" in pushed
+    await ws.disconnect()
