@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views, views_history
+from games import views, views_history, views_moderation
 
 app_name = "games"
 
@@ -22,4 +22,5 @@ urlpatterns = [
     path("<int:game_id>/resign/", views.resign, name="resign"),
     path("<int:game_id>/results/close/", views.close_results, name="close_results"),
     path("<int:game_id>/replay/", views_history.replay, name="replay"),
+    path("<int:game_id>/report/", views_moderation.report, name="report"),
 ]

@@ -18,6 +18,8 @@ from games.models import Game
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
 PLAYING_REGIONS = ("resign",)
+# Above the game's own regions once it started: a moderator's abort and its reason.
+STOPPED_REGIONS = ("stopped",)
 
 
 def board_module(game: Game) -> ModuleType:
@@ -80,7 +82,8 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
     state = table.state
     position = me.position if me is not None else None
     view = engine.view(state, position)
-    playing = position is not None and me is not None and not me.resigned
+    running = game.status == Game.Status.RUNNING
+    playing = running and position is not None and me is not None and not me.resigned
     legal = engine.legal_actions(state, position) if playing else []
     ctx["your_move"] = bool(legal) and game.status == Game.Status.RUNNING
     if game.spec.moment is not None:
@@ -93,12 +96,12 @@ def region_names(game: Game) -> tuple[str, ...]:
     """The independently swapped parts of this table's board."""
     if game.snapshot is None:
         return COMMON_REGIONS + WAITING_REGIONS
-    return COMMON_REGIONS + game.spec.regions + PLAYING_REGIONS
+    return COMMON_REGIONS + STOPPED_REGIONS + game.spec.regions + PLAYING_REGIONS
 
 
 def region_template(game: Game, name: str) -> str:
     """The template of one board region."""
-    if name in WAITING_REGIONS or name in COMMON_REGIONS or name in PLAYING_REGIONS:
+    if name in WAITING_REGIONS + COMMON_REGIONS + STOPPED_REGIONS + PLAYING_REGIONS:
         return f"games/_{name}.html"
     return f"{game.spec.template_dir}/_{name}.html"
 
