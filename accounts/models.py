@@ -1,8 +1,11 @@
 """The Bakehouse user: a custom model from the first migration, so it can grow; and ratings."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 # Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
 DISPLAY_BASE = 1500
@@ -66,6 +69,17 @@ class Rating(models.Model):
     def provisional(self) -> bool:
         """Too few games for the rating to mean much yet (shown with a '?')."""
         return self.games < MIN_RANKED_GAMES
+
+    @property
+    def resting(self) -> bool:
+        """No rated game within RANKED_RECENT_DAYS: off the leaderboard until the next one."""
+        since = timezone.now() - timedelta(days=RANKED_RECENT_DAYS)
+        return self.last_played_at is None or self.last_played_at < since
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the leaderboard lists this rating."""
+        return not self.provisional and not self.resting
 
 
 class RatingPoint(models.Model):

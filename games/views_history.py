@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
@@ -61,6 +61,15 @@ def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "games/replay/_frame.html", ctx)
     return render(request, "games/replay.html", ctx)
+
+
+@require_GET
+def game_stats(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """One game's charts, drawn on the server from counters kept as games end."""
+    if slug not in {s.slug for s in catalog.available()}:
+        raise Http404("No such game.")
+    spec = catalog.get(slug)
+    return render(request, "stats_game.html", {"spec": spec, **stats.game_charts(slug)})
 
 
 @require_GET
