@@ -34,6 +34,8 @@ class Replay:
     @classmethod
     def of(cls, game: Game) -> Replay:
         """The replay of a finished game; ReplayUnavailable for any other."""
+        if game.status == Game.Status.ABORTED:
+            raise ReplayUnavailable(f"A moderator stopped this game: {game.abort_reason}")
         if game.status != Game.Status.OVER:
             raise ReplayUnavailable("The replay opens when the game ends.")
         seats = [s for s in game.seats.select_related("user") if s.position is not None]

@@ -217,6 +217,8 @@ def test_abort_ends_a_game_with_the_reason_shown_and_no_rating_change(
     # History marks it.
     history = client_for(player).get("/games/history/").text
     assert "aborted" in history and "Players colluded." in history
+    replay = client_for(player).get(f"/games/{running_game.pk}/replay/")
+    assert replay.status_code == 404 and "Players colluded." in replay.text
     # The action log still rebuilds it.
     rebuilt = services.replay(running_game)
     assert running_game.spec.engine.dump(rebuilt) == running_game.snapshot
