@@ -75,21 +75,18 @@ Facts = Counter[tuple[str, str]]
 TOP_CARDS = 10
 
 
-def turn_order(view: Mapping[str, Any], players: int) -> list[int]:
-    """The seats in the order they play (Cakehalla's drawn order), else in seat order."""
-    order = view.get("seat_order")
-    return list(order) if order else list(range(players))
-
-
 def common_facts(view: Mapping[str, Any], seats: Mapping[int, Any]) -> Facts:
-    """Every game's facts: its size, each seat's score, and who won from which turn position."""
+    """Every game's facts: its size, each seat's score, and who won from which seat.
+
+    Seat 0 acts first (Cakehalla's first turn; Midnight Bakery's Flour), positions are drawn
+    at random at the start, so a seat's win rate is that of a turn position.
+    """
     facts: Facts = Counter()
     players = len(seats)
     facts["games", str(players)] += 1
-    order = turn_order(view, players)
     for position, seat in seats.items():
         facts["scores", str(seat.score)] += 1
-        turn = order.index(position) + 1
+        turn = position + 1
         facts["seat_games", f"{players}:{turn}"] += 1
         if seat.winner:
             facts["seat_wins", f"{players}:{turn}"] += 1

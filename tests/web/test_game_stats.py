@@ -87,12 +87,14 @@ def test_the_owl_denial_counts_nights_where_it_held_strictly_most() -> None:
     assert tied["owl", "denied"] == 0 and tied["owl", "nights"] == 1
 
 
-def test_cakehalla_win_rate_is_by_turn_order() -> None:
-    view = {"seat_order": [2, 0, 1], "seats": []}
+def test_win_rate_is_by_seat_and_seat_zero_plays_first() -> None:
+    view: dict[str, list] = {"seats": []}
     seats = {0: Seat(score=9), 1: Seat(score=3), 2: Seat(score=15, winner=True)}
     facts = stats.game_facts("cakehalla", view, {}, seats)
-    assert facts["seat_wins", "3:1"] == 1  # seat 2 played first and won
-    assert facts["seat_games", "3:2"] == 1 and not facts["seat_wins", "3:2"]
+    assert facts["seat_wins", "3:3"] == 1  # the third to play won
+    assert facts["seat_games", "3:1"] == 1 and not facts["seat_wins", "3:1"]
+    assert stats.seat_label("cakehalla", 1) == "1st to play"
+    assert stats.seat_label("midnight-bakery", 1) == "Flour"
 
 
 def test_the_stats_pages_draw_the_charts(player: User, rival: User) -> None:
