@@ -18,8 +18,6 @@ from games.models import Game
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
 PLAYING_REGIONS = ("resign",)
-# Above the game's own regions once it started: a moderator's abort and its reason.
-STOPPED_REGIONS = ("stopped",)
 
 
 def board_module(game: Game) -> ModuleType:
@@ -96,12 +94,12 @@ def region_names(game: Game) -> tuple[str, ...]:
     """The independently swapped parts of this table's board."""
     if game.snapshot is None:
         return COMMON_REGIONS + WAITING_REGIONS
-    return COMMON_REGIONS + STOPPED_REGIONS + game.spec.regions + PLAYING_REGIONS
+    return COMMON_REGIONS + game.spec.regions + PLAYING_REGIONS
 
 
 def region_template(game: Game, name: str) -> str:
     """The template of one board region."""
-    if name in WAITING_REGIONS + COMMON_REGIONS + STOPPED_REGIONS + PLAYING_REGIONS:
+    if name in WAITING_REGIONS or name in COMMON_REGIONS or name in PLAYING_REGIONS:
         return f"games/_{name}.html"
     return f"{game.spec.template_dir}/_{name}.html"
 
