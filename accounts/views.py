@@ -46,11 +46,9 @@ def signup(request: HttpRequest) -> HttpResponse:
 HISTORY_POINTS = 60
 
 
-def game_records(person: User) -> list[dict[str, Any]]:
-    """Per game the person played: the rating (provisional or not), the games, wins, average
-    and best score, and the rating's history as a small chart (one query per game played)."""
-    names = dict(catalog.choices())
-    played = {
+def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
+    """Per game kind: the person's finished games, wins, average and best score (one query)."""
+    return {
         row["game__kind"]: row
         for row in Seat.objects.filter(user=person, game__status=Game.Status.OVER)
         .values("game__kind")
@@ -61,6 +59,12 @@ def game_records(person: User) -> list[dict[str, Any]]:
             best=Max("score"),
         )
     }
+
+
+def game_records(person: User, played: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per game the person is rated at: the rating (provisional or not), the games, wins,
+    average and best score, and the rating's history as a small chart (a query per game)."""
+    names = dict(catalog.choices())
     out = []
     for rating in person.ratings.filter(games__gte=1).order_by("-ordinal"):
         points = RatingPoint.objects.filter(user=person, kind=rating.kind).order_by("-at", "-pk")
@@ -82,7 +86,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if "\x00" in username:
         raise Http404("No such player.")
     person = get_object_or_404(User, username=username)
-    ratings = game_records(person)
+    played_by_kind = finished_by_kind(person)
+    ratings = game_records(person, played_by_kind)
     finished = [
         (game, next((s for s in game.ranked if s.user_id == person.pk), None))  # type: ignore[attr-defined]
         for game in history.finished_games(request.user, player=person.username)[:RECENT_FINISHED]
@@ -94,8 +99,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         .order_by("-game__created_at")[:30]
     )
     visible = [s for s in going if not s.game.private or s.user_id == request.user.pk]
-    wins = Seat.objects.filter(user=person, winner=True).count()
-    played = Seat.objects.filter(user=person, game__status=Game.Status.OVER).count()
+    wins = sum(row["wins"] for row in played_by_kind.values())
+    played = sum(row["games"] for row in played_by_kind.values())
     return render(
         request,
         "accounts/profile.html",

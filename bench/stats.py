@@ -171,6 +171,11 @@ def main() -> None:
                 f"aggregated from the seat rows {ms(db_seconds)} (stored in {stored:.0f} s)"
             )
         regular = people[0]
+        from accounts.ratings import new_rating
+
+        rating = new_rating(regular.pk, "midnight-bakery")
+        rating.games = PERSON_GAMES
+        rating.save()
         now = time.time()
         from datetime import UTC, datetime
 
