@@ -48,6 +48,9 @@ def clean_reason(reason: str, what: str = "a reason") -> str:
 
 # --- a bot takes a seat -------------------------------------------------------------------
 
+# Why a bot took a seat (the presence work of issue 12 keys its notices by the same word).
+DEACTIVATED = "deactivated"
+
 
 def check_hand_seat_to_bot(game: Game, seat: Seat) -> None:
     """Refuse a seat that is not a person's seat in this running game."""
@@ -146,7 +149,7 @@ def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[Use
     for seat in Seat.objects.filter(
         user=person, game__status=Game.Status.RUNNING, bot="", resigned=False
     ).exclude(position=None):
-        do_hand_seat_to_bot(seat.game_id, seat, f"account deactivated: {reason}")
+        do_hand_seat_to_bot(seat.game_id, seat, DEACTIVATED)
         handed.append(seat.game_id)
     for game in Game.objects.filter(seats__user=person, status=Game.Status.OPEN):
         if game.host_id == person.pk:
