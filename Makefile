@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: export DEBUG ?= 1
+run: DEMO ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
+	@if [ "$(DEMO)" = "1" ]; then $(PY) manage.py demo --if-empty; fi
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(VENV)/bin/daphne $(DAPHNE_FLAGS) -b 127.0.0.1 -p $(PORT) bakery_site.asgi:application
 

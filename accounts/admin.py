@@ -1,34 +1,189 @@
-"""Users in Django admin, bots marked; ratings by game."""
+"""Users in Django admin, bots marked; ratings by game; a person's page for the moderators."""
+
+from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html, format_html_join
 
 from accounts.models import Rating, User
+from games.admin import ReadOnly, ReasonForm, moderation_page, refuse_unless
+from games.models import Report, Seat
+from games.services import moderation
+
+RECENT_SEATS = 20
+
+
+class RatingInline(ReadOnly, admin.TabularInline):
+    """The person's rating at each game."""
+
+    model = Rating
+    extra = 0
+    fields = ("kind", "rating", "games", "wins", "last_played_at")
+    readonly_fields = fields
+
+
+class ReportInline(ReadOnly, admin.TabularInline):
+    """Reports about this person (or by them), each a link to its own page."""
+
+    model = Report
+    extra = 0
+    fields = ("report_link", "created_at", "status", "reason", "note", "game")
+    readonly_fields = fields
+    show_change_link = True
+
+    @admin.display(description="Report")
+    def report_link(self, report: Report) -> str:
+        url = reverse("admin:games_report_change", args=[report.pk])
+        return format_html('<a href="{}">#{}</a>', url, report.pk)
+
+
+class ReportsAgainstInline(ReportInline):
+    fk_name = "reported"
+    verbose_name = "report about this person"
+    verbose_name_plural = "reports about this person"
+
+
+class ReportsMadeInline(ReportInline):
+    fk_name = "reporter"
+    verbose_name = "report by this person"
+    verbose_name_plural = "reports by this person"
+
+
+# The person's page for moderators: ratings, then reports. The chat messages' inline (from the
+# chat model, issue 12) belongs here too, after the reports.
+PERSON_INLINES: list[type[admin.options.InlineModelAdmin]] = [
+    RatingInline,
+    ReportsAgainstInline,
+    ReportsMadeInline,
+]
 
 
 @admin.register(User)
 class BakehouseUserAdmin(UserAdmin):
-    """The stock user admin plus the bot flag, which only the services set."""
+    """The stock user admin plus the bot flag, which only the services set.
+
+    Moderators see it read only (no change permission) and deactivate or reactivate an account
+    with a button that calls the service: bots take the running seats, sockets close.
+    """
 
     list_display = ("username", "email", "is_bot", "is_staff", "is_active", "date_joined")
     list_filter = ("is_bot", "is_staff", "is_active")
-    fieldsets = (*(UserAdmin.fieldsets or ()), ("Bakehouse", {"fields": ("is_bot",)}))
-    readonly_fields = ("is_bot",)
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        ("Bakehouse", {"fields": ("is_bot", "recent_games")}),
+    )
+    readonly_fields = ("is_bot", "recent_games")
+    inlines = PERSON_INLINES
+
+    @admin.display(description="Games")
+    def recent_games(self, person: User) -> str:
+        """The person's latest games (links to each), and a link to all of them."""
+        if person.pk is None:
+            return "—"
+        seats = (
+            Seat.objects.filter(user=person)
+            .select_related("game")
+            .order_by("-game__created_at")[:RECENT_SEATS]
+        )
+        rows = format_html_join(
+            "",
+            '<li><a href="{}">{}</a>: {}{}</li>',
+            (
+                (
+                    reverse("admin:games_game_change", args=[s.game_id]),
+                    s.game,
+                    s.game.get_status_display(),
+                    f", place {s.place}" if s.place else "",
+                )
+                for s in seats
+            ),
+        )
+        every = reverse("admin:games_seat_changelist") + f"?user__id__exact={person.pk}"
+        return format_html('<ul>{}</ul><a href="{}">Every game of {}</a>', rows, every, person)
+
+    def get_urls(self) -> list[URLPattern]:
+        def view(request: HttpRequest, object_id: str, active: bool) -> HttpResponse:
+            return self.activation_view(request, object_id, active)
+
+        mine = [
+            path(
+                "<path:object_id>/deactivate/",
+                self.admin_site.admin_view(lambda r, object_id: view(r, object_id, False)),
+                name="accounts_user_deactivate",
+            ),
+            path(
+                "<path:object_id>/reactivate/",
+                self.admin_site.admin_view(lambda r, object_id: view(r, object_id, True)),
+                name="accounts_user_reactivate",
+            ),
+        ]
+        return [*mine, *super().get_urls()]
+
+    def activation_view(self, request: HttpRequest, object_id: str, active: bool) -> HttpResponse:
+        """Deactivate (or reactivate) an account with a reason, through the services."""
+        refuse_unless(request.user.has_perm("accounts.deactivate_user"))
+        person = self.get_object(request, object_id)
+        refuse_unless(person is not None)
+        assert person is not None
+        moderator: Any = request.user
+
+        def run(data: dict[str, Any]) -> str:
+            if active:
+                moderation.reactivate(person, moderator, data["reason"])
+                return f"{person} can log in again."
+            moderation.deactivate(person, moderator, data["reason"])
+            return f"{person} is deactivated: logged out everywhere, bots play their games."
+
+        verb = "Reactivate" if active else "Deactivate"
+        return moderation_page(
+            self,
+            request,
+            person,
+            title=f"{verb} {person}",
+            button=f"{verb} the account",
+            form_class=ReasonForm,
+            run=run,
+        )
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        person = User.objects.filter(pk=object_id).first() if object_id.isdigit() else None
+        extra = dict(extra_context or {})
+        if person and not person.is_bot and request.user.has_perm("accounts.deactivate_user"):
+            name = "reactivate" if not person.is_active else "deactivate"
+            label = "Reactivate the account" if not person.is_active else "Deactivate the account"
+            extra["moderation_buttons"] = [
+                (reverse(f"admin:accounts_user_{name}", args=[person.pk]), label)
+            ]
+        return super().change_view(request, object_id, form_url, extra)
 
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
     """Ratings per player and game; moved only by finished games (or `manage.py rerate`)."""
 
-    list_display = ("user", "kind", "rating", "mu", "sigma", "games", "wins", "updated_at")
+    list_display = (
+        "user",
+        "kind",
+        "rating",
+        "mu",
+        "sigma",
+        "games",
+        "wins",
+        "last_played_at",
+        "updated_at",
+    )
     list_filter = ("kind", "user__is_bot")
     search_fields = ("user__username",)
     ordering = ("kind", "-ordinal")
     raw_id_fields = ("user",)
-    readonly_fields = ("ordinal", "rating", "updated_at")
+    readonly_fields = ("ordinal", "rating", "updated_at", "last_played_at")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -1,20 +1,30 @@
-"""Per-game leaderboards: rated players best first, people only unless bots are asked for."""
+"""Per-game leaderboards: rated players best first, people only unless bots are asked for.
+
+Only players with MIN_RANKED_GAMES rated games of that game, the last within RANKED_RECENT_DAYS,
+are listed: a lucky first game or an old peak cannot camp at the top. Profiles still show the
+others' ratings, marked provisional or resting.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from accounts.models import Rating
+from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, Rating
 
 TOP_ON_INDEX = 10
 PAGE_SIZE = 25
 
 
 def board(kind: str, *, bots: bool = False) -> QuerySet[Rating]:
-    """The ratings of everyone with a finished game at this kind, best conservative rating first."""
-    rows = Rating.objects.filter(kind=kind, games__gte=1).select_related("user")
+    """The ratings of everyone eligible at this kind, best conservative rating first."""
+    since = timezone.now() - timedelta(days=RANKED_RECENT_DAYS)
+    rows = Rating.objects.filter(
+        kind=kind, games__gte=MIN_RANKED_GAMES, last_played_at__gte=since
+    ).select_related("user")
     if not bots:
         rows = rows.exclude(user__is_bot=True)
     return rows.order_by("-ordinal", "-games", "user__username")

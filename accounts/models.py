@@ -1,12 +1,19 @@
 """The Bakehouse user: a custom model from the first migration, so it can grow; and ratings."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 # Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
 DISPLAY_BASE = 1500
 DISPLAY_SCALE = 20
+# A leaderboard lists a person with at least this many rated games of that game, one of them
+# within the last RANKED_RECENT_DAYS; before that the rating is provisional.
+MIN_RANKED_GAMES = 5
+RANKED_RECENT_DAYS = 30
 
 
 class User(AbstractUser):
@@ -16,6 +23,13 @@ class User(AbstractUser):
     move_sound = models.BooleanField(
         default=False, help_text="Play a short sound when a game waits on this person's move."
     )
+
+    class Meta:
+        verbose_name = "user"
+        verbose_name_plural = "users"
+        permissions = [
+            ("deactivate_user", "Can deactivate and reactivate an account (moderators)"),
+        ]
 
     def __str__(self) -> str:
         return self.username
@@ -35,6 +49,9 @@ class Rating(models.Model):
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+    last_played_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the last rated game of this kind ended."
+    )
 
     class Meta:
         ordering = ["kind", "-ordinal", "pk"]
@@ -54,4 +71,34 @@ class Rating(models.Model):
     @property
     def provisional(self) -> bool:
         """Too few games for the rating to mean much yet (shown with a '?')."""
-        return self.games < 5
+        return self.games < MIN_RANKED_GAMES
+
+    @property
+    def resting(self) -> bool:
+        """No rated game within RANKED_RECENT_DAYS: off the leaderboard until the next one."""
+        since = timezone.now() - timedelta(days=RANKED_RECENT_DAYS)
+        return self.last_played_at is None or self.last_played_at < since
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the leaderboard lists this rating."""
+        return not self.provisional and not self.resting
+
+
+class RatingPoint(models.Model):
+    """A player's displayed rating after one rated game: the points of the profile's chart."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_points"
+    )
+    kind = models.CharField(max_length=40)
+    game_id = models.BigIntegerField(help_text="The game that moved it (games.Game).")
+    rating = models.IntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["user", "kind", "at", "pk"]
+        indexes = [models.Index(fields=["user", "kind", "-at"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.kind}: {self.rating} after game {self.game_id}"

@@ -7,6 +7,7 @@ ratings it moved are stored together or not at all.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from functools import cache
 from typing import Protocol
 
@@ -14,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from accounts.models import DISPLAY_BASE, DISPLAY_SCALE, Rating
+from accounts.models import DISPLAY_BASE, DISPLAY_SCALE, Rating, RatingPoint
 
 
 class Placed(Protocol):
@@ -67,8 +68,18 @@ def ranks(placed: Sequence[Placed]) -> list[float]:
 
 
 @transaction.atomic
-def rate_game(kind: str, seats: Iterable[Placed]) -> list[Rating]:
-    """Move the ratings of a finished game's players by their places (a tie shares a rank)."""
+def rate_game(
+    kind: str,
+    seats: Iterable[Placed],
+    *,
+    game_id: int | None = None,
+    played_at: datetime | None = None,
+) -> list[Rating]:
+    """Move the ratings of a finished game's players by their places (a tie shares a rank).
+
+    With the game's id, each player's new rating is kept as a point of their rating history;
+    `played_at` (when the game ended, else now) is the point's time and the rating's last game.
+    """
     placed = sorted((s for s in seats if s.place is not None), key=lambda s: s.user_id)
     if len(placed) < 2:
         return []
@@ -78,6 +89,7 @@ def rate_game(kind: str, seats: Iterable[Placed]) -> list[Rating]:
     moved = pl.rate(teams, ranks=ranks(placed))
     out = []
     now = timezone.now()
+    played_at = played_at or now
     for seat, (after,) in zip(placed, moved, strict=True):
         row = current[seat.user_id]
         row.mu, row.sigma = after.mu, after.sigma
@@ -86,9 +98,17 @@ def rate_game(kind: str, seats: Iterable[Placed]) -> list[Rating]:
         row.games += 1
         row.wins += 1 if seat.winner else 0
         row.updated_at = now
+        row.last_played_at = played_at
         out.append(row)
-    fields = ["mu", "sigma", "ordinal", "rating", "games", "wins", "updated_at"]
+    fields = ["mu", "sigma", "ordinal", "rating", "games", "wins", "updated_at", "last_played_at"]
     Rating.objects.bulk_update(out, fields)
+    if game_id is not None:
+        RatingPoint.objects.bulk_create(
+            RatingPoint(
+                user_id=r.user_id, kind=kind, game_id=game_id, rating=r.rating, at=played_at
+            )
+            for r in out
+        )
     return out
 
 
@@ -99,12 +119,15 @@ def rebuild(kind: str | None = None) -> int:
 
     games = Game.objects.filter(status=Game.Status.OVER).order_by("finished_at", "pk")
     ratings = Rating.objects.all()
+    points = RatingPoint.objects.all()
     if kind is not None:
         games = games.filter(kind=kind)
         ratings = ratings.filter(kind=kind)
+        points = points.filter(kind=kind)
     ratings.delete()
+    points.delete()
     count = 0
     for game in games.prefetch_related("seats"):
-        rate_game(game.kind, game.seats.all())
+        rate_game(game.kind, game.seats.all(), game_id=game.pk, played_at=game.finished_at)
         count += 1
     return count

@@ -22,5 +22,6 @@ urlpatterns = [
     path("leaderboards/", account_views.leaderboard_index, name="leaderboards"),
     path("leaderboards/<slug:slug>/", account_views.leaderboard, name="leaderboard"),
     path("stats/", game_views_history.site_stats, name="stats"),
+    path("stats/<slug:slug>/", game_views_history.game_stats, name="game_stats"),
     path("admin/", admin.site.urls),
 ]

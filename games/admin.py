@@ -1,15 +1,25 @@
-"""Games, seats and the action log in Django admin: read only, only the services change them."""
+"""Games, seats, the action log and reports in Django admin: read only, only the services change
+them; a moderator's buttons (abort a game, close a report) call the services."""
+
+from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from django.contrib import admin
-from django.http import HttpRequest
-from django.urls import reverse
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Case, When
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games.models import LIVE, Action, ChatMessage, Game, Seat
-from games.services import chat
+from games import services
+from games.models import LIVE, Action, ChatMessage, Game, Report, Seat
+from games.services import chat, moderation
 
 HIDDEN = "Hidden while the game runs or waits to start: it fixes seats, deck and every hand."
 
@@ -78,12 +88,39 @@ class GameAdmin(ReadOnlyAdmin):
         "created_at",
         "started_at",
         "finished_at",
+        "abort_reason",
+        "aborted_by",
         "seed_shown",
         "snapshot_shown",
         "replay_link",
     )
     readonly_fields = fields
     inlines = [SeatInline]
+
+    def get_urls(self) -> list[URLPattern]:
+        abort = path(
+            "<path:object_id>/abort/",
+            self.admin_site.admin_view(
+                lambda request, object_id: abort_view(self, request, object_id)
+            ),
+            name="games_game_abort",
+        )
+        return [abort, *super().get_urls()]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        game = Game.objects.filter(pk=object_id).only("status").first()
+        extra = dict(extra_context or {})
+        if (
+            game
+            and game.status == Game.Status.RUNNING
+            and request.user.has_perm("games.abort_game")
+        ):
+            extra["moderation_buttons"] = [
+                (reverse("admin:games_game_abort", args=[game.pk]), "Abort this game")
+            ]
+        return super().change_view(request, object_id, form_url, extra)
 
     @admin.display(description="Seed")
     def seed_shown(self, game: Game) -> str:
@@ -171,3 +208,202 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     def show_lines(self, request: HttpRequest, queryset: Any) -> None:
         count = chat.hide(queryset, hidden=False)
         self.message_user(request, f"{count} line(s) shown again.")
+
+
+# --- moderation: buttons that call the services ---------------------------------------------
+
+
+class ReasonForm(forms.Form):
+    """What a moderator writes when acting: the reason, kept in the admin log."""
+
+    reason = forms.CharField(max_length=200, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ReportForm(forms.Form):
+    """A moderator closing a report: dismissed or acted on, and what was done."""
+
+    status = forms.ChoiceField(
+        choices=[(Report.Status.ACTED, "Acted on"), (Report.Status.DISMISSED, "Dismissed")],
+        widget=forms.RadioSelect,
+    )
+    resolution = forms.CharField(
+        max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+def moderation_page(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    obj: Any,
+    *,
+    title: str,
+    button: str,
+    form_class: type[forms.Form],
+    run: Callable[[dict[str, Any]], str],
+) -> HttpResponse:
+    """A small admin page with one form; a valid post runs a service and says what it did.
+
+    A refused service leaves everything as it was and shows its message.
+    """
+    opts = model_admin.model._meta
+    form = form_class(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = run(form.cleaned_data)
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            model_admin.message_user(request, done, messages.SUCCESS)
+            return redirect(
+                reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
+            )
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": opts,
+        "original": obj,
+        "title": title,
+        "button": button,
+        "form": form,
+    }
+    status = 400 if request.method == "POST" else 200
+    return TemplateResponse(request, "admin/moderation_form.html", context, status=status)
+
+
+def refuse_unless(allowed: bool) -> None:
+    """A 403 for an admin page this person may not use."""
+    if not allowed:
+        raise PermissionDenied
+
+
+def abort_view(model_admin: GameAdmin, request: HttpRequest, object_id: str) -> HttpResponse:
+    """Abort a running game with a reason every player reads."""
+    refuse_unless(request.user.has_perm("games.abort_game"))
+    game = get_object_or_404(Game, pk=object_id)
+
+    def run(data: dict[str, Any]) -> str:
+        moderation.abort(game, request.user, data["reason"])  # type: ignore[arg-type]
+        return f"{game} was aborted; every screen shows the reason."
+
+    return moderation_page(
+        model_admin,
+        request,
+        game,
+        title=f"Abort {game}",
+        button="Abort the game",
+        form_class=ReasonForm,
+        run=run,
+    )
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyAdmin):
+    """Players' reports: open first; a moderator dismisses one or marks it acted on."""
+
+    list_display = (
+        "id",
+        "created_at",
+        "status",
+        "reason",
+        "reported_link",
+        "reporter",
+        "game_link",
+        "handled_by",
+        "handled_at",
+    )
+    list_filter = ("status", "reason", ("created_at", admin.DateFieldListFilter))
+    list_select_related = ("reporter", "reported", "game", "handled_by")
+    search_fields = ("reported__username", "reporter__username", "game__id")
+    fields = (
+        "status",
+        "reason",
+        "note",
+        "reported_link",
+        "reporter",
+        "game_link",
+        "created_at",
+        "handled_by",
+        "handled_at",
+        "resolution",
+    )
+    readonly_fields = fields
+    actions = ["dismiss", "act_on"]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        # Open reports first, then the newest.
+        open_first = Case(When(status=Report.Status.OPEN, then=0), default=1)
+        return super().get_queryset(request).order_by(open_first, "-created_at", "-pk")
+
+    def has_handle_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.change_report")
+
+    @admin.display(description="Reported")
+    def reported_link(self, report: Report) -> str:
+        url = reverse("admin:accounts_user_change", args=[report.reported_id])
+        return format_html('<a href="{}">{}</a>', url, report.reported)
+
+    @admin.display(description="Game")
+    def game_link(self, report: Report) -> str:
+        url = reverse("admin:games_game_change", args=[report.game_id])
+        return format_html(
+            '<a href="{}">{}</a> (<a href="{}">table</a>)',
+            url,
+            report.game,
+            report.game.get_absolute_url(),
+        )
+
+    def handle_many(self, request: HttpRequest, queryset: Any, status: str) -> None:
+        done = 0
+        for report in queryset:
+            try:
+                moderation.handle_report(report, request.user, status)  # type: ignore[arg-type]
+            except services.ServiceError as exc:
+                self.message_user(request, f"Report {report.pk}: {exc}", messages.WARNING)
+            else:
+                done += 1
+        label = Report.Status(status).label.lower()
+        self.message_user(request, f"{done} report{'s' if done != 1 else ''} {label}.")
+
+    @admin.action(description="Dismiss the selected reports", permissions=["handle"])
+    def dismiss(self, request: HttpRequest, queryset: Any) -> None:
+        self.handle_many(request, queryset, Report.Status.DISMISSED)
+
+    @admin.action(description="Mark the selected reports acted on", permissions=["handle"])
+    def act_on(self, request: HttpRequest, queryset: Any) -> None:
+        self.handle_many(request, queryset, Report.Status.ACTED)
+
+    def get_urls(self) -> list[URLPattern]:
+        handle = path(
+            "<path:object_id>/handle/",
+            self.admin_site.admin_view(self.handle_view),
+            name="games_report_handle",
+        )
+        return [handle, *super().get_urls()]
+
+    def handle_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        refuse_unless(self.has_handle_permission(request))
+        report = get_object_or_404(Report, pk=object_id)
+
+        def run(data: dict[str, Any]) -> str:
+            moderation.handle_report(report, request.user, data["status"], data["resolution"])  # type: ignore[arg-type]
+            return f"Report {report.pk}: {report.get_status_display().lower()}."
+
+        return moderation_page(
+            self,
+            request,
+            report,
+            title=f"Close report {report.pk}",
+            button="Close the report",
+            form_class=ReportForm,
+            run=run,
+        )
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        report = Report.objects.filter(pk=object_id).first()
+        extra = dict(extra_context or {})
+        if report and report.status == Report.Status.OPEN and self.has_handle_permission(request):
+            extra["moderation_buttons"] = [
+                (reverse("admin:games_report_handle", args=[report.pk]), "Dismiss or act on it")
+            ]
+        return super().change_view(request, object_id, form_url, extra)

@@ -9,6 +9,9 @@ from django.db.models import Prefetch, Q, QuerySet
 from games.models import Game, Seat
 from games.watching import watchable
 
+ENDED = (Game.Status.OVER, Game.Status.ABORTED)
+"""The statuses of a game that was played and ended: listed in history."""
+
 
 def ranked_seats() -> Prefetch:
     """A game's seats with their players, best place first, as `game.ranked`."""
@@ -28,8 +31,11 @@ def visible_to(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
 
 
 def finished_games(user: Any, *, kind: str = "", player: str = "") -> QuerySet[Game]:
-    """Finished games the user may see, newest first, optionally of one kind or one player."""
-    games = Game.objects.filter(status=Game.Status.OVER)
+    """Finished games the user may see, newest first, optionally of one kind or one player.
+
+    Games a moderator aborted are listed too, marked (they have no places and no replay).
+    """
+    games = Game.objects.filter(status__in=ENDED)
     if kind:
         games = games.filter(kind=kind)
     if player:

@@ -31,6 +31,7 @@ class Game(models.Model):
         RUNNING = "running", "Running"
         OVER = "over", "Over"
         CANCELLED = "cancelled", "Cancelled"
+        ABORTED = "aborted", "Aborted by a moderator"
 
     class Watchers(models.TextChoices):
         """Who may watch the game once it has started (the host chooses at creation)."""
@@ -83,9 +84,20 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    abort_reason = models.CharField(
+        max_length=200, blank=True, help_text="Why a moderator stopped the game (shown to all)."
+    )
+    aborted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="aborted_games",
+    )
 
     class Meta:
         ordering = ["-created_at"]
+        permissions = [("abort_game", "Can abort a running game")]
 
     def __str__(self) -> str:
         return f"{self.spec.name} #{self.pk}"
@@ -211,3 +223,69 @@ class Mute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} mutes {self.muted}"
+
+
+class Report(models.Model):
+    """A player's report of another player at one table, for the moderators."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", "Abusive or offensive"
+        NAME = "name", "Offensive name"
+        STALLING = "stalling", "Stalling or leaving the game"
+        CHEATING = "cheating", "Cheating or colluding"
+        OTHER = "other", "Something else"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        DISMISSED = "dismissed", "Dismissed"
+        ACTED = "acted", "Acted on"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_against"
+    )
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    note = models.CharField(max_length=500, blank=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports_handled",
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=500, blank=True, help_text="What the moderator did.")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["reporter", "-created_at"], name="reports_by_reporter")]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} reported {self.reported} at {self.game}"
+
+
+class StatCount(models.Model):
+    """One counter of the /stats/<game>/ charts, moved in the transaction that ends a game.
+
+    `chart` names the chart (scores, seat_games, seat_wins, ...), `key` the bar in it.
+    """
+
+    kind = models.CharField(max_length=40)
+    chart = models.CharField(max_length=20)
+    key = models.CharField(max_length=40)
+    count = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "chart", "key"], name="one_count_per_bar")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.chart} {self.key}: {self.count}"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views, views_history
+from games import views, views_history, views_moderation
 
 app_name = "games"
 
@@ -29,4 +29,5 @@ urlpatterns = [
     path("<int:game_id>/chat/log/", views.chat_log, name="chat_log"),
     path("<int:game_id>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("<int:game_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
+    path("<int:game_id>/report/", views_moderation.report, name="report"),
 ]

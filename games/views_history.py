@@ -112,6 +112,15 @@ def player_games(request: HtmxHttpRequest, username: str) -> StreamingHttpRespon
 
 
 @require_GET
+def game_stats(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """One game's charts, drawn on the server from counters kept as games end."""
+    if slug not in {s.slug for s in catalog.available()}:
+        raise Http404("No such game.")
+    spec = catalog.get(slug)
+    return render(request, "stats_game.html", {"spec": spec, **stats.game_charts(slug)})
+
+
+@require_GET
 def site_stats(request: HtmxHttpRequest) -> HttpResponse:
     """Totals: games per kind, running now, players, the most active people this week."""
     return render(request, "stats.html", stats.totals())

@@ -53,7 +53,8 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
     state = table.state
     position = me.position if me is not None else None
     view = engine.view(state, position)
-    playing = position is not None and me is not None and not me.resigned
+    running = game.status == Game.Status.RUNNING
+    playing = running and position is not None and me is not None and not me.resigned
     legal = engine.legal_actions(state, position) if playing else []
     ctx["your_move"] = bool(legal) and game.status == Game.Status.RUNNING
     moment = kind.moment(view)

@@ -70,6 +70,8 @@ def announce_to_user(game_id: int, user_id: int) -> None:
 
 def closed_reason(game: Game) -> str:
     """Why a table that is no longer open refuses seats and lobby changes."""
+    if game.status == Game.Status.ABORTED:
+        return f"A moderator stopped this game: {game.abort_reason}"
     return {
         Game.Status.RUNNING: "This table has already started.",
         Game.Status.OVER: "This game is over.",

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.ratings import rate_game
-from games import archive, worker
+from games import archive, stats, worker
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
 from games.services.base import (
@@ -112,7 +112,9 @@ def record(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat])
     if engine.is_over(state):
         game.status = Game.Status.OVER
         game.finished_at = timezone.now()
-        write_results(game, engine.result(state), seats)
+        result = engine.result(state)
+        write_results(game, result, seats)
+        stats.count_finished(game, engine.view(state, None), result, seats)
 
 
 # --- bots ---------------------------------------------------------------------------------
@@ -246,7 +248,7 @@ def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Sea
         seat.place = places[position]
         seat.breakdown = game.spec.seat_results(result, position)
     Seat.objects.bulk_update(list(seats.values()), ["score", "winner", "place", "breakdown"])
-    rate_game(game.kind, seats.values())
+    rate_game(game.kind, seats.values(), game_id=game.pk, played_at=game.finished_at)
 
 
 # --- resign -------------------------------------------------------------------------------

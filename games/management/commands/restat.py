@@ -1,0 +1,23 @@
+"""Recount the /stats/<game>/ charts from every finished game (after an upgrade, or a repair)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games import catalog, stats
+
+
+class Command(BaseCommand):
+    help = "Recompute the stats charts' counters from the finished games' final states."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", default=None, help="only this game's slug")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        kind = options["game"]
+        if kind is not None and kind not in {s.slug for s in catalog.available()}:
+            raise CommandError(f"Unknown game {kind!r}.")
+        count = stats.recount(kind)
+        self.stdout.write(f"Counted {count} finished game{'s' if count != 1 else ''}.")

@@ -1,0 +1,258 @@
+"""Moderation: hand a seat to a bot, abort a game, (de)activate an account, reports.
+
+Every moderator action is a service like any other (check_ then do_, row lock, announced on
+commit) and leaves a line in Django's admin log (who, when, what, why). Aborting changes no
+engine state and writes no Action row, so a game's action log still rebuilds it move by move.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.db import models, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game, Report, Seat
+from games.services.base import NotAllowed, ServiceError, bump, closed_reason, lock
+from games.services.play import bots_after_commit
+from games.services.tables import cancel, leave
+
+logger = logging.getLogger(__name__)
+
+REASON_CHARS = 200
+NOTE_CHARS = 500
+# A person may file this many reports in REPORT_WINDOW; more wait.
+REPORTS_PER_WINDOW = 5
+REPORT_WINDOW = timedelta(hours=1)
+
+
+def log_moderation(moderator: User, obj: models.Model, message: str) -> None:
+    """One line in Django's admin log: who did what to which object, and when (now)."""
+    LogEntry.objects.log_actions(
+        user_id=moderator.pk, queryset=[obj], action_flag=CHANGE, change_message=message
+    )
+
+
+def clean_reason(reason: str, what: str = "a reason") -> str:
+    """A moderator's reason, trimmed; refused when empty or too long."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise ServiceError(f"Give {what}.")
+    if len(reason) > REASON_CHARS:
+        raise ServiceError(f"Keep the reason under {REASON_CHARS} characters.")
+    return reason
+
+
+# --- a bot takes a seat -------------------------------------------------------------------
+
+# Why a bot took a seat (the presence work of issue 12 keys its notices by the same word).
+DEACTIVATED = "deactivated"
+
+
+def check_hand_seat_to_bot(game: Game, seat: Seat) -> None:
+    """Refuse a seat that is not a person's seat in this running game."""
+    if seat.game_id != game.pk or seat.position is None:
+        raise ServiceError("That seat is not at this game.")
+    if game.status != Game.Status.RUNNING:
+        raise ServiceError(closed_reason(game))
+    if seat.bot or seat.resigned:
+        raise ServiceError("A bot already plays that seat.")
+
+
+def hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game:
+    """A house bot plays a person's seat to the end (it counts as resigned); bots move after."""
+    game = do_hand_seat_to_bot(game, seat, reason)
+    bots_after_commit(game.pk)
+    return game
+
+
+@transaction.atomic
+def do_hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game:
+    """Hand the seat over in one transaction."""
+    game = lock(game)
+    seat = Seat.objects.get(pk=seat if isinstance(seat, int) else seat.pk)
+    check_hand_seat_to_bot(game, seat)
+    seat.resigned = True
+    seat.bot = game.spec.house_bot
+    seat.save(update_fields=["resigned", "bot"])
+    bump(game, [])
+    logger.info("Seat %s of game %s handed to a %s bot: %s", seat.pk, game.pk, seat.bot, reason)
+    return game
+
+
+# --- abort a game -------------------------------------------------------------------------
+
+
+def check_abort(game: Game, moderator: User, reason: str) -> str:
+    """The cleaned reason if this moderator may abort this game now, else a ServiceError."""
+    if not moderator.has_perm("games.abort_game"):
+        raise NotAllowed("Only a moderator can abort a game.")
+    if game.status != Game.Status.RUNNING:
+        open_table = game.status == Game.Status.OPEN
+        raise ServiceError(
+            "Only a running game can be aborted." if open_table else closed_reason(game)
+        )
+    return clean_reason(reason, "the reason every player will read")
+
+
+@transaction.atomic
+def abort(game: Game | int, moderator: User, reason: str) -> Game:
+    """Stop a running game for good: no results, no rating moves; every screen shows why."""
+    game = lock(game)
+    reason = check_abort(game, moderator, reason)
+    game.status = Game.Status.ABORTED
+    game.abort_reason = reason
+    game.aborted_by = moderator
+    game.finished_at = timezone.now()
+    bump(game, ["status", "abort_reason", "aborted_by", "finished_at"])
+    log_moderation(moderator, game, f"Aborted: {reason}")
+    return game
+
+
+# --- deactivate and reactivate an account -------------------------------------------------
+
+
+def check_account_change(moderator: User, person: User) -> None:
+    """Refuse a change to an account that is not a moderator's to change."""
+    if not moderator.has_perm("accounts.deactivate_user"):
+        raise NotAllowed("Only a moderator can do that.")
+    if person.pk == moderator.pk:
+        raise ServiceError("You cannot do that to your own account.")
+    if person.is_bot:
+        raise ServiceError("House bots are not people; they have no account to change.")
+    if (person.is_superuser or person.is_staff) and not moderator.is_superuser:
+        raise NotAllowed("Only a superuser can change a staff or superuser account.")
+
+
+def deactivate(person: User | int, moderator: User, reason: str) -> User:
+    """Close an account: it cannot log in, its sockets close, bots take its running seats."""
+    person, handed = do_deactivate(person, moderator, reason)
+    for game_id in handed:
+        bots_after_commit(game_id)
+    return person
+
+
+@transaction.atomic
+def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[User, list[int]]:
+    """The account, its seats and tables in one transaction; the games whose seats bots took."""
+    person = User.objects.select_for_update().get(pk=getattr(person, "pk", person))
+    check_account_change(moderator, person)
+    if not person.is_active:
+        raise ServiceError(f"{person.username} is already deactivated.")
+    reason = clean_reason(reason)
+    person.is_active = False
+    person.save(update_fields=["is_active"])
+    handed = []
+    for seat in Seat.objects.filter(
+        user=person, game__status=Game.Status.RUNNING, bot="", resigned=False
+    ).exclude(position=None):
+        do_hand_seat_to_bot(seat.game_id, seat, DEACTIVATED)
+        handed.append(seat.game_id)
+    for game in Game.objects.filter(seats__user=person, status=Game.Status.OPEN):
+        if game.host_id == person.pk:
+            cancel(game, person)
+        else:
+            leave(game, person)
+    # The save above already asked the sockets to re-check; ask again once it is committed,
+    # so none re-checks before the change is visible to it.
+    from games.sockets import recheck_sockets
+
+    person_id = person.pk
+    transaction.on_commit(lambda: recheck_sockets(person_id))
+    log_moderation(moderator, person, f"Deactivated: {reason}")
+    return person, handed
+
+
+@transaction.atomic
+def reactivate(person: User | int, moderator: User, reason: str) -> User:
+    """Open a deactivated account again: it can log in (its old seats stay with the bots)."""
+    person = User.objects.select_for_update().get(pk=getattr(person, "pk", person))
+    check_account_change(moderator, person)
+    if person.is_active:
+        raise ServiceError(f"{person.username} is active already.")
+    reason = clean_reason(reason)
+    person.is_active = True
+    person.save(update_fields=["is_active"])
+    log_moderation(moderator, person, f"Reactivated: {reason}")
+    return person
+
+
+# --- reports ------------------------------------------------------------------------------
+
+REPORTABLE = (Game.Status.RUNNING, Game.Status.OVER, Game.Status.ABORTED)
+
+
+def reportable_people(game: Game, reporter: User) -> list[User]:
+    """The people (no bots) who sat at this game, the reporter left out."""
+    seats = game.seats.select_related("user").order_by("position", "pk")
+    return [s.user for s in seats if not s.user.is_bot and s.user_id != reporter.pk]
+
+
+def check_report(
+    game: Game, reporter: User, reported_id: int | None, reason: str, note: str
+) -> User:
+    """The person to report, or a ServiceError: a clear reason, a short note, not too often."""
+    if not reporter.is_authenticated or not reporter.is_active:
+        raise NotAllowed("Log in to report a player.")
+    if game.status not in REPORTABLE:
+        raise ServiceError("You can report a player once the game has started.")
+    reported = next((p for p in reportable_people(game, reporter) if p.pk == reported_id), None)
+    if reported is None:
+        raise ServiceError("Choose a person who sat at this game.")
+    if reason not in Report.Reason.values:
+        raise ServiceError("Choose a reason from the list.")
+    if len(note) > NOTE_CHARS:
+        raise ServiceError(f"Keep the note under {NOTE_CHARS} characters.")
+    mine = Report.objects.filter(reporter=reporter)
+    if mine.filter(game=game, reported=reported, status=Report.Status.OPEN).exists():
+        raise ServiceError(f"You already reported {reported.username} at this game.")
+    recent = mine.filter(created_at__gte=timezone.now() - REPORT_WINDOW).count()
+    if recent >= REPORTS_PER_WINDOW:
+        raise ServiceError("You have sent many reports lately; try again in an hour.")
+    return reported
+
+
+@transaction.atomic
+def report(
+    game: Game | int, reporter: User, reported_id: int | None, reason: str, note: str = ""
+) -> Report:
+    """File a report for the moderators."""
+    game = lock(game)
+    # The reporter's row is locked too, so two quick posts cannot both pass the rate limit.
+    User.objects.select_for_update().filter(pk=reporter.pk).exists()
+    note = " ".join((note or "").split())
+    reported = check_report(game, reporter, reported_id, reason, note)
+    return Report.objects.create(
+        game=game, reporter=reporter, reported=reported, reason=reason, note=note
+    )
+
+
+def check_handle_report(report: Report, moderator: User, status: str) -> None:
+    """Refuse a report change this moderator may not make."""
+    if not moderator.has_perm("games.change_report"):
+        raise NotAllowed("Only a moderator can handle reports.")
+    if status not in (Report.Status.DISMISSED, Report.Status.ACTED):
+        raise ServiceError("A report is either dismissed or acted on.")
+    if report.status != Report.Status.OPEN:
+        raise ServiceError(f"This report was already {report.get_status_display().lower()}.")
+
+
+@transaction.atomic
+def handle_report(
+    report: Report | int, moderator: User, status: str, resolution: str = ""
+) -> Report:
+    """Close a report as dismissed or acted on, with who and when (and the admin log)."""
+    report = Report.objects.select_for_update().get(pk=getattr(report, "pk", report))
+    check_handle_report(report, moderator, status)
+    resolution = " ".join((resolution or "").split())[:NOTE_CHARS]
+    report.status = status
+    report.handled_by = moderator
+    report.handled_at = timezone.now()
+    report.resolution = resolution
+    report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
+    done = report.get_status_display()
+    log_moderation(moderator, report, f"{done}{': ' + resolution if resolution else ''}")
+    return report
