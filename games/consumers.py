@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
+from games import presence
 from games.boards import Sent, render_diff, render_whole
 from games.boards.shared import TableAt, forget, table_at
 from games.models import Game
@@ -46,12 +47,14 @@ def load_game(game_id: int, user: Any, invited: list[int]) -> Game | None:
     return game
 
 
-def fresh(game_id: int, session: SocketSession | None, version: int | None) -> TableAt | None:
-    """The table at `version` or later (shared by this process's sockets), or None if the
-    socket's session has ended."""
+def fresh(
+    game_id: int, session: SocketSession | None, version: int | None, stamp: float | None = None
+) -> TableAt | None:
+    """The table at `version` or later (shared by this process's sockets), its presence read
+    after `stamp`, or None if the socket's session has ended."""
     if session is not None and not session.alive():
         return None
-    return table_at(game_id, version)
+    return table_at(game_id, version, stamp)
 
 
 def resync_version(text: str | None) -> int | None:
@@ -80,6 +83,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     groups_joined: list[str]
     session: SocketSession | None = None
     closed: bool = False
+    present: bool = False
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -101,6 +105,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         self.prints = {}
+        self.present = True
+        await database_sync_to_async(presence.opened)(
+            self.channel_name, self.game_id, getattr(user, "pk", None)
+        )
         await self.refresh(whole=True)
 
     def init_limits(self) -> None:
@@ -156,6 +164,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.pending is not None:
             self.pending.cancel()
         await self.leave()
+        if self.present:
+            await database_sync_to_async(presence.closed)(self.channel_name, self.game_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Only a resync request is understood; a flood or garbage closes the socket."""
@@ -197,6 +207,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if isinstance(version, int) and version > self.version:
             await self.refresh(whole=None, version=version)
 
+    async def presence_changed(self, event: dict[str, Any]) -> None:
+        """Someone came or went (or went away): redraw what changed, reading presence anew."""
+        stamp = event.get("stamp")
+        if isinstance(stamp, float):
+            await self.refresh(whole=False, stamp=stamp)
+
     async def seat_refreshed(self, event: dict[str, Any]) -> None:
         """This user changed their own screen state in another tab: redraw what changed."""
         if event.get("user") == getattr(self.scope["user"], "pk", None):
@@ -216,16 +232,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         ):
             await self.end(SESSION_ENDED)
 
-    async def refresh(self, *, whole: bool | None, version: int | None = None) -> None:
+    async def refresh(
+        self, *, whole: bool | None, version: int | None = None, stamp: float | None = None
+    ) -> None:
         """Re-read the table (after checking the session) and push it; None: whole on a new phase.
 
         `version`: an announced version; the table as this process already read it will do if
-        it is that new (the table's other sockets here read it once for all).
+        it is that new (the table's other sockets here read it once for all). `stamp`: when a
+        presence change was announced; presence read before it is read again.
         """
         async with self.pushing:
             if self.closed:
                 return
-            table = await database_sync_to_async(fresh)(self.game_id, self.session, version)
+            table = await database_sync_to_async(fresh)(self.game_id, self.session, version, stamp)
             if table is None:
                 await self.end(SESSION_ENDED)
                 return

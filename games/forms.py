@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from games import catalog
+from games.models import Game
 
 
 class NewGameForm(forms.Form):
@@ -15,6 +16,13 @@ class NewGameForm(forms.Form):
     kind = forms.ChoiceField(label="Game")
     capacity = forms.IntegerField(label="Seats", min_value=2, max_value=8, initial=2)
     private = forms.BooleanField(label="Private (invite link only)", required=False, initial=False)
+    pace = forms.ChoiceField(
+        label="Pace",
+        choices=Game.Pace.choices,
+        initial=Game.Pace.RELAXED,
+        required=False,
+        help_text="With a clock, a stand-in plays a move whose time runs out.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -15,6 +15,7 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -23,6 +24,7 @@ from games.boards import (
     Sent,
     board_context,
     board_message,
+    epoch_ms,
     region_names,
     region_prints,
     render_board,
@@ -200,6 +202,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["capacity"],
                 form.options(),
                 private=form.cleaned_data["private"],
+                pace=form.cleaned_data["pace"] or Game.Pace.RELAXED,
             )
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
@@ -231,7 +234,8 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     board = render_board(game, request.user, request)
     if request.htmx:
         return HttpResponse(board)
-    return render(request, "games/table.html", {"game": game, "board": board})
+    ctx = {"game": game, "board": board, "server_now": epoch_ms(timezone.now())}
+    return render(request, "games/table.html", ctx)
 
 
 @require_GET
@@ -307,6 +311,14 @@ def resign(request: HttpRequest, game: Game) -> None:
         # A bare post (a stray click, a replayed request) must not end someone's game.
         raise services.ServiceError("Confirm that you want to resign.")
     services.resign(game, request.user)  # type: ignore[arg-type]
+
+
+@login_required
+@require_POST
+@table_change
+def take_back(request: HttpRequest, game: Game) -> None:
+    """Come back to a game you left: the bot gives your seat back."""
+    services.take_seat_back(game, request.user)  # type: ignore[arg-type]
 
 
 def parse_action(raw: str) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from types import ModuleType
 from typing import Any
 
@@ -11,12 +12,15 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
+from games import services
 from games.boards.changes import fingerprint
 from games.boards.shared import TableAt, read
-from games.models import Game
+from games.models import Game, Seat
+from games.services import clocks
 
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
+TABLE_REGIONS = ("table",)
 PLAYING_REGIONS = ("resign",)
 
 
@@ -50,6 +54,8 @@ def option_labels(game: Game) -> list[str]:
     for option in game.spec.options:
         value = game.options.get(option.name, option.default)
         out.append(f"{option.label}: {dict(option.choices).get(value, value)}")
+    if game.pace != Game.Pace.RELAXED:
+        out.append(f"Pace: {game.get_pace_display()}")
     return out
 
 
@@ -83,22 +89,69 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
     playing = position is not None and me is not None and not me.resigned
     legal = engine.legal_actions(state, position) if playing else []
     ctx["your_move"] = bool(legal) and game.status == Game.Status.RUNNING
+    ctx.update(table_context(game, table, me))
     if game.spec.moment is not None:
         ctx["moment"] = game.spec.moment(view)
     ctx.update(board_module(game).context(game, view, legal, me, seats))
     return ctx
 
 
+def epoch_ms(at: datetime | None) -> int | None:
+    """A time as milliseconds since the epoch (what the page's clock script reads)."""
+    return None if at is None else int(at.timestamp() * 1000)
+
+
+def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]:
+    """Who sits where, who is here, whom the table waits for, the clocks, the watchers, notices."""
+    engine = game.spec.engine
+    running = game.status == Game.Status.RUNNING
+    active = set(engine.active_seats(table.state)) if running else set()
+    people = {s.user_id for s in table.seats}
+    rows = []
+    for seat in sorted(table.seats, key=lambda s: (s.position is None, s.position)):
+        if seat.position is None:
+            continue
+        handed = services.handed_over(seat)
+        here = table.presence.status(seat.user_id)
+        rows.append(
+            {
+                "name": seat.name,
+                "player": seat.user.username,
+                "me": me is not None and seat.pk == me.pk,
+                "bot": seat.bot,
+                "handed_over": handed,
+                "presence": "bot"
+                if seat.bot and not handed
+                else table.presence.status(seat.user_id),
+                "waiting": seat.position in active and running,
+                "deadline": epoch_ms(seat.deadline),
+                "move_ends": epoch_ms(clocks.move_ends(seat)),
+            }
+        )
+    return {
+        "at_table": rows,
+        "pace": clocks.pace(game),
+        "spectators": table.presence.spectators(people),
+        "notices": list(reversed(game.notices)),
+        "can_take_back": (
+            running
+            and me is not None
+            and me.resigned
+            and services.handed_over(me) != services.DEACTIVATED
+        ),
+    }
+
+
 def region_names(game: Game) -> tuple[str, ...]:
     """The independently swapped parts of this table's board."""
     if game.snapshot is None:
         return COMMON_REGIONS + WAITING_REGIONS
-    return COMMON_REGIONS + game.spec.regions + PLAYING_REGIONS
+    return COMMON_REGIONS + TABLE_REGIONS + game.spec.regions + PLAYING_REGIONS
 
 
 def region_template(game: Game, name: str) -> str:
     """The template of one board region."""
-    if name in WAITING_REGIONS or name in COMMON_REGIONS or name in PLAYING_REGIONS:
+    if name in WAITING_REGIONS + COMMON_REGIONS + TABLE_REGIONS + PLAYING_REGIONS:
         return f"games/_{name}.html"
     return f"{game.spec.template_dir}/_{name}.html"
 

@@ -17,10 +17,15 @@ from games.services.base import (
     group_name,
     load_state,
     lock,
+    notice,
     seat_of,
     seats_in_order,
 )
 from games.services.play import (
+    ABSENT,
+    DEACTIVATED,
+    LEFT,
+    STAND_IN,
     Step,
     action_row,
     bot_rng,
@@ -32,6 +37,9 @@ from games.services.play import (
     close_results,
     decide,
     due_bot,
+    hand_all_seats_to_bots,
+    hand_seat_to_bot,
+    handed_over,
     placings,
     play,
     record,
@@ -41,6 +49,8 @@ from games.services.play import (
     run_bots,
     seated,
     store_bot_move,
+    store_stand_in,
+    take_seat_back,
     write_results,
 )
 from games.services.tables import (
@@ -63,6 +73,10 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "ABSENT",
+    "DEACTIVATED",
+    "LEFT",
+    "STAND_IN",
     "NotAllowed",
     "SEATING_SALT",
     "ServiceError",
@@ -111,5 +125,11 @@ __all__ = [
     "seats_in_order",
     "start",
     "store_bot_move",
+    "hand_all_seats_to_bots",
+    "hand_seat_to_bot",
+    "handed_over",
+    "notice",
+    "store_stand_in",
+    "take_seat_back",
     "write_results",
 ]

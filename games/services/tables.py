@@ -12,6 +12,7 @@ from accounts.names import bot_name
 from games import catalog
 from games.engines.rng import seed_state, shuffled
 from games.models import Game, Seat
+from games.services import clocks
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -48,13 +49,16 @@ def create_game(
     *,
     private: bool = False,
     host_bot: str = "",
+    pace: str = Game.Pace.RELAXED,
 ) -> Game:
     """A new open table with its host seated (a bot level when a bot account hosts)."""
     chosen = dict(options or {})
     spec = check_create(kind, capacity, chosen)
+    if pace not in Game.Pace.values:
+        raise ServiceError(f"There is no {pace!r} pace.")
     opts = {o.name: chosen.get(o.name, o.default) for o in spec.options}
     game = Game.objects.create(
-        kind=kind, host=host, capacity=capacity, options=opts, private=private
+        kind=kind, host=host, capacity=capacity, options=opts, private=private, pace=pace
     )
     Seat.objects.create(game=game, user=host, bot=host_bot)
     return game
@@ -208,9 +212,11 @@ def do_start(game: Game | int, user: User) -> Game:
     """Draw the seats and deal the game in one transaction."""
     game = lock(game)
     seats = check_start(game, user)
+    clock = clocks.pace(game)
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position
-    Seat.objects.bulk_update(seats, ["position"])
+        seat.bank = clock.bank if clock is not None else 0
+    Seat.objects.bulk_update(seats, ["position", "bank"])
     engine = game.spec.engine
     state = engine.new_game(len(seats), seed=game.seed, options=dict(game.options))
     game.status = Game.Status.RUNNING
