@@ -228,7 +228,9 @@ def test_a_seat_back_counts_like_any_other_at_the_end(player: User, rival: User)
     assert {seat(game, player).place, seat(game, rival).place} <= {1, 2}
 
 
-def test_take_back_is_refused_when_nothing_was_handed_over(running_game: Game, player: User) -> None:
+def test_take_back_is_refused_when_nothing_was_handed_over(
+    running_game: Game, player: User
+) -> None:
     response = client_for(player).post(
         f"/games/{running_game.pk}/take-back/", HTTP_HX_REQUEST="true"
     )
@@ -286,7 +288,9 @@ def test_the_board_shows_each_running_clock_from_its_stored_deadline(
     assert "Clock: 20 s a move plus a 60 s bank" in page
 
 
-def test_clocks_wind_keeps_a_seat_waited_on_running(clock: Clock, player: User, rival: User) -> None:
+def test_clocks_wind_keeps_a_seat_waited_on_running(
+    clock: Clock, player: User, rival: User
+) -> None:
     game = fast_night([player, rival])
     before = seat(game, player).deadline
     clock.forward(3)
