@@ -101,6 +101,11 @@ def epoch_ms(at: datetime | None) -> int | None:
     return None if at is None else int(at.timestamp() * 1000)
 
 
+def seat_order(seat: Seat) -> int:
+    """A seated seat's position (for sorting)."""
+    return seat.position if seat.position is not None else -1
+
+
 def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]:
     """Who sits where, who is here, whom the table waits for, the clocks, the watchers, notices."""
     engine = game.spec.engine
@@ -108,9 +113,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
     active = set(engine.active_seats(table.state)) if running else set()
     people = {s.user_id for s in table.seats}
     rows = []
-    for seat in sorted(table.seats, key=lambda s: (s.position is None, s.position)):
-        if seat.position is None:
-            continue
+    for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
         handed = services.handed_over(seat)
         here = table.presence.status(seat.user_id)
         rows.append(
@@ -120,9 +123,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "me": me is not None and seat.pk == me.pk,
                 "bot": seat.bot,
                 "handed_over": handed,
-                "presence": "bot"
-                if seat.bot and not handed
-                else table.presence.status(seat.user_id),
+                "presence": "bot" if seat.bot and not handed else here,
                 "waiting": seat.position in active and running,
                 "deadline": epoch_ms(seat.deadline),
                 "move_ends": epoch_ms(clocks.move_ends(seat)),

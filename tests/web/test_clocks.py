@@ -6,10 +6,12 @@ Time is moved forward by patching the clocks' time, never slept.
 from __future__ import annotations
 
 import random
+
 import pytest
 
 from accounts.models import User
 from games import services
+from games.boards import epoch_ms
 from games.models import Action, Game, Seat
 from games.services import clocks
 from tests.conftest import client_for
@@ -51,6 +53,12 @@ def keep_first(game: Game, user: User) -> None:
     services.play(game, user, legal_for(game, user)[0], game.version)
 
 
+def left(s: Seat, clock: Clock) -> float:
+    """Seconds until the seat's deadline."""
+    assert s.deadline is not None
+    return (s.deadline - clock.at).total_seconds()
+
+
 def stand_ins(game: Game) -> list[Action]:
     return list(Action.objects.filter(game=game, bot=services.STAND_IN))
 
@@ -64,7 +72,7 @@ def test_a_fast_night_starts_every_bakers_clock(clock: Clock, player: User, riva
     game = fast_night([player, rival])
     for s in game.seats.all():
         assert s.bank == FAST_BANK
-        assert (s.deadline - clock.at).total_seconds() == FAST_MOVE + FAST_BANK
+        assert left(s, clock) == FAST_MOVE + FAST_BANK
 
 
 def test_an_unknown_pace_is_refused(player: User) -> None:
@@ -84,7 +92,7 @@ def test_a_move_stops_the_clock_and_charges_the_bank_what_ran_past_the_move(
     assert seat(game, rival).deadline is not None
     keep_first(game, rival)  # the reveal: a new pick, both clocks start again
     mine = seat(game, player)
-    assert (mine.deadline - clock.at).total_seconds() == FAST_MOVE + FAST_BANK - 5
+    assert left(mine, clock) == FAST_MOVE + FAST_BANK - 5
 
 
 def test_nothing_moves_before_the_deadline(clock: Clock, player: User, rival: User) -> None:
@@ -111,7 +119,7 @@ def test_when_time_runs_out_a_stand_in_plays_that_one_pick_and_the_table_is_told
     page = client_for(rival).get(game.get_absolute_url()).content.decode()
     assert "Time ran out for alice: a stand-in played" in page
     # The next pick is the person's own again, with only the move's own time left.
-    assert (mine.deadline - clock.at).total_seconds() == FAST_MOVE
+    assert left(mine, clock) == FAST_MOVE
 
 
 def test_the_stand_in_decides_from_its_own_seats_view_only(
@@ -283,7 +291,7 @@ def test_the_board_shows_each_running_clock_from_its_stored_deadline(
 ) -> None:
     game = fast_night([player, rival])
     page = client_for(rival).get(game.get_absolute_url()).content.decode()
-    deadline = int(seat(game, player).deadline.timestamp() * 1000)
+    deadline = epoch_ms(seat(game, player).deadline)
     assert f'data-deadline="{deadline}"' in page
     assert "Clock: 20 s a move plus a 60 s bank" in page
 
