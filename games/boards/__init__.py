@@ -22,6 +22,7 @@ WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
 TABLE_REGIONS = ("table",)
 PLAYING_REGIONS = ("resign",)
+NOTICES_SHOWN = 4
 
 
 def board_module(game: Game) -> ModuleType:
@@ -133,7 +134,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
         "at_table": rows,
         "pace": clocks.pace(game),
         "spectators": table.presence.spectators(people),
-        "notices": list(reversed(game.notices)),
+        "notices": list(reversed(game.notices))[:NOTICES_SHOWN],
         "can_take_back": (
             running
             and me is not None
