@@ -223,6 +223,31 @@ def stand_in_step(game: Game, state: Any, seats: Mapping[int, Seat]) -> Step:
     return Step.MOVED_ON
 
 
+MOST_STEPS = 8
+
+
+def stand_in_turn(game: Game, state: Any, seat: Seat, action: dict) -> tuple[Any, list[Action]]:
+    """The stand-in's action, and the rest of that turn (a Cakehalla put-back or customer).
+
+    It stops at the end of the seat's turn or pick: when the game no longer waits on the seat,
+    or the seat's moment moved on (a Midnight Bakery reveal dealt a new pick).
+    """
+    engine, moment = game.spec.engine, game.spec.moment
+    assert seat.position is not None
+    position = seat.position
+    before = moment(engine.view(state, position)) if moment is not None else None
+    log = []
+    for _ in range(MOST_STEPS):
+        state = engine.apply_action(state, position, action)
+        log.append(action_row(game, position, action, user=seat.user, bot=STAND_IN))
+        if engine.is_over(state) or not clocks.waits_on(game, state, position):
+            break
+        if moment is not None and moment(engine.view(state, position)) != before:
+            break
+        action = decide(game, state, position, resign_bot(game))
+    return state, log
+
+
 @transaction.atomic
 def store_stand_in(
     loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict
@@ -239,9 +264,7 @@ def store_stand_in(
     if fresh.deadline != seat.deadline or fresh.bot or fresh.deadline is None:
         return False
     assert seat.position is not None
-    engine = game.spec.engine
-    state = engine.apply_action(state, seat.position, action)
-    log = [action_row(game, seat.position, action, user=seat.user, bot=STAND_IN)]
+    state, log = stand_in_turn(game, state, seat, action)
     seat.stand_ins += 1
     seat.save(update_fields=["stand_ins"])
     notice(game, f"Time ran out for {seat.user.username}: a stand-in played {seat.name}'s move.")

@@ -15,6 +15,7 @@ from games.boards import epoch_ms
 from games.models import Action, Game, Seat
 from games.services import clocks
 from tests.conftest import client_for
+from tests.web.cakehalla_tables import SETUP, load_with, start_with, state_of, user_at
 from tests.web.clock import Clock, patched_clock
 
 pytestmark = pytest.mark.django_db
@@ -305,3 +306,23 @@ def test_clocks_wind_keeps_a_seat_waited_on_running(
     keep_first(game, rival)  # a rival's lock does not touch this clock
     assert seat(game, player).deadline == before
     assert clocks.overdue(services.seated(game), clock.at) is None
+
+
+def test_a_cakehalla_stand_in_plays_out_the_whole_turn_and_counts_once(
+    clock: Clock, player: User, rival: User
+) -> None:
+    game = services.create_game(player, "cakehalla", 2, pace="fast")
+    services.join(game, rival)
+    # Ten sugar: the greedy stand-in reserves, and the saffron it gets must be put back.
+    start_with(game, SETUP, lambda s: load_with(s, 0, tokens=[10, 0, 0, 0, 0, 0]))
+    first = user_at(game, 0)
+    Seat.objects.filter(game=game, position=0).update(
+        deadline=clock.at, bank=0
+    )  # its time is up now
+    clock.forward(1)
+    assert services.run_bots(game.pk) == 1
+    moves = list(Action.objects.filter(game=game).values_list("seat", "bot", "payload"))
+    assert all(seat == 0 and bot == services.STAND_IN for seat, bot, _ in moves)
+    state = state_of(game)
+    assert [payload["type"] for _, _, payload in moves] == ["reserve", "return"]
+    assert state.turn == 1 and seat(game, first).stand_ins == 1
