@@ -165,3 +165,17 @@ def first_legal(game: Game, user: User) -> dict:
     engine = game.spec.engine
     position = game.seats.get(user=user).position
     return dict(engine.legal_actions(engine.load(game.snapshot), position)[0])
+
+
+async def test_a_drive_sets_a_timer_for_the_next_deadline_without_any_sweep(
+    settings: Any, after_commit: None, player: User, rival: User
+) -> None:
+    settings.BOT_SWEEP_SECONDS = 3600  # only the first sweep, at the start, before any game
+    settings.PACE_SCALE = 0.01  # a fast pick is 0.2 s plus a 0.6 s bank, on the real clock
+    RUNNER.start()
+    try:
+        await until(lambda: True, "the runner's first sweep")
+        game = await database_sync_to_async(fast_night)([player, rival])  # hints the runner
+        await until(lambda: stand_ins(game) >= 1, "the timer woke the game for its deadline")
+    finally:
+        await RUNNER.stop()
