@@ -255,3 +255,15 @@ BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 # A socket re-checks its session before a push; a yes is trusted this many seconds (logout and
 # account changes close sockets at once by message; this is the backstop if one is lost).
 SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "3"))
+
+# Presence (games/presence.py): a seat counts as away after AWAY_SECONDS without a socket. Each
+# process renews its open sockets' rows every sweep; a row not renewed for PRESENCE_STALE_SECONDS
+# belongs to a process that died, and counts as closed from its last renewal.
+AWAY_SECONDS = float(os.environ.get("AWAY_SECONDS", "30"))
+PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "20"))
+# Whether presence changes are pushed to the table's sockets (tests of other things turn it off).
+PRESENCE_PUSHES = env_flag("PRESENCE_PUSHES", True)
+# Move clocks (games/services/clocks.py): every pace's seconds times this (browser tests shorten
+# them; 1 in production). After STAND_INS_BEFORE_BOT stand-in moves in a row, a bot takes the seat.
+PACE_SCALE = float(os.environ.get("PACE_SCALE", "1"))
+STAND_INS_BEFORE_BOT = env_int("STAND_INS_BEFORE_BOT", 3)

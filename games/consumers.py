@@ -8,6 +8,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -15,6 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
+from games import presence
 from games.access import can_watch, invited_to
 from games.boards import Sent, render_diff, render_whole
 from games.boards.shared import TableAt, forget, table_at
@@ -66,14 +68,25 @@ def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | No
     return render_chat_log(table.game, user, table.seats)
 
 
+def arrived(table: TableAt, channel: str, user: Any) -> TableAt:
+    """The socket's row written (and announced to the table); the table as just read, with who
+    is at it now, this person included."""
+    presence.opened(channel, table.game.pk, getattr(user, "pk", None))
+    return replace(table, presence=presence.read(table.game.pk))
+
+
 def fresh(
-    game_id: int, session: SocketSession | None, version: int | None, known: TableAt | None = None
+    game_id: int,
+    session: SocketSession | None,
+    version: int | None,
+    known: TableAt | None = None,
+    stamp: float | None = None,
 ) -> TableAt | None:
     """The table at `version` or later (shared by this process's sockets; `known` if already
-    read), or None if the socket's session has ended."""
+    read), its presence read after `stamp`, or None if the socket's session has ended."""
     if session is not None and not session.alive():
         return None
-    return known or table_at(game_id, version)
+    return known or table_at(game_id, version, stamp)
 
 
 def resync_version(text: str | None) -> int | None:
@@ -102,6 +115,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     groups_joined: list[str]
     session: SocketSession | None = None
     closed: bool = False
+    present: bool = False
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -124,6 +138,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.prints = {}
         watch(self)
+        self.present = True
+        table = await database_sync_to_async(arrived)(table, self.channel_name, user)
         await self.refresh(whole=True, known=table)
 
     def init_limits(self) -> None:
@@ -202,6 +218,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.pending is not None:
             self.pending.cancel()
         await self.leave()
+        if self.present:
+            await database_sync_to_async(presence.closed)(self.channel_name, self.game_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Only a resync request is understood; a flood or garbage closes the socket."""
@@ -259,6 +277,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if isinstance(version, int) and version > self.version:
             await self.refresh(whole=None, version=version)
 
+    async def presence_changed(self, event: dict[str, Any]) -> None:
+        """Someone came or went (or went away): redraw what changed, reading presence anew."""
+        stamp = event.get("stamp")
+        if isinstance(stamp, float):
+            await self.refresh(whole=False, stamp=stamp)
+
     async def seat_refreshed(self, event: dict[str, Any]) -> None:
         """This user changed their own screen state in another tab: redraw what changed."""
         if event.get("user") == getattr(self.scope["user"], "pk", None):
@@ -279,18 +303,26 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.end(SESSION_ENDED)
 
     async def refresh(
-        self, *, whole: bool | None, version: int | None = None, known: TableAt | None = None
+        self,
+        *,
+        whole: bool | None,
+        version: int | None = None,
+        known: TableAt | None = None,
+        stamp: float | None = None,
     ) -> None:
         """Re-read the table (after checking the session) and push it; None: whole on a new phase.
 
         `version`: an announced version; the table as this process already read it will do if
         it is that new (the table's other sockets here read it once for all). `known`: the table
-        just read (on connect), pushed as it is.
+        just read (on connect), pushed as it is. `stamp`: when a presence change was announced;
+        presence read before it is read again.
         """
         async with self.pushing:
             if self.closed:
                 return
-            table = await database_sync_to_async(fresh)(self.game_id, self.session, version, known)
+            table = await database_sync_to_async(fresh)(
+                self.game_id, self.session, version, known, stamp
+            )
             if table is None:
                 await self.end(SESSION_ENDED)
                 return

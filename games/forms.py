@@ -24,6 +24,13 @@ class NewGameForm(forms.Form):
         help_text="Once the game has started: anyone, signed-in people, or only the players.",
     )
     spectator_chat = forms.BooleanField(label="Spectators may chat", required=False, initial=False)
+    pace = forms.ChoiceField(
+        label="Pace",
+        choices=Game.Pace.choices,
+        initial=Game.Pace.RELAXED,
+        required=False,
+        help_text="With a clock, a stand-in plays a move whose time runs out.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

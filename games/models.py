@@ -40,6 +40,11 @@ class Game(models.Model):
         PEOPLE = "people", "Signed-in people"
         PLAYERS = "players", "Only the players"
 
+    class Pace(models.TextChoices):
+        RELAXED = "relaxed", "Relaxed (no clock)"
+        NORMAL = "normal", "Normal (60 s a move, 120 s bank)"
+        FAST = "fast", "Fast (20 s a move, 60 s bank)"
+
     kind = models.CharField(max_length=40, choices=catalog.choices(), db_index=True)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games"
@@ -50,6 +55,12 @@ class Game(models.Model):
     capacity = models.PositiveSmallIntegerField(help_text="How many seats the table offers.")
     options = models.JSONField(default=dict, blank=True)
     private = models.BooleanField(default=False, help_text="Reachable only by the invite link.")
+    pace = models.CharField(
+        max_length=10, choices=Pace.choices, default=Pace.RELAXED, help_text="The move clock."
+    )
+    notices = models.JSONField(
+        default=list, blank=True, help_text="The table's recent public notices (stand-ins, seats)."
+    )
     invite = models.CharField(max_length=32, default=new_invite, editable=False)
     watchers = models.CharField(
         max_length=10,
@@ -144,6 +155,20 @@ class Seat(models.Model):
         null=True,
         default=True,
         help_text="At a rematch table: yes, no, or not answered yet (empty).",
+    )
+    handed_over = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="Why a house bot plays the seat (left, absent, deactivated); empty otherwise.",
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="When a stand-in moves for this seat."
+    )
+    bank = models.FloatField(
+        default=0, help_text="Seconds of bank time left when the seat's clock last started."
+    )
+    stand_ins = models.PositiveSmallIntegerField(
+        default=0, help_text="Stand-in moves in a row (the person's own move resets it)."
     )
 
     class Meta:
@@ -289,3 +314,24 @@ class StatCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.chart} {self.key}: {self.count}"
+
+
+class TableSocket(models.Model):
+    """One open (or lately closed) socket at a table, seen by every server process.
+
+    Its process renews `seen_at` every sweep while the socket is open; a closed socket keeps its
+    row with the time it closed, so its person stays "here" through a short drop. A row that
+    stopped being renewed belongs to a process that died.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    channel = models.CharField(max_length=200, unique=True)
+    process = models.CharField(max_length=40, db_index=True)
+    open = models.BooleanField(default=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"socket of {self.user or 'a guest'} at game {self.game_id}"

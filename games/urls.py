@@ -20,6 +20,7 @@ urlpatterns = [
     path("<int:game_id>/cancel/", views.cancel, name="cancel"),
     path("<int:game_id>/play/", views.play, name="play"),
     path("<int:game_id>/resign/", views.resign, name="resign"),
+    path("<int:game_id>/take-back/", views.take_back, name="take_back"),
     path("<int:game_id>/results/close/", views.close_results, name="close_results"),
     path("<int:game_id>/replay/", views_history.replay, name="replay"),
     path("<int:game_id>/export.json", views_history.export_game, name="export"),

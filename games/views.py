@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -24,6 +25,7 @@ from games.boards import (
     Sent,
     board_context,
     board_message,
+    epoch_ms,
     region_names,
     region_prints,
     render_board,
@@ -189,6 +191,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 private=form.cleaned_data["private"],
                 watchers=form.cleaned_data["watchers"] or Game.Watchers.ANYONE,
                 spectator_chat=form.cleaned_data["spectator_chat"],
+                pace=form.cleaned_data["pace"] or Game.Pace.RELAXED,
             )
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
@@ -216,7 +219,12 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     board = render_board(game, request.user, request)
     if request.htmx:
         return HttpResponse(board)
-    ctx = {"game": game, "board": board, "chat": chat_context(game, request.user)}
+    ctx = {
+        "game": game,
+        "board": board,
+        "chat": chat_context(game, request.user),
+        "server_now": epoch_ms(timezone.now()),
+    }
     return render(request, "games/table.html", ctx)
 
 
@@ -388,6 +396,14 @@ def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(render_chat_panel(game, request.user, request))
     html = render_chat_log(game, request.user)
     return HttpResponse(html) if html else HttpResponse(status=204)
+
+
+@login_required
+@require_POST
+@table_change
+def take_back(request: HttpRequest, game: Game) -> None:
+    """Come back to a game you left: the bot gives your seat back."""
+    services.take_seat_back(game, request.user)  # type: ignore[arg-type]
 
 
 def parse_action(raw: str) -> dict:

@@ -5,9 +5,13 @@ drives that game one bot step at a time in a small thread pool, each step its ow
 transaction (services.bot_step): think on a loaded state, then lock, re-check the version and
 store, announced on commit like any move. A sweep at start-up and every BOT_SWEEP_SECONDS wakes
 the running games with a bot seat that did not move for a whole period (a restart, a process
-that died, a change made by a command), so no game waits forever; a later check of stored
-deadlines can join the same sweep. Several processes may wake the same game: the version
-re-check under the row lock lets exactly one store each move.
+that died, a change made by a command), so no game waits forever. Move clocks use the same
+path: a drive that leaves a person's clock running sets a timer for its deadline on the loop,
+and every sweep wakes the games with a deadline due (set by another process, or before a
+restart); bot_step then lets a stand-in move. Several processes may wake the same game: the
+version and deadline re-check under the row lock lets exactly one store each move. The sweep
+also renews this process's sockets at the tables and announces presence that changed with time
+(games.presence).
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -26,8 +30,9 @@ from typing import Any
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 
-from games import services
+from games import presence, services
 from games.models import Game, Seat
+from games.services import clocks
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +46,31 @@ def running_with_bots() -> dict[int, int]:
     return dict(games.values_list("pk", "version"))
 
 
+def due_deadlines() -> list[int]:
+    """The running games where a person's time ran out."""
+    due = Seat.objects.filter(deadline__lte=clocks.now(), game__status=Game.Status.RUNNING)
+    return sorted(set(due.values_list("game_id", flat=True)))
+
+
+def next_deadline(game_id: int) -> float | None:
+    """Seconds until the game's next deadline (negative if due), or None without a clock."""
+    first = (
+        Seat.objects.filter(game_id=game_id, game__status=Game.Status.RUNNING)
+        .exclude(deadline=None)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    return None if first is None else (first - clocks.now()).total_seconds()
+
+
+def upkeep(period: float) -> list[int]:
+    """Each sweep: renew this process's sockets, announce presence moved by time; due games."""
+    presence.renew()
+    presence.sweep(period)
+    return due_deadlines()
+
+
 class Runner:
     """Drives due bot moves on one event loop; one task at a time per game."""
 
@@ -51,6 +81,7 @@ class Runner:
         self.again: set[int] = set()
         self.seen: dict[int, int] = {}
         self.woken: dict[int, int] = {}
+        self.timers: dict[int, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -77,7 +108,10 @@ class Runner:
     def reset(self) -> None:
         """Forget the loop and everything learnt on it."""
         self.loop, self.pool = None, None
+        for timer in getattr(self, "timers", {}).values():
+            timer.cancel()
         self.busy, self.again, self.seen, self.woken = set(), set(), {}, {}
+        self.timers = {}
         self.tasks = set()
 
     def hint(self, game_id: int) -> None:
@@ -116,6 +150,7 @@ class Runner:
                 while await step(game_id) is not services.Step.IDLE:
                     pass
                 if game_id not in self.again:
+                    self.set_timer(game_id, await self.in_pool(next_deadline)(game_id))
                     return
         except Exception:
             logger.exception("bot moves at game %s stopped; the next sweep tries again", game_id)
@@ -123,12 +158,28 @@ class Runner:
         finally:
             self.busy.discard(game_id)
 
+    def set_timer(self, game_id: int, delay: float | None) -> None:
+        """Wake the game when its next deadline is due (one timer per game, the latest wins)."""
+        old = self.timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        if delay is not None and self.loop is not None:
+            at = max(0.0, delay) + 0.05  # just past it: the stand-in checks it is due
+            self.timers[game_id] = self.loop.call_later(at, self.timer_due, game_id)
+
+    def timer_due(self, game_id: int) -> None:
+        """A deadline came: drive the game."""
+        self.timers.pop(game_id, None)
+        self.wake(game_id)
+
     async def sweep_forever(self) -> None:
         """Wake stuck games at once and then every BOT_SWEEP_SECONDS."""
         first = True
         while True:
             try:
                 for game_id in self.stuck(await self.in_pool(running_with_bots)(), first):
+                    self.wake(game_id)
+                for game_id in await self.in_pool(upkeep)(settings.BOT_SWEEP_SECONDS):
                     self.wake(game_id)
             except Exception:
                 logger.exception("the bot sweep failed; it runs again next period")

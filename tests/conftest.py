@@ -39,6 +39,15 @@ def _fresh_table_caches() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _presence_quiet(settings: object) -> None:
+    """Sockets coming and going are not pushed, so a test's next message is the one it awaits.
+
+    tests/web/test_presence.py turns this on to test the pushes themselves.
+    """
+    settings.PRESENCE_PUSHES = False  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
 def _own_channel_prefix(settings: object) -> None:
     """On Redis, each test process gets its own prefix, so equal game ids never cross-talk.
 

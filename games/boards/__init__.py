@@ -7,19 +7,24 @@ every table shares, renders the regions and works out which of them changed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
+from games import services
 from games.boards.changes import Inputs, fingerprint, inputs
 from games.boards.shared import TableAt, read, render_region
 from games.models import Game, Seat
+from games.services import clocks
 
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
+TABLE_REGIONS = ("table",)
 PLAYING_REGIONS = ("resign", "rematch")
+NOTICES_SHOWN = 4
 
 
 def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[str, Any]:
@@ -39,7 +44,7 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
         "version": game.version,
         "empty_seats": range(max(0, game.capacity - len(seats))),
         "user": user,
-        "option_labels": game.spec.option_labels(game.options),
+        "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
         "resigned_positions": {s.position for s in seats if s.resigned},
         "your_move": False,
         # The table's own link: a private one carries its invite, so a friend gets in with it.
@@ -57,6 +62,7 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
     playing = running and position is not None and me is not None and not me.resigned
     legal = engine.legal_actions(state, position) if playing else []
     ctx["your_move"] = bool(legal) and game.status == Game.Status.RUNNING
+    ctx.update(table_context(game, table, me))
     moment = kind.moment(view)
     if moment is not None:
         ctx["moment"] = moment
@@ -92,16 +98,68 @@ def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:
     }
 
 
+def pace_label(game: Game) -> list[str]:
+    """The table's pace in words, when it has a clock ("Pace: Fast")."""
+    return [] if game.pace == Game.Pace.RELAXED else [f"Pace: {game.get_pace_display()}"]
+
+
+def epoch_ms(at: datetime | None) -> int | None:
+    """A time as milliseconds since the epoch (what the page's clock script reads)."""
+    return None if at is None else int(at.timestamp() * 1000)
+
+
+def seat_order(seat: Seat) -> int:
+    """A seated seat's position (for sorting)."""
+    return seat.position if seat.position is not None else -1
+
+
+def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]:
+    """Who sits where, who is here, whom the table waits for, the clocks, the watchers, notices."""
+    engine = game.spec.engine
+    running = game.status == Game.Status.RUNNING
+    active = set(engine.active_seats(table.state)) if running else set()
+    people = {s.user_id for s in table.seats}
+    rows = []
+    for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
+        handed = services.handed_over(seat)
+        here = table.presence.status(seat.user_id)
+        rows.append(
+            {
+                "name": seat.name,
+                "player": seat.user.username,
+                "me": me is not None and seat.pk == me.pk,
+                "bot": seat.bot,
+                "handed_over": handed,
+                "presence": "bot" if seat.bot and not handed else here,
+                "waiting": seat.position in active and running,
+                "deadline": epoch_ms(seat.deadline),
+                "move_ends": epoch_ms(clocks.move_ends(seat)),
+            }
+        )
+    return {
+        "at_table": rows,
+        "pace": clocks.pace(game),
+        "spectators": table.presence.spectators(people),
+        "notices": list(reversed(game.notices))[:NOTICES_SHOWN],
+        "can_take_back": (
+            running
+            and me is not None
+            and me.resigned
+            and services.handed_over(me) != services.DEACTIVATED
+        ),
+    }
+
+
 def region_names(game: Game) -> tuple[str, ...]:
     """The independently swapped parts of this table's board."""
     if game.snapshot is None:
         return COMMON_REGIONS + WAITING_REGIONS
-    return COMMON_REGIONS + game.spec.regions + PLAYING_REGIONS
+    return COMMON_REGIONS + TABLE_REGIONS + game.spec.regions + PLAYING_REGIONS
 
 
 def region_template(game: Game, name: str) -> str:
     """The template of one board region."""
-    if name in WAITING_REGIONS or name in COMMON_REGIONS or name in PLAYING_REGIONS:
+    if name in WAITING_REGIONS + COMMON_REGIONS + TABLE_REGIONS + PLAYING_REGIONS:
         return f"games/_{name}.html"
     return f"{game.spec.template_dir}/_{name}.html"
 

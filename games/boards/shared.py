@@ -17,11 +17,12 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.template.loader import render_to_string
 
+from games import presence
 from games.models import Game, Seat
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
@@ -31,11 +32,13 @@ PIECES_KEEP = 8192  # shared pieces of regions kept ({% include_shared %}, a few
 
 @dataclass(frozen=True)
 class TableAt:
-    """One table at one version: its row, its seats and its engine state (None before the start)."""
+    """One table at one version: its row, its seats and its engine state (None before the start),
+    and who was at it when last read (presence moves without a new version)."""
 
     game: Game
     seats: list[Seat]
     state: Any
+    presence: presence.Presence = presence.NOBODY
 
 
 _recent: OrderedDict[int, TableAt] = OrderedDict()
@@ -48,18 +51,27 @@ _pieces: OrderedDict[tuple[str, Hashable], str] = OrderedDict()
 render_counts: Counter[str] = Counter()
 
 
-def table_at(game_id: int, version: int | None = None) -> TableAt:
-    """The table as stored, read again unless a version at least `version` is already known."""
+def table_at(
+    game_id: int, version: int | None = None, presence_stamp: float | None = None
+) -> TableAt:
+    """The table as stored, read again unless a version at least `version` is already known;
+    its presence read again if it was read before `presence_stamp` (a presence change)."""
     with _lock:
         known = _recent.get(game_id)
     if known is None or version is None or known.game.version < version:
         game = Game.objects.get(pk=game_id)
         if known is None or known.game.version != game.version:
             known = read(game)
+    if presence_stamp is not None and known.presence.read_at < presence_stamp:
+        known = replace(known, presence=presence.read(game_id))
     with _lock:
         newest = _recent.get(game_id)
-        if newest is None or newest.game.version <= known.game.version:
+        if newest is None or newest.game.version < known.game.version:
             _recent[game_id] = known
+        elif newest.game.version == known.game.version:
+            fresher = newest.presence.read_at < known.presence.read_at
+            _recent[game_id] = known if fresher else newest
+            known = _recent[game_id]
         _recent.move_to_end(game_id)
         while len(_recent) > KEEP:
             _recent.popitem(last=False)
@@ -70,7 +82,7 @@ def read(game: Game) -> TableAt:
     """The seats and engine state of this game row."""
     seats = list(game.seats.select_related("user"))
     state = game.spec.engine.load(game.snapshot) if game.snapshot is not None else None
-    return TableAt(game, seats, state)
+    return TableAt(game, seats, state, presence.read(game.pk))
 
 
 def forget(game_id: int) -> None:

@@ -10,14 +10,22 @@ play (the game).
 from games.services import chat
 from games.services.base import NotAllowed, ServiceError, StaleVersion, group_name
 from games.services.play import (
+    ABSENT,
+    DEACTIVATED,
+    LEFT,
+    STAND_IN,
     Step,
     bot_due,
     bot_step,
     close_results,
+    hand_all_seats_to_bots,
+    hand_seat_to_bot,
+    handed_over,
     play,
     replay,
     resign,
     run_bots,
+    take_seat_back,
 )
 from games.services.rematch import accept_rematch, current_rematch, decline_rematch, rematch
 from games.services.tables import (
@@ -33,6 +41,10 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "ABSENT",
+    "DEACTIVATED",
+    "LEFT",
+    "STAND_IN",
     "NotAllowed",
     "ServiceError",
     "StaleVersion",
@@ -59,4 +71,8 @@ __all__ = [
     "resign",
     "run_bots",
     "start",
+    "hand_all_seats_to_bots",
+    "hand_seat_to_bot",
+    "handed_over",
+    "take_seat_back",
 ]

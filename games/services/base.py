@@ -63,6 +63,14 @@ def bump(game: Game, fields: list[str]) -> None:
     transaction.on_commit(lambda: announce(game_id, version))
 
 
+NOTICES_KEPT = 8
+
+
+def notice(game: Game, text: str) -> None:
+    """Add a public notice to the table (saved by the caller's bump with "notices")."""
+    game.notices = [*game.notices, {"text": text}][-NOTICES_KEPT:]
+
+
 def announce_to_user(game_id: int, user_id: int) -> None:
     """Tell one user's sockets at the table to redraw their own board (no version moved)."""
     send_to_group(group_name(game_id), {"type": "seat.refreshed", "user": user_id})

@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Report, Seat
 from games.services.base import NotAllowed, ServiceError, bump, closed_reason, lock
-from games.services.play import bots_after_commit
+from games.services.play import DEACTIVATED, bots_after_commit, do_hand_seat_to_bot
 from games.services.tables import cancel, leave
 
 logger = logging.getLogger(__name__)
@@ -44,43 +44,6 @@ def clean_reason(reason: str, what: str = "a reason") -> str:
     if len(reason) > REASON_CHARS:
         raise ServiceError(f"Keep the reason under {REASON_CHARS} characters.")
     return reason
-
-
-# --- a bot takes a seat -------------------------------------------------------------------
-
-# Why a bot took a seat (the presence work of issue 12 keys its notices by the same word).
-DEACTIVATED = "deactivated"
-
-
-def check_hand_seat_to_bot(game: Game, seat: Seat) -> None:
-    """Refuse a seat that is not a person's seat in this running game."""
-    if seat.game_id != game.pk or seat.position is None:
-        raise ServiceError("That seat is not at this game.")
-    if game.status != Game.Status.RUNNING:
-        raise ServiceError(closed_reason(game))
-    if seat.bot or seat.resigned:
-        raise ServiceError("A bot already plays that seat.")
-
-
-def hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game:
-    """A house bot plays a person's seat to the end (it counts as resigned); bots move after."""
-    game = do_hand_seat_to_bot(game, seat, reason)
-    bots_after_commit(game.pk)
-    return game
-
-
-@transaction.atomic
-def do_hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game:
-    """Hand the seat over in one transaction."""
-    game = lock(game)
-    seat = Seat.objects.get(pk=seat if isinstance(seat, int) else seat.pk)
-    check_hand_seat_to_bot(game, seat)
-    seat.resigned = True
-    seat.bot = game.spec.house_bot
-    seat.save(update_fields=["resigned", "bot"])
-    bump(game, [])
-    logger.info("Seat %s of game %s handed to a %s bot: %s", seat.pk, game.pk, seat.bot, reason)
-    return game
 
 
 # --- abort a game -------------------------------------------------------------------------

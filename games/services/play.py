@@ -16,6 +16,7 @@ from accounts.ratings import rate_game
 from games import archive, stats, worker
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
+from games.services import clocks
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -25,6 +26,7 @@ from games.services.base import (
     closed_reason,
     load_state,
     lock,
+    notice,
     seats_in_order,
 )
 
@@ -47,7 +49,7 @@ def check_play(
     if game.status != Game.Status.RUNNING or seat.position is None:
         raise StaleVersion(closed_reason(game))
     if seat.resigned:
-        raise NotAllowed("You resigned this game; a house bot plays your seat.")
+        raise NotAllowed(f"{HANDED_OVER_WHY[handed_over(seat)]} A house bot plays your seat.")
     if version is not None and version != game.version:
         kind = game.spec
         same_moment = (
@@ -86,7 +88,11 @@ def do_play(
     assert seat.position is not None
     state = game.spec.engine.apply_action(state, seat.position, action)
     log = [action_row(game, seat.position, action, user=user, bot="")]
-    record(game, state, log, seated(game))
+    seats = seated(game)
+    if seats[seat.position].stand_ins:
+        seats[seat.position].stand_ins = 0
+        seats[seat.position].save(update_fields=["stand_ins"])
+    record(game, state, log, seats)
     bump(game, ["status", "snapshot", "moves", "finished_at"])
     return game
 
@@ -105,7 +111,7 @@ def action_row(
 
 
 def record(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat]) -> None:
-    """Append the Action rows, save the snapshot, and the results at the end."""
+    """Append the Action rows, save the snapshot, wind the clocks, and the results at the end."""
     engine = game.spec.engine
     Action.objects.bulk_create(log)
     game.snapshot = engine.dump(state)
@@ -115,6 +121,7 @@ def record(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat])
         result = engine.result(state)
         write_results(game, result, seats)
         stats.count_finished(game, engine.view(state, None), result, seats)
+    clocks.wind(game, state, seats, {a.seat for a in log}, clocks.now())
 
 
 # --- bots ---------------------------------------------------------------------------------
@@ -180,7 +187,8 @@ def decide(game: Game, state: Any, position: int, level: str) -> dict[str, Any]:
 
 
 def bot_step(game_id: int) -> Step:
-    """One bot decision: think on a loaded state, then store it if the table has not moved."""
+    """One bot (or stand-in) decision: think on a loaded state, then store it if the table has
+    not moved."""
     game = Game.objects.get(pk=game_id)
     if game.status != Game.Status.RUNNING or game.snapshot is None:
         return Step.IDLE
@@ -188,7 +196,7 @@ def bot_step(game_id: int) -> Step:
     seats = seated(game)
     seat = due_bot(game, state, seats)
     if seat is None:
-        return Step.IDLE
+        return stand_in_step(game, state, seats)
     assert seat.position is not None
     action = decide(game, state, seat.position, seat.bot)
     if store_bot_move(game, state, seats, seat, action):
@@ -209,6 +217,79 @@ def store_bot_move(
     log = [action_row(game, seat.position, action, user=seat.user, bot=seat.bot)]
     record(game, state, log, seats)
     bump(game, ["status", "snapshot", "moves", "finished_at"])
+    return True
+
+
+# --- stand-ins --------------------------------------------------------------------------
+
+STAND_IN = "stand-in"
+"""The Action rows' bot name for a move a stand-in made when a person's time ran out."""
+
+
+def stand_in_step(game: Game, state: Any, seats: Mapping[int, Seat]) -> Step:
+    """If a person's time ran out, a stand-in (the house bot, from that seat's view) moves."""
+    seat = clocks.overdue(seats, clocks.now())
+    if seat is None:
+        return Step.IDLE
+    assert seat.position is not None
+    action = decide(game, state, seat.position, game.spec.house_bot)
+    if store_stand_in(game, state, seats, seat, action):
+        return Step.STORED
+    return Step.MOVED_ON
+
+
+MOST_STEPS = 8
+
+
+def stand_in_turn(
+    game: Game, state: Any, seat: Seat, action: dict[str, Any]
+) -> tuple[Any, list[Action]]:
+    """The stand-in's action, and the rest of that turn (a Cakehalla put-back or customer).
+
+    It stops at the end of the seat's turn or pick: when the game no longer waits on the seat,
+    or the seat's moment moved on (a Midnight Bakery reveal dealt a new pick).
+    """
+    kind = game.spec
+    engine = kind.engine
+    assert seat.position is not None
+    position = seat.position
+    before = kind.moment(engine.view(state, position))
+    log = []
+    for _ in range(MOST_STEPS):
+        state = engine.apply_action(state, position, action)
+        log.append(action_row(game, position, action, user=seat.user, bot=STAND_IN))
+        if engine.is_over(state) or not clocks.waits_on(game, state, position):
+            break
+        if before is not None and kind.moment(engine.view(state, position)) != before:
+            break
+        action = decide(game, state, position, kind.house_bot)
+    return state, log
+
+
+@transaction.atomic
+def store_stand_in(
+    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict[str, Any]
+) -> bool:
+    """Lock, check the table and the seat's deadline are as the stand-in saw them, and move.
+
+    Every process may find the same deadline due: the version re-check under the row lock lets
+    exactly one of them act on it.
+    """
+    game = lock(loaded.pk)
+    if game.version != loaded.version:
+        return False
+    fresh = Seat.objects.get(pk=seat.pk)
+    if fresh.deadline != seat.deadline or fresh.bot or fresh.deadline is None:
+        return False
+    assert seat.position is not None
+    state, log = stand_in_turn(game, state, seat, action)
+    seat.stand_ins += 1
+    seat.save(update_fields=["stand_ins"])
+    notice(game, f"Time ran out for {seat.user.username}: a stand-in played {seat.name}'s move.")
+    record(game, state, log, seats)
+    if seat.stand_ins >= settings.STAND_INS_BEFORE_BOT and game.status == Game.Status.RUNNING:
+        hand_over(game, state, seats, seat, ABSENT)
+    bump(game, ["status", "snapshot", "moves", "finished_at", "notices"])
     return True
 
 
@@ -251,7 +332,87 @@ def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Sea
     rate_game(game.kind, seats.values(), game_id=game.pk, played_at=game.finished_at)
 
 
-# --- resign -------------------------------------------------------------------------------
+# --- resign, and seats handed to a bot -----------------------------------------------------
+
+LEFT = "left"
+ABSENT = "absent"
+DEACTIVATED = "deactivated"
+HANDED_OVER_WHY = {
+    LEFT: "You resigned this game.",
+    ABSENT: "Your time ran out three moves in a row.",
+    DEACTIVATED: "Your account was deactivated.",
+}
+HAND_OVER_NOTICES = {
+    LEFT: "{name} left: a {bot} bot plays {seat} to the end.",
+    ABSENT: "{name} is away: a {bot} bot plays {seat} to the end.",
+    DEACTIVATED: "{name}'s account was closed: a {bot} bot plays {seat} to the end.",
+}
+
+
+def handed_over(seat: Seat) -> str:
+    """Why a house bot plays this seat (seats resigned before reasons were kept: left)."""
+    return (seat.handed_over or LEFT) if seat.resigned else ""
+
+
+def hand_over(game: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, reason: str) -> None:
+    """A house bot takes the seat for the rest of the game (the game row is locked; no bump)."""
+    seat.resigned = True
+    seat.bot = game.spec.house_bot
+    seat.handed_over = reason
+    seat.stand_ins = 0
+    seat.save(update_fields=["resigned", "bot", "handed_over", "stand_ins"])
+    assert seat.position is not None
+    clocks.wind(game, state, {seat.position: seat}, set(), clocks.now())
+    text = HAND_OVER_NOTICES[reason].format(name=seat.user.username, bot=seat.bot, seat=seat.name)
+    notice(game, text)
+
+
+def check_hand_over(game: Game, seat: Seat, reason: str) -> None:
+    """Refuse to hand a seat to a bot when it cannot be."""
+    if reason not in HAND_OVER_NOTICES:
+        raise ServiceError(f"No seat is handed to a bot for {reason!r}.")
+    if seat.game_id != game.pk:
+        raise ServiceError("That seat is not at this table.")
+    if game.status != Game.Status.RUNNING:
+        raise ServiceError(closed_reason(game))
+    if seat.bot:
+        raise ServiceError("A bot already plays that seat.")
+
+
+def hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game:
+    """A house bot plays a person's seat to the end (left, absent, deactivated): placed last.
+
+    The others are told; the bot moves after the commit. A moderator's deactivation calls this
+    for each running game of the account (hand_all_seats_to_bots).
+    """
+    game = do_hand_seat_to_bot(game, seat, reason)
+    bots_after_commit(game.pk)
+    return game
+
+
+@transaction.atomic
+def do_hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game:
+    """Hand the seat over in one transaction."""
+    game = lock(game)
+    seat_id = seat if isinstance(seat, int) else seat.pk
+    seats = seated(game)
+    found = next((s for s in seats.values() if s.pk == seat_id), None)
+    if found is None:
+        raise ServiceError("That seat is not at this table.")
+    check_hand_over(game, found, reason)
+    hand_over(game, load_state(game), seats, found, reason)
+    bump(game, ["notices"])
+    return game
+
+
+def hand_all_seats_to_bots(user: User, reason: str = DEACTIVATED) -> list[int]:
+    """Every running game where the person still plays: a bot takes over; the games' ids."""
+    running = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING, bot="")
+    done = []
+    for seat in running.exclude(position=None):
+        hand_seat_to_bot(seat.game_id, seat.pk, reason)
+        done.append(seat.game_id)
+    return done
 
 
 def check_resign(game: Game, user: User) -> Seat:
@@ -271,7 +432,7 @@ def check_resign(game: Game, user: User) -> Seat:
 
 
 def resign(game: Game | int, user: User) -> Game:
-    """Give up a running game: a house bot plays the seat to the end, which counts as last place."""
+    """Leave a running game: a house bot plays the seat to the end, which counts as last place."""
     game = do_resign(game, user)
     bots_after_commit(game.pk)
     return game
@@ -282,10 +443,40 @@ def do_resign(game: Game | int, user: User) -> Game:
     """Hand the seat to a house bot in one transaction; the bot moves after the commit."""
     game = lock(game)
     seat = check_resign(game, user)
-    seat.resigned = True
-    seat.bot = game.spec.house_bot
-    seat.save(update_fields=["resigned", "bot"])
-    bump(game, [])
+    seats = seated(game)
+    assert seat.position is not None
+    hand_over(game, load_state(game), seats, seats[seat.position], LEFT)
+    bump(game, ["notices"])
+    return game
+
+
+def check_take_back(game: Game, user: User) -> Seat:
+    """The seat a person who left (or was away) may take back from the bot, or a ServiceError."""
+    seat = game.seats.filter(user=user).first()
+    if seat is None or seat.position is None:
+        raise NotAllowed("You do not sit at this game.")
+    if game.status != Game.Status.RUNNING:
+        raise ServiceError(closed_reason(game))
+    if not seat.resigned:
+        raise ServiceError("You already play your seat.")
+    if handed_over(seat) == DEACTIVATED or not user.is_active:
+        raise NotAllowed("This seat cannot be taken back.")
+    return seat
+
+
+@transaction.atomic
+def take_seat_back(game: Game | int, user: User) -> Game:
+    """A person who left comes back before the end: the bot gives the seat back."""
+    game = lock(game)
+    position = check_take_back(game, user).position
+    assert position is not None
+    seats = seated(game)
+    seat = seats[position]
+    seat.resigned, seat.bot, seat.handed_over, seat.stand_ins = False, "", "", 0
+    seat.save(update_fields=["resigned", "bot", "handed_over", "stand_ins"])
+    clocks.wind(game, load_state(game), {position: seat}, set(), clocks.now())
+    notice(game, f"{user.username} is back and plays {seat.name} again.")
+    bump(game, ["notices"])
     return game
 
 

@@ -13,6 +13,7 @@ from games import catalog
 from games.engines.rng import seed_state, shuffled
 from games.kinds.base import GameKind
 from games.models import Game, Seat
+from games.services import clocks
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -52,12 +53,15 @@ def create_game(
     host_bot: str = "",
     watchers: str = Game.Watchers.ANYONE,
     spectator_chat: bool = False,
+    pace: str = Game.Pace.RELAXED,
 ) -> Game:
     """A new open table with its host seated (a bot level when a bot account hosts)."""
     chosen = dict(options or {})
     spec = check_create(kind, capacity, chosen)
     if watchers not in Game.Watchers.values:
         raise ServiceError("Choose who may watch: anyone, signed-in people or only the players.")
+    if pace not in Game.Pace.values:
+        raise ServiceError(f"There is no {pace!r} pace.")
     opts = {o.name: chosen.get(o.name, o.default) for o in spec.options}
     game = Game.objects.create(
         kind=kind,
@@ -67,6 +71,7 @@ def create_game(
         private=private,
         watchers=watchers,
         spectator_chat=spectator_chat,
+        pace=pace,
     )
     Seat.objects.create(game=game, user=host, bot=host_bot)
     return game
@@ -252,9 +257,11 @@ def do_start(game: Game | int, user: User) -> Game:
 
 def deal(game: Game, seats: list[Seat]) -> None:
     """Draw the seats and deal the locked game (check_start, or a rematch all accepted)."""
+    clock = clocks.pace(game)
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position
-    Seat.objects.bulk_update(seats, ["position"])
+        seat.bank = clock.bank if clock is not None else 0
+    Seat.objects.bulk_update(seats, ["position", "bank"])
     engine = game.spec.engine
     options = dict(game.options)
     game.setup = engine.deal(len(seats), seed=game.seed, options=options)

@@ -110,7 +110,9 @@ async def test_a_push_racing_a_disconnect_is_a_quiet_no_op(
         raise Disconnected("Attempt to send on a closed protocol")
 
     table = TableAt(Game(version=2), [], None)
-    monkeypatch.setattr(consumers, "fresh", lambda game_id, session, version, known: table)
+    monkeypatch.setattr(
+        consumers, "fresh", lambda game_id, session, version, known=None, stamp=None: table
+    )
     monkeypatch.setattr(
         consumers, "render_whole", lambda game, user, table: ("<div>board</div>", {})
     )

@@ -1,0 +1,126 @@
+"""Who is at a table now: a row per socket (games.models.TableSocket), seen by every process.
+
+A socket's row is written when it opens and marked closed (with the time) when it closes; its
+process renews the open rows every sweep (games.worker). A person counts as here while any of
+their rows was seen within AWAY_SECONDS: a short drop (a reload, a train tunnel) does not make a
+seat away, and the rows of a process that died stop being renewed, so its people go away too.
+A change is announced to the table's group as "presence.changed" (never who, only when); each
+socket then re-reads the table's presence once per process (games.boards.shared).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from games.models import TableSocket
+from games.services import clocks
+from games.services.base import group_name, send_to_group
+
+PROCESS = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"[:40]
+
+
+@dataclass(frozen=True)
+class Presence:
+    """A table's sockets as read at one time: who is connected, who was lately, the guests."""
+
+    connected: frozenset[int]
+    recent: frozenset[int]
+    guests: int
+    read_at: float
+
+    def status(self, user_id: int) -> str:
+        """ "here" (a socket open), "dropped" (none, but lately) or "away"."""
+        if user_id in self.connected:
+            return "here"
+        return "dropped" if user_id in self.recent else "away"
+
+    def spectators(self, seated: set[int]) -> int:
+        """How many watch without a seat: signed-in people once each, guests by socket."""
+        return len(self.connected - seated) + self.guests
+
+
+NOBODY = Presence(frozenset(), frozenset(), 0, 0.0)
+"""No socket at the table (read at the dawn of time, so any change reads it again)."""
+
+
+def away_since(at: datetime) -> datetime:
+    """Rows seen before this no longer keep their person here."""
+    return at - timedelta(seconds=settings.AWAY_SECONDS)
+
+
+def read(game_id: int) -> Presence:
+    """The table's presence now (one query)."""
+    stamp = time.time()
+    at = clocks.now()
+    live_since = at - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+    rows = TableSocket.objects.filter(game_id=game_id, seen_at__gte=away_since(at))
+    connected, recent, guests = set(), set(), 0
+    for user_id, is_open, seen_at in rows.values_list("user_id", "open", "seen_at"):
+        live = is_open and seen_at >= live_since
+        if user_id is None:
+            guests += live
+            continue
+        recent.add(user_id)
+        if live:
+            connected.add(user_id)
+    return Presence(frozenset(connected), frozenset(recent), guests, stamp)
+
+
+def announce(game_id: int) -> None:
+    """Tell the table's sockets that its presence changed (they re-read it)."""
+    if not settings.PRESENCE_PUSHES:
+        return
+    send_to_group(group_name(game_id), {"type": "presence.changed", "stamp": time.time()})
+
+
+def opened(channel: str, game_id: int, user_id: int | None) -> None:
+    """A socket joined the table: its row, announced."""
+    TableSocket.objects.update_or_create(
+        channel=channel,
+        defaults={
+            "game_id": game_id,
+            "user_id": user_id,
+            "process": PROCESS,
+            "open": True,
+            "seen_at": clocks.now(),
+        },
+    )
+    announce(game_id)
+
+
+def closed(channel: str, game_id: int) -> None:
+    """A socket left the table: its row keeps the time, so its person stays here a while."""
+    TableSocket.objects.filter(channel=channel).update(open=False, seen_at=clocks.now())
+    announce(game_id)
+
+
+def renew(process: str = PROCESS) -> int:
+    """This process's open sockets are still open (every sweep); how many."""
+    return TableSocket.objects.filter(process=process, open=True).update(seen_at=clocks.now())
+
+
+def sweep(period: float) -> list[int]:
+    """The games whose presence changed by time alone in the last period, announced; old rows go.
+
+    A person goes away AWAY_SECONDS after their last socket closed; a socket whose process
+    stopped renewing it drops PRESENCE_STALE_SECONDS after its last renewal.
+    """
+    at = clocks.now()
+    window = timedelta(seconds=period)
+    away = away_since(at)
+    stale = at - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+    went_away = TableSocket.objects.filter(seen_at__lt=away, seen_at__gte=away - window)
+    dropped = TableSocket.objects.filter(open=True, seen_at__lt=stale, seen_at__gte=stale - window)
+    games = set(went_away.values_list("game_id", flat=True))
+    games |= set(dropped.values_list("game_id", flat=True))
+    TableSocket.objects.filter(seen_at__lt=away - window).delete()
+    for game_id in sorted(games):
+        announce(game_id)
+    return sorted(games)

@@ -1,0 +1,35 @@
+// Bakehouse move clocks: each running clock on the board counts down from the deadline the server
+// stored (data-deadline, data-move-ends: milliseconds since the epoch), corrected by how far this
+// browser's clock is from the server's when the page loaded; the last 10 seconds warn.
+(function () {
+  "use strict";
+  var WARN_MS = 10000;
+  var live = document.getElementById("live");
+  var skew = live && live.dataset.serverNow ? Number(live.dataset.serverNow) - Date.now() : 0;
+
+  function minutes(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var rest = s % 60;
+    return Math.floor(s / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+
+  function tick() {
+    var now = Date.now() + skew;
+    document.querySelectorAll("[data-deadline]").forEach(function (clock) {
+      var deadline = Number(clock.dataset.deadline);
+      var moveEnds = Number(clock.dataset.moveEnds || deadline);
+      var left = deadline - now;
+      var text;
+      if (left <= 0) text = "time is up";
+      else if (now < moveEnds) {
+        text = minutes(moveEnds - now) + (deadline > moveEnds ? " + bank " + minutes(deadline - moveEnds) : "");
+      } else text = "bank " + minutes(left);
+      if (clock.textContent !== text) clock.textContent = text;
+      clock.classList.toggle("warning", left <= WARN_MS);
+    });
+  }
+
+  setInterval(tick, 250);
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("bakehouse:swapped", tick);
+})();

@@ -1,0 +1,173 @@
+"""Presence over sockets: each seat shows whether its person is here (any tab), goes away only
+after AWAY_SECONDS without a socket, and every seat sees how many watch; changes are pushed.
+
+Time is moved forward by patching the clocks' time; the sweep is called as the worker calls it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.models import User
+from games import presence, services
+from games.models import Game, TableSocket
+from games.services.base import load_state
+from tests.web.clock import Clock, patched_clock
+from tests.web.sockets import open_board, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _pushes(settings: Any) -> None:
+    settings.PRESENCE_PUSHES = True
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return patched_clock(monkeypatch)
+
+
+def presence_of(html: str, name: str) -> str:
+    """What the table region says of this person's seat ("here", "dropped", "away", "bot")."""
+    for line in re.findall(
+        r'<li class="table-seat[^"]*" data-presence="(\w+)">(.*?)</li>', html, re.S
+    ):
+        if f'<span class="player">{name}' in line[1]:
+            return str(line[0])
+    raise AssertionError(f"no seat line for {name}")
+
+
+def watching(html: str) -> int:
+    found = re.search(r'<span class="watchers">(\d+) watching</span>', html)
+    assert found, "no watchers count"
+    return int(found.group(1))
+
+
+async def next_table(ws: WebsocketCommunicator) -> str:
+    """The next push that carries the table region."""
+    while True:
+        html = await ws.receive_from(timeout=5)
+        if 'id="region-table"' in html:
+            return html
+
+
+def sweep() -> list[int]:
+    """What the worker does every sweep: renew this process's open sockets, announce changes."""
+    presence.renew()
+    return presence.sweep(60)
+
+
+async def test_a_seat_shows_its_person_here_then_reconnecting_then_away(
+    clock: Clock, running_game: Game, player: User, rival: User
+) -> None:
+    theirs = await socket(running_game, rival)
+    board = await open_board(theirs)
+    assert presence_of(board, "bob") == "here"
+    assert presence_of(board, "alice") == "away"
+    mine = await socket(running_game, player)
+    await open_board(mine)
+    assert presence_of(await next_table(theirs), "alice") == "here"
+    await mine.disconnect()
+    assert presence_of(await next_table(theirs), "alice") == "dropped"
+    clock.forward(29)
+    assert await database_sync_to_async(sweep)() == []  # a short drop is not a departure
+    clock.forward(2)
+    assert await database_sync_to_async(sweep)() == [running_game.pk]
+    assert presence_of(await next_table(theirs), "alice") == "away"
+    await theirs.disconnect()
+
+
+async def test_any_open_tab_keeps_a_person_here(
+    clock: Clock, running_game: Game, player: User, rival: User
+) -> None:
+    theirs = await socket(running_game, rival)
+    await open_board(theirs)
+    tabs = [await socket(running_game, player) for _ in range(2)]
+    for tab in tabs:
+        await open_board(tab)
+    await tabs[0].disconnect()
+    clock.forward(60)
+    await database_sync_to_async(sweep)()
+    fresh = await database_sync_to_async(presence.read)(running_game.pk)
+    assert fresh.status(player.pk) == "here"
+    await tabs[1].disconnect()
+    await theirs.disconnect()
+
+
+async def test_every_seat_sees_how_many_watch(
+    running_game: Game, player: User, rival: User, outsider: User
+) -> None:
+    mine = await socket(running_game, player)
+    assert watching(await open_board(mine)) == 0
+    watcher = await socket(running_game, outsider)
+    await open_board(watcher)
+    assert watching(await next_table(mine)) == 1
+    guest = await socket(running_game, None)
+    await open_board(guest)
+    assert watching(await next_table(mine)) == 2
+    for ws in (guest, watcher, mine):
+        await ws.disconnect()
+
+
+async def test_a_seat_sees_whom_the_table_waits_for(
+    running_game: Game, player: User, rival: User
+) -> None:
+    mine = await socket(running_game, player)
+    board = await open_board(mine)
+    waited = re.findall(r'class="table-seat presence-\w+ waited-on"', board)
+    assert len(waited) == 2  # both bakers choose their first pastry
+    engine = running_game.spec.engine
+    legal = await database_sync_to_async(
+        lambda: engine.legal_actions(
+            load_state(running_game), running_game.seats.get(user=rival).position
+        )
+    )()
+    await database_sync_to_async(services.play)(running_game, rival, legal[0], running_game.version)
+    pushed = await next_table(mine)
+    assert len(re.findall(r"waited-on", pushed)) == 1
+    assert "your move" in pushed
+    await mine.disconnect()
+
+
+def dead_process_socket(game: Game, user: User, seen: Any) -> None:
+    TableSocket.objects.create(
+        game=game, user=user, channel="dead!1", process="dead", open=True, seen_at=seen
+    )
+
+
+async def test_a_process_that_died_does_not_leave_people_here_forever(
+    settings: Any, clock: Clock, running_game: Game, player: User
+) -> None:
+    await database_sync_to_async(dead_process_socket)(running_game, player, clock.at)
+    here = await database_sync_to_async(presence.read)(running_game.pk)
+    assert here.status(player.pk) == "here"
+    clock.forward(settings.PRESENCE_STALE_SECONDS + 1)
+    assert await database_sync_to_async(sweep)() == [running_game.pk]  # the dropped socket
+    dropped = await database_sync_to_async(presence.read)(running_game.pk)
+    assert dropped.status(player.pk) == "dropped"
+    clock.forward(settings.AWAY_SECONDS)
+    await database_sync_to_async(sweep)()
+    gone = await database_sync_to_async(presence.read)(running_game.pk)
+    assert gone.status(player.pk) == "away"
+    clock.forward(120)
+    await database_sync_to_async(sweep)()
+    assert not await database_sync_to_async(TableSocket.objects.filter(process="dead").exists)()
+
+
+async def test_a_closed_socket_row_is_marked_with_the_time_it_closed(
+    clock: Clock, running_game: Game, player: User
+) -> None:
+    mine = await socket(running_game, player)
+    await open_board(mine)
+    clock.forward(5)
+    await mine.disconnect()
+    row = await database_sync_to_async(TableSocket.objects.get)(game=running_game, user=player)
+    assert not row.open and row.seen_at == clock.at
+    assert row.seen_at - timedelta(seconds=5) < clock.at
