@@ -61,6 +61,7 @@ def do_rematch(game: Game | int, user: User) -> Game:
         private=old.private,
         watchers=old.watchers,
         spectator_chat=old.spectator_chat,
+        pace=old.pace,
         rematch_of=old,
     )
     taken = {s.user_id for s in seats if not s.resigned}

@@ -158,3 +158,16 @@ async def test_the_offer_and_the_start_are_pushed_to_the_old_tables_screens(
     pushed = await ws.receive_from()
     assert "The rematch has started" in pushed
     await ws.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_rematch_keeps_the_tables_settings(player: User) -> None:
+    old = finished_game([player], "midnight-bakery", bots=2)
+    Game.objects.filter(pk=old.pk).update(
+        pace=Game.Pace.FAST, watchers=Game.Watchers.PLAYERS, spectator_chat=True, private=True
+    )
+    old.refresh_from_db()
+    new = services.rematch(old, player)
+    new.refresh_from_db()
+    kept = ("pace", "watchers", "spectator_chat", "private", "options", "capacity", "kind")
+    assert {f: getattr(new, f) for f in kept} == {f: getattr(old, f) for f in kept}
