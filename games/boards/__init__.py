@@ -122,12 +122,14 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
     rows = []
     for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
         handed = services.handed_over(seat)
-        here = table.presence.status(seat.user_id)
+        mine = me is not None and seat.pk == me.pk
+        # The viewer is at the table (the page drawn before their socket opened says so too).
+        here = "here" if mine else table.presence.status(seat.user_id)
         rows.append(
             {
                 "name": seat.name,
                 "player": seat.user.username,
-                "me": me is not None and seat.pk == me.pk,
+                "me": mine,
                 "bot": seat.bot,
                 "handed_over": handed,
                 "presence": "bot" if seat.bot and not handed else here,

@@ -18,6 +18,7 @@ from accounts.models import User
 from games import presence, services
 from games.models import Game, TableSocket
 from games.services.base import load_state
+from tests.conftest import client_for
 from tests.web.clock import Clock, patched_clock
 from tests.web.sockets import open_board, socket
 
@@ -171,3 +172,12 @@ async def test_a_closed_socket_row_is_marked_with_the_time_it_closed(
     row = await database_sync_to_async(TableSocket.objects.get)(game=running_game, user=player)
     assert not row.open and row.seen_at == clock.at
     assert row.seen_at - timedelta(seconds=5) < clock.at
+
+
+@pytest.mark.django_db
+def test_the_page_shows_its_own_viewer_here_before_the_socket_opens(
+    running_game: Game, player: User, rival: User
+) -> None:
+    page = client_for(player).get(running_game.get_absolute_url()).content.decode()
+    assert presence_of(page, player.username) == "here"  # whoever reads the page is at the table
+    assert presence_of(page, rival.username) == "away"  # no socket of the rival's, ever
