@@ -103,7 +103,7 @@ def test_a_push_lost_on_the_way_is_healed_when_the_next_one_comes(
     context.add_init_script(DROP_ONE_PUSH)
     player = context.new_page()
     player.set_default_timeout(15_000)
-    sign_up(player, base, "lou")
+    sign_up(player, base, "luz")
     player.get_by_role("button", name="Play Cakehalla against bots now").click()
     watcher = context.new_page()
     watcher.set_default_timeout(15_000)

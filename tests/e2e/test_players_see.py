@@ -23,7 +23,7 @@ def test_a_friend_follows_the_invite_signs_up_and_sits(
     host_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     host = host_ctx.new_page()
     host.set_default_timeout(15_000)
-    sign_up(host, base, "hana")
+    sign_up(host, base, "hope")
     host.goto(base + "/games/new/")
     host.select_option("#id_kind", "cakehalla")
     host.fill("#id_capacity", "2")
@@ -52,14 +52,14 @@ def test_a_friend_follows_the_invite_signs_up_and_sits(
     friend.screenshot(path=str(artifacts / "players-invite-logged-out.png"))
     join.click()
     friend.wait_for_url(re.compile(r".*/accounts/signup/\?next=.*"))
-    friend.fill("#id_username", "ivo")
+    friend.fill("#id_username", "ines")
     friend.fill("#id_password1", PASSWORD)
     friend.fill("#id_password2", PASSWORD)
     friend.click("main button[type=submit]")
     friend.wait_for_url(absolute)  # back at the table, invite and all
     friend.get_by_role("button", name="Take a seat").click()
     friend.get_by_role("button", name="Leave the table").wait_for()
-    host.locator("#region-waiting .seats").get_by_text("ivo").wait_for()  # pushed live
+    host.locator("#region-waiting .seats").get_by_text("ines").wait_for()  # pushed live
     friend.screenshot(path=str(artifacts / "players-invite-seated.png"))
     host.screenshot(path=str(artifacts / "players-invite-host.png"))
 
@@ -141,7 +141,7 @@ def test_a_bakes_results_scroll_sideways_on_a_phone(
     base = daphne_site["url"]
     page = browser.new_context(viewport={"width": 370, "height": 844}).new_page()
     page.set_default_timeout(15_000)
-    sign_up(page, base, "kit")
+    sign_up(page, base, "kai")
     page.get_by_role("button", name="Play a night against bots now").click()
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
     page.wait_for_function("() => window.bakehouseLive === true")
