@@ -58,3 +58,17 @@ def test_a_refusal_is_not_turned_into_the_error_box(running_game: Game, outsider
     )
     assert response.status_code == 403
     assert "not taken" not in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [True, False])
+def test_no_page_carries_the_script_that_swaps_error_pages_in_whole(
+    settings: Any, debug: bool, running_game: Game, player: User
+) -> None:
+    """django-htmx's debug script (added by its htmx_script tag under DEBUG, so on `make run`)
+    replaces the whole page with any 400, 403, 404 or 500 answer: a refused move would wipe the
+    board instead of showing the refusal in it."""
+    settings.DEBUG = debug
+    page = client_for(player).get(running_game.get_absolute_url()).content.decode()
+    assert "django_htmx/htmx-2.min.js" in page
+    assert "django-htmx.js" not in page
