@@ -60,3 +60,21 @@ def running_game(people: list[User], kind: str = "midnight-bakery") -> Game:
     services.start(game, people[0])
     game.refresh_from_db()
     return game
+
+
+def cakehalla_with_a_blind_reservation(person: User) -> Game:
+    """A finished Cakehalla game against the greedy bot in which `person` once reserved a card
+    blind from a pile (then played greedy)."""
+    game = services.create_game(person, "cakehalla", 2)
+    services.add_bot(game, person, "greedy")
+    services.start(game, person)
+    done: list[bool] = []
+
+    def policy(spec: Any, view: dict, legal: list[dict], rng: random.Random) -> dict:
+        blind = [a for a in legal if a["type"] == "reserve" and "tier" in a]
+        if blind and not done:
+            done.append(True)
+            return blind[0]
+        return greedy(spec, view, legal, rng)
+
+    return play_out(game, [person], policy)

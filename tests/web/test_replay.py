@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -10,11 +9,14 @@ from django.test import Client
 from django.utils.html import escape
 
 from accounts.models import User
-from games import services
 from games.models import Game
 from games.replay import Replay
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game, play_out, running_game
+from tests.web.finished_games import (
+    cakehalla_with_a_blind_reservation,
+    finished_game,
+    running_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -142,19 +144,7 @@ def test_the_finished_table_links_to_its_replay(night: Game) -> None:
 
 
 def test_a_cakehalla_replay_names_a_blind_reservation(player: User) -> None:
-    game = services.create_game(player, "cakehalla", 2)
-    services.add_bot(game, player, "greedy")
-    services.start(game, player)
-    done: list[bool] = []
-
-    def policy(spec: Any, view: dict, legal: list[dict], rng: random.Random) -> dict:
-        blind = [a for a in legal if a["type"] == "reserve" and "tier" in a]
-        if blind and not done:
-            done.append(True)
-            return blind[0]
-        return spec.bots["greedy"](view, legal, rng)
-
-    game = play_out(game, [player], policy)
+    game = cakehalla_with_a_blind_reservation(player)
     engine = game.spec.engine
     row = next(a for a in game.actions.order_by("seq") if a.payload.get("tier"))
     rebuilt = Replay.of(game)

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import random
 import re
-from typing import Any
 
 import pytest
 from django.utils.html import escape
 
 from accounts.models import User
-from games import services
 from games.models import Game
 from games.replay import Replay
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game, play_out
+from tests.web.finished_games import cakehalla_with_a_blind_reservation, finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -88,19 +85,7 @@ def test_a_rivals_choice_stays_face_down_through_another_seats_eyes(
 
 
 def test_a_blind_reservation_shows_to_its_owner_only(player: User) -> None:
-    game = services.create_game(player, "cakehalla", 2)
-    services.add_bot(game, player, "greedy")
-    services.start(game, player)
-    done: list[bool] = []
-
-    def policy(spec: Any, view: dict, legal: list[dict], rng: random.Random) -> dict:
-        blind = [a for a in legal if a["type"] == "reserve" and "tier" in a]
-        if blind and not done:
-            done.append(True)
-            return blind[0]
-        return spec.bots["greedy"](view, legal, rng)
-
-    game = play_out(game, [player], policy)
+    game = cakehalla_with_a_blind_reservation(player)
     engine = game.spec.engine
     row = next(a for a in game.actions.order_by("seq") if a.payload.get("tier"))
     rebuilt = Replay.of(game)
