@@ -12,7 +12,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import Rating, User
 from games.admin import ReadOnly, ReasonForm, moderation_page, refuse_unless
-from games.models import Report, Seat
+from games.models import ChatMessage, Report, Seat
 from games.services import moderation
 
 RECENT_SEATS = 20
@@ -54,12 +54,25 @@ class ReportsMadeInline(ReportInline):
     verbose_name_plural = "reports by this person"
 
 
-# The person's page for moderators: ratings, then reports. The chat messages' inline (from the
-# chat model, issue 12) belongs here too, after the reports.
+class ChatLinesInline(ReadOnly, admin.TabularInline):
+    """What the person said at tables, newest first; a line is hidden from the chat admin."""
+
+    model = ChatMessage
+    fk_name = "author"
+    extra = 0
+    fields = ("created_at", "game", "text", "hidden")
+    readonly_fields = fields
+    ordering = ("-created_at", "-pk")
+    verbose_name = "chat line by this person"
+    verbose_name_plural = "chat lines by this person"
+
+
+# The person's page for moderators: ratings, reports, then what they said in table chats.
 PERSON_INLINES: list[type[admin.options.InlineModelAdmin]] = [
     RatingInline,
     ReportsAgainstInline,
     ReportsMadeInline,
+    ChatLinesInline,
 ]
 
 

@@ -6,9 +6,9 @@ from django.db import migrations
 MODERATORS = "Moderators"
 
 # (app label, codename): find a person and see their games, ratings and reports; deactivate and
-# reactivate accounts; abort running games; act on reports. Nothing that edits a user's fields,
-# deletes a game or an action, or touches groups and permissions. (The chat messages' view
-# permission joins this list with the chat model's own migration.)
+# reactivate accounts; abort running games; act on reports; read table chats and hide a line
+# (the chat admin's only change). Nothing that edits a user's fields, deletes a game or an
+# action, or touches groups and permissions.
 PERMISSIONS = [
     ("accounts", "view_user"),
     ("accounts", "deactivate_user"),
@@ -18,6 +18,8 @@ PERMISSIONS = [
     ("games", "view_seat"),
     ("games", "view_report"),
     ("games", "change_report"),
+    ("games", "view_chatmessage"),
+    ("games", "change_chatmessage"),
 ]
 
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from accounts.models import Rating, User
 from games import services
-from games.models import Game, Report
+from games.models import ChatMessage, Game, Report
 from games.services import moderation
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
@@ -49,7 +49,9 @@ def test_the_moderators_group_has_exactly_its_permissions() -> None:
         "accounts.view_rating",
         "accounts.view_user",
         "games.abort_game",
+        "games.change_chatmessage",
         "games.change_report",
+        "games.view_chatmessage",
         "games.view_game",
         "games.view_report",
         "games.view_seat",
@@ -59,11 +61,12 @@ def test_the_moderators_group_has_exactly_its_permissions() -> None:
 # --- finding a person ---------------------------------------------------------------------
 
 
-def test_a_moderator_finds_a_person_and_sees_games_ratings_and_reports(
+def test_a_moderator_finds_a_person_and_sees_games_ratings_reports_and_chat(
     moderator: User, player: User, rival: User
 ) -> None:
     game = finished_game([player, rival])
     moderation.report(game, rival, player.pk, "abuse", "rude all night")
+    ChatMessage.objects.create(game=game, author=player, text="you bake like a goose")
     admin = client_for(moderator)
     found = admin.get("/admin/accounts/user/", {"q": "alic"})
     assert found.status_code == 200 and f"/admin/accounts/user/{player.pk}/change/" in found.text
@@ -72,6 +75,7 @@ def test_a_moderator_finds_a_person_and_sees_games_ratings_and_reports(
     assert f"/admin/games/game/{game.pk}/change/" in page.text  # their games
     assert "Ratings" in page.text and "midnight-bakery" in page.text  # their ratings
     assert "reports about this person" in page.text.lower() and "rude all night" in page.text
+    assert "chat lines by this person" in page.text.lower() and "you bake like a goose" in page.text
     assert "Deactivate the account" in page.text
     assert 'name="username"' not in page.text  # read only: no field to edit
     every = admin.get(f"/admin/games/seat/?user__id__exact={player.pk}")
