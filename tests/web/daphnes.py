@@ -46,8 +46,9 @@ def shared_database_url() -> str:
 
 
 @contextmanager
-def daphnes(count: int, redis_url: str, prefix: str) -> Iterator[Site]:
-    """`count` Daphne processes with DEBUG off on the test's database and this Redis."""
+def daphnes(count: int, redis_url: str, prefix: str, **extra: str) -> Iterator[Site]:
+    """`count` Daphne processes with DEBUG off on the test's database and this Redis (and any
+    `extra` environment, e.g. PACE_SCALE)."""
     env = base_env()
     env.update(
         SECRET_KEY=settings.SECRET_KEY,  # the sessions the test made are signed with it
@@ -55,6 +56,7 @@ def daphnes(count: int, redis_url: str, prefix: str) -> Iterator[Site]:
         DATABASE_URL=shared_database_url(),
         REDIS_URL=redis_url,
         REDIS_PREFIX=prefix,
+        **extra,
     )
     site = Site("test", count, env, Path(tempfile.mkdtemp(prefix="daphnes-")))
     try:
