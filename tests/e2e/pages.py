@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 PASSWORD = "midnight-oven-2024"
 
 
@@ -21,6 +23,27 @@ def sign_up(page: Any, base: str, name: str) -> None:
 def version(page: Any) -> str:
     """The table version the page shows."""
     return str(page.locator("#board-version").input_value())
+
+
+def lock_first_pastry(page: Any, tries: int = 5) -> None:
+    """Keep the first pastry of the batch and wait until the table has moved on from it; a tap
+    lost to a board redrawn under it (a push) is made again."""
+    for _ in range(tries):
+        before = version(page)
+        try:
+            page.locator("#batch-form button.card").first.click(timeout=5000)
+            if page.locator("#batch-form[data-peel]").count():
+                # Holding a Baker's Peel, a tap only picks the pastry: keep it.
+                page.get_by_role("button", name="Keep one").click(timeout=5000)
+            page.wait_for_function(
+                "v => Number(document.getElementById('board-version').value) > Number(v)",
+                arg=before,
+                timeout=5000,
+            )
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"the pastry was not locked in {tries} tries")
 
 
 def open_table(page: Any, base: str, kind: str, seats: int) -> str:

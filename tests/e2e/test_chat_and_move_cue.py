@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import errors_seen, two_at_a_table
+from tests.e2e.pages import errors_seen, lock_first_pastry, two_at_a_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -44,9 +44,9 @@ def test_a_chat_line_arrives_live_and_the_title_follows_the_move(
     me.locator("#chat-message", has_text="Write a message first").wait_for()
     assert me.locator("#board-message").inner_text() == ""
 
-    me.locator("#batch-form button.card").first.click()  # kim locks her pick: she waits now
+    lock_first_pastry(me)  # kim locks her pick: she waits now
     cue_shown(me, False)
-    rival.locator("#batch-form button.card").first.click()  # lou locks: the next pick is kim's
+    lock_first_pastry(rival)  # lou locks: the next pick is kim's
     cue_shown(me, True)
     me.screenshot(path=str(artifacts / "chat-and-move-cue.png"), full_page=True)
     assert failed == []
@@ -79,8 +79,8 @@ def test_the_move_sound_plays_only_once_turned_on(
         browser, base, ("mo", "ned"), "midnight-bakery", init_script=FAKE_AUDIO
     )
     table = me.url
-    me.locator("#batch-form button.card").first.click()  # off by default: no tone
-    rival.locator("#batch-form button.card").first.click()
+    lock_first_pastry(me)  # off by default: no tone
+    lock_first_pastry(rival)
     cue_shown(me, True)
     assert me.evaluate("window.__tones") == 0
 
@@ -90,9 +90,9 @@ def test_the_move_sound_plays_only_once_turned_on(
     me.get_by_text("Your settings are saved.").wait_for()
     me.goto(table)
     me.wait_for_function("() => window.bakehouseLive === true")
-    me.locator("#batch-form button.card").first.click()  # the tap lets the page make sound
+    lock_first_pastry(me)  # the tap lets the page make sound
     cue_shown(me, False)
-    rival.locator("#batch-form button.card").first.click()
+    lock_first_pastry(rival)
     cue_shown(me, True)
     me.wait_for_function("() => window.__tones === 1")
     for page in (me, rival):
