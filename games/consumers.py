@@ -210,7 +210,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.closed:  # it closed while joining: leave what was joined again
             await self.leave()
             return
-        await self.refresh(whole=None)
+        await self.refresh(whole=False)
 
     async def disconnect(self, code: int) -> None:
         self.closed = True
@@ -275,7 +275,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A new version was committed: render and send what changed for this user."""
         version = event.get("version", 0)
         if isinstance(version, int) and version > self.version:
-            await self.refresh(whole=None, version=version)
+            await self.refresh(whole=False, version=version)
 
     async def presence_changed(self, event: dict[str, Any]) -> None:
         """Someone came or went (or went away): redraw what changed, reading presence anew."""
@@ -305,12 +305,14 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def refresh(
         self,
         *,
-        whole: bool | None,
+        whole: bool,
         version: int | None = None,
         known: TableAt | None = None,
         stamp: float | None = None,
     ) -> None:
-        """Re-read the table (after checking the session) and push it; None: whole on a new phase.
+        """Re-read the table (after checking the session) and push it: whole if asked, and always
+        when the phase moved (a lobby on screen has no regions a diff could land in), whatever
+        message found it (a presence change can read a start before the start's own push comes).
 
         `version`: an announced version; the table as this process already read it will do if
         it is that new (the table's other sockets here read it once for all). `known`: the table
@@ -330,7 +332,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if status != self.status and watch_refused(table.game, self.scope["user"], table.seats):
                 await self.end(NOT_ALLOWED)  # the game started, and the host keeps it from you
                 return
-            await self.push(table, whole=status != self.status if whole is None else whole)
+            await self.push(table, whole=whole or status != self.status)
 
     async def push(self, table: TableAt, *, whole: bool) -> None:
         """Send the board (whole, or the regions whose content moved since the last push)."""

@@ -87,11 +87,16 @@
     template.innerHTML = html;
     var fragment = template.content;
     var stale = !fits(fragment);
+    var diff = !!fragment.querySelector("#board-diff");
+    var missing = false;
     Array.prototype.slice.call(fragment.children).forEach(function (node) {
       var old = node.id ? document.getElementById(node.id) : null;
       // A stale piece still brings its message (why a tap was refused), never its board.
       if (old && (!stale || node.id === "board-message")) morph(old, node);
+      if (!old && diff && node.id && node.id.indexOf("region-") === 0) missing = true;
     });
+    // A region this board has no place for: the page shows another layout, fetch the whole.
+    if (missing && !stale) resync(true);
     // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
     document.body.dataset.liveVersion = String(shownVersion());
     document.dispatchEvent(new CustomEvent("bakehouse:swapped", { detail: { stale: stale } }));

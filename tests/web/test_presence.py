@@ -181,3 +181,22 @@ def test_the_page_shows_its_own_viewer_here_before_the_socket_opens(
     page = client_for(player).get(running_game.get_absolute_url()).content.decode()
     assert presence_of(page, player.username) == "here"  # whoever reads the page is at the table
     assert presence_of(page, rival.username) == "away"  # no socket of the rival's, ever
+
+
+async def test_a_presence_push_that_finds_the_game_started_sends_the_whole_board(
+    monkeypatch: pytest.MonkeyPatch, open_table: Game, rival: User, outsider: User
+) -> None:
+    """The race a watcher met in CI: the game starts while a presence change is on its way, and
+    the presence push reads the started game first. The lobby on screen has no regions to take
+    a diff, so that push must be the whole board (the start's own push then finds nothing new)."""
+    await database_sync_to_async(services.join)(open_table, rival)
+    ws = await socket(open_table, outsider)
+    lobby = await open_board(ws)
+    assert "region-counter" not in lobby and 'id="batch-form"' not in lobby
+    monkeypatch.setattr("games.services.base.announce", lambda game_id, version: None)
+    await database_sync_to_async(services.start)(open_table, open_table.host)
+    await database_sync_to_async(presence.announce)(open_table.pk)  # before the start's push
+    pushed = await next_table(ws)
+    assert pushed.startswith('<div id="board"'), pushed[:200]
+    assert 'id="board-diff"' not in pushed
+    await ws.disconnect()
