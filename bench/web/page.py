@@ -114,6 +114,8 @@ class Page:
             element.parent = self.root
             self.root.children.append(element)
             self.index(element)
+        self.whole_at = self.version() or -1
+        self.region_at: dict[str, int] = {}
 
     def index(self, element: Element) -> None:
         """Note the ids of an element and everything below it."""
@@ -147,30 +149,60 @@ class Page:
         shown brings only its #board-message. `versions_only`: a piece that a later one
         overwrites entirely moves only the version shown (see client.superseding).
         """
-        fits = self.fits(html)
+        elements = parse(html)
+        fits = self.fits(html, elements)
+        if fits:
+            self.note_swapped(html, elements)
         if versions_only:
             if fits:
                 self.move_version(html)
             return fits
-        for element in parse(html):
+        for element in elements:
             old = self.find(element.id) if element.id else None
             if old is not None and (fits or element.id == "board-message"):
                 self.replace(old, element)
         return fits
 
-    def fits(self, html: str) -> bool:
+    def fits(self, html: str, elements: list[Element]) -> bool:
         """Whether a piece fits the board shown (live.js's fits())."""
         shown = self.version()
         diff = DIFF.search(html)
         if diff is not None:
-            if shown is None or int(diff.group(1)) == shown:
+            base, version = int(diff.group(1)), int(diff.group(2))
+            if shown is None or base == shown:
                 return True
-            if int(diff.group(2)) > shown:
+            if base < shown < version and self.covers(elements, base):
+                return True
+            if version > shown:
                 self.gap = True
             return False
         tag = BOARD_LIVE.search(html)
         found = DATA_VERSION.search(tag.group(0)) if tag is not None else None
         return found is None or shown is None or int(found.group(1)) >= shown
+
+    def covers(self, elements: list[Element], base: int) -> bool:
+        """Whether a regions-only piece from `base` brings every region set since (live.js)."""
+        brought = {e.id for e in elements if e.id}
+        return all(
+            name in brought
+            for name in self.ids
+            if (name.startswith("region-") or name == "board-live")
+            and self.region_at.get(name, self.whole_at) > base
+        )
+
+    def note_swapped(self, html: str, elements: list[Element]) -> None:
+        """Note the version the regions of a fitting piece were rendered at (live.js)."""
+        tag = BOARD_LIVE.search(html)
+        found = DATA_VERSION.search(tag.group(0)) if tag is not None else None
+        if found is None:
+            return
+        version = int(found.group(1))
+        if DIFF.search(html) is None:
+            self.whole_at, self.region_at = version, {}
+            return
+        for element in elements:
+            if element.id:
+                self.region_at[element.id] = version
 
     def move_version(self, html: str) -> None:
         """Set the version shown to the piece's, without swapping anything else in."""

@@ -66,19 +66,63 @@
     if (placed) window.htmx.process(placed);
   }
 
+  // The version each region on screen was last swapped in at: a whole board sets them all
+  // (wholeAt), a regions-only piece only its own (regionAt).
+  var wholeAt = shownVersion();
+  var regionAt = {};
+
+  function setAt(id) {
+    return Object.prototype.hasOwnProperty.call(regionAt, id) ? regionAt[id] : wholeAt;
+  }
+
+  // Whether a regions-only piece from `base` to a newer version than shown brings every region
+  // this page changed since `base` (the answer to this person's own tap moves the page past the
+  // socket's base): then each region ends as the newer version has it, and nothing is fetched.
+  function covers(fragment, base) {
+    var brought = {};
+    Array.prototype.slice.call(fragment.children).forEach(function (node) {
+      if (node.id) brought[node.id] = true;
+    });
+    var regions = document.querySelectorAll("#board [id^='region-'], #board-live");
+    for (var i = 0; i < regions.length; i++) {
+      var id = regions[i].id;
+      if (setAt(id) > base && !brought[id]) return false;
+    }
+    return true;
+  }
+
   // Whether a piece fits the board shown: a whole board if it is not older; the regions that
-  // changed from version `base` only on top of that very version. A piece made for another board
-  // is dropped, and if it is newer the whole board is fetched: nothing is ever left half-updated.
+  // changed from version `base` on top of that very version, or on a newer one it covers. A
+  // piece made for another board is dropped, and if it is newer the whole board is fetched:
+  // nothing is ever left half-updated.
   function fits(fragment) {
     var shown = shownVersion();
     var diff = fragment.querySelector("#board-diff");
     if (diff) {
-      if (Number(diff.dataset.base) === shown) return true;
-      if (Number(diff.dataset.version) > shown) resync(true);
+      var base = Number(diff.dataset.base);
+      var version = Number(diff.dataset.version);
+      if (base === shown) return true;
+      if (base < shown && version > shown && covers(fragment, base)) return true;
+      if (version > shown) resync(true);
       return false;
     }
     var live = fragment.querySelector("#board-live");
     return !live || Number(live.dataset.version) >= shown;
+  }
+
+  // Note the version the regions just swapped in were rendered at.
+  function noteSwapped(fragment) {
+    var live = fragment.querySelector("#board-live");
+    if (!live) return;
+    var version = Number(live.dataset.version);
+    if (!fragment.querySelector("#board-diff")) {
+      wholeAt = version;
+      regionAt = {};
+      return;
+    }
+    Array.prototype.slice.call(fragment.children).forEach(function (node) {
+      if (node.id) regionAt[node.id] = version;
+    });
   }
 
   // Swap in a piece of board HTML if it fits the board shown; true if swapped.
@@ -95,6 +139,7 @@
       if (old && (!stale || node.id === "board-message")) morph(old, node);
       if (!old && diff && node.id && node.id.indexOf("region-") === 0) missing = true;
     });
+    if (!stale) noteSwapped(fragment);
     // A region this board has no place for: the page shows another layout, fetch the whole.
     if (missing && !stale) resync(true);
     // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
