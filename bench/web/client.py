@@ -26,6 +26,8 @@ CLOSE_RESULTS = "/results/close/"
 OOB_TAG = re.compile(r"<[^>]*\bhx-swap-oob\b[^>]*>")
 POLL_LIVE = 20.0  # live.js: the board every 20 s while the socket is up
 POLL_OFFLINE = 3.0  # and every 3 s while it is down
+PUSH_AWAITED = 3.0  # a tap answered 204 waits this long for its push before fetching the board
+LIVE_HEADER = "X-Bakehouse-Live"
 RETRY_FIRST = 0.5  # a closed socket is reopened after 0.5 s, doubling up to 15 s
 RETRY_MAX = 15.0
 Policy = Callable[[Page, random.Random], Post | None]
@@ -71,6 +73,7 @@ class Person:
         self.pushes: list[tuple[int, float]] = []
         self.token = ""
         self.last_poll = 0.0
+        self.awaiting: asyncio.Future[None] | None = None
 
     @property
     def page(self) -> Page:
@@ -133,12 +136,23 @@ class Person:
             "HX-Target": target,
             "X-CSRFToken": self.token,
         }
+        tapped = self.page.version()
+        if self.socket is not None:
+            headers[LIVE_HEADER] = "1"  # live.js: the socket brings the new board
         answer = await self.http.post(url, data=data, headers=headers)
         if 200 <= answer.status_code < 300 and answer.text:
             self.page.apply(answer.text)
             self.note_end(answer.text)
             self.changed.set()
+        elif answer.status_code == 204 and tapped is not None:
+            self.awaiting = asyncio.ensure_future(self.await_push(tapped))
         return answer
+
+    async def await_push(self, tapped: int) -> None:
+        """live.js: a tap answered 204 whose push has not come within 3 s fetches the board."""
+        await asyncio.sleep(PUSH_AWAITED)
+        if self.socket is not None and (self.page.version() or 0) <= tapped:
+            await self.resync(False)
 
     async def resync(self, whole: bool) -> None:
         """GET the board as the page does after a failed tap, and on its slow poll."""
@@ -168,6 +182,8 @@ class Person:
 
     async def close(self) -> None:
         """Close the socket and the HTTP connections."""
+        if self.awaiting is not None:
+            self.awaiting.cancel()
         if self.socket is not None:
             await self.socket.close()
             self.socket = None

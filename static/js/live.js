@@ -248,6 +248,25 @@
     say("The bakery took too long to answer; the board has been refreshed.", "error");
     resync(true);
   });
+  // A tap sent while the socket is up is answered with an empty 204: the socket brings the new
+  // board to this page as to every other. Should that push be lost, the board is fetched.
+  var PUSH_AWAITED_MS = 3000;
+  var tappedOn = -1;
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (window.bakehouseLive && elt && elt.closest && elt.closest("#live")) {
+      event.detail.headers["X-Bakehouse-Live"] = "1";
+      tappedOn = shownVersion();
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!onTable(event) || !xhr || xhr.status !== 204) return;
+    var tapped = tappedOn;
+    setTimeout(function () {
+      if (!stopped && shownVersion() <= tapped) resync(false);
+    }, PUSH_AWAITED_MS);
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (elt && elt.closest && elt.closest("#live")) say("", "");

@@ -127,6 +127,44 @@ def test_play_over_htmx_returns_the_board(running_game: Game, player: User) -> N
     assert "Locked" in response.content.decode()
 
 
+LIVE = {**HTMX, "X-Bakehouse-Live": "1"}
+
+
+def test_a_play_from_a_live_page_is_taken_and_answered_empty(
+    running_game: Game, player: User
+) -> None:
+    """The page's socket brings the new board; the answer does not render it a second time."""
+    card = batch_ids(running_game, player)[0]
+    response = client_for(player).post(
+        f"/games/{running_game.pk}/play/",
+        {"action": json.dumps({"type": "keep", "card": card}), "version": running_game.version},
+        headers=LIVE,
+    )
+    assert response.status_code == 204 and response.content == b""
+    running_game.refresh_from_db()
+    assert running_game.actions.filter(user=player).count() == 1
+
+
+def test_a_refused_play_from_a_live_page_still_comes_with_the_board_and_why(
+    running_game: Game, player: User
+) -> None:
+    card = batch_ids(running_game, player)[0]
+    client = client_for(player)
+    stale = client.post(
+        f"/games/{running_game.pk}/play/",
+        {"action": json.dumps({"type": "keep", "card": card}), "version": 0},
+        headers=LIVE,
+    )
+    illegal = client.post(
+        f"/games/{running_game.pk}/play/",
+        {"action": json.dumps({"type": "keep", "card": "nope"}), "version": running_game.version},
+        headers=LIVE,
+    )
+    assert stale.status_code == 409 and "moved on" in stale.content.decode()
+    assert illegal.status_code == 400 and 'id="board"' in illegal.content.decode()
+    assert not running_game.actions.filter(user=player).exists()
+
+
 def test_a_stale_play_is_409_with_the_board_and_a_message(running_game: Game, player: User) -> None:
     card = batch_ids(running_game, player)[0]
     response = client_for(player).post(
