@@ -252,6 +252,10 @@ if BOT_MOVES not in {"after-commit", "inline"}:
 BOT_THREADS = env_int("BOT_THREADS", 2)
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 
+# Threads a Daphne process renders its sockets' pushes on (games/consumers.py). One thread shared
+# by every socket (Channels' default) queued pushes behind each other's database round trips.
+PUSH_THREADS = env_int("PUSH_THREADS", 4)
+
 # A socket re-checks its session before a push; a yes is trusted this many seconds (logout and
 # account changes close sockets at once by message; this is the backstop if one is lost).
 SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "3"))

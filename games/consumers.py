@@ -5,15 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from redis.exceptions import RedisError
 
 from games import presence
@@ -28,6 +31,7 @@ from games.table_chat import render_chat_log
 from games.watching import watch_refused
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
 NOT_ALLOWED = 4403
@@ -37,6 +41,26 @@ MAX_MESSAGE = 1024
 FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 20
 RESYNC_EVERY = 1.0
+
+
+_push_pool: ThreadPoolExecutor | None = None
+_push_pool_lock = threading.Lock()
+
+
+def push_pool() -> ThreadPoolExecutor:
+    """The threads this process's sockets read and render on (settings.PUSH_THREADS)."""
+    global _push_pool
+    with _push_pool_lock:
+        if _push_pool is None:
+            _push_pool = ThreadPoolExecutor(settings.PUSH_THREADS, thread_name_prefix="pushes")
+        return _push_pool
+
+
+def off_loop(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run sync code (database, rendering) on a push thread, so one socket's round trips never
+    queue every other socket's push behind them; each socket still pushes one thing at a time
+    (GameConsumer.pushing), and the shared caches it reads lock themselves (boards/shared.py)."""
+    return database_sync_to_async(fn, thread_sensitive=False, executor=push_pool())
 
 
 def now() -> float:
@@ -130,7 +154,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
             await self.close()
             return
-        table, refused = await database_sync_to_async(load_table)(self.game_id, user, invited)
+        table, refused = await off_loop(load_table)(self.game_id, user, invited)
         if table is None:
             await self.leave()
             await self.close(code=refused)
@@ -139,7 +163,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.prints = {}
         watch(self)
         self.present = True
-        table = await database_sync_to_async(arrived)(table, self.channel_name, user)
+        table = await off_loop(arrived)(table, self.channel_name, user)
         await self.refresh(whole=True, known=table)
 
     def init_limits(self) -> None:
@@ -219,7 +243,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.pending.cancel()
         await self.leave()
         if self.present:
-            await database_sync_to_async(presence.closed)(self.channel_name, self.game_id)
+            await off_loop(presence.closed)(self.channel_name, self.game_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Only a resync request is understood; a flood or garbage closes the socket."""
@@ -265,7 +289,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.closed:
             return
         user = self.scope["user"]
-        html = await database_sync_to_async(chat_for)(self.game_id, user, self.session)
+        html = await off_loop(chat_for)(self.game_id, user, self.session)
         if html is None:
             await self.end(SESSION_ENDED)
         elif html:
@@ -297,7 +321,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def session_check(self, event: dict[str, Any]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
-        if self.session is not None and not await database_sync_to_async(self.session.alive)(
+        if self.session is not None and not await off_loop(self.session.alive)(
             recheck=True
         ):
             await self.end(SESSION_ENDED)
@@ -322,7 +346,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         async with self.pushing:
             if self.closed:
                 return
-            table = await database_sync_to_async(fresh)(
+            table = await off_loop(fresh)(
                 self.game_id, self.session, version, known, stamp
             )
             if table is None:
@@ -339,9 +363,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         user, game = self.scope["user"], table.game
         base, self.version, self.status = self.version, game.version, game.status
         if whole:
-            html, self.prints = await database_sync_to_async(render_whole)(game, user, table)
+            html, self.prints = await off_loop(render_whole)(game, user, table)
         else:
-            html, self.prints = await database_sync_to_async(render_diff)(
+            html, self.prints = await off_loop(render_diff)(
                 game, user, self.prints, base, table
             )
         if html:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
-from django.db import connection
+from django.db.backends.utils import CursorWrapper
 
 from accounts.models import User
 from games import consumers
@@ -144,25 +144,20 @@ async def test_every_push_after_a_version_change_carries_that_version(
         await ws.disconnect()
 
 
-async def test_a_socket_reads_the_game_once_on_connect(running_game: Game, player: User) -> None:
+async def test_a_socket_reads_the_game_once_on_connect(
+    monkeypatch: pytest.MonkeyPatch, running_game: Game, player: User
+) -> None:
     reads: list[str] = []
+    execute = CursorWrapper.execute
 
-    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    def count(self: CursorWrapper, sql: str, *args: Any) -> Any:  # on whichever push thread
         if 'FROM "games_game"' in sql:
             reads.append(sql)
-        return execute(sql, params, many, context)
-
-    def watch_queries(on: bool) -> None:  # on the consumers' own thread and connection
-        if on:
-            connection.execute_wrappers.append(count)
-        else:
-            connection.execute_wrappers.remove(count)
+        return execute(self, sql, *args)
 
     ws = await socket(running_game, player)
-    await database_sync_to_async(watch_queries)(True)
-    try:
-        assert shown_version(await open_board(ws)) == running_game.version
-    finally:
-        await database_sync_to_async(watch_queries)(False)
+    monkeypatch.setattr(CursorWrapper, "execute", count)
+    assert shown_version(await open_board(ws)) == running_game.version
+    monkeypatch.setattr(CursorWrapper, "execute", execute)
     assert len(reads) == 1, reads
     await ws.disconnect()
