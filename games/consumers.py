@@ -321,9 +321,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def session_check(self, event: dict[str, Any]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
-        if self.session is not None and not await off_loop(self.session.alive)(
-            recheck=True
-        ):
+        if self.session is not None and not await off_loop(self.session.alive)(recheck=True):
             await self.end(SESSION_ENDED)
 
     async def refresh(
@@ -346,9 +344,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         async with self.pushing:
             if self.closed:
                 return
-            table = await off_loop(fresh)(
-                self.game_id, self.session, version, known, stamp
-            )
+            table = await off_loop(fresh)(self.game_id, self.session, version, known, stamp)
             if table is None:
                 await self.end(SESSION_ENDED)
                 return
@@ -365,9 +361,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if whole:
             html, self.prints = await off_loop(render_whole)(game, user, table)
         else:
-            html, self.prints = await off_loop(render_diff)(
-                game, user, self.prints, base, table
-            )
+            html, self.prints = await off_loop(render_diff)(game, user, self.prints, base, table)
         if html:
             await self.send_html(html)
 

@@ -82,6 +82,8 @@ def refused(request: HtmxHttpRequest, game: Game, status: int, message: str) -> 
 
 # Sent by live.js with a tap while the page's socket is open: that socket brings the new board.
 LIVE_HEADER = "X-Bakehouse-Live"
+# The version a move made, on its empty answer (the page waits for its socket to bring it).
+VERSION_HEADER = "X-Bakehouse-Version"
 
 
 def pushed_to_page(request: HtmxHttpRequest) -> bool:
@@ -90,13 +92,14 @@ def pushed_to_page(request: HtmxHttpRequest) -> bool:
 
 
 def changes_table(
-    fn: Callable[[AuthedRequest, Game], None], *, pushed: bool
+    fn: Callable[[AuthedRequest, Game], Game | None], *, pushed: bool
 ) -> Callable[[AuthedRequest, int], HttpResponse]:
     """Run a service on the table; answer with the board (HTMX) or a redirect to the table.
 
-    `pushed`: a page whose socket is open gets an empty 204 on success, since its socket pushes
-    it the new board anyway (rendering it twice cost the server a tenth of a move's work); a
-    refusal always comes with the board and the words why.
+    `pushed`: a page whose socket is open gets an empty 204 on success, with the version the
+    change made (the service returns the game), since its socket pushes it the new board anyway
+    (rendering it twice cost the server a tenth of a move's work); a refusal always comes with
+    the board and the words why.
     """
 
     @wraps(fn)
@@ -105,13 +108,13 @@ def changes_table(
         quiet = pushed and pushed_to_page(request)
         shown = shown_on_page(request, game) if request.htmx and not quiet else None
         try:
-            fn(request, game)
+            changed = fn(request, game)
         except services.ServiceError as exc:
             return refused(request, game, exc.status, str(exc))
         except IllegalAction as exc:
             return refused(request, game, 400, str(exc))
-        if quiet:
-            return HttpResponse(status=204)
+        if quiet and changed is not None:
+            return HttpResponse(status=204, headers={VERSION_HEADER: str(changed.version)})
         if request.htmx:
             return board_response(request, game, shown=shown)
         return redirect(game)
@@ -127,9 +130,10 @@ def table_change(
 
 
 def table_move(
-    fn: Callable[[AuthedRequest, Game], None],
+    fn: Callable[[AuthedRequest, Game], Game],
 ) -> Callable[[AuthedRequest, int], HttpResponse]:
-    """A move: like a table change, but a live page gets its board from its socket."""
+    """A move (its service returns the game it changed): like a table change, but a live page
+    gets its board from its socket."""
     return changes_table(fn, pushed=True)
 
 
@@ -463,14 +467,14 @@ def parse_number(raw: str | None, what: str) -> int | None:
 @login_required
 @require_POST
 @table_move
-def play(request: AuthedRequest, game: Game) -> None:
+def play(request: AuthedRequest, game: Game) -> Game:
     """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
     action = parse_action(request.POST.get("action", ""))
     version = parse_number(request.POST.get("version"), "version")
     if version is None:
         # Without it a move chosen on an old screen would land on the new table unnoticed.
         raise services.ServiceError("The move did not say which table it was chosen on; reload.")
-    services.play(
+    return services.play(
         game,
         request.user,
         action,

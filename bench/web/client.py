@@ -28,6 +28,7 @@ POLL_LIVE = 20.0  # live.js: the board every 20 s while the socket is up
 POLL_OFFLINE = 3.0  # and every 3 s while it is down
 PUSH_AWAITED = 3.0  # a tap answered 204 waits this long for its push before fetching the board
 LIVE_HEADER = "X-Bakehouse-Live"
+VERSION_HEADER = "X-Bakehouse-Version"  # the version a move made, on its empty (204) answer
 RETRY_FIRST = 0.5  # a closed socket is reopened after 0.5 s, doubling up to 15 s
 RETRY_MAX = 15.0
 Policy = Callable[[Page, random.Random], Post | None]
@@ -74,6 +75,7 @@ class Person:
         self.token = ""
         self.last_poll = 0.0
         self.awaiting: asyncio.Future[None] | None = None
+        self.awaited = 0
 
     @property
     def page(self) -> Page:
@@ -136,7 +138,6 @@ class Person:
             "HX-Target": target,
             "X-CSRFToken": self.token,
         }
-        tapped = self.page.version()
         if self.socket is not None:
             headers[LIVE_HEADER] = "1"  # live.js: the socket brings the new board
         answer = await self.http.post(url, data=data, headers=headers)
@@ -144,15 +145,24 @@ class Person:
             self.page.apply(answer.text)
             self.note_end(answer.text)
             self.changed.set()
-        elif answer.status_code == 204 and tapped is not None:
-            self.awaiting = asyncio.ensure_future(self.await_push(tapped))
+        elif answer.status_code == 204 and answer.headers.get(VERSION_HEADER, "").isdigit():
+            self.awaited = int(answer.headers[VERSION_HEADER])
+            self.awaiting = asyncio.ensure_future(self.await_push(self.awaited))
         return answer
 
-    async def await_push(self, tapped: int) -> None:
+    def waiting_for_push(self) -> bool:
+        """live.js: after a tap answered 204, the table takes no tap until its board arrives."""
+        if self.awaited and (self.page.version() or 0) >= self.awaited:
+            self.awaited = 0
+        return bool(self.awaited)
+
+    async def await_push(self, made: int) -> None:
         """live.js: a tap answered 204 whose push has not come within 3 s fetches the board."""
         await asyncio.sleep(PUSH_AWAITED)
-        if self.socket is not None and (self.page.version() or 0) <= tapped:
+        if self.socket is not None and (self.page.version() or 0) < made:
             await self.resync(False)
+        self.awaited = 0
+        self.changed.set()
 
     async def resync(self, whole: bool) -> None:
         """GET the board as the page does after a failed tap, and on its slow poll."""
@@ -412,7 +422,8 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
     else:
         tally.accepted[table.game_id] += 1
         tally.kinds[move_type(post)] += 1
-        version = pushed_version(answer.text)
+        made = answer.headers.get(VERSION_HEADER, "")
+        version = int(made) if made.isdigit() else pushed_version(answer.text)
         if version is not None:
             return asyncio.create_task(table.everyone_holds(version, sent))
         tally.errors["answer without a version"] += 1
@@ -447,7 +458,7 @@ async def play(
             break
         if person.page.gap:
             await heal(person, table.tally)
-        if person.idle() or policy(person.page, rng) is None:
+        if person.waiting_for_push() or person.idle() or policy(person.page, rng) is None:
             try:
                 await asyncio.wait_for(person.changed.wait(), left)
             except TimeoutError:

@@ -140,6 +140,7 @@
       if (!old && diff && node.id && node.id.indexOf("region-") === 0) missing = true;
     });
     if (!stale) noteSwapped(fragment);
+    settle();
     // A region this board has no place for: the page shows another layout, fetch the whole.
     if (missing && !stale) resync(true);
     // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
@@ -251,20 +252,36 @@
   // A tap sent while the socket is up is answered with an empty 204: the socket brings the new
   // board to this page as to every other. Should that push be lost, the board is fetched.
   var PUSH_AWAITED_MS = 3000;
-  var tappedOn = -1;
+  var awaited = 0;
+
+  function settle() {
+    if (awaited && shownVersion() >= awaited) {
+      awaited = 0;
+      root.classList.remove("awaiting-push");
+    }
+  }
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
     if (window.bakehouseLive && elt && elt.closest && elt.closest("#live")) {
       event.detail.headers["X-Bakehouse-Live"] = "1";
-      tappedOn = shownVersion();
     }
   });
+  // Until the board of the move arrives, the table takes no second tap (it would land on a
+  // board the person has not seen, and come back refused).
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     if (!onTable(event) || !xhr || xhr.status !== 204) return;
-    var tapped = tappedOn;
+    var made = Number(xhr.getResponseHeader("X-Bakehouse-Version"));
+    if (!made) return;
+    awaited = Math.max(awaited, made);
+    root.classList.add("awaiting-push");
+    settle();
     setTimeout(function () {
-      if (!stopped && shownVersion() <= tapped) resync(false);
+      if (stopped || shownVersion() >= made) return;
+      resync(false).then(function () {
+        awaited = 0;
+        root.classList.remove("awaiting-push");
+      });
     }, PUSH_AWAITED_MS);
   });
   document.addEventListener("htmx:beforeRequest", function (event) {

@@ -142,6 +142,7 @@ def test_a_play_from_a_live_page_is_taken_and_answered_empty(
     )
     assert response.status_code == 204 and response.content == b""
     running_game.refresh_from_db()
+    assert response.headers["X-Bakehouse-Version"] == str(running_game.version)
     assert running_game.actions.filter(user=player).count() == 1
 
 
