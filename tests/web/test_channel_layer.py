@@ -1,0 +1,87 @@
+"""The Redis channel layer's connections: a cancelled socket's receive really ends.
+
+redis-py bounds a write with asyncio.wait_for, which on Python 3.11 returns normally when the
+task is cancelled as the write finishes; a closed socket's channel receive then popped Redis
+forever (bakery_site/channel_layer.py). These tests cancel at that very moment, and at random
+moments against a real Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from channels.layers import get_channel_layer
+from redis.asyncio.connection import AbstractConnection, Connection
+
+from bakery_site.channel_layer import WaitingPoolLayer, cancellable
+from tests.conftest import needs_env
+
+
+class Written:
+    """A stream writer that takes every write at once, and then cancels the command's task in
+    the very loop step the write finishes."""
+
+    def __init__(self) -> None:
+        self.command: asyncio.Task[bool] | None = None
+
+    def writelines(self, data: Any) -> None:
+        pass
+
+    async def drain(self) -> None:
+        assert self.command is not None
+        asyncio.get_running_loop().call_soon(self.command.cancel)
+
+    def close(self) -> None:
+        pass
+
+    async def wait_closed(self) -> None:
+        pass
+
+
+async def cancelled_as_the_write_finishes(connection_class: type[AbstractConnection]) -> bool:
+    """Whether a command cancelled as its write finishes is told so at its next await (True),
+    or goes on as if nothing was asked (False)."""
+    writer = Written()
+    connection = connection_class(socket_timeout=15)
+    connection._reader, connection._writer = object(), writer  # type: ignore[assignment]
+
+    async def command() -> bool:
+        await connection.send_packed_command(b"PING\r\n", check_health=False)
+        await asyncio.sleep(0.05)  # where the command would read its answer
+        return False
+
+    writer.command = asyncio.ensure_future(command())
+    try:
+        return await writer.command
+    except asyncio.CancelledError:
+        return True
+
+
+async def test_a_write_cancelled_as_it_finishes_keeps_the_cancellation() -> None:
+    assert await cancelled_as_the_write_finishes(cancellable(Connection))
+
+
+def test_every_kind_of_pooled_connection_gets_cancellable_writes() -> None:
+    layer = WaitingPoolLayer(hosts=[{"address": "redis://127.0.0.1:6379/0"}])
+    pool = layer.create_pool(0)
+    assert issubclass(pool.connection_class, Connection)
+    assert pool.connection_class is cancellable(Connection)
+    tls = WaitingPoolLayer(hosts=[{"address": "rediss://127.0.0.1:6379/0"}]).create_pool(0)
+    assert tls.connection_class.__name__ == "CancellableSSLConnection"
+
+
+@needs_env("REDIS_URL")
+async def test_a_receive_cancelled_at_any_moment_ends() -> None:
+    layer = get_channel_layer()
+    assert isinstance(layer, WaitingPoolLayer)
+    moments = random.Random(7)
+    for _ in range(300):
+        channel = await layer.new_channel()
+        receive = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(moments.choice([0, 0.0001, 0.0003, 0.0005, 0.001, 0.002]))
+        receive.cancel()
+        done, _ = await asyncio.wait([receive], timeout=8)  # past one 5 s blocking pop
+        assert done, "a cancelled receive went on reading Redis"
+        assert receive.cancelled()
