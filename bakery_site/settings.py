@@ -195,10 +195,12 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
+        # WhiteNoise's compressed, hashed files, or the finders' under DEBUG and in tests; each
+        # URL worked out once per process (storage.py).
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            "bakery_site.storage.CachedStaticFilesStorage"
             if DEBUG or TESTING
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "bakery_site.storage.CachedManifestStorage"
         )
     },
 }

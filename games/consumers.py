@@ -10,7 +10,6 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
@@ -93,10 +92,10 @@ def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | No
 
 
 def arrived(table: TableAt, channel: str, user: Any) -> TableAt:
-    """The socket's row written (and announced to the table); the table as just read, with who
-    is at it now, this person included."""
+    """The socket's row written (and announced to the table); the table as just read (or newer),
+    with who is at it now, this person included, kept for the table's other sockets here."""
     presence.opened(channel, table.game.pk, getattr(user, "pk", None))
-    return replace(table, presence=presence.read(table.game.pk))
+    return table_at(table.game.pk, table.game.version, presence_stamp=time.time())
 
 
 def fresh(

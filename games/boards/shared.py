@@ -15,6 +15,7 @@ so two viewers whose views of it differ in anything never get one render.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
@@ -28,6 +29,7 @@ from games.models import Game, Seat
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
 PIECES_KEEP = 8192  # shared pieces of regions kept ({% include_shared %}, a few hundred bytes each)
+PRESENCE_KEPT_SECONDS = 10.0  # a table's presence kept across its versions (see read)
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class TableAt:
 
 _recent: OrderedDict[int, TableAt] = OrderedDict()
 _lock = threading.Lock()  # the sockets' pushes run in several threads
+_reading: dict[int, threading.Lock] = {}  # game id -> held while one thread reads that table
 # game id -> (version, {(region template, what it reads for the viewer): its HTML})
 _renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
 # (piece template, what it reads) -> its HTML, least recently used first
@@ -55,34 +58,72 @@ def table_at(
     game_id: int, version: int | None = None, presence_stamp: float | None = None
 ) -> TableAt:
     """The table as stored, read again unless a version at least `version` is already known;
-    its presence read again if it was read before `presence_stamp` (a presence change)."""
-    with _lock:
-        known = _recent.get(game_id)
-    if known is None or version is None or known.game.version < version:
-        game = Game.objects.get(pk=game_id)
-        if known is None or known.game.version != game.version:
-            known = read(game)
+    its presence read again if it was read before `presence_stamp` (a presence change).
+
+    One thread of this process reads a table at a time: the table's other sockets, pushed in
+    other threads for the same version, wait for that read and take it.
+    """
+    known = recent(game_id)
+    if stale(known, version):
+        with reading(game_id):
+            known = recent(game_id)
+            if stale(known, version):
+                game = Game.objects.get(pk=game_id)
+                if known is None or known.game.version != game.version:
+                    known = read(game, known)
+    assert known is not None
     if presence_stamp is not None and known.presence.read_at < presence_stamp:
         known = replace(known, presence=presence.read(game_id))
+    return keep(known)
+
+
+def recent(game_id: int) -> TableAt | None:
+    """The newest read of this table in this process, if any."""
+    with _lock:
+        return _recent.get(game_id)
+
+
+def stale(known: TableAt | None, version: int | None) -> bool:
+    """Whether the table must be read again: not read yet, asked as stored now (no version), or
+    older than the version announced."""
+    return known is None or version is None or known.game.version < version
+
+
+def reading(game_id: int) -> threading.Lock:
+    """The lock that lets one thread of this process read this table at a time."""
+    with _lock:
+        return _reading.setdefault(game_id, threading.Lock())
+
+
+def keep(table: TableAt) -> TableAt:
+    """Remember this read unless a newer one is known (or the same version's, with presence read
+    later); the read to use."""
+    game_id = table.game.pk
     with _lock:
         newest = _recent.get(game_id)
-        if newest is None or newest.game.version < known.game.version:
-            _recent[game_id] = known
-        elif newest.game.version == known.game.version:
-            fresher = newest.presence.read_at < known.presence.read_at
-            _recent[game_id] = known if fresher else newest
-            known = _recent[game_id]
+        if newest is None or newest.game.version < table.game.version:
+            _recent[game_id] = table
+        elif newest.game.version == table.game.version:
+            fresher = newest.presence.read_at < table.presence.read_at
+            _recent[game_id] = table if fresher else newest
+        table = _recent[game_id]
         _recent.move_to_end(game_id)
         while len(_recent) > KEEP:
-            _recent.popitem(last=False)
-    return known
+            forgotten, _ = _recent.popitem(last=False)
+            _reading.pop(forgotten, None)
+    return table
 
 
-def read(game: Game) -> TableAt:
-    """The seats and engine state of this game row."""
+def read(game: Game, known: TableAt | None = None) -> TableAt:
+    """The seats and engine state of this game row; the presence of an earlier read of the same
+    table is kept while younger than PRESENCE_KEPT_SECONDS (every change of presence is announced
+    and read again, so this only bounds a lost announcement)."""
     seats = list(game.seats.select_related("user"))
     state = game.spec.engine.load(game.snapshot) if game.snapshot is not None else None
-    return TableAt(game, seats, state, presence.read(game.pk))
+    seen = known.presence if known is not None and known.game.pk == game.pk else None
+    if seen is None or time.time() - seen.read_at > PRESENCE_KEPT_SECONDS:
+        seen = presence.read(game.pk)
+    return TableAt(game, seats, state, seen)
 
 
 def forget(game_id: int) -> None:
