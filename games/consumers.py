@@ -10,9 +10,11 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -112,6 +114,59 @@ def fresh(
     return known or table_at(game_id, version, stamp)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What a socket has sent: the version and status of its board, and each region's prints."""
+
+    version: int
+    status: str
+    prints: Sent
+
+
+@dataclass(frozen=True)
+class Push:
+    """What a socket sends next: the close code that ends it, or the board (whole or the regions
+    that changed, "" if none did) and what it has then sent."""
+
+    close: int | None
+    html: str = ""
+    version: int = -1
+    status: str = ""
+    prints: Sent = field(default_factory=dict)
+
+
+def pushed(
+    game_id: int,
+    user: Any,
+    session: SocketSession | None,
+    shown: Shown,
+    whole: bool,
+    version: int | None = None,
+    known: TableAt | None = None,
+    stamp: float | None = None,
+) -> Push:
+    """The table read again (see fresh) and rendered for this viewer: whole if asked, and always
+    when the phase moved (a lobby on screen has no regions a diff could land in), whatever
+    message found it (a presence change can read a start before the start's own push comes).
+
+    `version`: an announced version; the table as this process already read it will do if
+    it is that new (the table's other sockets here read it once for all). `known`: the table
+    just read (on connect), pushed as it is. `stamp`: when a presence change was announced;
+    presence read before it is read again.
+    """
+    table = fresh(game_id, session, version, known, stamp)
+    if table is None:
+        return Push(SESSION_ENDED)
+    game = table.game
+    if game.status != shown.status and watch_refused(game, user, table.seats):
+        return Push(NOT_ALLOWED)  # the game started, and the host keeps it from you
+    if whole or game.status != shown.status:
+        html, prints = render_whole(game, user, table)
+    else:
+        html, prints = render_diff(game, user, shown.prints, shown.version, table)
+    return Push(None, html, game.version, game.status, prints)
+
+
 def resync_version(text: str | None) -> int | None:
     """The version a well-formed resync request shows, else None."""
     if text is None or len(text.encode()) > MAX_MESSAGE:
@@ -134,7 +189,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     game_id: int
     version: int = -1
     status: str = ""
-    prints: Sent
+    prints: Sent = {}  # replaced after each push, never changed in place
     groups_joined: list[str]
     session: SocketSession | None = None
     closed: bool = False
@@ -331,38 +386,31 @@ class GameConsumer(AsyncWebsocketConsumer):
         known: TableAt | None = None,
         stamp: float | None = None,
     ) -> None:
-        """Re-read the table (after checking the session) and push it: whole if asked, and always
-        when the phase moved (a lobby on screen has no regions a diff could land in), whatever
-        message found it (a presence change can read a start before the start's own push comes).
-
-        `version`: an announced version; the table as this process already read it will do if
-        it is that new (the table's other sockets here read it once for all). `known`: the table
-        just read (on connect), pushed as it is. `stamp`: when a presence change was announced;
-        presence read before it is read again.
-        """
+        """Re-read the table (after checking the session) and push what changed, in one trip to a
+        push thread (see pushed)."""
         async with self.pushing:
             if self.closed:
                 return
-            table = await off_loop(fresh)(self.game_id, self.session, version, known, stamp)
-            if table is None:
-                await self.end(SESSION_ENDED)
+            push = await off_loop(pushed)(
+                self.game_id,
+                self.scope["user"],
+                self.session,
+                self.shown(),
+                whole,
+                version,
+                known,
+                stamp,
+            )
+            if push.close is not None:
+                await self.end(push.close)
                 return
-            status = table.game.status
-            if status != self.status and watch_refused(table.game, self.scope["user"], table.seats):
-                await self.end(NOT_ALLOWED)  # the game started, and the host keeps it from you
-                return
-            await self.push(table, whole=whole or status != self.status)
+            self.version, self.status, self.prints = push.version, push.status, push.prints
+            if push.html:
+                await self.send_html(push.html)
 
-    async def push(self, table: TableAt, *, whole: bool) -> None:
-        """Send the board (whole, or the regions whose content moved since the last push)."""
-        user, game = self.scope["user"], table.game
-        base, self.version, self.status = self.version, game.version, game.status
-        if whole:
-            html, self.prints = await off_loop(render_whole)(game, user, table)
-        else:
-            html, self.prints = await off_loop(render_diff)(game, user, self.prints, base, table)
-        if html:
-            await self.send_html(html)
+    def shown(self) -> Shown:
+        """What this socket has sent so far."""
+        return Shown(self.version, self.status, self.prints)
 
     async def send_html(self, html: str) -> None:
         """Send unless the socket has closed meanwhile."""
@@ -370,9 +418,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Handle a message; a send racing the client's disconnect is no error, only the end."""
+        """Handle a message; a send racing the client's disconnect is no error, only the end.
+
+        Unlike Channels' own dispatch, no trip to the one sync thread to close old database
+        connections first: this socket reads only in push threads (off_loop), whose
+        DatabaseSyncToAsync closes them there, before and after each call.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
         try:
-            await super().dispatch(message)
+            await handler(message)
         except Disconnected:
             self.closed = True
 
