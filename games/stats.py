@@ -7,7 +7,7 @@ writes its results, so /stats/<game>/ costs one small query however many games w
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import catalog, charts
+from games.kinds.base import Facts
 from games.models import Game, Seat, StatCount
 
 ACTIVE_DAYS = 7
@@ -71,15 +72,12 @@ def totals() -> dict[str, Any]:
 
 # --- /stats/<game>/: counters moved in the transaction that ends each game ------------------
 
-Facts = Counter[tuple[str, str]]
-TOP_CARDS = 10
-
 
 def common_facts(view: Mapping[str, Any], seats: Mapping[int, Any]) -> Facts:
     """Every game's facts: its size, each seat's score, and who won from which seat.
 
-    Seat 0 acts first (Cakehalla's first turn; Midnight Bakery's Flour), positions are drawn
-    at random at the start, so a seat's win rate is that of a turn position.
+    Seat 0 acts first and positions are drawn at random at the start, so a seat's win rate is
+    that of a turn position.
     """
     facts: Facts = Counter()
     players = len(seats)
@@ -93,43 +91,12 @@ def common_facts(view: Mapping[str, Any], seats: Mapping[int, Any]) -> Facts:
     return facts
 
 
-def midnight_bakery_facts(view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
-    """The pastries kept (from the public log); whether the Night Owl denied the truffle bonus."""
-    facts: Facts = Counter()
-    for event in view.get("log", []):
-        if event.get("type") == "keep":
-            for face in event.get("faces", []):
-                facts["kept", face] += 1
-    owl = result.get("owl_truffles")
-    if owl is not None:
-        facts["owl", "nights"] += 1
-        if owl > max(result["truffles"]):
-            facts["owl", "denied"] += 1
-    return facts
-
-
-def cakehalla_facts(view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
-    """The cards each baker bought, by name."""
-    facts: Facts = Counter()
-    for seat in view.get("seats", []):
-        for card in seat.get("cards", []):
-            facts["bought", card["name"]] += 1
-    return facts
-
-
-GAME_FACTS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Facts]] = {
-    "midnight-bakery": midnight_bakery_facts,
-    "cakehalla": cakehalla_facts,
-}
-
-
 def game_facts(
     kind: str, view: Mapping[str, Any], result: Mapping[str, Any], seats: Mapping[int, Any]
 ) -> Facts:
     """What one finished game adds to its kind's charts (from the spectator's final view)."""
     facts = common_facts(view, seats)
-    if kind in GAME_FACTS:
-        facts.update(GAME_FACTS[kind](view, result))
+    facts.update(catalog.get(kind).stat_facts(view, result))
     return facts
 
 
@@ -178,28 +145,9 @@ def recount(kind: str | None = None) -> int:
     return count
 
 
-def seat_label(kind: str, turn: int) -> str:
-    """A turn position in words: the seat's name where seats are fixed, else the turn order."""
-    if kind == "midnight-bakery":
-        return catalog.get(kind).seat_names[turn - 1]
-    return ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")[turn - 1] + " to play"
-
-
-def face_name(kind: str, key: str) -> str:
-    """A counted card's name as players know it."""
-    if kind == "midnight-bakery":
-        from games.engines.midnight_bakery.cards import FACE_NAMES
-
-        return str(FACE_NAMES.get(key, key))
-    return key
-
-
-def percent(part: int, whole: int) -> float:
-    return 100 * part / whole if whole else 0.0
-
-
 def game_charts(kind: str) -> dict[str, Any]:
     """Everything /stats/<game>/ draws, from the counters in one query."""
+    spec = catalog.get(kind)
     counts: dict[str, dict[str, int]] = defaultdict(dict)
     for chart, key, n in StatCount.objects.filter(kind=kind).values_list("chart", "key", "count"):
         counts[chart][key] = n
@@ -211,8 +159,8 @@ def game_charts(kind: str) -> dict[str, Any]:
         for turn in range(1, players + 1):
             key = f"{players}:{turn}"
             played, won = counts["seat_games"].get(key, 0), counts["seat_wins"].get(key, 0)
-            rate = percent(won, played)
-            rows.append((seat_label(kind, turn), rate, f"{rate:.0f}% of {played}"))
+            rate = charts.percent(won, played)
+            rows.append((spec.seat_label(turn), rate, f"{rate:.0f}% of {played}"))
         seat_rates.append(
             {
                 "players": players,
@@ -221,20 +169,11 @@ def game_charts(kind: str) -> dict[str, Any]:
                 "bars": charts.hbars(rows, scale_to=100),
             }
         )
-
-    def top(chart: str) -> charts.Bars | None:
-        best = sorted(counts[chart].items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_CARDS]
-        rows = [(face_name(kind, k), n, f"{n:,}") for k, n in best]
-        return charts.hbars(rows, label_width=190) if rows else None
-
-    owl_nights, denied = counts["owl"].get("nights", 0), counts["owl"].get("denied", 0)
     return {
         "games": games,
         "scores": charts.columns(charts.bins(scores)) if scores else None,
         "score_count": sum(scores.values()),
         "average": sum(v * n for v, n in scores.items()) / sum(scores.values()) if scores else None,
         "seat_rates": seat_rates,
-        "owl": {"nights": owl_nights, "denied": denied, "percent": percent(denied, owl_nights)},
-        "kept": top("kept"),
-        "bought": top("bought"),
+        "own": spec.stat_charts(counts),
     }
