@@ -57,11 +57,12 @@ def play_through(game: Game, rng: random.Random) -> Game:
 
 def demo_game(kind: str, bakers: list[User], n: int, rng: random.Random) -> Game:
     """The n-th finished game of this kind: three demo bakers (one sits out in turn), or two
-    for every third Midnight Bakery night (the Night Owl plays), sometimes with a house bot."""
+    for every game the kind asks it of (demo_two_every), sometimes with a house bot."""
     spec = catalog.get(kind)
     people = [b for i, b in enumerate(bakers) if i != n % len(bakers)]
-    if kind == "midnight-bakery" and n % 3 == 0:
-        first = n // 3
+    every = spec.demo_two_every
+    if every and n % every == 0:
+        first = n // every
         people = [bakers[first % len(bakers)], bakers[(first + 1) % len(bakers)]]
     rng.shuffle(people)
     bots = 1 if rng.random() < 0.4 and len(people) < spec.max_players else 0

@@ -118,6 +118,8 @@ class GameKind(ABC):
     extra: Mapping[str, str] = {}
     # Moves stay secret until revealed (simultaneous picks): staff pages hide a running log.
     secret_moves: bool = False
+    # Every n-th demo game seats two demo bakers instead of three (0: never).
+    demo_two_every: int = 0
     # /stats/<game>/'s win-rate chart: by turn order, unless the game's seats say more.
     seat_chart_title: str = "Win rate by turn order"
     seat_chart_blurb: str = "Is there a first-player advantage? Shared wins count for each winner."
@@ -143,6 +145,11 @@ class GameKind(ABC):
     def quick_play(self) -> str:
         """The lobby's button for a quick game against bots."""
         return f"Play {self.name} against bots now"
+
+    @property
+    def quick_pitch(self) -> str:
+        """The lobby's invitation to a quick game, as in "... or <pitch> against bots"."""
+        return f"play a {self.session} of {self.name}"
 
     @property
     def quick_capacity(self) -> int:

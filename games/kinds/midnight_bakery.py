@@ -301,6 +301,7 @@ class MidnightBakery(GameKind):
     regions = ("status", "results", "seats", "mine", "log")
     replay_regions = ("status", "results", "seats", "log")
     secret_moves = True
+    demo_two_every = 3  # a night of two is where the Night Owl plays
     seat_chart_title = "Win rate by seat"
     seat_chart_blurb = "Seats pass to the next or previous seat; shared wins count for each winner."
     stats_template = "games/midnight-bakery/_stats.html"
@@ -309,6 +310,11 @@ class MidnightBakery(GameKind):
     def quick_play(self) -> str:
         """The lobby's button for a quick night."""
         return "Play a night against bots now"
+
+    @property
+    def quick_pitch(self) -> str:
+        """The lobby's invitation to a quick night."""
+        return "bake a night"
 
     def moment(self, view: Mapping[str, Any]) -> str:
         """A batch changes only when the pick or the bake moves on."""
