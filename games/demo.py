@@ -17,7 +17,6 @@ from django.db import transaction
 from accounts.models import User
 from games import catalog, services
 from games.models import Game
-from games.services.play import seated
 
 DEMO_BAKERS = ("demo_brioche", "demo_marzipan", "demo_crumpet", "demo_strudel")
 MOVES_PER_GAME = 3000
@@ -44,7 +43,7 @@ def play_through(game: Game, rng: random.Random) -> Game:
         if game.status != Game.Status.RUNNING:
             return game
         state = engine.load(game.snapshot)
-        seats = seated(game)
+        seats = services.seated(game)
         for position in engine.active_seats(state):
             seat = seats.get(position)
             legal = engine.legal_actions(state, position)
