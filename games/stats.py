@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import catalog, charts
+from games import archive, catalog, charts
 from games.kinds.base import Facts
-from games.models import Game, Seat, StatCount
+from games.models import Action, Game, Seat, StatCount
 
 ACTIVE_DAYS = 7
 TOP_ACTIVE = 10
@@ -126,23 +127,40 @@ def count_finished(
     add_counts(game.kind, game_facts(game.kind, view, result, seats))
 
 
+@dataclass
+class Recount:
+    """What a recount did: how many games it counted, and the games it could not (id, why)."""
+
+    counted: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
 @transaction.atomic
-def recount(kind: str | None = None) -> int:
-    """Recompute every counter from the finished games' snapshots; how many games were counted."""
+def recount(kind: str | None = None) -> Recount:
+    """Recompute every counter from the finished games, each rebuilt from its setup and actions
+    under the rules it was played by (games/archive.py); a game today's engine cannot rebuild
+    (another rules version, a game no longer offered) is skipped and reported, not miscounted."""
     counters = StatCount.objects.all()
     games = Game.objects.filter(status=Game.Status.OVER)
     if kind is not None:
         counters = counters.filter(kind=kind)
         games = games.filter(kind=kind)
     counters.delete()
-    count = 0
-    for game in games.prefetch_related("seats").iterator(chunk_size=500):
+    done = Recount()
+    games = games.order_by("pk").prefetch_related(
+        "seats", Prefetch("actions", queryset=Action.objects.order_by("seq"))
+    )
+    for game in games.iterator(chunk_size=100):
+        try:
+            state = archive.final_state(game)
+        except archive.CannotRebuild as exc:
+            done.skipped.append((game.pk, str(exc)))
+            continue
         engine = game.spec.engine
-        state = engine.load(game.snapshot)
         seats = {s.position: s for s in game.seats.all() if s.position is not None}
         count_finished(game, engine.view(state, None), engine.result(state), seats)
-        count += 1
-    return count
+        done.counted += 1
+    return done
 
 
 def game_charts(kind: str) -> dict[str, Any]:

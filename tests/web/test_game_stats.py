@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -61,13 +63,39 @@ def test_each_finished_game_moves_the_counters_as_its_seats_say(player: User, ri
     assert bought == sum(b["cards_bought"] for b in breakdowns)
 
 
-def test_recounting_from_the_snapshots_gives_the_same_counters(player: User, rival: User) -> None:
+def test_recounting_the_finished_games_gives_the_same_counters(player: User, rival: User) -> None:
     finished_game([player, rival], bots=0)
     finished_game([player, rival], kind="cakehalla")
     live = {kind: counters(kind) for kind in ("midnight-bakery", "cakehalla")}
     StatCount.objects.all().delete()
-    assert stats.recount() == 2
+    assert stats.recount() == stats.Recount(counted=2, skipped=[])
     assert {kind: counters(kind) for kind in live} == live
+
+
+def test_restat_rebuilds_each_game_from_its_setup_and_actions_not_its_snapshot(
+    player: User, rival: User
+) -> None:
+    game = finished_game([player, rival], bots=0)
+    live = counters("midnight-bakery")
+    Game.objects.filter(pk=game.pk).update(snapshot={})  # today's engine could not load it
+    out = io.StringIO()
+    call_command("restat", stdout=out)
+    assert "Counted 1 finished game." in out.getvalue() and "Skipped" not in out.getvalue()
+    assert counters("midnight-bakery") == live
+
+
+def test_restat_skips_and_names_games_of_other_rules(player: User, rival: User) -> None:
+    kept = finished_game([player, rival], bots=0)
+    live = counters("midnight-bakery")
+    old = finished_game([player, rival], bots=0)
+    Game.objects.filter(pk=old.pk).update(rules_version=99)
+    out = io.StringIO()
+    call_command("restat", "--game", "midnight-bakery", stdout=out)
+    said = out.getvalue()
+    assert "Counted 1 finished game." in said
+    assert f"Skipped game {old.pk}: This game was played under rules version" in said
+    assert "1 finished game not counted" in said and f"game {kept.pk}" not in said
+    assert counters("midnight-bakery") == live
 
 
 def test_an_aborted_game_counts_nothing(player: User, running_game: Game) -> None:
