@@ -11,6 +11,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
 from accounts.models import Rating, User
+from games.access import AuthedRequest
 from games.admin import ReadOnly, ReasonForm, moderation_page, refuse_unless
 from games.models import ChatMessage, Report, Seat
 from games.services import moderation
@@ -120,7 +121,7 @@ class BakehouseUserAdmin(UserAdmin):
         return format_html('<ul>{}</ul><a href="{}">Every game of {}</a>', rows, every, person)
 
     def get_urls(self) -> list[URLPattern]:
-        def view(request: HttpRequest, object_id: str, active: bool) -> HttpResponse:
+        def view(request: AuthedRequest, object_id: str, active: bool) -> HttpResponse:
             return self.activation_view(request, object_id, active)
 
         mine = [
@@ -137,13 +138,13 @@ class BakehouseUserAdmin(UserAdmin):
         ]
         return [*mine, *super().get_urls()]
 
-    def activation_view(self, request: HttpRequest, object_id: str, active: bool) -> HttpResponse:
+    def activation_view(self, request: AuthedRequest, object_id: str, active: bool) -> HttpResponse:
         """Deactivate (or reactivate) an account with a reason, through the services."""
         refuse_unless(request.user.has_perm("accounts.deactivate_user"))
         person = self.get_object(request, object_id)
         refuse_unless(person is not None)
         assert person is not None
-        moderator: Any = request.user
+        moderator = request.user
 
         def run(data: dict[str, Any]) -> str:
             if active:

@@ -18,6 +18,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import services
+from games.access import AuthedRequest
 from games.models import LIVE, Action, ChatMessage, Game, Report, Seat
 from games.services import chat, moderation
 
@@ -275,13 +276,13 @@ def refuse_unless(allowed: bool) -> None:
         raise PermissionDenied
 
 
-def abort_view(model_admin: GameAdmin, request: HttpRequest, object_id: str) -> HttpResponse:
+def abort_view(model_admin: GameAdmin, request: AuthedRequest, object_id: str) -> HttpResponse:
     """Abort a running game with a reason every player reads."""
     refuse_unless(request.user.has_perm("games.abort_game"))
     game = get_object_or_404(Game, pk=object_id)
 
     def run(data: dict[str, Any]) -> str:
-        moderation.abort(game, request.user, data["reason"])  # type: ignore[arg-type]
+        moderation.abort(game, request.user, data["reason"])
         return f"{game} was aborted; every screen shows the reason."
 
     return moderation_page(
@@ -351,11 +352,11 @@ class ReportAdmin(ReadOnlyAdmin):
             report.game.get_absolute_url(),
         )
 
-    def handle_many(self, request: HttpRequest, queryset: Any, status: str) -> None:
+    def handle_many(self, request: AuthedRequest, queryset: Any, status: str) -> None:
         done = 0
         for report in queryset:
             try:
-                moderation.handle_report(report, request.user, status)  # type: ignore[arg-type]
+                moderation.handle_report(report, request.user, status)
             except services.ServiceError as exc:
                 self.message_user(request, f"Report {report.pk}: {exc}", messages.WARNING)
             else:
@@ -364,11 +365,11 @@ class ReportAdmin(ReadOnlyAdmin):
         self.message_user(request, f"{done} report{'s' if done != 1 else ''} {label}.")
 
     @admin.action(description="Dismiss the selected reports", permissions=["handle"])
-    def dismiss(self, request: HttpRequest, queryset: Any) -> None:
+    def dismiss(self, request: AuthedRequest, queryset: Any) -> None:
         self.handle_many(request, queryset, Report.Status.DISMISSED)
 
     @admin.action(description="Mark the selected reports acted on", permissions=["handle"])
-    def act_on(self, request: HttpRequest, queryset: Any) -> None:
+    def act_on(self, request: AuthedRequest, queryset: Any) -> None:
         self.handle_many(request, queryset, Report.Status.ACTED)
 
     def get_urls(self) -> list[URLPattern]:
@@ -379,12 +380,12 @@ class ReportAdmin(ReadOnlyAdmin):
         )
         return [handle, *super().get_urls()]
 
-    def handle_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+    def handle_view(self, request: AuthedRequest, object_id: str) -> HttpResponse:
         refuse_unless(self.has_handle_permission(request))
         report = get_object_or_404(Report, pk=object_id)
 
         def run(data: dict[str, Any]) -> str:
-            moderation.handle_report(report, request.user, data["status"], data["resolution"])  # type: ignore[arg-type]
+            moderation.handle_report(report, request.user, data["status"], data["resolution"])
             return f"Report {report.pk}: {report.get_status_display().lower()}."
 
         return moderation_page(

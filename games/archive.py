@@ -75,6 +75,20 @@ def first_state(game: Game) -> Any:
     return start_state(game.kind, game.rules_version, players, game.seed, game.options, game.setup)
 
 
+def final_state(game: Game) -> Any:
+    """A finished game's last state, rebuilt from its setup and every action under its rules
+    version, never its snapshot; CannotRebuild if today's engine cannot, or if the moves do
+    not end it. Reads the seats and actions as prefetched, when they are."""
+    players = sum(1 for s in game.seats.all() if s.position is not None)
+    engine = engine_for(game.kind, game.rules_version)
+    first = start_state(game.kind, game.rules_version, players, game.seed, game.options, game.setup)
+    moves = sorted(game.actions.all(), key=lambda a: a.seq)
+    state = last_state(engine, first, ((a.seat, a.payload) for a in moves))
+    if not engine.is_over(state):
+        raise CannotRebuild("The stored moves do not bring the game to its end.")
+    return state
+
+
 # --- export --------------------------------------------------------------------------------
 
 
@@ -156,7 +170,7 @@ def verify(data: Any) -> list[str]:
 
 def result_problems(engine: Any, state: Any, seats: Sequence[dict[str, Any]]) -> list[str]:
     """How the stored seats (as `seat_record` writes them) differ from the rebuilt game's end."""
-    from games.services.play import placings
+    from games.services import placings  # the services import this module
 
     if not engine.is_over(state):
         return ["The stored moves do not bring the game to its end."]

@@ -6,7 +6,7 @@ columns of a distribution. Every chart also carries its numbers as text for scre
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -88,6 +88,21 @@ def hbars(
     return Bars(
         bars=bars, width=width, height=max(row, row * len(rows)), label_width=label_width, row=row
     )
+
+
+def top_bars(
+    counts: Mapping[str, int], name: Callable[[str], str] = str, most: int = 10
+) -> Bars | None:
+    """Bars of the most counted keys, most first (ties by key), each labelled by its name;
+    None when nothing was counted."""
+    best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:most]
+    rows = [(name(key), n, f"{n:,}") for key, n in best]
+    return hbars(rows, label_width=190) if rows else None
+
+
+def percent(part: int, whole: int) -> float:
+    """Part of the whole in percent; 0 of nothing."""
+    return 100 * part / whole if whole else 0.0
 
 
 @dataclass(frozen=True)

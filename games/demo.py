@@ -17,7 +17,6 @@ from django.db import transaction
 from accounts.models import User
 from games import catalog, services
 from games.models import Game
-from games.services.play import seated
 
 DEMO_BAKERS = ("demo_brioche", "demo_marzipan", "demo_crumpet", "demo_strudel")
 MOVES_PER_GAME = 3000
@@ -44,7 +43,7 @@ def play_through(game: Game, rng: random.Random) -> Game:
         if game.status != Game.Status.RUNNING:
             return game
         state = engine.load(game.snapshot)
-        seats = seated(game)
+        seats = services.seated(game)
         for position in engine.active_seats(state):
             seat = seats.get(position)
             legal = engine.legal_actions(state, position)
@@ -57,11 +56,12 @@ def play_through(game: Game, rng: random.Random) -> Game:
 
 def demo_game(kind: str, bakers: list[User], n: int, rng: random.Random) -> Game:
     """The n-th finished game of this kind: three demo bakers (one sits out in turn), or two
-    for every third Midnight Bakery night (the Night Owl plays), sometimes with a house bot."""
+    for every game the kind asks it of (demo_two_every), sometimes with a house bot."""
     spec = catalog.get(kind)
     people = [b for i, b in enumerate(bakers) if i != n % len(bakers)]
-    if kind == "midnight-bakery" and n % 3 == 0:
-        first = n // 3
+    every = spec.demo_two_every
+    if every and n % every == 0:
+        first = n // every
         people = [bakers[first % len(bakers)], bakers[(first + 1) % len(bakers)]]
     rng.shuffle(people)
     bots = 1 if rng.random() < 0.4 and len(people) < spec.max_players else 0

@@ -20,8 +20,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 from games.models import TableSocket
-from games.services import clocks
-from games.services.base import group_name, send_to_group
+from games.services import clocks, group_name, send_to_group
 
 PROCESS = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"[:40]
 

@@ -22,7 +22,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
-from games.services.base import send_to_group
+from games.services import send_to_group
 
 SESSION_ENDED = 4401
 

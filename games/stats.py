@@ -7,17 +7,19 @@ writes its results, so /stats/<game>/ costs one small query however many games w
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import catalog, charts
-from games.models import Game, Seat, StatCount
+from games import archive, catalog, charts
+from games.kinds.base import Facts
+from games.models import Action, Game, Seat, StatCount
 
 ACTIVE_DAYS = 7
 TOP_ACTIVE = 10
@@ -71,15 +73,12 @@ def totals() -> dict[str, Any]:
 
 # --- /stats/<game>/: counters moved in the transaction that ends each game ------------------
 
-Facts = Counter[tuple[str, str]]
-TOP_CARDS = 10
-
 
 def common_facts(view: Mapping[str, Any], seats: Mapping[int, Any]) -> Facts:
     """Every game's facts: its size, each seat's score, and who won from which seat.
 
-    Seat 0 acts first (Cakehalla's first turn; Midnight Bakery's Flour), positions are drawn
-    at random at the start, so a seat's win rate is that of a turn position.
+    Seat 0 acts first and positions are drawn at random at the start, so a seat's win rate is
+    that of a turn position.
     """
     facts: Facts = Counter()
     players = len(seats)
@@ -93,43 +92,12 @@ def common_facts(view: Mapping[str, Any], seats: Mapping[int, Any]) -> Facts:
     return facts
 
 
-def midnight_bakery_facts(view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
-    """The pastries kept (from the public log); whether the Night Owl denied the truffle bonus."""
-    facts: Facts = Counter()
-    for event in view.get("log", []):
-        if event.get("type") == "keep":
-            for face in event.get("faces", []):
-                facts["kept", face] += 1
-    owl = result.get("owl_truffles")
-    if owl is not None:
-        facts["owl", "nights"] += 1
-        if owl > max(result["truffles"]):
-            facts["owl", "denied"] += 1
-    return facts
-
-
-def cakehalla_facts(view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
-    """The cards each baker bought, by name."""
-    facts: Facts = Counter()
-    for seat in view.get("seats", []):
-        for card in seat.get("cards", []):
-            facts["bought", card["name"]] += 1
-    return facts
-
-
-GAME_FACTS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Facts]] = {
-    "midnight-bakery": midnight_bakery_facts,
-    "cakehalla": cakehalla_facts,
-}
-
-
 def game_facts(
     kind: str, view: Mapping[str, Any], result: Mapping[str, Any], seats: Mapping[int, Any]
 ) -> Facts:
     """What one finished game adds to its kind's charts (from the spectator's final view)."""
     facts = common_facts(view, seats)
-    if kind in GAME_FACTS:
-        facts.update(GAME_FACTS[kind](view, result))
+    facts.update(catalog.get(kind).stat_facts(view, result))
     return facts
 
 
@@ -159,47 +127,45 @@ def count_finished(
     add_counts(game.kind, game_facts(game.kind, view, result, seats))
 
 
+@dataclass
+class Recount:
+    """What a recount did: how many games it counted, and the games it could not (id, why)."""
+
+    counted: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
 @transaction.atomic
-def recount(kind: str | None = None) -> int:
-    """Recompute every counter from the finished games' snapshots; how many games were counted."""
+def recount(kind: str | None = None) -> Recount:
+    """Recompute every counter from the finished games, each rebuilt from its setup and actions
+    under the rules it was played by (games/archive.py); a game today's engine cannot rebuild
+    (another rules version, a game no longer offered) is skipped and reported, not miscounted."""
     counters = StatCount.objects.all()
     games = Game.objects.filter(status=Game.Status.OVER)
     if kind is not None:
         counters = counters.filter(kind=kind)
         games = games.filter(kind=kind)
     counters.delete()
-    count = 0
-    for game in games.prefetch_related("seats").iterator(chunk_size=500):
+    done = Recount()
+    games = games.order_by("pk").prefetch_related(
+        "seats", Prefetch("actions", queryset=Action.objects.order_by("seq"))
+    )
+    for game in games.iterator(chunk_size=100):
+        try:
+            state = archive.final_state(game)
+        except archive.CannotRebuild as exc:
+            done.skipped.append((game.pk, str(exc)))
+            continue
         engine = game.spec.engine
-        state = engine.load(game.snapshot)
         seats = {s.position: s for s in game.seats.all() if s.position is not None}
         count_finished(game, engine.view(state, None), engine.result(state), seats)
-        count += 1
-    return count
-
-
-def seat_label(kind: str, turn: int) -> str:
-    """A turn position in words: the seat's name where seats are fixed, else the turn order."""
-    if kind == "midnight-bakery":
-        return catalog.get(kind).seat_names[turn - 1]
-    return ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")[turn - 1] + " to play"
-
-
-def face_name(kind: str, key: str) -> str:
-    """A counted card's name as players know it."""
-    if kind == "midnight-bakery":
-        from games.engines.midnight_bakery.cards import FACE_NAMES
-
-        return str(FACE_NAMES.get(key, key))
-    return key
-
-
-def percent(part: int, whole: int) -> float:
-    return 100 * part / whole if whole else 0.0
+        done.counted += 1
+    return done
 
 
 def game_charts(kind: str) -> dict[str, Any]:
     """Everything /stats/<game>/ draws, from the counters in one query."""
+    spec = catalog.get(kind)
     counts: dict[str, dict[str, int]] = defaultdict(dict)
     for chart, key, n in StatCount.objects.filter(kind=kind).values_list("chart", "key", "count"):
         counts[chart][key] = n
@@ -211,8 +177,8 @@ def game_charts(kind: str) -> dict[str, Any]:
         for turn in range(1, players + 1):
             key = f"{players}:{turn}"
             played, won = counts["seat_games"].get(key, 0), counts["seat_wins"].get(key, 0)
-            rate = percent(won, played)
-            rows.append((seat_label(kind, turn), rate, f"{rate:.0f}% of {played}"))
+            rate = charts.percent(won, played)
+            rows.append((spec.seat_label(turn), rate, f"{rate:.0f}% of {played}"))
         seat_rates.append(
             {
                 "players": players,
@@ -221,20 +187,11 @@ def game_charts(kind: str) -> dict[str, Any]:
                 "bars": charts.hbars(rows, scale_to=100),
             }
         )
-
-    def top(chart: str) -> charts.Bars | None:
-        best = sorted(counts[chart].items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_CARDS]
-        rows = [(face_name(kind, k), n, f"{n:,}") for k, n in best]
-        return charts.hbars(rows, label_width=190) if rows else None
-
-    owl_nights, denied = counts["owl"].get("nights", 0), counts["owl"].get("denied", 0)
     return {
         "games": games,
         "scores": charts.columns(charts.bins(scores)) if scores else None,
         "score_count": sum(scores.values()),
         "average": sum(v * n for v, n in scores.items()) / sum(scores.values()) if scores else None,
         "seat_rates": seat_rates,
-        "owl": {"nights": owl_nights, "denied": denied, "percent": percent(denied, owl_nights)},
-        "kept": top("kept"),
-        "bought": top("bought"),
+        "own": spec.stat_charts(counts),
     }

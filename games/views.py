@@ -436,9 +436,9 @@ def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @table_change
-def take_back(request: HttpRequest, game: Game) -> None:
+def take_back(request: AuthedRequest, game: Game) -> None:
     """Come back to a game you left: the bot gives your seat back."""
-    services.take_seat_back(game, request.user)  # type: ignore[arg-type]
+    services.take_seat_back(game, request.user)
 
 
 def parse_action(raw: str) -> dict:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
@@ -82,11 +84,40 @@ def export_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-def export_lines(games: Iterator[Game]) -> Iterator[str]:
-    """One exported game per line."""
-    for game in games:
-        seats = list(game.seats.all())
-        yield json.dumps(archive.export(game, seats, list(game.actions.all()))) + "\n"
+def export_ids(games: QuerySet[Game]) -> list[int]:
+    """The games to export, in their order: ids only, so a long history costs little to hold."""
+    return list(games.values_list("pk", flat=True))
+
+
+def export_chunk(ids: Sequence[int]) -> str:
+    """These games' exports, one a line, in this order (three queries for the chunk)."""
+    found = Game.objects.filter(pk__in=ids).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user")),
+        Prefetch("actions", queryset=Action.objects.order_by("seq")),
+    )
+    by_id = {game.pk: game for game in found}
+    lines = []
+    for pk in ids:
+        game = by_id.get(pk)
+        if game is not None:  # gone since the ids were read
+            record = archive.export(game, list(game.seats.all()), list(game.actions.all()))
+            lines.append(json.dumps(record) + "\n")
+    return "".join(lines)
+
+
+def export_lines(games: QuerySet[Game]) -> Iterator[str]:
+    """The exports, EXPORT_CHUNK games at a time, each chunk read when the last one is sent."""
+    ids = export_ids(games)
+    for start in range(0, len(ids), EXPORT_CHUNK):
+        yield export_chunk(ids[start : start + EXPORT_CHUNK])
+
+
+async def export_lines_async(games: QuerySet[Game]) -> AsyncIterator[str]:
+    """export_lines for an ASGI server, which buffers a sync iterator whole: each chunk read in
+    a thread while the event loop sends the last."""
+    ids = await sync_to_async(export_ids)(games)
+    for start in range(0, len(ids), EXPORT_CHUNK):
+        yield await sync_to_async(export_chunk)(ids[start : start + EXPORT_CHUNK])
 
 
 @require_GET
@@ -99,14 +130,9 @@ def player_games(request: HtmxHttpRequest, username: str) -> StreamingHttpRespon
     games = history.visible_to(
         Game.objects.filter(status=Game.Status.OVER, pk__in=sat), request.user
     )
-    games = games.order_by("finished_at", "pk").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user")),
-        Prefetch("actions", queryset=Action.objects.order_by("seq")),
-    )
-    response = StreamingHttpResponse(
-        export_lines(games.iterator(chunk_size=EXPORT_CHUNK)),
-        content_type="application/x-ndjson",
-    )
+    games = games.order_by("finished_at", "pk")
+    lines = export_lines_async(games) if isinstance(request, ASGIRequest) else export_lines(games)
+    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
     response["Content-Disposition"] = f'inline; filename="{person.username}-games.ndjson"'
     return response
 

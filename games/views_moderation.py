@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games import services
-from games.access import get_game_or_404
+from games.access import AuthedRequest, get_game_or_404
 from games.models import Report
 from games.services import moderation
 from games.views import parse_number
@@ -17,10 +17,10 @@ from games.views import parse_number
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def report(request: HttpRequest, game_id: int) -> HttpResponse:
+def report(request: AuthedRequest, game_id: int) -> HttpResponse:
     """The report form (who, why, a short note); a refused post keeps what was typed."""
     game = get_game_or_404(request, game_id)
-    people = moderation.reportable_people(game, request.user)  # type: ignore[arg-type]
+    people = moderation.reportable_people(game, request.user)
     chosen = {
         "reported": request.POST.get("reported") or request.GET.get("player", ""),
         "reason": request.POST.get("reason", ""),
@@ -30,7 +30,7 @@ def report(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         try:
             reported = parse_number(request.POST.get("reported"), "player")
-            moderation.report(game, request.user, reported, chosen["reason"], chosen["note"])  # type: ignore[arg-type]
+            moderation.report(game, request.user, reported, chosen["reason"], chosen["note"])
         except services.ServiceError as exc:
             status, error = exc.status, str(exc)
         else:

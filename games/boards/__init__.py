@@ -74,10 +74,8 @@ def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:
     """What a finished game's "Play again" panel shows this viewer (None: nothing to show)."""
     if game.status != Game.Status.OVER:
         return None
-    from games.services.rematch import current_rematch
-
     may_offer = me is not None and not me.resigned and not me.user.is_bot
-    offered = current_rematch(game)
+    offered = services.current_rematch(game)
     if offered is None:
         return {"table": None, "can_offer": True, "can_answer": False} if may_offer else None
     seats = list(offered.seats.select_related("user"))

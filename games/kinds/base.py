@@ -1,15 +1,16 @@
 """What the site needs to know about one game: its engine, bots, seats, options, words and boards.
 
 Each game subclasses `GameKind` once, in its own module (games/kinds/<game>.py), and is
-registered by one line in games/catalog.py. Shared code (services, boards, replays, templates)
-asks the kind and never branches on a slug. Nothing here imports the models at run time, so the
-catalog can be read while they load.
+registered by one line in games/catalog.py. Shared code (services, boards, replays, stats,
+templates) asks the kind and never branches on a slug. Nothing here imports the models at run
+time, so the catalog can be read while they load.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -19,6 +20,10 @@ if TYPE_CHECKING:
 
 Action = dict[str, Any]
 View = dict[str, Any]
+# What a finished game adds to its kind's stats counters: (chart, key) -> count.
+Facts = Counter[tuple[str, str]]
+# The stats counters of one kind, read back: chart -> key -> count.
+Counts = Mapping[str, Mapping[str, int]]
 
 
 class AppendOnly(list[Any]):
@@ -113,6 +118,13 @@ class GameKind(ABC):
     extra: Mapping[str, str] = {}
     # Moves stay secret until revealed (simultaneous picks): staff pages hide a running log.
     secret_moves: bool = False
+    # Every n-th demo game seats two demo bakers instead of three (0: never).
+    demo_two_every: int = 0
+    # /stats/<game>/'s win-rate chart: by turn order, unless the game's seats say more.
+    seat_chart_title: str = "Win rate by turn order"
+    seat_chart_blurb: str = "Is there a first-player advantage? Shared wins count for each winner."
+    # The game's own charts on /stats/<game>/ (a partial reading `own`, from stat_charts).
+    stats_template: str | None = None
 
     @property
     def bot_levels(self) -> tuple[str, ...]:
@@ -133,6 +145,11 @@ class GameKind(ABC):
     def quick_play(self) -> str:
         """The lobby's button for a quick game against bots."""
         return f"Play {self.name} against bots now"
+
+    @property
+    def quick_pitch(self) -> str:
+        """The lobby's invitation to a quick game, as in "... or <pitch> against bots"."""
+        return f"play a {self.session} of {self.name}"
 
     @property
     def quick_capacity(self) -> int:
@@ -190,6 +207,21 @@ class GameKind(ABC):
             if isinstance(value, list) and len(value) == count and key not in {"scores", "winners"}
         }
 
+    # --- the stats page of the game ------------------------------------------------------
+
+    def seat_label(self, turn: int) -> str:
+        """A turn position (1 acts first) in words, as the win-rate chart labels it."""
+        return f"{ordinal(turn)} to play"
+
+    def stat_facts(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+        """What a finished game adds to this game's own charts, from the spectator's final view
+        and the result (every game's size, scores and wins by seat are counted anyway)."""
+        return Counter()
+
+    def stat_charts(self, counts: Counts) -> dict[str, Any]:
+        """This game's own charts (`own` in stats_template), drawn from its counters."""
+        return {}
+
     # --- the replay of a finished game ---------------------------------------------------
 
     def replay_view(self, state: Any) -> View:
@@ -213,6 +245,12 @@ class GameKind(ABC):
     ) -> tuple[str, list[str]]:
         """A move in words, and the public events it set off: as everyone saw it once the game
         was over, or (`eyes` a seat) as that seat saw it then, a rival's secrets kept."""
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def player_name(seats: Sequence[Seat], position: int) -> str:

@@ -7,13 +7,15 @@ and result; this module only words and draws them.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
+from games import charts
 from games.engines import cakehalla as engine
 from games.engines.cakehalla.bots import BOTS
-from games.kinds.base import Action, GameKind, View, player_name
+from games.kinds.base import Action, Counts, Facts, GameKind, View, player_name
 
 if TYPE_CHECKING:
     from games.models import Game, Seat
@@ -542,6 +544,15 @@ def revealed(state: Any) -> View:
     return {**view, "seats": boxes}
 
 
+def stat_facts(view: Mapping[str, Any]) -> Facts:
+    """The cards each baker bought, by name."""
+    facts: Facts = Counter()
+    for seat in view.get("seats", []):
+        for card in seat.get("cards", []):
+            facts["bought", card["name"]] += 1
+    return facts
+
+
 class Cakehalla(GameKind):
     """Take ingredients, reserve and buy cards, win customers: race to 15, 2 to 4 bakers."""
 
@@ -566,6 +577,7 @@ class Cakehalla(GameKind):
     )
     replay_regions = ("status", "results", "info", "customers", "bakers", "counter", "market")
     extra = {"css": "cakehalla/cakehalla.css", "js": "cakehalla/board.js"}
+    stats_template = "games/cakehalla/_stats.html"
 
     def board(
         self, game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
@@ -576,6 +588,14 @@ class Cakehalla(GameKind):
     def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
         """The cards the baker bought (the tie-break)."""
         return {"cards_bought": result["cards_bought"][position]}
+
+    def stat_facts(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+        """The cards bought."""
+        return stat_facts(view)
+
+    def stat_charts(self, counts: Counts) -> dict[str, Any]:
+        """The most bought cards."""
+        return {"bought": charts.top_bars(counts.get("bought", {}))}
 
     def replay_view(self, state: Any) -> View:
         """The table with every reservation face up, as its owner saw it."""

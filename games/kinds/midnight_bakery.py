@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from games import charts
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery.bots import BOTS
-from games.kinds.base import Action, AppendOnly, GameKind, Option, View, player_name
+from games.kinds.base import (
+    Action,
+    AppendOnly,
+    Counts,
+    Facts,
+    GameKind,
+    Option,
+    View,
+    player_name,
+)
 
 if TYPE_CHECKING:
     from games.models import Game, Seat
@@ -242,6 +253,31 @@ def move_words(
     return said, events
 
 
+def stat_facts(view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+    """The pastries kept (from the public log); at two bakers, whether the owl denied the
+    truffle bonus, as the engine's result says."""
+    facts: Facts = Counter()
+    for event in view.get("log", []):
+        if event.get("type") == "keep":
+            for face in event.get("faces", []):
+                facts["kept", face] += 1
+    if result.get("owl_truffles") is not None:
+        facts["owl", "nights"] += 1
+        if result.get("owl_denied"):
+            facts["owl", "denied"] += 1
+    return facts
+
+
+def stat_charts(counts: Counts) -> dict[str, Any]:
+    """The Night Owl's denials, and the most kept pastries by name."""
+    owl = counts.get("owl", {})
+    nights, denied = owl.get("nights", 0), owl.get("denied", 0)
+    return {
+        "owl": {"nights": nights, "denied": denied, "percent": charts.percent(denied, nights)},
+        "kept": charts.top_bars(counts.get("kept", {}), engine.face_name),
+    }
+
+
 class MidnightBakery(GameKind):
     """Simultaneous drafting for 2 to 8 bakers over one night of three bakes."""
 
@@ -265,11 +301,20 @@ class MidnightBakery(GameKind):
     regions = ("status", "results", "seats", "mine", "log")
     replay_regions = ("status", "results", "seats", "log")
     secret_moves = True
+    demo_two_every = 3  # a night of two is where the Night Owl plays
+    seat_chart_title = "Win rate by seat"
+    seat_chart_blurb = "Seats pass to the next or previous seat; shared wins count for each winner."
+    stats_template = "games/midnight-bakery/_stats.html"
 
     @property
     def quick_play(self) -> str:
         """The lobby's button for a quick night."""
         return "Play a night against bots now"
+
+    @property
+    def quick_pitch(self) -> str:
+        """The lobby's invitation to a quick night."""
+        return "bake a night"
 
     def moment(self, view: Mapping[str, Any]) -> str:
         """A batch changes only when the pick or the bake moves on."""
@@ -288,6 +333,18 @@ class MidnightBakery(GameKind):
     def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
         """Truffles, bonus, and each bake's breakdown."""
         return seat_results(result, position)
+
+    def seat_label(self, turn: int) -> str:
+        """Seats keep their names all night (Flour acts first): the chart names them."""
+        return self.seat_names[turn - 1]
+
+    def stat_facts(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+        """Pastries kept, and the owl's denials."""
+        return stat_facts(view, result)
+
+    def stat_charts(self, counts: Counts) -> dict[str, Any]:
+        """The owl's denials and the most kept pastries."""
+        return stat_charts(counts)
 
     def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
         """Every batch at this moment."""

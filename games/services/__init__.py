@@ -8,7 +8,13 @@ play (the game).
 """
 
 from games.services import chat
-from games.services.base import NotAllowed, ServiceError, StaleVersion, group_name
+from games.services.base import (
+    NotAllowed,
+    ServiceError,
+    StaleVersion,
+    group_name,
+    send_to_group,
+)
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -21,10 +27,12 @@ from games.services.play import (
     hand_all_seats_to_bots,
     hand_seat_to_bot,
     handed_over,
+    placings,
     play,
     replay,
     resign,
     run_bots,
+    seated,
     take_seat_back,
 )
 from games.services.rematch import accept_rematch, current_rematch, decline_rematch, rematch
@@ -63,6 +71,7 @@ __all__ = [
     "group_name",
     "join",
     "leave",
+    "placings",
     "play",
     "quick_game",
     "rematch",
@@ -70,6 +79,8 @@ __all__ = [
     "replay",
     "resign",
     "run_bots",
+    "seated",
+    "send_to_group",
     "start",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",

@@ -1,6 +1,9 @@
 """Golden games: finished games stored with their setup, rules version, every action, the
 result and a digest of every replay frame. Today's engine must reproduce each exactly; a rules
 change that alters one is deliberate (bump the engine's RULES_VERSION, then renew the files).
+A key only added to the view or the result plays every stored game alike: renew the files
+without a bump, once checked that with the new key taken out every frame, the result and the
+last view are the stored ones.
 
 The `legacy` ones were played before setups were stored, dealt from the seed alone by the
 engines of that day (Cakehalla still shuffled its unused seat order first); their setups are

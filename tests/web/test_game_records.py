@@ -7,18 +7,21 @@ import importlib
 import io
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.apps import apps
 from django.core.management import CommandError, call_command
+from django.http import StreamingHttpResponse
+from django.test import AsyncClient
 from django.utils import timezone
 
 from accounts.models import User
-from games import archive, services
+from games import archive, services, views_history
 from games.models import Action, Game, Seat
 from games.replay import Replay
 from games.services.play import placings
@@ -293,6 +296,39 @@ def test_every_simulated_game_exports_and_replays_to_its_stored_result(
     ndjson = tmp_path / "games.ndjson"
     ndjson.write_text("\n".join(lines) + "\n")
     assert f"All {mine} games replay to their stored results." in verify_file(ndjson)
+
+
+def test_under_asgi_a_persons_games_stream_from_an_async_iterator_chunk_by_chunk(
+    player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for _ in range(3):
+        finished_game([player, rival], bots=0)
+    monkeypatch.setattr(views_history, "EXPORT_CHUNK", 2)
+    events: list[str] = []
+    read_chunk = views_history.export_chunk
+
+    def export_chunk(ids: Sequence[int]) -> str:
+        events.append(f"read {len(ids)}")
+        return read_chunk(ids)
+
+    monkeypatch.setattr(views_history, "export_chunk", export_chunk)
+    client = AsyncClient()
+    client.force_login(player)
+    response = async_to_sync(client.get)(f"/u/{player.username}/games.ndjson")
+    assert isinstance(response, StreamingHttpResponse)
+    assert response.status_code == 200 and response.is_async
+    assert events == []  # no game is read before the body is sent
+
+    async def body() -> bytes:
+        out = b""
+        async for chunk in response.streaming_content:
+            events.append("sent")
+            out += chunk
+        return out
+
+    lines = async_to_sync(body)().splitlines()
+    assert events == ["read 2", "sent", "read 1", "sent"]
+    assert lines == streamed_lines(player, player.username)
 
 
 def test_an_unknown_persons_games_are_404(player: User) -> None:

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import RatingPoint, User
-from games import charts, stats
+from games import catalog, charts, stats
+from games.engines import midnight_bakery as night
+from games.kinds.base import ordinal
 from games.models import Game, Seat, StatCount
+from tests.engines.midnight_bakery.helpers import crafted
 from tests.web.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -58,13 +63,39 @@ def test_each_finished_game_moves_the_counters_as_its_seats_say(player: User, ri
     assert bought == sum(b["cards_bought"] for b in breakdowns)
 
 
-def test_recounting_from_the_snapshots_gives_the_same_counters(player: User, rival: User) -> None:
+def test_recounting_the_finished_games_gives_the_same_counters(player: User, rival: User) -> None:
     finished_game([player, rival], bots=0)
     finished_game([player, rival], kind="cakehalla")
     live = {kind: counters(kind) for kind in ("midnight-bakery", "cakehalla")}
     StatCount.objects.all().delete()
-    assert stats.recount() == 2
+    assert stats.recount() == stats.Recount(counted=2, skipped=[])
     assert {kind: counters(kind) for kind in live} == live
+
+
+def test_restat_rebuilds_each_game_from_its_setup_and_actions_not_its_snapshot(
+    player: User, rival: User
+) -> None:
+    game = finished_game([player, rival], bots=0)
+    live = counters("midnight-bakery")
+    Game.objects.filter(pk=game.pk).update(snapshot={})  # today's engine could not load it
+    out = io.StringIO()
+    call_command("restat", stdout=out)
+    assert "Counted 1 finished game." in out.getvalue() and "Skipped" not in out.getvalue()
+    assert counters("midnight-bakery") == live
+
+
+def test_restat_skips_and_names_games_of_other_rules(player: User, rival: User) -> None:
+    kept = finished_game([player, rival], bots=0)
+    live = counters("midnight-bakery")
+    old = finished_game([player, rival], bots=0)
+    Game.objects.filter(pk=old.pk).update(rules_version=99)
+    out = io.StringIO()
+    call_command("restat", "--game", "midnight-bakery", stdout=out)
+    said = out.getvalue()
+    assert "Counted 1 finished game." in said
+    assert f"Skipped game {old.pk}: This game was played under rules version" in said
+    assert "1 finished game not counted" in said and f"game {kept.pk}" not in said
+    assert counters("midnight-bakery") == live
 
 
 def test_an_aborted_game_counts_nothing(player: User, running_game: Game) -> None:
@@ -76,15 +107,34 @@ def test_an_aborted_game_counts_nothing(player: User, running_game: Game) -> Non
     assert not RatingPoint.objects.exists()
 
 
-def test_the_owl_denial_counts_nights_where_it_held_strictly_most() -> None:
+def test_the_owl_denial_counts_the_nights_the_engine_says_it_denied() -> None:
     view: dict[str, list] = {"log": []}
     seats = {0: Seat(score=10, winner=True), 1: Seat(score=5)}
     denied = stats.game_facts(
-        "midnight-bakery", view, {"truffles": [1, 2], "owl_truffles": 3}, seats
+        "midnight-bakery", view, {"owl_truffles": 3, "owl_denied": True}, seats
     )
-    tied = stats.game_facts("midnight-bakery", view, {"truffles": [3, 2], "owl_truffles": 3}, seats)
+    kept = stats.game_facts(
+        "midnight-bakery", view, {"owl_truffles": 3, "owl_denied": False}, seats
+    )
     assert denied["owl", "denied"] == 1 and denied["owl", "nights"] == 1
-    assert tied["owl", "denied"] == 0 and tied["owl", "nights"] == 1
+    assert kept["owl", "denied"] == 0 and kept["owl", "nights"] == 1
+    alone = stats.game_facts("midnight-bakery", view, {"owl_truffles": None}, seats)
+    assert alone["owl", "nights"] == 0
+
+
+@pytest.mark.parametrize(
+    ("bakers", "owl", "denied"),
+    [((("truffle-01",), ()), ("truffle-02", "truffle-03"), 1), (((), ()), ("truffle-01",), 0)],
+    ids=["most-while-a-baker-had-one", "the-only-truffles"],
+)
+def test_an_owl_denies_only_a_bonus_a_baker_could_have_had(
+    bakers: tuple[tuple[str, ...], ...], owl: tuple[str, ...], denied: int
+) -> None:
+    state = crafted(2, bake=3, batches=[("croissant-01",), (), ()], truffles=[*bakers, owl])
+    state = night.apply_action(state, 0, {"type": "keep", "card": "croissant-01"})
+    seats = {0: Seat(score=1, winner=True), 1: Seat(score=0)}
+    facts = stats.game_facts("midnight-bakery", night.view(state, None), night.result(state), seats)
+    assert facts["owl", "nights"] == 1 and facts["owl", "denied"] == denied
 
 
 def test_win_rate_is_by_seat_and_seat_zero_plays_first() -> None:
@@ -93,8 +143,18 @@ def test_win_rate_is_by_seat_and_seat_zero_plays_first() -> None:
     facts = stats.game_facts("cakehalla", view, {}, seats)
     assert facts["seat_wins", "3:3"] == 1  # the third to play won
     assert facts["seat_games", "3:1"] == 1 and not facts["seat_wins", "3:1"]
-    assert stats.seat_label("cakehalla", 1) == "1st to play"
-    assert stats.seat_label("midnight-bakery", 1) == "Flour"
+    assert catalog.get("cakehalla").seat_label(1) == "1st to play"
+    assert catalog.get("midnight-bakery").seat_label(1) == "Flour"
+    assert [ordinal(n) for n in (2, 3, 4, 11, 12, 13, 21, 22)] == [
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+    ]
 
 
 def test_the_stats_pages_draw_the_charts(player: User, rival: User) -> None:
@@ -102,9 +162,12 @@ def test_the_stats_pages_draw_the_charts(player: User, rival: User) -> None:
     finished_game([player, rival], kind="cakehalla")
     _, mb = queries("/stats/midnight-bakery/")
     assert mb.count("<svg") >= 3 and "Most kept pastries" in mb and "Night Owl" in mb
-    assert "Win rate by seat" in mb and "Flour" in mb
+    assert "Win rate by seat" in mb and "Flour" in mb and "Seats pass to the next" in mb
+    assert "Most bought cards" not in mb
     _, ck = queries("/stats/cakehalla/")
     assert "Most bought cards" in ck and "1st to play" in ck and "Night Owl" not in ck
+    assert "Win rate by turn order" in ck and "first-player advantage" in ck
+    assert "Most kept pastries" not in ck
     assert Client().get("/stats/chess/").status_code == 404
 
 

@@ -17,9 +17,9 @@ from django.test import Client
 from django.utils.html import escape
 
 from accounts.models import User
-from games import catalog, services
+from games import catalog, services, stats
 from games.kinds.base import GameKind
-from games.models import Action, Game
+from games.models import Action, Game, StatCount
 from tests.conftest import client_for
 from tests.third_game.kind import HighCard
 from tests.web.sockets import open_board, shown_version, socket
@@ -122,7 +122,11 @@ def test_the_lobby_offers_it_and_a_quick_hand_seats_its_bot(
     high_card: GameKind, player: User
 ) -> None:
     client = client_for(player)
-    assert "Play High Card against bots now" in client.get("/").content.decode()
+    lobby = client.get("/").content.decode()
+    assert "Play High Card against bots now" in lobby
+    # The lobby's invitation is the first game's, in that game's words.
+    assert "start your own, or bake a night against bots right now." in lobby
+    assert high_card.quick_pitch == "play a hand of High Card"
     assert (
         '<option value="high-card">High Card</option>' in client.get("/games/new/").content.decode()
     )
@@ -166,3 +170,17 @@ def test_its_waiting_room_speaks_its_words_and_refuses_a_card_not_held(
     assert response.status_code == 400
     assert "You cannot play that card now." in response.content.decode()
     assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_its_stats_page_and_recount_need_nothing_of_it(
+    high_card: GameKind, player: User, rival: User
+) -> None:
+    game = seated_game(player, rival)
+    play_first_card(game, 0)
+    play_first_card(game, 1)
+    assert StatCount.objects.get(kind="high-card", chart="games", key="2").count == 1
+    page = Client().get("/stats/high-card/").content.decode()
+    assert "High Card in numbers" in page and "From 1 finished game." in page
+    assert "Win rate by turn order" in page and "1st to play" in page and "2nd to play" in page
+    assert "Night Owl" not in page and "Most bought cards" not in page
+    assert stats.recount("high-card") == stats.Recount(counted=1, skipped=[])

@@ -3,6 +3,7 @@
 from typing import Any
 
 from games.engines.errors import IllegalAction
+from games.engines.midnight_bakery.cards import face_name
 from games.engines.midnight_bakery.night import new_game, night_result
 from games.engines.midnight_bakery.pick import active_seats, apply_action, legal_actions
 from games.engines.midnight_bakery.setup import deal
@@ -34,6 +35,7 @@ __all__ = [
     "apply_action",
     "deal",
     "dump",
+    "face_name",
     "is_over",
     "legal_actions",
     "load",

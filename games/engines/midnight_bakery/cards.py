@@ -61,6 +61,11 @@ EXTRAS_FROM = 6
 BATCH_SIZE = {2: 10, 3: 9, 4: 8, 5: 7, 6: 6, 7: 5, 8: 5}
 
 
+def face_name(face: str) -> str:
+    """A face's name as players know it ("Cinnamon Bun"); an unknown face as it is."""
+    return FACE_NAMES.get(face, face)
+
+
 def face_of(card: str) -> str:
     """The face of a card id such as ``croissant-07`` or ``baguette-2-03``."""
     return card.rsplit("-", 1)[0]

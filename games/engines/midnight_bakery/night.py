@@ -205,6 +205,7 @@ def night_result(state: State) -> dict[str, Any]:
         "bakes": [[dict(row) for row in rows] for rows in state.bakes],
         "banked": list(state.banked),
         "owl_truffles": owl,
+        "owl_denied": scoring.owl_denies(counts, owl),
     }
 
 

@@ -99,15 +99,22 @@ def bake_breakdowns(
     return rows
 
 
-def truffle_bonus(truffles: Sequence[int], owl_truffles: int | None) -> list[int]:
-    """Dawn: 7 to the most truffles (unless the owl holds strictly more), -3 to an empty box."""
+def owl_denies(truffles: Sequence[int], owl_truffles: int | None) -> bool:
+    """Whether the owl takes the 7 from the truffle leaders: it holds strictly more than every
+    baker, and some baker holds any (else there was no bonus to take)."""
     most = max(truffles)
-    owl_denies = owl_truffles is not None and owl_truffles > most
+    return owl_truffles is not None and most > 0 and owl_truffles > most
+
+
+def truffle_bonus(truffles: Sequence[int], owl_truffles: int | None) -> list[int]:
+    """Dawn: 7 to the most truffles (unless the owl denies it), -3 to an empty box."""
+    most = max(truffles)
+    denied = owl_denies(truffles, owl_truffles)
     bonus = []
     for count in truffles:
         if count == 0:
             bonus.append(EMPTY_BOX_PENALTY)
-        elif count == most and not owl_denies:
+        elif count == most and not denied:
             bonus.append(TRUFFLE_LEAD_BONUS)
         else:
             bonus.append(0)

@@ -173,10 +173,14 @@ def test_owl_takes_the_last_card_alone_and_the_bake_ends() -> None:
 
 
 @pytest.mark.parametrize(
-    ("owl", "bonus"),
-    [(("truffle-01", "truffle-02"), [0, -3]), (("truffle-01",), [7, -3]), ((), [7, -3])],
+    ("owl", "bonus", "denied"),
+    [
+        (("truffle-01", "truffle-02"), [0, -3], True),
+        (("truffle-01",), [7, -3], False),
+        ((), [7, -3], False),
+    ],
 )
-def test_owl_truffles_at_dawn(owl: tuple[str, ...], bonus: list[int]) -> None:
+def test_owl_truffles_at_dawn(owl: tuple[str, ...], bonus: list[int], denied: bool) -> None:
     state = crafted(
         2,
         bake=3,
@@ -188,5 +192,19 @@ def test_owl_truffles_at_dawn(owl: tuple[str, ...], bonus: list[int]) -> None:
     final = mb.result(state)
     assert final["truffle_bonus"] == bonus
     assert final["owl_truffles"] == len(owl)
+    assert final["owl_denied"] is denied
     assert final["scores"] == [10 + bonus[0], 10 + bonus[1]]
     assert 2 not in final["winners"]
+
+
+def test_an_owl_with_the_only_truffles_denies_no_bonus() -> None:
+    state = crafted(
+        2,
+        bake=3,
+        batches=[("croissant-01",), (), ()],
+        truffles=[(), (), ("truffle-01",)],
+        banked=[10, 10],
+    )
+    final = mb.result(mb.apply_action(state, 0, keep("croissant-01")))
+    assert final["truffle_bonus"] == [-3, -3]
+    assert final["owl_truffles"] == 1 and final["owl_denied"] is False

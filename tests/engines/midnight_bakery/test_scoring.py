@@ -11,6 +11,7 @@ from games.engines.midnight_bakery.scoring import (
     croissant_points,
     loaves_in,
     macaron_points,
+    owl_denies,
     tart_points,
     truffle_bonus,
     winners,
@@ -144,6 +145,14 @@ def test_owl_with_strictly_most_truffles_denies_the_seven() -> None:
 def test_owl_tied_with_the_leaders_denies_nothing() -> None:
     assert truffle_bonus([2, 1], 2) == [7, 0]
     assert truffle_bonus([2, 2], 2) == [7, 7]
+
+
+def test_the_owl_denies_only_a_bonus_some_baker_could_have_had() -> None:
+    assert owl_denies([2, 1], 3) and owl_denies([1, 0], 2)
+    assert not owl_denies([2, 1], 2)  # a tie with the leader takes nothing
+    assert not owl_denies([0, 0], 3)  # no baker had a truffle: no 7 was there to take
+    assert not owl_denies([2, 1], None)
+    assert truffle_bonus([0, 0], 3) == [-3, -3]
 
 
 def test_owl_empty_box_costs_nobody() -> None:
