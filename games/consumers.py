@@ -10,7 +10,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
@@ -18,15 +18,18 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.html import format_html
 from redis.exceptions import RedisError
 
 from games import presence
 from games.access import can_watch, invited_to
-from games.boards import Sent, render_diff, render_whole
+from games.boards import Sent, board_message, render_diff, render_whole
 from games.boards.shared import TableAt, forget, table_at
+from games.engines import IllegalAction
 from games.layer_watch import unwatch, watch
 from games.models import Game
-from games.services import group_name
+from games.moves import play_posted
+from games.services import ServiceError, group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
 from games.table_chat import render_chat_log
 from games.watching import watch_refused
@@ -38,9 +41,10 @@ LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart)
 NOT_ALLOWED = 4403
 NOT_FOUND = 4404
 TOO_MANY = 4429
-MAX_MESSAGE = 1024
+MAX_MESSAGE = 4096  # a move's fields (its action at most games.moves.MAX_ACTION_CHARS) fit
+MAX_FIELDS = 8
 FLOOD_WINDOW = 10.0
-FLOOD_LIMIT = 20
+FLOOD_LIMIT = 50  # a quick player against bots sends about two moves a second
 RESYNC_EVERY = 1.0
 
 
@@ -167,20 +171,60 @@ def pushed(
     return Push(None, html, game.version, game.status, prints)
 
 
-def resync_version(text: str | None) -> int | None:
-    """The version a well-formed resync request shows, else None."""
+def page_message(text: str | None) -> dict[str, Any] | None:
+    """A well-formed message from the table's page, else None: a resync request (the version it
+    shows), or a move (the fields its board form would post, as strings)."""
     if text is None or len(text.encode()) > MAX_MESSAGE:
         return None
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
-    if not isinstance(message, dict) or message.get("type") != "resync":
+    if not isinstance(message, dict):
         return None
-    version = message.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        return None
-    return version
+    if message.get("type") == "resync":
+        version = message.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            return None
+        return message
+    if message.get("type") == "play":
+        fields = message.get("fields")
+        if not isinstance(fields, dict) or len(fields) > MAX_FIELDS:
+            return None
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
+            return None
+        return message
+    return None
+
+
+def played(
+    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
+) -> Push:
+    """A move sent on the socket, made as if posted (games.moves): what this socket sends then.
+
+    Made, it is the version it made (#move-made) and this viewer's regions that changed, at once
+    (the table's announcement follows for the other sockets). Refused, it is the words why and
+    the board as stored, as a refused post answers; nothing is changed.
+    """
+    if session is None:
+        refusal = "Log in to take a seat and play."
+    elif not session.alive():
+        return Push(SESSION_ENDED)
+    else:
+        try:
+            game = play_posted(game_id, user, fields)
+        except (ServiceError, IllegalAction) as error:
+            refusal = str(error)
+        else:
+            push = pushed(game_id, user, None, shown, False, game.version)
+            return replace(push, html=move_made(game.version) + push.html)
+    push = pushed(game_id, user, None, shown, True)
+    return replace(push, html=board_message(refusal) + push.html)
+
+
+def move_made(version: int) -> str:
+    """What leads this socket's answer to its own move: the version the move made."""
+    return format_html('<template id="move-made" data-version="{}"></template>', version)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -300,15 +344,29 @@ class GameConsumer(AsyncWebsocketConsumer):
             await off_loop(presence.closed)(self.channel_name, self.game_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Only a resync request is understood; a flood or garbage closes the socket."""
-        if self.flooded() or resync_version(text_data) is None:
+        """A resync request or a move; a flood or anything else closes the socket."""
+        message = page_message(text_data)
+        if self.flooded() or message is None:
             await self.end(TOO_MANY)
+            return
+        if message["type"] == "play":
+            await self.play(message["fields"])
             return
         wait = self.last_resync + RESYNC_EVERY - now()
         if wait <= 0:
             await self.resync()
         elif self.pending is None:
             self.pending = asyncio.ensure_future(self.resync_later(wait))
+
+    async def play(self, fields: dict[str, str]) -> None:
+        """Make the move this page sent, and answer it on this socket (see played)."""
+        async with self.pushing:
+            if self.closed:
+                return
+            user = self.scope["user"]
+            session = self.session if getattr(user, "is_authenticated", False) else None
+            push = await off_loop(played)(self.game_id, user, session, fields, self.shown())
+            await self.sent(push)
 
     def flooded(self) -> bool:
         """Count this message; True past FLOOD_LIMIT messages in FLOOD_WINDOW seconds."""
@@ -401,12 +459,16 @@ class GameConsumer(AsyncWebsocketConsumer):
                 known,
                 stamp,
             )
-            if push.close is not None:
-                await self.end(push.close)
-                return
-            self.version, self.status, self.prints = push.version, push.status, push.prints
-            if push.html:
-                await self.send_html(push.html)
+            await self.sent(push)
+
+    async def sent(self, push: Push) -> None:
+        """Send a push (or close as it says), and note what the page now holds."""
+        if push.close is not None:
+            await self.end(push.close)
+            return
+        self.version, self.status, self.prints = push.version, push.status, push.prints
+        if push.html:
+            await self.send_html(push.html)
 
     def shown(self) -> Shown:
         """What this socket has sent so far."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -34,11 +33,11 @@ from games.boards import (
 from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
+from games.moves import parse_number, play_posted
 from games.table_chat import chat_context, render_chat_log, render_chat_panel
 from games.watching import watchable
 
 # Longer than any legal action of any game; a bigger post is refused before parsing it.
-MAX_ACTION_CHARS = 2000
 
 
 def board_response(
@@ -441,46 +440,12 @@ def take_back(request: AuthedRequest, game: Game) -> None:
     services.take_seat_back(game, request.user)
 
 
-def parse_action(raw: str) -> dict:
-    """The posted action, or IllegalAction if it is not a short JSON object."""
-    if len(raw) > MAX_ACTION_CHARS:
-        raise IllegalAction("That action is too long to be a move.")
-    try:
-        action = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise IllegalAction("That is not an action.") from exc
-    if not isinstance(action, dict):
-        raise IllegalAction("That is not an action.")
-    return action
-
-
-def parse_number(raw: str | None, what: str) -> int | None:
-    """A posted whole number (None when not sent); a ServiceError when it is not one."""
-    if raw is None or raw == "":
-        return None
-    try:
-        return int(raw)
-    except ValueError as exc:
-        raise services.ServiceError(f"The {what} must be a whole number.") from exc
-
-
 @login_required
 @require_POST
 @table_move
 def play(request: AuthedRequest, game: Game) -> Game:
     """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
-    action = parse_action(request.POST.get("action", ""))
-    version = parse_number(request.POST.get("version"), "version")
-    if version is None:
-        # Without it a move chosen on an old screen would land on the new table unnoticed.
-        raise services.ServiceError("The move did not say which table it was chosen on; reload.")
-    return services.play(
-        game,
-        request.user,
-        action,
-        version,
-        request.POST.get("moment") or None,
-    )
+    return play_posted(game, request.user, request.POST)
 
 
 @login_required

@@ -29,6 +29,8 @@ POLL_OFFLINE = 3.0  # and every 3 s while it is down
 PUSH_AWAITED = 3.0  # a tap answered 204 waits this long for its push before fetching the board
 LIVE_HEADER = "X-Bakehouse-Live"
 VERSION_HEADER = "X-Bakehouse-Version"  # the version a move made, on its empty (204) answer
+MOVE_MADE = re.compile(r'<template id="move-made" data-version="(\d+)">')  # a socket move's answer
+REFUSAL = 'id="board-message"'  # a refused move's answer (the words why, and the board)
 RETRY_FIRST = 0.5  # a closed socket is reopened after 0.5 s, doubling up to 15 s
 RETRY_MAX = 15.0
 Policy = Callable[[Page, random.Random], Post | None]
@@ -41,7 +43,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     answers: list[float] = field(default_factory=list)
     accepted: Counter[int] = field(default_factory=Counter)
-    refused: Counter[int] = field(default_factory=Counter)
+    refused: Counter[int | str] = field(default_factory=Counter)  # HTTP status, or "socket"
     errors: Counter[str] = field(default_factory=Counter)
     other_posts: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
@@ -76,6 +78,7 @@ class Person:
         self.last_poll = 0.0
         self.awaiting: asyncio.Future[None] | None = None
         self.awaited = 0
+        self.answer: asyncio.Future[str] | None = None
 
     @property
     def page(self) -> Page:
@@ -90,7 +93,23 @@ class Person:
         """A pushed message; it is swapped in when the person next looks (see idle())."""
         self.queue.append(html)
         self.note_end(html)
+        answer = self.answer
+        if answer is not None and not answer.done() and (MOVE_MADE.search(html) or REFUSAL in html):
+            answer.set_result(html)
         self.changed.set()
+
+    async def play_on_socket(self, data: dict[str, str]) -> str | None:
+        """live.js: a move tapped while the socket is up goes on it, as the fields its form posts;
+        the answer (made, or refused with the board), None if none came in time."""
+        assert self.socket is not None
+        self.answer = asyncio.get_running_loop().create_future()
+        try:
+            await self.socket.send(json.dumps({"type": "play", "fields": data}))
+            return await asyncio.wait_for(self.answer, self.timeout)
+        except (ConnectionClosed, TimeoutError):
+            return None
+        finally:
+            self.answer = None
 
     def note_end(self, html: str) -> None:
         """Remember that the game ended (its results link to the replay)."""
@@ -397,7 +416,9 @@ def selects(form: object) -> dict[str, str]:
 
 
 async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] | None:
-    """Post what the page posts; for an accepted move, a task that waits for every socket."""
+    """Send what the page sends; for an accepted move, a task that waits for every socket."""
+    if post.move and person.socket is not None and post.url == person.page.data("live", "play"):
+        return await send_on_socket(person, table, post)
     tally = table.tally
     sent = time.perf_counter()
     try:
@@ -428,6 +449,26 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
             return asyncio.create_task(table.everyone_holds(version, sent))
         tally.errors["answer without a version"] += 1
     return None
+
+
+async def send_on_socket(person: Person, table: Table, post: Post) -> asyncio.Task[None] | None:
+    """A move on the socket, as live.js sends it; a refusal brings its board, nothing to fetch."""
+    tally = table.tally
+    sent = time.perf_counter()
+    answer = await person.play_on_socket(post.data)
+    if answer is None:
+        tally.errors["socket move unanswered"] += 1
+        await heal(person, tally)
+        return None
+    if tally.measuring:
+        tally.answers.append(time.perf_counter() - sent)
+    made = MOVE_MADE.search(answer)
+    if made is None:
+        tally.refused["socket"] += 1
+        return None
+    tally.accepted[table.game_id] += 1
+    tally.kinds[move_type(post)] += 1
+    return asyncio.create_task(table.everyone_holds(int(made.group(1)), sent))
 
 
 async def heal(person: Person, tally: Tally) -> None:

@@ -140,6 +140,7 @@
       if (!old && diff && node.id && node.id.indexOf("region-") === 0) missing = true;
     });
     if (!stale) noteSwapped(fragment);
+    answered(fragment);
     settle();
     // A region this board has no place for: the page shows another layout, fetch the whole.
     if (missing && !stale) resync(true);
@@ -183,6 +184,15 @@
     socket.onclose = function (event) {
       socket = null;
       setLive(false);
+      if (awaited) {
+        // A move sent on this socket may not have reached the table: say so, and take taps again
+        // once the board is fetched (a move that was made shows on it).
+        say("The connection dropped as you tapped; look at the board again before you tap.", "error");
+        resync(false).then(function () {
+          awaited = 0;
+          root.classList.remove("awaiting-push");
+        });
+      }
       if (FINAL[event.code] || (event.code >= 4000 && event.code < 5000)) {
         stopped = true;
         status(FINAL[event.code] || "The table closed this connection. Reload to go on.");
@@ -249,8 +259,8 @@
     say("The bakery took too long to answer; the board has been refreshed.", "error");
     resync(true);
   });
-  // A tap sent while the socket is up is answered with an empty 204: the socket brings the new
-  // board to this page as to every other. Should that push be lost, the board is fetched.
+  // A move sent while the socket is up (on the socket, or posted and answered with an empty
+  // 204) is followed by its board on the socket. Should that not come, the board is fetched.
   var PUSH_AWAITED_MS = 3000;
   var awaited = 0;
 
@@ -260,19 +270,7 @@
       root.classList.remove("awaiting-push");
     }
   }
-  document.addEventListener("htmx:configRequest", function (event) {
-    var elt = event.detail.elt;
-    if (window.bakehouseLive && elt && elt.closest && elt.closest("#live")) {
-      event.detail.headers["X-Bakehouse-Live"] = "1";
-    }
-  });
-  // Until the board of the move arrives, the table takes no second tap (it would land on a
-  // board the person has not seen, and come back refused).
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var xhr = event.detail.xhr;
-    if (!onTable(event) || !xhr || xhr.status !== 204) return;
-    var made = Number(xhr.getResponseHeader("X-Bakehouse-Version"));
-    if (!made) return;
+  function awaitMove(made) {
     awaited = Math.max(awaited, made);
     root.classList.add("awaiting-push");
     settle();
@@ -283,6 +281,60 @@
         root.classList.remove("awaiting-push");
       });
     }, PUSH_AWAITED_MS);
+  }
+
+  // The socket's answer to this page's own move: the version it made (its board comes with it),
+  // or the words why it was refused with the board as it stands (the table takes taps again).
+  function answered(fragment) {
+    var made = fragment.querySelector("#move-made");
+    if (made) {
+      awaitMove(Number(made.dataset.version));
+    } else if (awaited && fragment.querySelector("#board-message.error")) {
+      awaited = 0;
+      root.classList.remove("awaiting-push");
+    }
+  }
+
+  // A move tapped while the socket is up goes on the socket, as the fields its form would post
+  // (no request of its own for the server to serve); other taps, and any tap while the socket
+  // is down, are posted.
+  window.bakehouseSocketMoves = true;  // browser tests of the posted path turn this off
+
+  function sentOnSocket(event) {
+    var detail = event.detail;
+    if (!window.bakehouseSocketMoves || navigator.onLine === false) return false;
+    if (!socket || socket.readyState !== WebSocket.OPEN || !window.bakehouseLive) return false;
+    if (detail.verb !== "post" || detail.path !== root.dataset.play) return false;
+    var fields = {};
+    detail.formData.forEach(function (value, key) {
+      if (typeof value === "string") fields[key] = value;
+    });
+    try {
+      socket.send(JSON.stringify({ type: "play", fields: fields }));
+    } catch (error) {
+      return false;
+    }
+    say("", "");
+    awaitMove(shownVersion() + 1);
+    return true;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!(elt && elt.closest && elt.closest("#live"))) return;
+    if (sentOnSocket(event)) {
+      event.preventDefault();
+    } else if (window.bakehouseLive) {
+      event.detail.headers["X-Bakehouse-Live"] = "1";
+    }
+  });
+  // Until the board of the move arrives, the table takes no second tap (it would land on a
+  // board the person has not seen, and come back refused).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!onTable(event) || !xhr || xhr.status !== 204) return;
+    var made = Number(xhr.getResponseHeader("X-Bakehouse-Version"));
+    if (made) awaitMove(made);
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;

@@ -124,6 +124,17 @@ def test_two_people_play_a_whole_night_while_a_third_watches(
     alice, bob, watcher = alice_ctx.new_page(), bob_ctx.new_page(), watcher_ctx.new_page()
     for page in (alice, bob, watcher):
         page.set_default_timeout(10_000)
+    # While their sockets are up, the bakers' moves go on them, none is posted.
+    posted: list[str] = []
+    on_socket: list[str] = []
+    for page in (alice, bob):
+        page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/play/") else None)
+        page.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framesent", lambda p: on_socket.append(str(p)) if '"play"' in str(p) else None
+            ),
+        )
     sign_up(alice, base, "alice")
     sign_up(bob, base, "bob")
 
@@ -183,6 +194,7 @@ def test_two_people_play_a_whole_night_while_a_third_watches(
 
     assert any(peeled.values())
     assert shot_mid_night
+    assert posted == [] and len(on_socket) >= 12  # at least each baker's pick of every bake
     for page in (alice, bob):
         results = page.locator("#region-results")
         assert "winner" in results.inner_text()

@@ -63,12 +63,12 @@ async def test_a_flood_closes_the_socket(running_game: Game, outsider: User) -> 
     "message",
     [
         {"text_data": "hello"},
-        {"text_data": json.dumps({"type": "resync", "version": 0, "pad": "x" * 1100})},
+        {"text_data": json.dumps({"type": "resync", "version": 0, "pad": "x" * 4100})},
         {"text_data": json.dumps({"type": "resync", "version": "7"})},
         {"text_data": json.dumps({"type": "play", "action": {}})},
         {"bytes_data": b"\x00\x01"},
     ],
-    ids=["not-json", "over-1kb", "version-not-a-number", "unknown-type", "bytes"],
+    ids=["not-json", "over-4kb", "version-not-a-number", "play-without-fields", "bytes"],
 )
 async def test_garbage_closes_the_socket_without_a_board(
     running_game: Game, outsider: User, message: dict[str, Any]

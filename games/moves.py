@@ -1,0 +1,53 @@
+"""A move as the page sends it: the board form's fields, posted over HTTP or sent on the socket.
+
+Both ways read the same fields (`action` as JSON, the `version` and `moment` the move was chosen
+on) and refuse the same things in the same words, so a forged or garbled move is told why and
+changes nothing whichever way it came.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from accounts.models import User
+from games import services
+from games.engines import IllegalAction
+from games.models import Game
+
+MAX_ACTION_CHARS = 2000
+
+
+def parse_action(raw: str) -> dict[str, Any]:
+    """The posted action, or IllegalAction if it is not a short JSON object."""
+    if len(raw) > MAX_ACTION_CHARS:
+        raise IllegalAction("That action is too long to be a move.")
+    try:
+        action = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise IllegalAction("That is not an action.") from exc
+    if not isinstance(action, dict):
+        raise IllegalAction("That is not an action.")
+    return action
+
+
+def parse_number(raw: str | None, what: str) -> int | None:
+    """A posted whole number (None when not sent); a ServiceError when it is not one."""
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise services.ServiceError(f"The {what} must be a whole number.") from exc
+
+
+def play_posted(game: Game | int, user: User, fields: Mapping[str, str]) -> Game:
+    """Make the move these fields say; a stale page gets StaleVersion, an illegal move
+    IllegalAction, anything else malformed a ServiceError."""
+    action = parse_action(fields.get("action", ""))
+    version = parse_number(fields.get("version"), "version")
+    if version is None:
+        # Without it a move chosen on an old screen would land on the new table unnoticed.
+        raise services.ServiceError("The move did not say which table it was chosen on; reload.")
+    return services.play(game, user, action, version, fields.get("moment") or None)

@@ -1,0 +1,194 @@
+"""Moves sent on the table's socket: made as if posted, answered there, refused in words."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from accounts.models import User
+from games import sockets
+from games.models import Action, Game
+from games.sockets import SESSION_ENDED
+from tests.conftest import client_for
+from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket, socket_of
+from tests.web.test_consumer import batch_ids, keep_first
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MADE = re.compile(r'<template id="move-made" data-version="(\d+)">')
+TOO_MANY = 4429
+
+
+def keep_fields(game: Game, user: User, *, version: int | None = None) -> dict[str, str]:
+    """What the batch form posts to keep the user's first pastry (with #board-live's version
+    and moment, as hx-include sends them)."""
+    game.refresh_from_db()
+    position = game.seats.get(user=user).position
+    view = game.spec.engine.view(game.spec.engine.load(game.snapshot), position)
+    action = {"type": "keep", "card": batch_ids(game, user)[0]}
+    return {
+        "action": json.dumps(action),
+        "version": str(game.version if version is None else version),
+        "moment": game.spec.moment(view) or "",
+    }
+
+
+async def send_move(ws: WebsocketCommunicator, fields: dict[str, Any]) -> str:
+    """Send a move as live.js does; the socket's answer to it (pushes of others' moves that come
+    first are passed over)."""
+    await ws.send_to(text_data=json.dumps({"type": "play", "fields": fields}))
+    while True:
+        message = await ws.receive_from()
+        if MADE.search(message) or 'id="board-message"' in message:
+            return message
+
+
+def stored(game: Game) -> list[tuple[int | None, dict[str, Any]]]:
+    """Who made each stored action, and what."""
+    return [(a.user_id, a.payload) for a in Action.objects.filter(game=game).order_by("seq")]
+
+
+def message_of(html: str) -> str:
+    """The words of the board message an answer carries."""
+    found = re.search(r'<p id="board-message"[^>]*>(.*?)</p>', html)
+    assert found is not None, html[:300]
+    return found.group(1)
+
+
+async def test_a_move_on_the_socket_is_made_and_answered_there_and_pushed_to_the_rival(
+    running_game: Game, player: User, rival: User
+) -> None:
+    mine, theirs = await socket(running_game, player), await socket(running_game, rival)
+    await open_board(mine)
+    await open_board(theirs)
+    fields = await database_sync_to_async(keep_fields)(running_game, player)
+    answer = await send_move(mine, fields)
+    made = MADE.search(answer)
+    assert made is not None and int(made.group(1)) == running_game.version + 1
+    assert shown_version(answer) == int(made.group(1))  # its own new board comes with it
+    assert shown_version(await theirs.receive_from()) == int(made.group(1))
+    moves = await database_sync_to_async(stored)(running_game)
+    assert moves[-1] == (player.pk, json.loads(fields["action"]))
+    assert await mine.receive_nothing()  # the announcement of its own version brings nothing more
+    await mine.disconnect()
+    await theirs.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"action": "not json", "version": "VERSION"}, "That is not an action."),
+        ({"action": "[1, 2]", "version": "VERSION"}, "That is not an action."),
+        ({"action": '{"type": "keep", "card": "no-such-card"}', "version": "VERSION"}, ""),
+        ({"action": '{"type": "keep"}'}, "The move did not say which table it was chosen on"),
+        ({"action": '{"type": "keep"}', "version": "seven"}, "must be a whole number"),
+        ({"action": "x" * 2100, "version": "VERSION"}, "too long to be a move"),
+    ],
+    ids=["not-json", "not-an-object", "no-such-card", "no-version", "version-not-a-number", "long"],
+)
+async def test_a_garbled_move_is_refused_in_words_with_the_board_and_changes_nothing(
+    running_game: Game, player: User, fields: dict[str, str], words: str
+) -> None:
+    before = await database_sync_to_async(stored)(running_game)
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    sent = {k: v.replace("VERSION", str(running_game.version)) for k, v in fields.items()}
+    answer = await send_move(ws, sent)
+    assert MADE.search(answer) is None
+    assert words in message_of(answer) and message_of(answer)
+    assert 'id="board"' in answer and shown_version(answer) == running_game.version
+    assert await database_sync_to_async(stored)(running_game) == before
+    await ws.send_to(text_data=json.dumps({"type": "resync", "version": running_game.version}))
+    assert shown_version(await ws.receive_from()) == running_game.version  # still open
+    await ws.disconnect()
+
+
+async def test_a_move_chosen_before_the_reveal_is_refused_as_stale(
+    running_game: Game, player: User, rival: User
+) -> None:
+    ws = await socket(running_game, rival)
+    await open_board(ws)
+    chosen = await database_sync_to_async(keep_fields)(running_game, rival)
+    await database_sync_to_async(keep_first)(running_game, player)
+    await database_sync_to_async(keep_first)(running_game, rival)  # the reveal: a new pick
+    before = await database_sync_to_async(stored)(running_game)
+    answer = await send_move(ws, chosen)
+    assert "moved on" in message_of(answer)
+    assert await database_sync_to_async(stored)(running_game) == before
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize("who", ["outsider", "anonymous"])
+async def test_someone_without_a_seat_is_told_and_nothing_is_made(
+    running_game: Game, player: User, outsider: User, who: str
+) -> None:
+    ws = await socket(running_game, outsider if who == "outsider" else None)
+    await open_board(ws)
+    fields = await database_sync_to_async(keep_fields)(running_game, player)
+    answer = await send_move(ws, fields)
+    expected = "You do not sit at this game." if who == "outsider" else "Log in"
+    assert expected in message_of(answer)
+    assert await database_sync_to_async(stored)(running_game) == []
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "play"},
+        {"type": "play", "fields": ["action", "version"]},
+        {"type": "play", "fields": {"action": {"type": "keep"}, "version": "3"}},
+        {"type": "play", "fields": {f"f{i}": "x" for i in range(20)}},
+    ],
+    ids=["no-fields", "fields-not-a-map", "a-field-not-text", "too-many-fields"],
+)
+async def test_a_move_message_the_page_never_sends_closes_the_socket(
+    running_game: Game, player: User, message: dict[str, Any]
+) -> None:
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    await ws.send_to(text_data=json.dumps(message))
+    assert await next_output(ws) == {"type": "websocket.close", "code": TOO_MANY}
+    assert await database_sync_to_async(stored)(running_game) == []
+
+
+async def test_a_move_on_an_ended_session_closes_the_socket_and_makes_nothing(
+    running_game: Game, player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("games.sockets.send_to_group", lambda group, message: False)
+    client: Client = await database_sync_to_async(client_for)(player)
+    ws = socket_of(running_game, client)
+    await open_board(ws)
+    fields = await database_sync_to_async(keep_fields)(running_game, player)
+    await database_sync_to_async(client.post)("/accounts/logout/")  # its close message is lost
+    held = time.monotonic() - settings.SOCKET_SESSION_RECHECK - 1
+    monkeypatch.setattr("games.sockets._held", dict.fromkeys(sockets._held, held))
+    await ws.send_to(text_data=json.dumps({"type": "play", "fields": fields}))
+    assert await closed_with(ws) == SESSION_ENDED
+    assert await database_sync_to_async(stored)(running_game) == []
+
+
+async def test_two_bakers_locking_on_their_sockets_at_once_are_both_stored(
+    running_game: Game, player: User, rival: User
+) -> None:
+    mine, theirs = await socket(running_game, player), await socket(running_game, rival)
+    await open_board(mine)
+    await open_board(theirs)
+    fields = [
+        await database_sync_to_async(keep_fields)(running_game, user) for user in (player, rival)
+    ]
+    answers = await asyncio.gather(send_move(mine, fields[0]), send_move(theirs, fields[1]))
+    assert all(MADE.search(a) for a in answers), [a[:200] for a in answers]
+    moves = await database_sync_to_async(stored)(running_game)
+    assert {user for user, _ in moves if user is not None} == {player.pk, rival.pk}
+    await mine.disconnect()
+    await theirs.disconnect()
