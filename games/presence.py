@@ -14,6 +14,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -71,6 +72,14 @@ def read(game_id: int) -> Presence:
         if live:
             connected.add(user_id)
     return Presence(frozenset(connected), frozenset(recent), guests, stamp)
+
+
+def lately_here(game_ids: Iterable[int]) -> set[int]:
+    """The people with a socket at any of these tables now or lately (here or reconnecting)."""
+    rows = TableSocket.objects.filter(
+        game_id__in=list(game_ids), user__isnull=False, seen_at__gte=away_since(clocks.now())
+    )
+    return set(rows.values_list("user_id", flat=True))
 
 
 def announce(game_id: int) -> None:

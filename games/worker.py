@@ -10,8 +10,8 @@ path: a drive that leaves a person's clock running sets a timer for its deadline
 and every sweep wakes the games with a deadline due (set by another process, or before a
 restart); bot_step then lets a stand-in move. Several processes may wake the same game: the
 version and deadline re-check under the row lock lets exactly one store each move. The sweep
-also renews this process's sockets at the tables and announces presence that changed with time
-(games.presence).
+also renews this process's sockets at the tables, announces presence that changed with time
+(games.presence) and deals the rematches that wait only on people who went away (rematch.sweep).
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -65,9 +65,13 @@ def next_deadline(game_id: int) -> float | None:
 
 
 def upkeep(period: float) -> list[int]:
-    """Each sweep: renew this process's sockets, announce presence moved by time; due games."""
+    """Each sweep: renew this process's sockets, announce presence moved by time, deal the
+    rematches that someone's going away settled; the games with a deadline due."""
     presence.renew()
     presence.sweep(period)
+    from games.services.rematch import sweep  # it imports the services, which import this
+
+    sweep()
     return due_deadlines()
 
 

@@ -74,23 +74,27 @@ def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:
     """What a finished game's "Play again" panel shows this viewer (None: nothing to show)."""
     if game.status != Game.Status.OVER:
         return None
-    from games.services.rematch import current_rematch
+    from games.services.rematch import current_rematch, read_answers
 
     may_offer = me is not None and not me.resigned and not me.user.is_bot
     offered = current_rematch(game)
     if offered is None:
         return {"table": None, "can_offer": True, "can_answer": False} if may_offer else None
-    seats = list(offered.seats.select_related("user"))
+    seats = list(offered.seats.select_related("user").order_by("joined_at", "pk"))
     mine = next((s for s in seats if me is not None and s.user_id == me.user_id), None)
+    open_offer = offered.status == Game.Status.OPEN
     table = {
         "pk": offered.pk,
         "url": offered.get_absolute_url(),
         "status": offered.status,
         "host": next((s.user.username for s in seats if s.user_id == offered.host_id), ""),
-        "waiting": [s.user.username for s in seats if s.accepted is None],
         "declined": [s.user.username for s in seats if s.accepted is False],
     }
-    open_offer = offered.status == Game.Status.OPEN
+    if open_offer:
+        found = read_answers(offered, seats)
+        table["waiting"] = [s.user.username for s in found.waiting]
+        table["away"] = [s.user.username for s in found.away]
+        table["too_few"] = found.needs_away
     return {
         "table": table,
         "can_answer": may_offer and open_offer and mine is not None and mine.accepted is None,
