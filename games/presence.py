@@ -4,6 +4,7 @@ A socket's row is written when it opens and marked closed (with the time) when i
 process renews the open rows every sweep (games.worker). A person counts as here while any of
 their rows was seen within AWAY_SECONDS: a short drop (a reload, a train tunnel) does not make a
 seat away, and the rows of a process that died stop being renewed, so its people go away too.
+Rows are kept RELAXED_ABSENCE_SECONDS, as long as games.services.absence reads them.
 A change is announced to the table's group as "presence.changed" (never who, only when); each
 socket then re-reads the table's presence once per process (games.boards.shared).
 """
@@ -54,6 +55,13 @@ NOBODY = Presence(frozenset(), frozenset(), 0, 0.0)
 def away_since(at: datetime) -> datetime:
     """Rows seen before this no longer keep their person here."""
     return at - timedelta(seconds=settings.AWAY_SECONDS)
+
+
+def kept_since(at: datetime) -> datetime:
+    """Rows seen before this are of no more use: past the away line, and past the relaxed
+    tables' absence (games.services.absence reads how long a person has been gone)."""
+    longest = max(settings.AWAY_SECONDS, settings.RELAXED_ABSENCE_SECONDS)
+    return at - timedelta(seconds=longest)
 
 
 def read(game_id: int) -> Presence:
@@ -129,7 +137,7 @@ def sweep(period: float) -> list[int]:
     dropped = TableSocket.objects.filter(open=True, seen_at__lt=stale, seen_at__gte=stale - window)
     games = set(went_away.values_list("game_id", flat=True))
     games |= set(dropped.values_list("game_id", flat=True))
-    TableSocket.objects.filter(seen_at__lt=away - window).delete()
+    TableSocket.objects.filter(seen_at__lt=min(kept_since(at), away - window)).delete()
     for game_id in sorted(games):
         announce(game_id)
     return sorted(games)

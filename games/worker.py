@@ -11,7 +11,8 @@ and every sweep wakes the games with a deadline due (set by another process, or 
 restart); bot_step then lets a stand-in move. Several processes may wake the same game: the
 version and deadline re-check under the row lock lets exactly one store each move. The sweep
 also renews this process's sockets at the tables, announces presence that changed with time
-(games.presence) and deals the rematches that wait only on people who went away (rematch.sweep).
+(games.presence), deals the rematches that wait only on people who went away (rematch.sweep)
+and hands to a house bot the seat of a person long away at a relaxed table (absence.sweep).
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -66,12 +67,16 @@ def next_deadline(game_id: int) -> float | None:
 
 def upkeep(period: float) -> list[int]:
     """Each sweep: renew this process's sockets, announce presence moved by time, deal the
-    rematches that someone's going away settled; the games with a deadline due."""
+    rematches that someone's going away settled, give the seats of people long away at relaxed
+    tables to bots; the games with a deadline due."""
+    # These modules import the services, which import this one.
+    from games.services import absence
+    from games.services.rematch import sweep as sweep_rematches
+
     presence.renew()
     presence.sweep(period)
-    from games.services.rematch import sweep  # it imports the services, which import this
-
-    sweep()
+    sweep_rematches()
+    absence.sweep()
     return due_deadlines()
 
 

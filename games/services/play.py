@@ -49,7 +49,7 @@ def check_play(
     if game.status != Game.Status.RUNNING or seat.position is None:
         raise StaleVersion(closed_reason(game))
     if seat.resigned:
-        raise NotAllowed(f"{HANDED_OVER_WHY[handed_over(seat)]} A house bot plays your seat.")
+        raise NotAllowed(f"{handed_over_why(game, seat)} A house bot plays your seat.")
     if version is not None and version != game.version:
         kind = game.spec
         same_moment = (
@@ -347,6 +347,14 @@ HAND_OVER_NOTICES = {
     ABSENT: "{name} is away: a {bot} bot plays {seat} to the end.",
     DEACTIVATED: "{name}'s account was closed: a {bot} bot plays {seat} to the end.",
 }
+
+
+def handed_over_why(game: Game, seat: Seat) -> str:
+    """Why a house bot plays this seat, told to its person (away at a relaxed table: no clock)."""
+    reason = handed_over(seat)
+    if reason == ABSENT and game.pace == Game.Pace.RELAXED:
+        return "You were away while the table waited on you."
+    return HANDED_OVER_WHY[reason]
 
 
 def handed_over(seat: Seat) -> str:

@@ -157,7 +157,7 @@ async def test_a_process_that_died_does_not_leave_people_here_forever(
     await database_sync_to_async(sweep)()
     gone = await database_sync_to_async(presence.read)(running_game.pk)
     assert gone.status(player.pk) == "away"
-    clock.forward(120)
+    clock.forward(settings.RELAXED_ABSENCE_SECONDS)  # rows are kept as long as that rule reads
     await database_sync_to_async(sweep)()
     assert not await database_sync_to_async(TableSocket.objects.filter(process="dead").exists)()
 
