@@ -138,8 +138,9 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "handed_over": handed,
                 "presence": "bot" if seat.bot and not handed else here,
                 "waiting": seat.position in active and running,
-                "deadline": epoch_ms(seat.deadline),
-                "move_ends": epoch_ms(clocks.move_ends(seat)),
+                # Only a running game's clocks count down (an ended one's were stopped anyway).
+                "deadline": epoch_ms(seat.deadline) if running else None,
+                "move_ends": epoch_ms(clocks.move_ends(seat)) if running else None,
             }
         )
     return {

@@ -120,3 +120,8 @@ def overdue(seats: Mapping[int, Seat], at: datetime) -> Seat | None:
         if seat.deadline is not None and not seat.bot and seat.deadline <= at:
             return seat
     return None
+
+
+def clear(game: Game) -> None:
+    """A game that ended without a last move (a moderator's abort): every clock stops."""
+    Seat.objects.filter(game=game).exclude(deadline=None).update(deadline=None)
