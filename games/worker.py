@@ -65,7 +65,7 @@ def next_deadline(game_id: int) -> float | None:
     return None if first is None else (first - clocks.now()).total_seconds()
 
 
-def upkeep(period: float) -> list[int]:
+def upkeep() -> list[int]:
     """Each sweep: renew this process's sockets, announce presence moved by time, deal the
     rematches that someone's going away settled, give the seats of people long away at relaxed
     tables to bots; the games with a deadline due."""
@@ -74,7 +74,7 @@ def upkeep(period: float) -> list[int]:
     from games.services.rematch import sweep as sweep_rematches
 
     presence.renew()
-    presence.sweep(period)
+    presence.sweep()
     sweep_rematches()
     absence.sweep()
     return due_deadlines()
@@ -188,7 +188,7 @@ class Runner:
             try:
                 for game_id in self.stuck(await self.in_pool(running_with_bots)(), first):
                     self.wake(game_id)
-                for game_id in await self.in_pool(upkeep)(settings.BOT_SWEEP_SECONDS):
+                for game_id in await self.in_pool(upkeep)():
                     self.wake(game_id)
             except Exception:
                 logger.exception("the bot sweep failed; it runs again next period")

@@ -61,7 +61,7 @@ def later(clock: Clock, seconds: float, settings: Any) -> None:
     while seconds > 0:
         clock.forward(min(step, seconds))
         seconds -= step
-        upkeep(step)
+        upkeep()
 
 
 def test_a_person_away_while_the_table_waits_gets_a_house_bot_and_may_come_back(

@@ -201,7 +201,7 @@ def here_at(game: Game, user: User) -> str:
 def after_the_away_rule(clock: Clock, settings: Any) -> None:
     """Time passes beyond the away rule; the worker's sweep runs (it renews open sockets)."""
     clock.forward(settings.AWAY_SECONDS + 1)
-    upkeep(settings.BOT_SWEEP_SECONDS)
+    upkeep()
 
 
 @pytest.mark.django_db
@@ -251,12 +251,12 @@ def test_someone_going_away_deals_the_rematch_at_the_next_sweep(
     assert new.status == Game.Status.OPEN  # dave is here and has not answered
     presence.closed(gone, old.pk)  # dave closes his tab
     clock.forward(settings.AWAY_SECONDS - 5)
-    upkeep(settings.BOT_SWEEP_SECONDS)
+    upkeep()
     new.refresh_from_db()
     assert new.status == Game.Status.OPEN  # reconnecting is not away
     version = Game.objects.get(pk=old.pk).version
     clock.forward(6)
-    upkeep(settings.BOT_SWEEP_SECONDS)
+    upkeep()
     new.refresh_from_db()
     assert new.status == Game.Status.RUNNING
     assert set(new.seats.values_list("user__username", flat=True)) == {"alice", "bob"}
