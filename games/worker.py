@@ -73,10 +73,11 @@ def upkeep() -> list[int]:
     from games.services import absence
     from games.services.rematch import sweep as sweep_rematches
 
-    presence.renew()
-    presence.sweep()
-    sweep_rematches()
-    absence.sweep()
+    for part in (presence.renew, presence.sweep, sweep_rematches, absence.sweep):
+        try:
+            part()
+        except Exception:  # one part failing must not keep the deadlines from their stand-ins
+            logger.exception("%s failed in the sweep; it runs again next period", part.__module__)
     return due_deadlines()
 
 
