@@ -338,3 +338,23 @@ def test_the_old_tables_screens_are_told_when_its_rematchs_away_list_changes(
     here_at(new, rival)
     rematch_offers.sweep()
     assert told == [new.pk, old.pk]  # bob's socket at the new table, then the old table told
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_away_list_is_pushed_to_the_old_tables_screens(
+    settings: Any, clock: Clock, monkeypatch: pytest.MonkeyPatch, player: User, rival: User
+) -> None:
+    monkeypatch.setattr(rematch_offers, "_told_away", {})
+    old = await database_sync_to_async(finished_game)([player, rival], "midnight-bakery", 0)
+    clock.at = timezone.now()
+    ws = await socket(old, player)
+    await open_board(ws)
+    await database_sync_to_async(services.rematch)(old, player)
+    assert "Waiting for bob." in await ws.receive_from()
+    settings.PRESENCE_PUSHES = True
+    clock.forward(settings.AWAY_SECONDS + 1)
+    await database_sync_to_async(upkeep)()  # bob is away now: the old table is told
+    while "Away: bob." not in (pushed := await ws.receive_from(timeout=5)):
+        pass
+    assert "Too few bakers said yes without them" in pushed
+    await ws.disconnect()
