@@ -273,3 +273,6 @@ PRESENCE_PUSHES = env_flag("PRESENCE_PUSHES", True)
 # them; 1 in production). After STAND_INS_BEFORE_BOT stand-in moves in a row, a bot takes the seat.
 PACE_SCALE = float(os.environ.get("PACE_SCALE", "1"))
 STAND_INS_BEFORE_BOT = env_int("STAND_INS_BEFORE_BOT", 3)
+# A relaxed table (no clock) that has waited RELAXED_ABSENCE_SECONDS on a person with no socket at
+# it for as long hands their seat to a house bot (games/services/absence.py); they may take it back.
+RELAXED_ABSENCE_SECONDS = float(os.environ.get("RELAXED_ABSENCE_SECONDS", "300"))

@@ -332,6 +332,11 @@ class TableSocket(models.Model):
     process = models.CharField(max_length=40, db_index=True)
     open = models.BooleanField(default=True)
     seen_at = models.DateTimeField(db_index=True)
+    told = models.CharField(
+        max_length=8,
+        default="here",
+        help_text="What the table's screens were last told of this socket: here, dropped, away.",
+    )
 
     def __str__(self) -> str:
         return f"socket of {self.user or 'a guest'} at game {self.game_id}"

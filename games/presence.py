@@ -4,6 +4,7 @@ A socket's row is written when it opens and marked closed (with the time) when i
 process renews the open rows every sweep (games.worker). A person counts as here while any of
 their rows was seen within AWAY_SECONDS: a short drop (a reload, a train tunnel) does not make a
 seat away, and the rows of a process that died stop being renewed, so its people go away too.
+Rows are kept RELAXED_ABSENCE_SECONDS, as long as games.services.absence reads them.
 A change is announced to the table's group as "presence.changed" (never who, only when); each
 socket then re-reads the table's presence once per process (games.boards.shared).
 """
@@ -14,6 +15,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -54,6 +56,13 @@ def away_since(at: datetime) -> datetime:
     return at - timedelta(seconds=settings.AWAY_SECONDS)
 
 
+def kept_since(at: datetime) -> datetime:
+    """Rows seen before this are of no more use: past the away line, and past the relaxed
+    tables' absence (games.services.absence reads how long a person has been gone)."""
+    longest = max(settings.AWAY_SECONDS, settings.RELAXED_ABSENCE_SECONDS)
+    return at - timedelta(seconds=longest)
+
+
 def read(game_id: int) -> Presence:
     """The table's presence now (one query)."""
     stamp = time.time()
@@ -72,11 +81,23 @@ def read(game_id: int) -> Presence:
     return Presence(frozenset(connected), frozenset(recent), guests, stamp)
 
 
+def lately_here(game_ids: Iterable[int]) -> set[int]:
+    """The people with a socket at any of these tables now or lately (here or reconnecting)."""
+    rows = TableSocket.objects.filter(
+        game_id__in=list(game_ids), user__isnull=False, seen_at__gte=away_since(clocks.now())
+    )
+    return set(rows.values_list("user_id", flat=True))
+
+
 def announce(game_id: int) -> None:
     """Tell the table's sockets that its presence changed (they re-read it)."""
     if not settings.PRESENCE_PUSHES:
         return
     send_to_group(group_name(game_id), {"type": "presence.changed", "stamp": time.time()})
+
+
+HERE, DROPPED, AWAY = "here", "dropped", "away"
+"""What a socket's row says of its person, and what the table was last told of it (`told`)."""
 
 
 def opened(channel: str, game_id: int, user_id: int | None) -> None:
@@ -89,6 +110,7 @@ def opened(channel: str, game_id: int, user_id: int | None) -> None:
             "process": PROCESS,
             "open": True,
             "seen_at": clocks.now(),
+            "told": HERE,
         },
     )
     announce(game_id)
@@ -96,30 +118,61 @@ def opened(channel: str, game_id: int, user_id: int | None) -> None:
 
 def closed(channel: str, game_id: int) -> None:
     """A socket left the table: its row keeps the time, so its person stays here a while."""
-    TableSocket.objects.filter(channel=channel).update(open=False, seen_at=clocks.now())
+    TableSocket.objects.filter(channel=channel).update(
+        open=False, seen_at=clocks.now(), told=DROPPED
+    )
     announce(game_id)
 
 
 def renew(process: str = PROCESS) -> int:
-    """This process's open sockets are still open (every sweep); how many."""
-    return TableSocket.objects.filter(process=process, open=True).update(seen_at=clocks.now())
+    """This process's open sockets are still open (every sweep); how many.
+
+    A row another process's sweep found stale (this process was stalled) is here again: told.
+    """
+    mine = TableSocket.objects.filter(process=process, open=True)
+    revived = set(mine.exclude(told=HERE).values_list("game_id", flat=True))
+    count = mine.update(seen_at=clocks.now(), told=HERE)
+    for game_id in sorted(revived):
+        announce(game_id)
+    return count
 
 
-def sweep(period: float) -> list[int]:
-    """The games whose presence changed by time alone in the last period, announced; old rows go.
+def phase(is_open: bool, seen_at: datetime, at: datetime) -> str:
+    """What a socket's row says of its person at this time."""
+    if seen_at < away_since(at):
+        return AWAY
+    live = is_open and seen_at >= at - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+    return HERE if live else DROPPED
+
+
+def sweep() -> list[int]:
+    """The games whose presence changed by time alone since their screens were last told,
+    announced; rows past use go.
 
     A person goes away AWAY_SECONDS after their last socket closed; a socket whose process
-    stopped renewing it drops PRESENCE_STALE_SECONDS after its last renewal.
+    stopped renewing it drops PRESENCE_STALE_SECONDS after its last renewal. Each row keeps what
+    its table was last told (`told`), so a sweep that comes late still tells every change once.
     """
     at = clocks.now()
-    window = timedelta(seconds=period)
-    away = away_since(at)
     stale = at - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
-    went_away = TableSocket.objects.filter(seen_at__lt=away, seen_at__gte=away - window)
-    dropped = TableSocket.objects.filter(open=True, seen_at__lt=stale, seen_at__gte=stale - window)
-    games = set(went_away.values_list("game_id", flat=True))
-    games |= set(dropped.values_list("game_id", flat=True))
-    TableSocket.objects.filter(seen_at__lt=away - window).delete()
+    rows = TableSocket.objects.filter(seen_at__lt=stale).exclude(told=AWAY)
+    changed: dict[str, list[int]] = {AWAY: [], DROPPED: []}
+    games = set()
+    for pk, game_id, is_open, seen_at, told in rows.values_list(
+        "pk", "game_id", "open", "seen_at", "told"
+    ):
+        now_says = phase(is_open, seen_at, at)
+        if now_says != told:
+            changed[now_says].append(pk)
+            games.add(game_id)
+    # Only rows still as read: one renewed meanwhile is here again.
+    if changed[AWAY]:
+        TableSocket.objects.filter(pk__in=changed[AWAY], seen_at__lt=away_since(at)).update(
+            told=AWAY
+        )
+    if changed[DROPPED]:
+        TableSocket.objects.filter(pk__in=changed[DROPPED], seen_at__lt=stale).update(told=DROPPED)
+    TableSocket.objects.filter(seen_at__lt=kept_since(at)).delete()
     for game_id in sorted(games):
         announce(game_id)
     return sorted(games)

@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Mute, Seat
-from games.services.chat import may_read, may_write, seated_person
+from games.services.chat import closed_because, may_read, may_write, seated_person
 
 SHOWN = 50  # the newest lines a screen shows
 
@@ -32,6 +32,7 @@ def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
     if not may_read(game, user, seats):
         return {"game": game, "readable": False, "writable": False, "seated": seated}
     muted = muted_by(user)
+    closed = closed_because(game)
     lines = (
         ChatMessage.objects.filter(game=game, hidden=False)
         .exclude(author__in=[m.pk for m in muted])
@@ -42,7 +43,8 @@ def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
         "game": game,
         "readable": True,
         "seated": seated,
-        "writable": may_write(game, user, seats),
+        "closed": closed,
+        "writable": may_write(game, user, seats) and not closed,
         "lines": list(reversed(lines)),
         "muted": muted,
         "viewer_id": getattr(user, "pk", None),

@@ -10,8 +10,9 @@ path: a drive that leaves a person's clock running sets a timer for its deadline
 and every sweep wakes the games with a deadline due (set by another process, or before a
 restart); bot_step then lets a stand-in move. Several processes may wake the same game: the
 version and deadline re-check under the row lock lets exactly one store each move. The sweep
-also renews this process's sockets at the tables and announces presence that changed with time
-(games.presence).
+also renews this process's sockets at the tables, announces presence that changed with time
+(games.presence), deals the rematches that wait only on people who went away (rematch.sweep)
+and hands to a house bot the seat of a person long away at a relaxed table (absence.sweep).
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -64,10 +65,15 @@ def next_deadline(game_id: int) -> float | None:
     return None if first is None else (first - clocks.now()).total_seconds()
 
 
-def upkeep(period: float) -> list[int]:
-    """Each sweep: renew this process's sockets, announce presence moved by time; due games."""
-    presence.renew()
-    presence.sweep(period)
+def upkeep() -> list[int]:
+    """Each sweep: renew this process's sockets, announce presence moved by time, deal the
+    rematches that someone's going away settled, give the seats of people long away at relaxed
+    tables to bots; the games with a deadline due."""
+    for part in (presence.renew, presence.sweep, services.sweep_rematches, services.sweep_absences):
+        try:
+            part()
+        except Exception:  # one part failing must not keep the deadlines from their stand-ins
+            logger.exception("%s failed in the sweep; it runs again next period", part.__module__)
     return due_deadlines()
 
 
@@ -179,7 +185,7 @@ class Runner:
             try:
                 for game_id in self.stuck(await self.in_pool(running_with_bots)(), first):
                     self.wake(game_id)
-                for game_id in await self.in_pool(upkeep)(settings.BOT_SWEEP_SECONDS):
+                for game_id in await self.in_pool(upkeep)():
                     self.wake(game_id)
             except Exception:
                 logger.exception("the bot sweep failed; it runs again next period")

@@ -78,17 +78,21 @@ def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:
     offered = services.current_rematch(game)
     if offered is None:
         return {"table": None, "can_offer": True, "can_answer": False} if may_offer else None
-    seats = list(offered.seats.select_related("user"))
+    seats = list(offered.seats.select_related("user").order_by("joined_at", "pk"))
     mine = next((s for s in seats if me is not None and s.user_id == me.user_id), None)
+    open_offer = offered.status == Game.Status.OPEN
     table = {
         "pk": offered.pk,
         "url": offered.get_absolute_url(),
         "status": offered.status,
         "host": next((s.user.username for s in seats if s.user_id == offered.host_id), ""),
-        "waiting": [s.user.username for s in seats if s.accepted is None],
         "declined": [s.user.username for s in seats if s.accepted is False],
     }
-    open_offer = offered.status == Game.Status.OPEN
+    if open_offer:
+        found = services.read_answers(offered, seats)
+        table["waiting"] = [s.user.username for s in found.waiting]
+        table["away"] = [s.user.username for s in found.away]
+        table["too_few"] = found.needs_away
     return {
         "table": table,
         "can_answer": may_offer and open_offer and mine is not None and mine.accepted is None,
@@ -132,8 +136,9 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "handed_over": handed,
                 "presence": "bot" if seat.bot and not handed else here,
                 "waiting": seat.position in active and running,
-                "deadline": epoch_ms(seat.deadline),
-                "move_ends": epoch_ms(clocks.move_ends(seat)),
+                # Only a running game's clocks count down (an ended one's were stopped anyway).
+                "deadline": epoch_ms(seat.deadline) if running else None,
+                "move_ends": epoch_ms(clocks.move_ends(seat)) if running else None,
             }
         )
     return {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -182,6 +182,14 @@ class GameKind(ABC):
         (in Midnight Bakery a rival locking a pick does not change your batch).
         """
         return None
+
+    def turn(self, view: Mapping[str, Any]) -> Hashable:
+        """Which turn (or pick) of the game a seat's view is at: a seat still to act after its own
+        move plays on in the same turn while this stays the same (one move clock, one stand-in).
+
+        The moment by default: a game without one has a turn end only when the seat stops acting.
+        """
+        return self.moment(view)
 
     @abstractmethod
     def board(

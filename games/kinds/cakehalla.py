@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
@@ -584,6 +584,10 @@ class Cakehalla(GameKind):
     ) -> dict[str, Any]:
         """The Cakehalla board of one viewer."""
         return context(game, view, legal, me, seats)
+
+    def turn(self, view: Mapping[str, Any]) -> Hashable:
+        """A turn lasts from its main action through putting tokens back and choosing a customer."""
+        return int(view["turns_done"])
 
     def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
         """The cards the baker bought (the tie-break)."""

@@ -35,7 +35,19 @@ from games.services.play import (
     seated,
     take_seat_back,
 )
-from games.services.rematch import accept_rematch, current_rematch, decline_rematch, rematch
+
+# isort: split
+# After base and play: absence imports play, whose games.worker imports games.presence, which
+# reads the names above from this package.
+from games.services.absence import sweep as sweep_absences
+from games.services.rematch import (
+    accept_rematch,
+    current_rematch,
+    decline_rematch,
+    read_answers,
+    rematch,
+)
+from games.services.rematch import sweep as sweep_rematches
 from games.services.tables import (
     add_bot,
     bot_account,
@@ -72,6 +84,7 @@ __all__ = [
     "join",
     "leave",
     "placings",
+    "read_answers",
     "play",
     "quick_game",
     "rematch",
@@ -80,6 +93,8 @@ __all__ = [
     "resign",
     "run_bots",
     "seated",
+    "sweep_absences",
+    "sweep_rematches",
     "send_to_group",
     "start",
     "hand_all_seats_to_bots",

@@ -53,6 +53,19 @@ def may_write(game: Game, user: Any, seats: Iterable[Seat]) -> bool:
     return game.spectator_chat or seated_person(seats, user)
 
 
+def closed_because(game: Game) -> str:
+    """Why no line may be said at this table any more ("" while its chat is open).
+
+    A finished game keeps its chat (a word after the last bake); a table that was called off or
+    stopped by a moderator does not.
+    """
+    if game.status == Game.Status.CANCELLED:
+        return "This table was called off, so its chat is closed."
+    if game.status == Game.Status.ABORTED:
+        return "A moderator stopped this game, so its chat is closed."
+    return ""
+
+
 def clean_line(text: Any) -> str:
     """The line as stored: one line of printable text, or a ServiceError saying what is wrong."""
     if not isinstance(text, str):
@@ -71,6 +84,9 @@ def clean_line(text: Any) -> str:
 
 def check_say(game: Game, user: User, text: Any) -> str:
     """The cleaned line this person may say at this table now, or a ServiceError."""
+    closed = closed_because(game)
+    if closed:
+        raise ServiceError(closed)
     seats = list(game.seats.select_related("user"))
     if not may_write(game, user, seats):
         raise NotAllowed("Only the players can chat at this table.")

@@ -71,22 +71,44 @@ def waits_on(game: Game, state: Any, position: int) -> bool:
     )
 
 
-def wind(game: Game, state: Any, seats: Mapping[int, Seat], movers: set[int], at: datetime) -> None:
+def turn_goes_on(game: Game, before: Any, state: Any, position: int) -> bool:
+    """Whether the seat that just moved is still to act in the same turn (a Cakehalla put-back
+    or customer after the main action): its clock keeps running."""
+    kind = game.spec
+    engine = kind.engine
+    if not waits_on(game, state, position):
+        return False
+    return kind.turn(engine.view(before, position)) == kind.turn(engine.view(state, position))
+
+
+def wind(
+    game: Game,
+    state: Any,
+    seats: Mapping[int, Seat],
+    movers: set[int],
+    at: datetime,
+    before: Any = None,
+) -> None:
     """Stop the clocks of the movers and of seats no longer waited on; start the waited-on ones.
 
-    Saves the seats whose clock changed. Bots and relaxed tables have no clock.
+    A mover still to act in the same turn as `before` (the state its move started from) keeps
+    its clock: the move's own time covers the whole turn. Saves the seats whose clock changed.
+    Bots and relaxed tables have no clock.
     """
     clock = pace(game)
     changed = []
     for position, seat in seats.items():
-        before = (seat.deadline, seat.bank)
+        start = (seat.deadline, seat.bank)
         clocked = clock is not None and not seat.bot and waits_on(game, state, position)
-        if seat.deadline is not None and (position in movers or not clocked):
+        moved_on = position in movers and not (
+            clocked and before is not None and turn_goes_on(game, before, state, position)
+        )
+        if seat.deadline is not None and (moved_on or not clocked):
             stop(seat, at)
         if clocked and seat.deadline is None:
             assert clock is not None
             seat.deadline = at + timedelta(seconds=clock.per_move + seat.bank)
-        if (seat.deadline, seat.bank) != before:
+        if (seat.deadline, seat.bank) != start:
             changed.append(seat)
     if changed:
         Seat.objects.bulk_update(changed, ["deadline", "bank"])
@@ -98,3 +120,8 @@ def overdue(seats: Mapping[int, Seat], at: datetime) -> Seat | None:
         if seat.deadline is not None and not seat.bot and seat.deadline <= at:
             return seat
     return None
+
+
+def clear(game: Game) -> None:
+    """A game that ended without a last move (a moderator's abort): every clock stops."""
+    Seat.objects.filter(game=game).exclude(deadline=None).update(deadline=None)

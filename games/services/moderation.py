@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Report, Seat
+from games.services import clocks
 from games.services.base import NotAllowed, ServiceError, bump, closed_reason, lock
 from games.services.play import DEACTIVATED, bots_after_commit, do_hand_seat_to_bot
 from games.services.tables import cancel, leave
@@ -70,6 +71,7 @@ def abort(game: Game | int, moderator: User, reason: str) -> Game:
     game.abort_reason = reason
     game.aborted_by = moderator
     game.finished_at = timezone.now()
+    clocks.clear(game)  # no stand-in moves, no countdown says "time is up"
     bump(game, ["status", "abort_reason", "aborted_by", "finished_at"])
     log_moderation(moderator, game, f"Aborted: {reason}")
     return game

@@ -49,7 +49,7 @@ def check_play(
     if game.status != Game.Status.RUNNING or seat.position is None:
         raise StaleVersion(closed_reason(game))
     if seat.resigned:
-        raise NotAllowed(f"{HANDED_OVER_WHY[handed_over(seat)]} A house bot plays your seat.")
+        raise NotAllowed(f"{handed_over_why(game, seat)} A house bot plays your seat.")
     if version is not None and version != game.version:
         kind = game.spec
         same_moment = (
@@ -86,13 +86,13 @@ def do_play(
     if not isinstance(action, dict):
         raise IllegalAction("That is not an action.")
     assert seat.position is not None
-    state = game.spec.engine.apply_action(state, seat.position, action)
+    before, state = state, game.spec.engine.apply_action(state, seat.position, action)
     log = [action_row(game, seat.position, action, user=user, bot="")]
     seats = seated(game)
     if seats[seat.position].stand_ins:
         seats[seat.position].stand_ins = 0
         seats[seat.position].save(update_fields=["stand_ins"])
-    record(game, state, log, seats)
+    record(game, state, log, seats, before)
     bump(game, ["status", "snapshot", "moves", "finished_at"])
     return game
 
@@ -110,8 +110,13 @@ def action_row(
     return Action(game=game, seq=game.moves, seat=position, payload=action, user=user, bot=bot)
 
 
-def record(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat]) -> None:
-    """Append the Action rows, save the snapshot, wind the clocks, and the results at the end."""
+def record(
+    game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat], before: Any = None
+) -> None:
+    """Append the Action rows, save the snapshot, wind the clocks, and the results at the end.
+
+    `before`: the state the moves started from (a mover still in the same turn keeps its clock).
+    """
     engine = game.spec.engine
     Action.objects.bulk_create(log)
     game.snapshot = engine.dump(state)
@@ -121,7 +126,7 @@ def record(game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat])
         result = engine.result(state)
         write_results(game, result, seats)
         stats.count_finished(game, engine.view(state, None), result, seats)
-    clocks.wind(game, state, seats, {a.seat for a in log}, clocks.now())
+    clocks.wind(game, state, seats, {a.seat for a in log}, clocks.now(), before)
 
 
 # --- bots ---------------------------------------------------------------------------------
@@ -247,20 +252,18 @@ def stand_in_turn(
     """The stand-in's action, and the rest of that turn (a Cakehalla put-back or customer).
 
     It stops at the end of the seat's turn or pick: when the game no longer waits on the seat,
-    or the seat's moment moved on (a Midnight Bakery reveal dealt a new pick).
+    or the seat's turn moved on (kind.turn: a Midnight Bakery reveal dealt a new pick).
     """
     kind = game.spec
     engine = kind.engine
     assert seat.position is not None
     position = seat.position
-    before = kind.moment(engine.view(state, position))
+    before = state
     log = []
     for _ in range(MOST_STEPS):
         state = engine.apply_action(state, position, action)
         log.append(action_row(game, position, action, user=seat.user, bot=STAND_IN))
-        if engine.is_over(state) or not clocks.waits_on(game, state, position):
-            break
-        if before is not None and kind.moment(engine.view(state, position)) != before:
+        if engine.is_over(state) or not clocks.turn_goes_on(game, before, state, position):
             break
         action = decide(game, state, position, kind.house_bot)
     return state, log
@@ -282,11 +285,12 @@ def store_stand_in(
     if fresh.deadline != seat.deadline or fresh.bot or fresh.deadline is None:
         return False
     assert seat.position is not None
+    before = state
     state, log = stand_in_turn(game, state, seat, action)
     seat.stand_ins += 1
     seat.save(update_fields=["stand_ins"])
     notice(game, f"Time ran out for {seat.user.username}: a stand-in played {seat.name}'s move.")
-    record(game, state, log, seats)
+    record(game, state, log, seats, before)
     if seat.stand_ins >= settings.STAND_INS_BEFORE_BOT and game.status == Game.Status.RUNNING:
         hand_over(game, state, seats, seat, ABSENT)
     bump(game, ["status", "snapshot", "moves", "finished_at", "notices"])
@@ -347,6 +351,14 @@ HAND_OVER_NOTICES = {
     ABSENT: "{name} is away: a {bot} bot plays {seat} to the end.",
     DEACTIVATED: "{name}'s account was closed: a {bot} bot plays {seat} to the end.",
 }
+
+
+def handed_over_why(game: Game, seat: Seat) -> str:
+    """Why a house bot plays this seat, told to its person (away at a relaxed table: no clock)."""
+    reason = handed_over(seat)
+    if reason == ABSENT and game.pace == Game.Pace.RELAXED:
+        return "You were away while the table waited on you."
+    return HANDED_OVER_WHY[reason]
 
 
 def handed_over(seat: Seat) -> str:

@@ -2,21 +2,28 @@
 
 The new table is an open table whose seats are taken at once: the person who offered has said
 yes, the bots always do, and a person who resigned is replaced by a house bot of the level that
-finished their game (they left). It starts by itself when the last person says yes; one "no"
-calls it off (a new offer makes a new table). Every change is pushed to both tables: the old
-table's page links to the new one.
+finished their game (they left). It starts by itself when every person present has said yes;
+one "no" calls it off (a new offer makes a new table). A person who has not answered and has had
+no socket at either table for AWAY_SECONDS (counted from the offer at the earliest) is away: they
+do not hold the others up, and the rematch is dealt without them as long as the game's minimum
+of bakers said yes. Someone going away deals it too: the worker's sweep looks (sweep). Every
+change is pushed to both tables: the old table's page links to the new one.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import presence
 from games.models import Game, Seat
-from games.services.base import NotAllowed, ServiceError, bump, lock, seats_in_order
+from games.services import clocks
+from games.services.base import NotAllowed, ServiceError, bump, lock, notice, seats_in_order
 from games.services.play import bots_after_commit
-from games.services.tables import bot_account, deal
+from games.services.tables import bot_account, check_host, deal
 
 
 def current_rematch(game: Game) -> Game | None:
@@ -82,6 +89,9 @@ def check_answer(new: Game, user: User) -> Seat:
     if new.rematch_of_id is None:
         raise ServiceError("This table is not a rematch.")
     seat = new.seats.filter(user=user).first()
+    left_out = seat is None and new.status == Game.Status.RUNNING
+    if left_out and Seat.objects.filter(game_id=new.rematch_of_id, user=user, bot="").exists():
+        raise ServiceError("This rematch started without you: you were away.")
     if seat is None or seat.bot:
         raise NotAllowed("You are not invited to this rematch.")
     if new.status == Game.Status.CANCELLED:
@@ -121,15 +131,150 @@ def do_accept(old: Game, new: Game, user: User) -> Game:
     return start_if_agreed(old, new)
 
 
+@dataclass(frozen=True)
+class Answers:
+    """Where a rematch stands: who plays (said yes, bots too), who is still to answer, who is
+    away without an answer (left out if the rest agree), and whether it may be dealt now."""
+
+    playing: list[Seat]
+    waiting: list[Seat]
+    away: list[Seat]
+    least: int
+
+    @property
+    def enough(self) -> bool:
+        """Enough bakers said yes to deal the game."""
+        return len(self.playing) >= self.least
+
+    @property
+    def agreed(self) -> bool:
+        """Everyone present said yes, and enough bakers play."""
+        return not self.waiting and self.enough
+
+    @property
+    def needs_away(self) -> bool:
+        """Even if everyone present says yes, too few bakers play without the people away."""
+        return len(self.playing) + len(self.waiting) < self.least
+
+
+def answers(new: Game, seats: list[Seat], here: set[int]) -> Answers:
+    """The answers at a rematch table, given who is at either table now or lately (`here`).
+
+    Nobody is away before the offer is AWAY_SECONDS old: each person gets that long to come.
+    """
+    settled = new.created_at <= presence.away_since(clocks.now())
+    playing = [s for s in seats if s.accepted]
+    unanswered = [s for s in seats if s.accepted is None]
+    away = [s for s in unanswered if settled and s.user_id not in here]
+    waiting = [s for s in unanswered if s not in away]
+    return Answers(playing, waiting, away, new.spec.min_players)
+
+
+def read_answers(new: Game, seats: list[Seat] | None = None) -> Answers:
+    """The answers at this rematch table now (presence read at it and at the finished game)."""
+    seats = seats_in_order(new) if seats is None else seats
+    tables = [new.pk] if new.rematch_of_id is None else [new.pk, new.rematch_of_id]
+    return answers(new, seats, presence.lately_here(tables))
+
+
 def start_if_agreed(old: Game, new: Game) -> Game:
-    """Deal the rematch if every seat said yes; the change is pushed to both tables."""
-    seats = seats_in_order(new)
-    if all(s.accepted for s in seats):
-        deal(new, seats)
-    else:
+    """Deal the rematch if everyone present said yes; the change is pushed to both tables."""
+    if not settle(new, read_answers(new)):
         bump(new, [])
     bump(old, [])
     return new
+
+
+def settle(new: Game, found: Answers) -> bool:
+    """Deal the locked rematch table to those who said yes, if they agreed; whether it was.
+
+    The away people's seats go: the new game seats only those who play.
+    """
+    if not found.agreed:
+        return False
+    if found.away:
+        names = ", ".join(s.user.username for s in found.away)
+        notice(new, f"Dealt without {names}: away when the others had all said yes.")
+        Seat.objects.filter(pk__in=[s.pk for s in found.away]).delete()
+        new.capacity = len(found.playing)
+        new.save(update_fields=["notices", "capacity"])
+    deal(new, found.playing)
+    return True
+
+
+def start_rematch(old: Game, new: Game, user: User) -> None:
+    """The host deals the locked rematch by hand: only once nobody present is left to answer."""
+    check_host(new, user)
+    found = read_answers(new)
+    if found.waiting:
+        names = ", ".join(s.user.username for s in found.waiting)
+        raise ServiceError(f"Waiting for {names} to accept the rematch.")
+    if not settle(new, found):
+        names = ", ".join(s.user.username for s in found.away)
+        raise ServiceError(f"Too few bakers said yes: waiting for {names} to come back.")
+    bump(old, [])
+
+
+# The away people each open rematch showed when this process last told the old table.
+_told_away: dict[int, frozenset[int]] = {}
+
+
+def sweep() -> list[int]:
+    """Each worker sweep: deal the open rematches that someone's going away settled; tell the
+    finished game's screens when its rematch's away list changed. The rematches dealt."""
+    since = presence.away_since(clocks.now())
+    offers = list(
+        Game.objects.filter(
+            status=Game.Status.OPEN, rematch_of__isnull=False, created_at__lte=since
+        )
+    )
+    if not offers:
+        _told_away.clear()
+        return []
+    seats: dict[int, list[Seat]] = {g.pk: [] for g in offers}
+    for seat in (
+        Seat.objects.filter(game__in=offers).select_related("user").order_by("joined_at", "pk")
+    ):
+        seats[seat.game_id].append(seat)
+    tables = [g.pk for g in offers] + [g.rematch_of_id for g in offers if g.rematch_of_id]
+    here = presence.lately_here(tables)
+    dealt, told = [], {}
+    for offer in offers:
+        found = answers(offer, seats[offer.pk], here)
+        if found.agreed and settle_later(offer.pk):
+            dealt.append(offer.pk)
+            continue
+        told[offer.pk] = away = frozenset(s.user_id for s in found.away)
+        if _told_away.get(offer.pk, frozenset()) != away and offer.rematch_of_id is not None:
+            presence.announce(offer.rematch_of_id)
+    _told_away.clear()
+    _told_away.update(told)
+    return dealt
+
+
+def settle_later(new_id: int) -> bool:
+    """Deal a rematch the sweep found agreed, re-read under the locks; whether it was dealt.
+
+    Every process's sweep may find it: the status re-check under the row locks lets one deal.
+    """
+    dealt = do_settle(new_id)
+    if dealt:
+        bots_after_commit(new_id)
+    return dealt
+
+
+@transaction.atomic
+def do_settle(new_id: int) -> bool:
+    """Lock the finished game then its rematch, and deal it if it is still open and agreed."""
+    old_id = Game.objects.filter(pk=new_id).values_list("rematch_of_id", flat=True).first()
+    if old_id is None:
+        return False
+    old = lock(old_id)
+    new = lock(new_id)
+    if new.status != Game.Status.OPEN or not settle(new, read_answers(new)):
+        return False
+    bump(old, [])
+    return True
 
 
 @transaction.atomic

@@ -233,9 +233,6 @@ def check_start(game: Game, user: User) -> list[Seat]:
     seats = seats_in_order(game)
     if len(seats) < game.spec.min_players:
         raise ServiceError(f"At least {game.spec.min_players} players must sit to start.")
-    waiting = [s.user.username for s in seats if not s.accepted]
-    if waiting:
-        raise ServiceError(f"Waiting for {', '.join(waiting)} to accept the rematch.")
     return seats
 
 
@@ -250,13 +247,21 @@ def start(game: Game | int, user: User) -> Game:
 def do_start(game: Game | int, user: User) -> Game:
     """Draw the seats and deal the game in one transaction; the deal and the rules version are
     stored with it, so its replays never depend on how a seed deals tomorrow."""
-    game = lock(game)
-    deal(game, check_start(game, user))
+    pk = game if isinstance(game, int) else game.pk
+    finished = Game.objects.filter(pk=pk).values_list("rematch_of_id", flat=True).first()
+    old = lock(finished) if finished is not None else None  # the rematch services' lock order
+    game = lock(pk)
+    if old is not None:
+        from games.services.rematch import start_rematch  # it builds on this module
+
+        start_rematch(old, game, user)
+    else:
+        deal(game, check_start(game, user))
     return game
 
 
 def deal(game: Game, seats: list[Seat]) -> None:
-    """Draw the seats and deal the locked game (check_start, or a rematch all accepted)."""
+    """Draw the seats and deal the locked game (check_start, or the yeses of a rematch)."""
     clock = clocks.pace(game)
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position

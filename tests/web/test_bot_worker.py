@@ -252,3 +252,17 @@ def test_the_sweep_lists_running_games_with_a_bot_seat(
     services.start(with_bot, player)
     table([player], 1)
     assert running_with_bots() == {with_bot.pk: fresh(with_bot).version}
+
+
+def test_a_failing_part_of_the_sweep_does_not_keep_deadlines_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games import worker
+    from games.services import absence
+
+    def broken() -> list[int]:
+        raise OperationalError("the database went away a moment")
+
+    monkeypatch.setattr(absence, "sweep", broken)
+    monkeypatch.setattr(worker, "due_deadlines", lambda: [7])
+    assert worker.upkeep() == [7]

@@ -215,3 +215,32 @@ def test_a_chat_moderator_is_a_staff_member_of_the_group(running_game: Game, pla
     admin.post("/admin/games/chatmessage/", {"action": "hide_lines", "_selected_action": [line.pk]})
     line.refresh_from_db()
     assert line.hidden
+
+
+@pytest.mark.django_db
+def test_no_line_at_a_table_called_off_or_stopped_by_a_moderator(
+    running_game: Game, player: User, rival: User
+) -> None:
+    table = services.create_game(player, "midnight-bakery", 2)
+    services.join(table, rival)
+    say(client_for(rival), table, "see you at the start")
+    services.cancel(table, player)
+    status, html = say(client_for(rival), table, "still here?")
+    assert status == 422 and "This table was called off, so its chat is closed." in html
+    with pytest.raises(services.ServiceError, match="called off"):
+        chat.say(Game.objects.get(pk=table.pk), player, "hello?")
+    page = client_for(rival).get(f"/games/{table.pk}/").content.decode()
+    assert "see you at the start" in page  # what was said stays readable
+    assert 'id="chat-form"' not in page and "its chat is closed" in page
+
+    Game.objects.filter(pk=running_game.pk).update(status=Game.Status.ABORTED, abort_reason="x")
+    status, html = say(client_for(player), running_game, "why?")
+    assert status == 422 and "A moderator stopped this game, so its chat is closed." in html
+    assert ChatMessage.objects.filter(text__in=["still here?", "hello?", "why?"]).count() == 0
+
+
+@pytest.mark.django_db
+def test_a_finished_games_players_may_still_chat(player: User, rival: User) -> None:
+    old = finished_game([player, rival])
+    status, _ = say(client_for(rival), old, "good game")
+    assert status == 200 and ChatMessage.objects.filter(game=old, text="good game").exists()

@@ -327,3 +327,46 @@ def test_a_cakehalla_stand_in_plays_out_the_whole_turn_and_counts_once(
     state = state_of(game)
     assert [payload["type"] for _, _, payload in moves] == ["reserve", "return"]
     assert state.turn == 1 and seat(game, first).stand_ins == 1
+
+
+def test_a_cakehalla_turn_keeps_one_move_clock_through_its_put_back(
+    clock: Clock, player: User, rival: User
+) -> None:
+    game = services.create_game(player, "cakehalla", 2, pace="fast")
+    services.join(game, rival)
+    # Nine tokens: taking three more makes twelve, so two must go back in the same turn.
+    start_with(game, SETUP, lambda s: load_with(s, 0, tokens=[3, 3, 3, 0, 0, 0]))
+    first, second = user_at(game, 0), user_at(game, 1)
+    started = seat(game, first).deadline
+    assert started is not None and left(seat(game, first), clock) == FAST_MOVE + FAST_BANK
+    clock.forward(15)
+    take = next(a for a in legal_for(game, first) if a["type"] == "take")
+    services.play(game, first, take, game.version)
+    assert state_of(game).pending == "return"
+    mine = seat(game, first)
+    assert (mine.deadline, mine.bank) == (started, FAST_BANK)  # the same clock runs on
+    assert seat(game, second).deadline is None
+    clock.forward(10)  # 25 s into the turn: 5 s of bank
+    services.play(game, first, legal_for(game, first)[0], game.version)
+    assert state_of(game).turn == 1
+    mine = seat(game, first)
+    assert mine.deadline is None and mine.bank == FAST_BANK - 5
+    assert left(seat(game, second), clock) == FAST_MOVE + FAST_BANK
+
+
+def test_a_cakehalla_turn_past_its_time_after_the_main_action_is_finished_by_the_stand_in(
+    clock: Clock, player: User, rival: User
+) -> None:
+    game = services.create_game(player, "cakehalla", 2, pace="fast")
+    services.join(game, rival)
+    start_with(game, SETUP, lambda s: load_with(s, 0, tokens=[3, 3, 3, 0, 0, 0]))
+    first = user_at(game, 0)
+    take = next(a for a in legal_for(game, first) if a["type"] == "take")
+    services.play(game, first, take, game.version)
+    clock.forward(FAST_MOVE + FAST_BANK - 1)
+    assert services.run_bots(game.pk) == 0  # the turn's clock has a second left
+    clock.forward(2)
+    assert services.run_bots(game.pk) == 1
+    assert [a.payload["type"] for a in stand_ins(game)] == ["return"]
+    mine = seat(game, first)
+    assert state_of(game).turn == 1 and mine.stand_ins == 1 and mine.bank == 0

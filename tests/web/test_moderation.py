@@ -14,7 +14,7 @@ from games import services
 from games.models import ChatMessage, Game, Report
 from games.services import moderation
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game
+from tests.web.finished_games import finished_game, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -343,3 +343,24 @@ def test_acting_on_a_report_is_logged_with_who_and_when(
     # A player cannot close reports.
     with pytest.raises(services.NotAllowed):
         moderation.handle_report(second, player, Report.Status.ACTED)
+
+
+def test_abort_stops_every_clock(moderator: User, player: User, rival: User) -> None:
+    game = services.create_game(player, "midnight-bakery", 2, pace="fast")
+    services.join(game, rival)
+    services.start(game, player)
+    assert game.seats.exclude(deadline=None).count() == 2
+    moderation.abort(game, moderator, "Players colluded.")
+    assert not game.seats.exclude(deadline=None).exists()
+    board = client_for(rival).get(f"/games/{game.pk}/").text
+    assert "data-deadline" not in board and 'role="timer"' not in board
+    assert services.run_bots(game.pk) == 0  # no stand-in moves at a stopped game
+
+
+def test_a_game_that_ends_has_no_clock_left(player: User, rival: User) -> None:
+    game = services.create_game(player, "midnight-bakery", 2, pace="fast")
+    services.join(game, rival)
+    services.start(game, player)
+    over = play_out(game, [player, rival])
+    assert over.status == Game.Status.OVER
+    assert not over.seats.exclude(deadline=None).exists()

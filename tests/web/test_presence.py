@@ -62,7 +62,7 @@ async def next_table(ws: WebsocketCommunicator) -> str:
 def sweep() -> list[int]:
     """What the worker does every sweep: renew this process's open sockets, announce changes."""
     presence.renew()
-    return presence.sweep(60)
+    return presence.sweep()
 
 
 async def test_a_seat_shows_its_person_here_then_reconnecting_then_away(
@@ -157,7 +157,7 @@ async def test_a_process_that_died_does_not_leave_people_here_forever(
     await database_sync_to_async(sweep)()
     gone = await database_sync_to_async(presence.read)(running_game.pk)
     assert gone.status(player.pk) == "away"
-    clock.forward(120)
+    clock.forward(settings.RELAXED_ABSENCE_SECONDS)  # rows are kept as long as that rule reads
     await database_sync_to_async(sweep)()
     assert not await database_sync_to_async(TableSocket.objects.filter(process="dead").exists)()
 
@@ -200,3 +200,52 @@ async def test_a_presence_push_that_finds_the_game_started_sends_the_whole_board
     assert pushed.startswith('<div id="board"'), pushed[:200]
     assert 'id="board-diff"' not in pushed
     await ws.disconnect()
+
+
+async def test_a_sweep_that_comes_late_still_tells_a_departure_once(
+    settings: Any, clock: Clock, running_game: Game, player: User, rival: User
+) -> None:
+    theirs = await socket(running_game, rival)
+    await open_board(theirs)
+    mine = await socket(running_game, player)
+    await open_board(mine)
+    assert presence_of(await next_table(theirs), "alice") == "here"
+    await mine.disconnect()
+    assert presence_of(await next_table(theirs), "alice") == "dropped"
+    clock.forward(settings.AWAY_SECONDS * 4)  # the sweeps' threads were busy all that time
+    assert await database_sync_to_async(sweep)() == [running_game.pk]
+    assert presence_of(await next_table(theirs), "alice") == "away"
+    assert await database_sync_to_async(sweep)() == []  # told once
+    await theirs.disconnect()
+
+
+async def test_a_late_sweep_tells_a_dead_processs_people_away_at_once(
+    settings: Any, clock: Clock, running_game: Game, player: User
+) -> None:
+    await database_sync_to_async(dead_process_socket)(running_game, player, clock.at)
+    clock.forward(settings.AWAY_SECONDS + 60)  # never seen stale: straight to away
+    assert await database_sync_to_async(sweep)() == [running_game.pk]
+    row = await database_sync_to_async(TableSocket.objects.get)(process="dead")
+    assert row.told == presence.AWAY
+    assert await database_sync_to_async(sweep)() == []
+    gone = await database_sync_to_async(presence.read)(running_game.pk)
+    assert gone.status(player.pk) == "away"
+
+
+async def test_a_stalled_process_renewing_its_sockets_tells_their_people_here_again(
+    settings: Any, clock: Clock, monkeypatch: pytest.MonkeyPatch, running_game: Game, player: User
+) -> None:
+    told: list[int] = []
+    monkeypatch.setattr(presence, "announce", told.append)
+    await database_sync_to_async(presence.opened)("mine!1", running_game.pk, player.pk)
+    clock.forward(settings.PRESENCE_STALE_SECONDS + 1)  # this process did not renew in time
+    await database_sync_to_async(presence.sweep)()  # another process's sweep: dropped
+    assert told == [running_game.pk, running_game.pk]
+    stale = await database_sync_to_async(presence.read)(running_game.pk)
+    assert stale.status(player.pk) == "dropped"
+    await database_sync_to_async(presence.renew)()
+    assert told == [running_game.pk] * 3
+    back = await database_sync_to_async(presence.read)(running_game.pk)
+    assert back.status(player.pk) == "here"
+    await database_sync_to_async(presence.renew)()
+    assert len(told) == 3  # nothing new to tell

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import importlib
+import re
+from typing import Any
+
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games import presence, services
 from games.boards import render_board
 from games.models import Game
+from games.worker import upkeep
 from tests.conftest import client_for
+from tests.web.clock import Clock, patched_clock
 from tests.web.finished_games import finished_game, play_out
 from tests.web.finished_games import running_game as bot_game
 from tests.web.sockets import open_board, socket
+
+# The module (games.services.rematch, the name, is the service function).
+rematch_offers = importlib.import_module("games.services.rematch")
 
 
 def seats_of(game: Game) -> dict[str, tuple[str, bool | None]]:
@@ -171,3 +181,180 @@ def test_a_rematch_keeps_the_tables_settings(player: User) -> None:
     new.refresh_from_db()
     kept = ("pace", "watchers", "spectator_chat", "private", "options", "capacity", "kind")
     assert {f: getattr(new, f) for f in kept} == {f: getattr(old, f) for f in kept}
+
+
+# --- people away do not hold a rematch up -------------------------------------------------
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return patched_clock(monkeypatch)
+
+
+def here_at(game: Game, user: User) -> str:
+    """A socket of this person at the table (as the consumer writes it); its channel."""
+    channel = f"test!{game.pk}.{user.pk}"
+    presence.opened(channel, game.pk, user.pk)
+    return channel
+
+
+def after_the_away_rule(clock: Clock, settings: Any) -> None:
+    """Time passes beyond the away rule; the worker's sweep runs (it renews open sockets)."""
+    clock.forward(settings.AWAY_SECONDS + 1)
+    upkeep()
+
+
+@pytest.mark.django_db
+def test_someone_away_does_not_block_the_rematch_once_everyone_here_said_yes(
+    settings: Any, clock: Clock, player: User, rival: User, make_user: Any
+) -> None:
+    dave = make_user("dave")
+    old = finished_game([player, rival, dave], "midnight-bakery", bots=0)
+    clock.at = timezone.now()
+    here_at(old, rival)  # bob is at the finished game's page; dave closed his tab
+    new = services.rematch(old, player)
+    # Within the away rule's 30 s nobody is away yet: both are still to answer.
+    board = render_board(old, rival)
+    assert re.search(r"Waiting for (bob, dave|dave, bob)\.", board) and "Away:" not in board
+    after_the_away_rule(clock, settings)
+    new.refresh_from_db()
+    assert new.status == Game.Status.OPEN  # bob is here and has not answered
+    board = render_board(old, rival)
+    assert "Waiting for bob." in board
+    assert "Away: dave. The rematch starts without them once everyone here has said yes." in board
+    with pytest.raises(services.ServiceError, match="Waiting for bob"):
+        services.start(new, player)
+
+    services.accept_rematch(new, rival)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING and new.capacity == 2
+    assert set(new.seats.values_list("user__username", flat=True)) == {"alice", "bob"}
+    assert {s.position for s in new.seats.all()} == {0, 1}
+    assert "Dealt without dave" in new.notices[-1]["text"]
+    assert "The rematch has started" in render_board(old, player)
+    with pytest.raises(services.ServiceError, match="started without you: you were away"):
+        services.accept_rematch(new, dave)
+
+
+@pytest.mark.django_db
+def test_someone_going_away_deals_the_rematch_at_the_next_sweep(
+    settings: Any, clock: Clock, player: User, rival: User, make_user: Any
+) -> None:
+    dave = make_user("dave")
+    old = finished_game([player, rival, dave], "midnight-bakery", bots=0)
+    clock.at = timezone.now()
+    here_at(old, rival)
+    gone = here_at(old, dave)
+    new = services.rematch(old, player)
+    services.accept_rematch(new, rival)
+    new.refresh_from_db()
+    assert new.status == Game.Status.OPEN  # dave is here and has not answered
+    presence.closed(gone, old.pk)  # dave closes his tab
+    clock.forward(settings.AWAY_SECONDS - 5)
+    upkeep()
+    new.refresh_from_db()
+    assert new.status == Game.Status.OPEN  # reconnecting is not away
+    version = Game.objects.get(pk=old.pk).version
+    clock.forward(6)
+    upkeep()
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING
+    assert set(new.seats.values_list("user__username", flat=True)) == {"alice", "bob"}
+    assert Game.objects.get(pk=old.pk).version > version  # the old table's screens are told
+    # Another process's sweep finds nothing more to deal.
+    assert rematch_offers.sweep() == []
+    assert rematch_offers.do_settle(new.pk) is False
+
+
+@pytest.mark.django_db
+def test_a_rematch_waits_for_someone_away_when_too_few_bakers_said_yes(
+    settings: Any, clock: Clock, player: User, rival: User
+) -> None:
+    old = finished_game([player, rival], "midnight-bakery", bots=0)
+    clock.at = timezone.now()
+    new = services.rematch(old, player)
+    after_the_away_rule(clock, settings)
+    new.refresh_from_db()
+    assert new.status == Game.Status.OPEN  # alice alone cannot play
+    assert "Away: bob. Too few bakers said yes without them" in render_board(old, player)
+    with pytest.raises(services.ServiceError, match="Too few bakers"):
+        services.start(new, player)
+    here_at(new, rival)  # bob comes back, to the rematch's own page, and says yes
+    assert "Waiting for bob." in render_board(old, player)
+    services.accept_rematch(new, rival)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING and new.seats.count() == 2
+
+
+@pytest.mark.django_db
+def test_bots_count_towards_the_bakers_a_rematch_needs(
+    settings: Any, clock: Clock, player: User, rival: User
+) -> None:
+    old = finished_game([player, rival], "midnight-bakery", bots=1)
+    clock.at = timezone.now()
+    new = services.rematch(old, player)
+    after_the_away_rule(clock, settings)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING  # alice and the bot; bob was away
+    assert sorted(new.seats.values_list("bot", flat=True)) == ["", "greedy"]
+    assert new.moves >= 1  # the bot has locked its first pick
+
+
+@pytest.mark.django_db
+def test_the_host_may_deal_by_hand_once_only_people_away_are_left(
+    settings: Any, clock: Clock, player: User, rival: User, make_user: Any
+) -> None:
+    dave = make_user("dave")
+    old = finished_game([player, rival, dave], "midnight-bakery", bots=0)
+    clock.at = timezone.now()
+    new = services.rematch(old, player)
+    services.accept_rematch(new, rival)
+    clock.forward(settings.AWAY_SECONDS + 1)  # no sweep ran (bots inline, no worker)
+    services.start(new, player)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING
+    assert "dave" not in set(new.seats.values_list("user__username", flat=True))
+    assert "The rematch has started" in render_board(old, rival)
+
+
+@pytest.mark.django_db
+def test_the_old_tables_screens_are_told_when_its_rematchs_away_list_changes(
+    settings: Any, clock: Clock, monkeypatch: pytest.MonkeyPatch, player: User, rival: User
+) -> None:
+    monkeypatch.setattr(rematch_offers, "_told_away", {})
+    told: list[int] = []
+    monkeypatch.setattr(presence, "announce", told.append)
+    old = finished_game([player, rival], "midnight-bakery", bots=0)
+    clock.at = timezone.now()
+    new = services.rematch(old, player)
+    rematch_offers.sweep()
+    assert told == []  # nobody is away before the away rule's time
+    clock.forward(settings.AWAY_SECONDS + 1)
+    rematch_offers.sweep()
+    assert told == [old.pk]  # bob is away now
+    rematch_offers.sweep()
+    assert told == [old.pk]  # nothing changed
+    told.clear()
+    here_at(new, rival)
+    rematch_offers.sweep()
+    assert told == [new.pk, old.pk]  # bob's socket at the new table, then the old table told
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_away_list_is_pushed_to_the_old_tables_screens(
+    settings: Any, clock: Clock, monkeypatch: pytest.MonkeyPatch, player: User, rival: User
+) -> None:
+    monkeypatch.setattr(rematch_offers, "_told_away", {})
+    old = await database_sync_to_async(finished_game)([player, rival], "midnight-bakery", 0)
+    clock.at = timezone.now()
+    ws = await socket(old, player)
+    await open_board(ws)
+    await database_sync_to_async(services.rematch)(old, player)
+    assert "Waiting for bob." in await ws.receive_from()
+    settings.PRESENCE_PUSHES = True
+    clock.forward(settings.AWAY_SECONDS + 1)
+    await database_sync_to_async(upkeep)()  # bob is away now: the old table is told
+    while "Away: bob." not in (pushed := await ws.receive_from(timeout=5)):
+        pass
+    assert "Too few bakers said yes without them" in pushed
+    await ws.disconnect()
