@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Mute, Seat
-from games.services.base import NotAllowed, ServiceError, group_name, send_to_group
+from games.services.base import NotAllowed, ServiceError, group_name, lock_user, send_to_group
 
 RATE_LIMIT = 5
 RATE_WINDOW = timedelta(seconds=10)
@@ -87,7 +87,8 @@ def check_say(game: Game, user: User, text: Any) -> str:
 @transaction.atomic
 def say(game: Game, user: User, text: Any) -> ChatMessage:
     """Store a chat line (the person's row locked, so the rate limit holds) and push it."""
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    if user.is_authenticated:
+        lock_user(user)
     line = check_say(game, user, text)
     message = ChatMessage.objects.create(game=game, author=user, text=line, created_at=now())
     game_id = game.pk

@@ -7,7 +7,9 @@ from collections.abc import Callable
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Rating, User
 from games import services
@@ -182,6 +184,49 @@ def test_deactivation_closes_the_hosts_open_tables_and_leaves_others(
     hosted.refresh_from_db()
     assert hosted.status == Game.Status.CANCELLED
     assert not elsewhere.seats.filter(user=rival).exists()
+
+
+def test_deactivation_keeps_for_the_bot_a_seat_it_already_plays(
+    moderator: User, player: User, rival: User, running_game: Game
+) -> None:
+    services.resign(running_game, rival)  # a bot plays bob's seat: he left
+    away = running_game.seats.get(user=rival)
+    assert away.bot and away.handed_over == services.LEFT
+    moderation.deactivate(rival, moderator, "abuse")
+    away.refresh_from_db()
+    assert away.bot and away.resigned and away.handed_over == services.DEACTIVATED
+    moderation.reactivate(rival, moderator, "appeal heard")
+    rival.refresh_from_db()
+    with pytest.raises(services.NotAllowed, match="cannot be taken back"):
+        services.take_seat_back(running_game, rival)
+    away.refresh_from_db()
+    assert away.bot and away.resigned
+    board = client_for(rival).get(f"/games/{running_game.pk}/").text
+    assert "/take-back/" not in board
+
+
+def test_a_report_and_a_deactivation_lock_the_person_before_the_game(
+    moderator: User, player: User, rival: User, running_game: Game
+) -> None:
+    """One lock order everywhere (user row, then game rows), so the two cannot deadlock."""
+
+    def tables_in_order(queries: list[dict[str, str]]) -> list[str]:
+        touched = []
+        for query in queries:
+            sql = query["sql"]
+            if not sql.startswith("SELECT"):
+                continue
+            table = sql.split(" FROM ", 1)[1].split()[0].strip('"')
+            if table in ("accounts_user", "games_game") and table not in touched:
+                touched.append(table)
+        return touched
+
+    with CaptureQueriesContext(connection) as filing:
+        moderation.report(running_game, player, rival.pk, "abuse")
+    with CaptureQueriesContext(connection) as closing:
+        moderation.deactivate(player, moderator, "abuse")
+    assert tables_in_order(filing.captured_queries) == ["accounts_user", "games_game"]
+    assert tables_in_order(closing.captured_queries)[0] == "accounts_user"
 
 
 # --- aborting a game ----------------------------------------------------------------------
