@@ -84,6 +84,36 @@ def test_a_moderator_finds_a_person_and_sees_games_ratings_reports_and_chat(
     assert every.status_code == 200 and str(game) in every.text
 
 
+def test_a_persons_page_lists_only_the_newest_lines_and_reports_with_a_link_to_all(
+    moderator: User, player: User, rival: User
+) -> None:
+    from accounts.admin import INLINE_ROWS
+
+    game = finished_game([player, rival])
+    many = INLINE_ROWS + 5
+    ChatMessage.objects.bulk_create(
+        ChatMessage(game=game, author=player, text=f"line number {i:03}") for i in range(many)
+    )
+    Report.objects.bulk_create(
+        Report(game=game, reporter=rival, reported=player, reason="abuse", note=f"note {i:03}")
+        for i in range(many)
+    )
+    admin = client_for(moderator)
+    page = admin.get(f"/admin/accounts/user/{player.pk}/change/").text
+    assert page.count("<p>line number ") == INLINE_ROWS
+    assert f"line number {many - 1:03}" in page and "line number 000" not in page  # newest
+    assert page.count("<p>note ") == INLINE_ROWS and f"note {many - 1:03}" in page
+    lines = f"/admin/games/chatmessage/?author__id__exact={player.pk}"
+    about = f"/admin/games/report/?reported__id__exact={player.pk}"
+    assert f'href="{lines}"' in page and f'href="{about}"' in page
+    assert f"The newest {INLINE_ROWS} of {many}" in page
+    assert "/admin/games/report/?reporter__id__exact=" not in page  # none by them: no link
+    every_line = admin.get(lines)
+    assert every_line.status_code == 200 and every_line.text.count(">line number ") == many
+    every_report = admin.get(about)
+    assert every_report.status_code == 200 and f"{many} reports" in every_report.text
+
+
 def test_a_player_cannot_open_the_admin_or_use_the_services(
     player: User, rival: User, running_game: Game
 ) -> None:
