@@ -127,13 +127,16 @@ def test_stats_is_in_the_top_menu() -> None:
     assert 'href="/stats/"' in nav(Client().get("/").content.decode())
 
 
-def test_favicon_is_served() -> None:
+def test_favicon_is_served_and_is_the_pages_one_icon() -> None:
     client = Client()
     response = client.get("/favicon.ico")
-    assert response.status_code == 301
-    assert response["Location"] == "/static/favicon.svg"
-    found = finders.find("favicon.svg")
+    assert response.status_code == 302
+    assert response["Location"] == "/static/img/favicon.svg"
+    found = finders.find("img/favicon.svg")
     assert found and "<svg" in Path(str(found)).read_text()
+    page = client.get("/").content.decode()
+    icons = re.findall(r'<link rel="icon"[^>]*>', page)
+    assert len(icons) == 1 and 'href="/static/img/favicon.svg"' in icons[0]
 
 
 def test_one_game_played_is_singular(player: User, rival: User) -> None:
