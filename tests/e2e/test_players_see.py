@@ -176,3 +176,55 @@ def test_a_bakes_results_scroll_sideways_on_a_phone(
     page.screenshot(path=str(artifacts / "players-bake-results-phone-scrolled.png"))
     last = page.locator("#region-results table.bake thead th").last
     assert last.inner_text() == "Running total" and last.is_visible()
+
+
+def in_sight(page: Any, selector: str, width: int) -> list[str]:
+    """The visible elements matching the selector that stick out of a screen this wide."""
+    return list(
+        page.evaluate(
+            """([selector, width]) => [...document.querySelectorAll(selector)]
+                .filter(e => e.getClientRects().length)
+                .filter(e => { const r = e.getBoundingClientRect();
+                               return r.left < 0 || r.right > width; })
+                .map(e => e.textContent.trim())""",
+            [selector, width],
+        )
+    )
+
+
+def test_the_whole_menu_fits_a_phone(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
+) -> None:
+    base = daphne_site["url"]
+    phone = {"width": 375, "height": 812}
+    page = browser.new_context(viewport=phone).new_page()
+    page.set_default_timeout(15_000)
+    items = "header.site a, header.site summary, header.site button"
+    page.goto(base + "/")
+    header = page.locator("header.site")
+    header.get_by_role("link", name="Sign up").wait_for()
+    page.screenshot(path=str(artifacts / "players-menu-phone-logged-out.png"))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= phone["width"]
+    assert in_sight(page, items, phone["width"]) == []
+    assert box(page, "header.site")["height"] < 80  # two short lines
+    sign_up(page, base, "marzipanqueen")
+    header.get_by_role("link", name="New table").wait_for()
+    page.screenshot(path=str(artifacts / "players-menu-phone.png"))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= phone["width"]
+    assert in_sight(page, items, phone["width"]) == []
+    assert box(page, "header.site")["height"] < 80
+    for name in ("Lobby", "History", "Leaderboards", "Stats", "New table"):
+        assert header.get_by_role("link", name=name, exact=True).is_visible(), name
+    # The account's links are one tap away, in sight, and the menu closes on a tap elsewhere.
+    page.click("header.site .account-menu summary")
+    log_out = header.get_by_role("button", name="Log out")
+    log_out.wait_for()
+    for name in ("Your page", "Settings", "Password"):
+        assert header.get_by_role("link", name=name).is_visible(), name
+    assert in_sight(page, items, phone["width"]) == []
+    page.screenshot(path=str(artifacts / "players-menu-phone-open.png"))
+    page.click("main h1")
+    assert not log_out.is_visible()
+    page.click("header.site .account-menu summary")
+    log_out.click()
+    header.get_by_role("link", name="Log in").wait_for()

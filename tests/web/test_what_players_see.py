@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db
 
 
 def nav(body: str) -> str:
-    """The site's top menu."""
-    match = re.search(r'<nav aria-label="Site">(.*?)</nav>', body, re.S)
+    """The site's top menu: its links and the account's."""
+    match = re.search(r'<header class="site">(.*?)</header>', body, re.S)
     assert match
     return match.group(1)
 
