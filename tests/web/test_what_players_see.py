@@ -139,6 +139,21 @@ def test_favicon_is_served_and_is_the_pages_one_icon() -> None:
     assert len(icons) == 1 and 'href="/static/img/favicon.svg"' in icons[0]
 
 
+@pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
+def test_the_final_standings_scroll_sideways_with_a_hint(
+    player: User, rival: User, kind: str
+) -> None:
+    game = finished_game([player, rival], kind)
+    body = client_for(player).get(f"/games/{game.pk}/").content.decode()
+    results = body[body.index('id="region-results"') :]
+    standings = results[: results.index("</table>")]
+    after = results[results.index("</table>") :]
+    assert '<div class="table-scroll"' in standings
+    assert '<th scope="col" class="names">Baker</th>' in standings  # the column that stays put
+    hint = after[: after.index("</p>") + 4]
+    assert 'class="scroll-hint' in hint and "Swipe sideways for every column" in hint
+
+
 def test_one_game_played_is_singular(player: User, rival: User) -> None:
     finished_game([player, rival], bots=0)
     body = Client().get("/stats/").content.decode()
