@@ -6,6 +6,8 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
@@ -17,6 +19,39 @@ from games.models import ChatMessage, Report, Seat
 from games.services import moderation
 
 RECENT_SEATS = 20
+# A person's page lists this many of their newest reports and chat lines in each inline, and
+# links to the list of all of them: someone with thousands of lines still gets a quick page.
+INLINE_ROWS = 20
+
+
+class NewestRowsFormSet(BaseInlineFormSet):
+    """An inline's first INLINE_ROWS rows in its order, and a link to the list of every one."""
+
+    def get_queryset(self) -> QuerySet[Any]:
+        if not hasattr(self, "_newest"):
+            self._newest = super().get_queryset()[:INLINE_ROWS]
+        return self._newest
+
+    def more(self) -> dict[str, Any] | None:
+        """How many rows there are in all and where the list of all of them is, when capped."""
+        if len(self.get_queryset()) < INLINE_ROWS:
+            return None
+        total = super().get_queryset().count()
+        if total <= INLINE_ROWS:
+            return None
+        meta = self.model._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        query = f"?{self.fk.name}__id__exact={self.instance.pk}"
+        return {"shown": INLINE_ROWS, "total": total, "url": url + query}
+
+
+class NewestRowsInline(ReadOnly, admin.TabularInline):
+    """A read-only inline of the newest rows only, with a link to all of them."""
+
+    formset = NewestRowsFormSet
+    template = "admin/newest_rows_tabular.html"
+    extra = 0
+    ordering = ("-created_at", "-pk")
 
 
 class RatingInline(ReadOnly, admin.TabularInline):
@@ -28,11 +63,10 @@ class RatingInline(ReadOnly, admin.TabularInline):
     readonly_fields = fields
 
 
-class ReportInline(ReadOnly, admin.TabularInline):
-    """Reports about this person (or by them), each a link to its own page."""
+class ReportInline(NewestRowsInline):
+    """Reports about this person (or by them), newest first, each a link to its own page."""
 
     model = Report
-    extra = 0
     fields = ("report_link", "created_at", "status", "reason", "note", "game")
     readonly_fields = fields
     show_change_link = True
@@ -55,15 +89,13 @@ class ReportsMadeInline(ReportInline):
     verbose_name_plural = "reports by this person"
 
 
-class ChatLinesInline(ReadOnly, admin.TabularInline):
+class ChatLinesInline(NewestRowsInline):
     """What the person said at tables, newest first; a line is hidden from the chat admin."""
 
     model = ChatMessage
     fk_name = "author"
-    extra = 0
     fields = ("created_at", "game", "text", "hidden")
     readonly_fields = fields
-    ordering = ("-created_at", "-pk")
     verbose_name = "chat line by this person"
     verbose_name_plural = "chat lines by this person"
 

@@ -10,11 +10,15 @@ from accounts import views as account_views
 from games import views as game_views
 from games import views_history as game_views_history
 
+FAVICON = "img/favicon.svg"  # also base.html's <link rel="icon">, swapped by notify.js on a move
+
 urlpatterns = [
     path("", game_views.lobby, name="lobby"),
     path("healthz", game_views.healthz, name="healthz"),
-    # Browsers ask for /favicon.ico on their own; the icon is a small SVG among the static files.
-    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"), permanent=True)),
+    # Browsers ask for /favicon.ico on their own: the page's one icon, a small SVG among the
+    # static files. Not a permanent redirect: in production its name carries the file's hash,
+    # which changes with the icon.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)(FAVICON), permanent=False)),
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", account_views.profile, name="profile"),

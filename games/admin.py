@@ -202,12 +202,12 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Hide the selected lines from every screen")
     def hide_lines(self, request: HttpRequest, queryset: Any) -> None:
-        count = chat.hide(queryset, hidden=True)
+        count = chat.hide(queryset, request.user, hidden=True)  # type: ignore[arg-type]
         self.message_user(request, f"{count} line(s) hidden.")
 
     @admin.action(description="Show the selected lines again")
     def show_lines(self, request: HttpRequest, queryset: Any) -> None:
-        count = chat.hide(queryset, hidden=False)
+        count = chat.hide(queryset, request.user, hidden=False)  # type: ignore[arg-type]
         self.message_user(request, f"{count} line(s) shown again.")
 
 

@@ -235,7 +235,7 @@ def market_tokens(
     moved: AbstractSet[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """The market's piles, each with whether it can be picked once or twice and why not, and
-    whether a rival's newest turn just moved it (`just`)."""
+    whether a rival's turn since the viewer's own moved it (`just`)."""
     takeable = {name for take in legal.takes for name in take}
     rules = view["rules"]
     wild = rules["wild"]
@@ -287,21 +287,27 @@ def bakery_rows(box: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, 
     return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
 
 
-def last_turns(log: list[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
-    """Each seat's latest turn in the kitchen log: its events, and whether it is the newest turn
-    on the table (the log's last), which the board marks for a moment."""
-    turns: dict[int, dict[str, Any]] = {}
-    newest = None
+def last_turns(log: list[Mapping[str, Any]], mine: int | None = None) -> dict[int, dict[str, Any]]:
+    """Each seat's latest turn in the viewer's kitchen log, in the order they were played: its
+    events, and whether it came since the viewer's own last turn (`just`, marked for a moment).
+
+    Several bots answer one move in a row, so the person sees each of those turns; someone who
+    does not play (a watcher) sees only the table's newest turn marked.
+    """
+    runs: list[tuple[int, list[Mapping[str, Any]]]] = []
     for e in log:
         seat = e.get("seat")
         if seat is None:
             continue
-        if newest is None or newest != seat:
-            turns[seat] = {"events": []}
-        turns[seat]["events"].append(e)
-        newest = seat
-    for seat, turn in turns.items():
-        turn["newest"] = seat == newest
+        if not runs or runs[-1][0] != seat:
+            runs.append((seat, []))
+        runs[-1][1].append(e)
+    mine_at = max((n for n, (seat, _) in enumerate(runs) if seat == mine), default=-1)
+    since = mine_at + 1 if mine is not None else len(runs) - 1
+    turns: dict[int, dict[str, Any]] = {}
+    for n, (seat, events) in enumerate(runs):
+        turns.pop(seat, None)  # re-inserted: the dict keeps the order the turns were played in
+        turns[seat] = {"events": events, "just": n >= since and seat != mine}
     return turns
 
 
@@ -326,11 +332,11 @@ def baker_boxes(
     turns: Mapping[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
-    what they did on their latest turn (`last`, `just` when it is the table's newest)."""
+    what they did on their latest turn (`last`; `just` when it came since the viewer's own)."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
     kinds = tokens(view)
     ingredients = view["rules"]["ingredients"]
-    turns = last_turns(view["log"]) if turns is None else turns
+    turns = last_turns(view["log"], mine) if turns is None else turns
     out = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -352,7 +358,7 @@ def baker_boxes(
                 "last": " ".join(event_text(e, names, view["rules"]) for e in turns[i]["events"])
                 if i in turns
                 else "",
-                "just": i in turns and turns[i]["newest"] and i != mine,
+                "just": i in turns and turns[i]["just"],
             }
         )
     return out
@@ -464,12 +470,14 @@ def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, An
     ]
 
 
-def rival_moved(turns: Mapping[int, dict[str, Any]], bakers: list[dict[str, Any]]) -> set[str]:
-    """The market piles the table's newest turn moved, when a rival (or a bot) made it."""
-    newest = next((b for b in bakers if b["just"]), None)
-    if newest is None:
-        return set()
-    return touched(turns[newest["position"]]["events"])
+def rival_moved(turns: Mapping[int, dict[str, Any]]) -> set[str]:
+    """The market piles that the rivals' (and bots') turns since the viewer's own moved."""
+    return {name for turn in turns.values() if turn["just"] for name in touched(turn["events"])}
+
+
+def just_now(turns: Mapping[int, dict[str, Any]], bakers: list[dict[str, Any]]) -> list[str]:
+    """Those turns in words, in the order they were played."""
+    return [bakers[seat]["last"] for seat, turn in turns.items() if turn["just"]]
 
 
 def context(
@@ -481,7 +489,7 @@ def context(
     allowed = Legal(legal)
     rules = view["rules"]
     wait = blocked(view, mine, allowed)
-    turns = last_turns(view["log"])
+    turns = last_turns(view["log"], mine)
     bakers = baker_boxes(view, names, mine, seats, turns)
     my_box = bakers[mine] if mine is not None else None
     my_view = view["seats"][mine] if mine is not None else None
@@ -496,14 +504,15 @@ def context(
         "view": view,
         "my_turn": not wait,
         "turn_name": names[view["turn"]] if view["turn"] is not None else "",
-        # A rival's (or a bot's) newest turn, in words at the top, where a phone's screen starts.
-        "just_now": next((b["last"] for b in bakers if b["just"]), ""),
+        # The rivals' (and bots') turns since the viewer's own, in words at the top, where a
+        # phone's screen starts.
+        "just_now": just_now(turns, bakers),
         "customers": customer_boxes(view, my_view),
         "bakers": bakers,
         "my_box": my_box,
         "reserved": reserved,
         "rows": counter_rows(view, my_view, allowed, wait),
-        "market": market_tokens(view, allowed, wait, rival_moved(turns, bakers)),
+        "market": market_tokens(view, allowed, wait, rival_moved(turns)),
         "takes_json": json.dumps([list(t) for t in allowed.takes]),
         "can_pass": allowed.passing,
         "pass_action": action_json({"type": "pass"}),

@@ -7,7 +7,8 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
-from games.services import chat
+# Base first: the other modules import games.worker and games.presence, which read these names
+# from this package while it is still being imported.
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -15,6 +16,10 @@ from games.services.base import (
     group_name,
     send_to_group,
 )
+
+# isort: split
+from games.services import chat
+from games.services.absence import sweep as sweep_absences
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -35,11 +40,6 @@ from games.services.play import (
     seated,
     take_seat_back,
 )
-
-# isort: split
-# After base and play: absence imports play, whose games.worker imports games.presence, which
-# reads the names above from this package.
-from games.services.absence import sweep as sweep_absences
 from games.services.rematch import (
     accept_rematch,
     current_rematch,

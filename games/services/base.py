@@ -7,8 +7,9 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 
+from accounts.models import User
 from games.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -87,10 +88,25 @@ def closed_reason(game: Game) -> str:
     }.get(Game.Status(game.status), "This table is not open.")
 
 
+# Lock order, everywhere: a person's user row first, then game rows (the older game first
+# when one service locks two). Deactivation, reactivation, a report and a chat line lock the
+# person (lock_user) before any game; no game service locks a person's row after its game (a
+# house bot's row, saved when it is seated, is never locked by those). With two orders, a report
+# (game, then reporter) and the reporter's deactivation (user, then their games) could each
+# hold the row the other waits for. The user row is locked FOR NO KEY UPDATE on PostgreSQL, so
+# a seat, report or chat line that points at the person, written under a game lock, is not
+# held up by it either.
 def lock(game: Game | int) -> Game:
     """The game row, locked until the transaction ends."""
     pk = game if isinstance(game, int) else game.pk
     return Game.objects.select_for_update().get(pk=pk)
+
+
+def lock_user(user: User | int) -> User:
+    """The person's row, locked until the transaction ends (before any game row)."""
+    pk = user if isinstance(user, int) else user.pk
+    no_key = connection.features.has_select_for_no_key_update
+    return User.objects.select_for_update(no_key=no_key).get(pk=pk)
 
 
 def seats_in_order(game: Game) -> list[Seat]:

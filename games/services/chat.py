@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Mute, Seat
-from games.services.base import NotAllowed, ServiceError, group_name, send_to_group
+from games.services.base import NotAllowed, ServiceError, group_name, lock_user, send_to_group
+from games.services.moderation import log_moderation
 
 RATE_LIMIT = 5
 RATE_WINDOW = timedelta(seconds=10)
@@ -103,7 +104,8 @@ def check_say(game: Game, user: User, text: Any) -> str:
 @transaction.atomic
 def say(game: Game, user: User, text: Any) -> ChatMessage:
     """Store a chat line (the person's row locked, so the rate limit holds) and push it."""
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    if user.is_authenticated:
+        lock_user(user)
     line = check_say(game, user, text)
     message = ChatMessage.objects.create(game=game, author=user, text=line, created_at=now())
     game_id = game.pk
@@ -147,13 +149,26 @@ def unmute(user: User, other: User | None, game_id: int) -> None:
     announce_chat_to_user(user.pk, game_id)
 
 
+def check_hide(moderator: User) -> None:
+    """Refuse anyone who may not hide chat lines."""
+    if not moderator.has_perm("games.change_chatmessage"):
+        raise NotAllowed("Only a moderator can hide chat lines.")
+
+
 @transaction.atomic
-def hide(messages: Iterable[ChatMessage], hidden: bool = True) -> int:
-    """A moderator hides (or shows again) chat lines; they vanish from every screen."""
+def hide(messages: Iterable[ChatMessage], moderator: User, hidden: bool = True) -> int:
+    """A moderator hides (or shows again) chat lines; they vanish from every screen.
+
+    Each changed line gets a line in the admin log, like every moderator action.
+    """
+    check_hide(moderator)
     ids = [m.pk for m in messages]
-    changed = ChatMessage.objects.filter(pk__in=ids).exclude(hidden=hidden)
-    games = set(changed.values_list("game_id", flat=True))
-    count = changed.update(hidden=hidden)
-    for game_id in games:
+    changed = list(
+        ChatMessage.objects.select_for_update().filter(pk__in=ids).exclude(hidden=hidden)
+    )
+    ChatMessage.objects.filter(pk__in=[m.pk for m in changed]).update(hidden=hidden)
+    if changed:
+        log_moderation(moderator, changed, "Hid the line" if hidden else "Showed the line again")
+    for game_id in {m.game_id for m in changed}:
         transaction.on_commit(lambda g=game_id: announce_chat(g))  # type: ignore[misc]
-    return count
+    return len(changed)

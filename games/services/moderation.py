@@ -8,6 +8,7 @@ engine state and writes no Action row, so a game's action log still rebuilds it 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.contrib.admin.models import CHANGE, LogEntry
@@ -17,8 +18,12 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Report, Seat
 from games.services import clocks
-from games.services.base import NotAllowed, ServiceError, bump, closed_reason, lock
-from games.services.play import DEACTIVATED, bots_after_commit, do_hand_seat_to_bot
+from games.services.base import NotAllowed, ServiceError, bump, closed_reason, lock, lock_user
+from games.services.play import (
+    DEACTIVATED,
+    bots_after_commit,
+    do_keep_seat_for_bot,
+)
 from games.services.tables import cancel, leave
 
 logger = logging.getLogger(__name__)
@@ -30,10 +35,13 @@ REPORTS_PER_WINDOW = 5
 REPORT_WINDOW = timedelta(hours=1)
 
 
-def log_moderation(moderator: User, obj: models.Model, message: str) -> None:
-    """One line in Django's admin log: who did what to which object, and when (now)."""
+def log_moderation(
+    moderator: User, obj: models.Model | Iterable[models.Model], message: str
+) -> None:
+    """A line in Django's admin log per object: who did what to it, and when (now)."""
+    objs = [obj] if isinstance(obj, models.Model) else list(obj)
     LogEntry.objects.log_actions(
-        user_id=moderator.pk, queryset=[obj], action_flag=CHANGE, change_message=message
+        user_id=moderator.pk, queryset=objs, action_flag=CHANGE, change_message=message
     )
 
 
@@ -102,8 +110,11 @@ def deactivate(person: User | int, moderator: User, reason: str) -> User:
 
 @transaction.atomic
 def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[User, list[int]]:
-    """The account, its seats and tables in one transaction; the games whose seats bots took."""
-    person = User.objects.select_for_update().get(pk=getattr(person, "pk", person))
+    """The account, its seats and tables in one transaction; the games whose seats bots took.
+
+    The person's row is locked first, then their games in id order (see base.lock_user).
+    """
+    person = lock_user(getattr(person, "pk", person))
     check_account_change(moderator, person)
     if not person.is_active:
         raise ServiceError(f"{person.username} is already deactivated.")
@@ -111,16 +122,21 @@ def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[Use
     person.is_active = False
     person.save(update_fields=["is_active"])
     handed = []
-    for seat in Seat.objects.filter(
-        user=person, game__status=Game.Status.RUNNING, bot="", resigned=False
-    ).exclude(position=None):
-        do_hand_seat_to_bot(seat.game_id, seat, DEACTIVATED)
-        handed.append(seat.game_id)
-    for game in Game.objects.filter(seats__user=person, status=Game.Status.OPEN):
-        if game.host_id == person.pk:
-            cancel(game, person)
-        else:
-            leave(game, person)
+    seats = Seat.objects.filter(
+        user=person, game__status__in=[Game.Status.RUNNING, Game.Status.OPEN]
+    ).select_related("game")
+    for seat in sorted(seats, key=lambda s: s.game_id):
+        game = seat.game
+        if game.status == Game.Status.RUNNING and seat.position is not None:
+            # Seats a bot already plays (the person left or was away) are kept for it too,
+            # so reactivating the account does not let the person take them back.
+            if do_keep_seat_for_bot(game.pk, seat.pk, DEACTIVATED):
+                handed.append(game.pk)
+        elif game.status == Game.Status.OPEN:
+            if game.host_id == person.pk:
+                cancel(game, person)
+            else:
+                leave(game, person)
     # The save above already asked the sockets to re-check; ask again once it is committed,
     # so none re-checks before the change is visible to it.
     from games.sockets import recheck_sockets
@@ -134,7 +150,7 @@ def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[Use
 @transaction.atomic
 def reactivate(person: User | int, moderator: User, reason: str) -> User:
     """Open a deactivated account again: it can log in (its old seats stay with the bots)."""
-    person = User.objects.select_for_update().get(pk=getattr(person, "pk", person))
+    person = lock_user(getattr(person, "pk", person))
     check_account_change(moderator, person)
     if person.is_active:
         raise ServiceError(f"{person.username} is active already.")
@@ -185,9 +201,11 @@ def report(
     game: Game | int, reporter: User, reported_id: int | None, reason: str, note: str = ""
 ) -> Report:
     """File a report for the moderators."""
+    # The reporter's row is locked, so two quick posts cannot both pass the rate limit; it is
+    # locked before the game, the order deactivation takes them in (see base.lock_user).
+    if reporter.is_authenticated:
+        lock_user(reporter)
     game = lock(game)
-    # The reporter's row is locked too, so two quick posts cannot both pass the rate limit.
-    User.objects.select_for_update().filter(pk=reporter.pk).exists()
     note = " ".join((note or "").split())
     reported = check_report(game, reporter, reported_id, reason, note)
     return Report.objects.create(

@@ -417,6 +417,25 @@ def do_hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game
     return game
 
 
+@transaction.atomic
+def do_keep_seat_for_bot(game: Game | int, seat: Seat | int, reason: str) -> bool:
+    """A house bot plays the seat to the end for this reason, even one it already plays (the
+    person left or was away): that seat can then no longer be taken back. Whether a bot took
+    the seat just now (it moves after the commit)."""
+    game = lock(game)
+    seat_id = seat if isinstance(seat, int) else seat.pk
+    found = game.seats.filter(pk=seat_id).first()
+    if game.status != Game.Status.RUNNING or found is None or found.position is None:
+        return False
+    if not found.bot:
+        do_hand_seat_to_bot(game, found, reason)
+        return True
+    if (found.resigned, found.handed_over) != (True, reason):
+        found.resigned, found.handed_over = True, reason
+        found.save(update_fields=["resigned", "handed_over"])
+    return False
+
+
 def hand_all_seats_to_bots(user: User, reason: str = DEACTIVATED) -> list[int]:
     """Every running game where the person still plays: a bot takes over; the games' ids."""
     running = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING, bot="")

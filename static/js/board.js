@@ -1,4 +1,5 @@
-// Bakehouse board: the Peel's two-card choice, keyboard focus, and the tab title's move cue.
+// Bakehouse board: the Peel's two-card choice, keyboard focus, the tab title's move cue, and
+// which results tables are wider than the screen (their "swipe sideways" hint shows).
 // Swaps arrive through live.js, which fires "bakehouse:swapped" after each one.
 (function () {
   "use strict";
@@ -78,10 +79,20 @@
     document.title = live.dataset.yourMove === "yes" ? CUE + title : title;
   }
 
-  document.addEventListener("DOMContentLoaded", function () { restorePicks(); cue(); });
+  // A results table that does not fit scrolls sideways on its own; only then its hint shows.
+  function wideTables() {
+    document.querySelectorAll(".table-scroll").forEach(function (box) {
+      box.classList.toggle("overflows", box.scrollWidth > box.clientWidth + 1);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { restorePicks(); cue(); wideTables(); });
   document.addEventListener("bakehouse:swapped", function () {
     restorePicks();
     refocus();
     cue();
+    wideTables();
   });
+  document.addEventListener("htmx:afterSettle", wideTables);  // a replay's step
+  window.addEventListener("resize", wideTables);
 })();

@@ -135,26 +135,24 @@ def test_a_cakehalla_turn_fits_a_phone_and_two_taps_take_two(
     assert page.locator("#pile-1").get_attribute("open") is None  # the offer closed with the move
 
 
-def test_a_bakes_results_scroll_sideways_on_a_phone(
-    browser: Any, daphne_site: dict[str, str], artifacts: Path
-) -> None:
-    base = daphne_site["url"]
-    page = browser.new_context(viewport={"width": 370, "height": 844}).new_page()
-    page.set_default_timeout(15_000)
-    sign_up(page, base, "kai")
-    page.get_by_role("button", name="Play a night against bots now").click()
-    page.wait_for_url(re.compile(r".*/games/\d+/$"))
-    page.wait_for_function("() => window.bakehouseLive === true")
-    for _ in range(60):
+def pick_until(page: Any, shown: str, tries: int = 60) -> None:
+    """Keep a pastry at every pick (and close a bake's results) until `shown` is on the page."""
+    for _ in range(tries):
         page.wait_for_function(
-            "() => document.querySelector('#region-results .results-card')"
-            " || (document.querySelector('#batch-form button.card')"
-            " && !document.querySelector('.htmx-request'))"
+            "shown => document.querySelector(shown)"
+            " || (document.querySelector('#batch-form button.card, #region-results form button')"
+            " && !document.querySelector('.htmx-request'))",
+            arg=shown,
         )
-        if page.locator("#region-results .results-card").count():
-            break
+        if page.locator(shown).count():
+            return
         before = page.locator("#board-version").input_value()
         try:
+            back = page.get_by_role("button", name="Back to the ovens")
+            if back.count():
+                back.click(timeout=3000)
+                back.wait_for(state="detached")
+                continue
             page.locator("#batch-form button.card").first.click(timeout=3000)
             if page.locator("#batch-form[data-peel]").count():
                 # Holding a Baker's Peel, a tap only picks the pastry: keep it.
@@ -165,14 +163,127 @@ def test_a_bakes_results_scroll_sideways_on_a_phone(
             "v => Number(document.getElementById('board-version').value) > Number(v)",
             arg=before,
         )
-    scroller = page.locator("#region-results .table-scroll").first
-    scroller.wait_for()
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 370
+    raise AssertionError(f"{shown} did not show")
+
+
+def within(page: Any, selector: str, screen: dict[str, int]) -> None:
+    """The element is wholly on the screen the page shows now."""
+    found = box(page, selector)
+    assert found["x"] >= 0 and found["x"] + found["width"] <= screen["width"], (selector, found)
+    assert found["y"] >= 0 and found["y"] + found["height"] <= screen["height"], (selector, found)
+
+
+def test_a_nights_results_scroll_sideways_on_a_phone(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
+) -> None:
+    base = daphne_site["url"]
+    screen = {"width": 370, "height": 844}
+    page = browser.new_context(viewport=screen).new_page()
+    page.set_default_timeout(15_000)
+    sign_up(page, base, "kai")
+    page.get_by_role("button", name="Play a night against bots now").click()
+    page.wait_for_url(re.compile(r".*/games/\d+/$"))
+    page.wait_for_function("() => window.bakehouseLive === true")
+    pick_until(page, "#region-results .results-card")
+
+    # The first bake's results: wider than the phone, they scroll on their own, with a hint.
+    table = "#region-results .table-scroll"
+    scroller = page.locator(table).first
+    scroller.scroll_into_view_if_needed()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= screen["width"]
     widths = scroller.evaluate("e => [e.scrollWidth, e.clientWidth]")
     assert widths[0] > widths[1]  # wider than the phone: it scrolls on its own
-    assert page.get_by_text("Swipe sideways for every column").is_visible()
-    page.screenshot(path=str(artifacts / "players-bake-results-phone.png"))
+    hint = page.locator("#region-results .scroll-hint").first
+    assert hint.inner_text() == "Swipe sideways for every column \u2192" and hint.is_visible()
+    within(page, table, screen)
+    first = page.screenshot(path=str(artifacts / "players-bake-results-phone.png"))
     scroller.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-    page.screenshot(path=str(artifacts / "players-bake-results-phone-scrolled.png"))
+    within(page, table, screen)
+    scrolled = page.screenshot(path=str(artifacts / "players-bake-results-phone-scrolled.png"))
+    assert scrolled != first
     last = page.locator("#region-results table.bake thead th").last
     assert last.inner_text() == "Running total" and last.is_visible()
+
+    # The night's final standings, and every bake's table under them, on the same phone.
+    pick_until(page, "#region-results .results-card.night", tries=200)
+    card = page.locator("#region-results .results-card.night")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= screen["width"]
+    tables = card.locator(".table-scroll")
+    assert tables.count() == 4  # the night, then bakes 1 to 3
+    wide = [i for i in range(4) if tables.nth(i).evaluate("e => e.scrollWidth > e.clientWidth")]
+    hints = card.locator(".scroll-hint")
+    shown = [i for i in range(4) if hints.nth(i).is_visible()]
+    # Said once, under the first table that is wider than the phone (none if all fit).
+    assert shown == wide[:1]
+    card.locator("h2").scroll_into_view_if_needed()
+    within(page, "#region-results .results-card.night .table-scroll", screen)
+    page.screenshot(path=str(artifacts / "players-night-results-phone.png"))
+    assert wide, "the bake tables are wider than a phone"
+    widest = tables.nth(wide[0])
+    widest.scroll_into_view_if_needed()
+    hints.nth(wide[0]).scroll_into_view_if_needed()
+    within(page, f"#region-results .results-card.night .table-scroll >> nth={wide[0]}", screen)
+    before = page.screenshot(path=str(artifacts / "players-night-results-phone-bake.png"))
+    widest.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    after = page.screenshot(path=str(artifacts / "players-night-results-phone-bake-scrolled.png"))
+    assert after != before
+    assert widest.locator("thead th").last.is_visible()
+    # On a narrower phone the standings themselves no longer fit: the hint moves up under them.
+    page.set_viewport_size({"width": 320, "height": 700})
+    hints.first.wait_for(state="visible")
+    assert [i for i in range(4) if hints.nth(i).is_visible()] == [0]
+    card.locator("h2").scroll_into_view_if_needed()
+    within(page, "#region-results .results-card.night .table-scroll", {"width": 320, "height": 700})
+    page.screenshot(path=str(artifacts / "players-night-results-small-phone.png"))
+
+
+def in_sight(page: Any, selector: str, width: int) -> list[str]:
+    """The visible elements matching the selector that stick out of a screen this wide."""
+    return list(
+        page.evaluate(
+            """([selector, width]) => [...document.querySelectorAll(selector)]
+                .filter(e => e.getClientRects().length)
+                .filter(e => { const r = e.getBoundingClientRect();
+                               return r.left < 0 || r.right > width; })
+                .map(e => e.textContent.trim())""",
+            [selector, width],
+        )
+    )
+
+
+def test_the_whole_menu_fits_a_phone(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
+) -> None:
+    base = daphne_site["url"]
+    phone = {"width": 375, "height": 812}
+    page = browser.new_context(viewport=phone).new_page()
+    page.set_default_timeout(15_000)
+    items = "header.site a, header.site summary, header.site button"
+    page.goto(base + "/")
+    header = page.locator("header.site")
+    header.get_by_role("link", name="Sign up").wait_for()
+    page.screenshot(path=str(artifacts / "players-menu-phone-logged-out.png"))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= phone["width"]
+    assert in_sight(page, items, phone["width"]) == []
+    assert box(page, "header.site")["height"] < 80  # two short lines
+    sign_up(page, base, "marzipanqueen")
+    header.get_by_role("link", name="New table").wait_for()
+    page.screenshot(path=str(artifacts / "players-menu-phone.png"))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= phone["width"]
+    assert in_sight(page, items, phone["width"]) == []
+    assert box(page, "header.site")["height"] < 80
+    for name in ("Lobby", "History", "Leaderboards", "Stats", "New table"):
+        assert header.get_by_role("link", name=name, exact=True).is_visible(), name
+    # The account's links are one tap away, in sight, and the menu closes on a tap elsewhere.
+    page.click("header.site .account-menu summary")
+    log_out = header.get_by_role("button", name="Log out")
+    log_out.wait_for()
+    for name in ("Your page", "Settings", "Password"):
+        assert header.get_by_role("link", name=name).is_visible(), name
+    assert in_sight(page, items, phone["width"]) == []
+    page.screenshot(path=str(artifacts / "players-menu-phone-open.png"))
+    page.click("main h1")
+    assert not log_out.is_visible()
+    page.click("header.site .account-menu summary")
+    log_out.click()
+    header.get_by_role("link", name="Log in").wait_for()

@@ -161,6 +161,32 @@ def test_a_moderator_hides_a_line_in_admin(running_game: Game, player: User) -> 
 
 
 @pytest.mark.django_db
+def test_hiding_a_line_needs_the_permission_and_is_in_the_admin_log(
+    running_game: Game, player: User, rival: User
+) -> None:
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.auth.models import Group
+
+    rude = services.chat.say(running_game, player, "something rude")
+    with pytest.raises(services.NotAllowed):
+        chat.hide([rude], rival)
+    rude.refresh_from_db()
+    assert not rude.hidden and not LogEntry.objects.exists()
+    moderator = User.objects.create_user("mod", password="a-long-baking-secret", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="Moderators"))
+    moderator = User.objects.get(pk=moderator.pk)
+    assert chat.hide([rude], moderator) == 1
+    assert chat.hide([rude], moderator) == 0  # already hidden: nothing to log
+    assert chat.hide([rude], moderator, hidden=False) == 1
+    entries = LogEntry.objects.order_by("pk")
+    assert [(e.user_id, e.object_id, e.change_message) for e in entries] == [
+        (moderator.pk, str(rude.pk), "Hid the line"),
+        (moderator.pk, str(rude.pk), "Showed the line again"),
+    ]
+    assert all(e.content_type.model == "chatmessage" for e in entries)
+
+
+@pytest.mark.django_db
 def test_no_chat_in_the_replay(player: User, rival: User) -> None:
     game = finished_game([player, rival], "midnight-bakery", bots=1)
     services.chat.say(game, player, "good night, bakers")
@@ -178,7 +204,10 @@ async def test_lines_and_hidings_are_pushed_over_the_table_socket(
     pushed = await ws.receive_from()
     assert pushed.lstrip().startswith('<div id="chat-log"')
     assert "&lt;b&gt;hot&lt;/b&gt;" in pushed and "<b>hot" not in pushed
-    await database_sync_to_async(services.chat.hide)([line])
+    moderator = await database_sync_to_async(User.objects.create_superuser)(
+        "mod", password="a-long-baking-secret"
+    )
+    await database_sync_to_async(services.chat.hide)([line], moderator)
     pushed = await ws.receive_from()
     assert pushed.lstrip().startswith('<div id="chat-log"') and "hot" not in pushed
     await ws.disconnect()

@@ -187,6 +187,69 @@ def test_the_stats_page_costs_the_same_queries_with_a_thousand_times_more_games(
     assert "From 1000 finished games" in page
 
 
+HISTORY = 3000
+
+
+def copies_of(games: list[Game], count: int) -> list[Game]:
+    """`count` more finished games like these, stored as their ends left them: the game row
+    (its final snapshot and deal) and its seats with their scores, places and winners."""
+    now = timezone.now()
+    rows = Game.objects.bulk_create(
+        Game(
+            kind=g.kind,
+            host_id=g.host_id,
+            capacity=g.capacity,
+            status=Game.Status.OVER,
+            seed=g.seed,
+            setup=g.setup,
+            rules_version=g.rules_version,
+            snapshot=g.snapshot,
+            moves=g.moves,
+            started_at=now - timedelta(minutes=n + 30),
+            finished_at=now - timedelta(minutes=n),
+        )
+        for n in range(count)
+        for g in [games[n % len(games)]]
+    )
+    seats = {g.pk: list(g.seats.all()) for g in games}
+    Seat.objects.bulk_create(
+        Seat(
+            game=row,
+            user_id=s.user_id,
+            bot=s.bot,
+            position=s.position,
+            score=s.score,
+            place=s.place,
+            winner=s.winner,
+            breakdown=s.breakdown,
+        )
+        for n, row in enumerate(rows)
+        for s in seats[games[n % len(games)].pk]
+    )
+    return rows
+
+
+@pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
+def test_the_stats_page_costs_the_same_queries_over_a_large_generated_history(
+    player: User, rival: User, kind: str
+) -> None:
+    played = [finished_game([player, rival], kind, bots=bots) for bots in (0, 1)]
+    few, page = queries(f"/stats/{kind}/")
+    assert "From 2 finished games" in page
+    ended = counters(kind)
+    copies_of(played, HISTORY)
+    # The counters those games' ends write: restat counts each stored game from its final
+    # snapshot with the function a game's end calls (stats.count_finished).
+    assert stats.recount(kind) == HISTORY + 2
+    total = counters(kind)
+    assert sum(n for (chart, _), n in total.items() if chart == "games") == HISTORY + 2
+    assert set(total) == set(ended)
+    many, page = queries(f"/stats/{kind}/")
+    assert many == few
+    assert f"From {HISTORY + 2} finished games" in page
+    assert page.count("<svg") >= 2
+
+
 def test_a_profile_shows_each_games_record_and_rating_chart_in_constant_queries(
     player: User, rival: User
 ) -> None:

@@ -7,7 +7,9 @@ from collections.abc import Callable
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Rating, User
 from games import services
@@ -80,6 +82,36 @@ def test_a_moderator_finds_a_person_and_sees_games_ratings_reports_and_chat(
     assert 'name="username"' not in page.text  # read only: no field to edit
     every = admin.get(f"/admin/games/seat/?user__id__exact={player.pk}")
     assert every.status_code == 200 and str(game) in every.text
+
+
+def test_a_persons_page_lists_only_the_newest_lines_and_reports_with_a_link_to_all(
+    moderator: User, player: User, rival: User
+) -> None:
+    from accounts.admin import INLINE_ROWS
+
+    game = finished_game([player, rival])
+    many = INLINE_ROWS + 5
+    ChatMessage.objects.bulk_create(
+        ChatMessage(game=game, author=player, text=f"line number {i:03}") for i in range(many)
+    )
+    Report.objects.bulk_create(
+        Report(game=game, reporter=rival, reported=player, reason="abuse", note=f"note {i:03}")
+        for i in range(many)
+    )
+    admin = client_for(moderator)
+    page = admin.get(f"/admin/accounts/user/{player.pk}/change/").text
+    assert page.count("<p>line number ") == INLINE_ROWS
+    assert f"line number {many - 1:03}" in page and "line number 000" not in page  # newest
+    assert page.count("<p>note ") == INLINE_ROWS and f"note {many - 1:03}" in page
+    lines = f"/admin/games/chatmessage/?author__id__exact={player.pk}"
+    about = f"/admin/games/report/?reported__id__exact={player.pk}"
+    assert f'href="{lines}"' in page and f'href="{about}"' in page
+    assert f"The newest {INLINE_ROWS} of {many}" in page
+    assert "/admin/games/report/?reporter__id__exact=" not in page  # none by them: no link
+    every_line = admin.get(lines)
+    assert every_line.status_code == 200 and every_line.text.count(">line number ") == many
+    every_report = admin.get(about)
+    assert every_report.status_code == 200 and f"{many} reports" in every_report.text
 
 
 def test_a_player_cannot_open_the_admin_or_use_the_services(
@@ -182,6 +214,49 @@ def test_deactivation_closes_the_hosts_open_tables_and_leaves_others(
     hosted.refresh_from_db()
     assert hosted.status == Game.Status.CANCELLED
     assert not elsewhere.seats.filter(user=rival).exists()
+
+
+def test_deactivation_keeps_for_the_bot_a_seat_it_already_plays(
+    moderator: User, player: User, rival: User, running_game: Game
+) -> None:
+    services.resign(running_game, rival)  # a bot plays bob's seat: he left
+    away = running_game.seats.get(user=rival)
+    assert away.bot and away.handed_over == services.LEFT
+    moderation.deactivate(rival, moderator, "abuse")
+    away.refresh_from_db()
+    assert away.bot and away.resigned and away.handed_over == services.DEACTIVATED
+    moderation.reactivate(rival, moderator, "appeal heard")
+    rival.refresh_from_db()
+    with pytest.raises(services.NotAllowed, match="cannot be taken back"):
+        services.take_seat_back(running_game, rival)
+    away.refresh_from_db()
+    assert away.bot and away.resigned
+    board = client_for(rival).get(f"/games/{running_game.pk}/").text
+    assert "/take-back/" not in board
+
+
+def test_a_report_and_a_deactivation_lock_the_person_before_the_game(
+    moderator: User, player: User, rival: User, running_game: Game
+) -> None:
+    """One lock order everywhere (user row, then game rows), so the two cannot deadlock."""
+
+    def tables_in_order(queries: list[dict[str, str]]) -> list[str]:
+        touched = []
+        for query in queries:
+            sql = query["sql"]
+            if not sql.startswith("SELECT"):
+                continue
+            table = sql.split(" FROM ", 1)[1].split()[0].strip('"')
+            if table in ("accounts_user", "games_game") and table not in touched:
+                touched.append(table)
+        return touched
+
+    with CaptureQueriesContext(connection) as filing:
+        moderation.report(running_game, player, rival.pk, "abuse")
+    with CaptureQueriesContext(connection) as closing:
+        moderation.deactivate(player, moderator, "abuse")
+    assert tables_in_order(filing.captured_queries) == ["accounts_user", "games_game"]
+    assert tables_in_order(closing.captured_queries)[0] == "accounts_user"
 
 
 # --- aborting a game ----------------------------------------------------------------------

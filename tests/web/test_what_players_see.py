@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -23,8 +24,8 @@ pytestmark = pytest.mark.django_db
 
 
 def nav(body: str) -> str:
-    """The site's top menu."""
-    match = re.search(r'<nav aria-label="Site">(.*?)</nav>', body, re.S)
+    """The site's top menu: its links and the account's."""
+    match = re.search(r'<header class="site">(.*?)</header>', body, re.S)
     assert match
     return match.group(1)
 
@@ -127,13 +128,31 @@ def test_stats_is_in_the_top_menu() -> None:
     assert 'href="/stats/"' in nav(Client().get("/").content.decode())
 
 
-def test_favicon_is_served() -> None:
+def test_favicon_is_served_and_is_the_pages_one_icon() -> None:
     client = Client()
     response = client.get("/favicon.ico")
-    assert response.status_code == 301
-    assert response["Location"] == "/static/favicon.svg"
-    found = finders.find("favicon.svg")
+    assert response.status_code == 302
+    assert response["Location"] == "/static/img/favicon.svg"
+    found = finders.find("img/favicon.svg")
     assert found and "<svg" in Path(str(found)).read_text()
+    page = client.get("/").content.decode()
+    icons = re.findall(r'<link rel="icon"[^>]*>', page)
+    assert len(icons) == 1 and 'href="/static/img/favicon.svg"' in icons[0]
+
+
+@pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
+def test_the_final_standings_scroll_sideways_with_a_hint(
+    player: User, rival: User, kind: str
+) -> None:
+    game = finished_game([player, rival], kind)
+    body = client_for(player).get(f"/games/{game.pk}/").content.decode()
+    results = body[body.index('id="region-results"') :]
+    standings = results[: results.index("</table>")]
+    after = results[results.index("</table>") :]
+    assert '<div class="table-scroll"' in standings
+    assert '<th scope="col" class="names">Baker</th>' in standings  # the column that stays put
+    hint = after[: after.index("</p>") + 4]
+    assert 'class="scroll-hint' in hint and "Swipe sideways for every column" in hint
 
 
 def test_one_game_played_is_singular(player: User, rival: User) -> None:
@@ -268,6 +287,82 @@ def test_a_bots_cakehalla_turn_is_marked_for_the_person(player: User) -> None:
     assert '<p class="just-line just">' in body
     status = body[body.index('id="region-status"') : body.index('id="region-customers"')]
     assert "greedy-bot" in status
+
+
+def test_every_bots_cakehalla_turn_since_the_persons_is_marked(
+    player: User, outsider: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.engines.cakehalla.bots import BOTS
+    from games.kinds.cakehalla import event_text, player_names, touched
+    from games.services.tables import draw_positions
+
+    greedy = BOTS["greedy"]
+
+    def blind_first(view: Any, legal: list[dict[str, Any]], rng: Any) -> dict[str, Any]:
+        """Greedy, but each bot reserves a pile's top face down first: a card only it knows."""
+        mine = view["seats"][view["turn"]]
+        blind = [a for a in legal if a["type"] == "reserve" and "tier" in a]
+        return blind[0] if blind and not mine["reserved"] else greedy(view, legal, rng)
+
+    monkeypatch.setitem(BOTS, "greedy", blind_first)
+    game = services.create_game(player, "cakehalla", 4)
+    for _ in range(3):
+        services.add_bot(game, player, "greedy")
+    # The person opens (the first seat), so the three bots all answer each of their moves.
+    game.seed = next(seed for seed in range(1, 1000) if draw_positions(seed, 4)[0] == 0)
+    game.save(update_fields=["seed"])
+    services.start(game, player)
+    game.refresh_from_db()
+    engine = game.spec.engine
+    me = game.seats.get(user=player).position
+    assert me is not None
+    take = next(
+        a for a in engine.legal_actions(engine.load(game.snapshot), me) if a["type"] == "take"
+    )
+    services.play(game, player, take, None)  # the three bots answer at once, one after another
+    game.refresh_from_db()
+    state = engine.load(game.snapshot)
+    assert engine.view(state, None)["turn"] == me
+    mine = engine.view(state, me)
+    since = max(i for i, e in enumerate(mine["log"]) if e.get("seat") == me) + 1
+    bots = sorted({e["seat"] for e in mine["log"][since:] if "seat" in e})
+    assert len(bots) == 3 and me not in bots
+
+    body = client_for(player).get(game.get_absolute_url()).content.decode()
+    assert body.count('class="last-move just"') == 3  # each bot's box; never your own
+    # Every one of those turns in words at the top, in the order played, from the person's view.
+    names = player_names(mine, list(game.seats.all()), game.spec.seat_names)
+    words = " ".join(event_text(e, names, mine["rules"]) for e in mine["log"][since:])
+    status = body[body.index('id="region-status"') : body.index('id="region-customers"')]
+    assert f'<p class="just-line just"><span class="sr">Just now: </span>{escape(words)}</p>' in (
+        status
+    )
+    assert words.count("face down") == 3
+    # What each bot reserved face down stays its own: no hidden card's name on the page.
+    for seat in bots:
+        hidden = [r for r in mine["seats"][seat]["reserved"] if r.get("hidden")]
+        own = engine.view(state, seat)["seats"][seat]["reserved"]
+        assert len(hidden) == 1 and own[0].get("name")
+        assert own[0]["name"] not in body
+    # A watcher has no turn of their own: only the table's newest turn is marked.
+    watching = client_for(outsider).get(game.get_absolute_url()).content.decode()
+    assert watching.count('class="last-move just"') == 1
+    # The person's next move clears the glow of the bots' turns before it.
+    state = engine.load(game.snapshot)
+    take = next(a for a in engine.legal_actions(state, me) if a["type"] == "take")
+    services.play(game, player, take, None)
+    game.refresh_from_db()
+    again = client_for(player).get(game.get_absolute_url()).content.decode()
+    assert again.count('class="last-move just"') == 3
+    line = re.search(r'<p class="just-line just">.*?</p>', again, re.S)
+    assert line and "face down" not in line.group(0)
+    # The market piles those turns moved glow too, every one of them.
+    mine = engine.view(engine.load(game.snapshot), me)
+    since = max(i for i, e in enumerate(mine["log"]) if e.get("seat") == me) + 1
+    moved = touched(mine["log"][since:])
+    market = again[again.index('id="region-market"') :]
+    marked = set(re.findall(r'class="mtoken tok-(\w+) just"', market))
+    assert marked == moved and moved  # the greedy bots took or paid ingredients
 
 
 def test_a_rivals_reveal_is_marked_until_someone_locks_again(
