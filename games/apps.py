@@ -7,3 +7,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import sockets  # noqa: F401  (signal handlers that close sockets)
+        from games.boards import shared  # noqa: F401  (keeps what this process stores)

@@ -14,6 +14,7 @@ so two viewers whose views of it differ in anything never get one render.
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -25,6 +26,7 @@ from django.template.loader import render_to_string
 
 from games import presence
 from games.models import Game, Seat
+from games.services import stored
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
@@ -124,6 +126,26 @@ def read(game: Game, known: TableAt | None = None) -> TableAt:
     if seen is None or time.time() - seen.read_at > PRESENCE_KEPT_SECONDS:
         seen = presence.read(game.pk)
     return TableAt(game, seats, state, seen)
+
+
+def remember(game: Game, seats: list[Seat], state: Any) -> None:
+    """A version this process just stored (services.base.stored): kept for the table's sockets
+    here, with the presence they last read, so none of them reads it back. Only for a table whose
+    sockets this process serves, and whose presence is fresh enough to keep (see read)."""
+    known = recent(game.pk)
+    if known is None or known.game.version >= game.version:
+        return
+    if time.time() - known.presence.read_at > PRESENCE_KEPT_SECONDS:
+        return
+    keep(TableAt(copy.copy(game), [copy.copy(s) for s in seats], state, known.presence))
+
+
+def on_stored(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
+    """services.base.stored: remember the version."""
+    remember(game, seats, state)
+
+
+stored.connect(on_stored, dispatch_uid="games.boards.shared")
 
 
 def forget(game_id: int) -> None:

@@ -15,6 +15,7 @@ from games.services.base import (
     StaleVersion,
     group_name,
     send_to_group,
+    stored,
 )
 
 # isort: split
@@ -96,6 +97,7 @@ __all__ = [
     "sweep_absences",
     "sweep_rematches",
     "send_to_group",
+    "stored",
     "start",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",

@@ -8,6 +8,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
+from django.dispatch import Signal
 
 from accounts.models import User
 from games.models import Game, Seat
@@ -54,6 +55,18 @@ def send_to_group(group: str, message: dict[str, Any]) -> bool:
 def announce(game_id: int, version: int) -> None:
     """Tell the table's sockets there is a new version (never a state, never a card)."""
     send_to_group(group_name(game_id), {"type": "game.updated", "version": version})
+
+
+# Sent once a move's transaction commits, with the game row, its seats (their users read) and
+# the engine state exactly as stored: games.boards.shared keeps them for this process's sockets,
+# which then need not read back what this process just wrote.
+stored = Signal()
+
+
+def hand_to_sockets(game: Game, seats: list[Seat], state: Any) -> None:
+    """Once committed, send `stored` with this game as it then is (call before bump, so the
+    sockets here have it before the announcement reaches them)."""
+    transaction.on_commit(lambda: stored.send(Game, game=game, seats=seats, state=state))
 
 
 def bump(game: Game, fields: list[str]) -> None:

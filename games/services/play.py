@@ -24,6 +24,7 @@ from games.services.base import (
     announce_to_user,
     bump,
     closed_reason,
+    hand_to_sockets,
     load_state,
     lock,
     notice,
@@ -34,14 +35,19 @@ from games.services.base import (
 
 
 def check_play(
-    game: Game, user: User, version: int | None, moment: str | None, state: Any = None
+    game: Game,
+    user: User,
+    version: int | None,
+    moment: str | None,
+    state: Any,
+    seats: list[Seat],
 ) -> Seat:
-    """The seat that may act now, or a ServiceError.
+    """The seat among `seats` (the game's) that may act now, or a ServiceError.
 
     A page that showed an older version is stale, unless the game says the seat's moment has
     not changed since (in Midnight Bakery a rival locking a pick does not change your batch).
     """
-    seat = game.seats.filter(user=user).first()
+    seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed("You do not sit at this game.")
     if game.status == Game.Status.OPEN:
@@ -82,17 +88,19 @@ def do_play(
     """The player's action in one transaction; IllegalAction if refused."""
     game = lock(game)
     state = load_state(game) if game.snapshot is not None else None
-    seat = check_play(game, user, version, moment, state)
+    everyone = seats_in_order(game)
+    seat = check_play(game, user, version, moment, state, everyone)
     if not isinstance(action, dict):
         raise IllegalAction("That is not an action.")
     assert seat.position is not None
     before, state = state, game.spec.engine.apply_action(state, seat.position, action)
     log = [action_row(game, seat.position, action, user=user, bot="")]
-    seats = seated(game)
+    seats = {s.position: s for s in everyone if s.position is not None}
     if seats[seat.position].stand_ins:
         seats[seat.position].stand_ins = 0
         seats[seat.position].save(update_fields=["stand_ins"])
     record(game, state, log, seats, before)
+    hand_to_sockets(game, everyone, state)
     bump(game, ["status", "snapshot", "moves", "finished_at"])
     return game
 

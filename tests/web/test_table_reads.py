@@ -44,7 +44,8 @@ def test_sockets_pushed_at_once_for_a_new_version_read_the_table_once(
     running_game: Game, rival: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shared.table_at(running_game.pk)
-    keep_first(running_game, rival)
+    monkeypatch.setattr(shared, "remember", lambda game, seats, state: None)
+    keep_first(running_game, rival)  # as if stored by another process: nothing kept here
     running_game.refresh_from_db()
     lock = CountedLock()
     monkeypatch.setattr(shared, "reading", lambda game_id: lock)
@@ -88,8 +89,8 @@ def test_a_tables_presence_is_kept_across_versions_for_a_while(
     kept = shared.table_at(running_game.pk, first.game.version + 1)
     assert kept.game.version > first.game.version
     assert kept.presence is first.presence
-    keep_first(running_game, player)
     clock[0] += 2
+    keep_first(running_game, player)  # its presence too old to keep: the sockets read it
     later = shared.table_at(running_game.pk, kept.game.version + 1)
     assert later.game.version > kept.game.version
     assert later.presence.read_at == clock[0]
@@ -100,3 +101,39 @@ def test_a_presence_change_reads_presence_again(running_game: Game) -> None:
     changed = shared.table_at(running_game.pk, first.game.version, first.presence.read_at + 1)
     assert changed.presence is not first.presence
     assert shared.table_at(running_game.pk, first.game.version).presence is changed.presence
+
+
+def seats_as_stored(table: shared.TableAt) -> list[tuple[Any, ...]]:
+    """Every stored field of the table's seats, and their people."""
+    return [
+        (*(getattr(s, f.attname) for f in s._meta.concrete_fields), s.user.username)
+        for s in table.seats
+    ]
+
+
+def test_a_move_stored_here_reaches_this_processes_sockets_without_a_read(
+    running_game: Game, rival: User, django_assert_num_queries: Any
+) -> None:
+    shared.table_at(running_game.pk)  # a socket here watches the table
+    keep_first(running_game, rival)
+    running_game.refresh_from_db()
+    with django_assert_num_queries(0):
+        kept = shared.table_at(running_game.pk, running_game.version)
+    fresh = shared.read(Game.objects.get(pk=running_game.pk))
+    engine = running_game.spec.engine
+    assert kept.game.version == fresh.game.version == running_game.version
+    assert kept.game.snapshot == fresh.game.snapshot
+    assert engine.dump(kept.state) == engine.dump(fresh.state)
+    assert seats_as_stored(kept) == seats_as_stored(fresh)
+
+
+def test_a_move_stored_where_no_socket_watches_or_presence_is_old_is_read_as_usual(
+    running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keep_first(running_game, rival)  # nothing here watches the table: nothing kept
+    assert shared.recent(running_game.pk) is None
+    first = shared.table_at(running_game.pk)
+    clock = [first.presence.read_at + shared.PRESENCE_KEPT_SECONDS + 1]
+    monkeypatch.setattr(shared.time, "time", lambda: clock[0])
+    keep_first(running_game, player)  # the presence this process knows is too old to keep
+    assert shared.recent(running_game.pk) is first
