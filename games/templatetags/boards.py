@@ -18,7 +18,16 @@ from django.template.context import Context
 from django.template.loader_tags import IncludeNode, do_include
 from django.utils.safestring import SafeString
 
-from games.boards.changes import Inputs, Path, include_expressions, paths_of, plain, resolve
+from games.boards.changes import (
+    MISSING,
+    UNKNOWN,
+    Inputs,
+    Path,
+    include_expressions,
+    paths_of,
+    plain,
+    resolve,
+)
 from games.boards.shared import render_piece
 
 register = template.Library()
@@ -35,11 +44,19 @@ class SharedIncludeNode(IncludeNode):
         if self.paths is None:
             found = {p for e in include_expressions(self, set()) for p in paths_of(e)}
             self.paths = tuple(sorted(found))
-        flat: Any = context.flatten()
-        seen = Inputs(tuple(plain(resolve(flat, path)) for path in self.paths))
+        seen = Inputs(tuple(plain(looked_up(context, path)) for path in self.paths))
         name = str(self.template.var)
         html = render_piece(name, seen, lambda: super(SharedIncludeNode, self).render(context))
         return cast(SafeString, html)
+
+
+def looked_up(context: Context, path: Path) -> Any:
+    """The value at a path in a template's context, its first name looked up as the template
+    does (innermost scope first), without flattening the whole context for each piece."""
+    if path == UNKNOWN:
+        return resolve({}, path)
+    first = context.get(path[0], MISSING)
+    return first if first is MISSING else resolve({path[0]: first}, path)
 
 
 @register.tag("include_shared")
