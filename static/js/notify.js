@@ -41,7 +41,8 @@
 
   function update() {
     var waits = yourMove();
-    icon.setAttribute("href", waits ? moveIcon : plainIcon);
+    var href = waits ? moveIcon : plainIcon;
+    if (icon.getAttribute("href") !== href) icon.setAttribute("href", href);  // each set refetches it
     document.body.dataset.yourMove = waits ? "yes" : "no";
     if (waits && waited === false && soundOn) chime();
     waited = waits;
