@@ -8,9 +8,11 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
 from bakery_site.asgi import application
+from games import presence
 from games.models import Game
 from tests.conftest import client_for
 
@@ -69,3 +71,10 @@ async def next_output(ws: WebsocketCommunicator) -> Any:
     if output["type"] == "websocket.close":
         await ws.disconnect(code=output.get("code", 1000))
     return output
+
+
+def at_table(game: Game, user: User) -> str:
+    """A socket row of this person at the table, as the consumer writes it; its channel."""
+    channel = f"test!{game.pk}.{user.pk}.{timezone.now().timestamp()}"
+    presence.opened(channel, game.pk, user.pk)
+    return channel

@@ -19,22 +19,11 @@ from games.models import Action, Game, Seat
 from games.services import absence
 from games.services.base import load_state
 from games.worker import upkeep
-from tests.web.clock import Clock, patched_clock
+from tests.web.clock import Clock
+from tests.web.sockets import at_table
 from tests.web.test_bot_worker import WAIT
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    return patched_clock(monkeypatch)
-
-
-def at_table(game: Game, user: User) -> str:
-    """A socket of this person at the table (as the consumer writes it); its channel."""
-    channel = f"test!{game.pk}.{user.pk}.{timezone.now().timestamp()}"
-    presence.opened(channel, game.pk, user.pk)
-    return channel
 
 
 def lock_a_pick(game: Game, user: User) -> None:

@@ -17,16 +17,11 @@ from games.services import clocks
 from games.services.play import seated
 from tests.conftest import client_for
 from tests.web.cakehalla_tables import SETUP, load_with, start_with, state_of, user_at
-from tests.web.clock import Clock, patched_clock
+from tests.web.clock import Clock
 
 pytestmark = pytest.mark.django_db
 
 FAST_MOVE, FAST_BANK = 20.0, 60.0
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    return patched_clock(monkeypatch)
 
 
 def fast_night(people: list[User], pace: str = "fast", kind: str = "midnight-bakery") -> Game:

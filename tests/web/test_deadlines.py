@@ -22,17 +22,12 @@ from games.models import Action, Game
 from games.services.base import load_state
 from games.services.play import seated, store_stand_in
 from games.worker import RUNNER, Runner
-from tests.web.clock import Clock, patched_clock
+from tests.web.clock import Clock
 from tests.web.test_bot_worker import WAIT, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FAST = 20.0 + 60.0
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    return patched_clock(monkeypatch)
 
 
 def fast_night(people: list[User]) -> Game:

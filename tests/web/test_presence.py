@@ -19,7 +19,7 @@ from games import presence, services
 from games.models import Game, TableSocket
 from games.services.base import load_state
 from tests.conftest import client_for
-from tests.web.clock import Clock, patched_clock
+from tests.web.clock import Clock
 from tests.web.sockets import open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,11 +28,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _pushes(settings: Any) -> None:
     settings.PRESENCE_PUSHES = True
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    return patched_clock(monkeypatch)
 
 
 def presence_of(html: str, name: str) -> str:

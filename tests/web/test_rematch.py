@@ -16,10 +16,10 @@ from games.boards import render_board
 from games.models import Game
 from games.worker import upkeep
 from tests.conftest import client_for
-from tests.web.clock import Clock, patched_clock
+from tests.web.clock import Clock
 from tests.web.finished_games import finished_game, play_out
 from tests.web.finished_games import running_game as bot_game
-from tests.web.sockets import open_board, socket
+from tests.web.sockets import at_table, open_board, socket
 
 # The module (games.services.rematch, the name, is the service function).
 rematch_offers = importlib.import_module("games.services.rematch")
@@ -186,18 +186,6 @@ def test_a_rematch_keeps_the_tables_settings(player: User) -> None:
 # --- people away do not hold a rematch up -------------------------------------------------
 
 
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    return patched_clock(monkeypatch)
-
-
-def here_at(game: Game, user: User) -> str:
-    """A socket of this person at the table (as the consumer writes it); its channel."""
-    channel = f"test!{game.pk}.{user.pk}"
-    presence.opened(channel, game.pk, user.pk)
-    return channel
-
-
 def after_the_away_rule(clock: Clock, settings: Any) -> None:
     """Time passes beyond the away rule; the worker's sweep runs (it renews open sockets)."""
     clock.forward(settings.AWAY_SECONDS + 1)
@@ -211,7 +199,7 @@ def test_someone_away_does_not_block_the_rematch_once_everyone_here_said_yes(
     dave = make_user("dave")
     old = finished_game([player, rival, dave], "midnight-bakery", bots=0)
     clock.at = timezone.now()
-    here_at(old, rival)  # bob is at the finished game's page; dave closed his tab
+    at_table(old, rival)  # bob is at the finished game's page; dave closed his tab
     new = services.rematch(old, player)
     # Within the away rule's 30 s nobody is away yet: both are still to answer.
     board = render_board(old, rival)
@@ -243,8 +231,8 @@ def test_someone_going_away_deals_the_rematch_at_the_next_sweep(
     dave = make_user("dave")
     old = finished_game([player, rival, dave], "midnight-bakery", bots=0)
     clock.at = timezone.now()
-    here_at(old, rival)
-    gone = here_at(old, dave)
+    at_table(old, rival)
+    gone = at_table(old, dave)
     new = services.rematch(old, player)
     services.accept_rematch(new, rival)
     new.refresh_from_db()
@@ -279,7 +267,7 @@ def test_a_rematch_waits_for_someone_away_when_too_few_bakers_said_yes(
     assert "Away: bob. Too few bakers said yes without them" in render_board(old, player)
     with pytest.raises(services.ServiceError, match="Too few bakers"):
         services.start(new, player)
-    here_at(new, rival)  # bob comes back, to the rematch's own page, and says yes
+    at_table(new, rival)  # bob comes back, to the rematch's own page, and says yes
     assert "Waiting for bob." in render_board(old, player)
     services.accept_rematch(new, rival)
     new.refresh_from_db()
@@ -335,7 +323,7 @@ def test_the_old_tables_screens_are_told_when_its_rematchs_away_list_changes(
     rematch_offers.sweep()
     assert told == [old.pk]  # nothing changed
     told.clear()
-    here_at(new, rival)
+    at_table(new, rival)
     rematch_offers.sweep()
     assert told == [new.pk, old.pk]  # bob's socket at the new table, then the old table told
 
