@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.test import Client
@@ -136,3 +136,17 @@ def running_game(open_table: Game, rival: User) -> Game:
 def needs_env(name: str) -> pytest.MarkDecorator:
     """Skip unless the environment variable is set (PostgreSQL, Redis)."""
     return pytest.mark.skipif(not os.environ.get(name), reason=f"{name} is not set")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _database_pools_closed_last(django_db_setup: None) -> Iterator[None]:
+    """On PostgreSQL, close the connection pool before the test database is dropped: connections
+    that threads (pushes, bots) left in it made the drop fail ("being accessed by other users")
+    and left the database behind on the server."""
+    yield
+    from django.db import connections
+
+    for connection in connections.all():
+        close = getattr(connection, "close_pool", None)
+        if close is not None:
+            close()
