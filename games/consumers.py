@@ -215,6 +215,9 @@ def played(
             game = play_posted(game_id, user, fields)
         except (ServiceError, IllegalAction) as error:
             refusal = str(error)
+        except Exception:  # its transaction rolled back: said as a failed post says it
+            logger.exception("A move on the socket to game %s failed", game_id)
+            refusal = "Something went wrong on our side; your tap was not taken."
         else:
             push = pushed(game_id, user, None, shown, False, game.version)
             return replace(push, html=move_made(game.version) + push.html)

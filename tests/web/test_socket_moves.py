@@ -192,3 +192,21 @@ async def test_two_bakers_locking_on_their_sockets_at_once_are_both_stored(
     assert {user for user, _ in moves if user is not None} == {player.pk, rival.pk}
     await mine.disconnect()
     await theirs.disconnect()
+
+
+async def test_a_move_that_fails_on_our_side_is_told_and_the_socket_stays_open(
+    running_game: Game, player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr("games.consumers.play_posted", broken)
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    fields = await database_sync_to_async(keep_fields)(running_game, player)
+    answer = await send_move(ws, fields)
+    assert "went wrong on our side" in message_of(answer)
+    assert await database_sync_to_async(stored)(running_game) == []
+    await ws.send_to(text_data=json.dumps({"type": "resync", "version": running_game.version}))
+    assert shown_version(await ws.receive_from()) == running_game.version
+    await ws.disconnect()
