@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -139,14 +140,21 @@ def needs_env(name: str) -> pytest.MarkDecorator:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _database_pools_closed_last(django_db_setup: None) -> Iterator[None]:
-    """On PostgreSQL, close the connection pool before the test database is dropped: connections
-    that threads (pushes, bots) left in it made the drop fail ("being accessed by other users")
-    and left the database behind on the server."""
+def _database_pools_closed_last(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """On PostgreSQL, end this test database's other sessions and close the connection pool
+    before the database is dropped: connections that threads (pushes, bots) kept made the drop
+    fail ("being accessed by other users") and left the database behind on the server."""
     yield
     from django.db import connections
 
     for connection in connections.all():
+        if connection.vendor == "postgresql":
+            with django_db_blocker.unblock(), connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connection.close()
         close = getattr(connection, "close_pool", None)
         if close is not None:
             close()
