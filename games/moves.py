@@ -16,7 +16,7 @@ from games import services
 from games.engines import IllegalAction
 from games.models import Game
 
-MAX_ACTION_CHARS = 2000
+MAX_ACTION_CHARS = 2000  # longer than any legal action of any game: refused before parsing
 
 
 def parse_action(raw: str) -> dict[str, Any]:

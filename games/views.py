@@ -37,8 +37,6 @@ from games.moves import parse_number, play_posted
 from games.table_chat import chat_context, render_chat_log, render_chat_panel
 from games.watching import watchable
 
-# Longer than any legal action of any game; a bigger post is refused before parsing it.
-
 
 def board_response(
     request: HttpRequest,
