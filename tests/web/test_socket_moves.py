@@ -57,6 +57,16 @@ def stored(game: Game) -> list[tuple[int | None, dict[str, Any]]]:
     return [(a.user_id, a.payload) for a in Action.objects.filter(game=game).order_by("seq")]
 
 
+async def both_at_the_table(
+    game: Game, player: User, rival: User
+) -> tuple[WebsocketCommunicator, WebsocketCommunicator]:
+    """The two bakers' sockets, each past its first board."""
+    mine, theirs = await socket(game, player), await socket(game, rival)
+    await open_board(mine)
+    await open_board(theirs)
+    return mine, theirs
+
+
 def message_of(html: str) -> str:
     """The words of the board message an answer carries."""
     found = re.search(r'<p id="board-message"[^>]*>(.*?)</p>', html)
@@ -67,9 +77,7 @@ def message_of(html: str) -> str:
 async def test_a_move_on_the_socket_is_made_and_answered_there_and_pushed_to_the_rival(
     running_game: Game, player: User, rival: User
 ) -> None:
-    mine, theirs = await socket(running_game, player), await socket(running_game, rival)
-    await open_board(mine)
-    await open_board(theirs)
+    mine, theirs = await both_at_the_table(running_game, player, rival)
     fields = await database_sync_to_async(keep_fields)(running_game, player)
     answer = await send_move(mine, fields)
     made = MADE.search(answer)
@@ -180,9 +188,7 @@ async def test_a_move_on_an_ended_session_closes_the_socket_and_makes_nothing(
 async def test_two_bakers_locking_on_their_sockets_at_once_are_both_stored(
     running_game: Game, player: User, rival: User
 ) -> None:
-    mine, theirs = await socket(running_game, player), await socket(running_game, rival)
-    await open_board(mine)
-    await open_board(theirs)
+    mine, theirs = await both_at_the_table(running_game, player, rival)
     fields = [
         await database_sync_to_async(keep_fields)(running_game, user) for user in (player, rival)
     ]
