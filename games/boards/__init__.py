@@ -16,7 +16,7 @@ from django.utils.html import format_html
 
 from games import services
 from games.boards.changes import Inputs, fingerprint, inputs
-from games.boards.shared import TableAt, read, render_region
+from games.boards.shared import TableAt, read, render_plain, render_region
 from games.models import Game, Seat
 from games.services import clocks
 
@@ -178,7 +178,7 @@ def render_parts(
 
 def board_html(game: Game, ctx: Mapping[str, Any], parts: Mapping[str, str]) -> str:
     """The whole board (#board) around its rendered regions."""
-    return str(render_to_string("games/_board.html", {**ctx, "parts": list(parts.values())}))
+    return render_plain("games/_board.html", {**ctx, "parts": list(parts.values())})
 
 
 def render_board(game: Game, user: Any, request: HttpRequest | None = None) -> str:

@@ -10,6 +10,7 @@ templates once per process, so a new region or game needs no list kept by hand.
 from __future__ import annotations
 
 import itertools
+import marshal
 from collections.abc import Hashable, Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -132,6 +133,7 @@ class Tag:
 
 TYPED = Tag("typed")  # (TYPED, class, form): values of two classes are never equal (1, True)
 OPAQUE = Tag("opaque")  # (OPAQUE, n): a value that cannot be compared, equal to nothing else
+WRITTEN = Tag("written")  # (WRITTEN, bytes): a dict, list or tuple of plain builtins (see plain)
 
 
 def plain(value: Any) -> Hashable:
@@ -146,6 +148,17 @@ def plain(value: Any) -> Hashable:
     kind = type(value)
     if kind is str or kind is int or value is None or value is MISSING:
         return value
+    if kind is dict or kind is list or kind is tuple:
+        # Made of exact builtins only (str, int, bool, float, None, dict, list, tuple, set), a
+        # value is its marshal bytes: each type has its own code, dicts keep their order, and
+        # version 2 writes no back-references, so equal bytes are equal values of equal types.
+        # marshal refuses anything else (a safe string, a model): then part by part, below.
+        try:
+            return (WRITTEN, marshal.dumps(value, 2))
+        except ValueError:
+            pass
+    if kind is dict:
+        return (TYPED, kind, tuple([(plain(k), plain(v)) for k, v in value.items()]))
     if isinstance(value, AppendOnly):
         return (TYPED, AppendOnly, len(value), plain(value.newest))
     if kind is list:

@@ -89,6 +89,10 @@ def test_a_value_that_cannot_be_compared_is_never_equal_to_another() -> None:
     thing = Opaque()
     assert plain(thing) != plain(thing)
     assert plain({"a": [1, "x"]}) == plain({"a": [1, "x"]})
+    # Equal values are equal stand-ins however they are held (viewers share their renders).
+    shared_string = "x" * 40
+    assert plain([shared_string, shared_string]) == plain(["x" * 40, "x" * 40])
+    assert plain([{"a": (1, None)}, SafeString("s")]) == plain([{"a": (1, None)}, SafeString("s")])
 
 
 def test_values_that_render_differently_have_different_stand_ins() -> None:
@@ -99,6 +103,13 @@ def test_values_that_render_differently_have_different_stand_ins() -> None:
         ({"a": 1, "b": 2}, {"b": 2, "a": 1}),  # iterated in their order
         ([1, 2], (1, 2)),  # "[1, 2]" and "(1, 2)"
         (["opaque", 1], ("opaque", 1)),
+        # The same inside containers, whether written whole (marshal) or part by part.
+        ({"a": True}, {"a": 1}),
+        ([1.0], [1]),
+        ({"a": SafeString("<b>")}, {"a": "<b>"}),
+        ([[1, 2]], [(1, 2)]),
+        ({"a": {"x": 1, "y": 2}}, {"a": {"y": 2, "x": 1}}),
+        ([{"a": 1}, SafeString("s")], [{"a": True}, SafeString("s")]),
     ]
     for one, other in twins:
         assert plain(one) != plain(other), (one, other)
