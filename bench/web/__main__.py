@@ -124,6 +124,8 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         before = sites.transactions(site)
         cpu0, gen0, t0 = sites.cpu_seconds(site), time.process_time(), time.perf_counter()
         tally.measuring = True
+        # Said when the clock starts, for anyone attaching a profiler to the Daphne processes.
+        print(f"   seated in {tally.seated_in:.0f} s; measuring {cfg.seconds:.0f} s", flush=True)
         tally.errors_before = sum(tally.errors.values())
         until = t0 + cfg.seconds
         await asyncio.gather(*(keep_playing(t, cfg, rng, until) for t in tables))

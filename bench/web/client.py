@@ -76,6 +76,7 @@ class Person:
         self.pushes: list[tuple[int, float]] = []
         self.token = ""
         self.last_poll = 0.0
+        self.last_heard = 0.0
         self.awaiting: asyncio.Future[None] | None = None
         self.awaited = 0
         self.answer: asyncio.Future[str] | None = None
@@ -92,6 +93,10 @@ class Person:
     def receive(self, html: str) -> None:
         """A pushed message; it is swapped in when the person next looks (see idle())."""
         self.queue.append(html)
+        # live.js: a board piece that fits counts as the slow poll. Messages are swapped in only
+        # when the person looks, so any message counts here: one that does not fit is healed
+        # by a fetch of the whole board anyway (heal).
+        self.last_heard = time.perf_counter()
         self.note_end(html)
         answer = self.answer
         if answer is not None and not answer.done() and (MOVE_MADE.search(html) or REFUSAL in html):
@@ -311,7 +316,8 @@ class Table:
         while not self.closing:
             await asyncio.sleep(1.0)
             every = POLL_LIVE if person.socket is not None else POLL_OFFLINE
-            if time.perf_counter() - person.last_poll < every or self.closing:
+            last = max(person.last_poll, person.last_heard if person.socket else 0.0)
+            if time.perf_counter() - last < every or self.closing:
                 continue
             try:
                 await person.resync(whole=False)

@@ -76,16 +76,18 @@ def play(
     moment: str | None = None,
 ) -> Game:
     """Apply a player's action and store it; the bots answer after the commit."""
-    game = do_play(game, user, action, version, moment)
-    bots_after_commit(game.pk)
+    game, worker_due = do_play(game, user, action, version, moment)
+    if worker_due:
+        bots_after_commit(game.pk)
     return game
 
 
 @transaction.atomic
 def do_play(
     game: Game | int, user: User, action: dict[str, Any], version: int | None, moment: str | None
-) -> Game:
-    """The player's action in one transaction; IllegalAction if refused."""
+) -> tuple[Game, bool]:
+    """The player's action in one transaction; IllegalAction if refused. With the game: whether
+    the worker has anything to do after it (left_for_worker)."""
     game = lock(game)
     state = load_state(game) if game.snapshot is not None else None
     everyone = seats_in_order(game)
@@ -102,7 +104,16 @@ def do_play(
     record(game, state, log, seats, before)
     hand_to_sockets(game, everyone, state)
     bump(game, ["status", "snapshot", "moves", "finished_at"])
-    return game
+    return game, left_for_worker(game, state, seats)
+
+
+def left_for_worker(game: Game, state: Any, seats: Mapping[int, Seat]) -> bool:
+    """Whether the worker has anything to do after this move: a bot to act now, or a clock
+    running (its drive sets the timer for the deadline). After a move at a table of people with
+    no clock, waking it would only read the table back to find nothing due."""
+    if any(seat.deadline is not None for seat in seats.values()):
+        return True
+    return due_bot(game, state, seats) is not None
 
 
 def seated(game: Game) -> dict[int, Seat]:

@@ -140,6 +140,9 @@
       if (!old && diff && node.id && node.id.indexOf("region-") === 0) missing = true;
     });
     if (!stale) noteSwapped(fragment);
+    // A board piece that fits shows the board in step with the table: it counts as the slow
+    // poll, so a busy table is never polled (a quiet one is, 20 s after its last piece).
+    if (!stale && (diff || fragment.querySelector("#board-live"))) lastPoll = Date.now();
     answered(fragment);
     settle();
     // A region this board has no place for: the page shows another layout, fetch the whole.

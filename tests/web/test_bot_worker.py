@@ -266,3 +266,35 @@ def test_a_failing_part_of_the_sweep_does_not_keep_deadlines_waiting(
     monkeypatch.setattr(absence, "sweep", broken)
     monkeypatch.setattr(worker, "due_deadlines", lambda: [7])
     assert worker.upkeep() == [7]
+
+
+@pytest.mark.parametrize(
+    ("bots", "pace", "wakes"),
+    [
+        (0, Game.Pace.RELAXED, 0),  # people only, no clock: nothing for the worker to do
+        (0, Game.Pace.FAST, 3),  # a clock runs after every keep: the worker sets its timer
+        (1, Game.Pace.RELAXED, 1),  # only the last keep deals a pick that waits on the bot
+    ],
+)
+def test_a_move_wakes_the_worker_only_when_it_leaves_it_something_to_do(
+    after_commit: None,
+    monkeypatch: pytest.MonkeyPatch,
+    make_user: Callable[[str], User],
+    bots: int,
+    pace: str,
+    wakes: int,
+) -> None:
+    people = [make_user(f"baker-{n}") for n in range(3 - bots)]
+    game = services.create_game(people[0], "midnight-bakery", 3, pace=pace)
+    for user in people[1:]:
+        services.join(game, user)
+    for _ in range(bots):
+        services.add_bot(game, people[0], "greedy")
+    services.start(game, people[0])
+    if bots:  # the bot keeps its first card, as the worker would make it
+        services.run_bots(game.pk)
+    hints: list[int] = []
+    monkeypatch.setattr("games.worker.hint", hints.append)
+    for user in people:
+        keep_first(game, user)
+    assert hints == [game.pk] * wakes
