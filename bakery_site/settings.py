@@ -262,7 +262,7 @@ PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
 # A socket re-checks its session before a push; a yes is trusted this many seconds (logout and
 # account changes close sockets at once by message; this is the backstop if one is lost).
-SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "3"))
+SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "30"))
 
 # Presence (games/presence.py): a seat counts as away after AWAY_SECONDS without a socket. Each
 # process renews its open sockets' rows every sweep; a row not renewed for PRESENCE_STALE_SECONDS
