@@ -84,10 +84,11 @@ window.WebSocket = class extends Native {
 
 
 def take_three(page: Any) -> None:
-    """A take of three different ingredients, as the market offers it (data-takes)."""
+    """A take as the market offers it (data-takes): three different ingredients, or, when the
+    bots have left fewer than three kinds, whatever take it offers."""
     page.locator('#board-live[data-your-move="yes"]').wait_for(state="attached")
     takes = json.loads(page.locator("#market-form").get_attribute("data-takes") or "[]")
-    names = next(t for t in takes if len(set(t)) == 3)
+    names = next((t for t in takes if len(set(t)) == 3), takes[0])
     for name in names:
         page.locator(f'#market-form [data-ing="{name}"]').click()
     page.locator("[data-take]").click()
