@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -39,3 +40,9 @@ application = worker.serve(
     )
 )
 worker.start_with_server()
+
+# What is loaded by now (Django, the apps, Twisted, the engines) lives as long as the process.
+# Frozen, the collector's full passes no longer walk it: each of them stopped every socket of a
+# busy process for up to 140 ms (measured at 25 Cakehalla tables), a tail every player felt.
+gc.collect()
+gc.freeze()

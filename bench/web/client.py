@@ -54,6 +54,7 @@ class Tally:
     measuring: bool = False
     errors_before: int = 0
     seated_in: float = 0.0
+    lags: list[float] = field(default_factory=list)  # the generator's own loop lag (see lag_probe)
 
 
 class Person:
@@ -518,3 +519,17 @@ async def play(
             if measure is not None:
                 measures.append(measure)
     await asyncio.gather(*measures, return_exceptions=True)
+
+
+LAG_PROBE_SECONDS = 0.05
+
+
+async def lag_probe(tally: Tally) -> None:
+    """How late this load generator's own event loop wakes (seconds past a 50 ms sleep), while
+    measuring. Every arrival is stamped when the loop gets to it, so a busy generator adds about
+    this much to each latency it reports: the floor under its figures on a shared machine."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_PROBE_SECONDS)
+        if tally.measuring:
+            tally.lags.append(max(0.0, time.perf_counter() - asked - LAG_PROBE_SECONDS))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
 from html import unescape
 
@@ -36,7 +37,7 @@ ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 class Element:
     """One element: its tag, its attributes (parsed when first read), its child elements."""
 
-    __slots__ = ("_attrs", "children", "id", "parent", "raw", "tag")
+    __slots__ = ("__weakref__", "_attrs", "_parent", "children", "id", "raw", "tag")
 
     def __init__(self, tag: str, raw: str = "", parent: Element | None = None) -> None:
         self.tag = tag
@@ -46,6 +47,16 @@ class Element:
         self.parent = parent
         found = ID.search(raw) if "id" in raw else None
         self.id = (found.group(1) or found.group(2) or "") if found else ""
+
+    @property
+    def parent(self) -> Element | None:
+        """The element this one sits in (held weakly: a tree has no reference cycle, so a
+        swapped-out piece is freed at once, without the cyclic garbage collector)."""
+        return self._parent() if self._parent is not None else None
+
+    @parent.setter
+    def parent(self, element: Element | None) -> None:
+        self._parent = weakref.ref(element) if element is not None else None
 
     @property
     def attrs(self) -> dict[str, str]:
