@@ -153,6 +153,7 @@ def plain(value: Any) -> Hashable:
         # value is its marshal bytes: each type has its own code, dicts keep their order, and
         # version 2 writes no back-references, so equal bytes are equal values of equal types.
         # marshal refuses anything else (a safe string, a model): then part by part, below.
+        # (It writes any buffer, a bytearray too, as bytes; no board context holds either.)
         try:
             return (WRITTEN, marshal.dumps(value, 2))
         except ValueError:
