@@ -154,7 +154,21 @@ def redis_layer(url: str, prefix: str) -> dict[str, Any]:
     }
 
 
-if REDIS_URL:
+def pubsub_layer(url: str, prefix: str) -> dict[str, Any]:
+    """The channel layer on Redis pub/sub (CHANNEL_LAYER=pubsub, see the README): a group message
+    is one PUBLISH, streamed once to each process that has a socket in the group, where the core
+    layer stores it for each socket and each socket's process pops it with a round trip of its
+    own. Messages sent while a process is cut off from Redis are lost (it resubscribes by
+    itself); the pages heal from the next push or their slow poll."""
+    return {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [url], "prefix": prefix},
+    }
+
+
+if REDIS_URL and os.environ.get("CHANNEL_LAYER", "core") == "pubsub":
+    CHANNEL_LAYERS = {"default": pubsub_layer(REDIS_URL, os.environ.get("REDIS_PREFIX", "asgi"))}
+elif REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_layer(REDIS_URL, os.environ.get("REDIS_PREFIX", "asgi"))}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

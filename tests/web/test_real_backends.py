@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import threading
+import uuid
 
 import pytest
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import connection
 
 from accounts.models import User
+from bakery_site.settings import pubsub_layer
 from games import services
 from games.models import Game
 from tests.conftest import needs_env
@@ -55,3 +60,21 @@ async def test_the_redis_layer_carries_a_group_message() -> None:
     await layer.group_send(services.group_name(0), {"type": "game.updated", "version": 7})
     assert await layer.receive(channel) == {"type": "game.updated", "version": 7}
     await layer.group_discard(services.group_name(0), channel)
+
+
+@needs_env("REDIS_URL")
+async def test_the_pubsub_layer_carries_a_group_message_from_one_process_to_another() -> None:
+    """CHANNEL_LAYER=pubsub: a move announced through one process's layer reaches a socket of
+    another process's layer (two layers, two Redis connections)."""
+    config = pubsub_layer(os.environ["REDIS_URL"], f"test-pubsub-{uuid.uuid4().hex}")["CONFIG"]
+    announcing, serving = RedisPubSubChannelLayer(**config), RedisPubSubChannelLayer(**config)
+    try:
+        channel = await serving.new_channel()
+        await serving.group_add(services.group_name(0), channel)
+        await announcing.group_send(services.group_name(0), {"type": "game.updated", "version": 7})
+        got = await asyncio.wait_for(serving.receive(channel), 10)
+        assert got == {"type": "game.updated", "version": 7}
+        await serving.group_discard(services.group_name(0), channel)
+    finally:
+        await announcing.flush()
+        await serving.flush()
