@@ -158,8 +158,8 @@ def pubsub_layer(url: str, prefix: str) -> dict[str, Any]:
     """The channel layer on Redis pub/sub (CHANNEL_LAYER=pubsub, see the README): a group message
     is one PUBLISH, streamed once to each process that has a socket in the group, where the core
     layer stores it for each socket and each socket's process pops it with a round trip of its
-    own. Messages sent while a process is cut off from Redis are lost (it resubscribes by
-    itself); the pages heal from the next push or their slow poll."""
+    own. Not the default: after a Redis restart, not every socket heals in time yet (the
+    Redis-restart test of tests/web/test_daphne_processes.py fails with it)."""
     return {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [url], "prefix": prefix},
