@@ -140,7 +140,6 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         cpu = [b - a for a, b in zip(cpu0, sites.cpu_seconds(site), strict=True)]
         generator = time.process_time() - gen0
         tally.measuring = False
-        gc.enable()
         await asyncio.sleep(1.0)
         tally.stale = stale_sockets(tables)
     finally:

@@ -158,8 +158,6 @@ def plain(value: Any) -> Hashable:
             return (WRITTEN, marshal.dumps(value, 2))
         except ValueError:
             pass
-    if kind is dict:
-        return (TYPED, kind, tuple([(plain(k), plain(v)) for k, v in value.items()]))
     if isinstance(value, AppendOnly):
         return (TYPED, AppendOnly, len(value), plain(value.newest))
     if kind is list:
