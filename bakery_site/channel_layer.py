@@ -15,18 +15,39 @@ A socket's channel receive is cancelled when the socket closes; with that cancel
 channels-redis's receive went on popping Redis every 5 s forever, so the closed socket's
 application never ended (and a test's event loop never closed). Here writes are bounded by
 `asyncio.timeout`, which keeps the cancellation.
+
+The pub/sub layer (`HealingPubSubLayer`, the default on Redis) streams a group message once to
+each process that has a socket in the group. A message published while a process's subscription
+is broken is gone, and channels-redis 4.3 tells nobody: its receive task logs the error and
+redis-py subscribes again on its next connect. Here the layer says both out loud to whoever
+listens (games/layer_watch.py): "lost" when its receive fails, "back" when its subscriptions are
+made again on a new connection.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+import logging
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
-from redis.asyncio import BlockingConnectionPool
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
+from redis.asyncio.client import PubSub
 from redis.asyncio.connection import AbstractConnection
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger(__name__)
+
+LOST = "lost"  # a shard's subscriptions broke: what was published to them meanwhile is gone
+BACK = "back"  # they are made again: what is published from now on arrives
+Listener = Callable[[Any, str, str], None]  # (the layer, LOST or BACK, why)
 
 
 class CancellableWrites(AbstractConnection):
@@ -72,3 +93,118 @@ class WaitingPoolLayer(RedisChannelLayer):
         pool = BlockingConnectionPool.from_url(host.pop("address"), **host)
         pool.connection_class = cancellable(pool.connection_class)
         return pool
+
+
+class HealingPubSubLayer(RedisPubSubChannelLayer):
+    """channels-redis's pub/sub layer that tells its listeners when a shard's subscriptions broke
+    and when they are back, and whose connections retry a command once on a fresh connection."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.listeners: list[Listener] = []
+
+    def listen(self, listener: Listener) -> None:
+        """Call `listener(layer, LOST or BACK, why)` on the event loop where it happens."""
+        if listener not in self.listeners:
+            self.listeners.append(listener)
+
+    def tell(self, state: str, why: str) -> None:
+        for listener in list(self.listeners):
+            listener(self, state, why)
+
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        layer: RedisPubSubLoopLayer = super()._get_layer()
+        if not getattr(layer, "healing", False):  # a new event loop's layer: no shard used yet
+            layer._shards = [HealingShard(shard.host, layer) for shard in layer._shards]
+            layer.healing = True
+        return layer
+
+
+class NoticedPubSub(PubSub):
+    """redis-py's PubSub that tells its shard when it subscribed again on a new connection."""
+
+    shard: HealingShard
+
+    async def on_connect(self, connection: Any) -> None:
+        await super().on_connect(connection)  # SUBSCRIBE again to every channel it had
+        self.shard.back()
+
+
+class HealingShard(RedisSingleShardConnection):
+    """One Redis host of the pub/sub layer, whose breaks and mends reach the layer's listeners.
+
+    A failed receive is LOST (once an outage). redis-py connects the PubSub again on its next
+    read and subscribes to everything again (`on_connect`, which runs on every connect but the
+    first): BACK. A quick restart can be mended inside one read, with no failure seen: BACK alone.
+    """
+
+    _redis: Redis | None
+
+    def __init__(self, host: dict[str, Any], layer: RedisPubSubLoopLayer) -> None:
+        super().__init__(host, layer)
+        self.down = False
+
+    def _ensure_redis(self) -> None:
+        if self._redis is None:
+            host = dict(self.host)
+            pool = ConnectionPool.from_url(host.pop("address"), **host)
+            pool.connection_class = cancellable(pool.connection_class)
+            self._redis = Redis(connection_pool=pool)
+            pubsub = NoticedPubSub(pool)
+            pubsub.shard = self
+            self._pubsub = pubsub
+
+    def proxy(self) -> HealingPubSubLayer:
+        return self.channel_layer.channel_layer
+
+    def lost(self, error: BaseException) -> None:
+        if not self.down:
+            self.down = True
+            logger.warning("Redis pub/sub lost at %s: %s", self.host.get("address"), error)
+            self.proxy().tell(LOST, str(error))
+
+    def back(self) -> None:
+        self.down = False
+        self.forget_stale()
+        self.proxy().tell(BACK, "subscribed again")
+
+    def forget_stale(self) -> None:
+        """Channels whose sockets closed while Redis was away could not be unsubscribed then."""
+        layer = self.channel_layer
+        stale = self._subscribed_to - set(layer.channels) - set(layer.groups)
+        if stale:
+            asyncio.get_running_loop().create_task(self.unsubscribe_all(stale))
+
+    async def unsubscribe_all(self, channels: set[str]) -> None:
+        layer = self.channel_layer
+        for channel in channels:
+            async with self._lock:  # a socket may have joined the group again meanwhile
+                if channel in layer.channels or channel in layer.groups:
+                    continue
+                if channel in self._subscribed_to:
+                    try:
+                        await self._pubsub.unsubscribe(channel)
+                    except RedisError as error:
+                        logger.warning("Could not unsubscribe %s: %s", channel, error)
+                        return
+                    self._subscribed_to.discard(channel)
+
+    async def _do_receiving(self) -> None:
+        """channels-redis's receive loop, with a failed read told as LOST."""
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=0.1
+                    )
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (RedisError, OSError) as error:
+                self.lost(error)
+                await asyncio.sleep(1)
+            except (asyncio.CancelledError, GeneratorExit):
+                raise
+            except Exception:
+                logger.exception("Unexpected exception in the pub/sub receive task")
+                await asyncio.sleep(1)

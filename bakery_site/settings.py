@@ -7,6 +7,7 @@ from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -130,23 +131,26 @@ REDIS_POOL_MAX = env_int("REDIS_POOL_MAX", 50)
 REDIS_POOL_WAIT = 10.0
 
 
-def redis_layer(url: str, prefix: str) -> dict[str, Any]:
-    """The channel layer on Redis: waits outlast the blocking pop, dead connections are replaced,
-    and a burst of commands waits for a pooled connection."""
+def redis_host(url: str) -> dict[str, Any]:
+    """How each process talks to Redis: waits outlast the blocking pop, dead connections are
+    replaced, and a command that met a connection Redis dropped is retried on a fresh one."""
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialBackoff
 
-    host = {
+    return {
         "address": url,
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "socket_connect_timeout": 2.0,
         "health_check_interval": 10,
-        # A pooled connection that died with a Redis restart is retried on a fresh one.
         "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
-        # A burst of commands waits for a pooled connection rather than failing (channel_layer.py).
-        "max_connections": REDIS_POOL_MAX,
-        "timeout": REDIS_POOL_WAIT,
     }
+
+
+def redis_layer(url: str, prefix: str) -> dict[str, Any]:
+    """The core channel layer on Redis (CHANNEL_LAYER=core): each socket's messages are a sorted
+    set of its own, popped with a round trip per message; a burst of commands waits for a pooled
+    connection (bakery_site/channel_layer.py)."""
+    host = {**redis_host(url), "max_connections": REDIS_POOL_MAX, "timeout": REDIS_POOL_WAIT}
     # Several sites (or test runs) can share one Redis under different prefixes.
     return {
         "BACKEND": "bakery_site.channel_layer.WaitingPoolLayer",
@@ -155,21 +159,26 @@ def redis_layer(url: str, prefix: str) -> dict[str, Any]:
 
 
 def pubsub_layer(url: str, prefix: str) -> dict[str, Any]:
-    """The channel layer on Redis pub/sub (CHANNEL_LAYER=pubsub, see the README): a group message
-    is one PUBLISH, streamed once to each process that has a socket in the group, where the core
-    layer stores it for each socket and each socket's process pops it with a round trip of its
-    own. Not the default: after a Redis restart, not every socket heals in time yet (the
-    Redis-restart test of tests/web/test_daphne_processes.py fails with it)."""
+    """The channel layer on Redis pub/sub (the default): a group message is one PUBLISH, streamed
+    once to each process that has a socket in the group; the core layer stores it for each socket
+    and each socket's process pops it with a round trip of its own. A broken subscription is told
+    to the sockets, which close or catch up (games/layer_watch.py)."""
     return {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [url], "prefix": prefix},
+        "BACKEND": "bakery_site.channel_layer.HealingPubSubLayer",
+        "CONFIG": {"hosts": [redis_host(url)], "prefix": prefix},
     }
 
 
-if REDIS_URL and os.environ.get("CHANNEL_LAYER", "core") == "pubsub":
-    CHANNEL_LAYERS = {"default": pubsub_layer(REDIS_URL, os.environ.get("REDIS_PREFIX", "asgi"))}
-elif REDIS_URL:
-    CHANNEL_LAYERS = {"default": redis_layer(REDIS_URL, os.environ.get("REDIS_PREFIX", "asgi"))}
+def default_layer(url: str, prefix: str) -> dict[str, Any]:
+    """The layer CHANNEL_LAYER names (pubsub or core) on this Redis."""
+    kind = os.environ.get("CHANNEL_LAYER", "pubsub")
+    if kind not in {"pubsub", "core"}:
+        raise ImproperlyConfigured(f"CHANNEL_LAYER is pubsub or core, not {kind!r}")
+    return pubsub_layer(url, prefix) if kind == "pubsub" else redis_layer(url, prefix)
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": default_layer(REDIS_URL, os.environ.get("REDIS_PREFIX", "asgi"))}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

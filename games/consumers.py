@@ -319,6 +319,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             await self.end(LAYER_LOST)
 
+    async def lose(self, why: str) -> None:
+        """The layer lost this socket's subscriptions (games/layer_watch.py): close to reconnect."""
+        await self.dispatch({"type": "layer.lost", "error": why})
+
     async def rejoin(self) -> None:
         """Redis lost its keys, and with them this socket's groups (games/layer_watch.py)."""
         await self.dispatch({"type": "layer.rejoin"})

@@ -1,4 +1,4 @@
-"""A Redis that lost its keys forgot every group: this process's sockets join theirs again.
+"""Sockets heal when Redis restarts: they join their groups again, catch up, or reconnect.
 
 channels-redis keeps who is in which group in Redis only. A socket learns that Redis went away
 when its blocking receive fails: it then closes with 3012 and the page reconnects. But a Redis
@@ -10,6 +10,12 @@ reading its old value in the same command. A marker that is gone after it was se
 lost its keys: every socket of this process joins its groups again and sends what changed since
 its last push (a move announced to the empty groups meanwhile included). One round trip a
 second per process and Redis host.
+
+The pub/sub layer (bakery_site/channel_layer.py) keeps its groups in the process, so a restarted
+Redis forgets none of them; but a message published while a process's subscription is broken never
+arrives. That layer says when: "lost" closes every socket of the process with 3012, as a failed
+receive does on the core layer; "back" (subscribed again, after an outage or a restart quick
+enough to go unseen) makes every socket left send what changed since its last push.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
+from bakery_site.channel_layer import BACK, LOST, HealingPubSubLayer
+
 logger = logging.getLogger(__name__)
 
 WATCH_SECONDS = 1.0
@@ -28,29 +36,42 @@ MARKER_SECONDS = 30  # the marker outlives a few missed ticks, and a stopped pro
 
 
 class Rejoining(Protocol):
-    """A socket that can join its groups again and catch up (games.consumers.GameConsumer)."""
+    """A socket that can join its groups again and catch up, or close for its page to reconnect
+    (games.consumers.GameConsumer)."""
 
     channel_layer: Any
 
     async def rejoin(self) -> None: ...
 
+    async def lose(self, why: str) -> None: ...
 
-_sockets: weakref.WeakSet[Any] = weakref.WeakSet()
+
+_sockets: weakref.WeakKeyDictionary[Any, asyncio.AbstractEventLoop] = weakref.WeakKeyDictionary()
 _watchers: dict[int, tuple[Any, asyncio.Task[None]]] = {}
 
 
 def is_redis(layer: Any) -> bool:
     """Whether this channel layer keeps its groups in Redis (channels-redis's core layer)."""
-    return hasattr(layer, "ring_size") and hasattr(layer, "connection")
+    return not telling(layer) and hasattr(layer, "ring_size") and hasattr(layer, "connection")
+
+
+def telling(layer: Any) -> bool:
+    """Whether this layer tells when its subscriptions broke and mended (HealingPubSubLayer)."""
+    return isinstance(layer, HealingPubSubLayer)
 
 
 def watch(socket: Rejoining) -> None:
-    """Rejoin this socket's groups whenever its layer's Redis loses its keys (while it lives)."""
+    """Heal this socket (while it lives) whenever its layer's Redis loses its keys or its
+    subscriptions."""
     layer = socket.channel_layer
+    loop = asyncio.get_running_loop()
+    if telling(layer):
+        _sockets[socket] = loop
+        layer.listen(told)
+        return
     if not is_redis(layer):
         return
-    _sockets.add(socket)
-    loop = asyncio.get_running_loop()
+    _sockets[socket] = loop
     known = _watchers.get(id(loop))
     if known is None or known[0] is not layer or known[1].done() or known[1].get_loop() is not loop:
         _watchers[id(loop)] = (layer, loop.create_task(watch_forever(layer)))
@@ -58,7 +79,7 @@ def watch(socket: Rejoining) -> None:
 
 def unwatch(socket: Rejoining) -> None:
     """This socket closed."""
-    _sockets.discard(socket)
+    _sockets.pop(socket, None)
 
 
 async def forgot(layer: Any, marker: str) -> bool:
@@ -86,12 +107,30 @@ async def watch_forever(layer: Any) -> None:
         await asyncio.sleep(WATCH_SECONDS)
 
 
-async def rejoin_all(layer: Any) -> None:
+def sockets_on(layer: Any) -> list[Rejoining]:
+    """This event loop's live sockets on this layer."""
+    loop = asyncio.get_running_loop()
+    return [s for s, on in list(_sockets.items()) if on is loop and s.channel_layer is layer]
+
+
+def told(layer: Any, state: str, why: str) -> None:
+    """The pub/sub layer lost its subscriptions (every socket closes, its page reconnects) or
+    made them again (every socket catches up)."""
+    if state == LOST:
+        sockets = sockets_on(layer)
+        logger.warning("Redis pub/sub lost (%s): %d sockets close", why, len(sockets))
+        for socket in sockets:
+            asyncio.get_running_loop().create_task(socket.lose(why))
+    elif state == BACK:
+        asyncio.get_running_loop().create_task(rejoin_all(layer, "Redis pub/sub subscribed again"))
+
+
+async def rejoin_all(layer: Any, why: str = "Redis lost its keys (restarted?)") -> None:
     """Every socket of this process on this layer joins its groups again and catches up."""
-    sockets = [s for s in list(_sockets) if s.channel_layer is layer]
-    logger.warning(
-        "Redis lost its keys (restarted?): %d sockets join their groups again", len(sockets)
-    )
+    sockets = sockets_on(layer)
+    if not sockets:
+        return
+    logger.warning("%s: %d sockets join their groups again", why, len(sockets))
     outcomes = await asyncio.gather(*(s.rejoin() for s in sockets), return_exceptions=True)
     for outcome in outcomes:
         if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):

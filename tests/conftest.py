@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from bakery_site.settings import redis_layer
+from bakery_site.settings import default_layer, redis_layer
 from games import services
 from games.models import Game
 
@@ -52,13 +52,25 @@ def _presence_quiet(settings: object) -> None:
 def _own_channel_prefix(settings: object) -> None:
     """On Redis, each test process gets its own prefix, so equal game ids never cross-talk.
 
-    The process id keeps two suites apart when they run side by side on one machine.
+    The process id keeps two suites apart when they run side by side on one machine. The layer
+    is the one CHANNEL_LAYER names, as in the site (pub/sub unless it says core).
     """
     redis_url = os.environ.get("REDIS_URL")
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     if redis_url:
-        layer = redis_layer(redis_url, f"test-{worker}-{os.getpid()}")
+        layer = default_layer(redis_url, f"test-{worker}-{os.getpid()}")
         settings.CHANNEL_LAYERS = {"default": layer}  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def core_layer(settings: object) -> None:
+    """channels-redis's core layer on REDIS_URL, whatever CHANNEL_LAYER says (its own tests)."""
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        pytest.skip("REDIS_URL is not set")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    layer = redis_layer(redis_url, f"test-core-{worker}-{os.getpid()}")
+    settings.CHANNEL_LAYERS = {"default": layer}  # type: ignore[attr-defined]
 
 
 MEMORY_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()

@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from channels.layers import get_channel_layer
 from redis.asyncio.connection import AbstractConnection, Connection
+from redis.exceptions import RedisError
 
-from bakery_site.channel_layer import WaitingPoolLayer, cancellable
-from tests.conftest import needs_env
+from bakery_site.channel_layer import (
+    BACK,
+    LOST,
+    HealingPubSubLayer,
+    HealingShard,
+    WaitingPoolLayer,
+    cancellable,
+)
+from bakery_site.settings import pubsub_layer
+from tests.web.daphnes import RedisServer, redis_server_or_skip
 
 
 class Written:
@@ -72,7 +83,7 @@ def test_every_kind_of_pooled_connection_gets_cancellable_writes() -> None:
     assert tls.connection_class.__name__ == "CancellableSSLConnection"
 
 
-@needs_env("REDIS_URL")
+@pytest.mark.usefixtures("core_layer")
 async def test_a_receive_cancelled_at_any_moment_ends() -> None:
     layer = get_channel_layer()
     assert isinstance(layer, WaitingPoolLayer)
@@ -85,3 +96,60 @@ async def test_a_receive_cancelled_at_any_moment_ends() -> None:
         done, _ = await asyncio.wait([receive], timeout=8)  # past one 5 s blocking pop
         assert done, "a cancelled receive went on reading Redis"
         assert receive.cancelled()
+
+
+async def heard_until(heard: list[str], state: str, seconds: float = 20) -> None:
+    """Wait until the layer has told `state` (its receive loop looks ten times a second)."""
+    for _ in range(int(seconds / 0.02)):
+        if state in heard:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the layer never told {state!r}; it told {heard}")
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    server = redis_server_or_skip()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("outage", ["quick", "long"])
+async def test_the_pubsub_layer_tells_a_broken_subscription_and_its_mending(
+    own_redis: RedisServer, outage: str
+) -> None:
+    """Redis is killed under a subscribed layer: after a long outage it has told LOST, and once
+    Redis is back (at once, or later) BACK; a message published after BACK arrives, and a group
+    left while Redis was away is unsubscribed then."""
+    config = pubsub_layer(own_redis.url, "mend")["CONFIG"]
+    serving, announcing = HealingPubSubLayer(**config), HealingPubSubLayer(**config)
+    heard: list[str] = []
+    serving.listen(lambda layer, state, why: heard.append(state))
+    try:
+        channel = await serving.new_channel()
+        await serving.group_add("table", channel)
+        await serving.group_add("left", channel)
+        own_redis.stop(kill=True)
+        if outage == "long":
+            await heard_until(heard, LOST)
+            with pytest.raises(RedisError):
+                await serving.group_discard("left", channel)
+        own_redis.start()
+        await heard_until(heard, BACK)
+        assert heard[-1] == BACK
+        await announcing.group_send("table", {"type": "game.updated", "version": 8})
+        assert await asyncio.wait_for(serving.receive(channel), 10) == {
+            "type": "game.updated",
+            "version": 8,
+        }
+        shard = serving._get_layer()._shards[0]
+        assert isinstance(shard, HealingShard)
+        if outage == "long":
+            for _ in range(500):
+                if "mend__group__left" not in shard._subscribed_to:
+                    break
+                await asyncio.sleep(0.02)
+            assert shard._subscribed_to == {channel, "mend__group__table"}
+    finally:
+        await announcing.flush()
+        await serving.flush()

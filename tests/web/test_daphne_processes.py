@@ -29,15 +29,29 @@ pytestmark = [
 ]
 
 LAYER_LOST = 3012
+LAYERS = ["pubsub", "core"]  # CHANNEL_LAYER: the default, and channels-redis's core layer
+
+
+def shared_redis_site(**extra: str) -> Iterator[Site]:
+    """Two Daphne processes on the test's database and the shared Redis, under a prefix of
+    their own."""
+    prefix = f"daphnes-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
+    with daphnes(2, os.environ["REDIS_URL"], prefix, **extra) as site:
+        yield site
 
 
 @pytest.fixture
 def two_processes(transactional_db: None) -> Iterator[Site]:
-    """Two Daphne processes on the test's database and the shared Redis, under a prefix of
-    their own."""
-    prefix = f"daphnes-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
-    with daphnes(2, os.environ["REDIS_URL"], prefix) as site:
-        yield site
+    """Two Daphne processes on the site's own channel layer."""
+    yield from shared_redis_site()
+
+
+@pytest.fixture(params=LAYERS)
+def two_processes_on_each_layer(
+    transactional_db: None, request: pytest.FixtureRequest
+) -> Iterator[Site]:
+    """Two Daphne processes on each channel layer in turn."""
+    yield from shared_redis_site(CHANNEL_LAYER=request.param)
 
 
 def stored_version(game: Game) -> int:
@@ -46,9 +60,9 @@ def stored_version(game: Game) -> int:
 
 
 async def test_a_move_posted_to_one_process_reaches_a_socket_on_the_other(
-    running_game: Game, player: User, rival: User, two_processes: Site
+    running_game: Game, player: User, rival: User, two_processes_on_each_layer: Site
 ) -> None:
-    first, second = two_processes.urls
+    first, second = two_processes_on_each_layer.urls
     watcher = Person(second, await database_sync_to_async(session_of)(player))
     mover = Person(first, await database_sync_to_async(session_of)(rival))
     try:
@@ -119,6 +133,7 @@ def private_redis() -> Iterator[RedisServer]:
     server.stop()
 
 
+@pytest.mark.parametrize("layer", LAYERS)
 @pytest.mark.parametrize("outage", ["long", "quick"])
 async def test_redis_restarting_mid_game_loses_no_move_and_every_socket_heals(
     running_game: Game,
@@ -127,11 +142,12 @@ async def test_redis_restarting_mid_game_loses_no_move_and_every_socket_heals(
     private_redis: RedisServer,
     transactional_db: None,
     outage: str,
+    layer: str,
 ) -> None:
     """Redis is killed mid-game: after a long outage (a move made meanwhile), or restarted at once
-    (its groups gone with it). Each socket is closed to be opened again, or its pushes go on; no
-    move is lost or stored twice."""
-    with daphnes(2, private_redis.url, "restart") as site:
+    (the core layer's groups gone with it, the pub/sub layer's subscriptions broken). Each socket
+    is closed to be opened again, or its pushes go on; no move is lost or stored twice."""
+    with daphnes(2, private_redis.url, "restart", CHANNEL_LAYER=layer) as site:
         first, second = site.urls
         people = {
             player.pk: Person(second, await database_sync_to_async(session_of)(player)),

@@ -10,10 +10,10 @@ import uuid
 import pytest
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
-from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import connection
 
 from accounts.models import User
+from bakery_site.channel_layer import HealingPubSubLayer
 from bakery_site.settings import pubsub_layer
 from games import services
 from games.models import Game
@@ -51,7 +51,7 @@ def test_two_plays_on_one_version_at_once_apply_only_one(
     assert running_game.version == version + 1
 
 
-@needs_env("REDIS_URL")
+@pytest.mark.usefixtures("core_layer")
 async def test_the_redis_layer_carries_a_group_message() -> None:
     layer = get_channel_layer()
     assert isinstance(layer, RedisChannelLayer)
@@ -64,10 +64,10 @@ async def test_the_redis_layer_carries_a_group_message() -> None:
 
 @needs_env("REDIS_URL")
 async def test_the_pubsub_layer_carries_a_group_message_from_one_process_to_another() -> None:
-    """CHANNEL_LAYER=pubsub: a move announced through one process's layer reaches a socket of
-    another process's layer (two layers, two Redis connections)."""
+    """The pub/sub layer (the default): a move announced through one process's layer reaches a
+    socket of another process's layer (two layers, two Redis connections)."""
     config = pubsub_layer(os.environ["REDIS_URL"], f"test-pubsub-{uuid.uuid4().hex}")["CONFIG"]
-    announcing, serving = RedisPubSubChannelLayer(**config), RedisPubSubChannelLayer(**config)
+    announcing, serving = HealingPubSubLayer(**config), HealingPubSubLayer(**config)
     try:
         channel = await serving.new_channel()
         await serving.group_add(services.group_name(0), channel)

@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from django.test import Client
 
 from accounts.models import User
-from bakery_site.settings import redis_layer
+from bakery_site.settings import pubsub_layer, redis_layer
 from games import services
 from games.models import Game
 from tests.conftest import client_for, needs_env
@@ -40,11 +40,11 @@ async def test_a_quiet_socket_stays_open_and_gets_the_next_move(
     await ws.disconnect()
 
 
-@pytest.fixture
-def throwaway_redis(settings: object) -> Iterator[RedisServer]:
-    """The channel layer on a redis-server of the test's own."""
+@pytest.fixture(params=[pubsub_layer, redis_layer], ids=["pubsub", "core"])
+def throwaway_redis(settings: object, request: pytest.FixtureRequest) -> Iterator[RedisServer]:
+    """Each channel layer on a redis-server of the test's own."""
     server = redis_server_or_skip()
-    settings.CHANNEL_LAYERS = {"default": redis_layer(server.url, "outage")}  # type: ignore[attr-defined]
+    settings.CHANNEL_LAYERS = {"default": request.param(server.url, "outage")}  # type: ignore[attr-defined]
     yield server
     server.stop()
 
@@ -77,7 +77,7 @@ async def test_a_move_during_a_layer_outage_is_stored_and_reaches_sockets_after(
     await after.disconnect()
 
 
-@needs_env("REDIS_URL")
+@pytest.mark.usefixtures("core_layer")
 async def test_a_burst_of_sockets_leaving_waits_for_pooled_connections_and_never_fails() -> None:
     """Hundreds of sockets join and leave at once (a mass disconnect): every group change is
     made, on no more Redis connections than the pool allows."""
