@@ -143,6 +143,7 @@ class HealingShard(RedisSingleShardConnection):
     def __init__(self, host: dict[str, Any], layer: RedisPubSubLoopLayer) -> None:
         super().__init__(host, layer)
         self.down = False
+        self.unsubscribing: asyncio.Task[None] | None = None
 
     def _ensure_redis(self) -> None:
         if self._redis is None:
@@ -172,8 +173,8 @@ class HealingShard(RedisSingleShardConnection):
         """Channels whose sockets closed while Redis was away could not be unsubscribed then."""
         layer = self.channel_layer
         stale = self._subscribed_to - set(layer.channels) - set(layer.groups)
-        if stale:
-            asyncio.get_running_loop().create_task(self.unsubscribe_all(stale))
+        if stale and (self.unsubscribing is None or self.unsubscribing.done()):
+            self.unsubscribing = asyncio.get_running_loop().create_task(self.unsubscribe_all(stale))
 
     async def unsubscribe_all(self, channels: set[str]) -> None:
         layer = self.channel_layer

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from redis.exceptions import RedisError
@@ -48,6 +49,14 @@ class Rejoining(Protocol):
 
 _sockets: weakref.WeakKeyDictionary[Any, asyncio.AbstractEventLoop] = weakref.WeakKeyDictionary()
 _watchers: dict[int, tuple[Any, asyncio.Task[None]]] = {}
+_healing: set[asyncio.Task[None]] = set()  # held until done (the loop holds tasks weakly)
+
+
+def soon(work: Coroutine[Any, Any, None]) -> None:
+    """Run this in its own task on the running loop."""
+    task = asyncio.get_running_loop().create_task(work)
+    _healing.add(task)
+    task.add_done_callback(_healing.discard)
 
 
 def is_redis(layer: Any) -> bool:
@@ -120,9 +129,9 @@ def told(layer: Any, state: str, why: str) -> None:
         sockets = sockets_on(layer)
         logger.warning("Redis pub/sub lost (%s): %d sockets close", why, len(sockets))
         for socket in sockets:
-            asyncio.get_running_loop().create_task(socket.lose(why))
+            soon(socket.lose(why))
     elif state == BACK:
-        asyncio.get_running_loop().create_task(rejoin_all(layer, "Redis pub/sub subscribed again"))
+        soon(rejoin_all(layer, "Redis pub/sub subscribed again"))
 
 
 async def rejoin_all(layer: Any, why: str = "Redis lost its keys (restarted?)") -> None:
