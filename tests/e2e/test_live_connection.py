@@ -83,15 +83,26 @@ window.WebSocket = class extends Native {
 """
 
 
-def take_three(page: Any) -> None:
+def take_three(page: Any, after: int = -1) -> int:
     """A take as the market offers it (data-takes): three different ingredients, or, when the
-    bots have left fewer than three kinds, whatever take it offers."""
-    page.locator('#board-live[data-your-move="yes"]').wait_for(state="attached")
+    bots have left fewer than three kinds, whatever take it offers. It waits for a board newer
+    than version `after` on which it is this person's move (the board the last take was made on
+    says so too until the take's answer lands); the version it took on."""
+    page.wait_for_function(
+        """(after) => {
+            const live = document.getElementById("board-live");
+            return live !== null && live.dataset.yourMove === "yes"
+                && Number(live.dataset.version) > after;
+        }""",
+        arg=after,
+    )
+    taken_on = int(page.locator("#board-live").get_attribute("data-version") or "-1")
     takes = json.loads(page.locator("#market-form").get_attribute("data-takes") or "[]")
     names = next((t for t in takes if len(set(t)) == 3), takes[0])
     for name in names:
         page.locator(f'#market-form [data-ing="{name}"]').click()
     page.locator("[data-take]").click()
+    return taken_on
 
 
 def test_a_push_lost_on_the_way_is_healed_when_the_next_one_comes(
@@ -117,9 +128,9 @@ def test_a_push_lost_on_the_way_is_healed_when_the_next_one_comes(
         "request", lambda r: whole_boards.append(r.url) if r.url.endswith("/board/") else None
     )
     watcher.evaluate("window.__armed = true")
-    take_three(player)
+    first = take_three(player)
     watcher.wait_for_function("() => window.__dropped === 1")
-    take_three(player)  # the bots have played: the person's turn again
+    take_three(player, after=first)  # the bots have played: the person's turn again
     reached = int(version(player))
     watcher.wait_for_function(
         f"() => Number(document.getElementById('board-version').value) >= {reached}"
