@@ -74,6 +74,15 @@ class CancellableWrites(AbstractConnection):
 _cancellable: dict[type[AbstractConnection], type[AbstractConnection]] = {}
 
 
+def cancellable_pool(pool_class: type[ConnectionPool], host: dict[str, Any]) -> Any:
+    """A redis-py pool of this class for one Redis host (its address and connection options),
+    whose connections have cancellable writes."""
+    options = dict(host)
+    pool = pool_class.from_url(options.pop("address"), **options)
+    pool.connection_class = cancellable(pool.connection_class)
+    return pool
+
+
 def cancellable(connection_class: type[AbstractConnection]) -> type[AbstractConnection]:
     """The pool's connection class (plain, TLS or a Unix socket) with cancellable writes."""
     if connection_class not in _cancellable:
@@ -87,12 +96,9 @@ class WaitingPoolLayer(RedisChannelLayer):
     and its connections never swallow a cancellation."""
 
     def create_pool(self, index: int) -> Any:
-        host = dict(self.hosts[index])
-        if "address" not in host:
+        if "address" not in self.hosts[index]:
             raise ValueError("Give each Redis host as an address (redis://host:port/db).")
-        pool = BlockingConnectionPool.from_url(host.pop("address"), **host)
-        pool.connection_class = cancellable(pool.connection_class)
-        return pool
+        return cancellable_pool(BlockingConnectionPool, self.hosts[index])
 
 
 class HealingPubSubLayer(RedisPubSubChannelLayer):
@@ -147,9 +153,7 @@ class HealingShard(RedisSingleShardConnection):
 
     def _ensure_redis(self) -> None:
         if self._redis is None:
-            host = dict(self.host)
-            pool = ConnectionPool.from_url(host.pop("address"), **host)
-            pool.connection_class = cancellable(pool.connection_class)
+            pool = cancellable_pool(ConnectionPool, self.host)
             self._redis = Redis(connection_pool=pool)
             pubsub = NoticedPubSub(pool)
             pubsub.shard = self
