@@ -48,6 +48,12 @@ def _presence_quiet(settings: object) -> None:
     settings.PRESENCE_PUSHES = False  # type: ignore[attr-defined]
 
 
+def own_prefix(label: str) -> str:
+    """A Redis prefix for this test process: its xdist worker and process id keep two workers,
+    and two suites side by side on one machine, apart."""
+    return f"{label}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
+
+
 @pytest.fixture(autouse=True)
 def _own_channel_prefix(settings: object) -> None:
     """On Redis, each test process gets its own prefix, so equal game ids never cross-talk.
@@ -56,9 +62,8 @@ def _own_channel_prefix(settings: object) -> None:
     is the one CHANNEL_LAYER names, as in the site (pub/sub unless it says core).
     """
     redis_url = os.environ.get("REDIS_URL")
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     if redis_url:
-        layer = default_layer(redis_url, f"test-{worker}-{os.getpid()}")
+        layer = default_layer(redis_url, own_prefix("test"))
         settings.CHANNEL_LAYERS = {"default": layer}  # type: ignore[attr-defined]
 
 
@@ -68,8 +73,7 @@ def core_layer(settings: object) -> None:
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         pytest.skip("REDIS_URL is not set")
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    layer = redis_layer(redis_url, f"test-core-{worker}-{os.getpid()}")
+    layer = redis_layer(redis_url, own_prefix("test-core"))
     settings.CHANNEL_LAYERS = {"default": layer}  # type: ignore[attr-defined]
 
 

@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from bench.web.site import Site
 from games.models import Game
-from tests.conftest import needs_env
+from tests.conftest import needs_env, own_prefix
 from tests.web.daphnes import Person, RedisServer, daphnes, redis_server_or_skip
 from tests.web.sockets import session_of, shown_version
 from tests.web.test_consumer import batch_ids
@@ -35,7 +35,7 @@ LAYERS = ["pubsub", "core"]  # CHANNEL_LAYER: the default, and channels-redis's 
 def shared_redis_site(**extra: str) -> Iterator[Site]:
     """Two Daphne processes on the test's database and the shared Redis, under a prefix of
     their own."""
-    prefix = f"daphnes-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
+    prefix = own_prefix("daphnes")
     with daphnes(2, os.environ["REDIS_URL"], prefix, **extra) as site:
         yield site
 

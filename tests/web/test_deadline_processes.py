@@ -18,7 +18,7 @@ from django.conf import settings as django_settings
 from accounts.models import User
 from games import services
 from games.models import Action, Game, Seat
-from tests.conftest import needs_env
+from tests.conftest import needs_env, own_prefix
 from tests.web.daphnes import daphnes
 
 pytestmark = [
@@ -52,7 +52,7 @@ def test_two_daphne_processes_act_once_on_each_deadline(
     settings: Any, player: User, rival: User
 ) -> None:
     settings.PACE_SCALE = PACE_SCALE  # the first deadlines are set here, by services.start
-    prefix = f"deadlines-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}"
+    prefix = own_prefix("deadlines")
     extra = {"PACE_SCALE": str(PACE_SCALE), "BOT_SWEEP_SECONDS": str(SWEEP)}
     with daphnes(2, os.environ["REDIS_URL"], prefix, **extra) as site:
         assert all(process.poll() is None for process in site.daphnes)
