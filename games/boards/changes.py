@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import itertools
 import marshal
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from django.db import models
@@ -94,29 +95,58 @@ def region_paths(template_name: str) -> tuple[Path, ...]:
 
 
 def resolve(context: Mapping[str, Any], path: Path) -> Any:
-    """The value at a path, looked up as Django templates do (key, attribute, index, call)."""
+    """The value at a path, looked up as Django templates do: the first name in the context,
+    then each bit as a key, an attribute or an index, a callable called."""
     if path == UNKNOWN:
         return object()  # unlike anything (see plain)
-    current: Any = context
-    for bit in path:
-        try:
-            current = current[bit]
-        except (TypeError, AttributeError, KeyError, ValueError, IndexError):
-            try:
-                current = getattr(current, bit)
-            except (TypeError, AttributeError):
-                try:
-                    current = current[int(bit)]
-                except (IndexError, ValueError, KeyError, TypeError):
-                    return MISSING
-        if callable(current) and not getattr(current, "do_not_call_in_templates", False):
-            if isinstance(current, type) or getattr(current, "alters_data", False):
-                return MISSING
-            try:
-                current = current()
-            except TypeError:
-                return current  # a function handed to the template whole (it never changes)
+    return descend(context.get(path[0], MISSING), path[1:])
+
+
+def descend(current: Any, bits: Path) -> Any:
+    """The value `bits` lead to from a value already looked up (MISSING stays MISSING)."""
+    if current is MISSING:
+        return MISSING
+    current = called(current)
+    for bit in bits:
+        current = called(step(current, bit))
+        if current is MISSING:
+            return MISSING
     return current
+
+
+def step(current: Any, bit: str) -> Any:
+    """One bit of a lookup: a key, else an attribute, else an index (as Django's Variable does;
+    a value with no [] skips straight to its attribute, raising nothing)."""
+    indexed = hasattr(type(current), "__getitem__")
+    if indexed:
+        try:
+            return current[bit]
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError):
+            pass
+    try:
+        return getattr(current, bit)
+    except (TypeError, AttributeError):
+        pass
+    if indexed:
+        try:
+            return current[int(bit)]
+        except (IndexError, ValueError, KeyError, TypeError):
+            pass
+    return MISSING
+
+
+def called(current: Any) -> Any:
+    """A looked-up value as a template uses it: a callable is called (unless it says not to)."""
+    if current is MISSING or not callable(current):
+        return current
+    if getattr(current, "do_not_call_in_templates", False):
+        return current
+    if isinstance(current, type) or getattr(current, "alters_data", False):
+        return MISSING
+    try:
+        return current()
+    except TypeError:
+        return current  # a function handed to the template whole (it never changes)
 
 
 class Tag:
@@ -169,22 +199,27 @@ def plain(value: Any) -> Hashable:
     if isinstance(value, tuple | range | set | frozenset | list):
         return (TYPED, kind, tuple([plain(v) for v in value]))
     if isinstance(value, models.Model):
-        # A model handed over whole: every plain field (JSON fields are reached by their paths).
-        fields = value._meta.concrete_fields
-        return (
-            TYPED,
-            kind,
-            tuple(
-                repr(getattr(value, f.attname))
-                for f in fields
-                if not isinstance(f, models.JSONField)
-            ),
-        )
+        # A model handed over whole: every plain field (JSON fields are reached by their paths),
+        # with its class (so 120 and 120.0, 1 and True stay apart).
+        fields = model_fields(kind)(value)
+        try:
+            hash(fields)
+        except TypeError:
+            return (TYPED, kind, repr(fields))
+        return (TYPED, kind, fields, tuple(map(type, fields)))
     if callable(value):
         return (TYPED, kind, getattr(value, "__qualname__", repr(value)))
     if kind.__repr__ is object.__repr__:
         return (OPAQUE, next(_opaque))  # its repr is its address: nothing to compare
     return (TYPED, kind, repr(value))
+
+
+@cache
+def model_fields(kind: type[models.Model]) -> Callable[[models.Model], Any]:
+    """What reads a model's plain fields (all but JSON fields), as a tuple."""
+    names = [f.attname for f in kind._meta.concrete_fields if not isinstance(f, models.JSONField)]
+    getter = attrgetter(*names)
+    return getter if len(names) > 1 else lambda value: (getter(value),)
 
 
 class Inputs:

@@ -100,7 +100,9 @@ def boxes(view: Mapping[str, Any], seats: Sequence[Seat], mine: int | None) -> l
                 "leader": most > 0 and box["truffles"] == most,
                 "empty_box": box["truffles"] == 0 and not box["owl"],
                 "choosing": i in waiting,
-                "backs": range(box["batch_count"] - (1 if box["locked"] else 0)),
+                # One face-down card each; a list (not a range), so the boxes' plain form
+                # (boards/changes.py) is one marshal of builtins.
+                "backs": [None] * (box["batch_count"] - (1 if box["locked"] else 0)),
                 "last": revealed.get(i),
             }
         )

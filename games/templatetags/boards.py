@@ -23,6 +23,7 @@ from games.boards.changes import (
     UNKNOWN,
     Inputs,
     Path,
+    descend,
     include_expressions,
     paths_of,
     plain,
@@ -55,8 +56,7 @@ def looked_up(context: Context, path: Path) -> Any:
     does (innermost scope first), without flattening the whole context for each piece."""
     if path == UNKNOWN:
         return resolve({}, path)
-    first = context.get(path[0], MISSING)
-    return first if first is MISSING else resolve({path[0]: first}, path)
+    return descend(context.get(path[0], MISSING), path[1:])
 
 
 @register.tag("include_shared")
