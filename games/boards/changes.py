@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import marshal
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from functools import cache
 from operator import attrgetter
 from typing import Any
@@ -92,6 +92,24 @@ def region_paths(template_name: str) -> tuple[Path, ...]:
     """Every context path a region template reads, sorted (computed once per process)."""
     found = {p for e in template_expressions(template_name, set()) for p in paths_of(e)}
     return tuple(sorted(found))
+
+
+# A template's paths by the name each starts with: (name, the rest of each path under it).
+Groups = tuple[tuple[str, tuple[Path, ...]], ...]
+
+
+def grouped(paths: Iterable[Path]) -> Groups:
+    """Paths grouped by their first name (each name looked up once), sorted."""
+    by_name: dict[str, list[Path]] = {}
+    for path in sorted(set(paths)):
+        by_name.setdefault(path[0], []).append(path[1:])
+    return tuple((name, tuple(rests)) for name, rests in by_name.items())
+
+
+@cache
+def region_groups(template_name: str) -> Groups:
+    """A region template's paths, grouped (computed once per process)."""
+    return grouped(region_paths(template_name))
 
 
 def resolve(context: Mapping[str, Any], path: Path) -> Any:
@@ -214,12 +232,19 @@ def plain(value: Any) -> Hashable:
     return (TYPED, kind, repr(value))
 
 
-@cache
-def model_fields(kind: type[models.Model]) -> Callable[[models.Model], Any]:
-    """What reads a model's plain fields (all but JSON fields), as a tuple."""
-    names = [f.attname for f in kind._meta.concrete_fields if not isinstance(f, models.JSONField)]
-    getter = attrgetter(*names)
-    return getter if len(names) > 1 else lambda value: (getter(value),)
+_model_fields: dict[type[models.Model], Callable[[models.Model], tuple[Any, ...]]] = {}
+
+
+def model_fields(kind: type[models.Model]) -> Callable[[models.Model], tuple[Any, ...]]:
+    """What reads a model's plain fields (all but JSON fields) as a tuple (made once a class)."""
+    if kind not in _model_fields:
+        names = [
+            f.attname for f in kind._meta.concrete_fields if not isinstance(f, models.JSONField)
+        ]
+        _model_fields[kind] = lambda value: tuple(getattr(value, name) for name in names)
+        if len(names) > 1:
+            _model_fields[kind] = attrgetter(*names)
+    return _model_fields[kind]
 
 
 class Inputs:
@@ -244,9 +269,39 @@ class Inputs:
         )
 
 
+def read_groups(
+    get: Callable[[str, Any], Any], groups: Groups, whole: bool = False
+) -> tuple[Hashable, ...]:
+    """The plain values a template reads, a group per first name (`get`: the context's lookup
+    of a name). The paths under a name missing from the context are all missing: one MISSING.
+
+    `whole`: a name the template reads several paths under, whose value is plain builtins only
+    (a dict of a rival's box), stands for all of them by its marshal bytes (see plain), which
+    fix every value under it, at the cost of one call; else each path is looked up.
+    """
+    values: list[Hashable] = []
+    for name, rests in groups:
+        if name == UNKNOWN[0]:
+            values.append(plain(object()))  # equal to nothing (see UNKNOWN)
+            continue
+        first = get(name, MISSING)
+        if first is MISSING:
+            values.append(MISSING)
+            continue
+        if whole and len(rests) > 1 and type(first) in (dict, list, tuple):
+            try:
+                values.append((WRITTEN, marshal.dumps(first, 2)))
+                continue
+            except ValueError:
+                pass
+        values.append(tuple([plain(descend(first, rest)) for rest in rests]))
+    return tuple(values)
+
+
 def inputs(context: Mapping[str, Any], template_name: str) -> Inputs:
-    """Everything a region would show to this viewer."""
-    return Inputs(tuple(plain(resolve(context, path)) for path in region_paths(template_name)))
+    """Everything a region would show to this viewer (each path looked up: a region reads a
+    few things of the engine's whole view, which moves on every move)."""
+    return Inputs(read_groups(context.get, region_groups(template_name)))
 
 
 def fingerprint(context: Mapping[str, Any], template_name: str) -> int:

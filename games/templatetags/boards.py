@@ -10,7 +10,7 @@ with their CSRF token and lazy user) are never kept.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from django import template
 from django.template.base import Parser, Token
@@ -18,17 +18,7 @@ from django.template.context import Context
 from django.template.loader_tags import IncludeNode, do_include
 from django.utils.safestring import SafeString
 
-from games.boards.changes import (
-    MISSING,
-    UNKNOWN,
-    Inputs,
-    Path,
-    descend,
-    include_expressions,
-    paths_of,
-    plain,
-    resolve,
-)
+from games.boards.changes import Groups, Inputs, grouped, include_expressions, paths_of, read_groups
 from games.boards.shared import render_piece
 
 register = template.Library()
@@ -37,26 +27,19 @@ register = template.Library()
 class SharedIncludeNode(IncludeNode):
     """An include whose output is shared by every render that reads the same values."""
 
-    paths: tuple[Path, ...] | None = None
+    groups: Groups | None = None
 
     def render(self, context: Context) -> SafeString:
         if getattr(context, "request", None) is not None:
             return super().render(context)
-        if self.paths is None:
-            found = {p for e in include_expressions(self, set()) for p in paths_of(e)}
-            self.paths = tuple(sorted(found))
-        seen = Inputs(tuple(plain(looked_up(context, path)) for path in self.paths))
+        if self.groups is None:
+            self.groups = grouped(p for e in include_expressions(self, set()) for p in paths_of(e))
+        # Each name as the template finds it (innermost scope first), without flattening the
+        # whole context; a piece reads one thing of its region whole (a box, a card).
+        seen = Inputs(read_groups(context.get, self.groups, whole=True))
         name = str(self.template.var)
         html = render_piece(name, seen, lambda: super(SharedIncludeNode, self).render(context))
         return cast(SafeString, html)
-
-
-def looked_up(context: Context, path: Path) -> Any:
-    """The value at a path in a template's context, its first name looked up as the template
-    does (innermost scope first), without flattening the whole context for each piece."""
-    if path == UNKNOWN:
-        return resolve({}, path)
-    return descend(context.get(path[0], MISSING), path[1:])
 
 
 @register.tag("include_shared")

@@ -123,6 +123,45 @@ def test_a_template_included_by_a_variable_name_is_read_as_unknown() -> None:
     assert changes.resolve({}, UNKNOWN) != changes.resolve({}, UNKNOWN)
 
 
+def test_a_pieces_values_are_read_a_name_at_a_time_and_differ_as_their_renders_would() -> None:
+    groups = changes.grouped([("box", "name"), ("box", "locked"), ("card", "id"), UNKNOWN])
+
+    def read(context: dict[str, Any], whole: bool = True) -> dict[str, Any]:
+        """The plain values read under each name."""
+        values = changes.read_groups(context.get, groups, whole)
+        return dict(zip([name for name, _ in groups], values, strict=True))
+
+    box = {"name": "Ada", "locked": False, "truffles": 2}
+    # The same box shows the same piece, read whole or path by path; the unknown part never is.
+    same = [read({"box": dict(box)}), read({"box": dict(box)})]
+    assert same[0]["box"] == same[1]["box"] and same[0]["card"] == same[1]["card"]
+    assert same[0][UNKNOWN[0]] != same[1][UNKNOWN[0]]
+    assert read({"box": box}, whole=False)["box"] == read({"box": dict(box)}, whole=False)["box"]
+    # Anything under the name that differs tells the boxes apart, read whole (a key the piece
+    # does not read as well) or path by path (only what it reads).
+    for other in ({**box, "locked": True}, {**box, "locked": 0}, {**box, "truffles": 3}):
+        assert read({"box": box})["box"] != read({"box": other})["box"], other
+    alone = read({"box": box}, whole=False)["box"]
+    assert alone != read({"box": {**box, "locked": 0}}, whole=False)["box"]
+    assert alone == read({"box": {**box, "truffles": 3}}, whole=False)["box"]
+    # A name the context lacks is missing under every path (the loop's `card` outside its loop).
+    assert read({"box": box})["card"] is changes.MISSING
+
+
+def test_a_models_stand_in_tells_its_field_values_and_their_types_apart(
+    make_user: Callable[[str], User],
+) -> None:
+    seat = services.create_game(make_user("host"), "midnight-bakery", 3).seats.get()
+    twin = type(seat).objects.get(pk=seat.pk)
+    assert plain(seat) == plain(twin)
+    seat.bank, twin.bank = 120.0, 120
+    assert plain(seat) != plain(twin)  # "120.0" and "120" on a page
+    twin.bank = seat.bank
+    assert plain(seat) == plain(twin)
+    twin.stand_ins += 1
+    assert plain(seat) != plain(twin)
+
+
 def test_a_blind_reservation_shows_only_on_its_bakers_screens(
     make_user: Callable[[str], User],
 ) -> None:
