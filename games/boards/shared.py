@@ -25,7 +25,7 @@ from typing import Any
 from django.template import Context
 from django.template.loader import get_template
 
-from games import presence
+from games import prepared, presence
 from games.models import Game, Seat
 from games.services import stored
 
@@ -71,7 +71,7 @@ def table_at(
         with reading(game_id):
             known = recent(game_id)
             if stale(known, version):
-                game = Game.objects.get(pk=game_id)
+                game = prepared.GAME.get(game_id)
                 if known is None or known.game.version != game.version:
                     known = read(game, known)
     assert known is not None
@@ -121,7 +121,7 @@ def read(game: Game, known: TableAt | None = None) -> TableAt:
     """The seats and engine state of this game row; the presence of an earlier read of the same
     table is kept while younger than PRESENCE_KEPT_SECONDS (every change of presence is announced
     and read again, so this only bounds a lost announcement)."""
-    seats = list(game.seats.select_related("user"))
+    seats = prepared.seats_of(game)
     state = game.spec.engine.load(game.snapshot) if game.snapshot is not None else None
     seen = known.presence if known is not None and known.game.pk == game.pk else None
     if seen is None or time.time() - seen.read_at > PRESENCE_KEPT_SECONDS:

@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.dispatch import Signal
 
 from accounts.models import User
+from games import prepared
 from games.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -112,7 +113,7 @@ def closed_reason(game: Game) -> str:
 def lock(game: Game | int) -> Game:
     """The game row, locked until the transaction ends."""
     pk = game if isinstance(game, int) else game.pk
-    return Game.objects.select_for_update().get(pk=pk)
+    return prepared.LOCKED_GAME.get(pk)
 
 
 def lock_user(user: User | int) -> User:
@@ -123,8 +124,9 @@ def lock_user(user: User | int) -> User:
 
 
 def seats_in_order(game: Game) -> list[Seat]:
-    """The seats with their users, in seat order (joining order before the start)."""
-    return list(game.seats.select_related("user").order_by("position", "joined_at", "pk"))
+    """The seats with their users, in seat order (joining order before the start), each
+    pointing at this game row (as game.seats would)."""
+    return prepared.seats_of(game)
 
 
 def load_state(game: Game) -> Any:
