@@ -112,14 +112,6 @@ def region_groups(template_name: str) -> Groups:
     return grouped(region_paths(template_name))
 
 
-def resolve(context: Mapping[str, Any], path: Path) -> Any:
-    """The value at a path, looked up as Django templates do: the first name in the context,
-    then each bit as a key, an attribute or an index, a callable called."""
-    if path == UNKNOWN:
-        return object()  # unlike anything (see plain)
-    return descend(context.get(path[0], MISSING), path[1:])
-
-
 def descend(current: Any, bits: Path) -> Any:
     """The value `bits` lead to from a value already looked up (MISSING stays MISSING)."""
     if current is MISSING:
@@ -184,6 +176,20 @@ OPAQUE = Tag("opaque")  # (OPAQUE, n): a value that cannot be compared, equal to
 WRITTEN = Tag("written")  # (WRITTEN, bytes): a dict, list or tuple of plain builtins (see plain)
 
 
+def written(value: Any) -> Hashable | None:
+    """A value made of exact builtins only (str, int, bool, float, None, dict, list, tuple, set)
+    as its marshal bytes, else None.
+
+    Each type has its own code, dicts keep their order, and version 2 writes no back-references,
+    so equal bytes are equal values of equal types. marshal refuses anything else (a safe string,
+    a model). (It writes any buffer, a bytearray too, as bytes; no board context holds either.)
+    """
+    try:
+        return (WRITTEN, marshal.dumps(value, 2))
+    except ValueError:
+        return None
+
+
 def plain(value: Any) -> Hashable:
     """A hashable stand-in, equal for two values only if they render alike.
 
@@ -197,15 +203,9 @@ def plain(value: Any) -> Hashable:
     if kind is str or kind is int or value is None or value is MISSING:
         return value
     if kind is dict or kind is list or kind is tuple:
-        # Made of exact builtins only (str, int, bool, float, None, dict, list, tuple, set), a
-        # value is its marshal bytes: each type has its own code, dicts keep their order, and
-        # version 2 writes no back-references, so equal bytes are equal values of equal types.
-        # marshal refuses anything else (a safe string, a model): then part by part, below.
-        # (It writes any buffer, a bytearray too, as bytes; no board context holds either.)
-        try:
-            return (WRITTEN, marshal.dumps(value, 2))
-        except ValueError:
-            pass
+        form = written(value)
+        if form is not None:
+            return form
     if isinstance(value, AppendOnly):
         return (TYPED, AppendOnly, len(value), plain(value.newest))
     if kind is list:
@@ -241,9 +241,8 @@ def model_fields(kind: type[models.Model]) -> Callable[[models.Model], tuple[Any
         names = [
             f.attname for f in kind._meta.concrete_fields if not isinstance(f, models.JSONField)
         ]
-        _model_fields[kind] = lambda value: tuple(getattr(value, name) for name in names)
-        if len(names) > 1:
-            _model_fields[kind] = attrgetter(*names)
+        getter = attrgetter(*names)  # one name gives its value, not a tuple
+        _model_fields[kind] = getter if len(names) > 1 else lambda value: (getter(value),)
     return _model_fields[kind]
 
 
@@ -276,7 +275,7 @@ def read_groups(
     of a name). The paths under a name missing from the context are all missing: one MISSING.
 
     `whole`: a name the template reads several paths under, whose value is plain builtins only
-    (a dict of a rival's box), stands for all of them by its marshal bytes (see plain), which
+    (a dict of a rival's box), stands for all of them by its marshal bytes (see written), which
     fix every value under it, at the cost of one call; else each path is looked up.
     """
     values: list[Hashable] = []
@@ -288,13 +287,12 @@ def read_groups(
         if first is MISSING:
             values.append(MISSING)
             continue
+        form = None
         if whole and len(rests) > 1 and type(first) in (dict, list, tuple):
-            try:
-                values.append((WRITTEN, marshal.dumps(first, 2)))
-                continue
-            except ValueError:
-                pass
-        values.append(tuple([plain(descend(first, rest)) for rest in rests]))
+            form = written(first)
+        if form is None:
+            form = tuple([plain(descend(first, rest)) for rest in rests])
+        values.append(form)
     return tuple(values)
 
 

@@ -120,7 +120,8 @@ def test_a_template_included_by_a_variable_name_is_read_as_unknown() -> None:
     found = list(changes.expressions(compiled.nodelist, set()))
     assert UNKNOWN in found
     # Each look at an unknown part is unlike every other: no two viewers share it.
-    assert changes.resolve({}, UNKNOWN) != changes.resolve({}, UNKNOWN)
+    unknown, nothing = changes.grouped([UNKNOWN]), dict[str, Any]()
+    assert changes.read_groups(nothing.get, unknown) != changes.read_groups(nothing.get, unknown)
 
 
 def test_a_pieces_values_are_read_a_name_at_a_time_and_differ_as_their_renders_would() -> None:
