@@ -1,4 +1,4 @@
-"""The live path's hottest queries, compiled to SQL once per database connection.
+"""The live path's hottest queries, compiled to SQL once per database connection or kind.
 
 Every move locks its game and reads its seats, and every push of a version another process
 stored reads the game and its seats again. Django compiles a queryset's SQL on every run: for the
@@ -7,6 +7,13 @@ together. A `Prepared` query is a queryset built once with a stand-in for its on
 (a game's id) and compiled on each connection's first use; each run then sends that SQL with the
 id, and turns the rows into models exactly as the queryset would (the database's converters,
 `from_db`, and the models its select_related joins).
+
+A move's two writes go the same way: the game row's changed fields (`save_fields`, for
+`save(update_fields=...)`) and its new Action rows (`insert_all`, for `bulk_create`). Their SQL is
+written once per model and fields and database vendor; each value is made ready for the database
+by its field, exactly as the ORM's compiler does. Whatever the short path cannot write as the ORM
+would (a save signal listened to, an expression for a value, a field with its own placeholder, a
+model with parents, a row with its primary key set) goes through the ORM instead.
 """
 
 from __future__ import annotations
@@ -17,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet, signals
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
 
@@ -110,6 +117,119 @@ class Prepared(Generic[M]):
             model: Any = self.build(value).model
             raise model.DoesNotExist(f"No row with {value}.")
         return found[0]
+
+
+# --- writes ------------------------------------------------------------------------------
+
+MAX_ROWS = 64  # more rows than a move makes: bulk_create batches them by the database's limits
+_written: dict[tuple[Any, ...], Any] = {}  # (what, model, fields or rows, vendor) -> SQL, fields
+
+
+def save_listened(model: type[Model]) -> bool:
+    """Whether anything listens to this model's saves (the short path sends no signal)."""
+    return signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
+
+
+def plain_value(value: Any) -> bool:
+    """Whether a field's value is data (not an expression or a model the ORM would resolve)."""
+    return not hasattr(value, "resolve_expression") and not hasattr(value, "prepare_database_save")
+
+
+def writable(model: type[Model], fields: list[Field[Any, Any]]) -> bool:
+    """Whether the short path writes these fields of this model as the ORM would."""
+    meta = model._meta
+    return not meta.parents and all(
+        f.concrete and not f.primary_key and not f.generated and not hasattr(f, "get_placeholder")
+        for f in fields
+    )
+
+
+def update_of(model: type[Model], names: tuple[str, ...], vendor: str, qn: Any) -> Any:
+    """The UPDATE of these fields by primary key, and the fields (None: not writable so)."""
+    key = ("update", model, names, vendor)
+    if key not in _written:
+        fields = [model._meta.get_field(name) for name in names]
+        ok = bool(fields) and len(set(names)) == len(names) and writable(model, fields)  # type: ignore[arg-type]
+        sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
+        where = f"{qn(model._meta.pk.column)} = %s"
+        sql = f"UPDATE {qn(model._meta.db_table)} SET {sets} WHERE {where}"
+        _written[key] = (sql, fields) if ok else None
+    return _written[key]
+
+
+def save_fields(instance: Model, names: list[str], using: str = DEFAULT_DB_ALIAS) -> None:
+    """`instance.save(update_fields=names)`: the same row written, the same error when no row
+    was, each field's pre_save run (auto_now) and its value made ready by the field."""
+    model, connection = type(instance), connections[using]
+    known = None
+    if instance.pk is not None and not save_listened(model):
+        known = update_of(model, tuple(names), connection.vendor, connection.ops.quote_name)
+    values = [f.pre_save(instance, False) for f in known[1]] if known is not None else []
+    if known is None or not all(map(plain_value, values)):
+        instance.save(update_fields=names, using=using)
+        return
+    sql, fields = known
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)]
+    params.append(model._meta.pk.get_db_prep_value(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount == 0:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+    instance._state.db, instance._state.adding = using, False
+
+
+def insert_of(model: type[Model], rows: int, connection: BaseDatabaseWrapper) -> Any:
+    """The INSERT of `rows` new rows returning their keys, and its fields (None: not so)."""
+    key = ("insert", model, rows, connection.vendor)
+    if key not in _written:
+        meta, qn = model._meta, connection.ops.quote_name
+        fields = [f for f in meta.concrete_fields if f is not meta.pk]
+        ok = (
+            meta.auto_field is meta.pk
+            and connection.features.can_return_rows_from_bulk_insert
+            and writable(model, fields)
+        )
+        columns = ", ".join(qn(f.column) for f in fields)
+        row = f"({', '.join(['%s'] * len(fields))})"
+        returning = qn(meta.pk.column)
+        sql = (
+            f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
+            f" RETURNING {returning}"
+        )
+        _written[key] = (sql, fields) if ok else None
+    return _written[key]
+
+
+def insert_all(objs: list[M], using: str = DEFAULT_DB_ALIAS) -> None:
+    """`Model.objects.bulk_create(objs)` for new rows: the same rows written, each field's
+    pre_save run (auto_now_add), each row's primary key set from what the INSERT returns."""
+    if not objs:
+        return
+    model, connection = type(objs[0]), connections[using]
+    known = None
+    if len(objs) <= MAX_ROWS and all(type(o) is model and o.pk is None for o in objs):
+        known = insert_of(model, len(objs), connection)
+    if known is None:
+        model._default_manager.using(using).bulk_create(objs)
+        return
+    sql, fields = known
+    for obj in objs:
+        obj._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]
+    values = [[f.pre_save(obj, True) for f in fields] for obj in objs]
+    if not all(plain_value(v) for row in values for v in row):
+        model._default_manager.using(using).bulk_create(objs)
+        return
+    params = [
+        f.get_db_prep_save(v, connection)
+        for row in values
+        for f, v in zip(fields, row, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = [row[0] for row in cursor.fetchall()]
+    for obj, pk in zip(objs, keys, strict=True):
+        obj.pk = pk
+        obj._state.db, obj._state.adding = using, False
 
 
 # --- the live path's queries -------------------------------------------------------------

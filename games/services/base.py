@@ -73,7 +73,7 @@ def hand_to_sockets(game: Game, seats: list[Seat], state: Any) -> None:
 def bump(game: Game, fields: list[str]) -> None:
     """Save the changed fields with a new version, announced once the transaction commits."""
     game.version += 1
-    game.save(update_fields=[*fields, "version"])
+    prepared.save_fields(game, [*fields, "version"])
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: announce(game_id, version))
 

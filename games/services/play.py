@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.ratings import rate_game
-from games import archive, stats, worker
+from games import archive, prepared, stats, worker
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
 from games.services import clocks
@@ -137,7 +137,7 @@ def record(
     `before`: the state the moves started from (a mover still in the same turn keeps its clock).
     """
     engine = game.spec.engine
-    Action.objects.bulk_create(log)
+    prepared.insert_all(log)
     game.snapshot = engine.dump(state)
     if engine.is_over(state):
         game.status = Game.Status.OVER

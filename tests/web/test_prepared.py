@@ -1,16 +1,20 @@
-"""The live path's prepared queries give exactly what their querysets give, in one query each."""
+"""The live path's prepared queries give exactly what their querysets give, in one query each,
+and its prepared writes write exactly what the ORM's save and bulk_create write."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F, QuerySet
+from django.db.models.signals import pre_save
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import User
 from games import prepared
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +69,97 @@ def test_a_query_of_more_than_its_one_parameter_is_refused(running_game: Game) -
     two = prepared.Prepared(lambda pk: Game.objects.filter(pk=pk, moves__gte=0))
     with pytest.raises(ValueError, match="one parameter"):
         two.get(running_game.pk)
+
+
+def stored_row(model: Any, pk: int) -> dict[str, Any]:
+    """A row as the database holds it now (read through the ORM, as a dict)."""
+    return model.objects.filter(pk=pk).values().get()
+
+
+def no_orm(*args: Any, **kwargs: Any) -> None:
+    """Stands in for the ORM's write where the short path must not fall back to it."""
+    raise AssertionError("went through the ORM")
+
+
+def test_saving_fields_writes_them_as_the_orm_save_does_in_one_query(
+    running_game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, twin = Game.objects.get(pk=running_game.pk), Game.objects.get(pk=running_game.pk)
+    changes = {"moves": 7, "version": game.version + 1, "notices": [{"text": "Flour left"}]}
+    for obj in (game, twin):
+        for name, value in changes.items():
+            setattr(obj, name, value)
+        obj.finished_at = None
+        obj.abort_reason = "not named, so not written"
+    with CaptureQueriesContext(connection) as queries, monkeypatch.context() as patched:
+        patched.setattr(Game, "save", no_orm)
+        prepared.save_fields(game, [*changes, "finished_at"])
+    assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE")
+    mine = stored_row(Game, game.pk)
+    Game.objects.filter(pk=game.pk).update(moves=0, notices=[], version=running_game.version)
+    twin.save(update_fields=[*changes, "finished_at"])
+    assert mine == stored_row(Game, game.pk)  # the ORM's save wrote the very same row
+    assert mine["abort_reason"] == "" and mine["notices"] == [{"text": "Flour left"}]
+    assert not game._state.adding and game._state.db == "default"
+
+
+def test_saving_a_row_that_is_gone_fails_as_the_orm_save_does(running_game: Game) -> None:
+    game = Game.objects.get(pk=running_game.pk)
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        prepared.save_fields(game, ["moves"])
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        game.save(update_fields=["moves"])
+
+
+def test_a_listened_save_and_an_expression_go_through_the_orm(running_game: Game) -> None:
+    heard: list[Any] = []
+
+    def listen(sender: Any, instance: Any, **kwargs: Any) -> None:
+        heard.append(kwargs["update_fields"])
+
+    game = Game.objects.get(pk=running_game.pk)
+    pre_save.connect(listen, sender=Game)
+    try:
+        prepared.save_fields(game, ["moves"])
+    finally:
+        pre_save.disconnect(listen, sender=Game)
+    assert heard == [frozenset({"moves"})]
+    game.moves = F("moves") + 5
+    prepared.save_fields(game, ["moves"])
+    assert stored_row(Game, game.pk)["moves"] == running_game.moves + 5
+
+
+def test_inserting_actions_writes_the_rows_bulk_create_writes_and_sets_their_keys(
+    running_game: Game, player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def log(start: int) -> list[Action]:
+        return [
+            Action(game=running_game, seq=start + i, seat=i, payload={"type": "keep", "n": i})
+            for i in range(3)
+        ] + [Action(game=running_game, seq=start + 3, seat=1, payload=[1], user=player, bot="")]
+
+    mine, theirs = log(1000), log(2000)
+    with CaptureQueriesContext(connection) as queries, monkeypatch.context() as patched:
+        patched.setattr(QuerySet, "bulk_create", no_orm)
+        prepared.insert_all(mine)
+    Action.objects.bulk_create(theirs)
+    assert len(queries) == 1 and queries[0]["sql"].startswith("INSERT")
+    assert all(a.pk is not None and not a._state.adding for a in mine)
+    rows = [stored_row(Action, a.pk) for a in mine]
+    expected = [stored_row(Action, a.pk) for a in theirs]
+    different = {"id", "seq", "created_at"}
+    assert [{k: v for k, v in r.items() if k not in different} for r in rows] == [
+        {k: v for k, v in r.items() if k not in different} for r in expected
+    ]
+    assert [r["seq"] for r in rows] == [1000, 1001, 1002, 1003]
+    assert [r["created_at"] for r in rows] == [a.created_at for a in mine]
+    assert all(a.created_at is not None for a in mine)
+
+
+def test_inserting_a_row_with_its_key_set_goes_through_bulk_create(running_game: Game) -> None:
+    taken = Action.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    row = Action(pk=taken + 50, game=running_game, seq=3000, seat=0, payload={})
+    prepared.insert_all([row])
+    assert stored_row(Action, taken + 50)["seq"] == 3000
+    prepared.insert_all([])  # nothing to write is no query and no error
