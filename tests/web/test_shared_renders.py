@@ -19,9 +19,9 @@ from django.utils.safestring import SafeString
 
 from accounts.models import User
 from games import services
-from games.boards import Sent, changes, render_changed
+from games.boards import Sent, board_context, changes, render_changed
 from games.boards.changes import UNKNOWN, plain
-from games.boards.shared import render_counts
+from games.boards.shared import forget_all, render_counts, render_plain
 from games.models import Game
 from tests.web.test_consumer import batch_ids
 from tests.web.test_region_changes import fresh_regions, someone_moves, table
@@ -188,3 +188,25 @@ def test_a_blind_reservation_shows_only_on_its_bakers_screens(
         shown[i] = changed.get("bakers", shown[i])
         assert shown[i] == fresh_regions(game, viewer)["bakers"], f"viewer {i}"
         assert (name in shown[i]) == (viewer == reserver), f"viewer {i}"
+
+
+def test_a_seat_at_the_table_is_drawn_once_for_everyone_who_sees_it_alike(
+    running_game: Game, player: User, rival: User, outsider: User
+) -> None:
+    def table_region(viewer: User) -> tuple[str, int, int]:
+        rendered, shared = render_counts["pieces rendered"], render_counts["pieces shared"]
+        html = render_plain("games/_table.html", board_context(running_game, viewer))
+        return (
+            html,
+            render_counts["pieces rendered"] - rendered,
+            render_counts["pieces shared"] - shared,
+        )
+
+    forget_all()
+    rivals, rendered, _ = table_region(rival)
+    assert rendered == 2  # alice's seat, and bob's own (with "(you)")
+    watchers, rendered, shared = table_region(outsider)
+    assert (rendered, shared) == (1, 1)  # alice's seat looks the same to bob and to a watcher
+    assert rivals.count("(you)") == 1 and "(you)" not in watchers
+    forget_all()
+    assert table_region(outsider)[0] == watchers  # as drawn with nothing kept
