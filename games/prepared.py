@@ -1,4 +1,4 @@
-"""The live path's hottest queries, compiled to SQL once per database connection or kind.
+"""The live path's hottest queries and writes, their SQL made once and sent many times.
 
 Every move locks its game and reads its seats, and every push of a version another process
 stored reads the game and its seats again. Django compiles a queryset's SQL on every run: for the
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
+from django.core.exceptions import FieldDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model, QuerySet, signals
@@ -148,7 +149,11 @@ def update_of(model: type[Model], names: tuple[str, ...], vendor: str, qn: Any) 
     """The UPDATE of these fields by primary key, and the fields (None: not writable so)."""
     key = ("update", model, names, vendor)
     if key not in _written:
-        fields = [model._meta.get_field(name) for name in names]
+        try:
+            fields = [model._meta.get_field(name) for name in names]
+        except FieldDoesNotExist:  # an attname ("host_id"): the ORM's save takes those too
+            _written[key] = None
+            return None
         ok = bool(fields) and len(set(names)) == len(names) and writable(model, fields)  # type: ignore[arg-type]
         sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
         where = f"{qn(model._meta.pk.column)} = %s"

@@ -112,7 +112,9 @@ def test_saving_a_row_that_is_gone_fails_as_the_orm_save_does(running_game: Game
         game.save(update_fields=["moves"])
 
 
-def test_a_listened_save_and_an_expression_go_through_the_orm(running_game: Game) -> None:
+def test_a_listened_save_an_expression_and_an_attname_go_through_the_orm(
+    running_game: Game, rival: User
+) -> None:
     heard: list[Any] = []
 
     def listen(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -128,6 +130,10 @@ def test_a_listened_save_and_an_expression_go_through_the_orm(running_game: Game
     game.moves = F("moves") + 5
     prepared.save_fields(game, ["moves"])
     assert stored_row(Game, game.pk)["moves"] == running_game.moves + 5
+    game.refresh_from_db()
+    game.host_id = rival.pk
+    prepared.save_fields(game, ["host_id"])  # named by its attribute, as save takes it too
+    assert stored_row(Game, game.pk)["host_id"] == rival.pk
 
 
 def test_inserting_actions_writes_the_rows_bulk_create_writes_and_sets_their_keys(
