@@ -3,8 +3,10 @@
 Sizes from the environment: BENCH_WEB_TABLES (25,50,100), BENCH_WEB_SECONDS (60 per run),
 BENCH_WEB_GAMES (midnight-bakery,cakehalla), BENCH_WEB_SETUPS (postgres,sqlite),
 BENCH_WEB_PROCESSES (2 Daphne processes on PostgreSQL), BENCH_WEB_THINK (2.5 s mean),
-BENCH_WEB_TIMEOUT (10 s), BENCH_WEB_SEED (1). BENCH_DATABASE_URL and BENCH_REDIS_URL name the
-servers (127.0.0.1 only); each set-up gets its own throwaway database and Redis prefix.
+BENCH_WEB_TIMEOUT (10 s), BENCH_WEB_SEED (1), BENCH_WEB_SLICES (0: seconds per slice of the run
+whose own p50 and p95 are printed too, to see waves and a start burst apart). BENCH_DATABASE_URL
+and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own throwaway database
+and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
 made on $DATABASE_URL; BENCH_WEB_PIDS=pid,... to read its CPU).
 """
@@ -41,6 +43,7 @@ class Config:
     think: float
     timeout: float
     seed: int
+    slices: float = 0.0
 
 
 def config() -> Config:
@@ -55,6 +58,7 @@ def config() -> Config:
         think=float(env("BENCH_WEB_THINK", "2.5")),
         timeout=float(env("BENCH_WEB_TIMEOUT", "10")),
         seed=int(env("BENCH_WEB_SEED", "1")),
+        slices=float(env("BENCH_WEB_SLICES", "0")),
     )
 
 
@@ -161,6 +165,19 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
+def slices(
+    latencies: list[float], sent_at: list[float], width: float
+) -> list[tuple[float, list[float]]]:
+    """The latencies of the moves sent in each `width` seconds from the first, in order."""
+    if not sent_at or width <= 0:
+        return []
+    first = min(sent_at)
+    found: dict[int, list[float]] = {}
+    for latency, sent in zip(latencies, sent_at, strict=True):
+        found.setdefault(int((sent - first) // width), []).append(latency)
+    return [(k * width, found.get(k, [])) for k in range(max(found) + 1)]
+
+
 def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: int | None) -> None:
     """Print one run's figures."""
     tally = out.tally
@@ -209,6 +226,12 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
         f" p50 {percentile(lags, 50):.0f} ms  p95 {percentile(lags, 95):.0f} ms"
         f"  p99 {percentile(lags, 99):.0f} ms"
     )
+    for start, part in slices(tally.latencies, tally.sent_at, cfg.slices):
+        ms_part = [1000 * x for x in part]
+        print(
+            f"   moves sent {start:.0f}-{start + cfg.slices:.0f} s in: {len(part)},"
+            f" p50 {percentile(ms_part, 50):.0f} ms  p95 {percentile(ms_part, 95):.0f} ms"
+        )
 
 
 def make_site(kind: str, cfg: Config) -> Site:

@@ -41,6 +41,7 @@ class Tally:
     """Everything a run counts."""
 
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # when each measured move was sent
     answers: list[float] = field(default_factory=list)
     accepted: Counter[int] = field(default_factory=Counter)
     refused: Counter[int | str] = field(default_factory=Counter)  # HTTP status, or "socket"
@@ -334,6 +335,7 @@ class Table:
             if all(t is not None for t in times):
                 if self.tally.measuring:
                     self.tally.latencies.append(max(t for t in times if t is not None) - sent)
+                    self.tally.sent_at.append(sent)
                 return
             left = deadline - time.perf_counter()
             if left <= 0 or self.closing:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from accounts.models import User
+from bench.web.__main__ import slices
 from bench.web.client import superseding
 from bench.web.page import Page, pushed_version
 from bench.web.players import POLICIES
@@ -83,3 +84,15 @@ def test_the_version_a_push_carries() -> None:
     html = '<div id="board-live"><input type="hidden" id="board-version" name="version" value="12">'
     assert pushed_version(html) == 12
     assert pushed_version("<p>no board</p>") is None
+
+
+def test_a_runs_moves_are_sliced_by_when_they_were_sent() -> None:
+    sent = [100.0, 100.5, 103.2, 107.9, 101.0]
+    latencies = [0.1, 0.2, 0.3, 0.4, 0.5]
+    assert slices(latencies, sent, 2.5) == [
+        (0.0, [0.1, 0.2, 0.5]),
+        (2.5, [0.3]),
+        (5.0, []),  # a slice with no move is still shown
+        (7.5, [0.4]),
+    ]
+    assert slices(latencies, sent, 0) == [] and slices([], [], 5) == []
