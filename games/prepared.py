@@ -145,21 +145,28 @@ def writable(model: type[Model], fields: list[Field[Any, Any]]) -> bool:
     )
 
 
+def written_once(key: tuple[Any, ...], write: Callable[[], Any]) -> Any:
+    """The SQL and fields a write of this kind has (None: not written so), worked out once."""
+    if key not in _written:
+        _written[key] = write()
+    return _written[key]
+
+
 def update_of(model: type[Model], names: tuple[str, ...], vendor: str, qn: Any) -> Any:
     """The UPDATE of these fields by primary key, and the fields (None: not writable so)."""
-    key = ("update", model, names, vendor)
-    if key not in _written:
+
+    def write() -> Any:
         try:
             fields = [model._meta.get_field(name) for name in names]
         except FieldDoesNotExist:  # an attname ("host_id"): the ORM's save takes those too
-            _written[key] = None
             return None
         ok = bool(fields) and len(set(names)) == len(names) and writable(model, fields)  # type: ignore[arg-type]
         sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
         where = f"{qn(model._meta.pk.column)} = %s"
         sql = f"UPDATE {qn(model._meta.db_table)} SET {sets} WHERE {where}"
-        _written[key] = (sql, fields) if ok else None
-    return _written[key]
+        return (sql, fields) if ok else None
+
+    return written_once(("update", model, names, vendor), write)
 
 
 def save_fields(instance: Model, names: list[str], using: str = DEFAULT_DB_ALIAS) -> None:
@@ -169,11 +176,14 @@ def save_fields(instance: Model, names: list[str], using: str = DEFAULT_DB_ALIAS
     known = None
     if instance.pk is not None and not save_listened(model):
         known = update_of(model, tuple(names), connection.vendor, connection.ops.quote_name)
-    values = [f.pre_save(instance, False) for f in known[1]] if known is not None else []
-    if known is None or not all(map(plain_value, values)):
+    if known is None:
         instance.save(update_fields=names, using=using)
         return
     sql, fields = known
+    values = [f.pre_save(instance, False) for f in fields]
+    if not all(map(plain_value, values)):
+        instance.save(update_fields=names, using=using)
+        return
     params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)]
     params.append(model._meta.pk.get_db_prep_value(instance.pk, connection))
     with connection.cursor() as cursor:
@@ -185,8 +195,8 @@ def save_fields(instance: Model, names: list[str], using: str = DEFAULT_DB_ALIAS
 
 def insert_of(model: type[Model], rows: int, connection: BaseDatabaseWrapper) -> Any:
     """The INSERT of `rows` new rows returning their keys, and its fields (None: not so)."""
-    key = ("insert", model, rows, connection.vendor)
-    if key not in _written:
+
+    def write() -> Any:
         meta, qn = model._meta, connection.ops.quote_name
         fields = [f for f in meta.concrete_fields if f is not meta.pk]
         ok = (
@@ -201,8 +211,9 @@ def insert_of(model: type[Model], rows: int, connection: BaseDatabaseWrapper) ->
             f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
             f" RETURNING {returning}"
         )
-        _written[key] = (sql, fields) if ok else None
-    return _written[key]
+        return (sql, fields) if ok else None
+
+    return written_once(("insert", model, rows, connection.vendor), write)
 
 
 def insert_all(objs: list[M], using: str = DEFAULT_DB_ALIAS) -> None:
