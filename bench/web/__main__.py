@@ -128,7 +128,7 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         if site.database:
             await asyncio.sleep(STATS_FLUSH_SECONDS)
         before = sites.transactions(site)
-        # The generator's own pages hold no reference cycles (page.Element), so it measures
+        # The generator's own pages hold no reference cycles (lxml trees, page.py), so it measures
         # without the cyclic collector: its full passes over a hundred tables' pages stalled its
         # loop up to 330 ms, and every arrival stamped meanwhile counted that as server latency.
         gc.collect()

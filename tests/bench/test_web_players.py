@@ -10,7 +10,7 @@ import pytest
 from accounts.models import User
 from bench.web.__main__ import slices
 from bench.web.client import superseding
-from bench.web.page import Page, pushed_version
+from bench.web.page import Page, buttons, form_post, pushed_version
 from bench.web.players import POLICIES
 from games import services
 from games.models import Game
@@ -96,3 +96,25 @@ def test_a_runs_moves_are_sliced_by_when_they_were_sent() -> None:
         (7.5, [0.4]),
     ]
     assert slices(latencies, sent, 0) == [] and slices([], [], 5) == []
+
+
+def test_a_page_reads_elements_and_attributes_as_a_browser_parses_them() -> None:
+    page = Page(
+        '<!DOCTYPE html><html><body hx-headers=\'{"X-CSRFToken": "t"}\'>'
+        '<div id="board"><div id="board-live" data-version="3"><!-- a note -->'
+        '<form id="batch-form" hx-post="/games/1/play/"><input name="version" value="3">'
+        '<input name="off" value="x" disabled><button name="action" value="{&quot;a&quot;:1}">'
+        'Keep</button><button name="action" value="2" disabled>No</button></form></div></div>'
+        "</body></html>"
+    )
+    form = page.find("batch-form")
+    assert form is not None and [f.id for f in page.forms()] == ["batch-form"]
+    assert [b.attrs["value"] for b in buttons(form)] == ['{"a":1}']
+    assert form_post(page, form, buttons(form)[0]) == {"version": "3", "action": '{"a":1}'}
+    assert all(e.tag != "#comment" and isinstance(e.tag, str) for e in page.root.walk())
+    fits = page.apply(
+        '<template id="board-diff" data-base="3" data-version="4"></template>'
+        '<div id="board-live" data-version="4" hx-swap-oob="true"><p id="inside">new</p></div>'
+    )
+    assert fits and page.version() == 4
+    assert page.find("batch-form") is None and page.find("inside") is not None
