@@ -40,6 +40,9 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
         "spec": game.spec,
         "seats": seats,
         "me": me,
+        # Whether the viewer has a seat, apart from which seat: what the version region reads,
+        # so every seated rival shares one render of it (a Seat is a different value for each).
+        "seated": me is not None,
         "is_host": user is not None and user.pk == game.host_id,
         "version": game.version,
         "empty_seats": range(max(0, game.capacity - len(seats))),

@@ -10,6 +10,7 @@ import json
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from games import charts
@@ -43,6 +44,13 @@ def label(name: str) -> str:
 def action_json(action: Mapping[str, Any]) -> str:
     """An action as the JSON a button posts."""
     return json.dumps(action, separators=(",", ":"))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def offer_json(kind: str, key: str, value: int | str) -> str:
+    """The JSON of a one-field action ({"type": kind, key: value}), written once per process:
+    the counter offers about thirty of them to every viewer on every push."""
+    return action_json({"type": kind, key: value})
 
 
 def count_list(amounts: Mapping[str, int]) -> str:
@@ -183,10 +191,10 @@ def card_box(
         "costs": costs,
         "cost_words": cost_words(costs, box is not None),
         "can_buy": can_buy,
-        "buy": action_json({"type": "buy", "card": card["id"]}),
+        "buy": offer_json("buy", "card", card["id"]),
         "buy_why": buy_why,
         "can_reserve": can_reserve,
-        "reserve": action_json({"type": "reserve", "card": card["id"]}),
+        "reserve": offer_json("reserve", "card", card["id"]),
         "reserve_why": reserve_why,
         "where": where,
     }
@@ -215,7 +223,7 @@ def counter_rows(
                 "tier_name": rules["tier_names"][tier],
                 "pile": count,
                 "can_blind": can_blind,
-                "blind": action_json({"type": "reserve", "tier": int(tier)}),
+                "blind": offer_json("reserve", "tier", int(tier)),
                 "blind_why": why,
                 "cards": [
                     card_box(c, where="counter", box=box, legal=legal, wait=wait, rules=rules)
@@ -464,7 +472,7 @@ def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, An
             "id": cid,
             "name": faces[cid]["name"],
             "wants": count_list(faces[cid]["wants"]),
-            "choose": action_json({"type": "customer", "customer": cid}),
+            "choose": offer_json("customer", "customer", cid),
         }
         for cid in legal.customers
     ]

@@ -210,3 +210,33 @@ def test_a_seat_at_the_table_is_drawn_once_for_everyone_who_sees_it_alike(
     assert rivals.count("(you)") == 1 and "(you)" not in watchers
     forget_all()
     assert table_region(outsider)[0] == watchers  # as drawn with nothing kept
+
+
+def test_a_card_in_a_case_is_drawn_once_for_every_case_holding_its_face() -> None:
+    def case(box: dict[str, Any]) -> tuple[str, int, int]:
+        rendered, shared = render_counts["pieces rendered"], render_counts["pieces shared"]
+        html = render_plain("games/midnight-bakery/_case.html", {"box": box})
+        return (
+            html,
+            render_counts["pieces rendered"] - rendered,
+            render_counts["pieces shared"] - shared,
+        )
+
+    def card(card_id: int, face: str, glazed: bool = False) -> dict[str, Any]:
+        return {"id": card_id, "face": face, "name": face.title(), "glazed": glazed}
+
+    first = {"name": "Butter", "case": [card(1, "croissant"), card(2, "tart", True)], "last": None}
+    second = {
+        "name": "Sugar",
+        "case": [card(7, "croissant"), card(8, "croissant")],
+        "last": {"newest": True, "cards": [8]},
+    }
+    forget_all()
+    html, rendered, shared = case(first)
+    assert (rendered, shared) == (2, 0)
+    assert "Tart (glazed)" in html and " just" not in html
+    html, rendered, shared = case(second)
+    assert (rendered, shared) == (1, 1)  # card 7 looks as card 1 does; card 8 is just kept
+    assert html.count('class="mini just"') == 1 and html.count('class="mini"') == 1
+    forget_all()
+    assert case(second)[0] == html  # as drawn with nothing kept
