@@ -86,18 +86,22 @@ class Page:
             self.ids[e.id] = e
 
     def find(self, element_id: str) -> Element | None:
-        """The element with this id on the page."""
-        return self.ids.get(element_id)
+        """The element with this id on the page (not one swapped out since it was noted)."""
+        element = self.ids.get(element_id)
+        return element if element is not None and self.shows(element) else None
+
+    def shows(self, element: Element) -> bool:
+        """Whether an element is still on the page. A swap notes the ids of what it brings and
+        leaves those of what it took out, which this tells apart: walking every swapped-out
+        piece for its ids cost the load generator a tenth of its time."""
+        ancestors = list(element.iterancestors())  # (a swapped-out piece stays in lxml's document)
+        return (ancestors[-1] if ancestors else element) is self.root
 
     def replace(self, old: Element, new: Element) -> None:
         """Swap an element for another in its place (htmx's outerHTML swap)."""
         parent = old.getparent()
         if parent is None:
             return
-        for e in WITH_ID(old):
-            name = e.id
-            if self.ids.get(name) is e:
-                del self.ids[name]
         parent.replace(old, new)
         self.index(new)
         self.generation += 1
@@ -147,8 +151,9 @@ class Page:
         brought = {e.id for e in elements if e.id}
         return all(
             name in brought
-            for name in self.ids
+            for name, element in self.ids.items()
             if (name.startswith("region-") or name == "board-live")
+            and self.shows(element)
             and self.region_at.get(name, self.whole_at) > base
         )
 
