@@ -240,3 +240,51 @@ def test_a_card_in_a_case_is_drawn_once_for_every_case_holding_its_face() -> Non
     assert html.count('class="mini just"') == 1 and html.count('class="mini"') == 1
     forget_all()
     assert case(second)[0] == html  # as drawn with nothing kept
+
+
+def pieces_of(template: str, context: dict[str, Any]) -> tuple[str, int, int]:
+    """A template rendered for a socket, and the pieces it rendered and took from another render."""
+    rendered, shared = render_counts["pieces rendered"], render_counts["pieces shared"]
+    html = render_plain(template, context)
+    return (
+        html,
+        render_counts["pieces rendered"] - rendered,
+        render_counts["pieces shared"] - shared,
+    )
+
+
+def test_a_bakers_holdings_are_kept_while_only_the_turn_moves() -> None:
+    rows = [
+        {"name": "sugar", "label": "Sugar", "art": "cakehalla/tokens/sugar.svg", "discount": 1,
+         "held": 2},
+        {"name": "cocoa", "label": "Cocoa", "art": "cakehalla/tokens/cocoa.svg", "discount": 0,
+         "held": 0},
+    ]  # fmt: skip
+    baker = {"position": 1, "player": "Spelt (bob)", "points": 3, "rows": rows, "turn": False}
+    forget_all()
+    waiting, rendered, shared = pieces_of("games/cakehalla/_baker.html", {"b": baker})
+    assert (rendered, shared) == (1, 0)  # its holdings (the box itself is a piece of _bakers)
+    playing, rendered, shared = pieces_of(
+        "games/cakehalla/_baker.html", {"b": {**baker, "turn": True}}
+    )
+    assert (rendered, shared) == (0, 1)  # the turn moved; the holdings did not
+    assert "playing" in playing and "playing" not in waiting
+    richer = [{**rows[0], "held": 3}, rows[1]]
+    html, rendered, _ = pieces_of("games/cakehalla/_baker.html", {"b": {**baker, "rows": richer}})
+    assert rendered == 1 and "<td>3</td>" in html
+    forget_all()
+    assert pieces_of("games/cakehalla/_baker.html", {"b": {**baker, "turn": True}})[0] == playing
+
+
+def test_the_kitchen_log_is_drawn_once_for_every_viewer_reading_the_same_lines() -> None:
+    lines = ["Rye (ann) took Sugar, Cocoa.", "Spelt (bob) reserved the Plum Tart."]
+    secret = ["Rye (ann) reserved the top of the tier 2 pile face down (the Rum Baba)."]
+    forget_all()
+    ann, rendered, _ = pieces_of("games/cakehalla/_info.html", {"log": secret, "log_total": 1})
+    assert rendered == 1 and "Rum Baba" in ann
+    bob, rendered, shared = pieces_of("games/cakehalla/_info.html", {"log": lines, "log_total": 2})
+    assert (rendered, shared) == (1, 0) and "Rum Baba" not in bob
+    again, rendered, shared = pieces_of(
+        "games/cakehalla/_info.html", {"log": lines, "log_total": 2}
+    )
+    assert (rendered, shared) == (0, 1) and again == bob
