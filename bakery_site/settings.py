@@ -92,6 +92,15 @@ TEMPLATES = [
             ],
         },
     },
+    # The boards (every region of a table, its pieces, the replay's hands): Jinja2, compiled to
+    # Python, because every socket renders them on every move (games/boards/jinja.py).
+    {
+        "NAME": "boards",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "games.boards.jinja.environment"},
+    },
 ]
 
 DATABASES = {

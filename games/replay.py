@@ -13,7 +13,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.http import HttpRequest
+from django.utils.safestring import mark_safe
+
 from games import archive
+from games.boards import render_page_part
 from games.kinds.base import player_name
 from games.models import Game, Seat
 
@@ -154,7 +158,7 @@ def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, 
         "prev": max(0, n - 1),
         "next": min(replay.total, n + 1),
         "last": replay.total,
-        "regions": [f"{spec.template_dir}/_{name}.html" for name in regions],
+        "region_templates": [f"{spec.template_dir}/_{name}.html" for name in regions],
         "hands": hands,
         "eyes": "" if me is None else str(me.position),
         "also": "" if me is None else f"&eyes={me.position}",  # what each step link keeps
@@ -170,4 +174,15 @@ def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, 
             replay.state(n - 1), state, seat, action, replay.seats, eyes=eyes if me else None
         )
         ctx.update(said=said, events=events)
+    return ctx
+
+
+def draw_frame(ctx: dict[str, Any], request: HttpRequest) -> dict[str, Any]:
+    """The frame's board regions and hidden hands drawn with the boards' templates
+    (games/boards/jinja.py), for the frame's page template to place: `regions`, `hands_html`."""
+    board = {**ctx, "user": request.user}
+    parts = [render_page_part(name, board, request) for name in ctx["region_templates"]]
+    ctx["regions"] = [mark_safe(html) for html in parts]
+    hands = render_page_part(ctx["spec"].hands_template, board, request) if ctx["hands"] else ""
+    ctx["hands_html"] = mark_safe(hands)
     return ctx

@@ -18,7 +18,14 @@ from accounts.models import User
 from games import archive, catalog, history, stats
 from games.access import HtmxHttpRequest, get_game_or_404
 from games.models import Action, Game, Seat
-from games.replay import Replay, ReplayBroken, ReplayUnavailable, eyes_of, frame_context
+from games.replay import (
+    Replay,
+    ReplayBroken,
+    ReplayUnavailable,
+    draw_frame,
+    eyes_of,
+    frame_context,
+)
 
 HISTORY_PAGE = 20
 EXPORT_CHUNK = 50
@@ -66,7 +73,7 @@ def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         ctx = {"game": game, "why": str(exc), "broken": broken}
         return render(request, "games/replay_unavailable.html", ctx, status=404)
     n = rebuilt.clamp(page_number(request.GET.get("move")))
-    ctx = frame_context(rebuilt, n, eyes_of(rebuilt, request.GET.get("eyes")))
+    ctx = draw_frame(frame_context(rebuilt, n, eyes_of(rebuilt, request.GET.get("eyes"))), request)
     if request.htmx:
         return render(request, "games/replay/_frame.html", ctx)
     return render(request, "games/replay.html", ctx)

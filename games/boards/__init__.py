@@ -11,8 +11,9 @@ from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.html import format_html
+from markupsafe import Markup
 
 from games import services
 from games.boards.changes import Inputs, fingerprint, inputs
@@ -175,8 +176,17 @@ def region_template(game: Game, name: str) -> str:
 def render_parts(
     game: Game, ctx: Mapping[str, Any], names: Iterable[str], request: HttpRequest | None = None
 ) -> dict[str, str]:
-    """These regions of the board, each as the HTML that sits in the board and is swapped alone."""
-    return {name: render_to_string(region_template(game, name), ctx, request) for name in names}
+    """These regions of the board, each as the HTML that sits in the board and is swapped alone
+    (with a request, as a page draws them: with its CSRF token)."""
+    return {name: render_page_part(region_template(game, name), ctx, request) for name in names}
+
+
+def render_page_part(template: str, ctx: Mapping[str, Any], request: HttpRequest | None) -> str:
+    """A board template as a page or an HTTP answer draws it (with a request: its CSRF token), or
+    as a socket does (without one)."""
+    if request is None:
+        return render_plain(template, ctx)
+    return Markup(engines["boards"].get_template(template).render(dict(ctx), request))
 
 
 def board_html(game: Game, ctx: Mapping[str, Any], parts: Mapping[str, str]) -> str:

@@ -17,21 +17,20 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.template import Context
-from django.template.loader import get_template
-
 from games import prepared, presence
+from games.boards import pieces
+from games.boards.jinja import board_environment, render_template
+from games.boards.pieces import render_counts
 from games.models import Game, Seat
 from games.services import stored
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
-PIECES_KEEP = 8192  # shared pieces of regions kept ({% include_shared %}, a few hundred bytes each)
 PRESENCE_KEPT_SECONDS = 10.0  # a table's presence kept across its versions (see read)
 
 
@@ -51,10 +50,6 @@ _lock = threading.Lock()  # the sockets' pushes run in several threads
 _reading: dict[int, threading.Lock] = {}  # game id -> held while one thread reads that table
 # game id -> (version, {(region template, what it reads for the viewer): its HTML})
 _renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
-# (piece template, what it reads) -> its HTML, least recently used first
-_pieces: OrderedDict[tuple[str, Hashable], str] = OrderedDict()
-# Regions rendered, and regions handed from another viewer's render, in this process.
-render_counts: Counter[str] = Counter()
 
 
 def table_at(
@@ -161,7 +156,7 @@ def forget_all() -> None:
     with _lock:
         _recent.clear()
         _renders.clear()
-        _pieces.clear()
+    pieces.forget_all()
 
 
 def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, Any]) -> str:
@@ -188,29 +183,5 @@ def render_region(game: Game, template: str, seen: Hashable, context: Mapping[st
 
 
 def render_plain(template: str, context: Mapping[str, Any]) -> str:
-    """A template rendered for a socket (no request), its numbers written as they are.
-
-    The site groups no digits and formats no number by locale (no USE_THOUSAND_SEPARATOR, no
-    i18n), so asking the locale for every number printed writes what str() writes: a tenth of a
-    region's render time spent on nothing. A whole page, rendered with its request, still asks.
-    """
-    return get_template(template).template.render(Context(context, use_l10n=False))  # type: ignore[attr-defined]
-
-
-def render_piece(template: str, seen: Hashable, render: Callable[[], str]) -> str:
-    """A piece of a region that reads `seen`: rendered once per process for every viewer and
-    version it shows the very same thing (templatetags/boards.py)."""
-    key = (template, seen)
-    with _lock:
-        html = _pieces.get(key)
-        if html is not None:
-            _pieces.move_to_end(key)
-            render_counts["pieces shared"] += 1
-            return html
-    html = render()
-    with _lock:
-        render_counts["pieces rendered"] += 1
-        _pieces[key] = html
-        while len(_pieces) > PIECES_KEEP:
-            _pieces.popitem(last=False)
-    return html
+    """A board template rendered for a socket (no request: no CSRF token, nothing of a session)."""
+    return render_template(board_environment().get_template(template), context)

@@ -158,7 +158,7 @@ def test_a_choice_of_customers_opens_the_visit_dialog(table: Game) -> None:
     play(table, {"type": "take", "ingredients": ["sugar", "blueberry", "matcha"]})
     body = page(table, user_at(table, 0))
     assert "Which customer visits you?" in body
-    assert body.count("pair-0") >= 1 and "&quot;customer&quot;:&quot;trio-1&quot;" in body
+    assert body.count("pair-0") >= 1 and "&#34;customer&#34;:&#34;trio-1&#34;" in body
 
 
 def test_ticks_mark_the_wants_the_viewer_already_meets(table: Game) -> None:

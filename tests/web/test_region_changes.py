@@ -31,7 +31,7 @@ SCENARIOS = [
 
 def fresh_regions(game: Game, viewer: User | None) -> dict[str, str]:
     """Every region of the viewer's board rendered now, none of it taken from another render."""
-    with mock.patch("games.templatetags.boards.render_piece", lambda _t, _s, render: render()):
+    with mock.patch("games.boards.pieces.render_piece", lambda _t, _s, render: render()):
         return render_regions(game, viewer)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils.html import escape
+from markupsafe import escape as board_escape
 
 from accounts.models import User
 from games.models import Game
@@ -98,7 +99,7 @@ def test_a_frame_shows_who_moved_what_and_every_batch(night: Game, player: User)
     after = Replay.of(night).state(1)
     for other in night.seats.all():
         for card in engine.view(after, other.position)["batch"]:
-            assert escape(card["name"]) in body
+            assert board_escape(card["name"]) in body
     assert body.count('class="card locked"') == 1
 
 
@@ -154,4 +155,4 @@ def test_a_cakehalla_replay_names_a_blind_reservation(player: User) -> None:
     assert any(r.get("hidden") for r in spectator["seats"][row.seat]["reserved"])
     body = Client().get(replay_url(game, row.seq)).content.decode()
     assert "reserved the top of the tier" in body
-    assert escape(card["name"]) in body
+    assert board_escape(card["name"]) in body

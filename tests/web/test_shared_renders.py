@@ -14,13 +14,14 @@ from functools import partial
 from typing import Any
 
 import pytest
-from django.template import Template
 from django.utils.safestring import SafeString
 
 from accounts.models import User
 from games import services
 from games.boards import Sent, board_context, changes, render_changed
-from games.boards.changes import UNKNOWN, plain
+from games.boards.changes import UNKNOWN
+from games.boards.jinja import board_environment, render_template
+from games.boards.plain import plain
 from games.boards.shared import forget_all, render_counts, render_plain
 from games.models import Game
 from tests.web.test_consumer import batch_ids
@@ -116,37 +117,71 @@ def test_values_that_render_differently_have_different_stand_ins() -> None:
 
 
 def test_a_template_included_by_a_variable_name_is_read_as_unknown() -> None:
-    compiled = Template("{% include name %}{{ view.bake }}")
-    found = list(changes.expressions(compiled.nodelist, set()))
-    assert UNKNOWN in found
+    env = board_environment()
+    found: set[changes.Path] = set()
+    changes.reads(env, env.parse("{% include name %}{{ view.bake }}"), found, set())
+    assert UNKNOWN in found and ("view", "bake") in found and ("name",) in found
     # Each look at an unknown part is unlike every other: no two viewers share it.
     unknown, nothing = changes.grouped([UNKNOWN]), dict[str, Any]()
     assert changes.read_groups(nothing.get, unknown) != changes.read_groups(nothing.get, unknown)
 
 
-def test_a_pieces_values_are_read_a_name_at_a_time_and_differ_as_their_renders_would() -> None:
-    groups = changes.grouped([("box", "name"), ("box", "locked"), ("card", "id"), UNKNOWN])
+def test_a_regions_paths_are_what_it_reads_and_not_the_names_it_binds_or_calls() -> None:
+    env = board_environment()
+    found: set[changes.Path] = set()
+    source = (
+        "{% for box in boxes %}{{ box.name }}{% endfor %}{{ static('x.svg') }}"
+        "{{ piece('games/_table_seat.html', row=rows|first) }}{{ game.get_absolute_url() }}"
+        "{% if view.over %}{{ view.result.scores|join(', ') }}{% endif %}"
+    )
+    changes.reads(env, env.parse(source), found, set())
+    assert {
+        ("boxes",),
+        ("rows",),
+        ("game",),
+        ("view", "over"),
+        ("view", "result", "scores"),
+    } <= found
+    assert not any(path[0] in {"static", "piece"} for path in found)
+    assert ("game", "get_absolute_url") not in found  # a called method: its value is read whole
+    # A loop's own name is looked up too (the context lacks it: one MISSING); never a value
+    # that escapes the paths, since the list it walks is read whole.
+    assert ("box", "name") in found
 
-    def read(context: dict[str, Any], whole: bool = True) -> dict[str, Any]:
-        """The plain values read under each name."""
-        values = changes.read_groups(context.get, groups, whole)
-        return dict(zip([name for name, _ in groups], values, strict=True))
 
-    box = {"name": "Ada", "locked": False, "truffles": 2}
-    # The same box shows the same piece, read whole or path by path; the unknown part never is.
-    same = [read({"box": dict(box)}), read({"box": dict(box)})]
-    assert same[0]["box"] == same[1]["box"] and same[0]["card"] == same[1]["card"]
-    assert same[0][UNKNOWN[0]] != same[1][UNKNOWN[0]]
-    assert read({"box": box}, whole=False)["box"] == read({"box": dict(box)}, whole=False)["box"]
-    # Anything under the name that differs tells the boxes apart, read whole (a key the piece
-    # does not read as well) or path by path (only what it reads).
-    for other in ({**box, "locked": True}, {**box, "locked": 0}, {**box, "truffles": 3}):
-        assert read({"box": box})["box"] != read({"box": other})["box"], other
-    alone = read({"box": box}, whole=False)["box"]
-    assert alone != read({"box": {**box, "locked": 0}}, whole=False)["box"]
-    assert alone == read({"box": {**box, "truffles": 3}}, whole=False)["box"]
-    # A name the context lacks is missing under every path (the loop's `card` outside its loop).
-    assert read({"box": box})["card"] is changes.MISSING
+def test_a_piece_is_kept_by_exactly_the_values_passed_to_it() -> None:
+    env = board_environment()
+    region = env.from_string(
+        "{% for row in rows %}{{ piece('games/_table_seat.html', row=row) }}{% endfor %}"
+    )
+    row = {"name": "Rye", "player": "ann", "me": False, "presence": "here", "waiting": True}
+
+    def drawn(rows: list[Any]) -> tuple[str, int, int]:
+        rendered, shared = render_counts["pieces rendered"], render_counts["pieces shared"]
+        html = render_template(region, {"rows": rows})
+        return (
+            html,
+            render_counts["pieces rendered"] - rendered,
+            render_counts["pieces shared"] - shared,
+        )
+
+    forget_all()
+    first, rendered, shared = drawn([row, dict(row)])
+    assert (rendered, shared) == (1, 1)  # equal values: drawn once
+    # Anything passed that differs, even a value equal in Python but written otherwise.
+    for other in ({**row, "me": True}, {**row, "waiting": 1}, {**row, "name": "Spelt"}):
+        _, rendered, _ = drawn([other])
+        assert rendered == 1, other
+    assert "(you)" in drawn([{**row, "me": True}])[0] and "(you)" not in first
+    forget_all()
+    assert drawn([row, row])[0] == first  # as drawn with nothing kept
+
+
+def test_a_name_the_context_lacks_is_missing_under_every_path() -> None:
+    groups = changes.grouped([("box", "name"), ("box", "locked"), ("card", "id")])
+    values = changes.read_groups({"box": {"name": "Ada", "locked": False}}.get, groups)
+    assert values[1] is changes.MISSING  # the loop's `card`, looked up outside its loop
+    assert values[0] == (plain(False), "Ada")  # its paths in order: locked, name
 
 
 def test_a_models_stand_in_tells_its_field_values_and_their_types_apart(

@@ -26,14 +26,15 @@ from tests.web.sockets import open_board, shown_version, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "third_game" / "templates"
+TEMPLATES = Path(__file__).resolve().parent.parent / "third_game" / "jinja2"
 
 
 @pytest.fixture
 def high_card(settings: Any) -> Iterator[GameKind]:
     """High Card on offer for one test: its templates found, its one registry call made."""
     templates = copy.deepcopy(settings.TEMPLATES)
-    templates[0]["DIRS"] = [*templates[0]["DIRS"], TEMPLATES]
+    boards = next(t for t in templates if t.get("NAME") == "boards")
+    boards["DIRS"] = [*boards["DIRS"], TEMPLATES]
     settings.TEMPLATES = templates
     kind = catalog.register(HighCard())
     yield kind

@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
-from django.utils.html import escape
+from markupsafe import escape
 
 from accounts.models import User
 from games import services
@@ -263,9 +263,9 @@ def test_a_pile_reserves_only_from_its_offer(player: User) -> None:
         summary = re.search(r"<summary.*?</summary>", offer.group(1), re.S)
         assert summary and "<button" not in summary.group(0)
         assert "Reserve face down" in offer.group(1)
-        assert f"&quot;tier&quot;:{tier}}}" in offer.group(1)
+        assert f"&#34;tier&#34;:{tier}}}" in offer.group(1)
     # The blind reservation is nowhere else on the page.
-    assert len(re.findall(r"&quot;tier&quot;:\d", body)) == 3
+    assert len(re.findall(r"&#34;tier&#34;:\d", body)) == 3
 
 
 # --- what just happened ---------------------------------------------------------------------
@@ -432,5 +432,5 @@ def test_a_rivals_peel_says_both_cards_and_rings_them(player: User) -> None:
         {"boxes": [b for b in boxes if not b["me"]], "me": None, "resigned_positions": set()},
     )
     assert '<p class="last-move peel just">' in html
-    assert "used a Baker&#x27;s Peel to take a Cinnamon Bun and a Chocolate tart" in html
+    assert "used a Baker&#39;s Peel to take a Cinnamon Bun and a Chocolate tart" in html
     assert html.count('class="mini just"') == 2
