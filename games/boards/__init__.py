@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from games import services
 from games.boards.changes import Inputs, fingerprint, inputs
+from games.boards.jinja import BoardVars, url
 from games.boards.shared import TableAt, read, render_plain, render_region
 from games.models import Game, Seat
 from games.services import clocks
@@ -35,25 +36,28 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
     """
     table = table or read(game)
     seats = table.seats
+    table_url = url("games:table", game.pk)  # as game.get_absolute_url(), reversed once a table
     me = next((s for s in seats if user is not None and s.user_id == user.pk), None)
-    ctx: dict[str, Any] = {
-        "game": game,
-        "spec": game.spec,
-        "seats": seats,
-        "me": me,
-        # Whether the viewer has a seat, apart from which seat: what the version region reads,
-        # so every seated rival shares one render of it (a Seat is a different value for each).
-        "seated": me is not None,
-        "is_host": user is not None and user.pk == game.host_id,
-        "version": game.version,
-        "empty_seats": range(max(0, game.capacity - len(seats))),
-        "user": user,
-        "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
-        "resigned_positions": {s.position for s in seats if s.resigned},
-        "your_move": False,
-        # The table's own link: a private one carries its invite, so a friend gets in with it.
-        "invite_path": game.invite_url if game.private else game.get_absolute_url(),
-    }
+    ctx = BoardVars.of(
+        {
+            "game": game,
+            "spec": game.spec,
+            "seats": seats,
+            "me": me,
+            # Whether the viewer has a seat, apart from which seat: what the version region reads,
+            # so every seated rival shares one render of it (a Seat is a different value for each).
+            "seated": me is not None,
+            "is_host": user is not None and user.pk == game.host_id,
+            "version": game.version,
+            "empty_seats": range(max(0, game.capacity - len(seats))),
+            "user": user,
+            "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
+            "resigned_positions": {s.position for s in seats if s.resigned},
+            "your_move": False,
+            # The table's own link: a private one carries its invite, so a friend gets in with it.
+            "invite_path": table_url + f"?invite={game.invite}" if game.private else table_url,
+        }
+    )
     if game.status == Game.Status.OPEN or game.snapshot is None:
         return ctx
     ctx["rematch"] = rematch_context(game, me)

@@ -36,7 +36,12 @@ from games.boards.plain import plain, written
 
 
 class BoardEnvironment(jinja2.Environment):
-    """Jinja2 whose `x.name` reads a dict's key first (as Django's templates and changes.step)."""
+    """Jinja2 whose `x.name` reads a dict's key first (as Django's templates and changes.step),
+    and which keeps its compiled templates by name in a plain dict."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.compiled: dict[str, jinja2.Template] = {}
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
@@ -45,6 +50,27 @@ class BoardEnvironment(jinja2.Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+    def template(self, name: str) -> jinja2.Template:
+        """The template of that name, compiled once (no weak reference made and no lock taken
+        per lookup, as get_template's cache does: a socket's push looks up dozens)."""
+        found = self.compiled.get(name)
+        if found is None:
+            found = self.compiled[name] = self.get_template(name)
+        return found
+
+
+class BoardVars(dict[str, Any]):
+    """A board's context with the environment's globals already in it, made once per viewer, so
+    each template rendered with it is handed it as it is instead of a merged copy. No board
+    context key is a global's name (tests/web/test_shared_renders.py)."""
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any]) -> BoardVars:
+        """These values over the boards' globals."""
+        merged = cls(board_environment().globals)
+        merged.update(values)
+        return merged
 
 
 @lru_cache(maxsize=1024)
@@ -111,7 +137,7 @@ def capfirst(value: Any) -> str:
     return text[:1].upper() + text[1:]
 
 
-def piece_renderer(env: jinja2.Environment) -> Callable[..., Markup]:
+def piece_renderer(env: BoardEnvironment) -> Callable[..., Markup]:
     """The `piece` global of this environment (see the module's docstring)."""
 
     def piece(template: str, /, **values: Any) -> Markup:
@@ -120,23 +146,25 @@ def piece_renderer(env: jinja2.Environment) -> Callable[..., Markup]:
             seen = plain(values)
 
         def render() -> str:
-            return render_template(env.get_template(template), values)
+            return render_template(env.template(template), values)
 
         return cast(Markup, pieces.render_piece(template, seen, render))
 
     return piece
 
 
-def board_environment() -> jinja2.Environment:
+def board_environment() -> BoardEnvironment:
     """The environment of the boards' templates (settings.TEMPLATES, "boards")."""
     return engines["boards"].env  # type: ignore[attr-defined]
 
 
 def render_template(template: jinja2.Template, context: Mapping[str, Any]) -> Markup:
-    """A compiled template rendered with this context and the environment's globals (one copy of
-    the context, not Template.render's two), as HTML that neither language escapes again."""
+    """A compiled template rendered with this context and the environment's globals (BoardVars
+    as they are; anything else merged once, not twice as Template.render does), as HTML that
+    neither language escapes again."""
+    values = context if type(context) is BoardVars else {**template.globals, **context}
     try:
-        return Markup(concat(template.root_render_func(template.new_context(dict(context)))))
+        return Markup(concat(template.root_render_func(template.new_context(values, shared=True))))
     except Exception:
         return template.environment.handle_exception()  # raises with the template's own lines
 

@@ -184,4 +184,4 @@ def render_region(game: Game, template: str, seen: Hashable, context: Mapping[st
 
 def render_plain(template: str, context: Mapping[str, Any]) -> str:
     """A board template rendered for a socket (no request: no CSRF token, nothing of a session)."""
-    return render_template(board_environment().get_template(template), context)
+    return render_template(board_environment().template(template), context)

@@ -247,10 +247,34 @@ def test_a_seat_at_the_table_is_drawn_once_for_everyone_who_sees_it_alike(
     assert table_region(outsider)[0] == watchers  # as drawn with nothing kept
 
 
+def test_no_board_context_key_hides_a_templates_global(
+    running_game: Game, player: User, outsider: User
+) -> None:
+    # A region's paths leave out the environment's globals (changes.reads): a context key of the
+    # same name would be read by the templates but never fingerprinted.
+    env = board_environment()
+    for viewer in (player, outsider, None):
+        ctx = board_context(running_game, viewer)
+        assert all(ctx[name] is value for name, value in env.globals.items())
+
+
+def test_a_box_that_only_locks_keeps_its_case(running_game: Game, player: User) -> None:
+    box = next(b for b in board_context(running_game, player)["boxes"])
+    template = "games/midnight-bakery/_box.html"
+    forget_all()
+    _, rendered, _ = pieces_of(template, {"box": box, "resigned": False})
+    assert rendered >= 1  # the case (and each of its cards' faces)
+    locked = {**box, "locked": True, "backs": box["backs"][1:]}
+    html, rendered, shared = pieces_of(template, {"box": locked, "resigned": False})
+    assert (rendered, shared) == (0, 1) and "one locked" in html  # the case, as it was
+
+
 def test_a_card_in_a_case_is_drawn_once_for_every_case_holding_its_face() -> None:
     def case(box: dict[str, Any]) -> tuple[str, int, int]:
         rendered, shared = render_counts["pieces rendered"], render_counts["pieces shared"]
-        html = render_plain("games/midnight-bakery/_case.html", {"box": box})
+        just = box["last"]["cards"] if box["last"] and box["last"]["newest"] else []
+        values = {"name": box["name"], "case": box["case"], "just": just, "waiting_glazes": 0}
+        html = render_plain("games/midnight-bakery/_case.html", values)
         return (
             html,
             render_counts["pieces rendered"] - rendered,
