@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.dispatch import Signal
@@ -40,17 +42,56 @@ def group_name(game_id: int) -> str:
     return f"game_{game_id}"
 
 
-def send_to_group(group: str, message: dict[str, Any]) -> bool:
-    """Send to a channel group; a layer that is down is logged, never raised (sockets resync)."""
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Send to a channel group; a layer that is down is logged, never raised (sockets resync).
+
+    From a thread of the server (a socket's push thread, a request's thread), the send is handed
+    to the server's event loop and not waited for: the thread goes on (a move's answer is drawn
+    at once) instead of holding a thread of its pool while the loop gets round to Redis.
+    Anywhere else (a command, a test's own thread) it is sent before this returns.
+    """
     layer = get_channel_layer()
     if layer is None:
-        return False
+        return
+    loop = serving_loop()
+    if loop is not None:
+        try:
+            loop.call_soon_threadsafe(_send_soon, layer, group, message)
+            return
+        except RuntimeError:  # the loop closed meanwhile: send from here
+            pass
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception as error:
         logger.warning("Channel layer down, %s to %s not sent: %s", message["type"], group, error)
-        return False
-    return True
+
+
+def serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop whose thread pool runs this code (asgiref notes it per thread, as
+    its own async_to_sync reads it), or None."""
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() and not loop.is_closed() else None
+
+
+_sending: set[asyncio.Task[None]] = set()  # held until done (the loop keeps tasks only weakly)
+
+
+def _send_soon(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """On the loop: send the message in a task of its own."""
+    task = asyncio.get_running_loop().create_task(_send(layer, group, message))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
+async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """Send; a layer that is down is logged (the pages heal by resync or their poll)."""
+    try:
+        await layer.group_send(group, message)
+    except Exception as error:
+        logger.warning("Channel layer down, %s to %s not sent: %s", message["type"], group, error)
 
 
 def announce(game_id: int, version: int) -> None:
