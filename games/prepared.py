@@ -52,6 +52,18 @@ class Compiled:
     populators: list[Any]
     locks: bool
 
+    def models(self, rows: Any, using: str) -> list[Any]:
+        """The rows as models, exactly as the queryset makes them."""
+        if self.converters:
+            rows = list(map(tuple, self.apply(rows, self.converters)))
+        found = []
+        for row in rows:
+            obj = self.model.from_db(using, self.names, row[self.start : self.end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            found.append(obj)
+        return found
+
 
 class Prepared(Generic[M]):
     """A queryset of one parameter, compiled once per connection (see the module's doc)."""
@@ -93,23 +105,20 @@ class Prepared(Generic[M]):
     def all(self, value: int, using: str = DEFAULT_DB_ALIAS) -> list[M]:
         """The query's models for this value of its parameter."""
         connection = connections[using]
+        compiled = self.ready(connection)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, [value])
+            rows: Any = cursor.fetchall()
+        return compiled.models(rows, using)
+
+    def ready(self, connection: BaseDatabaseWrapper) -> Compiled:
+        """The compiled query, once the connection may run it (a lock needs a transaction)."""
         compiled = self.compiled(connection)
         if compiled.locks and connection.get_autocommit():  # as the queryset checks
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, [value])
-            rows: Any = cursor.fetchall()
-        if compiled.converters:
-            rows = list(map(tuple, compiled.apply(rows, compiled.converters)))
-        found = []
-        for row in rows:
-            obj = compiled.model.from_db(using, compiled.names, row[compiled.start : compiled.end])
-            for populator in compiled.populators:
-                populator.populate(row, obj)
-            found.append(obj)
-        return found  # type: ignore[return-value]
+        return compiled
 
     def get(self, value: int, using: str = DEFAULT_DB_ALIAS) -> M:
         """The one model for this value (the model's DoesNotExist if there is none)."""
@@ -266,7 +275,43 @@ SEATS: Prepared[Seat] = Prepared(
 def seats_of(game: Game) -> list[Seat]:
     """The game's seats with their people, in seat order (joining order before the start),
     each pointing at this game row (as game.seats would)."""
-    seats = SEATS.all(game.pk)
+    return of_game(SEATS.all(game.pk), game)
+
+
+def of_game(seats: list[Seat], game: Game) -> list[Seat]:
+    """These seats, each pointing at this game row."""
     for seat in seats:
         Seat.game.field.set_cached_value(seat, game)
     return seats
+
+
+def locked_with_seats(pk: int, using: str = DEFAULT_DB_ALIAS) -> tuple[Game, list[Seat]]:
+    """The game row locked until the transaction ends, and its seats read after the lock is held
+    (LOCKED_GAME.get, then seats_of).
+
+    On PostgreSQL both statements go in one pipeline: one round trip instead of two (psycopg
+    still sends the transaction's BEGIN on its own). They stay two statements, run in order, so the
+    seats are read with a snapshot taken once the lock is held, as fresh as when read after it
+    (one statement joining both would read the seats from before a wait on the lock).
+    """
+    connection = connections[using]
+    lock, seats = LOCKED_GAME.ready(connection), SEATS.ready(connection)
+    if not pipelined(connection):
+        game = LOCKED_GAME.get(pk, using)
+        return game, seats_of(game)
+    with connection.cursor() as lock_cursor, connection.cursor() as seats_cursor:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            lock_cursor.execute(lock.sql, [pk])
+            seats_cursor.execute(seats.sql, [pk])
+        games = lock.models(lock_cursor.fetchall(), using)
+        if not games:
+            raise Game.DoesNotExist(f"No row with {pk}.")
+        return games[0], of_game(seats.models(seats_cursor.fetchall(), using), games[0])
+
+
+def pipelined(connection: BaseDatabaseWrapper) -> bool:
+    """Whether statements can be sent to this database together (psycopg 3's pipeline mode)."""
+    if connection.vendor != "postgresql":
+        return False
+    connection.ensure_connection()
+    return hasattr(connection.connection, "pipeline")

@@ -164,6 +164,12 @@ def lock_user(user: User | int) -> User:
     return User.objects.select_for_update(no_key=no_key).get(pk=pk)
 
 
+def lock_with_seats(game: Game | int) -> tuple[Game, list[Seat]]:
+    """The game row locked until the transaction ends, and its seats in order as read once the
+    lock is held (lock, then seats_in_order; in one round trip on PostgreSQL)."""
+    return prepared.locked_with_seats(game if isinstance(game, int) else game.pk)
+
+
 def seats_in_order(game: Game) -> list[Seat]:
     """The seats with their users, in seat order (joining order before the start), each
     pointing at this game row (as game.seats would)."""

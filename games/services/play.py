@@ -27,6 +27,7 @@ from games.services.base import (
     hand_to_sockets,
     load_state,
     lock,
+    lock_with_seats,
     notice,
     seats_in_order,
 )
@@ -88,9 +89,8 @@ def do_play(
 ) -> tuple[Game, bool]:
     """The player's action in one transaction; IllegalAction if refused. With the game: whether
     the worker has anything to do after it (left_for_worker)."""
-    game = lock(game)
+    game, everyone = lock_with_seats(game)
     state = load_state(game) if game.snapshot is not None else None
-    everyone = seats_in_order(game)
     seat = check_play(game, user, version, moment, state, everyone)
     if not isinstance(action, dict):
         raise IllegalAction("That is not an action.")

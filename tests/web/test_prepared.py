@@ -3,6 +3,7 @@ and its prepared writes write exactly what the ORM's save and bulk_create write.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -169,3 +170,67 @@ def test_inserting_a_row_with_its_key_set_goes_through_bulk_create(running_game:
     prepared.insert_all([row])
     assert stored_row(Action, taken + 50)["seq"] == 3000
     prepared.insert_all([])  # nothing to write is no query and no error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_locked_game_and_its_seats_are_what_the_lock_and_the_seats_give(
+    running_game: Game,
+) -> None:
+    with transaction.atomic():
+        expected_game = prepared.LOCKED_GAME.get(running_game.pk)
+        expected = prepared.seats_of(expected_game)
+    with transaction.atomic():
+        game, seats = prepared.locked_with_seats(running_game.pk)
+    assert fields(game) == fields(expected_game)
+    assert [fields(s) for s in seats] == [fields(s) for s in expected]
+    assert [fields(s.user) for s in seats] == [fields(s.user) for s in expected]
+    assert all(s.game is game for s in seats)
+    with pytest.raises(TransactionManagementError):  # a lock needs a transaction
+        prepared.locked_with_seats(running_game.pk)
+    with transaction.atomic(), pytest.raises(Game.DoesNotExist):
+        prepared.locked_with_seats(running_game.pk + 1000)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_seats_come_from_after_the_lock_was_waited_for(running_game: Game) -> None:
+    """A seat changed by whoever held the lock is read as they committed it, though the two
+    statements were sent together while the lock was still held elsewhere."""
+    if not connection.features.has_select_for_update:
+        pytest.skip("SQLite has no row locks: a writer holds the whole database")
+    holding, done = threading.Event(), threading.Event()
+    found: dict[str, Any] = {}
+
+    def hold_then_change() -> None:
+        try:
+            with transaction.atomic():
+                prepared.LOCKED_GAME.get(running_game.pk)
+                holding.set()
+                wait_for_a_waiter(running_game.pk)
+                Seat.objects.filter(game=running_game, position=0).update(stand_ins=3)
+        finally:
+            connection.close()
+            done.set()
+
+    holder = threading.Thread(target=hold_then_change)
+    holder.start()
+    assert holding.wait(10)
+    with transaction.atomic():
+        _game, seats = prepared.locked_with_seats(running_game.pk)
+        found["stand_ins"] = next(s.stand_ins for s in seats if s.position == 0)
+    holder.join(10)
+    assert done.is_set()
+    assert found["stand_ins"] == 3
+
+
+def wait_for_a_waiter(game_id: int) -> None:
+    """Until another session waits for a lock (the game row's): state, not a fixed time."""
+    for _ in range(2000):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()"
+            )
+            if cursor.fetchone()[0]:
+                return
+        threading.Event().wait(0.01)
+    raise AssertionError(f"nobody waited for game {game_id}'s lock")
