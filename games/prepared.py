@@ -18,11 +18,9 @@ model with parents, a row with its primary key set) goes through the ORM instead
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
-from weakref import WeakKeyDictionary
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
@@ -65,17 +63,32 @@ class Compiled:
         return found
 
 
+def compiled_on(connection: BaseDatabaseWrapper) -> dict[Prepared[Any], Compiled]:
+    """The queries compiled on this connection object, kept on it and gone with it.
+
+    A compiled query holds its connection (its compiler and converters do), so a cache outside
+    the connection, even a weak one, would keep every connection object alive: one per thread,
+    and each HTTP request runs in a thread of its own. A connection object is used by one thread.
+    """
+    kept: dict[Prepared[Any], Compiled] | None = getattr(connection, COMPILED_ON, None)
+    if kept is None:
+        kept = {}
+        setattr(connection, COMPILED_ON, kept)
+    return kept
+
+
+COMPILED_ON = "bakehouse_prepared"  # the attribute of a connection object its queries sit in
+
+
 class Prepared(Generic[M]):
     """A queryset of one parameter, compiled once per connection (see the module's doc)."""
 
     def __init__(self, build: Callable[[int], QuerySet[M]]) -> None:
         self.build = build
-        self._compiled: WeakKeyDictionary[BaseDatabaseWrapper, Compiled] = WeakKeyDictionary()
-        self._lock = threading.Lock()
 
     def compiled(self, connection: BaseDatabaseWrapper) -> Compiled:
         """This query's SQL on this connection (compiled on its first use)."""
-        known = self._compiled.get(connection)
+        known = compiled_on(connection).get(self)
         if known is not None:
             return known
         queryset = self.build(STAND_IN)
@@ -98,8 +111,7 @@ class Prepared(Generic[M]):
             populators=get_related_populators(info, select, connection.alias),
             locks=bool(queryset.query.select_for_update),
         )
-        with self._lock:
-            self._compiled[connection] = compiled
+        compiled_on(connection)[self] = compiled
         return compiled
 
     def all(self, value: int, using: str = DEFAULT_DB_ALIAS) -> list[M]:

@@ -3,11 +3,13 @@ and its prepared writes write exactly what the ORM's save and bulk_create write.
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 from typing import Any
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.db.models import F, QuerySet
 from django.db.models.signals import pre_save
 from django.db.transaction import TransactionManagementError
@@ -234,3 +236,28 @@ def wait_for_a_waiter(game_id: int) -> None:
                 return
         threading.Event().wait(0.01)
     raise AssertionError(f"nobody waited for game {game_id}'s lock")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_threads_connection_is_not_kept_by_its_compiled_queries(
+    running_game: Game,
+) -> None:
+    """Each HTTP request runs in a thread of its own (asgiref's per-request executor), so each
+    has its own connection object: what was compiled for it must go when it goes, or a server
+    keeps every request's connection (and its compiled queries) for ever."""
+    gone: list[weakref.ref[Any]] = []
+
+    def request() -> None:
+        try:
+            prepared.seats_of(Game.objects.get(pk=running_game.pk))
+            gone.append(weakref.ref(connections[DEFAULT_DB_ALIAS]))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=request)
+    thread.start()
+    thread.join(10)
+    assert len(gone) == 1
+    del thread
+    gc.collect()
+    assert gone[0]() is None
