@@ -46,3 +46,5 @@ worker.start_with_server()
 # busy process for up to 140 ms (measured at 25 Cakehalla tables), a tail every player felt.
 gc.collect()
 gc.freeze()
+# Fewer, larger collections of the young objects, so fewer survive into full passes (settings).
+gc.set_threshold(settings.GC_YOUNG, 20, 10)

@@ -292,6 +292,13 @@ BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 # by every socket (Channels' default) queued pushes behind each other's database round trips.
 PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
+# The garbage collector's thresholds for a serving process (bakery_site/asgi.py): a collection of
+# the youngest objects every GC_YOUNG new containers (Python's default is 700), the older ones
+# after 20 and 10 of those. A collection stops every socket of the process; at the default each
+# pass carried a fixed cost of milliseconds here and a full one came every 5 s (80-400 ms at 100
+# tables). See README, Speed.
+GC_YOUNG = env_int("GC_YOUNG", 20_000)
+
 # A socket re-checks its session before a push; a yes is trusted this many seconds (logout and
 # account changes close sockets at once by message; this is the backstop if one is lost).
 SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "30"))

@@ -67,6 +67,18 @@ def test_the_site_refuses_to_start_without_a_secret_key_when_debug_is_off() -> N
     assert run_django("import bakery_site.asgi", DEBUG="1").returncode == 0
 
 
+def test_a_serving_process_collects_its_young_objects_in_larger_batches() -> None:
+    done = run_django(
+        "import gc, bakery_site.asgi; print(gc.get_threshold(), gc.get_freeze_count() > 0)",
+        DEBUG="1",
+        GC_YOUNG="12345",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "(12345, 20, 10) True"  # and what was loaded is frozen
+    default = run_django("import gc, bakery_site.asgi; print(gc.get_threshold()[0])", DEBUG="1")
+    assert default.stdout.split("\n")[-2] == "20000"
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", ["/", "/accounts/login/", "/accounts/signup/", "/admin/login/"])
 def test_pages_carry_a_policy_without_inline_scripts_or_eval(path: str) -> None:
