@@ -63,6 +63,9 @@ class Compiled:
         return found
 
 
+COMPILED_ON = "bakehouse_prepared"  # the attribute of a connection object its queries sit in
+
+
 def compiled_on(connection: BaseDatabaseWrapper) -> dict[Prepared[Any], Compiled]:
     """The queries compiled on this connection object, kept on it and gone with it.
 
@@ -75,9 +78,6 @@ def compiled_on(connection: BaseDatabaseWrapper) -> dict[Prepared[Any], Compiled
         kept = {}
         setattr(connection, COMPILED_ON, kept)
     return kept
-
-
-COMPILED_ON = "bakehouse_prepared"  # the attribute of a connection object its queries sit in
 
 
 class Prepared(Generic[M]):
@@ -307,10 +307,10 @@ def locked_with_seats(pk: int, using: str = DEFAULT_DB_ALIAS) -> tuple[Game, lis
     (one statement joining both would read the seats from before a wait on the lock).
     """
     connection = connections[using]
-    lock, seats = LOCKED_GAME.ready(connection), SEATS.ready(connection)
     if not pipelined(connection):
         game = LOCKED_GAME.get(pk, using)
         return game, seats_of(game)
+    lock, seats = LOCKED_GAME.ready(connection), SEATS.ready(connection)
     with connection.cursor() as lock_cursor, connection.cursor() as seats_cursor:
         with connection.wrap_database_errors, connection.connection.pipeline():
             lock_cursor.execute(lock.sql, [pk])
