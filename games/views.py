@@ -127,10 +127,11 @@ def table_change(
 
 
 def table_move(
-    fn: Callable[[AuthedRequest, Game], Game],
+    fn: Callable[[AuthedRequest, Game], Game | None],
 ) -> Callable[[AuthedRequest, int], HttpResponse]:
-    """A move (its service returns the game it changed): like a table change, but a live page
-    gets its board from its socket."""
+    """A move, or a change its socket pushes like one (its service returns the game it changed,
+    None if nothing changed): like a table change, but a live page gets its board from its
+    socket."""
     return changes_table(fn, pushed=True)
 
 
@@ -448,11 +449,13 @@ def play(request: AuthedRequest, game: Game) -> Game:
 
 @login_required
 @require_POST
-@table_change
-def close_results(request: AuthedRequest, game: Game) -> None:
-    """Back to the ovens: close the results you have read."""
+@table_move
+def close_results(request: AuthedRequest, game: Game) -> Game | None:
+    """Back to the ovens: close the results you have read. A live page gets them closed from its
+    socket, as every tab of yours does; results that were closed already come back with the
+    board (a push that never came is healed by the next tap)."""
     seen = parse_number(request.POST.get("seen"), "count of results") or 0
-    services.close_results(game, request.user, seen)
+    return services.close_results(game, request.user, seen)
 
 
 @require_GET

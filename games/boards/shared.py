@@ -145,10 +145,12 @@ stored.connect(on_stored, dispatch_uid="games.boards.shared")
 
 
 def forget(game_id: int) -> None:
-    """Read the table again next time (a seat changed without a new version: closed results)."""
+    """Read the table again next time (a seat changed without a new version: closed results).
+
+    Its renders stay: each is keyed by the plain values its template reads, so a region that
+    shows the changed seat is rendered anew and the table's other regions are not."""
     with _lock:
         _recent.pop(game_id, None)
-        _renders.pop(game_id, None)
 
 
 def forget_all() -> None:

@@ -545,16 +545,18 @@ def check_close_results(game: Game, user: User, seen: int) -> Seat:
 
 
 @transaction.atomic
-def close_results(game: Game | int, user: User, seen: int) -> None:
-    """Record that a seated player closed the results up to the given count, in all their tabs."""
+def close_results(game: Game | int, user: User, seen: int) -> Game | None:
+    """Record that a seated player closed the results up to the given count, in all their tabs:
+    the game, or None if they were closed already (nothing changed, nothing is announced)."""
     game = lock(game)
     seat = check_close_results(game, user, seen)
     if seat.results_seen >= seen:
-        return
+        return None
     seat.results_seen = seen
     seat.save(update_fields=["results_seen"])
     game_id, user_id = game.pk, user.pk
     transaction.on_commit(lambda: announce_to_user(game_id, user_id))
+    return game
 
 
 # --- replay -------------------------------------------------------------------------------

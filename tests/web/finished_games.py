@@ -78,3 +78,19 @@ def cakehalla_with_a_blind_reservation(person: User) -> Game:
         return greedy(spec, view, legal, rng)
 
     return play_out(game, [person], policy)
+
+
+def play_to_first_results(game: Game) -> None:
+    """Both bakers keep their first legal card until the first bake is scored."""
+    engine = game.spec.engine
+    while True:
+        game.refresh_from_db()
+        state = engine.load(game.snapshot)
+        if engine.view(state, None)["bakes"]:
+            return
+        for position in engine.active_seats(state):
+            user = game.seats.get(position=position).user
+            legal = engine.legal_actions(state, position)
+            if legal:
+                services.play(game, user, legal[0], None)
+                break

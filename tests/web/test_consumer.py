@@ -16,6 +16,7 @@ from games.boards import (
     render_whole,
 )
 from games.models import Game
+from tests.web.finished_games import play_to_first_results
 from tests.web.sockets import socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,22 +139,6 @@ async def test_no_push_of_a_scripted_night_shows_the_players_batch_to_others(
         await ws.disconnect()
 
 
-def play_to_first_results(game: Game) -> None:
-    """Both bakers keep their first legal card until the first bake is scored."""
-    engine = game.spec.engine
-    while True:
-        game.refresh_from_db()
-        state = engine.load(game.snapshot)
-        if engine.view(state, None)["bakes"]:
-            return
-        for position in engine.active_seats(state):
-            user = game.seats.get(position=position).user
-            legal = engine.legal_actions(state, position)
-            if legal:
-                services.play(game, user, legal[0], None)
-                break
-
-
 async def test_closing_results_in_one_tab_closes_them_in_the_others(
     running_game: Game, player: User, rival: User
 ) -> None:
@@ -169,6 +154,27 @@ async def test_closing_results_in_one_tab_closes_them_in_the_others(
         assert 'id="region-results"' in pushed and "Back to the ovens" not in pushed
     assert await theirs.receive_nothing()
     for ws in [*tabs, theirs]:
+        await ws.disconnect()
+
+
+async def test_results_closed_by_one_player_stay_open_for_the_other(
+    running_game: Game, player: User, rival: User
+) -> None:
+    """The renders of the table's version outlive the closing (each is keyed by what its
+    template reads), yet neither player is ever sent the other's results region."""
+    await database_sync_to_async(play_to_first_results)(running_game)
+    mine, theirs = await socket(running_game, player), await socket(running_game, rival)
+    for ws in (mine, theirs):
+        await ws.connect()
+        assert "Back to the ovens" in await ws.receive_from()
+    await database_sync_to_async(services.close_results)(running_game, player, 1)
+    assert "Back to the ovens" not in await mine.receive_from()
+    later = [await socket(running_game, player), await socket(running_game, rival)]
+    for ws in later:
+        await ws.connect()
+    assert "Back to the ovens" not in await later[0].receive_from()
+    assert "Back to the ovens" in await later[1].receive_from()
+    for ws in (mine, theirs, *later):
         await ws.disconnect()
 
 

@@ -11,6 +11,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.conftest import client_for
+from tests.web.finished_games import play_to_first_results
 
 pytestmark = pytest.mark.django_db
 
@@ -254,3 +255,41 @@ def test_admin_lists_games_seats_and_a_read_only_action_log(running_game: Game) 
         assert client.get(url).status_code == 200
     assert client.get("/admin/games/game/?kind=midnight-bakery&status=running").status_code == 200
     assert client.get("/admin/games/action/add/").status_code == 403
+
+
+def test_closing_results_from_a_live_page_is_answered_empty(
+    running_game: Game, player: User
+) -> None:
+    """Its socket closes the results on the page (and in the person's other tabs); the answer
+    does not render the board a second time."""
+    play_to_first_results(running_game)
+    response = client_for(player).post(
+        f"/games/{running_game.pk}/results/close/", {"seen": "1"}, headers=LIVE
+    )
+    assert response.status_code == 204 and response.content == b""
+    assert running_game.seats.get(user=player).results_seen == 1
+
+
+def test_results_closed_already_come_back_with_the_board(running_game: Game, player: User) -> None:
+    """A page whose push of the closed results never came still shows them: its next tap changes
+    nothing, so it is answered with the board as stored, the results closed."""
+    play_to_first_results(running_game)
+    client = client_for(player)
+    url = f"/games/{running_game.pk}/results/close/"
+    first = client.post(url, {"seen": "1"}, headers=LIVE)
+    again = client.post(url, {"seen": "1"}, headers=LIVE)
+    assert first.status_code == 204
+    assert again.status_code == 200 and 'id="board"' in again.content.decode()
+    assert "Back to the ovens" not in again.content.decode()
+
+
+def test_closing_results_without_a_socket_answers_with_the_board(
+    running_game: Game, player: User
+) -> None:
+    play_to_first_results(running_game)
+    client = client_for(player)
+    assert "Back to the ovens" in client.get(f"/games/{running_game.pk}/board/").content.decode()
+    response = client.post(f"/games/{running_game.pk}/results/close/", {"seen": "1"}, headers=HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200 and 'id="board"' in body
+    assert "Back to the ovens" not in body
