@@ -30,6 +30,7 @@ from games.boards import (
     render_board,
     render_diff,
 )
+from games.boards.shared import read
 from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
@@ -249,13 +250,14 @@ def quick_night(request: AuthedRequest) -> HttpResponse:
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The table: the waiting room before the start, the board after."""
     game = get_game_or_404(request, game_id)
-    board = render_board(game, request.user, request)
+    table = read(game)  # one read of the seats for the board and the chat
+    board = render_board(game, request.user, request, table)
     if request.htmx:
         return HttpResponse(board)
     ctx = {
         "game": game,
         "board": board,
-        "chat": chat_context(game, request.user),
+        "chat": chat_context(game, request.user, table.seats),
         "server_now": epoch_ms(timezone.now()),
     }
     return render(request, "games/table.html", ctx)

@@ -198,9 +198,11 @@ def board_html(game: Game, ctx: Mapping[str, Any], parts: Mapping[str, str]) -> 
     return render_plain("games/_board.html", {**ctx, "parts": list(parts.values())})
 
 
-def render_board(game: Game, user: Any, request: HttpRequest | None = None) -> str:
-    """The whole board (#board) for this user."""
-    ctx = board_context(game, user)
+def render_board(
+    game: Game, user: Any, request: HttpRequest | None = None, table: TableAt | None = None
+) -> str:
+    """The whole board (#board) for this user (`table`: as board_context)."""
+    ctx = board_context(game, user, table)
     return board_html(game, ctx, render_parts(game, ctx, region_names(game), request))
 
 

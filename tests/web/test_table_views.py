@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games import services
@@ -293,3 +295,13 @@ def test_closing_results_without_a_socket_answers_with_the_board(
     body = response.content.decode()
     assert response.status_code == 200 and 'id="board"' in body
     assert "Back to the ovens" not in body
+
+
+def test_the_table_page_reads_the_seats_once(running_game: Game, player: User) -> None:
+    """The board and the chat panel share one read of the seats."""
+    client = client_for(player)
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(running_game.get_absolute_url())
+    assert page.status_code == 200 and 'id="chat"' in page.content.decode()
+    seat_reads = [q["sql"] for q in captured if 'FROM "games_seat"' in q["sql"]]
+    assert len(seat_reads) == 1, seat_reads
