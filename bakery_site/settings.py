@@ -310,6 +310,9 @@ AWAY_SECONDS = float(os.environ.get("AWAY_SECONDS", "30"))
 PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "20"))
 # Whether presence changes are pushed to the table's sockets (tests of other things turn it off).
 PRESENCE_PUSHES = env_flag("PRESENCE_PUSHES", True)
+# A serving process gathers a table's presence changes this many seconds and announces them once
+# (a table's four sockets opening one after another make one push to each screen, not six).
+PRESENCE_GATHER_SECONDS = float(os.environ.get("PRESENCE_GATHER_SECONDS", "0.25"))
 # Move clocks (games/services/clocks.py): every pace's seconds times this (browser tests shorten
 # them; 1 in production). After STAND_INS_BEFORE_BOT stand-in moves in a row, a bot takes the seat.
 PACE_SCALE = float(os.environ.get("PACE_SCALE", "1"))

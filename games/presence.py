@@ -11,18 +11,22 @@ socket then re-reads the table's presence once per process (games.boards.shared)
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
 import time
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 
 from games.models import TableSocket
-from games.services import clocks, group_name, send_to_group
+from games.services import clocks, group_name, send_from_loop, send_to_group
+from games.services.base import serving_loop
 
 PROCESS = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"[:40]
 
@@ -90,10 +94,51 @@ def lately_here(game_ids: Iterable[int]) -> set[int]:
 
 
 def announce(game_id: int) -> None:
-    """Tell the table's sockets that its presence changed (they re-read it)."""
+    """Tell the table's sockets that its presence changed (they re-read it).
+
+    In a serving process the changes of one table are gathered PRESENCE_GATHER_SECONDS and
+    announced once, stamped when sent (after every change gathered), so each socket re-reads the
+    presence once for all of them: a table's sockets opening or closing one after another (a new
+    game, everyone leaving) push each screen once, not once for every socket. Elsewhere (a command,
+    a test's own thread) it is sent at once.
+    """
     if not settings.PRESENCE_PUSHES:
         return
-    send_to_group(group_name(game_id), {"type": "presence.changed", "stamp": time.time()})
+    loop = serving_loop()
+    if loop is not None and settings.PRESENCE_GATHER_SECONDS > 0:
+        try:
+            loop.call_soon_threadsafe(gather, loop, game_id)
+            return
+        except RuntimeError:  # the loop closed meanwhile: send from here
+            pass
+    send_to_group(group_name(game_id), presence_changed())
+
+
+def presence_changed() -> dict[str, Any]:
+    """The message that tells a table's sockets to re-read its presence, stamped now."""
+    return {"type": "presence.changed", "stamp": time.time()}
+
+
+# loop -> the tables whose announcement waits on it (a loop that stops takes its own with it)
+_gathering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def gather(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
+    """On the loop: announce this table's presence once PRESENCE_GATHER_SECONDS from now, unless
+    an announcement is already waiting (it is sent after this change, and covers it)."""
+    waiting = _gathering.setdefault(loop, set())
+    if game_id in waiting:
+        return
+    waiting.add(game_id)
+    loop.call_later(settings.PRESENCE_GATHER_SECONDS, announce_gathered, waiting, game_id)
+
+
+def announce_gathered(waiting: set[int], game_id: int) -> None:
+    """On the loop: send the table's gathered presence changes as one."""
+    waiting.discard(game_id)
+    send_from_loop(group_name(game_id), presence_changed())
 
 
 HERE, DROPPED, AWAY = "here", "dropped", "away"

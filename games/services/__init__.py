@@ -14,6 +14,7 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     group_name,
+    send_from_loop,
     send_to_group,
     stored,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "seated",
     "sweep_absences",
     "sweep_rematches",
+    "send_from_loop",
     "send_to_group",
     "stored",
     "start",

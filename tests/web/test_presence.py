@@ -6,17 +6,21 @@ Time is moved forward by patching the clocks' time; the sweep is called as the w
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from games import presence, services
 from games.models import Game, TableSocket
+from games.services import group_name
 from games.services.base import load_state
 from tests.conftest import client_for
 from tests.web.clock import Clock
@@ -244,3 +248,26 @@ async def test_a_stalled_process_renewing_its_sockets_tells_their_people_here_ag
     assert back.status(player.pk) == "here"
     await database_sync_to_async(presence.renew)()
     assert len(told) == 3  # nothing new to tell
+
+
+TABLE = 10**9  # no table of any test: nothing else is said to its group
+
+
+async def test_a_tables_presence_changes_are_gathered_into_one_announcement(settings: Any) -> None:
+    """Sockets opening one after another (a new game's four people) push each screen once: the
+    changes are announced once, stamped after the last, so every socket re-reads them all."""
+    settings.PRESENCE_GATHER_SECONDS = 0.5
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(group_name(TABLE), channel)
+
+    def three_changes() -> float:
+        for _ in range(3):
+            presence.announce(TABLE)
+        return time.time()
+
+    last = await database_sync_to_async(three_changes)()
+    told = await asyncio.wait_for(layer.receive(channel), 5)
+    assert told["type"] == "presence.changed" and told["stamp"] >= last
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(channel), 2 * settings.PRESENCE_GATHER_SECONDS)
