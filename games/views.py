@@ -250,14 +250,14 @@ def quick_night(request: AuthedRequest) -> HttpResponse:
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The table: the waiting room before the start, the board after."""
     game = get_game_or_404(request, game_id)
-    table = read(game)  # one read of the seats for the board and the chat
-    board = render_board(game, request.user, request, table)
+    seats_and_state = read(game)  # one read of the seats for the board and the chat
+    board = render_board(game, request.user, request, seats_and_state)
     if request.htmx:
         return HttpResponse(board)
     ctx = {
         "game": game,
         "board": board,
-        "chat": chat_context(game, request.user, table.seats),
+        "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),
     }
     return render(request, "games/table.html", ctx)
