@@ -25,8 +25,7 @@ from typing import Any
 from django.conf import settings
 
 from games.models import TableSocket
-from games.services import clocks, group_name, send_from_loop, send_to_group
-from games.services.base import serving_loop
+from games.services import clocks, group_name, send_from_loop, send_to_group, serving_loop
 
 PROCESS = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"[:40]
 

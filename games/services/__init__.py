@@ -16,6 +16,7 @@ from games.services.base import (
     group_name,
     send_from_loop,
     send_to_group,
+    serving_loop,
     stored,
 )
 
@@ -99,6 +100,7 @@ __all__ = [
     "sweep_rematches",
     "send_from_loop",
     "send_to_group",
+    "serving_loop",
     "stored",
     "start",
     "hand_all_seats_to_bots",
