@@ -25,7 +25,13 @@ from typing import Any
 from django.conf import settings
 
 from games.models import TableSocket
-from games.services import clocks, group_name, send_from_loop, send_to_group, serving_loop
+from games.services import (
+    clocks,
+    group_name,
+    on_serving_loop,
+    send_from_loop,
+    send_to_group,
+)
 
 PROCESS = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"[:40]
 
@@ -103,13 +109,8 @@ def announce(game_id: int) -> None:
     """
     if not settings.PRESENCE_PUSHES:
         return
-    loop = serving_loop()
-    if loop is not None and settings.PRESENCE_GATHER_SECONDS > 0:
-        try:
-            loop.call_soon_threadsafe(gather, loop, game_id)
-            return
-        except RuntimeError:  # the loop closed meanwhile: send from here
-            pass
+    if settings.PRESENCE_GATHER_SECONDS > 0 and on_serving_loop(gather, game_id):
+        return
     send_to_group(group_name(game_id), presence_changed())
 
 
@@ -124,9 +125,10 @@ _gathering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = (
 )
 
 
-def gather(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
+def gather(game_id: int) -> None:
     """On the loop: announce this table's presence once PRESENCE_GATHER_SECONDS from now, unless
     an announcement is already waiting (it is sent after this change, and covers it)."""
+    loop = asyncio.get_running_loop()
     waiting = _gathering.setdefault(loop, set())
     if game_id in waiting:
         return

@@ -14,9 +14,9 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     group_name,
+    on_serving_loop,
     send_from_loop,
     send_to_group,
-    serving_loop,
     stored,
 )
 
@@ -100,7 +100,7 @@ __all__ = [
     "sweep_rematches",
     "send_from_loop",
     "send_to_group",
-    "serving_loop",
+    "on_serving_loop",
     "stored",
     "start",
     "hand_all_seats_to_bots",

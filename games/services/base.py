@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -53,13 +54,8 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = serving_loop()
-    if loop is not None:
-        try:
-            loop.call_soon_threadsafe(_send_soon, layer, group, message)
-            return
-        except RuntimeError:  # the loop closed meanwhile: send from here
-            pass
+    if on_serving_loop(_send_soon, layer, group, message):
+        return
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception as error:
@@ -74,6 +70,19 @@ def serving_loop() -> asyncio.AbstractEventLoop | None:
     if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
         return None
     return loop if loop.is_running() and not loop.is_closed() else None
+
+
+def on_serving_loop(callback: Callable[..., object], *args: Any) -> bool:
+    """Hand `callback(*args)` to the serving loop of this thread (not waited for): whether it was
+    handed (False in a command or a test's own thread, or if the loop closed meanwhile)."""
+    loop = serving_loop()
+    if loop is None:
+        return False
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:  # the loop closed meanwhile
+        return False
+    return True
 
 
 _sending: set[asyncio.Task[None]] = set()  # held until done (the loop keeps tasks only weakly)
