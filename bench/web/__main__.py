@@ -4,9 +4,11 @@ Sizes from the environment: BENCH_WEB_TABLES (25,50,100), BENCH_WEB_SECONDS (60 
 BENCH_WEB_GAMES (midnight-bakery,cakehalla), BENCH_WEB_SETUPS (postgres,sqlite),
 BENCH_WEB_PROCESSES (2 Daphne processes on PostgreSQL), BENCH_WEB_THINK (2.5 s mean),
 BENCH_WEB_TIMEOUT (10 s), BENCH_WEB_SEED (1), BENCH_WEB_SLICES (0: seconds per slice of the run
-whose own p50 and p95 are printed too, to see waves and a start burst apart). BENCH_DATABASE_URL
-and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own throwaway database
-and Redis prefix.
+whose own p50 and p95 are printed too, to see waves and a start burst apart), BENCH_WEB_ROUTE
+(table: a table's requests and sockets go to the process its id hashes to, as deploy/nginx.conf
+routes them; seat: each person to a process of their own, a table's people on both).
+BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
+throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
 made on $DATABASE_URL; BENCH_WEB_PIDS=pid,... to read its CPU).
 """
@@ -19,6 +21,8 @@ import os
 import random
 import resource
 import time
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.web import site as sites
@@ -44,6 +48,7 @@ class Config:
     timeout: float
     seed: int
     slices: float = 0.0
+    route: str = "table"
 
 
 def config() -> Config:
@@ -59,6 +64,7 @@ def config() -> Config:
         timeout=float(env("BENCH_WEB_TIMEOUT", "10")),
         seed=int(env("BENCH_WEB_SEED", "1")),
         slices=float(env("BENCH_WEB_SLICES", "0")),
+        route=env("BENCH_WEB_ROUTE", "table"),
     )
 
 
@@ -97,6 +103,20 @@ async def keep_playing(table: Table, cfg: Config, rng: random.Random, until: flo
             await table.seat_or_count()
 
 
+def router(route: str, urls: list[str]) -> Callable[[int], str | None]:
+    """How the load balancer picks a process for a table's requests and sockets.
+
+    "table": by the table's id, as deploy/nginx.conf hashes it (a table's people all reach one
+    process); "seat": each person keeps the process their seat was given (any request anywhere,
+    a table's four people on both processes).
+    """
+    if route == "table":
+        return lambda game_id: urls[zlib.crc32(str(game_id).encode()) % len(urls)]
+    if route == "seat":
+        return lambda game_id: None
+    raise SystemExit(f"Unknown route {route!r}: use table or seat.")
+
+
 def stale_sockets(tables: list[Table]) -> int:
     """Sockets whose last push is older than the newest version their table showed anyone."""
     stale = 0
@@ -118,7 +138,7 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
             Person(name, sessions[name], urls[(t + k) % len(urls)], cfg.timeout)
             for k, name in enumerate(names[t * SEATS : (t + 1) * SEATS])
         ]
-        tables.append(Table(people, game, tally, cfg.timeout))
+        tables.append(Table(people, game, tally, cfg.timeout, router(cfg.route, urls)))
     rng = random.Random(cfg.seed)
     probe = asyncio.ensure_future(lag_probe(tally))
     try:
@@ -197,7 +217,7 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
     errors = sum(tally.errors.values())
     logged = sites.log_errors(site) if not site.external else "n/a"
     print(
-        f"-- {game}, {count} tables, {site.label}, {cfg.seconds:.0f} s"
+        f"-- {game}, {count} tables, {site.label}, routed by {cfg.route}, {cfg.seconds:.0f} s"
         f" (seated in {tally.seated_in:.0f} s)"
     )
     print(

@@ -139,6 +139,11 @@ class Person:
                 return 'data-your-move="no"' in tag.group(0)
         return False
 
+    def route(self, base: str) -> None:
+        """Send this person's next requests and socket to this process (the load balancer)."""
+        self.base = base
+        self.http.base_url = httpx.URL(base)
+
     def csrf(self) -> str:
         """The CSRF token the page's <body hx-headers> carries."""
         body = next((e for e in self.page.root.walk() if e.tag == "body"), None)
@@ -261,8 +266,16 @@ def superseding(queue: list[str]) -> list[str]:
 class Table:
     """Four people at one game, and when each of their sockets saw each version."""
 
-    def __init__(self, people: list[Person], game: str, tally: Tally, timeout: float) -> None:
+    def __init__(
+        self,
+        people: list[Person],
+        game: str,
+        tally: Tally,
+        timeout: float,
+        route: Callable[[int], str | None] = lambda game_id: None,
+    ) -> None:
         self.people = people
+        self.route = route  # the process a table's requests go to (None: each person's own)
         self.game = game
         self.tally = tally
         self.timeout = timeout
@@ -367,8 +380,11 @@ class Table:
         self.game_id = int(found.group(1))
         self.tally.games.append(self.game_id)
         table_url = f"/games/{self.game_id}/"
+        process = self.route(self.game_id)
         for person in self.people:
             person.ended = f"/games/{self.game_id}/replay/"
+            if process is not None:
+                person.route(process)
         for person in guests:
             await person.open(table_url)
             join = next(
