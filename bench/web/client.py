@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.typing import Origin
 
-from bench.web.page import BOARD_LIVE, ID, Page, inputs, pushed_version
+from bench.web.page import BOARD_LIVE, ID, Element, Page, inputs, pushed_version
 from bench.web.players import Post
 
 TABLE_URL = re.compile(r"/games/(\d+)/$")
@@ -365,8 +365,11 @@ class Table:
                 continue
 
     async def seat(self) -> None:
-        """The host opens a table with the new-table form, the others join it, all open it."""
-        host, *guests = self.people
+        """As people at browsers seat a table: the host makes it with the new-table form (the
+        answer's redirect opens its page); each guest opens the page and takes a seat with its
+        Join button (htmx: the answer is the board); every page opens its socket on load; the
+        host presses Start once the pushes bring it."""
+        host = self.people[0]
         await host.open("/games/new/")
         form = next(
             e for e in host.page.root.walk() if e.tag == "form" and not e.attrs.get("action")
@@ -381,29 +384,41 @@ class Table:
         self.tally.games.append(self.game_id)
         table_url = f"/games/{self.game_id}/"
         process = self.route(self.game_id)
-        for person in self.people:
+        self.closing = False
+        for seat, person in enumerate(self.people):
             person.ended = f"/games/{self.game_id}/replay/"
             if process is not None:
                 person.route(process)
-        for person in guests:
-            await person.open(table_url)
-            join = next(
-                e for e in person.page.root.walk() if e.attrs.get("hx-post", "").endswith("/join/")
-            )
-            answer = await person.hx_post(join.attrs["hx-post"], {})
-            answer.raise_for_status()
-        self.closing = False
-        for seat, person in enumerate(self.people):
             await person.open(table_url)
             person.pushes = []
             person.last_poll = 0.0
             await person.connect()
             self.readers.append(asyncio.create_task(self.read(seat)))
             self.readers.append(asyncio.create_task(self.poll(seat)))
-        start = next(
-            e for e in host.page.root.walk() if e.attrs.get("hx-post", "").endswith("/start/")
-        )
+            if person is not host:
+                join = posting(list(person.page.root.walk()), "/join/")
+                if join is None:
+                    raise RuntimeError("no Join button")
+                (await person.hx_post(join.attrs["hx-post"], {})).raise_for_status()
+        start = await self.full_table(host)
         (await host.hx_post(start.attrs["hx-post"], {})).raise_for_status()
+
+    async def full_table(self, host: Person) -> Element:
+        """The host's Start button, once the pushes show every seat taken (within the timeout)."""
+        deadline = time.perf_counter() + self.timeout
+        while True:
+            host.changed.clear()
+            shown = list(host.page.root.walk())
+            start = posting(shown, "/start/")
+            if start is not None and not any(e.attrs.get("class") == "empty" for e in shown):
+                return start
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise RuntimeError("the table never showed full")
+            try:
+                await asyncio.wait_for(host.changed.wait(), left)
+            except TimeoutError:
+                continue
 
     async def seat_or_count(self) -> None:
         """Seat the table; a failure is counted as an error and leaves the table out."""
@@ -428,6 +443,11 @@ class Table:
             task.cancel()
         await asyncio.gather(*self.readers, return_exceptions=True)
         self.readers = []
+
+
+def posting(elements: list[Element], action: str) -> Element | None:
+    """The element among these that htmx-posts to a URL ending in `action`."""
+    return next((e for e in elements if e.attrs.get("hx-post", "").endswith(action)), None)
 
 
 def selects(form: object) -> dict[str, str]:
