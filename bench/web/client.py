@@ -368,7 +368,7 @@ class Table:
         """As people at browsers seat a table: the host makes it with the new-table form (the
         answer's redirect opens its page); each guest opens the page and takes a seat with its
         Join button (htmx: the answer is the board); every page opens its socket on load; the
-        host presses Start once the pushes bring it."""
+        host presses Start once the pushes show every seat taken."""
         host = self.people[0]
         await host.open("/games/new/")
         form = next(
