@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from bench.web.site import Site
+from bench.web.site import Site, wait_ready
 from games import services
 from games.models import Game
 from tests.conftest import needs_env
@@ -60,14 +59,6 @@ def configured(site: Site, port: int) -> str:
     return text.replace("listen 127.0.0.1:8000;", f"listen 127.0.0.1:{port};")
 
 
-def answers(url: str) -> bool:
-    try:
-        httpx.get(url + "/", timeout=1)
-    except httpx.TransportError:
-        return False
-    return True
-
-
 @pytest.fixture
 def proxied(transactional_db: None) -> Iterator[tuple[str, Site]]:
     """Two Daphne processes behind nginx as deploy/nginx.conf routes them: (nginx's URL, site)."""
@@ -86,11 +77,10 @@ def proxied(transactional_db: None) -> Iterator[tuple[str, Site]]:
         )
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 20
-            while not answers(url):
-                assert server.poll() is None, (folder / "error.log").read_text()
-                assert time.monotonic() < deadline, "nginx did not answer"
-                time.sleep(0.05)
+            try:
+                wait_ready(url)  # the processes' /healthz, through nginx
+            except SystemExit:
+                pytest.fail("nginx did not answer: " + (folder / "error.log").read_text())
             yield url, site
         finally:
             server.terminate()
