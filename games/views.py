@@ -278,37 +278,38 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@table_change
-def join(request: AuthedRequest, game: Game) -> None:
+@table_move
+def join(request: AuthedRequest, game: Game) -> Game:
     """Take a free seat."""
-    services.join(game, request.user, request.POST.get("invite") or request.GET.get("invite"))
+    invite = request.POST.get("invite") or request.GET.get("invite")
+    return services.join(game, request.user, invite).game
 
 
 @login_required
 @require_POST
-@table_change
-def leave(request: AuthedRequest, game: Game) -> None:
+@table_move
+def leave(request: AuthedRequest, game: Game) -> Game:
     """Give up your seat before the start."""
-    services.leave(game, request.user)
+    return services.leave(game, request.user)
 
 
 @login_required
 @require_POST
-@table_change
-def add_bot(request: AuthedRequest, game: Game) -> None:
+@table_move
+def add_bot(request: AuthedRequest, game: Game) -> Game:
     """The host seats a bot."""
-    services.add_bot(game, request.user, request.POST.get("level", ""))
+    return services.add_bot(game, request.user, request.POST.get("level", "")).game
 
 
 @login_required
 @require_POST
-@table_change
-def remove_bot(request: AuthedRequest, game: Game) -> None:
+@table_move
+def remove_bot(request: AuthedRequest, game: Game) -> Game:
     """The host sends a bot away."""
     seat_id = parse_number(request.POST.get("seat"), "seat")
     if seat_id is None:
         raise services.ServiceError("Which bot?")
-    services.remove_bot(game, request.user, seat_id)
+    return services.remove_bot(game, request.user, seat_id)
 
 
 @login_required
@@ -321,10 +322,10 @@ def cancel(request: AuthedRequest, game: Game) -> None:
 
 @login_required
 @require_POST
-@table_change
-def start(request: AuthedRequest, game: Game) -> None:
+@table_move
+def start(request: AuthedRequest, game: Game) -> Game:
     """The host starts the game."""
-    services.start(game, request.user)
+    return services.start(game, request.user)
 
 
 @login_required

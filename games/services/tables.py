@@ -132,11 +132,12 @@ def check_leave(game: Game, user: User) -> Seat:
 
 
 @transaction.atomic
-def leave(game: Game | int, user: User) -> None:
-    """Take the user's seat away before the start."""
+def leave(game: Game | int, user: User) -> Game:
+    """Take the user's seat away before the start; the table as it now stands."""
     game = lock(game)
     check_leave(game, user).delete()
     bump(game, [])
+    return game
 
 
 # --- bots ---------------------------------------------------------------------------------
@@ -182,8 +183,8 @@ def add_bot(game: Game | int, host: User, level: str) -> Seat:
 
 
 @transaction.atomic
-def remove_bot(game: Game | int, host: User, seat_id: int) -> None:
-    """Take a bot away from the table."""
+def remove_bot(game: Game | int, host: User, seat_id: int) -> Game:
+    """Take a bot away from the table; the table as it now stands."""
     game = lock(game)
     check_host(game, host)
     seat = game.seats.filter(pk=seat_id).exclude(bot="").first()
@@ -191,6 +192,7 @@ def remove_bot(game: Game | int, host: User, seat_id: int) -> None:
         raise ServiceError("There is no such bot at this table.")
     seat.delete()
     bump(game, [])
+    return game
 
 
 @transaction.atomic

@@ -149,6 +149,42 @@ def test_a_play_from_a_live_page_is_taken_and_answered_empty(
     assert running_game.actions.filter(user=player).count() == 1
 
 
+def test_seating_and_starting_from_a_live_page_are_answered_empty(
+    open_table: Game, player: User, rival: User
+) -> None:
+    """Join, the bots, leave and start change what every socket at the table shows, so the
+    page's own socket brings the new board; the answer carries only the version it made."""
+    base = f"/games/{open_table.pk}"
+    steps = [
+        (rival, "join", {}),
+        (rival, "leave", {}),
+        (player, "bots/add", {"level": "random"}),
+    ]
+    for person, url, data in steps:
+        before = open_table.version
+        response = client_for(person).post(f"{base}/{url}/", data, headers=LIVE)
+        open_table.refresh_from_db()
+        assert response.status_code == 204 and response.content == b"", url
+        assert response.headers["X-Bakehouse-Version"] == str(open_table.version), url
+        assert open_table.version == before + 1, url
+    bot = open_table.seats.exclude(bot="").get()
+    removed = client_for(player).post(f"{base}/bots/remove/", {"seat": bot.pk}, headers=LIVE)
+    assert removed.status_code == 204 and not open_table.seats.exclude(bot="").exists()
+    assert client_for(rival).post(f"{base}/join/", headers=LIVE).status_code == 204
+    started = client_for(player).post(f"{base}/start/", headers=LIVE)
+    open_table.refresh_from_db()
+    assert started.status_code == 204 and open_table.status == Game.Status.RUNNING
+    assert started.headers["X-Bakehouse-Version"] == str(open_table.version)
+
+
+def test_a_refused_join_from_a_live_page_comes_with_the_board_and_why(
+    running_game: Game, outsider: User
+) -> None:
+    response = client_for(outsider).post(f"/games/{running_game.pk}/join/", headers=LIVE)
+    assert response.status_code == 400 and 'id="board"' in response.content.decode()
+    assert not running_game.seats.filter(user=outsider).exists()
+
+
 def test_a_refused_play_from_a_live_page_still_comes_with_the_board_and_why(
     running_game: Game, player: User
 ) -> None:
