@@ -533,9 +533,10 @@ def take_seat_back(game: Game | int, user: User) -> Game:
 # --- per-seat screen state ----------------------------------------------------------------
 
 
-def check_close_results(game: Game, user: User, seen: int) -> Seat:
-    """The seat that may close results up to `seen`, or a ServiceError."""
-    seat = game.seats.filter(user=user).first()
+def check_close_results(game: Game, user: User, seen: int, seats: list[Seat]) -> Seat:
+    """The seat among the table's `seats` that may close results up to `seen`, or a
+    ServiceError."""
+    seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None or seat.position is None or game.snapshot is None:
         raise NotAllowed("You do not sit at this game.")
     view = game.spec.engine.view(load_state(game), seat.position)
@@ -548,12 +549,12 @@ def check_close_results(game: Game, user: User, seen: int) -> Seat:
 def close_results(game: Game | int, user: User, seen: int) -> Game | None:
     """Record that a seated player closed the results up to the given count, in all their tabs:
     the game, or None if they were closed already (nothing changed, nothing is announced)."""
-    game = lock(game)
-    seat = check_close_results(game, user, seen)
+    game, seats = lock_with_seats(game)  # the seats in the lock's round trip (prepared.py)
+    seat = check_close_results(game, user, seen, seats)
     if seat.results_seen >= seen:
         return None
     seat.results_seen = seen
-    seat.save(update_fields=["results_seen"])
+    prepared.save_fields(seat, ["results_seen"])
     game_id, user_id = game.pk, user.pk
     transaction.on_commit(lambda: announce_to_user(game_id, user_id))
     return game
