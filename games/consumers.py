@@ -28,7 +28,7 @@ from games.boards.shared import TableAt, forget, table_at
 from games.engines import IllegalAction
 from games.layer_watch import unwatch, watch
 from games.models import Game
-from games.moves import play_posted
+from games.moves import close_posted, play_posted
 from games.services import ServiceError, group_name
 from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
 from games.table_chat import render_chat_log
@@ -46,6 +46,7 @@ MAX_FIELDS = 8
 FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 50  # a quick player against bots sends about two moves a second
 RESYNC_EVERY = 1.0
+SENT_FORMS = ("play", "close_results")  # the board's forms live.js sends on the socket
 
 
 _push_pool: ThreadPoolExecutor | None = None
@@ -173,7 +174,8 @@ def pushed(
 
 def page_message(text: str | None) -> dict[str, Any] | None:
     """A well-formed message from the table's page, else None: a resync request (the version it
-    shows), or a move (the fields its board form would post, as strings)."""
+    shows), or a move or the closing of results (the fields its board form would post, as
+    strings)."""
     if text is None or len(text.encode()) > MAX_MESSAGE:
         return None
     try:
@@ -187,7 +189,7 @@ def page_message(text: str | None) -> dict[str, Any] | None:
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             return None
         return message
-    if message.get("type") == "play":
+    if message.get("type") in SENT_FORMS:
         fields = message.get("fields")
         if not isinstance(fields, dict) or len(fields) > MAX_FIELDS:
             return None
@@ -221,6 +223,37 @@ def played(
         else:
             push = pushed(game_id, user, None, shown, False, game.version)
             return replace(push, html=move_made(game.version) + push.html)
+    push = pushed(game_id, user, None, shown, True)
+    return replace(push, html=board_message(refusal) + push.html)
+
+
+def results_closed(
+    game_id: int,
+    user: Any,
+    session: SocketSession | None,
+    fields: dict[str, str],
+    shown: Shown,
+    origin: str,
+) -> Push:
+    """Results closed on the socket, as if posted (games.moves): this viewer's regions that
+    changed, the table read again (the seat changed without a new version). Closed already, it
+    is the board as stored (a push that never came is healed so); refused, the words why and
+    the board, as a refused post answers."""
+    if session is None:
+        refusal = "Log in to take a seat and play."
+    elif not session.alive():
+        return Push(SESSION_ENDED)
+    else:
+        try:
+            closed = close_posted(game_id, user, fields, origin)
+        except (ServiceError, IllegalAction) as error:
+            refusal = str(error)
+        except Exception:  # its transaction rolled back: said as a failed post says it
+            logger.exception("Closing results on the socket to game %s failed", game_id)
+            refusal = "Something went wrong on our side; your tap was not taken."
+        else:
+            forget(game_id)
+            return pushed(game_id, user, None, shown, closed is None)
     push = pushed(game_id, user, None, shown, True)
     return replace(push, html=board_message(refusal) + push.html)
 
@@ -359,6 +392,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if message["type"] == "play":
             await self.play(message["fields"])
             return
+        if message["type"] == "close_results":
+            await self.close_results(message["fields"])
+            return
         wait = self.last_resync + RESYNC_EVERY - now()
         if wait <= 0:
             await self.resync()
@@ -373,6 +409,18 @@ class GameConsumer(AsyncWebsocketConsumer):
             user = self.scope["user"]
             session = self.session if getattr(user, "is_authenticated", False) else None
             push = await off_loop(played)(self.game_id, user, session, fields, self.shown())
+            await self.sent(push)
+
+    async def close_results(self, fields: dict[str, str]) -> None:
+        """Close the results this page showed, and redraw it (see results_closed)."""
+        async with self.pushing:
+            if self.closed:
+                return
+            user = self.scope["user"]
+            session = self.session if getattr(user, "is_authenticated", False) else None
+            push = await off_loop(results_closed)(
+                self.game_id, user, session, fields, self.shown(), self.channel_name
+            )
             await self.sent(push)
 
     def flooded(self) -> bool:
@@ -428,6 +476,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def seat_refreshed(self, event: dict[str, Any]) -> None:
         """This user changed their own screen state in another tab: redraw what changed."""
+        if event.get("origin") == self.channel_name:
+            return  # this socket made the change and has redrawn itself
         if event.get("user") == getattr(self.scope["user"], "pk", None):
             forget(self.game_id)  # the seat changed without a new version
             await self.refresh(whole=False)

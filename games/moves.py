@@ -1,4 +1,5 @@
-"""A move as the page sends it: the board form's fields, posted over HTTP or sent on the socket.
+"""A move as the page sends it: the board form's fields, posted over HTTP or sent on the socket
+(and, the same way, closing a round's results).
 
 Both ways read the same fields (`action` as JSON, the `version` and `moment` the move was chosen
 on) and refuse the same things in the same words, so a forged or garbled move is told why and
@@ -51,3 +52,12 @@ def play_posted(game: Game | int, user: User, fields: Mapping[str, str]) -> Game
         # Without it a move chosen on an old screen would land on the new table unnoticed.
         raise services.ServiceError("The move did not say which table it was chosen on; reload.")
     return services.play(game, user, action, version, fields.get("moment") or None)
+
+
+def close_posted(
+    game: Game | int, user: User, fields: Mapping[str, str], origin: str = ""
+) -> Game | None:
+    """Close the results up to the count these fields say ("Back to the ovens"): the game, or
+    None if they were closed already. `origin`: the socket it came on (see close_results)."""
+    seen = parse_number(fields.get("seen"), "count of results") or 0
+    return services.close_results(game, user, seen, origin)

@@ -34,7 +34,7 @@ from games.boards.shared import read
 from games.engines import IllegalAction
 from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
-from games.moves import parse_number, play_posted
+from games.moves import close_posted, parse_number, play_posted
 from games.table_chat import chat_context, render_chat_log, render_chat_panel
 from games.watching import watchable
 
@@ -457,8 +457,7 @@ def close_results(request: AuthedRequest, game: Game) -> Game | None:
     """Back to the ovens: close the results you have read. A live page gets them closed from its
     socket, as every tab of yours does; results that were closed already come back with the
     board (a push that never came is healed by the next tap)."""
-    seen = parse_number(request.POST.get("seen"), "count of results") or 0
-    return services.close_results(game, request.user, seen)
+    return close_posted(game, request.user, request.POST)
 
 
 @require_GET

@@ -226,7 +226,7 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
     )
     print(
         f"   post answered: p50 {percentile(answers, 50):.0f} ms  p95 {percentile(answers, 95):.0f}"
-        f" ms;  moves {moves} ({moves / cfg.seconds:.1f}/s), other posts {tally.other_posts},"
+        f" ms;  moves {moves} ({moves / cfg.seconds:.1f}/s), other taps {tally.other_taps},"
         f" games finished {tally.finished}; moves by type {dict(tally.kinds)}"
     )
     print(

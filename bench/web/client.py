@@ -46,7 +46,7 @@ class Tally:
     accepted: Counter[int] = field(default_factory=Counter)
     refused: Counter[int | str] = field(default_factory=Counter)  # HTTP status, or "socket"
     errors: Counter[str] = field(default_factory=Counter)
-    other_posts: int = 0
+    other_taps: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     games: list[int] = field(default_factory=list)
     finished: int = 0
@@ -117,6 +117,15 @@ class Person:
             return None
         finally:
             self.answer = None
+
+    async def close_on_socket(self, data: dict[str, str]) -> None:
+        """live.js: results closed while the socket is up go on it, as the fields its form posts;
+        no version is awaited (closing makes none), the push redraws this board."""
+        assert self.socket is not None
+        try:
+            await self.socket.send(json.dumps({"type": "close_results", "fields": data}))
+        except ConnectionClosed:
+            await self.resync(False)
 
     def note_end(self, html: str) -> None:
         """Remember that the game ended (its results link to the replay)."""
@@ -469,6 +478,10 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
     """Send what the page sends; for an accepted move, a task that waits for every socket."""
     if post.move and person.socket is not None and post.url == person.page.data("live", "play"):
         return await send_on_socket(person, table, post)
+    if person.socket is not None and post.url == person.page.data("live", "close-results"):
+        await person.close_on_socket(post.data)  # live.js: its push redraws the board
+        table.tally.other_taps += 1
+        return None
     tally = table.tally
     sent = time.perf_counter()
     try:
@@ -489,7 +502,7 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
         except (httpx.HTTPError, OSError) as exc:
             tally.errors[f"resync: {type(exc).__name__}"] += 1
     elif not post.move:
-        tally.other_posts += 1
+        tally.other_taps += 1
     else:
         tally.accepted[table.game_id] += 1
         tally.kinds[move_type(post)] += 1

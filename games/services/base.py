@@ -143,9 +143,13 @@ def notice(game: Game, text: str) -> None:
     game.notices = [*game.notices, {"text": text}][-NOTICES_KEPT:]
 
 
-def announce_to_user(game_id: int, user_id: int) -> None:
-    """Tell one user's sockets at the table to redraw their own board (no version moved)."""
-    send_to_group(group_name(game_id), {"type": "seat.refreshed", "user": user_id})
+def announce_to_user(game_id: int, user_id: int, origin: str = "") -> None:
+    """Tell one user's sockets at the table to redraw their own board (no version moved); the
+    socket on channel `origin`, if any, made the change and has redrawn itself."""
+    message: dict[str, Any] = {"type": "seat.refreshed", "user": user_id}
+    if origin:
+        message["origin"] = origin
+    send_to_group(group_name(game_id), message)
 
 
 def closed_reason(game: Game) -> str:

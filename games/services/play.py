@@ -546,9 +546,12 @@ def check_close_results(game: Game, user: User, seen: int, seats: list[Seat]) ->
 
 
 @transaction.atomic
-def close_results(game: Game | int, user: User, seen: int) -> Game | None:
+def close_results(game: Game | int, user: User, seen: int, origin: str = "") -> Game | None:
     """Record that a seated player closed the results up to the given count, in all their tabs:
-    the game, or None if they were closed already (nothing changed, nothing is announced)."""
+    the game, or None if they were closed already (nothing changed, nothing is announced).
+
+    `origin`: the channel of the socket it was sent on, which redraws itself (the others of the
+    person's sockets are told)."""
     game, seats = lock_with_seats(game)  # the seats in the lock's round trip (prepared.py)
     seat = check_close_results(game, user, seen, seats)
     if seat.results_seen >= seen:
@@ -556,7 +559,7 @@ def close_results(game: Game | int, user: User, seen: int) -> Game | None:
     seat.results_seen = seen
     prepared.save_fields(seat, ["results_seen"])
     game_id, user_id = game.pk, user.pk
-    transaction.on_commit(lambda: announce_to_user(game_id, user_id))
+    transaction.on_commit(lambda: announce_to_user(game_id, user_id, origin))
     return game
 
 

@@ -298,27 +298,35 @@
     }
   }
 
-  // A move tapped while the socket is up goes on the socket, as the fields its form would post
-  // (no request of its own for the server to serve); other taps, and any tap while the socket
-  // is down, are posted.
+  // A move, or the closing of a round's results, tapped while the socket is up goes on the
+  // socket, as the fields its form would post (no request of its own for the server to serve);
+  // other taps, and any tap while the socket is down, are posted.
   window.bakehouseSocketMoves = true;  // browser tests of the posted path turn this off
+
+  function socketType(path) {
+    if (path === root.dataset.play) return "play";
+    if (path === root.dataset.closeResults) return "close_results";
+    return "";
+  }
 
   function sentOnSocket(event) {
     var detail = event.detail;
     if (!window.bakehouseSocketMoves || navigator.onLine === false) return false;
     if (!socket || socket.readyState !== WebSocket.OPEN || !window.bakehouseLive) return false;
-    if (detail.verb !== "post" || detail.path !== root.dataset.play) return false;
+    var type = detail.verb === "post" ? socketType(detail.path) : "";
+    if (!type) return false;
     var fields = {};
     detail.formData.forEach(function (value, key) {
       if (typeof value === "string") fields[key] = value;
     });
     try {
-      socket.send(JSON.stringify({ type: "play", fields: fields }));
+      socket.send(JSON.stringify({ type: type, fields: fields }));
     } catch (error) {
       return false;
     }
     say("", "");
-    awaitMove(shownVersion() + 1);
+    // A move makes a version; closed results change only this person's board, at this version.
+    if (type === "play") awaitMove(shownVersion() + 1);
     return true;
   }
 

@@ -19,6 +19,7 @@ from games import sockets
 from games.models import Action, Game
 from games.sockets import SESSION_ENDED
 from tests.conftest import client_for
+from tests.web.finished_games import play_to_first_results
 from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket, socket_of
 from tests.web.test_consumer import batch_ids, keep_first
 
@@ -215,4 +216,87 @@ async def test_a_move_that_fails_on_our_side_is_told_and_the_socket_stays_open(
     assert await database_sync_to_async(stored)(running_game) == []
     await ws.send_to(text_data=json.dumps({"type": "resync", "version": running_game.version}))
     assert shown_version(await ws.receive_from()) == running_game.version
+    await ws.disconnect()
+
+
+# --- results closed on the socket ---------------------------------------------------------
+
+BACK = "Back to the ovens"
+
+
+async def send_close(ws: WebsocketCommunicator, seen: str) -> str:
+    """Close the results as live.js does (the form's `seen` field); the socket's answer."""
+    await ws.send_to(text_data=json.dumps({"type": "close_results", "fields": {"seen": seen}}))
+    return await ws.receive_from()
+
+
+def close_by_post(game: Game, user: User) -> None:
+    """Close the first results with the form's post, as a page without its socket does."""
+    answer = client_for(user).post(f"/games/{game.pk}/results/close/", {"seen": "1"})
+    assert answer.status_code == 302
+
+
+def results_seen(game: Game, user: User) -> int:
+    return game.seats.get(user=user).results_seen
+
+
+async def test_results_closed_on_the_socket_redraw_this_tab_and_the_others_of_that_baker(
+    running_game: Game, player: User, rival: User
+) -> None:
+    """The tap is answered on its own socket; the baker's other tab is told; the rival's screen
+    and the table's version do not move."""
+    await database_sync_to_async(play_to_first_results)(running_game)
+    await database_sync_to_async(running_game.refresh_from_db)()
+    version = running_game.version
+    tab, other_tab, theirs = [await socket(running_game, u) for u in (player, player, rival)]
+    for ws in (tab, other_tab, theirs):
+        assert BACK in await open_board(ws)
+    answer = await send_close(tab, "1")
+    assert BACK not in answer and 'id="region-' in answer
+    assert await database_sync_to_async(results_seen)(running_game, player) == 1
+    pushed = await other_tab.receive_from()
+    assert BACK not in pushed and 'id="region-' in pushed
+    assert await tab.receive_nothing()  # it is not sent its own change a second time
+    assert await theirs.receive_nothing()
+    await database_sync_to_async(running_game.refresh_from_db)()
+    assert running_game.version == version
+    for ws in (tab, other_tab, theirs):
+        await ws.disconnect()
+
+
+async def test_results_closed_already_on_the_socket_come_back_with_the_whole_board(
+    running_game: Game, player: User
+) -> None:
+    """A tab that missed the push of its closed results is healed by its next tap."""
+    await database_sync_to_async(play_to_first_results)(running_game)
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    await database_sync_to_async(close_by_post)(running_game, player)
+    answer = await send_close(ws, "1")
+    while BACK in answer or 'id="board"' not in answer:  # the post's own push may come first
+        answer = await ws.receive_from()
+    assert 'id="board"' in answer and BACK not in answer
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("who", "seen", "words"),
+    [
+        ("player", "nine", "must be a whole number"),
+        ("player", "5", "not out yet"),
+        ("outsider", "1", "You do not sit at this game."),
+        ("anonymous", "1", "Log in to take a seat"),
+    ],
+    ids=["not-a-number", "not-out-yet", "outsider", "anonymous"],
+)
+async def test_a_refused_close_on_the_socket_is_told_in_words_and_changes_nothing(
+    running_game: Game, player: User, outsider: User, who: str, seen: str, words: str
+) -> None:
+    await database_sync_to_async(play_to_first_results)(running_game)
+    user = {"player": player, "outsider": outsider, "anonymous": None}[who]
+    ws = await socket(running_game, user)
+    await open_board(ws)
+    answer = await send_close(ws, seen)
+    assert words in message_of(answer) and 'id="board"' in answer
+    assert await database_sync_to_async(results_seen)(running_game, player) == 0
     await ws.disconnect()
