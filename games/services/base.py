@@ -49,17 +49,30 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
     From a thread of the server (a socket's push thread, a request's thread), the send is handed
     to the server's event loop and not waited for: the thread goes on (a move's answer is drawn
     at once) instead of holding a thread of its pool while the loop gets round to Redis.
-    Anywhere else (a command, a test's own thread) it is sent before this returns.
+    On an event loop's own thread it is sent in a task of that loop (async_to_sync cannot run
+    there). Anywhere else (a command, a test's own thread) it is sent before this returns.
     """
     layer = get_channel_layer()
     if layer is None:
         return
     if on_serving_loop(_send_soon, layer, group, message):
         return
+    if running_here():
+        _send_soon(layer, group, message)
+        return
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception as error:
         logger.warning("Channel layer down, %s to %s not sent: %s", message["type"], group, error)
+
+
+def running_here() -> bool:
+    """Whether this thread is running an event loop (code called from a coroutine)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def serving_loop() -> asyncio.AbstractEventLoop | None:

@@ -22,18 +22,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.typing import Origin
 
-from bench.web.site import Site, base_env, start, stop
+from bench.web.site import Site, base_env, free_port, start, stop
 from games.models import Game
 from tests.web.sockets import shown_version
 
 HTMX = {"HX-Request": "true"}
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with net.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def shared_database_url() -> str:

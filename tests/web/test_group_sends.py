@@ -1,0 +1,40 @@
+"""services.send_to_group from wherever code runs: the event loop's own thread, a server thread
+of its pool, or a plain thread with no loop (a command, a test)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games.services import send_to_group
+
+GROUP = "game_424242"
+MESSAGE = {"type": "game.updated", "version": 7}
+
+
+async def joined() -> tuple[Any, str]:
+    """The layer and a new channel in GROUP."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(GROUP, channel)
+    return layer, channel
+
+
+async def test_a_send_from_the_event_loops_own_thread_reaches_the_group() -> None:
+    """Code called from a coroutine (async_to_sync cannot run on a loop's own thread)."""
+    layer, channel = await joined()
+    send_to_group(GROUP, MESSAGE)
+    assert await asyncio.wait_for(layer.receive(channel), 5) == MESSAGE
+    await layer.group_discard(GROUP, channel)
+
+
+async def test_a_send_from_a_server_thread_and_from_a_plain_thread_reaches_the_group() -> None:
+    layer, channel = await joined()
+    await database_sync_to_async(send_to_group)(GROUP, MESSAGE)  # handed to the loop
+    assert await asyncio.wait_for(layer.receive(channel), 5) == MESSAGE
+    await asyncio.to_thread(send_to_group, GROUP, {**MESSAGE, "version": 8})  # sent there
+    assert (await asyncio.wait_for(layer.receive(channel), 5))["version"] == 8
+    await layer.group_discard(GROUP, channel)
