@@ -153,3 +153,57 @@ async def test_the_pubsub_layer_tells_a_broken_subscription_and_its_mending(
     finally:
         await announcing.flush()
         await serving.flush()
+
+
+async def test_a_group_message_reaches_this_process_at_once_and_every_channel_once(
+    own_redis: RedisServer,
+) -> None:
+    """Two processes' layers with channels in one group: a message sent by either reaches each
+    channel exactly once, the sender's own channels without going through Redis."""
+    config = pubsub_layer(own_redis.url, "local")["CONFIG"]
+    here, there = HealingPubSubLayer(**config), HealingPubSubLayer(**config)
+    try:
+        mine = [await here.new_channel(), await here.new_channel()]
+        theirs = await there.new_channel()
+        for channel in mine:
+            await here.group_add("table", channel)
+        await there.group_add("table", theirs)
+        local = here._get_layer()
+        await here.group_send("table", {"type": "game.updated", "version": 1})
+        queued = [local.channels[c].qsize() for c in mine]
+        assert queued == [1, 1]  # handed over in the send itself
+        await there.group_send("table", {"type": "game.updated", "version": 2})
+        for channel in mine:  # Redis keeps one order: the echo of 1 came before 2, passed over
+            got = [await asyncio.wait_for(here.receive(channel), 10) for _ in range(2)]
+            assert [m["version"] for m in got] == [1, 2]
+        got = [await asyncio.wait_for(there.receive(theirs), 10) for _ in range(2)]
+        assert sorted(m["version"] for m in got) == [1, 2]  # its own 2 may come before 1
+        await here.group_send("table", {"type": "game.updated", "version": 3})
+        assert (await asyncio.wait_for(there.receive(theirs), 10))["version"] == 3
+        await there.group_send("table", {"type": "game.updated", "version": 4})
+        assert (await asyncio.wait_for(there.receive(theirs), 10))["version"] == 4
+        for channel in mine:
+            got = [await asyncio.wait_for(here.receive(channel), 10) for _ in range(2)]
+            assert [m["version"] for m in got] == [3, 4]
+    finally:
+        await here.flush()
+        await there.flush()
+
+
+async def test_a_group_message_published_without_a_mark_is_delivered_whole(
+    own_redis: RedisServer,
+) -> None:
+    """A process of an older release (during a deploy) publishes group messages unmarked."""
+    config = pubsub_layer(own_redis.url, "unmarked")["CONFIG"]
+    layer = HealingPubSubLayer(**config)
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("table", channel)
+        loop_layer = layer._get_layer()
+        group_channel = loop_layer._get_group_channel_name("table")
+        data = layer.serialize({"type": "game.updated", "version": 5})
+        await loop_layer._get_shard(group_channel).publish(group_channel, data)
+        message = await asyncio.wait_for(layer.receive(channel), 10)
+        assert message == {"type": "game.updated", "version": 5}
+    finally:
+        await layer.flush()
