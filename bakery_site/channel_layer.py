@@ -17,12 +17,12 @@ application never ended (and a test's event loop never closed). Here writes are 
 `asyncio.timeout`, which keeps the cancellation.
 
 The pub/sub layer (`HealingPubSubLayer`, the default on Redis) streams a group message once to
-each process that has a socket in the group. The sending process's own sockets in the group get
-it at once, not after its trip through Redis and back (a table's sockets mostly sit on the
-process that stores its moves, see deploy/nginx.conf): each group message is published with the
-sending layer's mark ahead of it, and a layer passes over what it published itself when Redis
-brings it back. A message published while a process's subscription is broken is gone, and
-channels-redis 4.3 tells nobody: its receive task logs the error and
+each process that has a socket in the group. The sending process's own sockets in the group get it
+at once, not after its trip through Redis and back (a table's sockets mostly sit on the process
+that stores its moves, see deploy/nginx.conf): each group message is published with the sending
+layer's mark ahead of it, and a layer passes over what it published itself when Redis brings it
+back. A message published while a process's subscription
+is broken is gone, and channels-redis 4.3 tells nobody: its receive task logs the error and
 redis-py subscribes again on its next connect. Here the layer says both out loud to whoever
 listens (games/layer_watch.py): "lost" when its receive fails, "back" when its subscriptions are
 made again on a new connection.
@@ -133,16 +133,21 @@ class HealingPubSubLayer(RedisPubSubChannelLayer):
             if channel in layer.channels:
                 layer.channels[channel].put_nowait(data)
         shard = layer._get_shard(group_channel)
-        await shard.publish(group_channel, layer.mark + data)
+        await shard.publish(group_channel, self.mark + data)
+
+    @property
+    def mark(self) -> bytes:
+        """What this layer's group messages are published after (MARK_BYTES, made once)."""
+        mark: bytes | None = self.__dict__.get("_mark")
+        if mark is None:
+            mark = MARKED + secrets.token_bytes(MARK_BYTES - len(MARKED))
+            self.__dict__["_mark"] = mark
+        return mark
 
     def _get_layer(self) -> RedisPubSubLoopLayer:
-        """The layer of the running event loop (channels-redis keeps one per loop, each with its
-        own channels and subscriptions), with healing shards and a mark of its own: a message
-        sent from another loop of this process is not this loop's echo."""
         layer: RedisPubSubLoopLayer = super()._get_layer()
         if not getattr(layer, "healing", False):  # a new event loop's layer: no shard used yet
             layer._shards = [HealingShard(shard.host, layer) for shard in layer._shards]
-            layer.mark = MARKED + secrets.token_bytes(MARK_BYTES - len(MARKED))
             layer.healing = True
         return layer
 
@@ -232,7 +237,7 @@ class HealingShard(RedisSingleShardConnection):
         layer = self.channel_layer
         data = message["data"]
         if name in layer.groups and data[: len(MARKED)] == MARKED:
-            if data[:MARK_BYTES] == layer.mark:
+            if data[:MARK_BYTES] == self.proxy().mark:
                 return
             message = {**message, "channel": name, "data": data[MARK_BYTES:]}
         super()._receive_message(message)

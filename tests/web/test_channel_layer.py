@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from redis.asyncio.connection import AbstractConnection, Connection
 from redis.exceptions import RedisError
@@ -206,22 +205,5 @@ async def test_a_group_message_published_without_a_mark_is_delivered_whole(
         await loop_layer._get_shard(group_channel).publish(group_channel, data)
         message = await asyncio.wait_for(layer.receive(channel), 10)
         assert message == {"type": "game.updated", "version": 5}
-    finally:
-        await layer.flush()
-
-
-async def test_a_group_message_sent_from_another_event_loop_of_the_process_arrives(
-    own_redis: RedisServer,
-) -> None:
-    """A plain thread's send (async_to_sync, a loop of its own) goes through Redis: it is not
-    taken for this loop's own echo."""
-    config = pubsub_layer(own_redis.url, "loops")["CONFIG"]
-    layer = HealingPubSubLayer(**config)
-    try:
-        channel = await layer.new_channel()
-        await layer.group_add("table", channel)
-        message = {"type": "game.updated", "version": 6}
-        await asyncio.to_thread(async_to_sync(layer.group_send), "table", message)
-        assert await asyncio.wait_for(layer.receive(channel), 10) == message
     finally:
         await layer.flush()
