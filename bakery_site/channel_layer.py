@@ -17,11 +17,7 @@ application never ended (and a test's event loop never closed). Here writes are 
 `asyncio.timeout`, which keeps the cancellation.
 
 The pub/sub layer (`HealingPubSubLayer`, the default on Redis) streams a group message once to
-each process that has a socket in the group. The sending process's own sockets in the group get it
-at once, not after its trip through Redis and back (a table's sockets mostly sit on the process
-that stores its moves, see deploy/nginx.conf): each group message is published with the sending
-layer's mark ahead of it, and a layer passes over what it published itself when Redis brings it
-back. A message published while a process's subscription
+each process that has a socket in the group. A message published while a process's subscription
 is broken is gone, and channels-redis 4.3 tells nobody: its receive task logs the error and
 redis-py subscribes again on its next connect. Here the layer says both out loud to whoever
 listens (games/layer_watch.py): "lost" when its receive fails, "back" when its subscriptions are
@@ -32,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -123,39 +118,12 @@ class HealingPubSubLayer(RedisPubSubChannelLayer):
         for listener in list(self.listeners):
             listener(self, state, why)
 
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Hand the message to this process's channels in the group now, and publish it, marked
-        as this layer's, for the other processes."""
-        layer = self._get_layer()
-        group_channel = layer._get_group_channel_name(group)
-        data = self.serialize(message)
-        for channel in layer.groups.get(group_channel, ()):
-            if channel in layer.channels:
-                layer.channels[channel].put_nowait(data)
-        shard = layer._get_shard(group_channel)
-        await shard.publish(group_channel, self.mark + data)
-
-    @property
-    def mark(self) -> bytes:
-        """What this layer's group messages are published after (MARK_BYTES, made once)."""
-        mark: bytes | None = self.__dict__.get("_mark")
-        if mark is None:
-            mark = MARKED + secrets.token_bytes(MARK_BYTES - len(MARKED))
-            self.__dict__["_mark"] = mark
-        return mark
-
     def _get_layer(self) -> RedisPubSubLoopLayer:
         layer: RedisPubSubLoopLayer = super()._get_layer()
         if not getattr(layer, "healing", False):  # a new event loop's layer: no shard used yet
             layer._shards = [HealingShard(shard.host, layer) for shard in layer._shards]
             layer.healing = True
         return layer
-
-
-MARK_BYTES = 16  # a layer's mark ahead of each group message it publishes
-# How every mark begins: a serialized message (a msgpack map) never does, so a message published
-# without one (by a process of an older release, during a deploy) is still delivered whole.
-MARKED = b"BKH\x01"
 
 
 class NoticedPubSub(PubSub):
@@ -225,22 +193,6 @@ class HealingShard(RedisSingleShardConnection):
                         logger.warning("Could not unsubscribe %s: %s", channel, error)
                         return
                     self._subscribed_to.discard(channel)
-
-    def _receive_message(self, message: dict[str, Any] | None) -> None:
-        """channels-redis's delivery, where a group message comes marked by the layer that sent
-        it: passed over if this layer sent it (its channels here had it at once), else handed to
-        the group's channels here without the mark."""
-        if message is None:
-            return
-        name = message["channel"]
-        name = name.decode() if isinstance(name, bytes) else name
-        layer = self.channel_layer
-        data = message["data"]
-        if name in layer.groups and data[: len(MARKED)] == MARKED:
-            if data[:MARK_BYTES] == self.proxy().mark:
-                return
-            message = {**message, "channel": name, "data": data[MARK_BYTES:]}
-        super()._receive_message(message)
 
     async def _do_receiving(self) -> None:
         """channels-redis's receive loop, with a failed read told as LOST."""
