@@ -36,6 +36,7 @@ from games.watching import watch_refused
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+R = TypeVar("R")
 
 LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
 NOT_ALLOWED = 4403
@@ -199,32 +200,50 @@ def page_message(text: str | None) -> dict[str, Any] | None:
     return None
 
 
-def played(
-    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
+def answered(
+    game_id: int,
+    user: Any,
+    session: SocketSession | None,
+    shown: Shown,
+    make: Callable[[], R],
+    then: Callable[[R], Push],
+    what: str,
 ) -> Push:
-    """A move sent on the socket, made as if posted (games.moves): what this socket sends then.
-
-    Made, it is the version it made (#move-made) and this viewer's regions that changed, at once
-    (the table's announcement follows for the other sockets). Refused, it is the words why and
-    the board as stored, as a refused post answers; nothing is changed.
-    """
+    """What a socket sends back for a form its page sent on it, made as if posted
+    (games.moves): `then(make())` once made; refused, the words why and the board as stored, as
+    a refused post answers, and nothing is changed."""
     if session is None:
         refusal = "Log in to take a seat and play."
     elif not session.alive():
         return Push(SESSION_ENDED)
     else:
         try:
-            game = play_posted(game_id, user, fields)
+            made = make()
         except (ServiceError, IllegalAction) as error:
             refusal = str(error)
         except Exception:  # its transaction rolled back: said as a failed post says it
-            logger.exception("A move on the socket to game %s failed", game_id)
+            logger.exception("%s on the socket to game %s failed", what, game_id)
             refusal = "Something went wrong on our side; your tap was not taken."
         else:
-            push = pushed(game_id, user, None, shown, False, game.version)
-            return replace(push, html=move_made(game.version) + push.html)
+            return then(made)
     push = pushed(game_id, user, None, shown, True)
     return replace(push, html=board_message(refusal) + push.html)
+
+
+def played(
+    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
+) -> Push:
+    """A move sent on the socket (see answered). Made, the answer is the version it made
+    (#move-made) and this viewer's regions that changed, at once (the table's announcement
+    follows for the other sockets)."""
+
+    def made(game: Game) -> Push:
+        push = pushed(game_id, user, None, shown, False, game.version)
+        return replace(push, html=move_made(game.version) + push.html)
+
+    return answered(
+        game_id, user, session, shown, lambda: play_posted(game_id, user, fields), made, "A move"
+    )
 
 
 def results_closed(
@@ -235,27 +254,18 @@ def results_closed(
     shown: Shown,
     origin: str,
 ) -> Push:
-    """Results closed on the socket, as if posted (games.moves): this viewer's regions that
-    changed, the table read again (the seat changed without a new version). Closed already, it
-    is the board as stored (a push that never came is healed so); refused, the words why and
-    the board, as a refused post answers."""
-    if session is None:
-        refusal = "Log in to take a seat and play."
-    elif not session.alive():
-        return Push(SESSION_ENDED)
-    else:
-        try:
-            closed = close_posted(game_id, user, fields, origin)
-        except (ServiceError, IllegalAction) as error:
-            refusal = str(error)
-        except Exception:  # its transaction rolled back: said as a failed post says it
-            logger.exception("Closing results on the socket to game %s failed", game_id)
-            refusal = "Something went wrong on our side; your tap was not taken."
-        else:
-            forget(game_id)
-            return pushed(game_id, user, None, shown, closed is None)
-    push = pushed(game_id, user, None, shown, True)
-    return replace(push, html=board_message(refusal) + push.html)
+    """Results closed on the socket (see answered): this viewer's regions that changed, the
+    table read again (the seat changed without a new version). Closed already, it is the whole
+    board as stored (a push that never came is healed so)."""
+
+    def closed(game: Game | None) -> Push:
+        forget(game_id)
+        return pushed(game_id, user, None, shown, game is None)
+
+    def close() -> Game | None:
+        return close_posted(game_id, user, fields, origin)
+
+    return answered(game_id, user, session, shown, close, closed, "Closing results")
 
 
 def move_made(version: int) -> str:
@@ -403,24 +413,20 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def play(self, fields: dict[str, str]) -> None:
         """Make the move this page sent, and answer it on this socket (see played)."""
-        async with self.pushing:
-            if self.closed:
-                return
-            user = self.scope["user"]
-            session = self.session if getattr(user, "is_authenticated", False) else None
-            push = await off_loop(played)(self.game_id, user, session, fields, self.shown())
-            await self.sent(push)
+        await self.answer(played, fields)
 
     async def close_results(self, fields: dict[str, str]) -> None:
         """Close the results this page showed, and redraw it (see results_closed)."""
+        await self.answer(results_closed, fields, self.channel_name)
+
+    async def answer(self, work: Callable[..., Push], fields: dict[str, str], *more: Any) -> None:
+        """Do what this page sent (`work`, on a push thread) and send its answer."""
         async with self.pushing:
             if self.closed:
                 return
             user = self.scope["user"]
             session = self.session if getattr(user, "is_authenticated", False) else None
-            push = await off_loop(results_closed)(
-                self.game_id, user, session, fields, self.shown(), self.channel_name
-            )
+            push = await off_loop(work)(self.game_id, user, session, fields, self.shown(), *more)
             await self.sent(push)
 
     def flooded(self) -> bool:
