@@ -6,7 +6,11 @@ BENCH_WEB_PROCESSES (2 Daphne processes on PostgreSQL), BENCH_WEB_THINK (2.5 s m
 BENCH_WEB_TIMEOUT (10 s), BENCH_WEB_SEED (1), BENCH_WEB_SLICES (0: seconds per slice of the run
 whose own p50 and p95 are printed too, to see waves and a start burst apart), BENCH_WEB_ROUTE
 (table: a table's requests and sockets go to the process its id hashes to, as deploy/nginx.conf
-routes them; seat: each person to a process of their own, a table's people on both).
+routes them; seat: each person to a process of their own, a table's people on both),
+BENCH_WEB_STAGGER (0: every table starts playing as the clock starts, so their bakes and games
+end together; S > 0: each table starts at a random moment of the S seconds before the clock, so
+the clock finds the tables at every point of their games, as on an evening whose tables were not
+all opened at once; the run takes S seconds longer, and nothing before the clock is measured).
 BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
 throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
@@ -49,6 +53,7 @@ class Config:
     seed: int
     slices: float = 0.0
     route: str = "table"
+    stagger: float = 0.0
 
 
 def config() -> Config:
@@ -65,6 +70,7 @@ def config() -> Config:
         seed=int(env("BENCH_WEB_SEED", "1")),
         slices=float(env("BENCH_WEB_SLICES", "0")),
         route=env("BENCH_WEB_ROUTE", "table"),
+        stagger=float(env("BENCH_WEB_STAGGER", "0")),
     )
 
 
@@ -101,6 +107,14 @@ async def keep_playing(table: Table, cfg: Config, rng: random.Random, until: flo
         await table.leave()
         if time.perf_counter() < until:
             await table.seat_or_count()
+
+
+async def play_from(
+    table: Table, cfg: Config, rng: random.Random, delay: float, until: float
+) -> None:
+    """Keep the table playing from `delay` seconds on (see BENCH_WEB_STAGGER)."""
+    await asyncio.sleep(delay)
+    await keep_playing(table, cfg, rng, until)
 
 
 def router(route: str, urls: list[str]) -> Callable[[int], str | None]:
@@ -147,6 +161,12 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         tally.seated_in = time.perf_counter() - began
         if site.database:
             await asyncio.sleep(STATS_FLUSH_SECONDS)
+        until = time.perf_counter() + cfg.stagger + cfg.seconds
+        playing = [
+            asyncio.ensure_future(play_from(t, cfg, rng, rng.uniform(0, cfg.stagger), until))
+            for t in tables
+        ]
+        await asyncio.sleep(cfg.stagger)  # the tables start one by one; nothing is measured yet
         before = sites.transactions(site)
         # The generator's own pages hold no reference cycles (lxml trees, page.py), so it measures
         # without the cyclic collector: its full passes over a hundred tables' pages stalled its
@@ -158,8 +178,7 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         # Said when the clock starts, for anyone attaching a profiler to the Daphne processes.
         print(f"   seated in {tally.seated_in:.0f} s; measuring {cfg.seconds:.0f} s", flush=True)
         tally.errors_before = sum(tally.errors.values())
-        until = t0 + cfg.seconds
-        await asyncio.gather(*(keep_playing(t, cfg, rng, until) for t in tables))
+        await asyncio.gather(*playing)
         wall = time.perf_counter() - t0
         cpu = [b - a for a, b in zip(cpu0, sites.cpu_seconds(site), strict=True)]
         generator = time.process_time() - gen0
@@ -201,7 +220,7 @@ def slices(
 def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: int | None) -> None:
     """Print one run's figures."""
     tally = out.tally
-    moves = sum(tally.accepted.values())
+    moves = tally.measured
     stored = sites.people_moves(site, tally.games)
     lost = sum(max(0, n - stored.get(g, 0)) for g, n in tally.accepted.items())
     extra = sum(max(0, n - tally.accepted.get(g, 0)) for g, n in stored.items())
@@ -218,7 +237,7 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
     logged = sites.log_errors(site) if not site.external else "n/a"
     print(
         f"-- {game}, {count} tables, {site.label}, routed by {cfg.route}, {cfg.seconds:.0f} s"
-        f" (seated in {tally.seated_in:.0f} s)"
+        f" (seated in {tally.seated_in:.0f} s{staggered(cfg)})"
     )
     print(
         f"   move to every screen: p50 {percentile(ms, 50):.0f} ms  p95 {percentile(ms, 95):.0f} ms"
@@ -252,6 +271,11 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
             f"   moves sent {start:.0f}-{start + cfg.slices:.0f} s in: {len(part)},"
             f" p50 {percentile(ms_part, 50):.0f} ms  p95 {percentile(ms_part, 95):.0f} ms"
         )
+
+
+def staggered(cfg: Config) -> str:
+    """How the run's tables started, if not all at the clock."""
+    return f"; tables started over the {cfg.stagger:.0f} s before the clock" if cfg.stagger else ""
 
 
 def make_site(kind: str, cfg: Config) -> Site:

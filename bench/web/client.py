@@ -47,6 +47,7 @@ class Tally:
     refused: Counter[int | str] = field(default_factory=Counter)  # HTTP status, or "socket"
     errors: Counter[str] = field(default_factory=Counter)
     other_taps: int = 0
+    measured: int = 0  # moves accepted while the clock ran (the rates are of these)
     kinds: Counter[str] = field(default_factory=Counter)
     games: list[int] = field(default_factory=list)
     finished: int = 0
@@ -505,7 +506,9 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
         tally.other_taps += 1
     else:
         tally.accepted[table.game_id] += 1
-        tally.kinds[move_type(post)] += 1
+        if tally.measuring:
+            tally.measured += 1
+            tally.kinds[move_type(post)] += 1
         made = answer.headers.get(VERSION_HEADER, "")
         version = int(made) if made.isdigit() else pushed_version(answer.text)
         if version is not None:
@@ -530,7 +533,9 @@ async def send_on_socket(person: Person, table: Table, post: Post) -> asyncio.Ta
         tally.refused["socket"] += 1
         return None
     tally.accepted[table.game_id] += 1
-    tally.kinds[move_type(post)] += 1
+    if tally.measuring:
+        tally.measured += 1
+        tally.kinds[move_type(post)] += 1
     return asyncio.create_task(table.everyone_holds(int(made.group(1)), sent))
 
 
