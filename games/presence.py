@@ -29,7 +29,6 @@ from games.services import (
     clocks,
     group_name,
     on_serving_loop,
-    send_from_loop,
     send_to_group,
 )
 
@@ -139,7 +138,7 @@ def gather(game_id: int) -> None:
 def announce_gathered(waiting: set[int], game_id: int) -> None:
     """On the loop: send the table's gathered presence changes as one."""
     waiting.discard(game_id)
-    send_from_loop(group_name(game_id), presence_changed())
+    send_to_group(group_name(game_id), presence_changed())
 
 
 HERE, DROPPED, AWAY = "here", "dropped", "away"

@@ -187,14 +187,17 @@ def start(site: Site) -> None:
             )
         )
     site.pids = [p.pid for p in site.daphnes]
-    for url in site.urls:
-        wait_ready(url)
+    for url, process in zip(site.urls, site.daphnes, strict=True):
+        wait_ready(url, process)
 
 
-def wait_ready(url: str) -> None:
-    """Poll /healthz until it answers 200 (bounded)."""
+def wait_ready(url: str, process: subprocess.Popen[bytes] | None = None) -> None:
+    """Poll /healthz until it answers 200 (bounded); give up at once if `process`, the one that
+    should answer, has exited."""
     deadline = time.monotonic() + READY_SECONDS
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise SystemExit(f"The process for {url} exited ({process.returncode}); see its log.")
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=2) as answer:
                 if answer.status == 200:

@@ -15,7 +15,6 @@ from games.services.base import (
     StaleVersion,
     group_name,
     on_serving_loop,
-    send_from_loop,
     send_to_group,
     stored,
 )
@@ -98,7 +97,6 @@ __all__ = [
     "seated",
     "sweep_absences",
     "sweep_rematches",
-    "send_from_loop",
     "send_to_group",
     "on_serving_loop",
     "stored",

@@ -101,13 +101,6 @@ def on_serving_loop(callback: Callable[..., object], *args: Any) -> bool:
 _sending: set[asyncio.Task[None]] = set()  # held until done (the loop keeps tasks only weakly)
 
 
-def send_from_loop(group: str, message: dict[str, Any]) -> None:
-    """On the serving loop's own thread: send the message in a task of its own (not waited for)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        _send_soon(layer, group, message)
-
-
 def _send_soon(layer: Any, group: str, message: dict[str, Any]) -> None:
     """On the loop: send the message in a task of its own."""
     task = asyncio.get_running_loop().create_task(_send(layer, group, message))

@@ -5,31 +5,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bench.web.site import free_port
+from bench.web.site import free_port, wait_ready
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-
-
-def wait_until_up(url: str, proc: subprocess.Popen[bytes]) -> None:
-    for _ in range(200):
-        if proc.poll() is not None:
-            raise RuntimeError("Daphne exited early")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("Daphne did not answer")
 
 
 @pytest.fixture(scope="session")
@@ -66,7 +51,10 @@ def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(base + "/healthz", proc)
+        try:
+            wait_ready(base, proc)
+        except SystemExit as error:
+            raise RuntimeError(f"Daphne did not answer: {error}") from None
         yield {"url": base, "db": str(db)}
     finally:
         proc.terminate()

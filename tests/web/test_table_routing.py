@@ -78,7 +78,7 @@ def proxied(transactional_db: None) -> Iterator[tuple[str, Site]]:
         url = f"http://127.0.0.1:{port}"
         try:
             try:
-                wait_ready(url)  # the processes' /healthz, through nginx
+                wait_ready(url, server)  # the processes' /healthz, through nginx
             except SystemExit:
                 pytest.fail("nginx did not answer: " + (folder / "error.log").read_text())
             yield url, site
