@@ -116,3 +116,19 @@ def test_view_of_a_seat_outside_the_table_is_a_spectator_view() -> None:
     assert mb.view(state, 2)["batch"] == []
     assert mb.view(state, 2)["seat"] is None
     assert_view_keeps_secrets(state, 2)
+
+
+def test_a_views_and_a_dumps_log_share_nothing_with_the_state() -> None:
+    """Changing the log a view or a dump gave (its events, their lists of cards) leaves the
+    night as it was, and what a load was given is not the loaded night's log either."""
+    state = pick(mb.new_game(3, seed=4), {})
+    before = json.dumps(mb.dump(state))
+    for log in (mb.view(state, 0)["log"], mb.dump(state)["log"]):
+        kept = next(e for e in log if e["type"] == "keep")
+        kept["cards"].append("stolen")
+        kept["text"] = "changed"
+    data = mb.dump(state)
+    loaded = mb.load(data)
+    next(e for e in data["log"] if e["type"] == "keep")["faces"].clear()
+    assert json.dumps(mb.dump(state)) == before
+    assert json.dumps(mb.dump(loaded)) == before
