@@ -24,7 +24,7 @@ from redis.exceptions import RedisError
 from games import presence
 from games.access import can_watch, invited_to
 from games.boards import Sent, board_message, render_diff, render_whole
-from games.boards.shared import TableAt, forget, table_at
+from games.boards.shared import TableAt, table_at
 from games.engines import IllegalAction
 from games.layer_watch import unwatch, watch
 from games.models import Game
@@ -254,13 +254,14 @@ def results_closed(
     shown: Shown,
     origin: str,
 ) -> Push:
-    """Results closed on the socket (see answered): this viewer's regions that changed, the
-    table read again (the seat changed without a new version). Closed already, it is the whole
-    board as stored (a push that never came is healed so)."""
+    """Results closed on the socket (see answered): this viewer's regions that changed (the
+    table this process keeps took the changed seat: boards.shared.take_seat). Closed already,
+    it is the whole board as stored (a push that never came is healed so)."""
 
     def closed(game: Game | None) -> Push:
-        forget(game_id)
-        return pushed(game_id, user, None, shown, game is None)
+        if game is None:
+            return pushed(game_id, user, None, shown, True)
+        return pushed(game_id, user, None, shown, False, game.version)
 
     def close() -> Game | None:
         return close_posted(game_id, user, fields, origin)
@@ -485,8 +486,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if event.get("origin") == self.channel_name:
             return  # this socket made the change and has redrawn itself
         if event.get("user") == getattr(self.scope["user"], "pk", None):
-            forget(self.game_id)  # the seat changed without a new version
-            await self.refresh(whole=False)
+            await self.refresh(whole=False)  # read as stored now: no version moved
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         """This person logged out: close the sockets of that session."""

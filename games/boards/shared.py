@@ -27,7 +27,7 @@ from games.boards import pieces
 from games.boards.jinja import board_environment, render_template
 from games.boards.pieces import render_counts
 from games.models import Game, Seat
-from games.services import stored
+from games.services import seat_stored, stored
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
@@ -144,13 +144,25 @@ def on_stored(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: 
 stored.connect(on_stored, dispatch_uid="games.boards.shared")
 
 
-def forget(game_id: int) -> None:
-    """Read the table again next time (a seat changed without a new version: closed results).
-
-    Its renders stay: each is keyed by the plain values its template reads, so a region that
-    shows the changed seat is rendered anew and the table's other regions are not."""
+def take_seat(seat: Seat) -> None:
+    """A seat this process just changed without a new version (closed results, committed): put
+    in the table kept here at that version, so its sockets here draw it without reading the
+    table back. Kept seats are shared by threads, so the seat goes in as a copy in a new list."""
     with _lock:
-        _recent.pop(game_id, None)
+        known = _recent.get(seat.game_id)
+        if known is None or known.game.version != seat.game.version:
+            return  # none kept, or another version: read from the database, the change in it
+        taken = prepared.of_game([copy.copy(seat)], known.game)[0]
+        seats = [taken if s.pk == seat.pk else s for s in known.seats]
+        _recent[seat.game_id] = replace(known, seats=seats)
+
+
+def on_seat_stored(sender: Any, seat: Seat, **kwargs: Any) -> None:
+    """services.base.seat_stored: take the seat."""
+    take_seat(seat)
+
+
+seat_stored.connect(on_seat_stored, dispatch_uid="games.boards.shared.seat")
 
 
 def forget_all() -> None:

@@ -15,6 +15,7 @@ from games.services.base import (
     StaleVersion,
     group_name,
     on_serving_loop,
+    seat_stored,
     send_to_group,
     stored,
 )
@@ -100,6 +101,7 @@ __all__ = [
     "send_to_group",
     "on_serving_loop",
     "stored",
+    "seat_stored",
     "start",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",

@@ -24,6 +24,7 @@ from games.services.base import (
     announce_to_user,
     bump,
     closed_reason,
+    hand_seat_to_sockets,
     hand_to_sockets,
     load_state,
     lock,
@@ -558,6 +559,7 @@ def close_results(game: Game | int, user: User, seen: int, origin: str = "") -> 
         return None
     seat.results_seen = seen
     prepared.save_fields(seat, ["results_seen"])
+    hand_seat_to_sockets(seat)
     game_id, user_id = game.pk, user.pk
     transaction.on_commit(lambda: announce_to_user(game_id, user_id, origin))
     return game

@@ -9,8 +9,10 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
+from games import services
 from games.boards import shared
 from games.models import Game
+from tests.web.finished_games import play_to_first_results
 from tests.web.test_consumer import keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -137,3 +139,18 @@ def test_a_move_stored_where_no_socket_watches_or_presence_is_old_is_read_as_usu
     monkeypatch.setattr(shared.time, "time", lambda: clock[0])
     keep_first(running_game, player)  # the presence this process knows is too old to keep
     assert shared.recent(running_game.pk) is first
+
+
+def test_results_closed_here_reach_this_processes_sockets_without_a_read(
+    running_game: Game, player: User, django_assert_num_queries: Any
+) -> None:
+    play_to_first_results(running_game)
+    before = shared.table_at(running_game.pk)  # a socket here watches the table
+    assert services.close_results(running_game.pk, player, 1) is not None
+    with django_assert_num_queries(0):
+        kept = shared.table_at(running_game.pk, before.game.version)
+    assert [s.results_seen for s in kept.seats if s.user_id == player.pk] == [1]
+    fresh = shared.read(Game.objects.get(pk=running_game.pk))
+    assert seats_as_stored(kept) == seats_as_stored(fresh)
+    assert seats_as_stored(before) != seats_as_stored(kept)  # the table kept before is unchanged
+    assert all(seat.game is kept.game for seat in kept.seats)
