@@ -274,7 +274,11 @@ def insert_all(objs: list[M], using: str = DEFAULT_DB_ALIAS) -> None:
 LOCKED_GAME: Prepared[Game] = Prepared(
     lambda pk: Game.objects.select_for_update().filter(pk=pk).order_by()
 )
-GAME: Prepared[Game] = Prepared(lambda pk: Game.objects.filter(pk=pk).order_by())
+# With its host: the waiting room shows the host's name, and each of its versions is read anew
+# by the sockets (a lock reads no person's row: see services.base.lock).
+GAME: Prepared[Game] = Prepared(
+    lambda pk: Game.objects.filter(pk=pk).select_related("host").order_by()
+)
 SEATS: Prepared[Seat] = Prepared(
     lambda game_id: (
         Seat.objects.filter(game_id=game_id)

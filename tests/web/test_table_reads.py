@@ -10,7 +10,7 @@ from django.db import connection
 
 from accounts.models import User
 from games import services
-from games.boards import shared
+from games.boards import render_whole, shared
 from games.models import Game
 from tests.web.finished_games import play_to_first_results
 from tests.web.test_consumer import keep_first
@@ -154,3 +154,17 @@ def test_results_closed_here_reach_this_processes_sockets_without_a_read(
     assert seats_as_stored(kept) == seats_as_stored(fresh)
     assert seats_as_stored(before) != seats_as_stored(kept)  # the table kept before is unchanged
     assert all(seat.game is kept.game for seat in kept.seats)
+
+
+def test_a_waiting_rooms_new_version_is_read_with_its_host(
+    open_table: Game, player: User, rival: User, django_assert_num_queries: Any
+) -> None:
+    """The waiting room shows the host's name: a socket's read of a new version brings the host
+    with the game row, and its push reads nothing more."""
+    shared.table_at(open_table.pk)  # a socket here watches the table
+    version = services.join(open_table.pk, rival).game.version
+    with django_assert_num_queries(2):  # the game row with its host, and the seats
+        kept = shared.table_at(open_table.pk, version)
+        html, _ = render_whole(kept.game, rival, kept)
+    assert kept.game.version == version
+    assert f"hosted by {player.username}" in html
