@@ -133,15 +133,15 @@ def hand_to_sockets(game: Game, seats: list[Seat], state: Any) -> None:
     transaction.on_commit(lambda: stored.send(Game, game=game, seats=seats, state=state))
 
 
-# Sent once a seat changed without a new version (closed results) is committed, with that seat:
-# games.boards.shared puts it in the table it keeps, so this process's sockets need not read the
-# table back.
+# Sent once a seat changed without a new version (closed results) is committed, with that seat
+# and the game's version: games.boards.shared puts it in the table it keeps, so this process's
+# sockets need not read the table back.
 seat_stored = Signal()
 
 
-def hand_seat_to_sockets(seat: Seat) -> None:
-    """Once committed, send `seat_stored` with this seat as it then is."""
-    transaction.on_commit(lambda: seat_stored.send(Seat, seat=seat))
+def hand_seat_to_sockets(seat: Seat, version: int) -> None:
+    """Once committed, send `seat_stored` with this seat as it then is, at this version."""
+    transaction.on_commit(lambda: seat_stored.send(Seat, seat=seat, version=version))
 
 
 def bump(game: Game, fields: list[str]) -> None:

@@ -559,7 +559,7 @@ def close_results(game: Game | int, user: User, seen: int, origin: str = "") -> 
         return None
     seat.results_seen = seen
     prepared.save_fields(seat, ["results_seen"])
-    hand_seat_to_sockets(seat)
+    hand_seat_to_sockets(seat, game.version)
     game_id, user_id = game.pk, user.pk
     transaction.on_commit(lambda: announce_to_user(game_id, user_id, origin))
     return game

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -153,6 +154,25 @@ def test_results_closed_here_reach_this_processes_sockets_without_a_read(
     fresh = shared.read(Game.objects.get(pk=running_game.pk))
     assert seats_as_stored(kept) == seats_as_stored(fresh)
     assert seats_as_stored(before) != seats_as_stored(kept)  # the table kept before is unchanged
+    assert all(seat.game is kept.game for seat in kept.seats)
+
+
+def test_a_read_begun_before_results_closed_does_not_undo_them(
+    running_game: Game, player: User
+) -> None:
+    """A socket's read of the table that began before a close committed and ends after it,
+    with presence read later, keeps that presence and the closed results."""
+    play_to_first_results(running_game)
+    shared.table_at(running_game.pk)  # a socket here watches the table
+    begun = shared.read(Game.objects.get(pk=running_game.pk))
+    assert services.close_results(running_game.pk, player, 1) is not None
+    ended = replace(begun, presence=shared.presence.read(running_game.pk))
+    kept = shared.keep(ended)
+    assert kept.presence is ended.presence
+    assert [s.results_seen for s in kept.seats if s.user_id == player.pk] == [1]
+    assert seats_as_stored(kept) == seats_as_stored(
+        shared.read(Game.objects.get(pk=running_game.pk))
+    )
     assert all(seat.game is kept.game for seat in kept.seats)
 
 
