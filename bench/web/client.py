@@ -58,6 +58,13 @@ class Tally:
     seated_in: float = 0.0
     lags: list[float] = field(default_factory=list)  # the generator's own loop lag (see lag_probe)
 
+    def accept(self, game_id: int, post: Post) -> None:
+        """Count a move the site took, however it was sent; by kind only while the clock runs."""
+        self.accepted[game_id] += 1
+        if self.measuring:
+            self.measured += 1
+            self.kinds[move_type(post)] += 1
+
 
 class Person:
     """One person's browser: cookies, the table page, and its socket."""
@@ -505,10 +512,7 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
     elif not post.move:
         tally.other_taps += 1
     else:
-        tally.accepted[table.game_id] += 1
-        if tally.measuring:
-            tally.measured += 1
-            tally.kinds[move_type(post)] += 1
+        tally.accept(table.game_id, post)
         made = answer.headers.get(VERSION_HEADER, "")
         version = int(made) if made.isdigit() else pushed_version(answer.text)
         if version is not None:
@@ -532,10 +536,7 @@ async def send_on_socket(person: Person, table: Table, post: Post) -> asyncio.Ta
     if made is None:
         tally.refused["socket"] += 1
         return None
-    tally.accepted[table.game_id] += 1
-    if tally.measuring:
-        tally.measured += 1
-        tally.kinds[move_type(post)] += 1
+    tally.accept(table.game_id, post)
     return asyncio.create_task(table.everyone_holds(int(made.group(1)), sent))
 
 
