@@ -16,9 +16,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts import leaderboards
 from accounts.forms import SettingsForm, SignUpForm
 from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, RatingPoint, User
-from games import catalog, charts, history
+from games import catalog, charts
+from games.access import watch_refused
 from games.models import LIVE, Game, Seat
-from games.watching import watch_refused
+from games.records import history
 
 RECENT_FINISHED = 15
 

@@ -14,7 +14,7 @@ from django.conf import settings  # noqa: E402
 from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
 from bakery_site.origin import SiteOriginValidator  # noqa: E402
-from games import worker  # noqa: E402
+from games.live import runner  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -30,8 +30,9 @@ def require_secret_key() -> None:
 
 require_secret_key()
 
-# Bot moves run on this process's loop after each commit, and after a restart (games/worker.py).
-application = worker.serve(
+# Bot moves run on this process's loop after each commit, and after a restart
+# (games/live/runner.py).
+application = runner.serve(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
@@ -39,7 +40,7 @@ application = worker.serve(
         }
     )
 )
-worker.start_with_server()
+runner.start_with_server()
 
 # What is loaded by now (Django, the apps, Twisted, the engines) lives as long as the process.
 # Frozen, the collector's full passes no longer walk it: each of them stopped every socket of a

@@ -71,7 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "bakery_site.middleware.BoardErrorMiddleware",
+    "games.web.middleware.BoardErrorMiddleware",
     # Axes last, so it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
 ]
@@ -158,11 +158,11 @@ def redis_host(url: str) -> dict[str, Any]:
 def redis_layer(url: str, prefix: str) -> dict[str, Any]:
     """The core channel layer on Redis (CHANNEL_LAYER=core): each socket's messages are a sorted
     set of its own, popped with a round trip per message; a burst of commands waits for a pooled
-    connection (bakery_site/channel_layer.py)."""
+    connection (games/live/channel_layer.py)."""
     host = {**redis_host(url), "max_connections": REDIS_POOL_MAX, "timeout": REDIS_POOL_WAIT}
     # Several sites (or test runs) can share one Redis under different prefixes.
     return {
-        "BACKEND": "bakery_site.channel_layer.WaitingPoolLayer",
+        "BACKEND": "games.live.channel_layer.WaitingPoolLayer",
         "CONFIG": {"hosts": [host], "prefix": prefix},
     }
 
@@ -171,9 +171,9 @@ def pubsub_layer(url: str, prefix: str) -> dict[str, Any]:
     """The channel layer on Redis pub/sub (the default): a group message is one PUBLISH, streamed
     once to each process that has a socket in the group; the core layer stores it for each socket
     and each socket's process pops it with a round trip of its own. A broken subscription is told
-    to the sockets, which close or catch up (games/layer_watch.py)."""
+    to the sockets, which close or catch up (games/live/layer_watch.py)."""
     return {
-        "BACKEND": "bakery_site.channel_layer.HealingPubSubLayer",
+        "BACKEND": "games.live.channel_layer.HealingPubSubLayer",
         "CONFIG": {"hosts": [redis_host(url)], "prefix": prefix},
     }
 
@@ -278,7 +278,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# Bot moves run after the request, each in its own short transaction (games/worker.py).
+# Bot moves run after the request, each in its own short transaction (games/live/runner.py).
 # "after-commit": this process's runner makes them off the request, and its sweep wakes games
 # where a bot must act and nothing moved for BOT_SWEEP_SECONDS (after a restart). "inline": at
 # once in the same thread, each in its own transaction (the tests' deterministic mode).
@@ -288,8 +288,8 @@ if BOT_MOVES not in {"after-commit", "inline"}:
 BOT_THREADS = env_int("BOT_THREADS", 2)
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 
-# Threads a Daphne process renders its sockets' pushes on (games/consumers.py). One thread shared
-# by every socket (Channels' default) queued pushes behind each other's database round trips.
+# Threads a Daphne process renders its sockets' pushes on (games/live/consumer.py). One thread
+# shared by every socket (Channels' default) queued pushes behind each other's database round trips.
 PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
 # The garbage collector's thresholds for a serving process (bakery_site/asgi.py): a collection of
@@ -303,9 +303,10 @@ GC_YOUNG = env_int("GC_YOUNG", 20_000)
 # account changes close sockets at once by message; this is the backstop if one is lost).
 SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "30"))
 
-# Presence (games/presence.py): a seat counts as away after AWAY_SECONDS without a socket. Each
-# process renews its open sockets' rows every sweep; a row not renewed for PRESENCE_STALE_SECONDS
-# belongs to a process that died, and counts as closed from its last renewal.
+# Presence (games/services/presence.py): a seat counts as away after AWAY_SECONDS without a
+# socket. Each process renews its open sockets' rows every sweep; a row not renewed for
+# PRESENCE_STALE_SECONDS belongs to a process that died, and counts as closed from its last
+# renewal.
 AWAY_SECONDS = float(os.environ.get("AWAY_SECONDS", "30"))
 PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "20"))
 # Whether presence changes are pushed to the table's sockets (tests of other things turn it off).

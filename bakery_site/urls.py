@@ -7,8 +7,8 @@ from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
 from accounts import views as account_views
-from games import views as game_views
-from games import views_history as game_views_history
+from games.web import history as game_views_history
+from games.web import tables as game_views
 
 FAVICON = "img/favicon.svg"  # also base.html's <link rel="icon">, swapped by notify.js on a move
 

@@ -59,7 +59,7 @@ def django_on_a_throwaway_database() -> Iterator[str]:
     settings.DEBUG = False
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # Bots answer right after each services.play in its thread, each move its own transaction;
-    # bench.bots measures the real path (games/worker.py) instead.
+    # bench.bots measures the real path (games/live/runner.py) instead.
     settings.BOT_MOVES = "inline"
     import django
 
@@ -298,16 +298,16 @@ def consumer_work() -> Iterator[ConsumerWork]:
     """
     from asgiref.sync import SyncToAsync
 
-    from games import consumers
+    from games.live import consumer
 
     work = ConsumerWork()
     originals = {
-        name: getattr(consumers, name)
-        for name in dir(consumers)
-        if name.startswith("render_") and callable(getattr(consumers, name))
+        name: getattr(consumer, name)
+        for name in dir(consumer)
+        if name.startswith("render_") and callable(getattr(consumer, name))
     }
     for name, render in originals.items():
-        setattr(consumers, name, _timed(render, work))
+        setattr(consumer, name, _timed(render, work))
     handler = SyncToAsync.thread_handler
 
     def busy(self: SyncToAsync, *args: Any, **kwargs: Any) -> Any:
@@ -327,7 +327,7 @@ def consumer_work() -> Iterator[ConsumerWork]:
         _watching.remove(work)
         SyncToAsync.thread_handler = handler  # type: ignore[method-assign]
         for name, render in originals.items():
-            setattr(consumers, name, render)
+            setattr(consumer, name, render)
 
 
 def bare_socket() -> Any:

@@ -1,8 +1,8 @@
 """Bot moves after the request: from a person's commit to the bots' moves stored and announced.
 
 `python -m bench.bots`: K tables at once, each one person against bots (Midnight Bakery: three
-greedy bots; Cakehalla: one lookahead bot). The runner of games/worker.py runs on this loop as it
-does in Daphne; each person's move is made in an HTTP thread as a view makes it. Measured per
+greedy bots; Cakehalla: one lookahead bot). The runner of games/live/runner.py runs on this loop
+as it does in Daphne; each person's move is made in an HTTP thread as a view makes it. Measured per
 move: services.play itself (the request), and the time from its return (the commit) to the
 announcement of the first bot move and of the last one before a person must move again.
 Sizes: BENCH_BOTS_TABLES (`1,10`), BENCH_BOTS_MOVES (12 person moves a table).
@@ -55,7 +55,7 @@ async def drive(kind: str, seats: int, bot: str, seed: int, http: Any, out: Dela
     from channels.db import DatabaseSyncToAsync as sync_to_async
     from channels.layers import get_channel_layer
 
-    from games import services
+    from games import groups, services
 
     def setup() -> Any:
         return started_table(kind, seats, 1, seed, bot)
@@ -64,7 +64,7 @@ async def drive(kind: str, seats: int, bot: str, seed: int, http: Any, out: Dela
     layer = get_channel_layer()
     assert layer is not None
     channel = await layer.new_channel()
-    await layer.group_add(services.group_name(table.game_id), channel)
+    await layer.group_add(groups.group_name(table.game_id), channel)
     rng = random.Random(seed)
     waits = sync_to_async(person_waits, thread_sensitive=False, executor=http)
 
@@ -105,7 +105,7 @@ async def until_people(layer: Any, channel: str, waits: Any, game_id: int) -> li
 
 async def run(kind: str, seats: int, bot: str, tables: int) -> Delays:
     """K tables driven at once with the runner on this loop."""
-    from games.worker import RUNNER
+    from games.live.runner import RUNNER
 
     RUNNER.start()
     out = Delays()

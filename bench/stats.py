@@ -53,7 +53,7 @@ def real_games(kind: str) -> list[Any]:
 
 
 def facts_of(game: Any) -> Counter[tuple[str, str]]:
-    from games import stats
+    from games.records import stats
 
     engine = game.spec.engine
     state = engine.load(game.snapshot)
@@ -66,8 +66,8 @@ def store_history(kind: str, real: list[Any], count: int, people: list[Any]) -> 
     from django.db import transaction
     from django.utils import timezone
 
-    from games import stats
     from games.models import Game, Seat
+    from games.records import stats
 
     rng = random.Random(kind)
     facts = [facts_of(g) for g in real]
@@ -144,7 +144,7 @@ def main() -> None:
 
         from accounts.models import RatingPoint, User
         from bench._site_setup import person
-        from games import stats
+        from games.records import stats
 
         print(f"database: {label}; {REAL} real games and {GAMES:,} stored games of each kind")
         people = [person(f"regular{i}") for i in range(200)]

@@ -1,4 +1,5 @@
-"""Who may see a table: public tables, their seats, and guests holding a private table's invite.
+"""Who may see a table: public tables, their seats, guests holding a private table's invite, and
+the watchers the host allows (anyone, signed-in people, or the players only).
 
 The pages (views, history) and the table's socket (consumers) share these checks; an invite
 seen once is kept in the session, so the socket and later pages accept it.
@@ -6,18 +7,21 @@ seen once is kept in the session, so the socket and later pages accept it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import User
-from games.models import Game
-from games.watching import watch_refused
+from games.models import Game, Seat
 
 INVITES = "invites"
+ONLY_PLAYERS = "Only the players may watch this game: the host chose so."
+SIGN_IN = "Log in to watch this game: the host lets only signed-in people watch."
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -54,7 +58,7 @@ def can_watch(game: Game, user: Any, invited: list[int]) -> bool:
 
 def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     """The game this user may see; a private table looks missing to outsiders, and a table the
-    host keeps from watchers refuses them in words (403, games/watching.py)."""
+    host keeps from watchers refuses them in words (403, games/access.py)."""
     game = get_object_or_404(Game, pk=game_id)
     remember_invite(request, game)
     if not can_watch(game, request.user, invited_to(request.session)):
@@ -63,3 +67,33 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     if refused:
         raise PermissionDenied(refused)
     return game
+
+
+# --- watchers: the host's choice at creation holds from the start on every page of the game ---
+
+
+def signed_in(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False))
+
+
+def watch_refused(game: Game, user: Any, seats: Iterable[Seat] | None = None) -> str:
+    """Why this user may not watch the game ("" when they may); `seats`: already read."""
+    if game.status == Game.Status.OPEN or game.watchers == Game.Watchers.ANYONE:
+        return ""
+    if signed_in(user):
+        if game.watchers == Game.Watchers.PEOPLE:
+            return ""
+        if seats is not None:
+            seated = any(s.user_id == user.pk for s in seats)
+        else:
+            seated = game.seats.filter(user=user).exists()
+        return "" if seated else ONLY_PLAYERS
+    return ONLY_PLAYERS if game.watchers == Game.Watchers.PLAYERS else SIGN_IN
+
+
+def watchable(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+    """The games of a list this user may watch, by the host's choice (privacy apart)."""
+    if not signed_in(user):
+        return games.filter(watchers=Game.Watchers.ANYONE)
+    mine = Seat.objects.filter(user=user).values("game_id")
+    return games.filter(~Q(watchers=Game.Watchers.PLAYERS) | Q(pk__in=mine))

@@ -6,5 +6,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from games import sockets  # noqa: F401  (signal handlers that close sockets)
         from games.boards import shared  # noqa: F401  (keeps what this process stores)
+        from games.live import (
+            runner,  # noqa: F401  (bot moves after the services' commits)
+            sessions,  # noqa: F401  (signal handlers that close sockets)
+        )

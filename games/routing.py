@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import GameConsumer
+from games.live.consumer import GameConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),

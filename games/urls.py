@@ -2,33 +2,33 @@
 
 from django.urls import path
 
-from games import views, views_history, views_moderation
+from games.web import history, moderation, tables
 
 app_name = "games"
 
 urlpatterns = [
-    path("new/", views.new_game, name="new"),
-    path("history/", views_history.history_list, name="history"),
-    path("quick/", views.quick_night, name="quick"),
-    path("<int:game_id>/", views.table, name="table"),
-    path("<int:game_id>/board/", views.board, name="board"),
-    path("<int:game_id>/join/", views.join, name="join"),
-    path("<int:game_id>/leave/", views.leave, name="leave"),
-    path("<int:game_id>/bots/add/", views.add_bot, name="add_bot"),
-    path("<int:game_id>/bots/remove/", views.remove_bot, name="remove_bot"),
-    path("<int:game_id>/start/", views.start, name="start"),
-    path("<int:game_id>/cancel/", views.cancel, name="cancel"),
-    path("<int:game_id>/play/", views.play, name="play"),
-    path("<int:game_id>/resign/", views.resign, name="resign"),
-    path("<int:game_id>/take-back/", views.take_back, name="take_back"),
-    path("<int:game_id>/results/close/", views.close_results, name="close_results"),
-    path("<int:game_id>/replay/", views_history.replay, name="replay"),
-    path("<int:game_id>/export.json", views_history.export_game, name="export"),
-    path("<int:game_id>/rematch/", views.rematch, name="rematch"),
-    path("<int:game_id>/rematch/decline/", views.decline_rematch, name="decline_rematch"),
-    path("<int:game_id>/chat/", views.chat, name="chat"),
-    path("<int:game_id>/chat/log/", views.chat_log, name="chat_log"),
-    path("<int:game_id>/chat/mute/", views.chat_mute, name="chat_mute"),
-    path("<int:game_id>/chat/unmute/", views.chat_unmute, name="chat_unmute"),
-    path("<int:game_id>/report/", views_moderation.report, name="report"),
+    path("new/", tables.new_game, name="new"),
+    path("history/", history.history_list, name="history"),
+    path("quick/", tables.quick_night, name="quick"),
+    path("<int:game_id>/", tables.table, name="table"),
+    path("<int:game_id>/board/", tables.board, name="board"),
+    path("<int:game_id>/join/", tables.join, name="join"),
+    path("<int:game_id>/leave/", tables.leave, name="leave"),
+    path("<int:game_id>/bots/add/", tables.add_bot, name="add_bot"),
+    path("<int:game_id>/bots/remove/", tables.remove_bot, name="remove_bot"),
+    path("<int:game_id>/start/", tables.start, name="start"),
+    path("<int:game_id>/cancel/", tables.cancel, name="cancel"),
+    path("<int:game_id>/play/", tables.play, name="play"),
+    path("<int:game_id>/resign/", tables.resign, name="resign"),
+    path("<int:game_id>/take-back/", tables.take_back, name="take_back"),
+    path("<int:game_id>/results/close/", tables.close_results, name="close_results"),
+    path("<int:game_id>/replay/", history.replay, name="replay"),
+    path("<int:game_id>/export.json", history.export_game, name="export"),
+    path("<int:game_id>/rematch/", tables.rematch, name="rematch"),
+    path("<int:game_id>/rematch/decline/", tables.decline_rematch, name="decline_rematch"),
+    path("<int:game_id>/chat/", tables.chat, name="chat"),
+    path("<int:game_id>/chat/log/", tables.chat_log, name="chat_log"),
+    path("<int:game_id>/chat/mute/", tables.chat_mute, name="chat_mute"),
+    path("<int:game_id>/chat/unmute/", tables.chat_unmute, name="chat_unmute"),
+    path("<int:game_id>/report/", moderation.report, name="report"),
 ]

@@ -26,7 +26,7 @@ def _fast_passwords(settings: object) -> None:
 def _bots_inline(settings: object) -> None:
     """Bots move right after each service returns, in the same thread: tests read them at once.
 
-    tests/web/test_bot_worker.py turns this off to test the real path (games/worker.py).
+    tests/web/test_bot_worker.py turns this off to test the real path (games/live/runner.py).
     """
     settings.BOT_MOVES = "inline"  # type: ignore[attr-defined]
 

@@ -22,12 +22,11 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games import prepared, presence
 from games.boards import pieces
 from games.boards.jinja import board_environment, render_template
 from games.boards.pieces import render_counts
 from games.models import Game, Seat
-from games.services import seat_stored, stored
+from games.services import prepared, presence, seat_stored, stored
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)

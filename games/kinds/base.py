@@ -2,8 +2,9 @@
 
 Each game subclasses `GameKind` once, in its own module (games/kinds/<game>.py), and is
 registered by one line in games/catalog.py. Shared code (services, boards, replays, stats,
-templates) asks the kind and never branches on a slug. Nothing here imports the models at run
-time, so the catalog can be read while they load.
+templates) asks the kind and never branches on a slug. The kinds sit below the models: they
+read a table's rows through the small protocols below (games.models.Game and SeatRow fit them),
+so the models can ask the catalog for a kind.
 """
 
 from __future__ import annotations
@@ -13,10 +14,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from games.models import Game, Seat
+from typing import Any, Protocol
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -24,6 +22,35 @@ View = dict[str, Any]
 Facts = Counter[tuple[str, str]]
 # The stats counters of one kind, read back: chart -> key -> count.
 Counts = Mapping[str, Mapping[str, int]]
+
+
+class PersonRow(Protocol):
+    """Who sits at a seat, as the kinds read it (accounts.models.User)."""
+
+    @property
+    def username(self) -> str: ...
+
+
+class SeatRow(Protocol):
+    """A seat as the kinds read it (games.models.Seat)."""
+
+    @property
+    def position(self) -> int | None: ...
+    @property
+    def bot(self) -> str: ...
+    @property
+    def results_seen(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def user(self) -> PersonRow: ...
+
+
+class GameRow(Protocol):
+    """A table as the kinds read it (games.models.Game)."""
+
+    @property
+    def spec(self) -> GameKind: ...
 
 
 class AppendOnly(list[Any]):
@@ -194,11 +221,11 @@ class GameKind(ABC):
     @abstractmethod
     def board(
         self,
-        game: Game,
+        game: GameRow,
         view: View,
         legal: list[Action],
-        me: Seat | None,
-        seats: Sequence[Seat],
+        me: SeatRow | None,
+        seats: Sequence[SeatRow],
     ) -> dict[str, Any]:
         """Template context of the board for one viewer, from their own view only."""
 
@@ -236,7 +263,7 @@ class GameKind(ABC):
         """What a replay shows of the table at a state: the spectator's view unless told more."""
         return self.engine.view(state, None)
 
-    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every seat's hidden hand at this state ({"player", "cards"}), [] for games without."""
         return []
 
@@ -247,7 +274,7 @@ class GameKind(ABC):
         after: Any,
         seat: int,
         action: Action,
-        seats: Sequence[Seat],
+        seats: Sequence[SeatRow],
         *,
         eyes: int | None = None,
     ) -> tuple[str, list[str]]:
@@ -261,7 +288,7 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def player_name(seats: Sequence[Seat], position: int) -> str:
+def player_name(seats: Sequence[SeatRow], position: int) -> str:
     """'Flour (alice)': the seat's name and who sat there, as the boards write it."""
     seat = next((s for s in seats if s.position == position), None)
     if seat is None:

@@ -11,15 +11,21 @@ from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games import charts
 from games.engines import cakehalla as engine
 from games.engines.cakehalla.bots import BOTS
-from games.kinds.base import Action, Counts, Facts, GameKind, View, player_name
-
-if TYPE_CHECKING:
-    from games.models import Game, Seat
+from games.kinds.base import (
+    Action,
+    Counts,
+    Facts,
+    GameKind,
+    GameRow,
+    SeatRow,
+    View,
+    player_name,
+)
 
 SHAPES = {
     "sugar": "white cube",
@@ -79,7 +85,7 @@ def tokens(view: Mapping[str, Any]) -> list[str]:
 
 
 def player_names(
-    view: Mapping[str, Any], seats: Sequence[Seat], seat_names: tuple[str, ...]
+    view: Mapping[str, Any], seats: Sequence[SeatRow], seat_names: tuple[str, ...]
 ) -> list[str]:
     """The display name of each seat position: the seat's name and who sits there."""
     by_position = {s.position: s.user.username for s in seats if s.position is not None}
@@ -336,7 +342,7 @@ def baker_boxes(
     view: Mapping[str, Any],
     names: list[str],
     mine: int | None,
-    seats: Sequence[Seat],
+    seats: Sequence[SeatRow],
     turns: Mapping[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
@@ -489,7 +495,7 @@ def just_now(turns: Mapping[int, dict[str, Any]], bakers: list[dict[str, Any]]) 
 
 
 def context(
-    game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+    game: GameRow, view: View, legal: list[Action], me: SeatRow | None, seats: Sequence[SeatRow]
 ) -> dict[str, Any]:
     """Template context for the Cakehalla board of one viewer."""
     mine = me.position if me is not None else None
@@ -541,7 +547,7 @@ def context(
     }
 
 
-def hands(state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+def hands(state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
     """Each baker's reserved cards at this moment, from their own view."""
     out = []
     for seat in sorted(seats, key=lambda s: s.position or 0):
@@ -597,7 +603,12 @@ class Cakehalla(GameKind):
     stats_template = "games/cakehalla/_stats.html"
 
     def board(
-        self, game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+        self,
+        game: GameRow,
+        view: View,
+        legal: list[Action],
+        me: SeatRow | None,
+        seats: Sequence[SeatRow],
     ) -> dict[str, Any]:
         """The Cakehalla board of one viewer."""
         return context(game, view, legal, me, seats)
@@ -622,7 +633,7 @@ class Cakehalla(GameKind):
         """The table with every reservation face up, as its owner saw it."""
         return revealed(state)
 
-    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every baker's reserved cards."""
         return hands(state, seats)
 
@@ -632,7 +643,7 @@ class Cakehalla(GameKind):
         after: Any,
         seat: int,
         action: Action,
-        seats: Sequence[Seat],
+        seats: Sequence[SeatRow],
         *,
         eyes: int | None = None,
     ) -> tuple[str, list[str]]:

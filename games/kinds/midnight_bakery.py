@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games import charts
 from games.engines import midnight_bakery as engine
@@ -16,13 +16,12 @@ from games.kinds.base import (
     Counts,
     Facts,
     GameKind,
+    GameRow,
     Option,
+    SeatRow,
     View,
     player_name,
 )
-
-if TYPE_CHECKING:
-    from games.models import Game, Seat
 
 BREAKDOWN = (
     ("croissant", "Croissants"),
@@ -43,7 +42,7 @@ def keep_json(card_id: str) -> str:
     return json.dumps({"type": "keep", "card": card_id})
 
 
-def player_names(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[str]:
+def player_names(view: Mapping[str, Any], seats: Sequence[SeatRow]) -> list[str]:
     """The display name at each seat position of the view (the owl by its own name)."""
     by_position = {s.position: s.user.username for s in seats if s.position is not None}
     return [
@@ -82,7 +81,9 @@ def last_reveal(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     return {seat: {**seen, "text": " ".join(seen.pop("texts"))} for seat, seen in out.items()}
 
 
-def boxes(view: Mapping[str, Any], seats: Sequence[Seat], mine: int | None) -> list[dict[str, Any]]:
+def boxes(
+    view: Mapping[str, Any], seats: Sequence[SeatRow], mine: int | None
+) -> list[dict[str, Any]]:
     """Every seat's public box with its truffle ring (gold leader, red empty baker), and its part
     of the latest reveal (`last`)."""
     names = player_names(view, seats)
@@ -169,7 +170,7 @@ def results_count(view: Mapping[str, Any]) -> int:
 
 
 def context(
-    game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+    game: GameRow, view: View, legal: list[Action], me: SeatRow | None, seats: Sequence[SeatRow]
 ) -> dict[str, Any]:
     """Template context for the Midnight Bakery board of one viewer."""
     mine = me.position if me is not None else None
@@ -219,7 +220,7 @@ def seat_results(result: Mapping[str, Any], position: int) -> dict[str, Any]:
     }
 
 
-def hands(state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+def hands(state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
     """Each baker's batch at this moment, from their own view (the locked pick marked)."""
     out = []
     for seat in sorted(seats, key=lambda s: s.position or 0):
@@ -234,7 +235,7 @@ def move_words(
     after: Any,
     seat: int,
     action: Action,
-    seats: Sequence[Seat],
+    seats: Sequence[SeatRow],
     eyes: int | None = None,
 ) -> tuple[str, list[str]]:
     """What the baker chose, and the public events it set off.
@@ -323,7 +324,12 @@ class MidnightBakery(GameKind):
         return f"{view['bake']}.{view['pick']}"
 
     def board(
-        self, game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+        self,
+        game: GameRow,
+        view: View,
+        legal: list[Action],
+        me: SeatRow | None,
+        seats: Sequence[SeatRow],
     ) -> dict[str, Any]:
         """The Midnight Bakery board of one viewer."""
         return context(game, view, legal, me, seats)
@@ -348,7 +354,7 @@ class MidnightBakery(GameKind):
         """The owl's denials and the most kept pastries."""
         return stat_charts(counts)
 
-    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every batch at this moment."""
         return hands(state, seats)
 
@@ -358,7 +364,7 @@ class MidnightBakery(GameKind):
         after: Any,
         seat: int,
         action: Action,
-        seats: Sequence[Seat],
+        seats: Sequence[SeatRow],
         *,
         eyes: int | None = None,
     ) -> tuple[str, list[str]]:

@@ -2,27 +2,21 @@
 
 Each verb locks the game row, validates, changes, stores and announces the new version to the
 table's channel group once the transaction commits; bots answer after the commit, each move in
-its own transaction (bot_step, run by games.worker). Callers use the verbs below; the modules
+its own transaction (bot_step, run by games.live.runner). Callers use the verbs below; the modules
 hold the steps: base (refusals, the lock, versions and announcements), tables (before the game),
 play (the game).
 """
 
-# Base first: the other modules import games.worker and games.presence, which read these names
-# from this package while it is still being imported.
+from games.services import chat
+from games.services.absence import sweep as sweep_absences
 from games.services.base import (
     NotAllowed,
     ServiceError,
     StaleVersion,
-    group_name,
-    on_serving_loop,
+    bots_due,
     seat_stored,
-    send_to_group,
     stored,
 )
-
-# isort: split
-from games.services import chat
-from games.services.absence import sweep as sweep_absences
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -35,7 +29,6 @@ from games.services.play import (
     hand_all_seats_to_bots,
     hand_seat_to_bot,
     handed_over,
-    placings,
     play,
     replay,
     resign,
@@ -51,6 +44,7 @@ from games.services.rematch import (
     rematch,
 )
 from games.services.rematch import sweep as sweep_rematches
+from games.services.start import start
 from games.services.tables import (
     add_bot,
     bot_account,
@@ -60,7 +54,6 @@ from games.services.tables import (
     leave,
     quick_game,
     remove_bot,
-    start,
 )
 
 __all__ = [
@@ -76,6 +69,7 @@ __all__ = [
     "add_bot",
     "bot_account",
     "bot_due",
+    "bots_due",
     "bot_step",
     "cancel",
     "chat",
@@ -83,10 +77,8 @@ __all__ = [
     "create_game",
     "current_rematch",
     "decline_rematch",
-    "group_name",
     "join",
     "leave",
-    "placings",
     "read_answers",
     "play",
     "quick_game",
@@ -98,8 +90,6 @@ __all__ = [
     "seated",
     "sweep_absences",
     "sweep_rematches",
-    "send_to_group",
-    "on_serving_loop",
     "stored",
     "seat_stored",
     "start",

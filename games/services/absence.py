@@ -2,11 +2,11 @@
 
 A relaxed table has no clock, so nothing else moves it on when a person closes the tab. Every
 worker sweep looks for people's seats at running relaxed tables with no socket at that table for
-RELAXED_ABSENCE_SECONDS (the socket rows are kept that long, games.presence) where the table has
-waited on them at least as long (since its newest move, or its start); a house bot then plays the
-seat (services.hand_seat_to_bot, reason "absent"), the table is told, and the person may take the
-seat back. Several processes may find the same seat: the version re-check under the row lock,
-with the absence read again there, lets exactly one hand it over.
+RELAXED_ABSENCE_SECONDS (the socket rows are kept that long, games.services.presence) where the
+table has waited on them at least as long (since its newest move, or its start); a house bot
+then plays the seat (services.hand_seat_to_bot, reason "absent"), the table is told, and the
+person may take the seat back. Several processes may find the same seat: the version re-check
+under the row lock, with the absence read again there, lets exactly one hand it over.
 """
 
 from __future__ import annotations

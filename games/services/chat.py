@@ -16,8 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.groups import group_name, send_to_group, user_group
 from games.models import ChatMessage, Game, Mute, Seat
-from games.services.base import NotAllowed, ServiceError, group_name, lock_user, send_to_group
+from games.services.base import NotAllowed, ServiceError, lock_user
 from games.services.moderation import log_moderation
 
 RATE_LIMIT = 5
@@ -120,7 +121,6 @@ def announce_chat(game_id: int) -> None:
 
 def announce_chat_to_user(user_id: int, game_id: int) -> None:
     """Tell one person's sockets at a table to redraw their chat (they muted or unmuted)."""
-    from games.sockets import user_group  # games.sockets imports the services
 
     send_to_group(user_group(user_id), {"type": "chat.changed", "game": game_id})
 

@@ -16,6 +16,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.groups import recheck_sockets
 from games.models import Game, Report, Seat
 from games.services import clocks
 from games.services.base import NotAllowed, ServiceError, bump, closed_reason, lock, lock_user
@@ -139,7 +140,6 @@ def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[Use
                 leave(game, person)
     # The save above already asked the sockets to re-check; ask again once it is committed,
     # so none re-checks before the change is visible to it.
-    from games.sockets import recheck_sockets
 
     person_id = person.pk
     transaction.on_commit(lambda: recheck_sockets(person_id))

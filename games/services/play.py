@@ -13,15 +13,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.ratings import rate_game
-from games import archive, prepared, stats, worker
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
-from games.services import clocks
+from games.records import archive, stats
+from games.services import clocks, prepared
 from games.services.base import (
     NotAllowed,
     ServiceError,
     StaleVersion,
     announce_to_user,
+    bots_due,
     bump,
     closed_reason,
     hand_seat_to_sockets,
@@ -164,12 +165,13 @@ def bots_after_commit(game_id: int) -> None:
     """Let the bots that must act answer once this change is committed.
 
     Inline (tests, commands): now, in this thread, each move in its own transaction.
-    Otherwise the worker of this process makes them, off the request.
+    Otherwise `bots_due` is sent on commit: the runner of this process (games.live.runner)
+    makes them, off the request.
     """
     if settings.BOT_MOVES == "inline":
         run_bots(game_id)
     else:
-        transaction.on_commit(lambda: worker.hint(game_id))
+        transaction.on_commit(lambda: bots_due.send(Game, game_id=game_id))
 
 
 def run_bots(game_id: int) -> int:
@@ -317,36 +319,11 @@ def store_stand_in(
     return True
 
 
-def placings(
-    scores: list[int], winners: set[int], resigned: set[int]
-) -> tuple[list[int], set[int]]:
-    """Each seat's place and the winners: a tie shares a place, resigned seats share the last.
-
-    The others keep the engine's order among themselves; if every winner resigned, the best
-    of the others win.
-    """
-    stayed = [p for p in range(len(scores)) if p not in resigned]
-    won = winners - resigned
-
-    def place(position: int) -> int:
-        mine = scores[position]
-        return 1 + sum(
-            1
-            for p in stayed
-            if scores[p] > mine or (scores[p] == mine and p in won and position not in won)
-        )
-
-    places = [place(p) if p not in resigned else len(stayed) + 1 for p in range(len(scores))]
-    if not won and resigned:
-        won = {p for p in stayed if places[p] == 1}
-    return places, won
-
-
 def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Seat]) -> None:
     """Scores, places, winners and breakdowns on the seats; then the ratings move."""
     scores = list(result["scores"])
     resigned = {p for p, seat in seats.items() if seat.resigned}
-    places, winners = placings(scores, set(result.get("winners", [])), resigned)
+    places, winners = archive.placings(scores, set(result.get("winners", [])), resigned)
     for position, seat in seats.items():
         seat.score = scores[position]
         seat.winner = position in winners

@@ -18,9 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import presence
 from games.models import Game, Seat
-from games.services import clocks
+from games.services import clocks, presence
 from games.services.base import NotAllowed, ServiceError, bump, lock, notice, seats_in_order
 from games.services.play import bots_after_commit
 from games.services.tables import bot_account, check_host, deal

@@ -87,7 +87,8 @@ def quick_game(host: User, kind: str) -> Game:
         game = create_game(host, kind, spec.quick_capacity)
         for level in spec.quick_bots:
             add_bot(game, host, level)
-        game = do_start(game, host)
+        game = lock(game.pk)
+        deal(game, check_start(game, host))
     bots_after_commit(game.pk)
     return game
 
@@ -236,30 +237,6 @@ def check_start(game: Game, user: User) -> list[Seat]:
     if len(seats) < game.spec.min_players:
         raise ServiceError(f"At least {game.spec.min_players} players must sit to start.")
     return seats
-
-
-def start(game: Game | int, user: User) -> Game:
-    """Draw the seats and deal the game; the bots make their first moves after the commit."""
-    game = do_start(game, user)
-    bots_after_commit(game.pk)
-    return game
-
-
-@transaction.atomic
-def do_start(game: Game | int, user: User) -> Game:
-    """Draw the seats and deal the game in one transaction; the deal and the rules version are
-    stored with it, so its replays never depend on how a seed deals tomorrow."""
-    pk = game if isinstance(game, int) else game.pk
-    finished = Game.objects.filter(pk=pk).values_list("rematch_of_id", flat=True).first()
-    old = lock(finished) if finished is not None else None  # the rematch services' lock order
-    game = lock(pk)
-    if old is not None:
-        from games.services.rematch import start_rematch  # it builds on this module
-
-        start_rematch(old, game, user)
-    else:
-        deal(game, check_start(game, user))
-    return game
 
 
 def deal(game: Game, seats: list[Seat]) -> None:

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.kinds.base import Action, GameKind, View, player_name
+from games.kinds.base import Action, GameKind, GameRow, SeatRow, View, player_name
 from tests.third_game import high_card
 from tests.third_game.high_card.bots import BOTS
-
-if TYPE_CHECKING:
-    from games.models import Game, Seat
 
 
 class HighCard(GameKind):
@@ -29,7 +26,12 @@ class HighCard(GameKind):
     replay_regions = ("status", "results")
 
     def board(
-        self, game: Game, view: View, legal: list[Action], me: Seat | None, seats: Sequence[Seat]
+        self,
+        game: GameRow,
+        view: View,
+        legal: list[Action],
+        me: SeatRow | None,
+        seats: Sequence[SeatRow],
     ) -> dict[str, Any]:
         """Each seat's played card, the viewer's hand with a button per legal card."""
         names = [player_name(seats, i) for i in range(len(view["seats"]))]
@@ -51,7 +53,7 @@ class HighCard(GameKind):
         """The card the player kept in hand."""
         return {"kept": result["kept"][position]}
 
-    def hidden_hands(self, state: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every hand at this moment, from its owner's view."""
         return [
             {
@@ -67,7 +69,7 @@ class HighCard(GameKind):
         after: Any,
         seat: int,
         action: Action,
-        seats: Sequence[Seat],
+        seats: Sequence[SeatRow],
         *,
         eyes: int | None = None,
     ) -> tuple[str, list[str]]:

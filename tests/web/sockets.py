@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from bakery_site.asgi import application
-from games import presence
 from games.models import Game
+from games.services import presence
 from tests.conftest import client_for
 
 

@@ -14,11 +14,11 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
-from games import presence, services
+from games import services
+from games.live.runner import upkeep
 from games.models import Action, Game, Seat
-from games.services import absence
+from games.services import absence, presence
 from games.services.base import load_state
-from games.worker import upkeep
 from tests.web.clock import Clock
 from tests.web.sockets import at_table
 from tests.web.test_bot_worker import WAIT

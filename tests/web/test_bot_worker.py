@@ -1,4 +1,4 @@
-"""Bots move after the request, through the runner of games/worker.py (the real path).
+"""Bots move after the request, through the runner of games/live/runner.py (the real path).
 
 Each bot decision is its own short transaction after the previous commit, announced like any
 move; its thinking holds no lock; a due move left by a stopped process is made after a restart.
@@ -18,9 +18,9 @@ from channels.layers import get_channel_layer
 from django.db import OperationalError
 
 from accounts.models import User
-from games import catalog, services
+from games import catalog, groups, services
+from games.live.runner import RUNNER, Runner, running_with_bots
 from games.models import Action, Game
-from games.worker import RUNNER, Runner, running_with_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,7 +115,7 @@ async def announced(game: Game) -> tuple[Any, str]:
     layer = get_channel_layer()
     assert layer is not None
     channel = await layer.new_channel()
-    await layer.group_add(services.group_name(game.pk), channel)
+    await layer.group_add(groups.group_name(game.pk), channel)
     return layer, channel
 
 
@@ -257,15 +257,15 @@ def test_the_sweep_lists_running_games_with_a_bot_seat(
 def test_a_failing_part_of_the_sweep_does_not_keep_deadlines_waiting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from games import worker
+    from games.live import runner
     from games.services import absence
 
     def broken() -> list[int]:
         raise OperationalError("the database went away a moment")
 
     monkeypatch.setattr(absence, "sweep", broken)
-    monkeypatch.setattr(worker, "due_deadlines", lambda: [7])
-    assert worker.upkeep() == [7]
+    monkeypatch.setattr(runner, "due_deadlines", lambda: [7])
+    assert runner.upkeep() == [7]
 
 
 @pytest.mark.parametrize(
@@ -294,7 +294,7 @@ def test_a_move_wakes_the_worker_only_when_it_leaves_it_something_to_do(
     if bots:  # the bot keeps its first card, as the worker would make it
         services.run_bots(game.pk)
     hints: list[int] = []
-    monkeypatch.setattr("games.worker.hint", hints.append)
+    monkeypatch.setattr("games.live.runner.hint", hints.append)
     for user in people:
         keep_first(game, user)
     assert hints == [game.pk] * wakes

@@ -6,9 +6,9 @@ import pytest
 from django.template.loader import get_template
 
 from games import catalog
-from games.forms import NewGameForm
 from games.kinds.base import GameKind
 from games.kinds.midnight_bakery import MidnightBakery
+from games.web.forms import NewGameForm
 
 KINDS = catalog.available()
 

@@ -2,7 +2,7 @@
 
 redis-py bounds a write with asyncio.wait_for, which on Python 3.11 returns normally when the
 task is cancelled as the write finishes; a closed socket's channel receive then popped Redis
-forever (bakery_site/channel_layer.py). These tests cancel at that very moment, and at random
+forever (games/live/channel_layer.py). These tests cancel at that very moment, and at random
 moments against a real Redis.
 """
 
@@ -18,7 +18,8 @@ from channels.layers import get_channel_layer
 from redis.asyncio.connection import AbstractConnection, Connection
 from redis.exceptions import RedisError
 
-from bakery_site.channel_layer import (
+from bakery_site.settings import pubsub_layer
+from games.live.channel_layer import (
     BACK,
     LOST,
     HealingPubSubLayer,
@@ -26,7 +27,6 @@ from bakery_site.channel_layer import (
     WaitingPoolLayer,
     cancellable,
 )
-from bakery_site.settings import pubsub_layer
 from tests.web.daphnes import RedisServer, redis_server_or_skip
 
 

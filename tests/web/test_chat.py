@@ -10,9 +10,9 @@ from django.test import Client
 
 from accounts.models import User
 from games import services
+from games.boards.chat import render_chat_log
 from games.models import Action, ChatMessage, Game, Mute
 from games.services import chat
-from games.table_chat import render_chat_log
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 from tests.web.sockets import open_board, socket

@@ -17,11 +17,12 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from accounts.models import User
-from games import catalog, services, worker
+from games import catalog, services
+from games.live import runner as live_runner
+from games.live.runner import RUNNER, Runner
 from games.models import Action, Game
 from games.services.base import load_state
 from games.services.play import seated, store_stand_in
-from games.worker import RUNNER, Runner
 from tests.web.clock import Clock
 from tests.web.test_bot_worker import WAIT, until
 
@@ -125,7 +126,7 @@ async def test_with_every_browser_closed_the_sweep_lets_a_stand_in_move(
     clock: Clock, runner: Runner, player: User, rival: User
 ) -> None:
     game = await database_sync_to_async(fast_night)([player, rival])
-    assert await database_sync_to_async(worker.due_deadlines)() == []
+    assert await database_sync_to_async(live_runner.due_deadlines)() == []
     clock.forward(FAST)
     await until(lambda: stand_ins(game) >= 2, "stand-ins played both bakers' picks")
     moves = await database_sync_to_async(

@@ -21,10 +21,12 @@ from django.test import AsyncClient
 from django.utils import timezone
 
 from accounts.models import User
-from games import archive, services, views_history
+from games import services
 from games.models import Action, Game, Seat
-from games.replay import Replay
-from games.services.play import placings
+from games.records import archive
+from games.records.archive import placings
+from games.web import history as web_history
+from games.web.replay import Replay
 from tests.conftest import client_for
 from tests.golden.games import golden_games
 from tests.web.finished_games import finished_game, running_game
@@ -209,7 +211,7 @@ def test_a_replay_that_cannot_be_rebuilt_says_so_and_is_logged(
     game = stored_golden(GOLDEN["midnight-bakery-2p-101"], make_user)
     assert client_for(None).get(f"/games/{game.pk}/replay/").status_code == 200
     broken(game, how)
-    with caplog.at_level(logging.WARNING, logger="games.replay"):
+    with caplog.at_level(logging.WARNING, logger="games.web.replay"):
         for move in ("", "?move=5"):
             response = client_for(None).get(f"/games/{game.pk}/replay/{move}")
             assert response.status_code == 404
@@ -303,15 +305,15 @@ def test_under_asgi_a_persons_games_stream_from_an_async_iterator_chunk_by_chunk
 ) -> None:
     for _ in range(3):
         finished_game([player, rival], bots=0)
-    monkeypatch.setattr(views_history, "EXPORT_CHUNK", 2)
+    monkeypatch.setattr(web_history, "EXPORT_CHUNK", 2)
     events: list[str] = []
-    read_chunk = views_history.export_chunk
+    read_chunk = web_history.export_chunk
 
     def export_chunk(ids: Sequence[int]) -> str:
         events.append(f"read {len(ids)}")
         return read_chunk(ids)
 
-    monkeypatch.setattr(views_history, "export_chunk", export_chunk)
+    monkeypatch.setattr(web_history, "export_chunk", export_chunk)
     client = AsyncClient()
     client.force_login(player)
     response = async_to_sync(client.get)(f"/u/{player.username}/games.ndjson")

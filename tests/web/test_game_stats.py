@@ -15,10 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import RatingPoint, User
-from games import catalog, charts, stats
+from games import catalog, charts
 from games.engines import midnight_bakery as night
 from games.kinds.base import ordinal
 from games.models import Game, Seat, StatCount
+from games.records import stats
 from tests.engines.midnight_bakery.helpers import crafted
 from tests.web.finished_games import finished_game
 

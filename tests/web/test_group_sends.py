@@ -1,4 +1,4 @@
-"""services.send_to_group from wherever code runs: the event loop's own thread, a server thread
+"""groups.send_to_group from wherever code runs: the event loop's own thread, a server thread
 of its pool, or a plain thread with no loop (a command, a test)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games.services import send_to_group
+from games.groups import send_to_group
 
 GROUP = "game_424242"
 MESSAGE = {"type": "game.updated", "version": 7}

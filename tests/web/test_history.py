@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import Rating, User
 from games.models import Game, Seat
-from games.views_history import HISTORY_PAGE
+from games.web.history import HISTORY_PAGE
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game, running_game
 

@@ -16,8 +16,8 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games import prepared
 from games.models import Action, Game, Seat
+from games.services import prepared
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,10 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from games import presence, services
+from games import services
+from games.groups import group_name
 from games.models import Game, TableSocket
-from games.services import group_name
+from games.services import presence
 from games.services.base import load_state
 from tests.conftest import client_for
 from tests.web.clock import Clock

@@ -13,9 +13,9 @@ from channels_redis.core import RedisChannelLayer
 from django.db import connection
 
 from accounts.models import User
-from bakery_site.channel_layer import HealingPubSubLayer
 from bakery_site.settings import pubsub_layer
-from games import services
+from games import groups, services
+from games.live.channel_layer import HealingPubSubLayer
 from games.models import Game
 from tests.conftest import needs_env
 
@@ -56,10 +56,10 @@ async def test_the_redis_layer_carries_a_group_message() -> None:
     layer = get_channel_layer()
     assert isinstance(layer, RedisChannelLayer)
     channel = await layer.new_channel()
-    await layer.group_add(services.group_name(0), channel)
-    await layer.group_send(services.group_name(0), {"type": "game.updated", "version": 7})
+    await layer.group_add(groups.group_name(0), channel)
+    await layer.group_send(groups.group_name(0), {"type": "game.updated", "version": 7})
     assert await layer.receive(channel) == {"type": "game.updated", "version": 7}
-    await layer.group_discard(services.group_name(0), channel)
+    await layer.group_discard(groups.group_name(0), channel)
 
 
 @needs_env("REDIS_URL")
@@ -70,11 +70,11 @@ async def test_the_pubsub_layer_carries_a_group_message_from_one_process_to_anot
     announcing, serving = HealingPubSubLayer(**config), HealingPubSubLayer(**config)
     try:
         channel = await serving.new_channel()
-        await serving.group_add(services.group_name(0), channel)
-        await announcing.group_send(services.group_name(0), {"type": "game.updated", "version": 7})
+        await serving.group_add(groups.group_name(0), channel)
+        await announcing.group_send(groups.group_name(0), {"type": "game.updated", "version": 7})
         got = await asyncio.wait_for(serving.receive(channel), 10)
         assert got == {"type": "game.updated", "version": 7}
-        await serving.group_discard(services.group_name(0), channel)
+        await serving.group_discard(groups.group_name(0), channel)
     finally:
         await announcing.flush()
         await serving.flush()

@@ -11,10 +11,11 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from accounts.models import User
-from games import presence, services
+from games import services
 from games.boards import render_board
+from games.live.runner import upkeep
 from games.models import Game
-from games.worker import upkeep
+from games.services import presence
 from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.finished_games import finished_game, play_out

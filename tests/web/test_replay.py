@@ -11,7 +11,7 @@ from markupsafe import escape as board_escape
 
 from accounts.models import User
 from games.models import Game
-from games.replay import Replay
+from games.web.replay import Replay
 from tests.conftest import client_for
 from tests.web.finished_games import (
     cakehalla_with_a_blind_reservation,

@@ -11,7 +11,7 @@ from accounts.models import Rating, User
 from accounts.ratings import ranks
 from games import services
 from games.models import Action, Game
-from games.services.play import placings
+from games.records.archive import placings
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game, play_out
 from tests.web.finished_games import running_game as bot_game

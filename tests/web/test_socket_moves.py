@@ -15,9 +15,9 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.models import User
-from games import sockets
+from games.live import sessions
+from games.live.sessions import SESSION_ENDED
 from games.models import Action, Game
-from games.sockets import SESSION_ENDED
 from tests.conftest import client_for
 from tests.web.finished_games import play_to_first_results
 from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket, socket_of
@@ -173,14 +173,14 @@ async def test_a_move_message_the_page_never_sends_closes_the_socket(
 async def test_a_move_on_an_ended_session_closes_the_socket_and_makes_nothing(
     running_game: Game, player: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("games.sockets.send_to_group", lambda group, message: False)
+    monkeypatch.setattr("games.live.sessions.send_to_group", lambda group, message: False)
     client: Client = await database_sync_to_async(client_for)(player)
     ws = socket_of(running_game, client)
     await open_board(ws)
     fields = await database_sync_to_async(keep_fields)(running_game, player)
     await database_sync_to_async(client.post)("/accounts/logout/")  # its close message is lost
     held = time.monotonic() - settings.SOCKET_SESSION_RECHECK - 1
-    monkeypatch.setattr("games.sockets._held", dict.fromkeys(sockets._held, held))
+    monkeypatch.setattr("games.live.sessions._held", dict.fromkeys(sessions._held, held))
     await ws.send_to(text_data=json.dumps({"type": "play", "fields": fields}))
     assert await closed_with(ws) == SESSION_ENDED
     assert await database_sync_to_async(stored)(running_game) == []
@@ -207,7 +207,7 @@ async def test_a_move_that_fails_on_our_side_is_told_and_the_socket_stays_open(
     def broken(*args: Any) -> None:
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr("games.consumers.play_posted", broken)
+    monkeypatch.setattr("games.live.consumer.play_posted", broken)
     ws = await socket(running_game, player)
     await open_board(ws)
     fields = await database_sync_to_async(keep_fields)(running_game, player)

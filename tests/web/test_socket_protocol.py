@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from django.db.backends.utils import CursorWrapper
 
 from accounts.models import User
-from games import consumers
 from games.boards.shared import TableAt
+from games.live import consumer as live_consumer
 from games.models import Game
 from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket
 from tests.web.test_consumer import keep_first, pick_for
@@ -40,7 +40,7 @@ async def test_a_resync_answers_with_the_whole_board_at_its_version(
 async def test_resyncs_within_a_second_are_served_once_more_a_second_later(
     running_game: Game, player: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(consumers, "now", lambda: 1000.0)
+    monkeypatch.setattr(live_consumer, "now", lambda: 1000.0)
     ws = await socket(running_game, player)
     await open_board(ws)
     for _ in range(3):
@@ -54,7 +54,7 @@ async def test_resyncs_within_a_second_are_served_once_more_a_second_later(
 async def test_a_flood_closes_the_socket(running_game: Game, outsider: User) -> None:
     ws = await socket(running_game, outsider)
     await open_board(ws)
-    for _ in range(consumers.FLOOD_LIMIT + 1):
+    for _ in range(live_consumer.FLOOD_LIMIT + 1):
         await ws.send_to(text_data=resync())
     assert await closed_with(ws) == TOO_MANY
 
@@ -82,7 +82,7 @@ async def test_garbage_closes_the_socket_without_a_board(
 async def test_a_version_committed_between_load_and_join_reaches_the_socket(
     running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    load = consumers.load_table
+    load = live_consumer.load_table
 
     def load_then_move(
         game_id: int, user: Any, invited: list[int]
@@ -91,7 +91,7 @@ async def test_a_version_committed_between_load_and_join_reaches_the_socket(
         keep_first(Game.objects.get(pk=game_id), rival)
         return table
 
-    monkeypatch.setattr(consumers, "load_table", load_then_move)
+    monkeypatch.setattr(live_consumer, "load_table", load_then_move)
     ws = await socket(running_game, player)
     shown = shown_version(await open_board(ws))
     if shown == running_game.version:  # read before the move: its announcement must follow
@@ -111,12 +111,12 @@ async def test_a_push_racing_a_disconnect_is_a_quiet_no_op(
 
     table = TableAt(Game(version=2), [], None)
     monkeypatch.setattr(
-        consumers, "fresh", lambda game_id, session, version, known=None, stamp=None: table
+        live_consumer, "fresh", lambda game_id, session, version, known=None, stamp=None: table
     )
     monkeypatch.setattr(
-        consumers, "render_whole", lambda game, user, table: ("<div>board</div>", {})
+        live_consumer, "render_whole", lambda game, user, table: ("<div>board</div>", {})
     )
-    consumer = consumers.GameConsumer()
+    consumer = live_consumer.GameConsumer()
     consumer.scope, consumer.game_id, consumer.base_send = {"user": None}, 1, gone
     consumer.init_limits()
     await consumer.dispatch({"type": "game.updated", "version": 2})

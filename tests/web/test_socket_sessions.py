@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from accounts.models import User
-from games import sockets
+from games.live import sessions
 from games.models import Game
 from tests.conftest import client_for
 from tests.web.sockets import closed_with, next_output, open_board, socket, socket_of
@@ -80,14 +80,14 @@ async def test_a_saved_last_login_leaves_the_socket_open(running_game: Game, pla
 async def test_an_ended_session_gets_nothing_more_even_if_the_close_was_lost(
     running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch, ask: bool
 ) -> None:
-    monkeypatch.setattr("games.sockets.send_to_group", lambda group, message: False)
+    monkeypatch.setattr("games.live.sessions.send_to_group", lambda group, message: False)
     client = await database_sync_to_async(client_for)(player)
     ws = socket_of(running_game, client)
     await open_board(ws)
     await database_sync_to_async(client.post)("/accounts/logout/")
     # The last yes is older than the backstop's trust (time moved on, not slept).
     held = time.monotonic() - settings.SOCKET_SESSION_RECHECK - 1
-    monkeypatch.setattr("games.sockets._held", dict.fromkeys(sockets._held, held))
+    monkeypatch.setattr("games.live.sessions._held", dict.fromkeys(sessions._held, held))
     if ask:
         await ws.send_to(text_data='{"type": "resync", "version": 0}')
     else:

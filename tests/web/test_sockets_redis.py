@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts.models import User
 from bakery_site.settings import pubsub_layer, redis_layer
-from games import services
+from games import groups
 from games.models import Game
 from tests.conftest import client_for, needs_env
 from tests.web.daphnes import RedisServer, redis_server_or_skip
@@ -85,7 +85,7 @@ async def test_a_burst_of_sockets_leaving_waits_for_pooled_connections_and_never
     assert layer is not None
     pool = layer.connection(0).connection_pool
     sockets = [await layer.new_channel() for _ in range(3 * pool.max_connections)]
-    groups = [services.group_name(n % 7) for n in range(len(sockets))]
+    groups = [groups.group_name(n % 7) for n in range(len(sockets))]
     await asyncio.gather(*(layer.group_add(g, s) for g, s in zip(groups, sockets, strict=True)))
     await asyncio.gather(*(layer.group_discard(g, s) for g, s in zip(groups, sockets, strict=True)))
     redis = layer.connection(0)

@@ -85,7 +85,6 @@ def test_a_tables_presence_is_kept_across_versions_for_a_while(
 ) -> None:
     clock = [1000.0]
     monkeypatch.setattr(shared.time, "time", lambda: clock[0])
-    monkeypatch.setattr(shared.presence.time, "time", lambda: clock[0])
     first = shared.table_at(running_game.pk)
     keep_first(running_game, rival)
     clock[0] += shared.PRESENCE_KEPT_SECONDS - 1

@@ -17,9 +17,10 @@ from django.test import Client
 from django.utils.html import escape
 
 from accounts.models import User
-from games import catalog, services, stats
+from games import catalog, services
 from games.kinds.base import GameKind
 from games.models import Action, Game, StatCount
+from games.records import stats
 from tests.conftest import client_for
 from tests.third_game.kind import HighCard
 from tests.web.sockets import open_board, shown_version, socket

@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import catalog, stats
+from games import catalog
+from games.records import stats
 
 
 class Command(BaseCommand):

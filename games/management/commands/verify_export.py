@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import archive
+from games.records import archive
 
 
 def exports_in(text: str) -> list[Any]:

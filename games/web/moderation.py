@@ -11,8 +11,8 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.access import AuthedRequest, get_game_or_404
 from games.models import Report
-from games.moves import parse_number
 from games.services import moderation
+from games.services.moves import parse_number
 
 
 @login_required

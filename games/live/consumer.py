@@ -21,18 +21,17 @@ from django.conf import settings
 from django.utils.html import format_html
 from redis.exceptions import RedisError
 
-from games import presence
-from games.access import can_watch, invited_to
+from games.access import can_watch, invited_to, watch_refused
 from games.boards import Sent, board_message, render_diff, render_whole
+from games.boards.chat import render_chat_log
 from games.boards.shared import TableAt, table_at
 from games.engines import IllegalAction
-from games.layer_watch import unwatch, watch
+from games.groups import group_name, user_group
+from games.live.layer_watch import unwatch, watch
+from games.live.sessions import SESSION_ENDED, SocketSession, session_digest, socket_session
 from games.models import Game
-from games.moves import close_posted, play_posted
-from games.services import ServiceError, group_name
-from games.sockets import SESSION_ENDED, SocketSession, session_digest, socket_session, user_group
-from games.table_chat import render_chat_log
-from games.watching import watch_refused
+from games.services import ServiceError, presence
+from games.services.moves import close_posted, play_posted
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -42,7 +41,7 @@ LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart)
 NOT_ALLOWED = 4403
 NOT_FOUND = 4404
 TOO_MANY = 4429
-MAX_MESSAGE = 4096  # a move's fields (its action at most games.moves.MAX_ACTION_CHARS) fit
+MAX_MESSAGE = 4096  # a move's fields (its action at most games.services.moves.MAX_ACTION_CHARS) fit
 MAX_FIELDS = 8
 FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 50  # a quick player against bots sends about two moves a second
@@ -210,8 +209,8 @@ def answered(
     what: str,
 ) -> Push:
     """What a socket sends back for a form its page sent on it, made as if posted
-    (games.moves): `then(make())` once made; refused, the words why and the board as stored, as
-    a refused post answers, and nothing is changed."""
+    (games.services.moves): `then(make())` once made; refused, the words why and the board as
+    stored, as a refused post answers, and nothing is changed."""
     if session is None:
         refusal = "Log in to take a seat and play."
     elif not session.alive():
@@ -364,11 +363,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.end(LAYER_LOST)
 
     async def lose(self, why: str) -> None:
-        """The layer lost this socket's subscriptions (games/layer_watch.py): close to reconnect."""
+        """The layer lost this socket's subscriptions (live.layer_watch): close to reconnect."""
         await self.dispatch({"type": "layer.lost", "error": why})
 
     async def rejoin(self) -> None:
-        """Redis lost its keys, and with them this socket's groups (games/layer_watch.py)."""
+        """Redis lost its keys, and with them this socket's groups (games/live/layer_watch.py)."""
         await self.dispatch({"type": "layer.rejoin"})
 
     async def layer_rejoin(self, event: dict[str, Any]) -> None:

@@ -17,9 +17,10 @@ from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import archive, catalog, charts
+from games import catalog, charts
 from games.kinds.base import Facts
 from games.models import Action, Game, Seat, StatCount
+from games.records import archive
 
 ACTIVE_DAYS = 7
 TOP_ACTIVE = 10
@@ -138,8 +139,9 @@ class Recount:
 @transaction.atomic
 def recount(kind: str | None = None) -> Recount:
     """Recompute every counter from the finished games, each rebuilt from its setup and actions
-    under the rules it was played by (games/archive.py); a game today's engine cannot rebuild
-    (another rules version, a game no longer offered) is skipped and reported, not miscounted."""
+    under the rules it was played by (games/records/archive.py); a game today's engine cannot
+    rebuild (another rules version, a game no longer offered) is skipped and reported, not
+    miscounted."""
     counters = StatCount.objects.all()
     games = Game.objects.filter(status=Game.Status.OVER)
     if kind is not None:

@@ -11,7 +11,7 @@ lost its keys: every socket of this process joins its groups again and sends wha
 its last push (a move announced to the empty groups meanwhile included). One round trip a
 second per process and Redis host.
 
-The pub/sub layer (bakery_site/channel_layer.py) keeps its groups in the process, so a restarted
+The pub/sub layer (games/live/channel_layer.py) keeps its groups in the process, so a restarted
 Redis forgets none of them; but a message published while a process's subscription is broken never
 arrives. That layer says when: "lost" closes every socket of the process with 3012, as a failed
 receive does on the core layer; "back" (subscribed again, after an outage or a restart quick
@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from bakery_site.channel_layer import BACK, LOST, HealingPubSubLayer
+from games.live.channel_layer import BACK, LOST, HealingPubSubLayer
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ MARKER_SECONDS = 30  # the marker outlives a few missed ticks, and a stopped pro
 
 class Rejoining(Protocol):
     """A socket that can join its groups again and catch up, or close for its page to reconnect
-    (games.consumers.GameConsumer)."""
+    (games.live.consumer.GameConsumer)."""
 
     channel_layer: Any
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from games import catalog, services
-from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404
+from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, watchable
 from games.boards import (
     Sent,
     board_context,
@@ -30,13 +30,12 @@ from games.boards import (
     render_board,
     render_diff,
 )
+from games.boards.chat import chat_context, render_chat_log, render_chat_panel
 from games.boards.shared import read
 from games.engines import IllegalAction
-from games.forms import NewGameForm
 from games.models import LIVE, Game, Seat
-from games.moves import close_posted, parse_number, play_posted
-from games.table_chat import chat_context, render_chat_log, render_chat_panel
-from games.watching import watchable
+from games.services.moves import close_posted, parse_number, play_posted
+from games.web.forms import NewGameForm
 
 
 def board_response(

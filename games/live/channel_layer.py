@@ -20,8 +20,8 @@ The pub/sub layer (`HealingPubSubLayer`, the default on Redis) streams a group m
 each process that has a socket in the group. A message published while a process's subscription
 is broken is gone, and channels-redis 4.3 tells nobody: its receive task logs the error and
 redis-py subscribes again on its next connect. Here the layer says both out loud to whoever
-listens (games/layer_watch.py): "lost" when its receive fails, "back" when its subscriptions are
-made again on a new connection.
+listens (games/live/layer_watch.py): "lost" when its receive fails, "back" when its
+subscriptions are made again on a new connection.
 """
 
 from __future__ import annotations

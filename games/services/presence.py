@@ -1,7 +1,7 @@
 """Who is at a table now: a row per socket (games.models.TableSocket), seen by every process.
 
 A socket's row is written when it opens and marked closed (with the time) when it closes; its
-process renews the open rows every sweep (games.worker). A person counts as here while any of
+process renews the open rows every sweep (games.live.runner). A person counts as here while any of
 their rows was seen within AWAY_SECONDS: a short drop (a reload, a train tunnel) does not make a
 seat away, and the rows of a process that died stop being renewed, so its people go away too.
 Rows are kept RELAXED_ABSENCE_SECONDS, as long as games.services.absence reads them.
@@ -24,13 +24,9 @@ from typing import Any
 
 from django.conf import settings
 
+from games.groups import group_name, on_serving_loop, send_to_group
 from games.models import TableSocket
-from games.services import (
-    clocks,
-    group_name,
-    on_serving_loop,
-    send_to_group,
-)
+from games.services import clocks
 
 PROCESS = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"[:40]
 

@@ -11,8 +11,9 @@ and every sweep wakes the games with a deadline due (set by another process, or 
 restart); bot_step then lets a stand-in move. Several processes may wake the same game: the
 version and deadline re-check under the row lock lets exactly one store each move. The sweep
 also renews this process's sockets at the tables, announces presence that changed with time
-(games.presence), deals the rematches that wait only on people who went away (rematch.sweep)
-and hands to a house bot the seat of a person long away at a relaxed table (absence.sweep).
+(games.services.presence), deals the rematches that wait only on people who went away
+(rematch.sweep) and hands to a house bot the seat of a person long away at a relaxed table
+(absence.sweep).
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -30,10 +31,11 @@ from typing import Any
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
+from django.dispatch import receiver
 
-from games import presence, services
+from games import services
 from games.models import Game, Seat
-from games.services import clocks
+from games.services import bots_due, clocks, presence
 
 logger = logging.getLogger(__name__)
 
@@ -215,6 +217,12 @@ RUNNER = Runner()
 def hint(game_id: int) -> None:
     """A commit may have left a bot to act at this game: this process's runner looks."""
     RUNNER.hint(game_id)
+
+
+@receiver(bots_due)
+def bots_due_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+    """The services committed a change that may leave a bot to act: look."""
+    hint(game_id)
 
 
 def serve(app: ASGIApp) -> ASGIApp:

@@ -22,14 +22,9 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
-from games.services import send_to_group
+from games.groups import recheck_sockets, send_to_group, user_group
 
 SESSION_ENDED = 4401
-
-
-def user_group(user_id: int) -> str:
-    """The channel group of one person's open sockets, at every table."""
-    return f"user_{user_id}"
 
 
 def session_digest(session_key: str) -> str:
@@ -120,8 +115,3 @@ def recheck_on_account_change(
     if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
         return
     recheck_sockets(instance.pk)
-
-
-def recheck_sockets(user_id: int) -> None:
-    """Ask every open socket of this person to re-check its session (and close if it ended)."""
-    send_to_group(user_group(user_id), {"type": "session.check"})

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
+from games.access import watchable
 from games.models import Game, Seat
-from games.watching import watchable
 
 ENDED = (Game.Status.OVER, Game.Status.ABORTED)
 """The statuses of a game that was played and ended: listed in history."""

@@ -15,10 +15,11 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from games import archive, catalog, history, stats
+from games import catalog
 from games.access import HtmxHttpRequest, get_game_or_404
 from games.models import Action, Game, Seat
-from games.replay import (
+from games.records import archive, history, stats
+from games.web.replay import (
     Replay,
     ReplayBroken,
     ReplayUnavailable,

@@ -16,10 +16,10 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.safestring import mark_safe
 
-from games import archive
 from games.boards import render_page_part
 from games.kinds.base import player_name
 from games.models import Game, Seat
+from games.records import archive
 
 logger = logging.getLogger(__name__)
 

@@ -170,7 +170,6 @@ def verify(data: Any) -> list[str]:
 
 def result_problems(engine: Any, state: Any, seats: Sequence[dict[str, Any]]) -> list[str]:
     """How the stored seats (as `seat_record` writes them) differ from the rebuilt game's end."""
-    from games.services import placings  # the services import this module
 
     if not engine.is_over(state):
         return ["The stored moves do not bring the game to its end."]
@@ -188,3 +187,28 @@ def result_problems(engine: Any, state: Any, seats: Sequence[dict[str, Any]]) ->
                     f"replayed {value!r}."
                 )
     return problems
+
+
+def placings(
+    scores: list[int], winners: set[int], resigned: set[int]
+) -> tuple[list[int], set[int]]:
+    """Each seat's place and the winners: a tie shares a place, resigned seats share the last.
+
+    The others keep the engine's order among themselves; if every winner resigned, the best
+    of the others win.
+    """
+    stayed = [p for p in range(len(scores)) if p not in resigned]
+    won = winners - resigned
+
+    def place(position: int) -> int:
+        mine = scores[position]
+        return 1 + sum(
+            1
+            for p in stayed
+            if scores[p] > mine or (scores[p] == mine and p in won and position not in won)
+        )
+
+    places = [place(p) if p not in resigned else len(stayed) + 1 for p in range(len(scores))]
+    if not won and resigned:
+        won = {p for p in stayed if places[p] == 1}
+    return places, won

@@ -1,0 +1,1 @@
+"""The pages: tables and posted moves, history and replays, moderation, forms."""
