@@ -1,27 +1,16 @@
-"""Sign-up, profiles and leaderboards; log-in, log-out and password change are Django's own."""
-
-from typing import Any
+"""Sign-up and settings; log-in, log-out and password change are Django's own. A person's
+profile and the leaderboards are pages of the games (games/web/people.py)."""
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.db.models import Avg, Count, Max, Q
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 
-from accounts import leaderboards
 from accounts.forms import SettingsForm, SignUpForm
-from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, RatingPoint, User
-from games import catalog, charts
-from games.access import watch_refused
-from games.models import LIVE, Game, Seat
-from games.records import history
-
-RECENT_FINISHED = 15
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -61,122 +50,3 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             return redirect("settings")
         return render(request, "accounts/settings.html", {"form": form}, status=400)
     return render(request, "accounts/settings.html", {"form": form})
-
-
-HISTORY_POINTS = 60
-
-
-def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
-    """Per game kind: the person's finished games, wins, average and best score (one query)."""
-    return {
-        row["game__kind"]: row
-        for row in Seat.objects.filter(user=person, game__status=Game.Status.OVER)
-        .values("game__kind")
-        .annotate(
-            games=Count("pk"),
-            wins=Count("pk", filter=Q(winner=True)),
-            average=Avg("score"),
-            best=Max("score"),
-        )
-    }
-
-
-def game_records(person: User, played: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per game the person is rated at: the rating (provisional or not), the games, wins,
-    average and best score, and the rating's history as a small chart (a query per game)."""
-    names = dict(catalog.choices())
-    out = []
-    for rating in person.ratings.filter(games__gte=1).order_by("-ordinal"):
-        points = RatingPoint.objects.filter(user=person, kind=rating.kind).order_by("-at", "-pk")
-        history = [p.rating for p in reversed(points[:HISTORY_POINTS])]
-        out.append(
-            {
-                "row": rating,
-                "name": names.get(rating.kind, rating.kind),
-                "played": played.get(rating.kind, {}),
-                "chart": charts.line(history),
-            }
-        )
-    return out
-
-
-@require_http_methods(["GET"])
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: ratings per game, recent finished games, and games still going."""
-    if "\x00" in username:
-        raise Http404("No such player.")
-    person = get_object_or_404(User, username=username)
-    played_by_kind = finished_by_kind(person)
-    ratings = game_records(person, played_by_kind)
-    finished = [
-        (game, next((s for s in game.ranked if s.user_id == person.pk), None))  # type: ignore[attr-defined]
-        for game in history.finished_games(request.user, player=person.username)[:RECENT_FINISHED]
-    ]
-    going = (
-        Seat.objects.filter(user=person)
-        .filter(game__status__in=LIVE)
-        .select_related("game")
-        .order_by("-game__created_at")[:30]
-    )
-    visible = [
-        s
-        for s in going
-        if s.user_id == request.user.pk
-        or not (s.game.private or watch_refused(s.game, request.user))
-    ]
-    wins = sum(row["wins"] for row in played_by_kind.values())
-    played = sum(row["games"] for row in played_by_kind.values())
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "person": person,
-            "ratings": ratings,
-            "finished": finished,
-            "seats": visible,
-            "wins": wins,
-            "played": played,
-            **eligibility(),
-        },
-    )
-
-
-def eligibility() -> dict[str, int]:
-    """Who a leaderboard lists, in numbers for its pages."""
-    return {"min_games": MIN_RANKED_GAMES, "recent_days": RANKED_RECENT_DAYS}
-
-
-@require_GET
-def leaderboard_index(request: HttpRequest) -> HttpResponse:
-    """The top of every game's leaderboard."""
-    bots = leaderboards.wants_bots(request.GET.get("bots"))
-    top = leaderboards.TOP_ON_INDEX
-    boards = []
-    for spec in catalog.available():
-        rows = leaderboards.board(spec.slug, bots=bots)
-        boards.append({"spec": spec, "rows": leaderboards.ranks(rows, list(rows[:top]))})
-    return render(
-        request, "leaderboards/index.html", {"boards": boards, "bots": bots, **eligibility()}
-    )
-
-
-@require_GET
-def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """One game's leaderboard, paginated: rank, player, rating, games, wins, win %."""
-    if slug not in {s.slug for s in catalog.available()}:
-        raise Http404("No such game.")
-    bots = leaderboards.wants_bots(request.GET.get("bots"))
-    rows = leaderboards.board(slug, bots=bots)
-    page = Paginator(rows, leaderboards.PAGE_SIZE).get_page(request.GET.get("page"))
-    template = "leaderboards/_page.html" if request.htmx else "leaderboards/board.html"  # type: ignore[attr-defined]
-    return render(
-        request,
-        template,
-        {
-            "spec": catalog.get(slug),
-            "page": page,
-            "ranked": leaderboards.ranks(rows, list(page.object_list), page.start_index() - 1),
-            "bots": bots,
-            **eligibility(),
-        },
-    )

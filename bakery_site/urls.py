@@ -6,8 +6,8 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
-from accounts import views as account_views
 from games.web import history as game_views_history
+from games.web import people
 from games.web import tables as game_views
 
 FAVICON = "img/favicon.svg"  # also base.html's <link rel="icon">, swapped by notify.js on a move
@@ -21,10 +21,10 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=lazy(static, str)(FAVICON), permanent=False)),
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
-    path("u/<str:username>/", account_views.profile, name="profile"),
+    path("u/<str:username>/", people.profile, name="profile"),
     path("games/", include("games.urls")),
-    path("leaderboards/", account_views.leaderboard_index, name="leaderboards"),
-    path("leaderboards/<slug:slug>/", account_views.leaderboard, name="leaderboard"),
+    path("leaderboards/", people.leaderboard_index, name="leaderboards"),
+    path("leaderboards/<slug:slug>/", people.leaderboard, name="leaderboard"),
     path("stats/", game_views_history.site_stats, name="stats"),
     path("stats/<slug:slug>/", game_views_history.game_stats, name="game_stats"),
     path("admin/", admin.site.urls),

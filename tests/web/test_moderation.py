@@ -87,7 +87,7 @@ def test_a_moderator_finds_a_person_and_sees_games_ratings_reports_and_chat(
 def test_a_persons_page_lists_only_the_newest_lines_and_reports_with_a_link_to_all(
     moderator: User, player: User, rival: User
 ) -> None:
-    from accounts.admin import INLINE_ROWS
+    from games.admin.people import INLINE_ROWS
 
     game = finished_game([player, rival])
     many = INLINE_ROWS + 5

@@ -4,21 +4,19 @@ them; a moderator's buttons (abort a game, close a report) call the services."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import Case, When
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
+from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import services
 from games.access import AuthedRequest
+from games.admin.pages import ReadOnly, ReasonForm, moderation_page, refuse_unless
 from games.models import LIVE, Action, ChatMessage, Game, Report, Seat
 from games.services import chat, moderation
 
@@ -28,19 +26,6 @@ HIDDEN = "Hidden while the game runs or waits to start: it fixes seats, deck and
 def spoils_play(game: Game) -> bool:
     """Whether the seed, snapshot and secret picks of this game could still spoil it."""
     return game.status in LIVE
-
-
-class ReadOnly:
-    """Viewed, searched and filtered in admin, never added or changed behind the services."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
@@ -214,12 +199,6 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 # --- moderation: buttons that call the services ---------------------------------------------
 
 
-class ReasonForm(forms.Form):
-    """What a moderator writes when acting: the reason, kept in the admin log."""
-
-    reason = forms.CharField(max_length=200, widget=forms.Textarea(attrs={"rows": 3}))
-
-
 class ReportForm(forms.Form):
     """A moderator closing a report: dismissed or acted on, and what was done."""
 
@@ -230,50 +209,6 @@ class ReportForm(forms.Form):
     resolution = forms.CharField(
         max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 3})
     )
-
-
-def moderation_page(
-    model_admin: admin.ModelAdmin,
-    request: HttpRequest,
-    obj: Any,
-    *,
-    title: str,
-    button: str,
-    form_class: type[forms.Form],
-    run: Callable[[dict[str, Any]], str],
-) -> HttpResponse:
-    """A small admin page with one form; a valid post runs a service and says what it did.
-
-    A refused service leaves everything as it was and shows its message.
-    """
-    opts = model_admin.model._meta
-    form = form_class(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            done = run(form.cleaned_data)
-        except services.ServiceError as exc:
-            form.add_error(None, str(exc))
-        else:
-            model_admin.message_user(request, done, messages.SUCCESS)
-            return redirect(
-                reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
-            )
-    context = {
-        **model_admin.admin_site.each_context(request),
-        "opts": opts,
-        "original": obj,
-        "title": title,
-        "button": button,
-        "form": form,
-    }
-    status = 400 if request.method == "POST" else 200
-    return TemplateResponse(request, "admin/moderation_form.html", context, status=status)
-
-
-def refuse_unless(allowed: bool) -> None:
-    """A 403 for an admin page this person may not use."""
-    if not allowed:
-        raise PermissionDenied
 
 
 def abort_view(model_admin: GameAdmin, request: AuthedRequest, object_id: str) -> HttpResponse:

@@ -1,0 +1,80 @@
+"""What the admin's pages share: read-only rows, and the moderator's one-form pages that call a
+service and say what it did."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+
+from games import services
+
+
+class ReadOnly:
+    """Viewed, searched and filtered in admin, never added or changed behind the services."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReasonForm(forms.Form):
+    """What a moderator writes when acting: the reason, kept in the admin log."""
+
+    reason = forms.CharField(max_length=200, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+def moderation_page(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    obj: Any,
+    *,
+    title: str,
+    button: str,
+    form_class: type[forms.Form],
+    run: Callable[[dict[str, Any]], str],
+) -> HttpResponse:
+    """A small admin page with one form; a valid post runs a service and says what it did.
+
+    A refused service leaves everything as it was and shows its message.
+    """
+    opts = model_admin.model._meta
+    form = form_class(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = run(form.cleaned_data)
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            model_admin.message_user(request, done, messages.SUCCESS)
+            return redirect(
+                reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
+            )
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": opts,
+        "original": obj,
+        "title": title,
+        "button": button,
+        "form": form,
+    }
+    status = 400 if request.method == "POST" else 200
+    return TemplateResponse(request, "admin/moderation_form.html", context, status=status)
+
+
+def refuse_unless(allowed: bool) -> None:
+    """A 403 for an admin page this person may not use."""
+    if not allowed:
+        raise PermissionDenied
