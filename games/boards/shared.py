@@ -26,7 +26,7 @@ from games.boards import pieces
 from games.boards.jinja import board_environment, render_template
 from games.boards.pieces import render_counts
 from games.models import Game, Seat
-from games.services import prepared, presence, seat_stored, stored
+from games.services import prepared, presence, stored
 
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
@@ -93,47 +93,23 @@ def reading(game_id: int) -> threading.Lock:
 
 
 def keep(table: TableAt) -> TableAt:
-    """Remember this read unless a newer one is known (or the same version's, with presence read
-    later); the read to use."""
+    """Remember this read unless a newer one is known (or the same version's, with its presence
+    read later: every change to a table makes a version, so two reads of one version differ in
+    their presence alone); the read to use."""
     game_id = table.game.pk
     with _lock:
         newest = _recent.get(game_id)
-        if newest is None or newest.game.version < table.game.version:
+        if newest is None or (newest.game.version, newest.presence.read_at) < (
+            table.game.version,
+            table.presence.read_at,
+        ):
             _recent[game_id] = table
-        elif newest.game.version == table.game.version:
-            _recent[game_id] = same_version(newest, table)
         table = _recent[game_id]
         _recent.move_to_end(game_id)
         while len(_recent) > KEEP:
             forgotten, _ = _recent.popitem(last=False)
             _reading.pop(forgotten, None)
     return table
-
-
-def same_version(kept: TableAt, read: TableAt) -> TableAt:
-    """Two reads of one version of a table, as one: the presence read later, and each seat as
-    far as either read saw its results closed. Closing results is the one change to a seat that
-    makes no new version, and its count only grows, so a read begun before a close committed
-    (take_seat) cannot undo it by ending after."""
-    base, other = (read, kept) if kept.presence.read_at < read.presence.read_at else (kept, read)
-    if base is other:
-        return base
-    further = {s.pk: s for s in other.seats}
-    seats = [
-        seat_of(base.game, further[s.pk])
-        if s.pk in further and further[s.pk].results_seen > s.results_seen
-        else s
-        for s in base.seats
-    ]
-    if all(mine is theirs for mine, theirs in zip(seats, base.seats, strict=True)):
-        return base
-    return replace(base, seats=seats)
-
-
-def seat_of(game: Game, seat: Seat) -> Seat:
-    """A copy of the seat, pointing at this game row (kept seats are shared by threads: never
-    changed in place)."""
-    return prepared.of_game([copy.copy(seat)], game)[0]
 
 
 def read(game: Game, known: TableAt | None = None) -> TableAt:
@@ -166,27 +142,6 @@ def on_stored(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: 
 
 
 stored.connect(on_stored, dispatch_uid="games.boards.shared")
-
-
-def take_seat(seat: Seat, version: int) -> None:
-    """A seat this process just changed at this version of its game without a new one (closed
-    results, committed): put in the table kept here at that version, as a copy in a new list, so
-    its sockets here draw it without reading the table back."""
-    with _lock:
-        known = _recent.get(seat.game_id)
-        if known is None or known.game.version != version:
-            return  # none kept, or another version: read from the database, the change in it
-        taken = seat_of(known.game, seat)
-        seats = [taken if s.pk == seat.pk else s for s in known.seats]
-        _recent[seat.game_id] = replace(known, seats=seats)
-
-
-def on_seat_stored(sender: Any, seat: Seat, version: int, **kwargs: Any) -> None:
-    """services.base.seat_stored: take the seat."""
-    take_seat(seat, version)
-
-
-seat_stored.connect(on_seat_stored, dispatch_uid="games.boards.shared.seat")
 
 
 def forget_all() -> None:

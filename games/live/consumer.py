@@ -246,16 +246,11 @@ def played(
 
 
 def results_closed(
-    game_id: int,
-    user: Any,
-    session: SocketSession | None,
-    fields: dict[str, str],
-    shown: Shown,
-    origin: str,
+    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
 ) -> Push:
-    """Results closed on the socket (see answered): this viewer's regions that changed (the
-    table this process keeps took the changed seat: boards.shared.take_seat). Closed already,
-    it is the whole board as stored (a push that never came is healed so)."""
+    """Results closed on the socket (see answered): this viewer's regions that changed at the
+    version the close made (the table's announcement brings it to the person's other tabs).
+    Closed already, it is the whole board as stored (a push that never came is healed so)."""
 
     def closed(game: Game | None) -> Push:
         if game is None:
@@ -263,7 +258,7 @@ def results_closed(
         return pushed(game_id, user, None, shown, False, game.version)
 
     def close() -> Game | None:
-        return close_posted(game_id, user, fields, origin)
+        return close_posted(game_id, user, fields)
 
     return answered(game_id, user, session, shown, close, closed, "Closing results")
 
@@ -417,16 +412,16 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def close_results(self, fields: dict[str, str]) -> None:
         """Close the results this page showed, and redraw it (see results_closed)."""
-        await self.answer(results_closed, fields, self.channel_name)
+        await self.answer(results_closed, fields)
 
-    async def answer(self, work: Callable[..., Push], fields: dict[str, str], *more: Any) -> None:
+    async def answer(self, work: Callable[..., Push], fields: dict[str, str]) -> None:
         """Do what this page sent (`work`, on a push thread) and send its answer."""
         async with self.pushing:
             if self.closed:
                 return
             user = self.scope["user"]
             session = self.session if getattr(user, "is_authenticated", False) else None
-            push = await off_loop(work)(self.game_id, user, session, fields, self.shown(), *more)
+            push = await off_loop(work)(self.game_id, user, session, fields, self.shown())
             await self.sent(push)
 
     def flooded(self) -> bool:
@@ -479,13 +474,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         stamp = event.get("stamp")
         if isinstance(stamp, float):
             await self.refresh(whole=False, stamp=stamp)
-
-    async def seat_refreshed(self, event: dict[str, Any]) -> None:
-        """This user changed their own screen state in another tab: redraw what changed."""
-        if event.get("origin") == self.channel_name:
-            return  # this socket made the change and has redrawn itself
-        if event.get("user") == getattr(self.scope["user"], "pk", None):
-            await self.refresh(whole=False)  # read as stored now: no version moved
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         """This person logged out: close the sockets of that session."""

@@ -14,7 +14,6 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     bots_due,
-    seat_stored,
     stored,
 )
 from games.services.play import (
@@ -91,7 +90,6 @@ __all__ = [
     "sweep_absences",
     "sweep_rematches",
     "stored",
-    "seat_stored",
     "start",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",

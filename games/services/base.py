@@ -56,17 +56,6 @@ def hand_to_sockets(game: Game, seats: list[Seat], state: Any) -> None:
     transaction.on_commit(lambda: stored.send(Game, game=game, seats=seats, state=state))
 
 
-# Sent once a seat changed without a new version (closed results) is committed, with that seat
-# and the game's version: games.boards.shared puts it in the table it keeps, so this process's
-# sockets need not read the table back.
-seat_stored = Signal()
-
-
-def hand_seat_to_sockets(seat: Seat, version: int) -> None:
-    """Once committed, send `seat_stored` with this seat as it then is, at this version."""
-    transaction.on_commit(lambda: seat_stored.send(Seat, seat=seat, version=version))
-
-
 def bump(game: Game, fields: list[str]) -> None:
     """Save the changed fields with a new version, announced once the transaction commits."""
     game.version += 1
@@ -81,15 +70,6 @@ NOTICES_KEPT = 8
 def notice(game: Game, text: str) -> None:
     """Add a public notice to the table (saved by the caller's bump with "notices")."""
     game.notices = [*game.notices, {"text": text}][-NOTICES_KEPT:]
-
-
-def announce_to_user(game_id: int, user_id: int, origin: str = "") -> None:
-    """Tell one user's sockets at the table to redraw their own board (no version moved); the
-    socket on channel `origin`, if any, made the change and has redrawn itself."""
-    message: dict[str, Any] = {"type": "seat.refreshed", "user": user_id}
-    if origin:
-        message["origin"] = origin
-    send_to_group(group_name(game_id), message)
 
 
 def closed_reason(game: Game) -> str:

@@ -54,10 +54,8 @@ def play_posted(game: Game | int, user: User, fields: Mapping[str, str]) -> Game
     return services.play(game, user, action, version, fields.get("moment") or None)
 
 
-def close_posted(
-    game: Game | int, user: User, fields: Mapping[str, str], origin: str = ""
-) -> Game | None:
+def close_posted(game: Game | int, user: User, fields: Mapping[str, str]) -> Game | None:
     """Close the results up to the count these fields say ("Back to the ovens"): the game, or
-    None if they were closed already. `origin`: the socket it came on (see close_results)."""
+    None if they were closed already."""
     seen = parse_number(fields.get("seen"), "count of results") or 0
-    return services.close_results(game, user, seen, origin)
+    return services.close_results(game, user, seen)

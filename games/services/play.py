@@ -21,11 +21,9 @@ from games.services.base import (
     NotAllowed,
     ServiceError,
     StaleVersion,
-    announce_to_user,
     bots_due,
     bump,
     closed_reason,
-    hand_seat_to_sockets,
     hand_to_sockets,
     load_state,
     lock,
@@ -524,21 +522,17 @@ def check_close_results(game: Game, user: User, seen: int, seats: list[Seat]) ->
 
 
 @transaction.atomic
-def close_results(game: Game | int, user: User, seen: int, origin: str = "") -> Game | None:
+def close_results(game: Game | int, user: User, seen: int) -> Game | None:
     """Record that a seated player closed the results up to the given count, in all their tabs:
-    the game, or None if they were closed already (nothing changed, nothing is announced).
-
-    `origin`: the channel of the socket it was sent on, which redraws itself (the others of the
-    person's sockets are told)."""
+    the game at the new version it made (like every change to a table), or None if they were
+    closed already (nothing changed, nothing is announced)."""
     game, seats = lock_with_seats(game)  # the seats in the lock's round trip (prepared.py)
     seat = check_close_results(game, user, seen, seats)
     if seat.results_seen >= seen:
         return None
     seat.results_seen = seen
     prepared.save_fields(seat, ["results_seen"])
-    hand_seat_to_sockets(seat, game.version)
-    game_id, user_id = game.pk, user.pk
-    transaction.on_commit(lambda: announce_to_user(game_id, user_id, origin))
+    bump(game, [])
     return game
 
 

@@ -325,7 +325,7 @@
       return false;
     }
     say("", "");
-    // A move makes a version; closed results change only this person's board, at this version.
+    // A move makes a version (closing results does too, but it is answered with its board).
     if (type === "play") awaitMove(shownVersion() + 1);
     return true;
   }

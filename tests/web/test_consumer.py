@@ -152,6 +152,8 @@ async def test_closing_results_in_one_tab_closes_them_in_the_others(
     for ws in tabs:
         pushed = await ws.receive_from()
         assert 'id="region-results"' in pushed and "Back to the ovens" not in pushed
+    pushed = await theirs.receive_from()  # the close's version, and nothing of the results
+    assert 'id="board-live"' in pushed and 'id="region-results"' not in pushed
     assert await theirs.receive_nothing()
     for ws in [*tabs, theirs]:
         await ws.disconnect()

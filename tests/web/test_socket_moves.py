@@ -243,8 +243,8 @@ def results_seen(game: Game, user: User) -> int:
 async def test_results_closed_on_the_socket_redraw_this_tab_and_the_others_of_that_baker(
     running_game: Game, player: User, rival: User
 ) -> None:
-    """The tap is answered on its own socket; the baker's other tab is told; the rival's screen
-    and the table's version do not move."""
+    """The tap is answered on its own socket and makes a version (every change to a table does);
+    the baker's other tab draws it; the rival's screen does not move."""
     await database_sync_to_async(play_to_first_results)(running_game)
     await database_sync_to_async(running_game.refresh_from_db)()
     version = running_game.version
@@ -257,9 +257,11 @@ async def test_results_closed_on_the_socket_redraw_this_tab_and_the_others_of_th
     pushed = await other_tab.receive_from()
     assert BACK not in pushed and 'id="region-' in pushed
     assert await tab.receive_nothing()  # it is not sent its own change a second time
+    pushed = await theirs.receive_from()  # the close's version, and nothing of the results
+    assert 'id="board-live"' in pushed and 'id="region-results"' not in pushed
     assert await theirs.receive_nothing()
     await database_sync_to_async(running_game.refresh_from_db)()
-    assert running_game.version == version
+    assert running_game.version == version + 1
     for ws in (tab, other_tab, theirs):
         await ws.disconnect()
 

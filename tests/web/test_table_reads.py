@@ -141,38 +141,35 @@ def test_a_move_stored_where_no_socket_watches_or_presence_is_old_is_read_as_usu
     assert shared.recent(running_game.pk) is first
 
 
-def test_results_closed_here_reach_this_processes_sockets_without_a_read(
-    running_game: Game, player: User, django_assert_num_queries: Any
-) -> None:
+def test_closing_results_makes_a_version_the_sockets_read(running_game: Game, player: User) -> None:
+    """Every change to a table makes a version, closed results too: the sockets' read of it
+    shows them closed, and the table kept before is left as it was."""
     play_to_first_results(running_game)
     before = shared.table_at(running_game.pk)  # a socket here watches the table
-    assert services.close_results(running_game.pk, player, 1) is not None
-    with django_assert_num_queries(0):
-        kept = shared.table_at(running_game.pk, before.game.version)
-    assert [s.results_seen for s in kept.seats if s.user_id == player.pk] == [1]
-    fresh = shared.read(Game.objects.get(pk=running_game.pk))
-    assert seats_as_stored(kept) == seats_as_stored(fresh)
-    assert seats_as_stored(before) != seats_as_stored(kept)  # the table kept before is unchanged
-    assert all(seat.game is kept.game for seat in kept.seats)
-
-
-def test_a_read_begun_before_results_closed_does_not_undo_them(
-    running_game: Game, player: User
-) -> None:
-    """A socket's read of the table that began before a close committed and ends after it,
-    with presence read later, keeps that presence and the closed results."""
-    play_to_first_results(running_game)
-    shared.table_at(running_game.pk)  # a socket here watches the table
-    begun = shared.read(Game.objects.get(pk=running_game.pk))
-    assert services.close_results(running_game.pk, player, 1) is not None
-    ended = replace(begun, presence=shared.presence.read(running_game.pk))
-    kept = shared.keep(ended)
-    assert kept.presence is ended.presence
+    game = services.close_results(running_game.pk, player, 1)
+    assert game is not None and game.version == before.game.version + 1
+    kept = shared.table_at(running_game.pk, game.version)
     assert [s.results_seen for s in kept.seats if s.user_id == player.pk] == [1]
     assert seats_as_stored(kept) == seats_as_stored(
         shared.read(Game.objects.get(pk=running_game.pk))
     )
-    assert all(seat.game is kept.game for seat in kept.seats)
+    assert [s.results_seen for s in before.seats if s.user_id == player.pk] == [0]
+
+
+def test_a_read_begun_before_results_closed_never_replaces_the_newer_version(
+    running_game: Game, player: User
+) -> None:
+    """A socket's read of the table that began before a close committed and ends after it,
+    with presence read later, does not undo the closed results: it is an older version."""
+    play_to_first_results(running_game)
+    shared.table_at(running_game.pk)  # a socket here watches the table
+    begun = shared.read(Game.objects.get(pk=running_game.pk))
+    game = services.close_results(running_game.pk, player, 1)
+    assert game is not None
+    newer = shared.table_at(running_game.pk, game.version)
+    ended = replace(begun, presence=shared.presence.read(running_game.pk))
+    assert shared.keep(ended) is newer
+    assert [s.results_seen for s in newer.seats if s.user_id == player.pk] == [1]
 
 
 def test_a_waiting_rooms_new_version_is_read_with_its_host(
