@@ -128,7 +128,7 @@ class Person:
 
     async def close_on_socket(self, data: dict[str, str]) -> None:
         """live.js: results closed while the socket is up go on it, as the fields its form posts;
-        no version is awaited (closing makes none), the push redraws this board."""
+        no version is awaited (as live.js awaits none): the answer redraws this board."""
         assert self.socket is not None
         try:
             await self.socket.send(json.dumps({"type": "close_results", "fields": data}))
