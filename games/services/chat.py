@@ -79,9 +79,20 @@ def clean_line(text: Any) -> str:
         raise ServiceError(
             f"A message is at most {ChatMessage.MAX_LENGTH} characters; yours has {len(line)}."
         )
-    if any(unicodedata.category(c).startswith("C") for c in line):
+    if not all(shown(c) for c in line):
         raise ServiceError("The message holds characters that cannot be shown.")
     return line
+
+
+# What people type inside emoji: joiners (a cook is woman + ZWJ + cooking) and the tag
+# characters of subdivision flags. Skin tones (Sk) and variation selectors (Mn) are marks already.
+EMOJI_FORMAT = {"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))}
+
+
+def shown(character: str) -> bool:
+    """Whether a chat line may hold this character: anything but controls, bidi overrides,
+    private-use, unassigned and other invisible format characters, save those of emoji."""
+    return character in EMOJI_FORMAT or not unicodedata.category(character).startswith("C")
 
 
 def check_say(game: Game, user: User, text: Any) -> str:

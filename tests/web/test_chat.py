@@ -54,6 +54,9 @@ def test_a_line_is_stored_escaped_and_not_an_action(running_game: Game, player: 
         ("x" * 301, "at most 300 characters; yours has 301"),
         ("bell \x07 rings", "cannot be shown"),
         ("right\u202eto left", "cannot be shown"),
+        ("isolate \u2067 here", "cannot be shown"),
+        ("private \ue000 use", "cannot be shown"),
+        ("hidden \u2060 joiner", "cannot be shown"),
     ],
 )
 def test_empty_long_and_garbage_lines_are_refused(
@@ -62,6 +65,24 @@ def test_empty_long_and_garbage_lines_are_refused(
     status, html = say(client_for(player), running_game, text)
     assert status == 422 and why in html and 'role="alert"' in html
     assert not ChatMessage.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "emoji",
+    [
+        "\U0001f469\u200d\U0001f373",  # woman cook: woman, zero-width joiner, cooking
+        "\U0001f44d\U0001f3fd",  # thumbs up with a skin tone
+        "\u2764\ufe0f",  # red heart with its variation selector
+        "\U0001f1eb\U0001f1f7",  # a flag of two regional indicators
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family, joined twice
+    ],
+)
+def test_emoji_as_people_type_them_are_taken(running_game: Game, player: User, emoji: str) -> None:
+    status, html = say(client_for(player), running_game, f"well baked {emoji}")
+    assert status == 200 and emoji in html
+    assert ChatMessage.objects.get().text == f"well baked {emoji}"
 
 
 @pytest.mark.django_db
