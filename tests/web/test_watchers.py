@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -42,6 +44,20 @@ def test_only_the_players_see_a_players_only_game(
         assert expected in response.content.decode()
         assert 'role="alert"' in response.content.decode()
     assert client_for(rival).get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_refusal_is_logged_in_one_line_without_a_traceback(
+    player: User, rival: User, outsider: User, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = table(player, rival, Game.Watchers.PLAYERS)
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        assert client_for(outsider).get(f"/games/{game.pk}/").status_code == 403
+    refused = [r for r in caplog.records if r.name == "django.request"]
+    assert [r.getMessage() for r in refused] == [
+        f"Forbidden (Permission denied): /games/{game.pk}/"
+    ]
+    assert refused[0].exc_info is None and "Traceback" not in caplog.text
 
 
 @pytest.mark.django_db
