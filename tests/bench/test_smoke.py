@@ -68,6 +68,13 @@ def run_bench(module: str, **extra: str) -> str:
     return done.stdout
 
 
+def test_every_bench_module_has_a_short_pass() -> None:
+    """`make bench` runs these; a new one needs its tiny sizes and a test here."""
+    from bench.__main__ import modules
+
+    assert modules() == ["bots", "cakehalla", "midnight_bakery", "pushes", "site", "stats"]
+
+
 def counts(pattern: str, out: str) -> list[int]:
     """The numbers the pattern's group caught on every line of the output."""
     return [int(n.replace(",", "")) for n in re.findall(pattern, out)]
