@@ -1,20 +1,36 @@
-"""Run every benchmark module in this package (`make bench`); `make bench-web` runs web."""
+"""Run every benchmark module in this package (`make bench`); `make bench-web` runs web.
 
-import importlib
+Each runs in a process of its own: the Django benches each set Django up on their own throwaway
+database, which a process can do once. Exits non-zero if any of them failed.
+"""
+
 import pkgutil
+import subprocess
+import sys
 
 import bench
 
 
-def main() -> None:
-    """Import each bench module and call its main()."""
-    for info in sorted(pkgutil.iter_modules(bench.__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name in {"common", "web"}:
-            continue
-        module = importlib.import_module(f"bench.{info.name}")
-        print(f"== {info.name}")
-        module.main()
+def modules() -> list[str]:
+    """The names of the bench modules `make bench` runs, in order."""
+    return sorted(
+        info.name
+        for info in pkgutil.iter_modules(bench.__path__)
+        if not info.name.startswith("_") and info.name not in {"common", "web"}
+    )
+
+
+def main() -> int:
+    """Run each bench module's main() in its own process; how many failed."""
+    failed = []
+    for name in modules():
+        print(f"== {name}", flush=True)
+        if subprocess.run([sys.executable, "-m", f"bench.{name}"], check=False).returncode:
+            failed.append(name)
+    if failed:
+        print(f"== failed: {', '.join(failed)}", flush=True)
+    return len(failed)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(1 if main() else 0)

@@ -6,6 +6,11 @@ as it does in Daphne; each person's move is made in an HTTP thread as a view mak
 move: services.play itself (the request), and the time from its return (the commit) to the
 announcement of the first bot move and of the last one before a person must move again.
 Sizes: BENCH_BOTS_TABLES (`1,10`), BENCH_BOTS_MOVES (12 person moves a table).
+
+The bench's person moves as soon as the bots are done, which a person never does: it waits for
+the runner's drive of the table to end first (idle_at). Runner.drive awaits next_deadline after
+its last check for a new hint and returns after it, so a hint that comes in that await is lost
+and the bots wait for the next sweep (BOT_SWEEP_SECONDS, an hour here: the bench hung there).
 """
 
 from __future__ import annotations
@@ -50,12 +55,19 @@ def person_waits(game_id: int) -> bool:
     return not services.bot_due(Game.objects.get(pk=game_id))
 
 
+async def idle_at(runner: Any, game_id: int) -> None:
+    """Wait until the runner has no drive of the game under way (see the module's docstring)."""
+    while game_id in runner.busy:
+        await asyncio.sleep(0.001)
+
+
 async def drive(kind: str, seats: int, bot: str, seed: int, http: Any, out: Delays) -> None:
     """One table: a person's move, then the bots' answers heard on the group, MOVES times."""
     from channels.db import DatabaseSyncToAsync as sync_to_async
     from channels.layers import get_channel_layer
 
     from games import groups, services
+    from games.live.runner import RUNNER
 
     def setup() -> Any:
         return started_table(kind, seats, 1, seed, bot)
@@ -68,37 +80,53 @@ async def drive(kind: str, seats: int, bot: str, seed: int, http: Any, out: Dela
     rng = random.Random(seed)
     waits = sync_to_async(person_waits, thread_sensitive=False, executor=http)
 
-    def move() -> tuple[float, float] | None:
+    def move() -> tuple[float, float, int] | None:
         chosen = human_move(table, rng)
         if chosen is None:
             return None
         user, action, version, _ = chosen
         start = time.perf_counter()
-        services.play(table.game_id, user, action, version)
-        return start, time.perf_counter()
+        game = services.play(table.game_id, user, action, version)
+        return start, time.perf_counter(), game.version
 
-    await until_people(layer, channel, waits, table.game_id)
+    await until_people(layer, channel, waits, table.game_id, 0)
     for _ in range(MOVES):
+        await idle_at(RUNNER, table.game_id)
         timed = await sync_to_async(move, thread_sensitive=False, executor=http)()
         if timed is None:
             return
-        start, committed = timed
+        start, committed, version = timed
         out.request.append(committed - start)
-        heard = await until_people(layer, channel, waits, table.game_id)
+        heard = await until_people(layer, channel, waits, table.game_id, version)
         if heard:
             out.first.append(heard[0] - committed)
             out.last.append(heard[-1] - committed)
 
 
-async def until_people(layer: Any, channel: str, waits: Any, game_id: int) -> list[float]:
-    """The clock at each announcement until a person must move again."""
+async def until_people(
+    layer: Any, channel: str, waits: Any, game_id: int, after: int
+) -> list[float]:
+    """The clock at each announcement of a version past `after` until a person must move again.
+
+    The person's own move is announced too; it is not a bot's answer, so it is not counted.
+    """
     heard: list[float] = []
+
+    def note(message: dict[str, Any]) -> None:
+        if message.get("type") == "game.updated" and message.get("version", 0) > after:
+            heard.append(time.perf_counter())
+
     while not await waits(game_id):
-        await asyncio.wait_for(layer.receive(channel), timeout=30)
-        heard.append(time.perf_counter())
+        try:
+            message = await asyncio.wait_for(layer.receive(channel), timeout=30)
+        except TimeoutError:
+            raise RuntimeError(
+                f"a bot is due at game {game_id} but nothing was announced in 30 s"
+            ) from None
+        note(message)
     while True:
         try:
-            await asyncio.wait_for(layer.receive(channel), timeout=0.001)
+            note(await asyncio.wait_for(layer.receive(channel), timeout=0.001))
         except TimeoutError:
             return heard
 

@@ -1,5 +1,10 @@
-"""Cakehalla: random games through the public functions, and each bot level's time per decision."""
+"""Cakehalla: random games through the public functions, and each bot level's time per decision.
 
+Sizes: BENCH_CAKEHALLA_RUNS (5) runs of BENCH_CAKEHALLA_GAMES (40) games; each bot level's
+decisions at most BENCH_CAKEHALLA_DECISIONS (0: random 2000, greedy 400, lookahead 20).
+"""
+
+import os
 import random
 import statistics
 import time
@@ -7,9 +12,13 @@ import time
 from games.engines import cakehalla as ch
 from games.engines.cakehalla.bots import BOTS
 
-RUNS = 5
-GAMES_PER_RUN = 40
-BOT_DECISIONS = {"random": 2000, "greedy": 400, "lookahead": 20}
+RUNS = int(os.environ.get("BENCH_CAKEHALLA_RUNS", "5"))
+GAMES_PER_RUN = int(os.environ.get("BENCH_CAKEHALLA_GAMES", "40"))
+CAP = int(os.environ.get("BENCH_CAKEHALLA_DECISIONS", "0"))
+BOT_DECISIONS = {
+    level: min(count, CAP) if CAP > 0 else count
+    for level, count in {"random": 2000, "greedy": 400, "lookahead": 20}.items()
+}
 
 
 def random_games(players: int, games: int, first_seed: int) -> tuple[int, float, float]:

@@ -1,5 +1,10 @@
-"""Midnight Bakery speed: random nights through the public functions, and the greedy bot."""
+"""Midnight Bakery speed: random nights through the public functions, and the greedy bot.
 
+Sizes: BENCH_MIDNIGHT_RUNS (5) runs of BENCH_MIDNIGHT_NIGHTS (60) random nights at 2, 5 and 8
+bakers; the greedy bot plays min(20, BENCH_MIDNIGHT_NIGHTS) nights at each.
+"""
+
+import os
 import random
 import statistics
 import time
@@ -8,8 +13,8 @@ from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.bots import BOTS
 
 TABLES = (2, 5, 8)
-RUNS = 5
-NIGHTS = 60
+RUNS = int(os.environ.get("BENCH_MIDNIGHT_RUNS", "5"))
+NIGHTS = int(os.environ.get("BENCH_MIDNIGHT_NIGHTS", "60"))
 
 
 def random_nights(bakers: int, nights: int, first_seed: int) -> tuple[int, float]:
@@ -54,7 +59,7 @@ def main() -> None:
             f"(median of {RUNS} runs of {NIGHTS} random nights)"
         )
     for bakers in TABLES:
-        times = greedy_decision_times(bakers, 20)
+        times = greedy_decision_times(bakers, min(20, NIGHTS))
         print(
             f"greedy bot at {bakers} bakers: median {statistics.median(times) * 1e6:.0f} µs "
             f"per decision ({len(times)} decisions)"

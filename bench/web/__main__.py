@@ -11,6 +11,8 @@ BENCH_WEB_STAGGER (0: every table starts playing as the clock starts, so their b
 end together; S > 0: each table starts at a random moment of the S seconds before the clock, so
 the clock finds the tables at every point of their games, as on an evening whose tables were not
 all opened at once; the run takes S seconds longer, and nothing before the clock is measured).
+BENCH_WEB_STATS_FLUSH (11 s: on PostgreSQL, the wait after seating for its backends to flush
+the statistics the transaction counts are read from; 0 for a quick pass whose counts may be off).
 BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
 throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
@@ -36,7 +38,8 @@ from bench.web.site import Site
 
 SEATS = 4
 SETUP_CONCURRENCY = 8
-STATS_FLUSH_SECONDS = 11.0  # PostgreSQL backends flush statistics when idle within 10 s
+# PostgreSQL backends flush statistics when idle within 10 s.
+STATS_FLUSH_SECONDS = float(os.environ.get("BENCH_WEB_STATS_FLUSH", "11"))
 
 
 @dataclass

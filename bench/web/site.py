@@ -71,6 +71,13 @@ def base_env() -> dict[str, str]:
     return env
 
 
+def own_static(env: dict[str, str], folder: Path) -> None:
+    """The set-up collects and serves static files in its temp folder (bench/web/settings.py)."""
+    env.update(
+        DJANGO_SETTINGS_MODULE="bench.web.settings", BENCH_WEB_STATIC_ROOT=str(folder / "static")
+    )
+
+
 def with_database(url: str, name: str) -> str:
     """The same server URL with another database name."""
     parts = urlsplit(url)
@@ -97,6 +104,7 @@ def postgres_site(processes: int) -> Site:
         REDIS_PREFIX=f"benchweb{os.getpid()}",
     )
     folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
+    own_static(env, folder)
     label = f"PostgreSQL + Redis, {processes} Daphne process{'es' if processes > 1 else ''}"
     return Site(label, processes, env, folder, admin_url=admin, database=database)
 
@@ -108,6 +116,7 @@ def sqlite_site() -> Site:
     path = str(folder / "db.sqlite3")
     env.update(DATABASE_URL=f"sqlite:///{path}", DEBUG="1")  # make run sets DEBUG=1
     env.pop("REDIS_PREFIX", None)
+    own_static(env, folder)
     return Site(
         "make run defaults (DEBUG=1, SQLite, in-memory layer), 1 Daphne process",
         1,

@@ -1,0 +1,135 @@
+"""A short pass of every benchmark, so none can rot: each runs to its end at a tiny size.
+
+Each bench runs as `make bench` and `make bench-web` run it, in a process of its own (the Django
+benches set Django up on their own throwaway database). The figures are printed, never asserted:
+a test only checks the bench ended well and printed its report with some work in it.
+On the defaults (no DATABASE_URL) the in-process benches and bench-web's SQLite set-up run; with
+DATABASE_URL and REDIS_URL (CI's second pass) bench-web's PostgreSQL + Redis set-up runs instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+in_process = pytest.mark.skipif(ON_POSTGRES, reason="run once, in the pass on the defaults")
+
+# The sizes of the short pass, a few seconds each.
+TINY = {
+    "BENCH_BOTS_TABLES": "1",
+    "BENCH_BOTS_MOVES": "3",
+    "BENCH_CAKEHALLA_RUNS": "1",
+    "BENCH_CAKEHALLA_GAMES": "2",
+    "BENCH_CAKEHALLA_DECISIONS": "2",
+    "BENCH_MIDNIGHT_RUNS": "1",
+    "BENCH_MIDNIGHT_NIGHTS": "2",
+    "BENCH_PUSHES_RUNS": "1",
+    "BENCH_PUSHES_MOVES": "4",
+    "BENCH_SITE_RUNS": "1",
+    "BENCH_SITE_RENDERS": "2",
+    "BENCH_SITE_TABLES": "1",
+    "BENCH_SITE_PACED_TABLES": "1",
+    "BENCH_SITE_MOVES": "3",
+    "BENCH_SITE_THINK_MS": "50",
+    "BENCH_SITE_PLAYERS": "2",
+    "BENCH_STATS_REAL": "1",
+    "BENCH_STATS_GAMES": "40",
+    "BENCH_STATS_RUNS": "1",
+    "BENCH_STATS_PERSON": "20",
+    "BENCH_WEB_TABLES": "1",
+    "BENCH_WEB_SECONDS": "2",
+    "BENCH_WEB_THINK": "0.3",
+    "BENCH_WEB_STATS_FLUSH": "0",
+}
+
+
+def run_bench(module: str, **extra: str) -> str:
+    """Run `python -m <module>` at the tiny sizes; its output, after checking it ended well."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}
+    env.update(TINY, **extra)
+    done = subprocess.run(
+        [sys.executable, "-m", module],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
+    )
+    print(done.stdout)
+    assert done.returncode == 0, f"{module} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_every_bench_module_has_a_short_pass() -> None:
+    """`make bench` runs these; a new one needs its tiny sizes and a test here."""
+    from bench.__main__ import modules
+
+    assert modules() == ["bots", "cakehalla", "midnight_bakery", "pushes", "site", "stats"]
+
+
+def counts(pattern: str, out: str) -> list[int]:
+    """The numbers the pattern's group caught on every line of the output."""
+    return [int(n.replace(",", "")) for n in re.findall(pattern, out)]
+
+
+@in_process
+def test_bots() -> None:
+    out = run_bench("bench.bots")
+    moves = counts(r"\((\d+) moves\)", out)
+    assert len(moves) == 2, out  # one table of each game
+    assert all(n > 0 for n in moves), out
+
+
+@in_process
+def test_engines() -> None:
+    out = run_bench("bench.cakehalla")
+    assert counts(r"([\d,]+) decisions/s", out), out
+    assert len(re.findall(r"cakehalla bot \w+, \d bakers: [\d.]+ ms per decision", out)) == 6
+    out = run_bench("bench.midnight_bakery")
+    assert all(n > 0 for n in counts(r"([\d,]+) decisions/s", out)), out
+    assert len(counts(r"per decision \((\d+) decisions\)", out)) == 3, out
+
+
+@in_process
+def test_pushes() -> None:
+    out = run_bench("bench.pushes")
+    assert len(re.findall(r"ms CPU a move for all pushes", out)) == 6, out  # 2 games, 3 ways
+
+
+@in_process
+def test_site() -> None:
+    out = run_bench("bench.site")
+    assert re.search(r"^Cakehalla, person vs greedy\s+[1-9]\d*\s", out, re.M), out  # plays
+    assert re.search(r"^1\s+none\s+\d+\s+[1-9]\d*\s", out, re.M), out  # live moves
+    assert "site bench took" in out
+
+
+@in_process
+def test_stats() -> None:
+    out = run_bench("bench.stats")
+    assert len(re.findall(r"/stats/[\w-]+/ [\d.]+ ms, \d+ queries", out)) == 2, out
+    assert "profile of a person" in out
+
+
+def test_web() -> None:
+    """bench-web on this pass's set-up: SQLite and one Daphne, or PostgreSQL, Redis and two."""
+    if ON_POSTGRES:
+        out = run_bench(
+            "bench.web",
+            BENCH_WEB_SETUPS="postgres",
+            BENCH_DATABASE_URL=os.environ["DATABASE_URL"],
+            BENCH_REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        )
+    else:
+        out = run_bench("bench.web", BENCH_WEB_SETUPS="sqlite")
+    moves = counts(r"\((\d+) moves measured\)", out)
+    assert len(moves) == 2, out  # one run of each game
+    assert all(n > 0 for n in moves), out
