@@ -157,9 +157,13 @@ class Runner:
                 self.again.discard(game_id)
                 while await step(game_id) is not services.Step.IDLE:
                     pass
-                if game_id not in self.again:
-                    self.set_timer(game_id, await self.in_pool(next_deadline)(game_id))
-                    return
+                if game_id in self.again:
+                    continue
+                delay = await self.in_pool(next_deadline)(game_id)
+                if game_id in self.again:  # a commit hinted while the deadline was read
+                    continue
+                self.set_timer(game_id, delay)
+                return
         except Exception:
             logger.exception("bot moves at game %s stopped; the next sweep tries again", game_id)
             self.woken.pop(game_id, None)

@@ -19,6 +19,7 @@ from django.db import OperationalError
 
 from accounts.models import User
 from games import catalog, groups, services
+from games.live import runner as live_runner
 from games.live.runner import RUNNER, Runner, running_with_bots
 from games.models import Action, Game
 
@@ -232,6 +233,25 @@ async def test_a_failed_bot_step_is_tried_again_by_the_next_sweep(
         await until(lambda: bot_moves(game) == 2, "a later sweep moved the bots")
     finally:
         await RUNNER.stop()
+
+
+async def test_a_move_made_while_a_drive_ends_is_not_lost(
+    runner: Runner, monkeypatch: pytest.MonkeyPatch, player: User
+) -> None:
+    """A person's move committed while the runner reads the game's next deadline, at the end of
+    its drive, still gets its bots' answers (not only at the next sweep, an hour away here)."""
+    game = await database_sync_to_async(table)([player], 2)
+    read_deadline, moved = live_runner.next_deadline, []
+
+    def move_meanwhile(game_id: int) -> float | None:
+        if not moved:  # the bots answered the start: the person picks as the drive ends
+            moved.append(True)
+            keep_first(game, player)
+        return read_deadline(game_id)
+
+    monkeypatch.setattr(live_runner, "next_deadline", move_meanwhile)
+    await database_sync_to_async(services.start)(game, player)
+    await until(lambda: bot_moves(game) == 4, "the bots answered the move made meanwhile")
 
 
 def test_the_sweep_wakes_every_game_at_start_then_only_games_that_stood_still() -> None:
