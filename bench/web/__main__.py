@@ -13,6 +13,8 @@ the clock finds the tables at every point of their games, as on an evening whose
 all opened at once; the run takes S seconds longer, and nothing before the clock is measured).
 BENCH_WEB_STATS_FLUSH (11 s: on PostgreSQL, the wait after seating for its backends to flush
 the statistics the transaction counts are read from; 0 for a quick pass whose counts may be off).
+BENCH_WEB_MOVES (socket: moves go on the socket as live.js sends them; post: every move is
+posted, as when a network keeps websockets from carrying the page's messages).
 BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
 throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
@@ -32,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.web import site as sites
-from bench.web.client import Person, Table, Tally, lag_probe, play
+from bench.web.client import MOVES, Person, Table, Tally, lag_probe, play
 from bench.web.players import POLICIES
 from bench.web.site import Site
 
@@ -239,7 +241,8 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
     errors = sum(tally.errors.values())
     logged = sites.log_errors(site) if not site.external else "n/a"
     print(
-        f"-- {game}, {count} tables, {site.label}, routed by {cfg.route}, {cfg.seconds:.0f} s"
+        f"-- {game}, {count} tables, {site.label}, routed by {cfg.route}, moves {MOVES},"
+        f" {cfg.seconds:.0f} s"
         f" (seated in {tally.seated_in:.0f} s{staggered(cfg)})"
     )
     print(

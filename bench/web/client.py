@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import ssl
@@ -482,9 +483,15 @@ def selects(form: object) -> dict[str, str]:
     return out
 
 
+# BENCH_WEB_MOVES=post: moves are posted (with the live header, as live.js posts while its socket
+# is up but a network keeps it from sending on it) instead of sent on the socket (the default).
+MOVES = os.environ.get("BENCH_WEB_MOVES", "socket")
+
+
 async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] | None:
     """Send what the page sends; for an accepted move, a task that waits for every socket."""
-    if post.move and person.socket is not None and post.url == person.page.data("live", "play"):
+    on_socket = MOVES != "post" and person.socket is not None
+    if post.move and on_socket and post.url == person.page.data("live", "play"):
         return await send_on_socket(person, table, post)
     if person.socket is not None and post.url == person.page.data("live", "close-results"):
         await person.close_on_socket(post.data)  # live.js: its push redraws the board
