@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,6 +28,8 @@ from games.boards.pieces import render_counts
 from games.models import Game, Seat
 from games.services import prepared, presence, stored
 
+# What is kept is bounded by what it serves: a table and its renders are forgotten when the last
+# socket of this process at it closes (socket_closed). The counts below are the backstop.
 KEEP = 2048  # tables remembered per process (a few KiB each)
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
 PRESENCE_KEPT_SECONDS = 10.0  # a table's presence kept across its versions (see read)
@@ -47,6 +49,7 @@ class TableAt:
 _recent: OrderedDict[int, TableAt] = OrderedDict()
 _lock = threading.Lock()  # the sockets' pushes run in several threads
 _reading: dict[int, threading.Lock] = {}  # game id -> held while one thread reads that table
+_sockets: Counter[int] = Counter()  # game id -> this process's open sockets at that table
 # game id -> (version, {(region template, what it reads for the viewer): its HTML})
 _renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
 
@@ -144,11 +147,31 @@ def on_stored(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: 
 stored.connect(on_stored, dispatch_uid="games.boards.shared")
 
 
+def socket_opened(game_id: int) -> None:
+    """A socket of this process joined the table: what is kept of it serves one more."""
+    with _lock:
+        _sockets[game_id] += 1
+
+
+def socket_closed(game_id: int) -> None:
+    """A socket of this process left the table; its last one takes the table and its renders
+    with it (a finished game's state and boards are not kept for nobody)."""
+    with _lock:
+        _sockets[game_id] -= 1
+        if _sockets[game_id] > 0:
+            return
+        del _sockets[game_id]
+        _recent.pop(game_id, None)
+        _reading.pop(game_id, None)
+        _renders.pop(game_id, None)
+
+
 def forget_all() -> None:
     """Forget every table and render (tests: a new database reuses the same game ids)."""
     with _lock:
         _recent.clear()
         _renders.clear()
+        _sockets.clear()
     pieces.forget_all()
 
 

@@ -22,7 +22,7 @@ from django.utils.html import format_html
 from redis.exceptions import RedisError
 
 from games.access import can_watch, invited_to, watch_refused
-from games.boards import Sent, board_message, render_diff, render_whole
+from games.boards import Sent, board_message, render_diff, render_whole, shared
 from games.boards.chat import render_chat_log
 from games.boards.shared import TableAt, table_at
 from games.engines import IllegalAction
@@ -301,6 +301,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.prints = {}
         watch(self)
+        shared.socket_opened(self.game_id)
         self.present = True
         table = await off_loop(arrived)(table, self.channel_name, user)
         await self.refresh(whole=True, known=table)
@@ -386,6 +387,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.pending.cancel()
         await self.leave()
         if self.present:
+            shared.socket_closed(self.game_id)
             await off_loop(presence.closed)(self.channel_name, self.game_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

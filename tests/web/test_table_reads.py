@@ -14,6 +14,7 @@ from games import services
 from games.boards import render_whole, shared
 from games.models import Game
 from tests.web.finished_games import play_to_first_results
+from tests.web.sockets import open_board, socket
 from tests.web.test_consumer import keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -184,3 +185,18 @@ def test_a_waiting_rooms_new_version_is_read_with_its_host(
         html, _ = render_whole(kept.game, rival, kept)
     assert kept.game.version == version
     assert f"hosted by {player.username}" in html
+
+
+async def test_a_table_is_kept_while_a_socket_here_is_at_it_and_forgotten_after_the_last(
+    running_game: Game, player: User, rival: User
+) -> None:
+    """What this process keeps of a table (its state, its renders) is bounded by the sockets it
+    serves there: the last one to leave takes it with it."""
+    mine, theirs = await socket(running_game, player), await socket(running_game, rival)
+    for ws in (mine, theirs):
+        await open_board(ws)
+    assert shared.recent(running_game.pk) is not None and running_game.pk in shared._renders
+    await mine.disconnect()
+    assert shared.recent(running_game.pk) is not None  # the rival's socket still shows it
+    await theirs.disconnect()
+    assert shared.recent(running_game.pk) is None and running_game.pk not in shared._renders
