@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
@@ -26,9 +25,9 @@ def group_name(game_id: int) -> str:
 def send_to_group(group: str, message: dict[str, Any]) -> None:
     """Send to a channel group; a layer that is down is logged, never raised (sockets resync).
 
-    From a thread of the server (a socket's push thread, a request's thread), the send is handed
-    to the server's event loop and not waited for: the thread goes on (a move's answer is drawn
-    at once) instead of holding a thread of its pool while the loop gets round to Redis.
+    From a thread of a serving process (a socket's push thread, a request's thread), the send is
+    handed to the server's event loop and not waited for: the thread goes on (a move's answer is
+    drawn at once) instead of holding a thread of its pool while the loop gets round to Redis.
     On an event loop's own thread it is sent in a task of that loop (async_to_sync cannot run
     there). Anywhere else (a command, a test's own thread) it is sent before this returns.
     """
@@ -55,19 +54,25 @@ def running_here() -> bool:
     return True
 
 
+_serving: asyncio.AbstractEventLoop | None = None
+
+
+def serve_here() -> None:
+    """Called on the server's event loop (each ASGI call, games.live.runner.serve): the sends of
+    this process's other threads are handed to it."""
+    global _serving
+    _serving = asyncio.get_running_loop()
+
+
 def serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop whose thread pool runs this code (asgiref notes it per thread, as
-    its own async_to_sync reads it), or None."""
-    local = SyncToAsync.threadlocal
-    loop = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return loop if loop.is_running() and not loop.is_closed() else None
+    """The server's event loop while it runs, or None (a command, a test without a server)."""
+    loop = _serving
+    return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
 
 
 def on_serving_loop(callback: Callable[..., object], *args: Any) -> bool:
-    """Hand `callback(*args)` to the serving loop of this thread (not waited for): whether it was
-    handed (False in a command or a test's own thread, or if the loop closed meanwhile)."""
+    """Hand `callback(*args)` to the server's loop (not waited for): whether it was handed (False
+    in a command or a test without a server, or if the loop closed meanwhile)."""
     loop = serving_loop()
     if loop is None:
         return False

@@ -33,7 +33,7 @@ from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.dispatch import receiver
 
-from games import services
+from games import groups, services
 from games.models import Game, Seat
 from games.services import bots_due, clocks, presence
 
@@ -94,6 +94,7 @@ class Runner:
 
     def start(self) -> None:
         """Run on the current event loop, with a sweep at once (again on a new loop)."""
+        groups.serve_here()  # this loop serves: the process's other threads send through it
         loop = asyncio.get_running_loop()
         if self.loop is loop or settings.BOT_MOVES == "inline":
             return

@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games.groups import send_to_group
+from games.groups import send_to_group, serve_here, serving_loop
 
 GROUP = "game_424242"
 MESSAGE = {"type": "game.updated", "version": 7}
@@ -32,9 +33,31 @@ async def test_a_send_from_the_event_loops_own_thread_reaches_the_group() -> Non
 
 
 async def test_a_send_from_a_server_thread_and_from_a_plain_thread_reaches_the_group() -> None:
+    serve_here()  # as the site's first ASGI call does on the server's loop
     layer, channel = await joined()
     await database_sync_to_async(send_to_group)(GROUP, MESSAGE)  # handed to the loop
     assert await asyncio.wait_for(layer.receive(channel), 5) == MESSAGE
     await asyncio.to_thread(send_to_group, GROUP, {**MESSAGE, "version": 8})  # sent there
     assert (await asyncio.wait_for(layer.receive(channel), 5))["version"] == 8
     await layer.group_discard(GROUP, channel)
+
+
+async def test_a_server_thread_hands_its_send_to_the_serving_loop() -> None:
+    """A thread of a serving process sees the loop it hands its sends to."""
+    serve_here()
+    layer, channel = await joined()
+    handed = await database_sync_to_async(lambda: serving_loop() is not None)()
+    assert handed
+    await database_sync_to_async(send_to_group)(GROUP, MESSAGE)
+    assert await asyncio.wait_for(layer.receive(channel), 5) == MESSAGE
+    await layer.group_discard(GROUP, channel)
+
+
+def test_without_a_running_server_loop_a_send_is_made_in_place() -> None:
+    """A command, or a test with no server: the loop the last server ran on has closed."""
+    assert serving_loop() is None
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(GROUP, channel)
+    send_to_group(GROUP, MESSAGE)
+    assert async_to_sync(layer.receive)(channel) == MESSAGE
