@@ -117,6 +117,12 @@ class Game(models.Model):
         return reverse("games:table", args=[self.pk])
 
     @property
+    def abort_sentence(self) -> str:
+        """The moderator's reason as a sentence: a full stop is added when it ends without one."""
+        reason = self.abort_reason.strip()
+        return reason if not reason or reason[-1] in ".!?…" else f"{reason}."
+
+    @property
     def spec(self) -> GameKind:
         """What the site knows of this game's kind (games/kinds/)."""
         return catalog.get(self.kind)

@@ -75,7 +75,7 @@ def notice(game: Game, text: str) -> None:
 def closed_reason(game: Game) -> str:
     """Why a table that is no longer open refuses seats and lobby changes."""
     if game.status == Game.Status.ABORTED:
-        return f"A moderator stopped this game: {game.abort_reason}"
+        return f"A moderator stopped this game: {game.abort_sentence}"
     return {
         Game.Status.RUNNING: "This table has already started.",
         Game.Status.OVER: "This game is over.",

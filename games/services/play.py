@@ -343,7 +343,7 @@ HANDED_OVER_WHY = {
 }
 HAND_OVER_NOTICES = {
     LEFT: "{name} left: a {bot} bot plays {seat} to the end.",
-    ABSENT: "{name} is away: a {bot} bot plays {seat} to the end.",
+    ABSENT: "{name}'s time ran out three moves in a row: a {bot} bot plays {seat} to the end.",
     DEACTIVATED: "{name}'s account was closed: a {bot} bot plays {seat} to the end.",
 }
 
@@ -370,7 +370,10 @@ def hand_over(game: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, rea
     seat.save(update_fields=["resigned", "bot", "handed_over", "stand_ins"])
     assert seat.position is not None
     clocks.wind(game, state, {seat.position: seat}, set(), clocks.now())
-    text = HAND_OVER_NOTICES[reason].format(name=seat.user.username, bot=seat.bot, seat=seat.name)
+    words = HAND_OVER_NOTICES[reason]
+    if reason == ABSENT and game.pace == Game.Pace.RELAXED:  # no clock: gone while it waited
+        words = "{name} was away while the table waited: a {bot} bot plays {seat} to the end."
+    text = words.format(name=seat.user.username, bot=seat.bot, seat=seat.name)
     notice(game, text)
 
 

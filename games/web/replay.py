@@ -46,7 +46,7 @@ class Replay:
         """The replay of a finished game, rebuilt from its stored setup and every move;
         ReplayUnavailable for any other, ReplayBroken (logged) if it cannot be rebuilt."""
         if game.status == Game.Status.ABORTED:
-            raise ReplayUnavailable(f"A moderator stopped this game: {game.abort_reason}")
+            raise ReplayUnavailable(f"A moderator stopped this game: {game.abort_sentence}")
         if game.status != Game.Status.OVER:
             raise ReplayUnavailable("The replay opens when the game ends.")
         seats = [s for s in game.seats.select_related("user") if s.position is not None]

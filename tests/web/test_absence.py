@@ -68,7 +68,9 @@ def test_a_person_away_while_the_table_waits_gets_a_house_bot_and_may_come_back(
     assert mine.resigned and mine.handed_over == services.ABSENT and mine.bot
     running_game.refresh_from_db()
     told = [n["text"] for n in running_game.notices]
-    assert any(t.startswith(f"alice is away: a {mine.bot} bot plays") for t in told)
+    assert any(
+        t.startswith(f"alice was away while the table waited: a {mine.bot} bot plays") for t in told
+    )
     assert Action.objects.filter(game=running_game, user=player, bot=mine.bot).exists()
     with pytest.raises(services.NotAllowed, match="You were away while the table waited on you"):
         services.play(running_game, player, {}, None)
@@ -169,4 +171,4 @@ def test_two_processes_sweeping_one_absent_seat_hand_it_over_once(
     handed_over = Seat.objects.filter(game=game, handed_over=services.ABSENT)
     assert list(handed_over.values_list("user__username", flat=True)) == ["alice"]
     game.refresh_from_db()
-    assert sum("is away" in n["text"] for n in game.notices) == 1
+    assert sum("was away while the table waited" in n["text"] for n in game.notices) == 1

@@ -112,6 +112,28 @@ def test_five_lines_in_ten_seconds_then_wait(
 
 
 @pytest.mark.django_db
+def test_a_logged_out_visitor_is_asked_to_log_in_where_spectators_chat(
+    player: User, rival: User
+) -> None:
+    game = services.create_game(player, "midnight-bakery", 2, spectator_chat=True)
+    services.join(game, rival)
+    services.start(game, player)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "Log in to chat." in page and "Only the players write here." not in page
+
+
+@pytest.mark.django_db
+def test_a_line_too_long_is_refused_in_words_not_cut_by_the_box(
+    running_game: Game, player: User
+) -> None:
+    page = client_for(player).get(f"/games/{running_game.pk}/").content.decode()
+    box = page[page.index('id="chat-text"') :].split(">", 1)[0]
+    assert "maxlength" not in box  # a pasted long line reaches the server whole
+    status, html = say(client_for(player), running_game, "z" * 400)
+    assert status == 422 and "at most 300 characters; yours has 400" in html
+
+
+@pytest.mark.django_db
 def test_spectators_neither_read_nor_write_unless_the_host_allows(
     player: User, rival: User, outsider: User
 ) -> None:

@@ -156,7 +156,9 @@ def test_three_stand_ins_in_a_row_give_the_seat_to_a_bot_placed_last(
     assert mine.resigned and mine.bot == "greedy" and mine.handed_over == services.ABSENT
     assert mine.deadline is None
     game.refresh_from_db()
-    assert "alice is away: a greedy bot plays" in game.notices[-1]["text"]
+    assert (
+        "alice's time ran out three moves in a row: a greedy bot plays" in game.notices[-1]["text"]
+    )
     while game.status == Game.Status.RUNNING:
         keep_first(game, rival)
         game.refresh_from_db()

@@ -303,6 +303,19 @@ def test_abort_ends_a_game_with_the_reason_shown_and_no_rating_change(
     assert running_game.spec.engine.dump(rebuilt) == running_game.snapshot
 
 
+def test_an_aborted_games_reason_reads_as_a_sentence_and_its_replay_never_says_until_then(
+    moderator: User, player: User, running_game: Game
+) -> None:
+    moderation.abort(running_game, moderator, "Testing: abort")
+    board = client_for(player).get(f"/games/{running_game.pk}/").text
+    assert "Testing: abort. The game does not count" in board
+    replay = client_for(player).get(f"/games/{running_game.pk}/replay/")
+    assert replay.status_code == 404 and "Testing: abort." in replay.text
+    assert "Until then" not in replay.text and "has no replay" in replay.text
+    history = client_for(player).get("/games/history/").text
+    assert "Testing: abort." in history
+
+
 def test_abort_needs_a_reason_and_a_running_game(
     moderator: User, player: User, rival: User, running_game: Game
 ) -> None:
