@@ -28,7 +28,13 @@ from games.boards.shared import TableAt, table_at
 from games.engines import IllegalAction
 from games.groups import group_name, user_group
 from games.live.layer_watch import unwatch, watch
-from games.live.sessions import SESSION_ENDED, SocketSession, session_digest, socket_session
+from games.live.sessions import (
+    SESSION_ENDED,
+    SocketSession,
+    ended_code,
+    session_digest,
+    socket_session,
+)
 from games.models import Game
 from games.services import ServiceError, presence
 from games.services.moves import close_posted, play_posted
@@ -547,7 +553,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.closed = True
 
     async def end(self, code: int) -> None:
-        """Close the socket with this code; nothing is sent after it."""
-        if not self.closed:
-            self.closed = True
-            await self.close(code=code)
+        """Close the socket with this code; nothing is sent after it (a session that ended says
+        whether the account was closed)."""
+        if self.closed:
+            return
+        self.closed = True
+        if code == SESSION_ENDED and self.session is not None:
+            code = await off_loop(ended_code)(self.session.user_id)
+        await self.close(code=code)

@@ -25,6 +25,14 @@ from django.utils.crypto import constant_time_compare
 from games.groups import recheck_sockets, send_to_group, user_group
 
 SESSION_ENDED = 4401
+ACCOUNT_CLOSED = 4402  # the session ended because a moderator deactivated the account
+
+
+def ended_code(user_id: int) -> int:
+    """How a socket whose session ended says so: the account was closed, or the session ended
+    (a log-out, a changed password)."""
+    closed = get_user_model().objects.filter(pk=user_id, is_active=False).exists()
+    return ACCOUNT_CLOSED if closed else SESSION_ENDED
 
 
 def session_digest(session_key: str) -> str:

@@ -18,6 +18,7 @@
   // Closes the server means as final (4000-4999): reconnecting would not help.
   var FINAL = {
     4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
+    4402: "A moderator closed your account, so you can no longer play or chat here.",
     4403: "The host lets only some people watch this game, and you are not one of them.",
     4404: "You can no longer watch this table.",
     4429: "Too many messages from this page. Reload to go on."

@@ -16,6 +16,24 @@ from games.models import Game
 from games.services import presence
 from tests.conftest import client_for
 
+# How long a test waits for something the server must send: long, since a loaded machine (another
+# suite beside this one) can take seconds; a passing test never waits it out.
+PATIENCE = 30.0
+
+
+class Communicator(WebsocketCommunicator):
+    """Channels' test communicator, waiting on what must come as long as a loaded machine needs
+    (its own default is one second). Checks that nothing comes keep their own short wait."""
+
+    async def connect(self, timeout: float = PATIENCE) -> Any:
+        return await super().connect(timeout)
+
+    async def receive_from(self, timeout: float = PATIENCE) -> Any:
+        return await super().receive_from(timeout)
+
+    async def receive_output(self, timeout: float = PATIENCE) -> Any:
+        return await super().receive_output(timeout)
+
 
 def session_of(user: User) -> str:
     """A fresh session id of the user."""
@@ -27,7 +45,7 @@ def on_session(game: Game, session: str | None, origin: bytes) -> WebsocketCommu
     headers = [(b"origin", origin)]
     if session is not None:
         headers.append((b"cookie", f"sessionid={session}".encode()))
-    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    return Communicator(application, f"/ws/games/{game.pk}/", headers=headers)
 
 
 async def socket(
@@ -56,7 +74,7 @@ def shown_version(html: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-async def closed_with(ws: WebsocketCommunicator, timeout: float = 5) -> Any:
+async def closed_with(ws: WebsocketCommunicator, timeout: float = PATIENCE) -> Any:
     """The close code the socket gets next, after any pushes on their way; then the client goes."""
     while True:
         output = await ws.receive_output(timeout)

@@ -15,7 +15,7 @@ from tests.web.sockets import closed_with, open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SESSION_ENDED = 4401
+ACCOUNT_CLOSED = 4402
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ async def test_deactivation_closes_the_sockets_and_the_rival_sees_a_bot_seated(
     await open_board(theirs)
     await open_board(mine)
     await database_sync_to_async(moderation.deactivate)(rival, moderator, "abuse")
-    assert await closed_with(theirs) == SESSION_ENDED
+    assert await closed_with(theirs) == ACCOUNT_CLOSED  # the page says a moderator closed it
     # The player's screen gets the new table: bob's seat is now played by a bot.
     html = await mine.receive_from()
     while '<span class="player">bob</span> <span class="tag">resigned</span>' not in html:

@@ -54,7 +54,7 @@ def watching(html: str) -> int:
 async def next_table(ws: WebsocketCommunicator) -> str:
     """The next push that carries the table region."""
     while True:
-        html = await ws.receive_from(timeout=5)
+        html = await ws.receive_from()
         if 'id="region-table"' in html:
             return html
 

@@ -343,7 +343,7 @@ async def test_the_away_list_is_pushed_to_the_old_tables_screens(
     settings.PRESENCE_PUSHES = True
     clock.forward(settings.AWAY_SECONDS + 1)
     await database_sync_to_async(upkeep)()  # bob is away now: the old table is told
-    while "Away: bob." not in (pushed := await ws.receive_from(timeout=5)):
+    while "Away: bob." not in (pushed := await ws.receive_from()):
         pass
     assert "Too few bakers said yes without them" in pushed
     await ws.disconnect()

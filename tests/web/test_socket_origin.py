@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from bakery_site.asgi import application
 from games.models import Game
-from tests.web.sockets import session_of
+from tests.web.sockets import Communicator, session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +20,7 @@ async def opens(game: Game, user: User, origin: str, host: str | None, **extra: 
     if host is not None:
         headers.append((b"host", host.encode()))
     headers += [(name.replace("_", "-").encode(), value.encode()) for name, value in extra.items()]
-    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    ws = Communicator(application, f"/ws/games/{game.pk}/", headers=headers)
     connected, _ = await ws.connect()
     if connected:
         await ws.disconnect()

@@ -18,6 +18,7 @@ from tests.web.test_consumer import keep_first
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SESSION_ENDED = 4401
+ACCOUNT_CLOSED = 4402
 
 
 def deactivate(user: User) -> None:
@@ -65,7 +66,7 @@ async def test_deactivation_closes_the_persons_sockets(running_game: Game, playe
     ws = await socket(running_game, player)
     await open_board(ws)
     await database_sync_to_async(deactivate)(player)
-    assert await closed_with(ws) == SESSION_ENDED
+    assert await closed_with(ws) == ACCOUNT_CLOSED  # told apart from a log-out
 
 
 async def test_a_saved_last_login_leaves_the_socket_open(running_game: Game, player: User) -> None:
