@@ -19,7 +19,7 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from games import services
-from games.groups import group_name
+from games.groups import group_name, serve_here
 from games.models import Game, TableSocket
 from games.services import presence
 from games.services.base import load_state
@@ -258,6 +258,7 @@ async def test_a_tables_presence_changes_are_gathered_into_one_announcement(sett
     """Sockets opening one after another (a new game's four people) push each screen once: the
     changes are announced once, stamped after the last, so every socket re-reads them all."""
     settings.PRESENCE_GATHER_SECONDS = 0.5
+    serve_here()  # this loop serves, as a Daphne process's does
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(group_name(TABLE), channel)
