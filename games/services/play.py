@@ -208,7 +208,10 @@ def decide(game: Game, state: Any, position: int, level: str) -> dict[str, Any]:
     """The bot's action, chosen from its own view only."""
     engine = game.spec.engine
     legal = engine.legal_actions(state, position)
-    return game.spec.bots[level](engine.view(state, position), legal, bot_rng(game))
+    action: dict[str, Any] = game.spec.bots[level](
+        engine.view(state, position), legal, bot_rng(game)
+    )
+    return action
 
 
 def bot_step(game_id: int) -> Step:

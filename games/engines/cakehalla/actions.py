@@ -100,9 +100,9 @@ def _return_plans(tokens: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...],
     return tuple(plans)
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int | None) -> list[Action]:
     """Every legal action of that seat now; [] when it is not theirs to act."""
-    if state.over or seat != state.turn:
+    if state.over or seat is None or seat != state.turn:
         return []
     pending = state.pending
     baker = state.bakers[seat]

@@ -36,7 +36,7 @@ def can_peel(state: State, seat: int) -> bool:
     return len(state.batches[seat]) >= 2 and has_peel(state, seat)
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int | None) -> list[Action]:
     """Keep any card of the batch; with a Peel, any two cards (each pair listed once)."""
     if state.over or isinstance(seat, bool) or not isinstance(seat, int):
         return []
