@@ -12,9 +12,10 @@ def client_ip(request: HttpRequest) -> str | None:
     Each proxy writes the address it saw to X-Forwarded-For, so the entries a client may forge
     are all to the left of the last PROXY_COUNT.
     """
-    hops = settings.PROXY_COUNT
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    hops: int = settings.PROXY_COUNT
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
     chain = [address.strip() for address in forwarded.split(",") if address.strip()]
     if hops and len(chain) >= hops:
         return chain[-hops]
-    return request.META.get("REMOTE_ADDR")
+    peer = request.META.get("REMOTE_ADDR")
+    return peer if isinstance(peer, str) else None

@@ -7,7 +7,7 @@ from accounts.models import User
 from accounts.names import validate_person_name
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     """A username and a password twice."""
 
     class Meta:
@@ -22,7 +22,7 @@ class SignUpForm(UserCreationForm):
         return name
 
 
-class SettingsForm(forms.ModelForm):
+class SettingsForm(forms.ModelForm[User]):
     """A person's own settings: for now, the sound when a game waits on their move."""
 
     class Meta:

@@ -11,6 +11,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SettingsForm, SignUpForm
+from accounts.models import User
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -38,9 +39,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": nxt})
 
 
+class SignedInRequest(HttpRequest):
+    """A request of a logged-in person (a view behind login_required)."""
+
+    user: User
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: SignedInRequest) -> HttpResponse:
     """The person's own settings (the move sound)."""
     form = SettingsForm(request.POST if request.method == "POST" else None, instance=request.user)
     if request.method == "POST":

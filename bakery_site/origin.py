@@ -37,7 +37,7 @@ def is_secure(scope: Scope, headers: dict[bytes, str]) -> bool:
     """Whether the browser opened the socket over TLS, as Django's request.is_secure() decides."""
     if scope.get("scheme") in {"wss", "https"}:
         return True
-    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    proxy: tuple[str, str] | None = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
     if not proxy:
         return False
     meta_name, secure_value = proxy

@@ -25,7 +25,7 @@ class CachedUrls:
         return urls[key]
 
 
-class CachedManifestStorage(CachedUrls, CompressedManifestStaticFilesStorage):
+class CachedManifestStorage(CachedUrls, CompressedManifestStaticFilesStorage):  # type: ignore[misc]  # WhiteNoise: no stubs
     """WhiteNoise's compressed, hashed files (production), URLs kept."""
 
 

@@ -15,7 +15,7 @@ from games.engines import cakehalla as ch
 from games.engines.cakehalla.bots import BOTS
 
 
-def play(levels: list[str], seed: int) -> tuple[dict, list[float], list[str]]:
+def play(levels: list[str], seed: int) -> tuple[ch.Result, list[float], list[str]]:
     """One game with the given level in each seat; the result and each decision's seconds."""
     rnd = random.Random(seed)
     state = ch.new_game(len(levels), seed=seed)

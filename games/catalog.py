@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from games.kinds.base import GameKind
+from games.kinds.base import AnyKind
 from games.kinds.cakehalla import Cakehalla
 from games.kinds.midnight_bakery import MidnightBakery
 
-_KINDS: dict[str, GameKind] = {}
+_KINDS: dict[str, AnyKind] = {}
 
 
-def register(kind: GameKind) -> GameKind:
+def register(kind: AnyKind) -> AnyKind:
     """Offer a game; its slug must be new."""
     if kind.slug in _KINDS:
         raise ValueError(f"A game is already registered as {kind.slug!r}.")
@@ -22,12 +22,12 @@ def unregister(slug: str) -> None:
     del _KINDS[slug]
 
 
-def get(slug: str) -> GameKind:
+def get(slug: str) -> AnyKind:
     """The kind of a game by its slug; KeyError if unknown."""
     return _KINDS[slug]
 
 
-def available() -> list[GameKind]:
+def available() -> list[AnyKind]:
     """Every game on offer, in the order registered."""
     return list(_KINDS.values())
 

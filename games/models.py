@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import catalog
-from games.kinds.base import GameKind
+from games.kinds.base import AnyKind
 
 
 def new_seed() -> int:
@@ -123,7 +123,7 @@ class Game(models.Model):
         return reason if not reason or reason[-1] in ".!?…" else f"{reason}."
 
     @property
-    def spec(self) -> GameKind:
+    def spec(self) -> AnyKind:
         """What the site knows of this game's kind (games/kinds/)."""
         return catalog.get(self.kind)
 

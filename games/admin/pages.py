@@ -37,7 +37,7 @@ class ReasonForm(forms.Form):
 
 
 def moderation_page(
-    model_admin: admin.ModelAdmin,
+    model_admin: admin.ModelAdmin[Any],
     request: HttpRequest,
     obj: Any,
     *,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path, reverse
@@ -24,7 +25,7 @@ RECENT_SEATS = 20
 INLINE_ROWS = 20
 
 
-class NewestRowsFormSet(BaseInlineFormSet):
+class NewestRowsFormSet(BaseInlineFormSet[Model, User, forms.ModelForm[Model]]):
     """An inline's first INLINE_ROWS rows in its order, and a link to the list of every one."""
 
     def get_queryset(self) -> QuerySet[Any]:
@@ -45,7 +46,7 @@ class NewestRowsFormSet(BaseInlineFormSet):
         return {"shown": INLINE_ROWS, "total": total, "url": url + query}
 
 
-class NewestRowsInline(ReadOnly, admin.TabularInline):
+class NewestRowsInline(ReadOnly, admin.TabularInline[Model, User]):
     """A read-only inline of the newest rows only, with a link to all of them."""
 
     formset = NewestRowsFormSet
@@ -54,7 +55,7 @@ class NewestRowsInline(ReadOnly, admin.TabularInline):
     ordering = ("-created_at", "-pk")
 
 
-class RatingInline(ReadOnly, admin.TabularInline):
+class RatingInline(ReadOnly, admin.TabularInline[Rating, User]):
     """The person's rating at each game."""
 
     model = Rating
@@ -101,7 +102,7 @@ class ChatLinesInline(NewestRowsInline):
 
 
 # The person's page for moderators: ratings, reports, then what they said in table chats.
-PERSON_INLINES: list[type[admin.options.InlineModelAdmin]] = [
+PERSON_INLINES: list[type[admin.options.InlineModelAdmin[Any, User]]] = [
     RatingInline,
     ReportsAgainstInline,
     ReportsMadeInline,
@@ -110,7 +111,7 @@ PERSON_INLINES: list[type[admin.options.InlineModelAdmin]] = [
 
 
 @admin.register(User)
-class BakehouseUserAdmin(UserAdmin):
+class BakehouseUserAdmin(UserAdmin[User]):
     """The stock user admin plus the bot flag, which only the services set.
 
     Moderators see it read only (no change permission) and deactivate or reactivate an account
@@ -211,7 +212,7 @@ class BakehouseUserAdmin(UserAdmin):
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(admin.ModelAdmin[Rating]):
     """Ratings per player and game; moved only by finished games (or `manage.py rerate`)."""
 
     list_display = (

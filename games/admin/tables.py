@@ -4,11 +4,11 @@ them; a moderator's buttons (abort a game, close a report) call the services."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Case, When
+from django.db.models import Case, Model, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
@@ -28,11 +28,14 @@ def spoils_play(game: Game) -> bool:
     return game.status in LIVE
 
 
-class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+M = TypeVar("M", bound=Model)
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin[M]):
     """A model only the services change."""
 
 
-class SeatInline(ReadOnly, admin.TabularInline):
+class SeatInline(ReadOnly, admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
     fields = ("user", "bot", "position", "resigned", "score", "place", "winner")
@@ -40,7 +43,7 @@ class SeatInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
+class GameAdmin(ReadOnlyAdmin[Game]):
     """Tables, filterable by game, status and date."""
 
     list_display = (
@@ -127,7 +130,7 @@ class GameAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdmin):
+class SeatAdmin(ReadOnlyAdmin[Seat]):
     """Who sat where, and how it went."""
 
     list_display = ("game", "user", "bot", "position", "resigned", "score", "place", "winner")
@@ -151,7 +154,7 @@ class SeatAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Action)
-class ActionAdmin(ReadOnlyAdmin):
+class ActionAdmin(ReadOnlyAdmin[Action]):
     """The action log, the truth every game is rebuilt from."""
 
     list_display = ("game", "seq", "seat", "payload_shown", "user", "bot", "created_at")
@@ -170,7 +173,7 @@ class ActionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnlyAdmin):
+class ChatMessageAdmin(ReadOnlyAdmin[ChatMessage]):
     """Table chat lines; moderators hide (or show again) lines, which vanish from screens."""
 
     list_display = ("created_at", "game", "author", "text", "hidden")
@@ -232,7 +235,7 @@ def abort_view(model_admin: GameAdmin, request: AuthedRequest, object_id: str) -
 
 
 @admin.register(Report)
-class ReportAdmin(ReadOnlyAdmin):
+class ReportAdmin(ReadOnlyAdmin[Report]):
     """Players' reports: open first; a moderator dismisses one or marks it acted on."""
 
     list_display = (

@@ -20,7 +20,8 @@ from typing import Any
 from jinja2 import Environment, nodes
 
 from games.boards.jinja import board_environment
-from games.boards.plain import MISSING, opaque, plain
+from games.boards.plain import MISSING as MISSING  # what a lookup that finds nothing yields
+from games.boards.plain import opaque, plain
 
 Path = tuple[str, ...]
 # What stands for a template included by a name known only at render time: what it reads is not

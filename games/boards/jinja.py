@@ -155,7 +155,9 @@ def piece_renderer(env: BoardEnvironment) -> Callable[..., Markup]:
 
 def board_environment() -> BoardEnvironment:
     """The environment of the boards' templates (settings.TEMPLATES, "boards")."""
-    return engines["boards"].env  # type: ignore[attr-defined]
+    # The stubs type engines[...] as BaseEngine; the "boards" backend is Jinja2's, with an env.
+    env: BoardEnvironment = engines["boards"].env  # type: ignore[attr-defined]
+    return env
 
 
 def render_template(template: jinja2.Template, context: Mapping[str, Any]) -> Markup:

@@ -12,7 +12,7 @@ import itertools
 import marshal
 from collections.abc import Callable, Hashable, Mapping
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from django.db import models
 
@@ -68,7 +68,7 @@ def plain(value: Any) -> Hashable:
     """
     kind = type(value)
     if kind is str or kind is int or value is None or value is MISSING:
-        return value
+        return cast(Hashable, value)  # str, int, None and MISSING hash as they are
     if kind is dict or kind is list or kind is tuple:
         form = written(value)
         if form is not None:
@@ -94,7 +94,8 @@ def plain(value: Any) -> Hashable:
         return (TYPED, kind, fields, tuple(map(type, fields)))
     if callable(value):
         return (TYPED, kind, getattr(value, "__qualname__", repr(value)))
-    if kind.__repr__ is object.__repr__:
+    written_by: object = kind.__repr__
+    if written_by is object.__repr__:
         return opaque()  # its repr is its address: nothing to compare
     return (TYPED, kind, repr(value))
 

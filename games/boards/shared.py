@@ -24,7 +24,7 @@ from typing import Any
 
 from games.boards import pieces
 from games.boards.jinja import board_environment, render_template
-from games.boards.pieces import render_counts
+from games.boards.pieces import render_counts as render_counts  # counted here for its readers
 from games.models import Game, Seat
 from games.services import prepared, presence, stored
 

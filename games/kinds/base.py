@@ -14,10 +14,17 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-Action = dict[str, Any]
-View = dict[str, Any]
+# A game's own engine state, view and action (the engines' shapes); a kind names them once.
+StateT = TypeVar("StateT")
+ViewT = TypeVar("ViewT", bound=Mapping[str, Any])
+ActionT = TypeVar("ActionT", bound=Mapping[str, Any])
+# The same, as a protocol reads them (a view and a legal action only ever come out of an engine).
+S = TypeVar("S")
+V_co = TypeVar("V_co", bound=Mapping[str, Any], covariant=True)
+V_contra = TypeVar("V_contra", bound=Mapping[str, Any], contravariant=True)
+A = TypeVar("A", bound=Mapping[str, Any])
 # What a finished game adds to its kind's stats counters: (chart, key) -> count.
 Facts = Counter[tuple[str, str]]
 # The stats counters of one kind, read back: chart -> key -> count.
@@ -50,7 +57,7 @@ class GameRow(Protocol):
     """A table as the kinds read it (games.models.Game)."""
 
     @property
-    def spec(self) -> GameKind: ...
+    def spec(self) -> AnyKind: ...
 
 
 class AppendOnly(list[Any]):
@@ -66,49 +73,52 @@ class AppendOnly(list[Any]):
         self.newest = newest
 
 
-class Engine(Protocol):
+class Engine(Protocol[S, V_co, A]):
     """The public face of a rules engine (../shared/engine-contract.md); a package satisfies it.
 
     Beyond the contract: RULES_VERSION, stored with each game, and deal(), the setup a seed deals.
+    What a caller hands in (options, a setup, an action, a snapshot) is any mapping: the engine
+    checks it and refuses anything malformed with IllegalAction.
     """
 
     RULES_VERSION: int
 
     def deal(
-        self, players: int, *, seed: int, options: dict[str, Any] | None = None
-    ) -> dict[str, Any]: ...
+        self, players: int, *, seed: int, options: Mapping[str, object] | None = None
+    ) -> Mapping[str, object]: ...
 
     def new_game(
         self,
         players: int,
         *,
         seed: int,
-        options: dict[str, Any] | None = None,
-        setup: dict[str, Any] | None = None,
-    ) -> Any: ...
+        options: Mapping[str, object] | None = None,
+        setup: Mapping[str, object] | None = None,
+    ) -> S: ...
 
-    def active_seats(self, state: Any) -> list[int]: ...
+    def active_seats(self, state: S) -> list[int]: ...
 
-    # Callers hand it a stored seat position (an int once the game started) as it is.
-    def legal_actions(self, state: Any, seat: Any) -> list[Action]: ...
+    # A spectator (seat None) has no legal actions: callers hand it a stored position as it is.
+    def legal_actions(self, state: S, seat: int | None) -> list[A]: ...
 
-    def apply_action(self, state: Any, seat: int, action: Action) -> Any: ...
+    def apply_action(self, state: S, seat: int, action: Mapping[str, object]) -> S: ...
 
-    def view(self, state: Any, seat: int | None) -> View: ...
+    def view(self, state: S, seat: int | None) -> V_co: ...
 
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: S) -> bool: ...
 
-    def result(self, state: Any) -> dict[str, Any]: ...
+    def result(self, state: S) -> Mapping[str, Any]: ...
 
-    def dump(self, state: Any) -> dict[str, Any]: ...
+    def dump(self, state: S) -> Mapping[str, Any]: ...
 
-    def load(self, data: Any) -> Any: ...
+    # A snapshot as the database hands it back: JSON of dump's shape, whatever its static type.
+    def load(self, data: Any) -> S: ...
 
 
-class Bot(Protocol):
+class Bot(Protocol[V_contra, A]):
     """A bot: an action chosen from its own seat's view and the legal actions."""
 
-    def __call__(self, view: View, legal: list[Action], rng: random.Random, /) -> Action: ...
+    def __call__(self, view: V_contra, legal: list[A], rng: random.Random, /) -> A: ...
 
 
 @dataclass(frozen=True)
@@ -121,13 +131,14 @@ class Option:
     default: str
 
 
-class GameKind(ABC):
-    """One game as the site offers it. Subclass it per game and override what differs."""
+class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
+    """One game as the site offers it, over its engine's state, view and action. Subclass it per
+    game (naming those three) and override what differs."""
 
     slug: str
     name: str
-    engine: Engine
-    bots: Mapping[str, Bot]
+    engine: Engine[StateT, ViewT, ActionT]
+    bots: Mapping[str, Bot[ViewT, ActionT]]
     seat_names: tuple[str, ...]
     min_players: int
     max_players: int
@@ -222,8 +233,8 @@ class GameKind(ABC):
     def board(
         self,
         game: GameRow,
-        view: View,
-        legal: list[Action],
+        view: ViewT,
+        legal: list[ActionT],
         me: SeatRow | None,
         seats: Sequence[SeatRow],
     ) -> dict[str, Any]:
@@ -259,27 +270,32 @@ class GameKind(ABC):
 
     # --- the replay of a finished game ---------------------------------------------------
 
-    def replay_view(self, state: Any) -> View:
+    def replay_view(self, state: StateT) -> ViewT:
         """What a replay shows of the table at a state: the spectator's view unless told more."""
         return self.engine.view(state, None)
 
-    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: StateT, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every seat's hidden hand at this state ({"player", "cards"}), [] for games without."""
         return []
 
     @abstractmethod
     def describe_move(
         self,
-        before: Any,
-        after: Any,
+        before: StateT,
+        after: StateT,
         seat: int,
-        action: Action,
+        action: ActionT,
         seats: Sequence[SeatRow],
         *,
         eyes: int | None = None,
     ) -> tuple[str, list[str]]:
         """A move in words, and the public events it set off: as everyone saw it once the game
         was over, or (`eyes` a seat) as that seat saw it then, a rival's secrets kept."""
+
+
+# A kind whose game the reader does not know (the catalog's, a table's): its state, views and
+# actions pass between its own engine and kind only, opaque to the shared code in between.
+AnyKind = GameKind[Any, Any, Any]
 
 
 def ordinal(n: int) -> str:

@@ -15,15 +15,16 @@ from typing import Any
 
 from games import charts
 from games.engines import cakehalla as engine
+from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.bots import BOTS
+from games.engines.cakehalla.shapes import SeatView
+from games.engines.cakehalla.state import State
 from games.kinds.base import (
-    Action,
     Counts,
     Facts,
     GameKind,
     GameRow,
     SeatRow,
-    View,
     player_name,
 )
 
@@ -67,7 +68,7 @@ def count_list(amounts: Mapping[str, int]) -> str:
 class Legal:
     """The seat's legal actions, sorted by what the board needs to ask of them."""
 
-    def __init__(self, legal: list[dict[str, Any]]) -> None:
+    def __init__(self, legal: Sequence[Mapping[str, Any]]) -> None:
         self.takes = sorted({tuple(sorted(a["ingredients"])) for a in legal if a["type"] == "take"})
         self.buy = {a["card"] for a in legal if a["type"] == "buy"}
         self.reserve = {a["card"] for a in legal if a["type"] == "reserve" and "card" in a}
@@ -301,7 +302,9 @@ def bakery_rows(box: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, 
     return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
 
 
-def last_turns(log: list[Mapping[str, Any]], mine: int | None = None) -> dict[int, dict[str, Any]]:
+def last_turns(
+    log: Sequence[Mapping[str, Any]], mine: int | None = None
+) -> dict[int, dict[str, Any]]:
     """Each seat's latest turn in the viewer's kitchen log, in the order they were played: its
     events, and whether it came since the viewer's own last turn (`just`, marked for a moment).
 
@@ -325,7 +328,7 @@ def last_turns(log: list[Mapping[str, Any]], mine: int | None = None) -> dict[in
     return turns
 
 
-def touched(events: list[Mapping[str, Any]]) -> set[str]:
+def touched(events: Sequence[Mapping[str, Any]]) -> set[str]:
     """The market's ingredients a turn moved: taken, paid back, or put back."""
     out: set[str] = set()
     for e in events:
@@ -547,20 +550,21 @@ def context(
     }
 
 
-def hands(state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
-    """Each baker's reserved cards at this moment, from their own view."""
+def hands(state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    """Each baker's reserved cards at this moment, from their own view (a seat never placed at
+    the table holds none, and is left out)."""
     out = []
-    for seat in sorted(seats, key=lambda s: s.position or 0):
-        own = engine.view(state, seat.position)
-        reserved = own["seats"][seat.position]["reserved"]
-        out.append({"player": player_name(seats, seat.position or 0), "cards": reserved})
+    placed = sorted((s.position, s) for s in seats if s.position is not None)
+    for position, _ in placed:
+        reserved = engine.view(state, position)["seats"][position]["reserved"]
+        out.append({"player": player_name(seats, position), "cards": reserved})
     return out
 
 
-def revealed(state: Any) -> View:
+def revealed(state: State) -> View:
     """The spectator view with each baker's reserved cards as their owner saw them."""
     view = engine.view(state, None)
-    boxes = [
+    boxes: list[SeatView] = [
         {**box, "reserved": engine.view(state, i)["seats"][i]["reserved"]}
         for i, box in enumerate(view["seats"])
     ]
@@ -576,7 +580,7 @@ def stat_facts(view: Mapping[str, Any]) -> Facts:
     return facts
 
 
-class Cakehalla(GameKind):
+class Cakehalla(GameKind[State, View, Action]):
     """Take ingredients, reserve and buy cards, win customers: race to 15, 2 to 4 bakers."""
 
     slug = "cakehalla"
@@ -629,18 +633,18 @@ class Cakehalla(GameKind):
         """The most bought cards."""
         return {"bought": charts.top_bars(counts.get("bought", {}))}
 
-    def replay_view(self, state: Any) -> View:
+    def replay_view(self, state: State) -> View:
         """The table with every reservation face up, as its owner saw it."""
         return revealed(state)
 
-    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every baker's reserved cards."""
         return hands(state, seats)
 
     def describe_move(
         self,
-        before: Any,
-        after: Any,
+        before: State,
+        after: State,
         seat: int,
         action: Action,
         seats: Sequence[SeatRow],

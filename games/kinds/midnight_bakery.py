@@ -9,9 +9,9 @@ from typing import Any
 
 from games import charts
 from games.engines import midnight_bakery as engine
+from games.engines.midnight_bakery import Action, State, View
 from games.engines.midnight_bakery.bots import BOTS
 from games.kinds.base import (
-    Action,
     AppendOnly,
     Counts,
     Facts,
@@ -19,7 +19,6 @@ from games.kinds.base import (
     GameRow,
     Option,
     SeatRow,
-    View,
     player_name,
 )
 
@@ -110,7 +109,7 @@ def boxes(
     return out
 
 
-def bake_rows(rows: list[Mapping[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+def bake_rows(rows: Sequence[Mapping[str, Any]], names: list[str]) -> list[dict[str, Any]]:
     """One results row per baker: the breakdown in the table's column order."""
     return [
         {
@@ -143,7 +142,7 @@ def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]
     return rows
 
 
-def night_log(events: list[Mapping[str, Any]]) -> AppendOnly:
+def night_log(events: Sequence[Mapping[str, Any]]) -> AppendOnly:
     """The whole night's log, newest first: each bake, its picks, and what happened on each.
 
     Within a pick the events keep their order (deal, reveals, the owl's snatch, the bake's end).
@@ -220,7 +219,7 @@ def seat_results(result: Mapping[str, Any], position: int) -> dict[str, Any]:
     }
 
 
-def hands(state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+def hands(state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
     """Each baker's batch at this moment, from their own view (the locked pick marked)."""
     out = []
     for seat in sorted(seats, key=lambda s: s.position or 0):
@@ -231,8 +230,8 @@ def hands(state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
 
 
 def move_words(
-    before: Any,
-    after: Any,
+    before: State,
+    after: State,
     seat: int,
     action: Action,
     seats: Sequence[SeatRow],
@@ -246,11 +245,11 @@ def move_words(
     who = player_name(seats, seat)
     if eyes is not None and eyes != seat:
         said = f"{who} made their choice, face down."
-    elif action.get("type") == "peel":
+    elif action["type"] == "peel":
         first, second = (names.get(c, c) for c in action["cards"])
         said = f"{who} used the peel: a {first}, then a {second}."
     else:
-        said = f"{who} chose a {names.get(action.get('card'), action.get('card'))}."
+        said = f"{who} chose a {names.get(action['card'], action['card'])}."
     seen = len(engine.view(before, None)["log"])
     events = [e["text"] for e in engine.view(after, None)["log"][seen:]]
     return said, events
@@ -281,7 +280,7 @@ def stat_charts(counts: Counts) -> dict[str, Any]:
     }
 
 
-class MidnightBakery(GameKind):
+class MidnightBakery(GameKind[State, View, Action]):
     """Simultaneous drafting for 2 to 8 bakers over one night of three bakes."""
 
     slug = "midnight-bakery"
@@ -354,14 +353,14 @@ class MidnightBakery(GameKind):
         """The owl's denials and the most kept pastries."""
         return stat_charts(counts)
 
-    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every batch at this moment."""
         return hands(state, seats)
 
     def describe_move(
         self,
-        before: Any,
-        after: Any,
+        before: State,
+        after: State,
         seat: int,
         action: Action,
         seats: Sequence[SeatRow],

@@ -91,7 +91,7 @@ def cancellable(connection_class: type[AbstractConnection]) -> type[AbstractConn
     return _cancellable[connection_class]
 
 
-class WaitingPoolLayer(RedisChannelLayer):
+class WaitingPoolLayer(RedisChannelLayer):  # type: ignore[misc]  # channels-redis: no stubs
     """channels-redis's layer; each host's pool waits for a free connection when all are busy,
     and its connections never swallow a cancellation."""
 
@@ -101,7 +101,7 @@ class WaitingPoolLayer(RedisChannelLayer):
         return cancellable_pool(BlockingConnectionPool, self.hosts[index])
 
 
-class HealingPubSubLayer(RedisPubSubChannelLayer):
+class HealingPubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]  # no stubs
     """channels-redis's pub/sub layer that tells its listeners when a shard's subscriptions broke
     and when they are back, and whose connections retry a command once on a fresh connection."""
 
@@ -136,7 +136,7 @@ class NoticedPubSub(PubSub):
         self.shard.back()
 
 
-class HealingShard(RedisSingleShardConnection):
+class HealingShard(RedisSingleShardConnection):  # type: ignore[misc]  # no stubs
     """One Redis host of the pub/sub layer, whose breaks and mends reach the layer's listeners.
 
     A failed receive is LOST (once an outage). redis-py connects the PubSub again on its next
@@ -160,7 +160,8 @@ class HealingShard(RedisSingleShardConnection):
             self._pubsub = pubsub
 
     def proxy(self) -> HealingPubSubLayer:
-        return self.channel_layer.channel_layer
+        layer: HealingPubSubLayer = self.channel_layer.channel_layer  # the loop layer's owner
+        return layer
 
     def lost(self, error: BaseException) -> None:
         if not self.down:

@@ -72,7 +72,10 @@ def off_loop(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """Run sync code (database, rendering) on a push thread, so one socket's round trips never
     queue every other socket's push behind them; each socket still pushes one thing at a time
     (GameConsumer.pushing), and the shared caches it reads lock themselves (boards/shared.py)."""
-    return database_sync_to_async(fn, thread_sensitive=False, executor=push_pool())
+    run: Callable[..., Awaitable[T]] = database_sync_to_async(
+        fn, thread_sensitive=False, executor=push_pool()
+    )
+    return run
 
 
 def now() -> float:
@@ -274,7 +277,7 @@ def move_made(version: int) -> str:
     return format_html('<template id="move-made" data-version="{}"></template>', version)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stubs
     """Sends the whole board on connect, then only the regions that changed."""
 
     game_id: int

@@ -148,7 +148,10 @@ class Runner:
 
     def in_pool(self, func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
         """The function run in the bots' threads, with Django's connection upkeep around it."""
-        return DatabaseSyncToAsync(func, thread_sensitive=False, executor=self.pool)
+        run: Callable[..., Awaitable[Any]] = DatabaseSyncToAsync(
+            func, thread_sensitive=False, executor=self.pool
+        )
+        return run
 
     async def drive(self, game_id: int) -> None:
         """Bot steps, each in its own transaction, until no bot must act at the game."""

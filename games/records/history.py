@@ -13,7 +13,7 @@ ENDED = (Game.Status.OVER, Game.Status.ABORTED)
 """The statuses of a game that was played and ended: listed in history."""
 
 
-def ranked_seats() -> Prefetch:
+def ranked_seats() -> Prefetch[str, QuerySet[Seat], str]:
     """A game's seats with their players, best place first, as `game.ranked`."""
     return Prefetch(
         "seats",

@@ -72,7 +72,7 @@ def check_play(
 def play(
     game: Game | int,
     user: User,
-    action: dict[str, Any],
+    action: Mapping[str, Any],
     version: int | None,
     moment: str | None = None,
 ) -> Game:
@@ -85,7 +85,7 @@ def play(
 
 @transaction.atomic
 def do_play(
-    game: Game | int, user: User, action: dict[str, Any], version: int | None, moment: str | None
+    game: Game | int, user: User, action: Mapping[str, Any], version: int | None, moment: str | None
 ) -> tuple[Game, bool]:
     """The player's action in one transaction; IllegalAction if refused. With the game: whether
     the worker has anything to do after it (left_for_worker)."""
@@ -122,7 +122,7 @@ def seated(game: Game) -> dict[int, Seat]:
 
 
 def action_row(
-    game: Game, position: int, action: dict[str, Any], *, user: User | None, bot: str
+    game: Game, position: int, action: Mapping[str, Any], *, user: User | None, bot: str
 ) -> Action:
     """The next Action row of the game (not saved yet)."""
     game.moves += 1
@@ -204,11 +204,14 @@ def bot_rng(game: Game) -> random.Random:
     return random.Random(f"{game.seed}:{game.moves}")
 
 
-def decide(game: Game, state: Any, position: int, level: str) -> dict[str, Any]:
+def decide(game: Game, state: Any, position: int, level: str) -> Mapping[str, Any]:
     """The bot's action, chosen from its own view only."""
     engine = game.spec.engine
     legal = engine.legal_actions(state, position)
-    return game.spec.bots[level](engine.view(state, position), legal, bot_rng(game))
+    action: Mapping[str, Any] = game.spec.bots[level](
+        engine.view(state, position), legal, bot_rng(game)
+    )
+    return action
 
 
 def bot_step(game_id: int) -> Step:
@@ -231,7 +234,7 @@ def bot_step(game_id: int) -> Step:
 
 @transaction.atomic
 def store_bot_move(
-    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict[str, Any]
+    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: Mapping[str, Any]
 ) -> bool:
     """Lock, check the table is still at the version the bot saw, apply and store its move."""
     game = lock(loaded.pk)
@@ -267,7 +270,7 @@ MOST_STEPS = 8
 
 
 def stand_in_turn(
-    game: Game, state: Any, seat: Seat, action: dict[str, Any]
+    game: Game, state: Any, seat: Seat, action: Mapping[str, Any]
 ) -> tuple[Any, list[Action]]:
     """The stand-in's action, and the rest of that turn (a Cakehalla put-back or customer).
 
@@ -291,7 +294,7 @@ def stand_in_turn(
 
 @transaction.atomic
 def store_stand_in(
-    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: dict[str, Any]
+    loaded: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, action: Mapping[str, Any]
 ) -> bool:
     """Lock, check the table and the seat's deadline are as the stand-in saw them, and move.
 

@@ -11,7 +11,7 @@ from accounts.models import User
 from accounts.names import bot_name
 from games import catalog
 from games.engines.rng import seed_state, shuffled
-from games.kinds.base import GameKind
+from games.kinds.base import AnyKind
 from games.models import Game, Seat
 from games.services import clocks
 from games.services.base import (
@@ -27,7 +27,7 @@ from games.services.play import bots_after_commit, record
 # --- create -------------------------------------------------------------------------------
 
 
-def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> GameKind:
+def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> AnyKind:
     """The kind of a valid new table, or a ServiceError."""
     try:
         spec = catalog.get(kind)

@@ -38,7 +38,7 @@ class Replay:
 
     game: Game
     seats: list[Seat] = field(default_factory=list)
-    moves: list[tuple[int, dict]] = field(default_factory=list)
+    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)
 
     @classmethod

@@ -9,6 +9,7 @@ cover them all and to end.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engines import cakehalla as engine
@@ -28,14 +29,14 @@ FEATURES = (
 )
 
 
-def target_wants(view: dict[str, Any]) -> dict[str, int]:
+def target_wants(view: Mapping[str, Any]) -> dict[str, int]:
     """The discounts of the customer the person aims at (the first pair still face up)."""
     pairs = [c for c in view["customers"] if c["id"].startswith("pair")]
     chosen = pairs[0] if pairs else (view["customers"][0] if view["customers"] else None)
     return dict(chosen["wants"]) if chosen else {}
 
 
-def need(card: dict[str, Any], box: dict[str, Any]) -> dict[str, int]:
+def need(card: Mapping[str, Any], box: Mapping[str, Any]) -> dict[str, int]:
     """What the baker still lacks of each ingredient to buy the card."""
     return {
         name: max(0, n - box["discounts"][name] - box["ingredients"][name])
@@ -43,7 +44,7 @@ def need(card: dict[str, Any], box: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def goal_card(view: dict[str, Any], box: dict[str, Any]) -> dict[str, Any] | None:
+def goal_card(view: Mapping[str, Any], box: Mapping[str, Any]) -> dict[str, Any] | None:
     """The card the person saves for: one of theirs reserved, else the best-value counter card."""
     wants = target_wants(view)
     options = [r for r in box["reserved"] if not r.get("hidden")]
@@ -52,14 +53,14 @@ def goal_card(view: dict[str, Any], box: dict[str, Any]) -> dict[str, Any] | Non
     if not options:
         return None
 
-    def value(card: dict[str, Any]) -> float:
+    def value(card: Mapping[str, Any]) -> float:
         useful = wants.get(card["discount"], 0) > box["discounts"][card["discount"]]
         return (card["points"] * 2 + 2 * useful + 1) / (1 + sum(need(card, box).values()))
 
     return max(options, key=value)
 
 
-def return_choice(box: dict[str, Any]) -> dict[str, int]:
+def return_choice(box: Mapping[str, Any]) -> dict[str, int]:
     """Put back the most-held ordinary ingredients first, Saffron last."""
     held = dict(box["ingredients"])
     excess = sum(held.values()) - HAND_LIMIT
@@ -76,7 +77,9 @@ def return_choice(box: dict[str, Any]) -> dict[str, int]:
     return back
 
 
-def decide(view: dict[str, Any], legal: list[dict[str, Any]], done: set[str]) -> dict[str, Any]:
+def decide(
+    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], done: set[str]
+) -> Mapping[str, Any]:
     """The person's move: each kind of move once early on, then save for cards and buy them."""
     me = view["you"]
     box = view["seats"][me]
@@ -95,7 +98,7 @@ def decide(view: dict[str, Any], legal: list[dict[str, Any]], done: set[str]) ->
     goal = goal_card(view, box)
     lack = need(goal, box) if goal else {}
 
-    def take_value(action: dict[str, Any]) -> float:
+    def take_value(action: Mapping[str, Any]) -> float:
         return sum(lack.get(n, 0) > 0 for n in set(action["ingredients"])) + 0.01 * sum(
             view["market"][n] for n in action["ingredients"]
         )
@@ -118,7 +121,7 @@ def decide(view: dict[str, Any], legal: list[dict[str, Any]], done: set[str]) ->
         wants = target_wants(view)
         cards = {c["id"]: c for row in view["counter"].values() for c in row if c}
 
-        def buy_value(action: dict[str, Any]) -> float:
+        def buy_value(action: Mapping[str, Any]) -> float:
             card = cards.get(action["card"])
             if card is None:
                 return 0.0
@@ -133,7 +136,7 @@ def decide(view: dict[str, Any], legal: list[dict[str, Any]], done: set[str]) ->
     return legal[0]
 
 
-def feature_of(action: dict[str, Any], reserved_ids: set[str]) -> str:
+def feature_of(action: Mapping[str, Any], reserved_ids: set[str]) -> str:
     """Which kind of move an action is, in the test's words."""
     kind = action["type"]
     if kind == "take":
@@ -165,7 +168,7 @@ def simulate(seed: int, level: str, max_turns: int) -> tuple[int, set[str], int]
     while not engine.is_over(state):
         seat = engine.active_seats(state)[0]
         legal = engine.legal_actions(state, seat)
-        view = engine.view(state, seat)
+        view: Mapping[str, Any] = engine.view(state, seat)  # read as the JSON the page gets
         if seat == person:
             action = decide(view, legal, done)
             reserved_ids = {r["id"] for r in view["seats"][seat]["reserved"] if not r.get("hidden")}

@@ -6,6 +6,7 @@ import json
 import re
 import sqlite3
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ def offer(page: Any, region: str, card: str) -> Any:
     return details
 
 
-def press_move(page: Any, action: dict[str, Any]) -> None:
+def press_move(page: Any, action: Mapping[str, Any]) -> None:
     """Make a take or a blind reservation with the keyboard alone."""
     if action["type"] == "take":
         for name in action["ingredients"]:
@@ -73,7 +74,7 @@ def pile(tier: int) -> str:
     return f"#region-counter details.pile-offer:has(button[value*='\"tier\":{tier}}}'])"
 
 
-def click_move(page: Any, action: dict[str, Any], reserved: set[str]) -> None:
+def click_move(page: Any, action: Mapping[str, Any], reserved: set[str]) -> None:
     """Make the move on the screen, tap by tap."""
     kind = action["type"]
     if kind == "take":
@@ -141,7 +142,7 @@ def test_a_person_plays_a_whole_game_against_a_bot_while_another_watches(
             break
         wait_for_version(player, current)
         seat = state.turn
-        view = engine.view(state, seat)
+        view: Mapping[str, Any] = engine.view(state, seat)  # read as the JSON the page gets
         legal = engine.legal_actions(state, seat)
         action = decide(view, legal, done)
         reserved = {r["id"] for r in view["seats"][seat]["reserved"]}

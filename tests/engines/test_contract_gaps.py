@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -96,12 +97,13 @@ def test_midnight_bakery_log_lists_are_not_the_states() -> None:
     while not any(e["type"] == "bake_end" for e in state.log):
         for seat in mb.active_seats(state):
             state = mb.apply_action(state, seat, mb.legal_actions(state, seat)[0])
-    for data in (mb.dump(state), mb.view(state, 0), mb.view(state, None)):
+    shown = [mb.dump(state), mb.view(state, 0), mb.view(state, None)]
+    for data in cast(list[Mapping[str, Any]], shown):  # each log edited as plain JSON
         for event in data["log"]:
             for key in ("cards", "faces", "totals"):
                 if key in event:
                     event[key].append("eclair")
-    for event in state.log:
+    for event in cast(list[Mapping[str, Any]], state.log):
         for key in ("cards", "faces", "totals"):
             assert "eclair" not in event.get(key, [])
 

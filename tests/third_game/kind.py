@@ -5,12 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.kinds.base import Action, GameKind, GameRow, SeatRow, View, player_name
+from games.kinds.base import GameKind, GameRow, SeatRow, player_name
 from tests.third_game import high_card
+from tests.third_game.high_card import State
 from tests.third_game.high_card.bots import BOTS
 
+# High Card's views and actions are plain dicts: it has no shapes of its own.
+View = dict[str, Any]
+Action = dict[str, Any]
 
-class HighCard(GameKind):
+
+class HighCard(GameKind[State, View, Action]):
     """Two cards each, play one, the highest wins."""
 
     slug = "high-card"
@@ -53,7 +58,7 @@ class HighCard(GameKind):
         """The card the player kept in hand."""
         return {"kept": result["kept"][position]}
 
-    def hidden_hands(self, state: Any, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
         """Every hand at this moment, from its owner's view."""
         return [
             {
@@ -65,8 +70,8 @@ class HighCard(GameKind):
 
     def describe_move(
         self,
-        before: Any,
-        after: Any,
+        before: State,
+        after: State,
         seat: int,
         action: Action,
         seats: Sequence[SeatRow],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from accounts.models import User
 from games import services
@@ -73,6 +73,6 @@ def two_baker_table(player: User, rival: User) -> Game:
 
 def load_with(state: Any, seat: int, **changes: Any) -> Any:
     """The state with one baker's fields replaced (tokens, discounts, points, reserved)."""
-    data = engine.dump(state)
+    data = cast(dict[str, Any], engine.dump(state))  # edited as plain JSON
     data["bakers"][seat].update(changes)
     return engine.load(data)

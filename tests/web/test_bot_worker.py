@@ -241,7 +241,7 @@ async def test_a_move_made_while_a_drive_ends_is_not_lost(
     """A person's move committed while the runner reads the game's next deadline, at the end of
     its drive, still gets its bots' answers (not only at the next sweep, an hour away here)."""
     game = await database_sync_to_async(table)([player], 2)
-    read_deadline, moved = live_runner.next_deadline, []
+    read_deadline, moved = live_runner.next_deadline, list[bool]()
 
     def move_meanwhile(game_id: int) -> float | None:
         if not moved:  # the bots answered the start: the person picks as the drive ends

@@ -6,7 +6,7 @@ import pytest
 from django.template.loader import get_template
 
 from games import catalog
-from games.kinds.base import GameKind
+from games.kinds.base import AnyKind
 from games.kinds.midnight_bakery import MidnightBakery
 from games.web.forms import NewGameForm
 
@@ -14,7 +14,7 @@ KINDS = catalog.available()
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.slug)
-def test_every_region_and_the_replay_hands_have_a_template(kind: GameKind) -> None:
+def test_every_region_and_the_replay_hands_have_a_template(kind: AnyKind) -> None:
     for region in kind.regions:
         get_template(f"{kind.template_dir}/_{region}.html")
     get_template(kind.hands_template)
@@ -22,7 +22,7 @@ def test_every_region_and_the_replay_hands_have_a_template(kind: GameKind) -> No
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.slug)
-def test_its_bots_cover_the_quick_game_and_resigned_seats(kind: GameKind) -> None:
+def test_its_bots_cover_the_quick_game_and_resigned_seats(kind: AnyKind) -> None:
     assert set(kind.quick_bots) <= set(kind.bot_levels) and kind.house_bot in kind.bot_levels
     assert kind.min_players <= kind.quick_capacity <= kind.max_players
     assert len(kind.seat_names) >= kind.max_players

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -13,6 +14,7 @@ from accounts.models import User
 from games import services
 from games.boards import render_whole, shared
 from games.models import Game
+from games.services import presence
 from tests.web.finished_games import play_to_first_results
 from tests.web.sockets import open_board, socket
 from tests.web.test_consumer import keep_first
@@ -85,7 +87,7 @@ def test_a_tables_presence_is_kept_across_versions_for_a_while(
     running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = [1000.0]
-    monkeypatch.setattr(shared.time, "time", lambda: clock[0])
+    monkeypatch.setattr(time, "time", lambda: clock[0])
     first = shared.table_at(running_game.pk)
     keep_first(running_game, rival)
     clock[0] += shared.PRESENCE_KEPT_SECONDS - 1
@@ -137,7 +139,7 @@ def test_a_move_stored_where_no_socket_watches_or_presence_is_old_is_read_as_usu
     assert shared.recent(running_game.pk) is None
     first = shared.table_at(running_game.pk)
     clock = [first.presence.read_at + shared.PRESENCE_KEPT_SECONDS + 1]
-    monkeypatch.setattr(shared.time, "time", lambda: clock[0])
+    monkeypatch.setattr(time, "time", lambda: clock[0])
     keep_first(running_game, player)  # the presence this process knows is too old to keep
     assert shared.recent(running_game.pk) is first
 
@@ -168,7 +170,7 @@ def test_a_read_begun_before_results_closed_never_replaces_the_newer_version(
     game = services.close_results(running_game.pk, player, 1)
     assert game is not None
     newer = shared.table_at(running_game.pk, game.version)
-    ended = replace(begun, presence=shared.presence.read(running_game.pk))
+    ended = replace(begun, presence=presence.read(running_game.pk))
     assert shared.keep(ended) is newer
     assert [s.results_seen for s in newer.seats if s.user_id == player.pk] == [1]
 

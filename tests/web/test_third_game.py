@@ -18,7 +18,7 @@ from django.utils.html import escape
 
 from accounts.models import User
 from games import catalog, services
-from games.kinds.base import GameKind
+from games.kinds.base import AnyKind
 from games.models import Action, Game, StatCount
 from games.records import stats
 from tests.conftest import client_for
@@ -31,7 +31,7 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "third_game" / "jinja2"
 
 
 @pytest.fixture
-def high_card(settings: Any) -> Iterator[GameKind]:
+def high_card(settings: Any) -> Iterator[AnyKind]:
     """High Card on offer for one test: its templates found, its one registry call made."""
     templates = copy.deepcopy(settings.TEMPLATES)
     boards = next(t for t in templates if t.get("NAME") == "boards")
@@ -68,7 +68,7 @@ def play_first_card(game: Game, position: int) -> int:
 
 
 async def test_a_registered_game_plays_through_services_socket_and_replay(
-    high_card: GameKind, player: User, rival: User
+    high_card: AnyKind, player: User, rival: User
 ) -> None:
     game = await database_sync_to_async(seated_game)(player, rival)
     mine = await database_sync_to_async(hand_of)(game, player)
@@ -102,7 +102,7 @@ async def test_a_registered_game_plays_through_services_socket_and_replay(
 
 
 def test_the_replay_shows_each_move_in_its_words_and_every_hand(
-    high_card: GameKind, player: User, rival: User
+    high_card: AnyKind, player: User, rival: User
 ) -> None:
     game = seated_game(player, rival)
     dealt = {u.username: hand_of(game, u) for u in (player, rival)}
@@ -121,7 +121,7 @@ def test_the_replay_shows_each_move_in_its_words_and_every_hand(
 
 
 def test_the_lobby_offers_it_and_a_quick_hand_seats_its_bot(
-    high_card: GameKind, player: User
+    high_card: AnyKind, player: User
 ) -> None:
     client = client_for(player)
     lobby = client.get("/").content.decode()
@@ -153,7 +153,7 @@ def test_the_lobby_offers_it_and_a_quick_hand_seats_its_bot(
 
 
 def test_its_waiting_room_speaks_its_words_and_refuses_a_card_not_held(
-    high_card: GameKind, player: User, rival: User
+    high_card: AnyKind, player: User, rival: User
 ) -> None:
     game = services.create_game(player, "high-card", 2)
     services.join(game, rival)
@@ -175,7 +175,7 @@ def test_its_waiting_room_speaks_its_words_and_refuses_a_card_not_held(
 
 
 def test_its_stats_page_and_recount_need_nothing_of_it(
-    high_card: GameKind, player: User, rival: User
+    high_card: AnyKind, player: User, rival: User
 ) -> None:
     game = seated_game(player, rival)
     play_first_card(game, 0)

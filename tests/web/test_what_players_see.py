@@ -292,13 +292,14 @@ def test_a_bots_cakehalla_turn_is_marked_for_the_person(player: User) -> None:
 def test_every_bots_cakehalla_turn_since_the_persons_is_marked(
     player: User, outsider: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from games.engines.cakehalla import Action
     from games.engines.cakehalla.bots import BOTS
     from games.kinds.cakehalla import event_text, player_names, touched
     from games.services.tables import draw_positions
 
     greedy = BOTS["greedy"]
 
-    def blind_first(view: Any, legal: list[dict[str, Any]], rng: Any) -> dict[str, Any]:
+    def blind_first(view: Any, legal: list[Action], rng: Any) -> Action:
         """Greedy, but each bot reserves a pile's top face down first: a card only it knows."""
         mine = view["seats"][view["turn"]]
         blind = [a for a in legal if a["type"] == "reserve" and "tier" in a]

@@ -1,6 +1,7 @@
 """Cakehalla: the rules engine behind the public contract (see engine-contract.md)."""
 
 from games.engines.cakehalla.actions import apply_action, legal_actions
+from games.engines.cakehalla.shapes import Action, Result, Setup, StateData, View
 from games.engines.cakehalla.state import deal, dump, load, new_game
 from games.engines.cakehalla.turn import active_seats, is_over, result
 from games.engines.cakehalla.view import view
@@ -11,8 +12,13 @@ from games.engines.errors import IllegalAction
 RULES_VERSION = 1
 
 __all__ = [
+    "Action",
     "IllegalAction",
     "RULES_VERSION",
+    "Result",
+    "Setup",
+    "StateData",
+    "View",
     "active_seats",
     "apply_action",
     "deal",

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
 
 from games.engines.cakehalla.cards import (
     CARD_INDEX,
@@ -17,12 +16,17 @@ from games.engines.cakehalla.cards import (
     TOKEN_INDEX,
     TOKEN_NAMES,
 )
+from games.engines.cakehalla.shapes import Action
 from games.engines.cakehalla.state import (
     EMPTY,
     HAND_LIMIT,
     RESERVE_LIMIT,
     Baker,
+    BuyEvent,
+    Event,
+    ReturnEvent,
     State,
+    TakeEvent,
     replaced,
 )
 from games.engines.cakehalla.turn import after_action, after_return, end_turn, visit
@@ -96,9 +100,9 @@ def _return_plans(tokens: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...],
     return tuple(plans)
 
 
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_actions(state: State, seat: int | None) -> list[Action]:
     """Every legal action of that seat now; [] when it is not theirs to act."""
-    if state.over or seat != state.turn:
+    if state.over or seat is None or seat != state.turn:
         return []
     pending = state.pending
     baker = state.bakers[seat]
@@ -109,7 +113,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if pending == "customer":
         return [{"type": "customer", "customer": CUSTOMERS[c].id} for c in _visitors(state, seat)]
     m = state.market
-    out: list[dict[str, Any]] = [
+    out: list[Action] = [
         {"type": "take", "ingredients": list(combo)}
         for combo in TAKE_DIFFERENT[
             (m[0] > 0) | (m[1] > 0) << 1 | (m[2] > 0) << 2 | (m[3] > 0) << 3 | (m[4] > 0) << 4
@@ -159,7 +163,7 @@ def _with_baker(state: State, seat: int, baker: Baker) -> tuple[Baker, ...]:
     return replaced(state.bakers, seat, baker)
 
 
-def _take(state: State, seat: int, action: dict[str, Any]) -> State:
+def _take(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Take three different ingredients (fewer when fewer kinds are left) or two alike."""
     names = action.get("ingredients")
     if type(names) is not list or len(action) != 2:
@@ -205,11 +209,12 @@ def _take(state: State, seat: int, action: dict[str, Any]) -> State:
         state, seat, Baker(tuple(tokens), b.discounts, b.points, b.bought, b.reserved, b.customers)
     )
     new.passes = 0
-    new.log = (("take", seat, *(INGREDIENTS[i] for i in picks)), state.log)
+    taken: TakeEvent = ("take", seat, *(INGREDIENTS[i] for i in picks))
+    new.log = (taken, state.log)
     return after_action(new)
 
 
-def _card_of(action: dict[str, Any], key: str = "card") -> int:
+def _card_of(action: Mapping[str, object], key: str = "card") -> int:
     """The card an action names."""
     card_id = action.get(key)
     c = CARD_INDEX.get(card_id) if type(card_id) is str else None
@@ -218,7 +223,7 @@ def _card_of(action: dict[str, Any], key: str = "card") -> int:
     return c
 
 
-def _reserve(state: State, seat: int, action: dict[str, Any]) -> State:
+def _reserve(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Reserve a face-up card or the top of a pile, with a Saffron while any is left."""
     if len(action) != 2:
         raise IllegalAction("Reserve either one card or the top of one pile.")
@@ -238,7 +243,7 @@ def _reserve(state: State, seat: int, action: dict[str, Any]) -> State:
         pos = row.index(c)
         counter = replaced(counter, t, replaced(row, pos, refill))
         blind = False
-        event: tuple[Any, ...] = ("reserve", seat, CARD_IDS[c])
+        event: Event = ("reserve", seat, CARD_IDS[c])
     elif "tier" in action:
         tier = action["tier"]
         if type(tier) is not int or not 1 <= tier <= 3:
@@ -272,7 +277,7 @@ def _reserve(state: State, seat: int, action: dict[str, Any]) -> State:
     return after_action(new)
 
 
-def _buy(state: State, seat: int, action: dict[str, Any]) -> State:
+def _buy(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Buy a face-up or reserved card; ordinary ingredients first, Saffron for the shortfall."""
     if len(action) != 2:
         raise IllegalAction("Buy names one card.")
@@ -335,11 +340,12 @@ def _buy(state: State, seat: int, action: dict[str, Any]) -> State:
         ),
     )
     new.passes = 0
-    new.log = (("buy", seat, CARD_IDS[c], *paid), state.log)
+    bought: BuyEvent = ("buy", seat, CARD_IDS[c], *paid)
+    new.log = (bought, state.log)
     return after_action(new)
 
 
-def _pass(state: State, seat: int, action: dict[str, Any]) -> State:
+def _pass(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Pass, allowed only when nothing else is."""
     if len(action) != 1:
         raise IllegalAction("A pass carries nothing else.")
@@ -351,7 +357,7 @@ def _pass(state: State, seat: int, action: dict[str, Any]) -> State:
     return after_action(new)
 
 
-def _return(state: State, seat: int, action: dict[str, Any]) -> State:
+def _return(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Put back ingredients of the baker's choice down to 10."""
     given = action.get("ingredients")
     if type(given) is not dict or len(action) != 2:
@@ -380,11 +386,12 @@ def _return(state: State, seat: int, action: dict[str, Any]) -> State:
     new.bakers = _with_baker(
         state, seat, Baker(tuple(tokens), b.discounts, b.points, b.bought, b.reserved, b.customers)
     )
-    new.log = (("return", seat, *back), state.log)
+    returned: ReturnEvent = ("return", seat, *back)
+    new.log = (returned, state.log)
     return after_return(new)
 
 
-def _customer(state: State, seat: int, action: dict[str, Any]) -> State:
+def _customer(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Choose which of several qualifying customers visits."""
     if len(action) != 2:
         raise IllegalAction("Choose one customer.")
@@ -399,11 +406,11 @@ def _customer(state: State, seat: int, action: dict[str, Any]) -> State:
     return end_turn(new)
 
 
-Handler = Callable[[State, int, dict[str, Any]], State]
+Handler = Callable[[State, int, Mapping[str, object]], State]
 _MAIN: dict[object, Handler] = {"take": _take, "reserve": _reserve, "buy": _buy, "pass": _pass}
 
 
-def apply_action(state: State, seat: int, action: dict[str, Any]) -> State:
+def apply_action(state: State, seat: int, action: Mapping[str, object]) -> State:
     """The state after the seat's action; the old state is untouched; IllegalAction otherwise."""
     if state.over:
         raise IllegalAction("The game is over.")

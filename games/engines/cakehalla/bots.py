@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from games.engines.cakehalla.actions import COST_NZ, apply_action, can_afford, legal_actions
 from games.engines.cakehalla.cards import (
@@ -17,10 +16,11 @@ from games.engines.cakehalla.cards import (
     TOKEN_INDEX,
     TOKEN_NAMES,
 )
+from games.engines.cakehalla.shapes import Action, View
 from games.engines.cakehalla.state import EMPTY, HAND_LIMIT, WINNING_POINTS, Baker, State
 from games.engines.cakehalla.turn import winners
 
-Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+Choose = Callable[[View, list[Action], random.Random], Action]
 
 LOOKAHEAD_CANDIDATES = 6
 LOOKAHEAD_SAMPLES = 8
@@ -28,7 +28,7 @@ LOOKAHEAD_ROUNDS = 2
 WIN_VALUE = 1000.0
 
 
-def sample_state(view: dict[str, Any], rnd: random.Random) -> State:
+def sample_state(view: View, rnd: random.Random) -> State:
     """A plausible whole table built from one seat's view: unseen cards dealt at random."""
     seen: set[int] = set()
     counter = []
@@ -42,7 +42,7 @@ def sample_state(view: dict[str, Any], rnd: random.Random) -> State:
         seen.update(bought)
         reserved: list[tuple[int, bool] | int] = []
         for r in seat["reserved"]:
-            if r.get("hidden"):
+            if "hidden" in r:
                 reserved.append(r["tier"])
             else:
                 c = CARD_INDEX[r["id"]]
@@ -169,18 +169,17 @@ def _deny_score(state: State, seat: int, card: int) -> float:
     return worst
 
 
-def _score(state: State, seat: int, plan: _Plan, action: dict[str, Any]) -> float:
+def _score(state: State, seat: int, plan: _Plan, action: Action) -> float:
     """The greedy value of one legal action."""
-    kind = action["type"]
     baker = plan.baker
-    if kind == "buy":
+    if action["type"] == "buy":
         c = CARD_INDEX[action["card"]]
         gap = _gap(c, baker)
         price = sum(max(0, n - baker.discounts[i]) for i, n in COST_NZ[c])
         return 3.0 + 2.0 * plan.values[c] - 0.15 * price - 0.6 * sum(gap)
-    if kind == "take":
+    if action["type"] == "take":
         return _take_score(plan, [TOKEN_INDEX[n] for n in action["ingredients"]])
-    if kind == "reserve":
+    if action["type"] == "reserve":
         saffron = 0.6 if state.market[5] else 0.0
         crowd = 0.5 * len(baker.reserved)
         if "tier" in action:
@@ -189,10 +188,10 @@ def _score(state: State, seat: int, plan: _Plan, action: dict[str, Any]) -> floa
         deny = _deny_score(state, seat, c)
         own = 0.25 * plan.values[c] if CARDS[c].points >= 3 else 0.0
         return saffron + 0.8 * deny + own - crowd - 0.2
-    if kind == "return":
+    if action["type"] == "return":
         keep = plan.keep
         return -float(sum(keep[TOKEN_INDEX[n]] * k for n, k in action["ingredients"].items()))
-    if kind == "customer":
+    if action["type"] == "customer":
         wants = CUSTOMERS[CUSTOMER_INDEX[action["customer"]]].wants
         rivals = [b for s, b in enumerate(state.bakers) if s != seat]
         return max(
@@ -201,9 +200,7 @@ def _score(state: State, seat: int, plan: _Plan, action: dict[str, Any]) -> floa
     return 0.0
 
 
-def _ranked(
-    state: State, seat: int, legal: list[dict[str, Any]], rnd: random.Random
-) -> list[dict[str, Any]]:
+def _ranked(state: State, seat: int, legal: list[Action], rnd: random.Random) -> list[Action]:
     """The legal actions, best first by the greedy score (ties broken at random)."""
     plan = _Plan(state, seat)
     scored = [(_score(state, seat, plan, a) + rnd.random() * 1e-3, i) for i, a in enumerate(legal)]
@@ -211,9 +208,7 @@ def _ranked(
     return [legal[i] for _, i in scored]
 
 
-def greedy_action(
-    state: State, seat: int, legal: list[dict[str, Any]], rnd: random.Random
-) -> dict[str, Any]:
+def greedy_action(state: State, seat: int, legal: list[Action], rnd: random.Random) -> Action:
     """The greedy choice on a (sampled) state."""
     if len(legal) == 1:
         return legal[0]
@@ -259,7 +254,7 @@ def rollout(state: State, turns: int, rnd: random.Random) -> State:
     return state
 
 
-def _matching(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+def _matching(action: Action, legal: list[Action]) -> Action:
     """The entry of the caller's legal list equal to the chosen action."""
     for a in legal:
         if a == action:
@@ -267,30 +262,33 @@ def _matching(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, 
     return legal[0]
 
 
-def choose_random(
-    view: dict[str, Any], legal: list[dict[str, Any]], rnd: random.Random
-) -> dict[str, Any]:
+def own_seat(view: View) -> int:
+    """The seat whose view this is: a bot plays a seat, never a spectator's view."""
+    seat = view["you"]
+    if seat is None:
+        raise TypeError("A bot plays from its own seat's view, not a spectator's.")
+    return seat
+
+
+def choose_random(view: View, legal: list[Action], rnd: random.Random) -> Action:
     """Any legal action, uniformly."""
     return rnd.choice(legal)
 
 
-def choose_greedy(
-    view: dict[str, Any], legal: list[dict[str, Any]], rnd: random.Random
-) -> dict[str, Any]:
+def choose_greedy(view: View, legal: list[Action], rnd: random.Random) -> Action:
     """Build discounts toward customers, buy the best points per ingredient, reserve to deny."""
     if len(legal) == 1:
         return legal[0]
+    seat = own_seat(view)
     state = sample_state(view, rnd)
-    return _matching(greedy_action(state, view["you"], legal, rnd), legal)
+    return _matching(greedy_action(state, seat, legal, rnd), legal)
 
 
-def choose_lookahead(
-    view: dict[str, Any], legal: list[dict[str, Any]], rnd: random.Random
-) -> dict[str, Any]:
+def choose_lookahead(view: View, legal: list[Action], rnd: random.Random) -> Action:
     """Try the best greedy candidates on sampled tables, two rounds deep, and keep the best."""
     if len(legal) == 1:
         return legal[0]
-    seat = view["you"]
+    seat = own_seat(view)
     state = sample_state(view, rnd)
     candidates = _ranked(state, seat, legal, rnd)[:LOOKAHEAD_CANDIDATES]
     totals = [0.0] * len(candidates)
@@ -313,6 +311,6 @@ BOTS: dict[str, Choose] = {
 }
 
 
-def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def choose(view: View, legal: list[Action], rng: random.Random) -> Action:
     """The contract's bot entry point: the strongest level."""
     return choose_lookahead(view, legal, rng)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Literal, NamedTuple, TypeVar, cast
 
 from games.engines import rng
 from games.engines.cakehalla.cards import (
@@ -13,7 +14,10 @@ from games.engines.cakehalla.cards import (
     TIER_CARDS,
     TIERS,
 )
+from games.engines.cakehalla.shapes import Setup, StateData
 from games.engines.errors import IllegalAction
+
+T = TypeVar("T")
 
 MIN_BAKERS = 2
 MAX_BAKERS = 4
@@ -25,7 +29,25 @@ MARKET_SIZES = {2: 4, 3: 5, 4: 7}
 SAFFRON_SUPPLY = 5
 EMPTY = -1
 
-Event = tuple[Any, ...]
+# The log's events, as tuples of ids and numbers, kind first (a seat follows but in "over").
+TakeEvent = tuple[Literal["take"], int, *tuple[str, ...]]  # the ingredients taken
+ReserveEvent = tuple[Literal["reserve"], int, str]  # the card id
+BlindReserveEvent = tuple[Literal["reserve_blind"], int, int, str]  # the tier, the card id
+BuyEvent = tuple[Literal["buy"], int, str, *tuple[int, ...]]  # the card id, the six paid
+ReturnEvent = tuple[Literal["return"], int, *tuple[int, ...]]  # the six put back
+CustomerEvent = tuple[Literal["customer"], int, str]  # the customer id
+SeatEvent = tuple[Literal["pass", "final"], int]
+OverEvent = tuple[Literal["over"], str]  # why: "points" or "passes"
+Event = (
+    TakeEvent
+    | ReserveEvent
+    | BlindReserveEvent
+    | BuyEvent
+    | ReturnEvent
+    | CustomerEvent
+    | SeatEvent
+    | OverEvent
+)
 Log = tuple[Event, "Log"] | None
 
 
@@ -98,7 +120,7 @@ class State:
         return new
 
 
-def replaced(items: tuple[Any, ...], i: int, value: object) -> tuple[Any, ...]:
+def replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """A copy of the tuple with item i replaced."""
     return (*items[:i], value, *items[i + 1 :])
 
@@ -151,7 +173,7 @@ def _setup_customers(ids: object, wanted: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def checked_setup(setup: object) -> dict[str, Any]:
+def checked_setup(setup: object) -> Mapping[str, object]:
     """A setup that gives piles or customers and nothing else; IllegalAction otherwise."""
     if setup is None:
         return {}
@@ -189,10 +211,11 @@ def checked_players(players: object) -> int:
 
 
 def dealt(
-    players: int, seed: int, setup: dict[str, Any]
+    players: int, seed: int, setup: Mapping[str, object]
 ) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
     """The piles (top first, counter cards included) and customers: given, or from the seed."""
-    given_piles = setup.get("piles") or {}
+    given = setup.get("piles")  # checked_setup let only a dict keyed by tier through
+    given_piles: Mapping[str, object] = given if isinstance(given, dict) else {}
     stream = rng.seed_state(seed)
     piles = []
     for tier in TIERS:
@@ -209,7 +232,7 @@ def dealt(
     return piles, customers
 
 
-def deal(players: int, *, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def deal(players: int, *, seed: int, options: Mapping[str, object] | None = None) -> Setup:
     """The setup the seed deals: every pile whole, top first, and the face-up customers."""
     checked_players(players)
     checked_options(options)
@@ -225,8 +248,8 @@ def new_game(
     players: int,
     *,
     seed: int,
-    options: dict[str, Any] | None = None,
-    setup: dict[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
+    setup: Mapping[str, object] | None = None,
 ) -> State:
     """A new table for 2 to 4 bakers, dealt from the seed unless the setup says otherwise."""
     checked_players(players)
@@ -261,7 +284,7 @@ def new_game(
     return state
 
 
-def dump(state: State) -> dict[str, Any]:
+def dump(state: State) -> StateData:
     """Everything in the state as JSON-ready data (server side only: it holds the piles)."""
     return {
         "game": "cakehalla",
@@ -293,37 +316,40 @@ def dump(state: State) -> dict[str, Any]:
     }
 
 
-def load(data: dict[str, Any]) -> State:
-    """The state a dump describes."""
+def load(data: Mapping[str, object]) -> State:
+    """The state a dump describes (read back from JSON)."""
+    snapshot = cast(StateData, data)
     try:
         state = State.__new__(State)
-        state.players = int(data["players"])
-        state.rng = int(data["rng"])
-        state.market = tuple(int(n) for n in data["market"])
-        state.piles = tuple(tuple(CARD_INDEX[c] for c in pile) for pile in data["piles"])
+        state.players = int(snapshot["players"])
+        state.rng = int(snapshot["rng"])
+        state.market = tuple(int(n) for n in snapshot["market"])
+        state.piles = tuple(tuple(CARD_INDEX[c] for c in pile) for pile in snapshot["piles"])
         state.counter = tuple(
-            tuple(CARD_INDEX[c] if c is not None else EMPTY for c in row) for row in data["counter"]
+            tuple(CARD_INDEX[c] if c is not None else EMPTY for c in row)
+            for row in snapshot["counter"]
         )
-        state.customers = tuple(CUSTOMER_INDEX[c] for c in data["customers"])
+        state.customers = tuple(CUSTOMER_INDEX[c] for c in snapshot["customers"])
         state.bakers = tuple(
             Baker(
                 tuple(int(n) for n in b["tokens"]),
                 tuple(int(n) for n in b["discounts"]),
                 int(b["points"]),
                 tuple(CARD_INDEX[c] for c in b["bought"]),
-                tuple((CARD_INDEX[c], bool(blind)) for c, blind in b["reserved"]),
+                # each [card id, blind]: str() only types the id (a bad one stays a KeyError)
+                tuple((CARD_INDEX[str(c)], bool(blind)) for c, blind in b["reserved"]),
                 tuple(CUSTOMER_INDEX[c] for c in b["customers"]),
             )
-            for b in data["bakers"]
+            for b in snapshot["bakers"]
         )
-        state.turn = int(data["turn"])
-        state.round = int(data["round"])
-        state.turns_done = int(data["turns_done"])
-        state.pending = data["pending"]
-        state.final = bool(data["final"])
-        state.passes = int(data["passes"])
-        state.over = bool(data["over"])
-        state.log = _log_from([tuple(event) for event in data["log"]])
+        state.turn = int(snapshot["turn"])
+        state.round = int(snapshot["round"])
+        state.turns_done = int(snapshot["turns_done"])
+        state.pending = snapshot["pending"]
+        state.final = bool(snapshot["final"])
+        state.passes = int(snapshot["passes"])
+        state.over = bool(snapshot["over"])
+        state.log = _log_from(cast(list[Event], [tuple(event) for event in snapshot["log"]]))
     except (KeyError, TypeError, ValueError) as exc:
         raise IllegalAction("That saved game is damaged and cannot be loaded.") from exc
     return state

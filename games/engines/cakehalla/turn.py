@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.engines.cakehalla.cards import CUSTOMER_POINTS, CUSTOMERS
+from games.engines.cakehalla.shapes import Result
 from games.engines.cakehalla.state import HAND_LIMIT, WINNING_POINTS, Baker, State, replaced
 from games.engines.errors import IllegalAction
 
@@ -111,7 +110,7 @@ def end_reason(state: State) -> str:
     return str(event[1]) if event is not None and event[0] == "over" else "points"
 
 
-def result(state: State) -> dict[str, Any]:
+def result(state: State) -> Result:
     """Final standings, only once the game is over."""
     if not state.over:
         raise IllegalAction("The game is not over yet.")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.engines.cakehalla.actions import TWO_ALIKE_MIN, buying_power, shortfall
 from games.engines.cakehalla.cards import (
     CARD_INDEX,
@@ -16,12 +14,24 @@ from games.engines.cakehalla.cards import (
     TIER_NAMES,
     TOKEN_NAMES,
 )
+from games.engines.cakehalla.shapes import (
+    BlindReserveLine,
+    CardView,
+    CustomerView,
+    HiddenCardView,
+    LogLine,
+    ReservedCardView,
+    Rules,
+    SeatView,
+    View,
+)
 from games.engines.cakehalla.state import (
     EMPTY,
     HAND_LIMIT,
     RESERVE_LIMIT,
     WINNING_POINTS,
     Baker,
+    Event,
     State,
     log_events,
 )
@@ -40,7 +50,7 @@ _FACES = tuple(
 )
 
 
-def card_view(c: int) -> dict[str, Any]:
+def card_view(c: int) -> CardView:
     """A card as the players see it."""
     card_id, name, tier, points, discount, cost = _FACES[c]
     return {
@@ -53,7 +63,7 @@ def card_view(c: int) -> dict[str, Any]:
     }
 
 
-def _reserved_view(c: int, blind: bool, shown: bool) -> dict[str, Any]:
+def _reserved_view(c: int, blind: bool, shown: bool) -> ReservedCardView | HiddenCardView:
     """A reserved card: face and all when shown, else only its tier."""
     if blind and not shown:
         return {"tier": CARDS[c].tier, "hidden": True}
@@ -70,12 +80,11 @@ def customer_name(customer_id: str) -> str:
     return CUSTOMERS[CUSTOMER_INDEX[customer_id]].name
 
 
-def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict[str, Any]:
+def _event_view(event: Event, seat: int | None, over: bool) -> LogLine:
     """One log event as the viewer may read it (cards and customers also by name)."""
-    kind = event[0]
-    if kind == "take":
+    if event[0] == "take":
         return {"type": "take", "seat": event[1], "ingredients": list(event[2:])}
-    if kind == "reserve":
+    if event[0] == "reserve":
         card = event[2]
         return {
             "type": "reserve",
@@ -84,13 +93,18 @@ def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict[st
             "name": card_name(card),
             "blind": False,
         }
-    if kind == "reserve_blind":
-        out = {"type": "reserve", "seat": event[1], "tier": event[2], "blind": True}
+    if event[0] == "reserve_blind":
+        out: BlindReserveLine = {
+            "type": "reserve",
+            "seat": event[1],
+            "tier": event[2],
+            "blind": True,
+        }
         if over or seat == event[1]:
             out["card"] = event[3]
             out["name"] = card_name(event[3])
         return out
-    if kind == "buy":
+    if event[0] == "buy":
         paid = {TOKEN_NAMES[i]: n for i, n in enumerate(event[3:]) if n}
         card = event[2]
         return {
@@ -100,10 +114,10 @@ def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict[st
             "name": card_name(card),
             "paid": paid,
         }
-    if kind == "return":
+    if event[0] == "return":
         back = {TOKEN_NAMES[i]: n for i, n in enumerate(event[2:]) if n}
         return {"type": "return", "seat": event[1], "ingredients": back}
-    if kind == "customer":
+    if event[0] == "customer":
         customer = event[2]
         return {
             "type": "customer",
@@ -111,19 +125,19 @@ def _event_view(event: tuple[Any, ...], seat: int | None, over: bool) -> dict[st
             "customer": customer,
             "name": customer_name(customer),
         }
-    if kind == "over":
+    if event[0] == "over":
         return {"type": "over", "why": event[1]}
-    return {"type": kind, "seat": event[1]}
+    return {"type": event[0], "seat": event[1]}
 
 
-def customer_view(c: int) -> dict[str, Any]:
+def customer_view(c: int) -> CustomerView:
     """A famous customer as the players see it."""
     customer = CUSTOMERS[c]
     wants = {INGREDIENTS[i]: n for i, n in enumerate(customer.wants) if n}
     return {"id": customer.id, "name": customer.name, "wants": wants}
 
 
-def rules() -> dict[str, Any]:
+def rules() -> Rules:
     """The numbers and names of the rules a board shows (a fresh copy for each view)."""
     return {
         "ingredients": list(INGREDIENTS),
@@ -145,10 +159,10 @@ def short_of(state: State, baker: Baker) -> dict[str, int]:
     return {CARDS[c].id: max(0, shortfall(c, power) - baker.tokens[SAFFRON]) for c in cards}
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> View:
     """JSON-ready; exactly what that seat may see; None is a spectator."""
     over = state.over
-    seats = []
+    seats: list[SeatView] = []
     for s, b in enumerate(state.bakers):
         shown = over or s == seat
         seats.append(

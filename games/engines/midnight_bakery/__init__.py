@@ -1,12 +1,11 @@
 """Midnight Bakery: simultaneous card drafting for 2 to 8 bakers, a Night Owl at two."""
 
-from typing import Any
-
 from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery.cards import face_name
 from games.engines.midnight_bakery.night import new_game, night_result
 from games.engines.midnight_bakery.pick import active_seats, apply_action, legal_actions
 from games.engines.midnight_bakery.setup import deal
+from games.engines.midnight_bakery.shapes import Action, Result, Setup, StateData, View
 from games.engines.midnight_bakery.state import State, dump, load
 from games.engines.midnight_bakery.view import view
 
@@ -16,7 +15,7 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-def result(state: State) -> dict[str, Any]:
+def result(state: State) -> Result:
     """Final standings; only after dawn."""
     if not state.over:
         raise IllegalAction("The night is not over yet.")
@@ -28,9 +27,14 @@ def result(state: State) -> dict[str, Any]:
 RULES_VERSION = 1
 
 __all__ = [
+    "Action",
     "IllegalAction",
     "RULES_VERSION",
+    "Result",
+    "Setup",
     "State",
+    "StateData",
+    "View",
     "active_seats",
     "apply_action",
     "deal",

@@ -3,23 +3,22 @@
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 from games.engines.midnight_bakery.scoring import (
     BAGUETTE_RANK_POINTS,
     THIRD_RANK_FROM,
     bun_points,
 )
+from games.engines.midnight_bakery.shapes import Action, CaseCard, View
 
-Action = dict[str, Any]
-Bot = Callable[[dict[str, Any], list[Action], random.Random], Action]
+Bot = Callable[[View, list[Action], random.Random], Action]
 
 TART_VALUE = {"jam": 1, "fruit": 2, "chocolate": 3}
 LOAVES = {"baguette-1": 1, "baguette-2": 2, "baguette-3": 3}
 BAKES = 3
 
 
-def choose_random(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose_random(view: View, legal: list[Action], rng: random.Random) -> Action:
     """Any legal action, uniformly."""
     return rng.choice(legal)
 
@@ -27,9 +26,12 @@ def choose_random(view: dict[str, Any], legal: list[Action], rng: random.Random)
 class Table:
     """What the greedy baker reads off its view before weighing each pastry."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: View) -> None:
         seats = view["seats"]
-        me = seats[view["seat"]]
+        seat = view["seat"]
+        if seat is None:
+            raise TypeError("A bot plays from its own seat's view, not a spectator's.")
+        me = seats[seat]
         self.bakers: int = view["bakers"]
         self.bake: int = view["bake"]
         self.future = max(len(view["batch"]) - 1, 0)
@@ -44,7 +46,7 @@ class Table:
         self.rival_loaves = [self.loaves_of(s["case"]) for s in seats if s is not me]
 
     @staticmethod
-    def loaves_of(case: list[dict[str, Any]]) -> int:
+    def loaves_of(case: list[CaseCard]) -> int:
         """The loaf total of a public case."""
         return sum(LOAVES.get(card["face"], 0) for card in case)
 
@@ -131,7 +133,7 @@ def card_face(card: str) -> str:
     return card.rsplit("-", 1)[0]
 
 
-def choose_greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose_greedy(view: View, legal: list[Action], rng: random.Random) -> Action:
     """Complete sets, time glazes, contest baguettes, mind truffles, spend Peels on good pairs."""
     table = Table(view)
     single: dict[str, float] = {}
@@ -158,8 +160,6 @@ def choose_greedy(view: dict[str, Any], legal: list[Action], rng: random.Random)
 BOTS: dict[str, Bot] = {"random": choose_random, "greedy": choose_greedy}
 
 
-def choose(
-    view: dict[str, Any], legal: list[Action], rng: random.Random, level: str = "greedy"
-) -> Action:
+def choose(view: View, legal: list[Action], rng: random.Random, level: str = "greedy") -> Action:
     """The action a bot of this level picks from its own view."""
     return BOTS[level](view, legal, rng)

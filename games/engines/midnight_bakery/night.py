@@ -1,6 +1,7 @@
 """The night's frame: starting it, dealing each bake, passing, the owl, ending bakes and dawn."""
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypeVar, Unpack
 
 from games.engines.midnight_bakery import scoring
 from games.engines.midnight_bakery.cards import (
@@ -17,8 +18,11 @@ from games.engines.midnight_bakery.setup import (
     checked_setup,
     shuffled_deck,
 )
+from games.engines.midnight_bakery.shapes import EventDetails, Result
 from games.engines.midnight_bakery.state import Cards, State
 from games.engines.rng import checked_seed, randbelow
+
+T = TypeVar("T")
 
 BAKES = 3
 
@@ -27,8 +31,8 @@ def new_game(
     players: int,
     *,
     seed: int,
-    options: dict[str, Any] | None = None,
-    setup: dict[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
+    setup: Mapping[str, object] | None = None,
 ) -> State:
     """A night ready for its first pick: deck shuffled from the seed (or given), bake 1 dealt."""
     checked_bakers(players)
@@ -61,7 +65,7 @@ def new_game(
     return state
 
 
-def event(state: State, kind: str, text: str, **data: Any) -> None:
+def event(state: State, kind: str, text: str, **data: Unpack[EventDetails]) -> None:
     """Append a public event to the log (the state is a fresh copy being built)."""
     state.log = (
         *state.log,
@@ -192,7 +196,7 @@ def truffle_counts(state: State) -> tuple[list[int], int | None]:
     return counts, owl
 
 
-def night_result(state: State) -> dict[str, Any]:
+def night_result(state: State) -> Result:
     """Final standings: banked points plus the truffle bonus, and the winners."""
     counts, owl = truffle_counts(state)
     bonus = scoring.truffle_bonus(counts, owl)
@@ -202,13 +206,13 @@ def night_result(state: State) -> dict[str, Any]:
         "truffles": counts,
         "truffle_bonus": bonus,
         "winners": scoring.winners(scores, counts),
-        "bakes": [[dict(row) for row in rows] for rows in state.bakes],
+        "bakes": [[row.copy() for row in rows] for rows in state.bakes],
         "banked": list(state.banked),
         "owl_truffles": owl,
         "owl_denied": scoring.owl_denies(counts, owl),
     }
 
 
-def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A copy of a tuple with one item replaced."""
     return (*items[:index], value, *items[index + 1 :])

@@ -1,6 +1,6 @@
 """A pick: who may choose, what they may lock, and the reveal once the last baker locks."""
 
-from typing import Any
+from collections.abc import Mapping
 
 from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery.cards import FACE_NAMES, PEEL, face_of, seat_name
@@ -12,6 +12,7 @@ from games.engines.midnight_bakery.night import (
     replace_at,
     settle,
 )
+from games.engines.midnight_bakery.shapes import Action
 from games.engines.midnight_bakery.state import State
 
 ACTION_KEYS = {"keep": {"type", "card"}, "peel": {"type", "cards"}}
@@ -35,7 +36,7 @@ def can_peel(state: State, seat: int) -> bool:
     return len(state.batches[seat]) >= 2 and has_peel(state, seat)
 
 
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_actions(state: State, seat: int | None) -> list[Action]:
     """Keep any card of the batch; with a Peel, any two cards (each pair listed once)."""
     if state.over or isinstance(seat, bool) or not isinstance(seat, int):
         return []
@@ -44,7 +45,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     batch = state.batches[seat]
     if not batch or state.locks[seat] is not None:
         return []
-    actions: list[dict[str, Any]] = [{"type": "keep", "card": card} for card in batch]
+    actions: list[Action] = [{"type": "keep", "card": card} for card in batch]
     if len(batch) >= 2 and has_peel(state, seat):
         actions += [
             {"type": "peel", "cards": [first, second]}
@@ -54,7 +55,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     return actions
 
 
-def checked_choice(state: State, seat: int, action: Any) -> tuple[str, ...]:
+def checked_choice(state: State, seat: int, action: object) -> tuple[str, ...]:
     """The cards an action locks, or IllegalAction with the reason."""
     if state.over:
         raise IllegalAction("The night is over.")
@@ -92,7 +93,7 @@ def checked_choice(state: State, seat: int, action: Any) -> tuple[str, ...]:
     return (first, second)
 
 
-def apply_action(state: State, seat: int, action: dict[str, Any]) -> State:
+def apply_action(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Lock a baker's choice; when the last one locks, reveal, let the owl snatch, and pass."""
     choice = checked_choice(state, seat, action)
     new = state.clone()

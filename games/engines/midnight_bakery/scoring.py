@@ -10,6 +10,7 @@ from games.engines.midnight_bakery.cards import (
     TART_FACE_VALUE,
     face_of,
 )
+from games.engines.midnight_bakery.shapes import BakeRow, BakeScore
 
 GLAZE_BONUS = 4
 BAGUETTE_RANK_POINTS = {1: 7, 2: 3, 3: 1}
@@ -66,7 +67,7 @@ def baguette_points(loaves: Sequence[int], bakers: int) -> list[int]:
     return points
 
 
-def case_breakdown(case: Sequence[str], glazed: frozenset[str]) -> dict[str, int]:
+def case_breakdown(case: Sequence[str], glazed: frozenset[str]) -> BakeScore:
     """Croissant, macaron, bun and tart points of one case (baguettes are ranked separately)."""
     faces = [face_of(card) for card in case]
     return {
@@ -82,20 +83,25 @@ def bake_breakdowns(
     glazed: Sequence[frozenset[str]],
     bakers: int,
     banked: Sequence[int],
-) -> list[dict[str, int]]:
+) -> list[BakeRow]:
     """One breakdown per baker for a finished bake; the owl's case, if any, only ranks loaves."""
     loaves = [loaves_in(case) for case in cases]
     baguettes = baguette_points(loaves, bakers)
-    rows = []
+    rows: list[BakeRow] = []
     for seat in range(bakers):
-        row = case_breakdown(cases[seat], glazed[seat])
-        row["baguette"] = baguettes[seat]
-        row["loaves"] = loaves[seat]
-        row["total"] = (
-            row["croissant"] + row["macaron"] + row["bun"] + row["tart"] + baguettes[seat]
+        score = case_breakdown(cases[seat], glazed[seat])
+        total = (
+            score["croissant"] + score["macaron"] + score["bun"] + score["tart"] + baguettes[seat]
         )
-        row["running"] = banked[seat] + row["total"]
-        rows.append(row)
+        rows.append(
+            {
+                **score,
+                "baguette": baguettes[seat],
+                "loaves": loaves[seat],
+                "total": total,
+                "running": banked[seat] + total,
+            }
+        )
     return rows
 
 

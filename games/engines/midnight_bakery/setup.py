@@ -6,7 +6,7 @@ owl draws from (else the seed's). `deal` writes the setup a seed deals, so a nig
 from `deal(...)` is the very night the seed alone would start, card ids and owl included.
 """
 
-from typing import Any
+from collections.abc import Mapping
 
 from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery.cards import (
@@ -16,6 +16,7 @@ from games.engines.midnight_bakery.cards import (
     number_cards,
     standard_faces,
 )
+from games.engines.midnight_bakery.shapes import Setup
 from games.engines.midnight_bakery.state import PASSING_OPTIONS
 from games.engines.rng import checked_seed, checked_stream, seed_state, shuffled
 
@@ -90,7 +91,7 @@ def shuffled_deck(players: int, seed: int) -> tuple[list[str], int]:
     return shuffled(number_cards(standard_faces(players)), seed_state(seed))
 
 
-def deal(players: int, *, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def deal(players: int, *, seed: int, options: Mapping[str, object] | None = None) -> Setup:
     """The setup the seed deals: the shuffled deck as card ids and the owl's stream after it."""
     checked_bakers(players)
     checked_passing(options)

@@ -1,6 +1,9 @@
 """The state of a night: plain immutable pieces, copied shallowly on every action."""
 
-from typing import Any
+from collections.abc import Mapping
+from typing import cast
+
+from games.engines.midnight_bakery.shapes import BakeRow, Event, StateData
 
 Cards = tuple[str, ...]
 Lock = tuple[str, ...] | None
@@ -46,9 +49,9 @@ class State:
     waiting: tuple[Cards, ...]
     truffles: tuple[Cards, ...]
     banked: tuple[int, ...]
-    bakes: tuple[tuple[dict[str, int], ...], ...]
+    bakes: tuple[tuple[BakeRow, ...], ...]
     discard: Cards
-    log: tuple[dict[str, Any], ...]
+    log: tuple[Event, ...]
     over: bool
 
     def clone(self) -> "State":
@@ -69,19 +72,22 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
 
-def copy_event(event: dict[str, Any]) -> dict[str, Any]:
-    """A log event that shares nothing with the one given (its lists of cards and faces).
+def copy_event(event: Event) -> Event:
+    """A log event that shares nothing with the one given (its lists of cards, faces, totals).
 
     Copied whole, then its lists: every load, dump and view copies the night's whole log, and
     this is a third cheaper than building the dict key by key."""
     copied = event.copy()
-    for key, value in event.items():
-        if isinstance(value, list):
-            copied[key] = value[:]
+    if "cards" in event:
+        copied["cards"] = event["cards"][:]
+    if "faces" in event:
+        copied["faces"] = event["faces"][:]
+    if "totals" in event:
+        copied["totals"] = event["totals"][:]
     return copied
 
 
-def dump(state: State) -> dict[str, Any]:
+def dump(state: State) -> StateData:
     """The state as JSON-ready data; ``load`` turns it back exactly."""
     return {
         "game": "midnight-bakery",
@@ -99,32 +105,33 @@ def dump(state: State) -> dict[str, Any]:
         "waiting": [list(w) for w in state.waiting],
         "truffles": [list(t) for t in state.truffles],
         "banked": list(state.banked),
-        "bakes": [[dict(row) for row in rows] for rows in state.bakes],
+        "bakes": [[row.copy() for row in rows] for rows in state.bakes],
         "discard": list(state.discard),
         "log": [copy_event(event) for event in state.log],
         "over": state.over,
     }
 
 
-def load(data: dict[str, Any]) -> State:
-    """The state that ``dump`` wrote."""
+def load(data: Mapping[str, object]) -> State:
+    """The state that ``dump`` wrote (read back from JSON)."""
+    snapshot = cast(StateData, data)
     state = State.__new__(State)
-    state.bakers = int(data["bakers"])
-    state.owl = bool(data["owl"])
-    state.passing = str(data["passing"])
-    state.rng = int(data["rng"])
-    state.deck = tuple(data["deck"])
-    state.bake = int(data["bake"])
-    state.pick = int(data["pick"])
-    state.batches = tuple(tuple(b) for b in data["batches"])
-    state.locks = tuple(None if lock is None else tuple(lock) for lock in data["locks"])
-    state.cases = tuple(tuple(c) for c in data["cases"])
-    state.glazed = tuple(frozenset(g) for g in data["glazed"])
-    state.waiting = tuple(tuple(w) for w in data["waiting"])
-    state.truffles = tuple(tuple(t) for t in data["truffles"])
-    state.banked = tuple(int(b) for b in data["banked"])
-    state.bakes = tuple(tuple(dict(row) for row in rows) for rows in data["bakes"])
-    state.discard = tuple(data["discard"])
-    state.log = tuple(copy_event(event) for event in data["log"])
-    state.over = bool(data["over"])
+    state.bakers = int(snapshot["bakers"])
+    state.owl = bool(snapshot["owl"])
+    state.passing = str(snapshot["passing"])
+    state.rng = int(snapshot["rng"])
+    state.deck = tuple(snapshot["deck"])
+    state.bake = int(snapshot["bake"])
+    state.pick = int(snapshot["pick"])
+    state.batches = tuple(tuple(b) for b in snapshot["batches"])
+    state.locks = tuple(None if lock is None else tuple(lock) for lock in snapshot["locks"])
+    state.cases = tuple(tuple(c) for c in snapshot["cases"])
+    state.glazed = tuple(frozenset(g) for g in snapshot["glazed"])
+    state.waiting = tuple(tuple(w) for w in snapshot["waiting"])
+    state.truffles = tuple(tuple(t) for t in snapshot["truffles"])
+    state.banked = tuple(int(b) for b in snapshot["banked"])
+    state.bakes = tuple(tuple(row.copy() for row in rows) for rows in snapshot["bakes"])
+    state.discard = tuple(snapshot["discard"])
+    state.log = tuple(copy_event(event) for event in snapshot["log"])
+    state.over = bool(snapshot["over"])
     return state

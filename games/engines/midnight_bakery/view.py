@@ -1,20 +1,19 @@
 """What one seat may see of a night, and what a spectator may see."""
 
-from typing import Any
-
 from games.engines.midnight_bakery.cards import BATCH_SIZE, FACE_NAMES, face_of, seat_name
 from games.engines.midnight_bakery.night import direction, night_result
 from games.engines.midnight_bakery.pick import active_seats, can_peel
+from games.engines.midnight_bakery.shapes import BatchCard, CaseCard, SeatView, View
 from games.engines.midnight_bakery.state import State, copy_event
 
 
-def card_view(card: str, glazed: frozenset[str] = frozenset()) -> dict[str, Any]:
+def card_view(card: str, glazed: frozenset[str] = frozenset()) -> CaseCard:
     """A public card: id, face, its name in words, and whether it is glazed."""
     face = face_of(card)
     return {"id": card, "face": face, "name": FACE_NAMES[face], "glazed": card in glazed}
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
+def seat_view(state: State, seat: int) -> SeatView:
     """One seat's public box: batch size, lock, case, waiting glazes, truffle box, banked points."""
     owl = seat == state.bakers
     return {
@@ -30,14 +29,14 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> View:
     """Exactly what this seat (or a spectator, for None) may see now."""
     mine = seat if isinstance(seat, int) and 0 <= seat < state.bakers else None
-    batch: list[dict[str, Any]] = []
+    batch: list[BatchCard] = []
     if mine is not None:
         locked = state.locks[mine] or ()
         for card in state.batches[mine]:
-            shown: dict[str, Any] = {
+            shown: BatchCard = {
                 "id": card,
                 "face": face_of(card),
                 "name": FACE_NAMES[face_of(card)],
@@ -62,7 +61,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "my_turn": mine is not None and mine in active,
         "waiting_for": active,
         "seats": [seat_view(state, s) for s in range(state.seats)],
-        "bakes": [[dict(row) for row in rows] for rows in state.bakes],
+        "bakes": [[row.copy() for row in rows] for rows in state.bakes],
         "log": [copy_event(event) for event in state.log],
         "result": night_result(state) if state.over else None,
     }

@@ -1,6 +1,6 @@
 """Helpers for Cakehalla tests: tables set up through the public dump/load round trip."""
 
-from typing import Any
+from typing import Any, cast
 
 from games.engines import cakehalla as ch
 
@@ -14,14 +14,14 @@ def fresh(players: int = 2, seed: int = 1, **setup: Any) -> Any:
 
 def tweak(state: Any, **fields: Any) -> Any:
     """The state with some top-level dump fields replaced."""
-    data = ch.dump(state)
+    data = cast(dict[str, Any], ch.dump(state))  # edited as plain JSON
     data.update(fields)
     return ch.load(data)
 
 
 def with_baker(state: Any, seat: int, **fields: Any) -> Any:
     """The state with some of one baker's dump fields replaced (tokens as {ING: n} allowed)."""
-    data = ch.dump(state)
+    data = cast(dict[str, Any], ch.dump(state))  # edited as plain JSON
     baker = data["bakers"][seat]
     for key, value in fields.items():
         if key in ("tokens", "discounts") and isinstance(value, dict):

@@ -1,8 +1,11 @@
 """Take, reserve, buy and pass: every condition, and illegal actions leave the state untouched."""
 
+from typing import cast
+
 import pytest
 
 from games.engines import cakehalla as ch
+from games.engines.cakehalla.shapes import ReservedCardView
 from tests.engines.cakehalla.helpers import counter_ids, fresh, holdings, market, tweak, with_baker
 
 TIER1 = ["1-sugar-1", "1-blueberry-1", "1-matcha-1", "1-cherry-1", "1-cocoa-1", "1-sugar-2"]
@@ -91,12 +94,14 @@ def test_reserve_face_up_refills_the_space_and_gives_saffron():
     state = ch.apply_action(table(), 0, {"type": "reserve", "card": "1-matcha-1"})
     assert counter_ids(state, 1) == ["1-sugar-1", "1-blueberry-1", "1-cocoa-1", "1-cherry-1"]
     assert holdings(state, 0)["saffron"] == 1 and market(state)["saffron"] == 4
-    assert ch.view(state, 1)["seats"][0]["reserved"][0]["id"] == "1-matcha-1"
+    assert (
+        cast(ReservedCardView, ch.view(state, 1)["seats"][0]["reserved"][0])["id"] == "1-matcha-1"
+    )
 
 
 def test_reserve_blind_takes_the_top_of_the_pile_unseen():
     state = ch.apply_action(table(), 0, {"type": "reserve", "tier": 3})
-    assert ch.view(state, 0)["seats"][0]["reserved"][0]["id"] == "3-cocoa-4"
+    assert cast(ReservedCardView, ch.view(state, 0)["seats"][0]["reserved"][0])["id"] == "3-cocoa-4"
     assert ch.view(state, 1)["seats"][0]["reserved"] == [{"tier": 3, "hidden": True}]
     assert ch.view(state, 0)["piles"]["3"] == 0
     refused(state, 1, {"type": "reserve", "tier": 3}, "empty")

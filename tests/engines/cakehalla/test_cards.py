@@ -4,6 +4,7 @@ import re
 
 from games.engines import cakehalla as ch
 from games.engines.cakehalla.cards import CARDS, CUSTOMERS
+from games.engines.cakehalla.shapes import CardView
 
 ORDER = ["sugar", "blueberry", "matcha", "cherry", "cocoa"]
 
@@ -44,9 +45,9 @@ def settled_cards() -> dict[str, tuple[int, dict[str, int]]]:
     return out
 
 
-def all_cards_in_view() -> dict[str, dict]:
+def all_cards_in_view() -> dict[str, CardView]:
     """Every card, seen through the public view of setups that put each pile on the counter."""
-    seen: dict[str, dict] = {}
+    seen: dict[str, CardView] = {}
     for tier in (1, 2, 3):
         ids = [card.id for card in CARDS if card.tier == tier]
         for start in range(0, len(ids), 4):

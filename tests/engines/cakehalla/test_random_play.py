@@ -3,6 +3,8 @@
 import json
 import os
 import random
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -15,7 +17,7 @@ CHUNKS = 4
 MAX_STEPS = 3000
 
 
-def supply(view: dict) -> list[int]:
+def supply(view: Mapping[str, Any]) -> list[int]:
     """Each ingredient in the market plus in every baker's hands."""
     return [
         view["market"][ing] + sum(seat["ingredients"][ing] for seat in view["seats"])
@@ -23,7 +25,7 @@ def supply(view: dict) -> list[int]:
     ]
 
 
-def expected_payment(view: dict, seat: int, card_id: str) -> list[int]:
+def expected_payment(view: Mapping[str, Any], seat: int, card_id: str) -> list[int]:
     """Cost minus discounts, ordinary ingredients first and Saffron for the shortfall."""
     me = view["seats"][seat]
     cards = [c for row in view["counter"].values() for c in row if c] + me["reserved"]
@@ -36,7 +38,7 @@ def expected_payment(view: dict, seat: int, card_id: str) -> list[int]:
     return paid
 
 
-def hidden_ids(data: dict, seat: int | None) -> set[str]:
+def hidden_ids(data: Mapping[str, Any], seat: int | None) -> set[str]:
     """Card ids that seat must not see: the piles, and rivals' blind reservations until the end."""
     hidden = {c for pile in data["piles"] for c in pile}
     for s, baker in enumerate(data["bakers"]):
@@ -74,7 +76,7 @@ def play(players: int, seed: int, full: bool) -> None:
     assert total == [now["market"]["sugar"]] * 5 + [5]
     turns = [0] * players
     visits_this_turn = 0
-    played: list[tuple[int, dict]] = []
+    played: list[tuple[int, ch.Action]] = []
     for _ in range(MAX_STEPS):
         if ch.is_over(state):
             break
@@ -127,7 +129,7 @@ def play(players: int, seed: int, full: bool) -> None:
         assert ch.dump(replay) == ch.dump(state)
 
 
-def check_end(state, final: dict, turns: list[int], players: int) -> None:
+def check_end(state, final: Mapping[str, Any], turns: list[int], players: int) -> None:
     """Equal turns when ended on points; most points wins, fewer cards breaks ties."""
     result = ch.result(state)
     why = final["log"][-1]

@@ -1,5 +1,8 @@
 """End of turn: putting back to 10, customers, the last round, winners, a round of passes."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import pytest
 
 from games.engines import cakehalla as ch
@@ -20,7 +23,7 @@ def test_holding_over_ten_makes_the_baker_put_back_before_anything_else():
     state = over_ten()
     assert ch.view(state, 1)["pending"] == "return"
     assert ch.active_seats(state) == [0]
-    legal = ch.legal_actions(state, 0)
+    legal: Sequence[Mapping[str, Any]] = ch.legal_actions(state, 0)
     assert legal and all(a["type"] == "return" for a in legal)
     assert all(sum(a["ingredients"].values()) == 2 for a in legal)
     with pytest.raises(ch.IllegalAction, match="put some back"):
@@ -63,7 +66,7 @@ def test_a_qualifying_customer_visits_on_its_own_for_three_points():
 def test_several_qualifying_customers_make_the_baker_choose_only_one():
     state = ch.apply_action(customers_table({"sugar": 4, "blueberry": 4, "matcha": 3}), 0, TAKE)
     assert ch.view(state, 0)["pending"] == "customer"
-    legal = ch.legal_actions(state, 0)
+    legal: Sequence[Mapping[str, Any]] = ch.legal_actions(state, 0)
     assert sorted(a["customer"] for a in legal) == ["pair-0", "trio-0"]
     with pytest.raises(ch.IllegalAction, match="cannot visit"):
         ch.apply_action(state, 0, {"type": "customer", "customer": "pair-3"})

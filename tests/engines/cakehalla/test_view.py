@@ -1,8 +1,10 @@
 """Views: everything public, blind reservations to their owner only, never the piles or seed."""
 
 import json
+from typing import cast
 
 from games.engines import cakehalla as ch
+from games.engines.cakehalla.shapes import CardView, ReservedCardView
 from tests.engines.cakehalla.helpers import fresh, tweak
 
 KEYS = {
@@ -41,7 +43,7 @@ def test_view_has_the_contract_keys_and_is_json_ready():
 
 def test_a_blind_reservation_is_seen_by_its_owner_only():
     state = blind_reserved()
-    assert ch.view(state, 0)["seats"][0]["reserved"][0]["id"] == "2-cocoa-6"
+    assert cast(ReservedCardView, ch.view(state, 0)["seats"][0]["reserved"][0])["id"] == "2-cocoa-6"
     for seat in (1, None):
         seen = ch.view(state, seat)
         assert seen["seats"][0]["reserved"] == [{"tier": 2, "hidden": True}]
@@ -59,12 +61,14 @@ def test_views_never_show_the_seed_or_pile_order():
 
 def test_after_the_end_the_blind_reservations_are_shown():
     state = tweak(blind_reserved(), over=True)
-    assert ch.view(state, 1)["seats"][0]["reserved"][0]["id"] == "2-cocoa-6"
+    assert cast(ReservedCardView, ch.view(state, 1)["seats"][0]["reserved"][0])["id"] == "2-cocoa-6"
     assert ch.view(state, 1)["turn"] is None
 
 
 def test_a_face_up_reservation_stays_visible_to_all():
     state = ch.apply_action(
-        fresh(2), 0, {"type": "reserve", "card": ch.view(fresh(2), 0)["counter"]["3"][0]["id"]}
+        fresh(2),
+        0,
+        {"type": "reserve", "card": cast(CardView, ch.view(fresh(2), 0)["counter"]["3"][0])["id"]},
     )
-    assert ch.view(state, 1)["seats"][0]["reserved"][0]["blind"] is False
+    assert cast(ReservedCardView, ch.view(state, 1)["seats"][0]["reserved"][0])["blind"] is False

@@ -1,5 +1,8 @@
 """What a board shows that the rules decide comes from the view and the result, never a copy."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from games.engines import cakehalla as ch
 from tests.engines.cakehalla.helpers import fresh, tweak, with_baker
 
@@ -68,7 +71,8 @@ def test_log_events_name_cards_and_customers_but_not_a_rivals_blind_card():
     state = fresh(customers=["pair-0", "trio-0", "pair-3"])
     state = with_baker(state, 0, discounts={"sugar": 4, "blueberry": 4})
     state = ch.apply_action(state, 0, {"type": "reserve", "tier": 1})
-    own, rival = ch.view(state, 0)["log"], ch.view(state, 1)["log"]
+    own: Sequence[Mapping[str, Any]] = ch.view(state, 0)["log"]  # the log lines read as JSON
+    rival: Sequence[Mapping[str, Any]] = ch.view(state, 1)["log"]
     blind = [e for e in own if e["type"] == "reserve"]
     assert blind[0]["blind"] and blind[0]["name"]
     assert all("name" not in e and "card" not in e for e in rival if e["type"] == "reserve")

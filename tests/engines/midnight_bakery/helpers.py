@@ -3,7 +3,7 @@
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.cards import face_of
@@ -98,7 +98,7 @@ def glazed_faces(state: mb.State, seat: int) -> list[str]:
 
 def crafted(bakers: int, bake: int = 1, **fields: Any) -> mb.State:
     """A mid-night state written by hand through ``load``: an empty deck plus the given fields."""
-    data = mb.dump(mb.new_game(bakers, seed=7))
+    data = cast(dict[str, Any], mb.dump(mb.new_game(bakers, seed=7)))  # written as plain JSON
     seats = len(data["batches"])
     data.update(
         deck=[],

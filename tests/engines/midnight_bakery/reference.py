@@ -1,6 +1,7 @@
 """An independent scorer that rebuilds every bake and dawn from the public log alone."""
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 TART = {"jam": 1, "fruit": 2, "chocolate": 3}
@@ -13,7 +14,7 @@ def bun_score(n: int) -> int:
     return BUNS[n] if n < len(BUNS) else 12 + 3 * (n - 5)
 
 
-def kept_by_bake(log: list[dict[str, Any]], seats: int) -> list[list[Counter[str]]]:
+def kept_by_bake(log: Sequence[Mapping[str, Any]], seats: int) -> list[list[Counter[str]]]:
     """The faces each seat kept (or the owl snatched) in each bake, from the log."""
     bakes: dict[int, list[Counter[str]]] = {}
     for event in log:
@@ -50,7 +51,7 @@ def bake_rows(kept: list[Counter[str]], bakers: int) -> list[dict[str, int]]:
     return rows
 
 
-def night_from_log(log: list[dict[str, Any]], bakers: int, owl: bool) -> dict[str, Any]:
+def night_from_log(log: Sequence[Mapping[str, Any]], bakers: int, owl: bool) -> dict[str, Any]:
     """Bake rows, truffle bonus, scores and winners, rebuilt from the log."""
     seats = bakers + 1 if owl else bakers
     kept = kept_by_bake(log, seats)

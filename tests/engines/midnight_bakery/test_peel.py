@@ -4,6 +4,7 @@ import pytest
 
 from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.cards import face_of
+from games.engines.midnight_bakery.shapes import PeelAction
 from tests.engines.midnight_bakery.helpers import (
     Step,
     case_faces,
@@ -19,7 +20,7 @@ from tests.engines.midnight_bakery.helpers import (
 PLAN: list[Step] = ["peel", ("bun", "croissant"), "macaron", *["jam"] * 5]
 
 
-def peel_actions(state: mb.State, seat: int) -> list[dict[str, object]]:
+def peel_actions(state: mb.State, seat: int) -> list[PeelAction]:
     """The Peel actions a seat may take now."""
     return [a for a in mb.legal_actions(state, seat) if a["type"] == "peel"]
 

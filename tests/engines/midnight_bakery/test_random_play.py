@@ -2,7 +2,7 @@
 
 import json
 import random
-from typing import Any
+from typing import Literal
 
 import pytest
 
@@ -11,12 +11,14 @@ from games.engines.midnight_bakery.cards import number_cards, standard_faces
 from tests.engines.midnight_bakery.helpers import assert_view_keeps_secrets
 from tests.engines.midnight_bakery.reference import night_from_log
 
+RowKey = Literal["croissant", "macaron", "bun", "tart", "baguette", "total", "loaves"]
+
 NIGHTS = 300
 THOROUGH_EVERY = 100
 CONFIGS = [(bakers, passing) for bakers in range(2, 9) for passing in ("alternate", "next")]
-ROW_KEYS = ("croissant", "macaron", "bun", "tart", "baguette", "total")
+ROW_KEYS: tuple[RowKey, ...] = ("croissant", "macaron", "bun", "tart", "baguette", "total")
 
-Move = tuple[int, dict[str, Any]]
+Move = tuple[int, mb.Action]
 
 
 def every_card(state: mb.State) -> list[str]:

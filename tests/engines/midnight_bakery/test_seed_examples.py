@@ -1,11 +1,10 @@
 """Every worked example on the Midnight Bakery rules page, played through the engine."""
 
-from typing import Any
-
 import pytest
 
 from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.cards import number_cards
+from games.engines.midnight_bakery.shapes import BakeRow
 from tests.engines.midnight_bakery.helpers import (
     Step,
     crafted,
@@ -18,23 +17,23 @@ from tests.engines.midnight_bakery.helpers import (
 )
 
 
-def bake_row(plan: list[Step]) -> dict[str, int]:
+def bake_row(plan: list[Step]) -> BakeRow:
     """Flour's bake breakdown when three bakers all keep the plan, padded with unused Peels."""
     count = sum(1 if isinstance(step, str) else 2 for step in plan)
     full = plan + ["peel"] * (9 - count)
     state = list(play_plan(night(3, symmetric(3, full)), full))[-1]
-    row: dict[str, int] = mb.result(state)["bakes"][0][0]
+    row = mb.result(state)["bakes"][0][0]
     return row
 
 
-def scored(bakers: int, loaves: list[list[str]], bake: int = 1) -> list[dict[str, Any]]:
+def scored(bakers: int, loaves: list[list[str]], bake: int = 1) -> list[BakeRow]:
     """The bake rows when each seat's case holds the given baguettes and Flour keeps a Peel."""
     ids = iter(number_cards([face for case in loaves for face in case]))
     cases = [tuple(next(ids) for _ in case) for case in loaves]
     batches = [("peel-01",)] + [()] * (len(loaves) - 1)
     state = crafted(bakers, bake=bake, cases=cases, batches=batches)
     state = mb.apply_action(state, 0, keep("peel-01"))
-    rows: list[dict[str, Any]] = mb.result(state)["bakes"][bake - 1]
+    rows = mb.result(state)["bakes"][bake - 1]
     return rows
 
 
@@ -135,9 +134,7 @@ def test_owl_example_played_from_a_deck() -> None:
     assert mb.result(state)["bakes"][0][0]["baguette"] == 3
 
 
-def dawn(
-    bakers: int, boxes: list[int], banked: list[int], owl: int | None = None
-) -> dict[str, Any]:
+def dawn(bakers: int, boxes: list[int], banked: list[int], owl: int | None = None) -> mb.Result:
     """The result when a night ends with these truffle boxes and banked points."""
     ids = iter(number_cards(["truffle"] * (sum(boxes) + (owl or 0))))
     truffles = [tuple(next(ids) for _ in range(n)) for n in [*boxes, *([owl] if owl else [])]]
@@ -150,7 +147,7 @@ def dawn(
         truffles=truffles,
         banked=banked,
     )
-    final: dict[str, Any] = mb.result(mb.apply_action(state, 0, keep("peel-01")))
+    final = mb.result(mb.apply_action(state, 0, keep("peel-01")))
     return final
 
 

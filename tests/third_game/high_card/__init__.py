@@ -6,6 +6,7 @@ A whole engine behind the contract (../shared/engine-contract.md), and nothing m
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from games.engines import IllegalAction
@@ -19,7 +20,7 @@ State = dict[str, Any]
 RULES_VERSION = 1
 
 
-def deal(players: int, *, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def deal(players: int, *, seed: int, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The setup the seed deals: every player's two cards."""
     return {"hands": new_game(players, seed=seed, options=options)["hands"]}
 
@@ -28,8 +29,8 @@ def new_game(
     players: int,
     *,
     seed: int,
-    options: dict[str, Any] | None = None,
-    setup: dict[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    setup: Mapping[str, Any] | None = None,
 ) -> State:
     """Deal two cards to each player from the seed (or the given setup's hands)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -50,14 +51,14 @@ def active_seats(state: State) -> list[int]:
     return [] if is_over(state) else [state["turn"]]
 
 
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_actions(state: State, seat: int | None) -> list[dict[str, Any]]:
     """Play either card of the hand, on your turn."""
     if seat not in active_seats(state):
         return []
     return [{"type": "play", "card": card} for card in state["hands"][seat]]
 
 
-def apply_action(state: State, seat: int, action: dict[str, Any]) -> State:
+def apply_action(state: State, seat: int, action: Mapping[str, Any]) -> State:
     """A new state with that card played and the turn passed on."""
     if action not in legal_actions(state, seat):
         raise IllegalAction("You cannot play that card now.")
@@ -101,7 +102,7 @@ def result(state: State) -> dict[str, Any]:
     }
 
 
-def dump(state: State) -> dict[str, Any]:
+def dump(state: Mapping[str, Any]) -> State:
     """The state as JSON-ready data (a copy)."""
     return {
         "hands": [list(hand) for hand in state["hands"]],
@@ -110,6 +111,6 @@ def dump(state: State) -> dict[str, Any]:
     }
 
 
-def load(data: dict[str, Any]) -> State:
+def load(data: Mapping[str, Any]) -> State:
     """A state from dump()'s data (a copy)."""
     return dump(data)
