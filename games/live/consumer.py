@@ -343,24 +343,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             except (RedisError, OSError) as error:
                 logger.warning("Channel layer down, %s kept a closed socket: %s", group, error)
 
-    @property
-    def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
-        """The layer's receive, turning a lost layer into a layer.lost message."""
-        return self.guarded_receive
-
-    @channel_receive.setter
-    def channel_receive(self, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
-        async def guarded() -> dict[str, Any]:
-            try:
-                return await receive()
-            except RedisError as error:
-                await asyncio.sleep(RESYNC_EVERY if self.closed else 0)
-                return {"type": "layer.lost", "error": str(error)}
-
-        self.guarded_receive = guarded
-
     async def layer_lost(self, event: dict[str, Any]) -> None:
-        """The channel layer went away: close (not for good) so the page reconnects and resyncs."""
+        """The channel layer went away (its receive failed, games/live/channel_layer.py, or its
+        subscriptions broke, live.layer_watch): close (not for good) so the page reconnects and
+        resyncs."""
         if not self.closed:
             logger.warning(
                 "Channel layer down, socket to game %s closed: %s", self.game_id, event["error"]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from collections.abc import Iterator
+from importlib.metadata import version
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from redis.asyncio.connection import AbstractConnection, Connection
 from redis.exceptions import RedisError
 
 from bakery_site.settings import pubsub_layer
+from games.live import channel_layer
 from games.live.channel_layer import (
     BACK,
     LOST,
@@ -153,3 +156,39 @@ async def test_the_pubsub_layer_tells_a_broken_subscription_and_its_mending(
     finally:
         await announcing.flush()
         await serving.flush()
+
+
+@pytest.mark.parametrize("layer_class", [WaitingPoolLayer, HealingPubSubLayer])
+async def test_a_receive_that_fails_on_redis_is_told_as_a_lost_layer(
+    layer_class: type[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Channels would end the socket's application on the error (a close without a word, 1011);
+    the table's consumer gets a message it closes on for the page to reconnect."""
+
+    async def down(self: Any, channel: str) -> dict[str, Any]:
+        raise RedisError("Connection refused")
+
+    monkeypatch.setattr(channel_layer, "LOST_PAUSE", 0)
+    monkeypatch.setattr(layer_class, "redis_receive", down)
+    layer = layer_class(hosts=["redis://127.0.0.1:1/0"])
+    assert await layer.receive("specific.test!x") == {
+        "type": "layer.lost",
+        "error": "Connection refused",
+    }
+
+
+async def test_the_adapter_was_checked_against_the_libraries_installed() -> None:
+    """games/live/channel_layer.py subclasses channels-redis's and redis-py's internals: a new
+    release of either fails here until the adapter is read against it again (and, for Python,
+    until CPython's gh-86296 fix makes CancellableWrites unneeded)."""
+    installed = {name: version(name) for name in channel_layer.CHECKED_AGAINST}
+    assert installed == channel_layer.CHECKED_AGAINST
+    assert sys.version_info[:2] == (3, 11)
+    for owner, names in channel_layer.INTERNALS_USED.items():
+        for name in names:
+            assert hasattr(owner, name), f"{owner.__name__}.{name} is gone"
+    layer = HealingPubSubLayer(hosts=["redis://127.0.0.1:1/0"])  # nothing is connected
+    shard = layer._get_layer()._shards[0]
+    assert isinstance(shard, HealingShard)
+    for name in channel_layer.SHARD_STATE_USED:
+        assert hasattr(shard, name), f"a pub/sub shard has no {name} any more"

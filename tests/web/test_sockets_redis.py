@@ -85,10 +85,10 @@ async def test_a_burst_of_sockets_leaving_waits_for_pooled_connections_and_never
     assert layer is not None
     pool = layer.connection(0).connection_pool
     sockets = [await layer.new_channel() for _ in range(3 * pool.max_connections)]
-    groups = [groups.group_name(n % 7) for n in range(len(sockets))]
-    await asyncio.gather(*(layer.group_add(g, s) for g, s in zip(groups, sockets, strict=True)))
-    await asyncio.gather(*(layer.group_discard(g, s) for g, s in zip(groups, sockets, strict=True)))
+    names = [groups.group_name(n % 7) for n in range(len(sockets))]
+    await asyncio.gather(*(layer.group_add(g, s) for g, s in zip(names, sockets, strict=True)))
+    await asyncio.gather(*(layer.group_discard(g, s) for g, s in zip(names, sockets, strict=True)))
     redis = layer.connection(0)
-    assert [await redis.zcard(layer._group_key(g)) for g in set(groups)] == [0] * len(set(groups))
+    assert [await redis.zcard(layer._group_key(g)) for g in set(names)] == [0] * len(set(names))
     opened = len(pool._available_connections) + len(pool._in_use_connections)
     assert opened <= pool.max_connections
