@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # than Daphne's default 5 s, which resets the handshake (bench/web/site.py starts Daphne alike).
 DAPHNE_FLAGS ?= --websocket_connect_timeout 30
 
-.PHONY: install run test check bench bench-web bench-smoke format clean
+.PHONY: install run dev test check bench bench-web bench-smoke format clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -16,13 +16,24 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: export DEBUG ?= 1
+# `make run` hosts an evening on this machine as a small production site: DEBUG off (the site's own
+# error pages), a secret key made once and kept in $(LOCAL_SECRET) (ignored by git), cookies over
+# plain HTTP on localhost, compressed static files. `make dev` (or DEBUG=1 make run) develops.
+LOCAL_SECRET := .secret_key
+RUN_ENV = SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" SECURE_COOKIES="$${SECURE_COOKIES:-0}"
+
+$(LOCAL_SECRET):
+	umask 077 && python3 -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
 run: DEMO ?= 1
-run: install
-	$(PY) manage.py migrate --noinput
-	@if [ "$(DEMO)" = "1" ]; then $(PY) manage.py demo --if-empty; fi
-	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(VENV)/bin/daphne $(DAPHNE_FLAGS) -b 127.0.0.1 -p $(PORT) bakery_site.asgi:application
+run: install $(LOCAL_SECRET)
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
+	@if [ "$(DEMO)" = "1" ]; then $(RUN_ENV) $(PY) manage.py demo --if-empty; fi
+	$(RUN_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(RUN_ENV) $(VENV)/bin/daphne $(DAPHNE_FLAGS) -b 127.0.0.1 -p $(PORT) bakery_site.asgi:application
+
+dev: export DEBUG = 1
+dev: run
 
 test: install
 	$(PY) -m pytest -n 2 --dist loadgroup

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client, RequestFactory
+from django.views.defaults import server_error
 
 from accounts.client_ip import client_ip
 from accounts.models import User
@@ -151,3 +152,37 @@ def test_behind_the_proxy_one_clients_failures_do_not_lock_out_another(
     owner = Client()
     assert log_in(owner, PASSWORD, "203.0.113.9") == 302
     assert "_auth_user_id" in owner.session
+
+
+def make_run_env() -> dict[str, str]:
+    """The variables `make run` gives its commands (its RUN_ENV line, with a key as made once)."""
+    line = next(
+        line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("RUN_ENV")
+    )
+    assert "DEBUG" not in line  # make run serves as production does; `make dev` turns DEBUG on
+    return {"SECRET_KEY": secrets.token_urlsafe(50), "SECURE_COOKIES": "0"}
+
+
+def test_make_run_serves_with_debug_off_cookies_over_plain_http_and_compressed_files() -> None:
+    show = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+        "s.STORAGES['staticfiles']['BACKEND'].rsplit('.', 1)[1])"
+    )
+    done = run_django(show, **make_run_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "False", "CachedManifestStorage"]
+
+
+@pytest.mark.django_db
+def test_a_missing_page_is_the_sites_own_not_found_page() -> None:
+    response = Client().get("/games/987654/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "No such page" in page and "Back to the lobby" in page and "URLconf" not in page
+
+
+def test_a_server_error_is_the_sites_own_page_even_with_nothing_to_render_it_with() -> None:
+    response = server_error(RequestFactory().get("/"))
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in response.content.decode()
