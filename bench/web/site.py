@@ -110,15 +110,15 @@ def postgres_site(processes: int) -> Site:
 
 
 def sqlite_site() -> Site:
-    """`make run`'s defaults: one Daphne, DEBUG=1, SQLite (a temp file), the in-memory layer."""
+    """`make run`'s defaults: one Daphne, DEBUG off, SQLite (a temp file), the in-memory layer."""
     folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
     env = base_env()
     path = str(folder / "db.sqlite3")
-    env.update(DATABASE_URL=f"sqlite:///{path}", DEBUG="1")  # make run sets DEBUG=1
+    env.update(DATABASE_URL=f"sqlite:///{path}")  # DEBUG off, cookies over HTTP: as make run
     env.pop("REDIS_PREFIX", None)
     own_static(env, folder)
     return Site(
-        "make run defaults (DEBUG=1, SQLite, in-memory layer), 1 Daphne process",
+        "make run defaults (SQLite, in-memory layer), 1 Daphne process",
         1,
         env,
         folder,
