@@ -304,8 +304,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             return
         table, refused = await off_loop(load_table)(self.game_id, user, invited)
         if table is None:
+            # Accepted, then closed with the code that says why: a handshake refused with HTTP
+            # 403 reaches the page as 1006, which it cannot tell from a dropped network.
             await self.leave()
-            await self.close(code=refused)
+            await self.accept()
+            await self.end(refused)
             return
         await self.accept()
         self.prints = {}

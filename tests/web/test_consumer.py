@@ -17,7 +17,7 @@ from games.boards import (
 )
 from games.models import Game
 from tests.web.finished_games import play_to_first_results
-from tests.web.sockets import socket
+from tests.web.sockets import next_output, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,8 +101,9 @@ async def test_a_private_table_refuses_an_uninvited_socket(player: User, outside
     game = await database_sync_to_async(services.create_game)(
         player, "midnight-bakery", 2, private=True
     )
-    connected, _ = await (await socket(game, outsider)).connect()
-    assert not connected
+    ws = await socket(game, outsider)
+    await ws.connect()  # accepted, then closed at once with the code the page explains
+    assert await next_output(ws) == {"type": "websocket.close", "code": 4404}
 
 
 async def test_a_foreign_origin_is_refused(running_game: Game, player: User) -> None:
