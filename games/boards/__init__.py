@@ -21,6 +21,7 @@ from games.boards.jinja import BoardVars, url
 from games.boards.shared import TableAt, read, render_plain, render_region
 from games.models import Game, Seat
 from games.services import clocks
+from games.services.chat import closed_because as chat_closed_because
 
 WAITING_REGIONS = ("waiting",)
 COMMON_REGIONS = ("version",)
@@ -47,6 +48,9 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
             # Whether the viewer has a seat, apart from which seat: what the version region reads,
             # so every seated rival shares one render of it (a Seat is a different value for each).
             "seated": me is not None,
+            # Whether the table's chat still takes lines: a page re-reads its chat panel when
+            # this changes (a moderator's abort takes the box and Send away on every screen).
+            "chat_open": not chat_closed_because(game),
             "is_host": user is not None and user.pk == game.host_id,
             "version": game.version,
             "empty_seats": range(max(0, game.capacity - len(seats))),

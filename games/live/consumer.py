@@ -308,7 +308,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             # 403 reaches the page as 1006, which it cannot tell from a dropped network.
             await self.leave()
             await self.accept()
-            await self.end(refused)
+            await self.end(refused if refused is not None else NOT_FOUND)
             return
         await self.accept()
         self.prints = {}

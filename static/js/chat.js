@@ -59,12 +59,17 @@
       .catch(function () { return null; });
   }, 1000);
 
-  // Sitting down (or leaving) changes who reads the chat: the panel is fetched again.
+  // Sitting down (or leaving) changes who reads the chat, and a table called off or stopped by a
+  // moderator closes it: the panel is fetched again.
   document.addEventListener("bakehouse:swapped", function () {
     var panel = document.getElementById("chat");
     var live = document.getElementById("board-live");
-    if (!panel || !live || live.dataset.seated === panel.dataset.seated) return;
+    if (!panel || !live) return;
+    if (live.dataset.seated === panel.dataset.seated && live.dataset.chat === panel.dataset.chat) {
+      return;
+    }
     panel.dataset.seated = live.dataset.seated;
+    panel.dataset.chat = live.dataset.chat;
     fetch(panel.dataset.chatUrl + "?panel=1", { credentials: "same-origin" })
       .then(function (response) { return response.status === 200 ? response.text() : null; })
       .then(function (html) {
