@@ -126,3 +126,15 @@ def test_admin_lists_ratings_and_links_a_finished_game_to_its_replay(player: Use
     assert ratings.status_code == 200 and "alice" in ratings.content.decode()
     page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert f'href="/games/{game.pk}/replay/"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
+def test_the_export_is_a_click_away_on_the_finished_table_and_in_history(
+    player: User, rival: User, kind: str
+) -> None:
+    game = finished_game([player, rival], kind=kind)
+    export = f"/games/{game.pk}/export.json"
+    assert export in client_for(player).get(f"/games/{game.pk}/").content.decode()
+    assert export in Client().get("/games/history/").content.decode()
+    assert client_for(player).get(export).status_code == 200
