@@ -1,0 +1,101 @@
+"""On a phone (360 and 390 px wide) every page of the site fits: nothing scrolls sideways, and a
+wide table scrolls inside its own box with the hint the results use."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.pages import open_table, sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+ROOT = Path(__file__).resolve().parents[2]
+PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
+PAGES = [
+    "/",
+    "/games/new/",
+    "/games/history/",
+    "/leaderboards/",
+    "/leaderboards/midnight-bakery/",
+    "/leaderboards/cakehalla/",
+    "/stats/",
+    "/stats/midnight-bakery/",
+    "/stats/cakehalla/",
+    "/u/demo_brioche/",
+    "/accounts/settings/",
+    "/games/987654/",  # the site's own not-found page
+]
+SIGNED_OUT = ["/accounts/login/", "/accounts/signup/", "/", "/games/history/"]
+
+
+def demo_games(db: str) -> None:
+    """make run's demo data on the browser tests' site: bakers with finished games of each kind,
+    enough to rank them on the leaderboards."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    command = [sys.executable, "manage.py", "demo", "--games", "5", "--seed", "7"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)
+
+
+def too_wide(page: Any) -> int:
+    """How many pixels the page is wider than the screen (0 when it fits)."""
+    return int(
+        page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+    )
+
+
+def widest(page: Any) -> str:
+    """How much too wide the page is, and the element that sticks out furthest (to mend it)."""
+    return str(
+        page.evaluate(
+            """() => {
+              const out = [...document.querySelectorAll("body *")].filter(
+                (e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1);
+              const last = out.sort((a, b) => b.getBoundingClientRect().right
+                - a.getBoundingClientRect().right)[0];
+              return (document.documentElement.scrollWidth - document.documentElement.clientWidth)
+                + " px: " + (last ? last.tagName + "." + last.className : "?");
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize("phone", PHONES, ids=["360", "390"])
+def test_every_page_fits_a_phone_without_sideways_scrolling(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any, phone: dict[str, int]
+) -> None:
+    base = daphne_site["url"]
+    if phone["width"] == PHONES[0]["width"]:
+        demo_games(daphne_site["db"])
+    context = browser.new_context(viewport=phone, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    wide = {}
+    for path in SIGNED_OUT:
+        page.goto(base + path)
+        if too_wide(page):
+            wide[f"{path} (signed out)"] = widest(page)
+    sign_up(page, base, f"phone{phone['width']}")
+    page.goto(base + "/games/history/")
+    finished = re.search(r'href="(/games/\d+/)replay/"', page.content())
+    assert finished, "the demo games are in history"
+    table = open_table(page, base, "midnight-bakery", 4).removeprefix(base)
+    paths = [*PAGES, finished.group(1), finished.group(1) + "replay/", table]
+    for path in paths:
+        page.goto(base + path)
+        page.wait_for_load_state("load")
+        if too_wide(page):
+            wide[path] = widest(page)
+    page.goto(base + "/games/history/")
+    page.screenshot(path=str(artifacts / f"history-{phone['width']}.png"), full_page=True)
+    assert wide == {}, f"pages wider than a {phone['width']} px phone: {wide}"
+    context.close()
