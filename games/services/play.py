@@ -16,7 +16,7 @@ from accounts.ratings import rate_game
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
 from games.records import archive, stats
-from games.services import clocks, prepared
+from games.services import clocks
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -139,7 +139,7 @@ def record(
     `before`: the state the moves started from (a mover still in the same turn keeps its clock).
     """
     engine = game.spec.engine
-    prepared.insert_all(log)
+    Action.objects.bulk_create(log)
     game.snapshot = engine.dump(state)
     if engine.is_over(state):
         game.status = Game.Status.OVER
@@ -530,12 +530,12 @@ def close_results(game: Game | int, user: User, seen: int, origin: str = "") -> 
 
     `origin`: the channel of the socket it was sent on, which redraws itself (the others of the
     person's sockets are told)."""
-    game, seats = lock_with_seats(game)  # the seats in the lock's round trip (prepared.py)
+    game, seats = lock_with_seats(game)
     seat = check_close_results(game, user, seen, seats)
     if seat.results_seen >= seen:
         return None
     seat.results_seen = seen
-    prepared.save_fields(seat, ["results_seen"])
+    seat.save(update_fields=["results_seen"])
     hand_seat_to_sockets(seat, game.version)
     game_id, user_id = game.pk, user.pk
     transaction.on_commit(lambda: announce_to_user(game_id, user_id, origin))
