@@ -16,7 +16,7 @@ from accounts.ratings import rate_game
 from games.engines import IllegalAction
 from games.models import Action, Game, Seat
 from games.records import archive, stats
-from games.services import clocks, prepared
+from games.services import clocks
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -137,7 +137,7 @@ def record(
     `before`: the state the moves started from (a mover still in the same turn keeps its clock).
     """
     engine = game.spec.engine
-    prepared.insert_all(log)
+    Action.objects.bulk_create(log)
     game.snapshot = engine.dump(state)
     if engine.is_over(state):
         game.status = Game.Status.OVER
@@ -532,12 +532,12 @@ def close_results(game: Game | int, user: User, seen: int) -> Game | None:
     """Record that a seated player closed the results up to the given count, in all their tabs:
     the game at the new version it made (like every change to a table), or None if they were
     closed already (nothing changed, nothing is announced)."""
-    game, seats = lock_with_seats(game)  # the seats in the lock's round trip (prepared.py)
+    game, seats = lock_with_seats(game)
     seat = check_close_results(game, user, seen, seats)
     if seat.results_seen >= seen:
         return None
     seat.results_seen = seen
-    prepared.save_fields(seat, ["results_seen"])
+    seat.save(update_fields=["results_seen"])
     bump(game, [])
     return game
 
