@@ -26,7 +26,7 @@ from games.boards import pieces
 from games.boards.jinja import board_environment, render_template
 from games.boards.pieces import render_counts as render_counts  # counted here for its readers
 from games.models import Game, Seat
-from games.services import presence, stored
+from games.services import presence, rows, stored
 
 # What is kept is bounded by what it serves: a table and its renders are forgotten when the last
 # socket of this process at it closes (socket_closed). The counts below are the backstop.
@@ -68,7 +68,7 @@ def table_at(
         with reading(game_id):
             known = recent(game_id)
             if stale(known, version):
-                game = Game.objects.select_related("host").get(pk=game_id)
+                game = rows.game_with_host(game_id)
                 if known is None or known.game.version != game.version:
                     known = read(game, known)
     assert known is not None
@@ -119,7 +119,7 @@ def read(game: Game, known: TableAt | None = None) -> TableAt:
     """The seats and engine state of this game row; the presence of an earlier read of the same
     table is kept while younger than PRESENCE_KEPT_SECONDS (every change of presence is announced
     and read again, so this only bounds a lost announcement)."""
-    seats = list(game.seats.select_related("user").order_by("position", "joined_at", "pk"))
+    seats = rows.seats_of(game)
     state = game.spec.engine.load(game.snapshot) if game.snapshot is not None else None
     seen = known.presence if known is not None and known.game.pk == game.pk else None
     if seen is None or time.time() - seen.read_at > PRESENCE_KEPT_SECONDS:

@@ -11,6 +11,7 @@ from django.dispatch import Signal
 from accounts.models import User
 from games.groups import group_name, send_to_group
 from games.models import Game, Seat
+from games.services import rows
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ def lock(game: Game | int) -> Game:
             "select_for_update cannot be used outside of a transaction."
         )
     pk = game if isinstance(game, int) else game.pk
-    return Game.objects.select_for_update().get(pk=pk)
+    return rows.locked_game(pk)
 
 
 def lock_user(user: User | int) -> User:
@@ -118,8 +119,8 @@ def lock_with_seats(game: Game | int) -> tuple[Game, list[Seat]]:
 
 def seats_in_order(game: Game) -> list[Seat]:
     """The seats with their users, in seat order (joining order before the start), each
-    pointing at this game row (game.seats sets it)."""
-    return list(game.seats.select_related("user").order_by("position", "joined_at", "pk"))
+    pointing at this game row (in plain SQL: games/services/rows.py)."""
+    return rows.seats_of(game)
 
 
 def load_state(game: Game) -> Any:

@@ -125,3 +125,40 @@ def test_a_sockets_read_is_the_game_with_its_host_and_its_seats(running_game: Ga
     assert tables.count('"games_game"') == 1 and tables.count('"games_seat"') == 1
     with pytest.raises(Game.DoesNotExist):
         shared.table_at(running_game.pk + 1000)
+
+
+def loaded(obj: Any) -> dict[str, Any]:
+    """A model's field values, without its state or the related rows cached on it."""
+    return {k: v for k, v in fields(obj).items() if not k.startswith("_")}
+
+
+@pytest.mark.parametrize("started", [True, False], ids=["running", "waiting room"])
+def test_the_plain_sql_reads_give_the_rows_the_orm_gives(
+    player: Any, rival: Any, started: bool
+) -> None:
+    """games/services/rows.py against the ORM, value for value: dates aware, JSON decoded,
+    booleans as booleans, the seats in the ORM's order (unplaced ones too) with their people."""
+    from games import services
+    from games.services import rows
+
+    game = services.create_game(player, "midnight-bakery", 3)
+    services.join(game, rival)
+    services.add_bot(game, player, "greedy")
+    if started:
+        services.start(game, player)
+    orm_game = Game.objects.select_related("host").get(pk=game.pk)
+    orm_seats = list(
+        Game.objects.get(pk=game.pk)
+        .seats.select_related("user")
+        .order_by("position", "joined_at", "pk")
+    )
+    with transaction.atomic():
+        assert loaded(rows.locked_game(game.pk)) == loaded(orm_game)
+    read = rows.game_with_host(game.pk)
+    assert loaded(read) == loaded(orm_game) and loaded(read.host) == loaded(orm_game.host)
+    seats = rows.seats_of(read)
+    assert [loaded(s) for s in seats] == [loaded(s) for s in orm_seats]
+    assert [loaded(s.user) for s in seats] == [loaded(s.user) for s in orm_seats]
+    assert all(s.game is read for s in seats)
+    with pytest.raises(Game.DoesNotExist):
+        rows.game_with_host(game.pk + 1000)
