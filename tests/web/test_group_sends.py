@@ -55,9 +55,14 @@ async def test_a_server_thread_hands_its_send_to_the_serving_loop() -> None:
 
 def test_without_a_running_server_loop_a_send_is_made_in_place() -> None:
     """A command, or a test with no server: the loop the last server ran on has closed."""
+
+    async def sent_from_a_plain_thread() -> Any:
+        layer, channel = await joined()
+        await asyncio.to_thread(send_to_group, GROUP, MESSAGE)
+        try:
+            return await asyncio.wait_for(layer.receive(channel), 5)
+        finally:
+            await layer.group_discard(GROUP, channel)
+
     assert serving_loop() is None
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(GROUP, channel)
-    send_to_group(GROUP, MESSAGE)
-    assert async_to_sync(layer.receive)(channel) == MESSAGE
+    assert async_to_sync(sent_from_a_plain_thread)() == MESSAGE
