@@ -46,11 +46,14 @@ def lock_first_pastry(page: Any, tries: int = 5) -> None:
     raise AssertionError(f"the pastry was not locked in {tries} tries")
 
 
-def open_table(page: Any, base: str, kind: str, seats: int) -> str:
-    """Open a new table of that game through the new-table form; its URL."""
+def open_table(page: Any, base: str, kind: str, seats: int, pace: str = "") -> str:
+    """Open a new table of that game (at that pace, if given) through the new-table form; its
+    URL."""
     page.goto(base + "/games/new/")
     page.select_option("#id_kind", kind)
     page.fill("#id_capacity", str(seats))
+    if pace:
+        page.select_option("#id_pace", pace)
     page.click("main button[type=submit]")
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
     return str(page.url)
@@ -82,6 +85,7 @@ def two_at_a_table(
     kind: str,
     init_script: str = "",
     viewport: dict[str, int] | None = None,
+    pace: str = "",
 ) -> list[Any]:
     """Two people sign up in browsers of their own, sit at a new two-seat table, and the host
     starts it; their pages are returned once both boards are live."""
@@ -94,7 +98,7 @@ def two_at_a_table(
         page.set_default_timeout(15_000)
         sign_up(page, base, name)
         pages.append(page)
-    take_a_seat(pages[1], open_table(pages[0], base, kind, 2))
+    take_a_seat(pages[1], open_table(pages[0], base, kind, 2, pace))
     start = "Start the night" if kind == "midnight-bakery" else "Start the game"
     pages[0].get_by_role("button", name=start).click()
     for page in pages:

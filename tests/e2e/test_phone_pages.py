@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import open_table, sign_up
+from tests.e2e.pages import open_table, sign_up, two_at_a_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -99,3 +99,28 @@ def test_every_page_fits_a_phone_without_sideways_scrolling(
     page.screenshot(path=str(artifacts / f"history-{phone['width']}.png"), full_page=True)
     assert wide == {}, f"pages wider than a {phone['width']} px phone: {wide}"
     context.close()
+
+
+def test_on_a_phone_your_running_clock_stays_in_sight_beside_your_cards(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    phone = PHONES[1]
+    me, rival = two_at_a_table(
+        browser, daphne_site["url"], ("pam", "quin"), "midnight-bakery", viewport=phone, pace="fast"
+    )
+    clock = me.locator(".table-seat.mine .clock")
+    clock.wait_for()  # a night starts with everyone choosing: my clock runs
+    last_card = me.locator("#batch-form button.card").last
+
+    def in_sight(element: Any) -> bool:
+        box = element.bounding_box()
+        return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= phone["height"]
+
+    assert me.evaluate("() => document.documentElement.scrollHeight") > phone["height"]
+    me.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")  # the chat
+    assert in_sight(clock)
+    last_card.scroll_into_view_if_needed()
+    assert in_sight(clock) and in_sight(last_card)
+    me.screenshot(path=str(artifacts / "phone-clock-in-sight.png"))
+    for page in (me, rival):
+        page.context.close()
