@@ -42,8 +42,7 @@ def session_digest(session_key: str) -> str:
 
 def auth_hashes(user: Any) -> list[str]:
     """The session auth hashes that still log this user in (the secret key and its fallbacks)."""
-    fallbacks = [user._get_session_auth_hash(secret=s) for s in settings.SECRET_KEY_FALLBACKS]
-    return [user.get_session_auth_hash(), *fallbacks]
+    return [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
 
 
 def session_alive(session_key: str, user_id: int) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -12,7 +13,7 @@ from accounts.models import User
 from games.live import sessions
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.sockets import closed_with, next_output, open_board, socket, socket_of
+from tests.web.sockets import closed_with, next_output, open_board, session_of, socket, socket_of
 from tests.web.test_consumer import keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,3 +95,14 @@ async def test_an_ended_session_gets_nothing_more_even_if_the_close_was_lost(
     else:
         await database_sync_to_async(keep_first)(running_game, rival)
     assert await next_output(ws) == {"type": "websocket.close", "code": SESSION_ENDED}
+
+
+@pytest.mark.django_db
+def test_a_session_signed_with_a_fallback_key_still_holds(player: User, settings: Any) -> None:
+    """A rotated SECRET_KEY keeps the sessions of its fallbacks, as Django's own log-in check."""
+    key = session_of(player)
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a-new-secret-key-for-this-test-" + "x" * 30
+    assert sessions.session_alive(key, player.pk)
+    settings.SECRET_KEY_FALLBACKS = []
+    assert not sessions.session_alive(key, player.pk)
