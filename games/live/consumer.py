@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -525,22 +525,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         return Shown(self.version, self.status, self.prints)
 
     async def send_html(self, html: str) -> None:
-        """Send unless the socket has closed meanwhile."""
-        if not self.closed:
-            await self.send(text_data=html)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Handle a message; a send racing the client's disconnect is no error, only the end.
-
-        Unlike Channels' own dispatch, no trip to the one sync thread to close old database
-        connections first: this socket reads only in push threads (off_loop), whose
-        DatabaseSyncToAsync closes them there, before and after each call.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
+        """Send unless the socket has closed meanwhile (a send racing the client's disconnect is
+        no error, only the end)."""
+        if self.closed:
+            return
         try:
-            await handler(message)
+            await self.send(text_data=html)
         except Disconnected:
             self.closed = True
 
@@ -552,4 +542,5 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         self.closed = True
         if code == SESSION_ENDED and self.session is not None:
             code = await off_loop(ended_code)(self.session.user_id)
-        await self.close(code=code)
+        with contextlib.suppress(Disconnected):  # the client went first
+            await self.close(code=code)

@@ -122,7 +122,7 @@ async def test_a_seat_sees_whom_the_table_waits_for(
 ) -> None:
     mine = await socket(running_game, player)
     board = await open_board(mine)
-    waited = re.findall(r'class="table-seat presence-\w+ waited-on"', board)
+    waited = re.findall(r'class="table-seat presence-\w+ waited-on[^"]*"', board)
     assert len(waited) == 2  # both bakers choose their first pastry
     engine = running_game.spec.engine
     legal = await database_sync_to_async(
