@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # than Daphne's default 5 s, which resets the handshake (bench/web/site.py starts Daphne alike).
 DAPHNE_FLAGS ?= --websocket_connect_timeout 30
 
-.PHONY: install run dev test check bench bench-web bench-smoke format clean
+.PHONY: install run dev test check bench bench-web bench-smoke soak format clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -53,6 +53,11 @@ bench: install
 # Browsers' load on two Daphne processes (PostgreSQL, Redis) and on make run's defaults; see Speed.
 bench-web: install
 	$(PY) -m bench.web
+
+# One Daphne process (PostgreSQL, Redis) for an hour of quick games against bots: its memory,
+# sampled, should level off (issue 29); BENCH_SOAK_MINUTES, BENCH_SOAK_PEOPLE (bench/soak.py).
+soak: install
+	$(PY) -m bench.soak
 
 # A short pass of every benchmark at tiny sizes (tests/bench/test_smoke.py; make test runs it too).
 bench-smoke: install

@@ -1,4 +1,5 @@
-"""Run every benchmark module in this package (`make bench`); `make bench-web` runs web.
+"""Run every benchmark module in this package (`make bench`); `make bench-web` runs web, and
+`make soak` the hour-long soak.
 
 Each runs in a process of its own: the Django benches each set Django up on their own throwaway
 database, which a process can do once. Exits non-zero if any of them failed.
@@ -16,7 +17,7 @@ def modules() -> list[str]:
     return sorted(
         info.name
         for info in pkgutil.iter_modules(bench.__path__)
-        if not info.name.startswith("_") and info.name not in {"common", "web"}
+        if not info.name.startswith("_") and info.name not in {"common", "web", "soak"}
     )
 
 

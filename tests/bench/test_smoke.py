@@ -3,8 +3,9 @@
 Each bench runs as `make bench` and `make bench-web` run it, in a process of its own (the Django
 benches set Django up on their own throwaway database). The figures are printed, never asserted:
 a test only checks the bench ended well and printed its report with some work in it.
-On the defaults (no DATABASE_URL) the in-process benches and bench-web's SQLite set-up run; with
-DATABASE_URL and REDIS_URL (CI's second pass) bench-web's PostgreSQL + Redis set-up runs instead.
+On the defaults (no DATABASE_URL) the in-process benches and bench-web's and the soak's SQLite
+set-ups run; with
+DATABASE_URL and REDIS_URL (CI's second pass) their PostgreSQL + Redis set-ups run instead.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ TINY = {
     "BENCH_WEB_SECONDS": "2",
     "BENCH_WEB_THINK": "0.3",
     "BENCH_WEB_STATS_FLUSH": "0",
+    "BENCH_SOAK_PEOPLE": "2",
+    "BENCH_SOAK_MINUTES": "0.2",
+    "BENCH_SOAK_SAMPLE": "4",
 }
 
 
@@ -133,3 +137,20 @@ def test_web() -> None:
     moves = counts(r"\((\d+) moves measured\)", out)
     assert len(moves) == 2, out  # one run of each game
     assert all(n > 0 for n in moves), out
+
+
+def test_soak() -> None:
+    """The soak (make soak) on one Daphne: on SQLite, or on PostgreSQL and Redis on that pass."""
+    if ON_POSTGRES:
+        out = run_bench(
+            "bench.soak",
+            BENCH_DATABASE_URL=os.environ["DATABASE_URL"],
+            BENCH_REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        )
+    else:
+        out = run_bench("bench.soak", BENCH_SOAK_SETUP="sqlite")
+    assert len(re.findall(r"^\s+[\d.]+ min  RSS\s+[\d.]+ MB", out, re.M)) >= 2, out  # sampled
+    assert re.search(r"growth over the last half: [+-][\d.]+ MB", out), out
+    games = counts(r"finished (\d+) ", out)
+    moves = counts(r"; moves (\d+);", out)
+    assert games and moves and games[0] + moves[0] > 0, out
