@@ -13,11 +13,25 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 
-PIECES_KEEP = 8192  # pieces kept (a few hundred bytes each), least recently used dropped first
+# What the pieces kept may hold, least recently used dropped first: their HTML and the values
+# they were passed (a piece and its key are about 1.5 KB each; 12 MB is about the 8,192 pieces
+# 100 busy tables share, which an hour's soak filled within five minutes and then held level at
+# 23 MiB with Python's overhead). The count is the backstop.
+PIECES_BYTES = 12_000_000
+PIECES_KEEP = 8192
 
 _lock = threading.Lock()  # the sockets' pushes run in several threads
 # (piece template, the values passed) -> its HTML, least recently used first
 _pieces: OrderedDict[tuple[str, Hashable], str] = OrderedDict()
+_held = [0]  # the characters and bytes the kept pieces hold
+
+
+def size(key: tuple[str, Hashable], html: str) -> int:
+    """What one kept piece holds: its HTML and the values it was passed (bytes, plain.py)."""
+    seen = key[1]
+    return len(html) + (len(seen) if isinstance(seen, (bytes, str)) else 64)
+
+
 # Regions and pieces rendered, and taken from another render, in this process.
 render_counts: Counter[str] = Counter()
 
@@ -35,13 +49,25 @@ def render_piece(template: str, seen: Hashable, render: Callable[[], str]) -> st
     html = render()
     with _lock:
         render_counts["pieces rendered"] += 1
+        old = _pieces.pop(key, None)
+        if old is not None:
+            _held[0] -= size(key, old)
         _pieces[key] = html
-        while len(_pieces) > PIECES_KEEP:
-            _pieces.popitem(last=False)
+        _held[0] += size(key, html)
+        while _pieces and (_held[0] > PIECES_BYTES or len(_pieces) > PIECES_KEEP):
+            dropped, dropped_html = _pieces.popitem(last=False)
+            _held[0] -= size(dropped, dropped_html)
     return html
+
+
+def held() -> int:
+    """What the kept pieces hold now (their HTML and keys, in characters and bytes)."""
+    with _lock:
+        return _held[0]
 
 
 def forget_all() -> None:
     """Forget every piece (tests; a bench that measures renders with nothing kept)."""
     with _lock:
         _pieces.clear()
+        _held[0] = 0

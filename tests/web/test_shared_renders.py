@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 
 from accounts.models import User
 from games import services
-from games.boards import Sent, board_context, changes, render_changed
+from games.boards import Sent, board_context, changes, pieces, render_changed
 from games.boards.changes import UNKNOWN
 from games.boards.jinja import board_environment, render_template
 from games.boards.plain import plain
@@ -347,3 +347,20 @@ def test_the_kitchen_log_is_drawn_once_for_every_viewer_reading_the_same_lines()
         "games/cakehalla/_info.html", {"log": lines, "log_total": 2}
     )
     assert (rendered, shared) == (0, 1) and again == bob
+
+
+def test_the_pieces_kept_are_bounded_by_what_they_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece and its key are about 1.5 KB: the cache holds at most PIECES_BYTES of them, the
+    least recently used going first, however many there are."""
+    monkeypatch.setattr(pieces, "PIECES_BYTES", 10_000)
+    pieces.forget_all()
+    html = "x" * 900
+    for n in range(100):
+        pieces.render_piece("piece.html", f"{n:0100d}".encode(), lambda: html)
+    assert pieces.held() <= 10_000
+    kept = len(pieces._pieces)
+    assert kept == 10_000 // 1000 and pieces.held() == kept * 1000
+    newest = pieces.render_piece("piece.html", f"{99:0100d}".encode(), lambda: "rendered again")
+    assert newest == html  # the newest are the ones kept
+    pieces.forget_all()
+    assert pieces.held() == 0
