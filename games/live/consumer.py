@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -533,6 +534,21 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             await self.send(text_data=html)
         except Disconnected:
             self.closed = True
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle a message, without Channels' trip to the process's one sync thread first.
+
+        Channels' own dispatch awaits aclose_old_connections before every handler: a hop to the
+        single thread that every socket of the process shares, for a connection this consumer
+        never holds (it reads only in push threads, off_loop, whose DatabaseSyncToAsync closes
+        old connections before and after each call). Measured with make bench-web, 100 Midnight
+        Bakery tables on PostgreSQL + Redis + 2 Daphne, adjacent 120 s runs: p95 68 ms and 11 ms
+        of server CPU a move with this, 112 and 144 ms and 12 ms with Channels' own.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def end(self, code: int) -> None:
         """Close the socket with this code; nothing is sent after it (a session that ended says

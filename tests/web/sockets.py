@@ -74,6 +74,18 @@ def shown_version(html: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def stored_version(game: Game) -> int:
+    """The table's version as stored now."""
+    return int(Game.objects.values_list("version", flat=True).get(pk=game.pk))
+
+
+async def next_version(ws: WebsocketCommunicator) -> int | None:
+    """The version the very next push carries: after a change made on purpose (a sentinel), it
+    must be that change's version, so nothing else came before it. The stand-in, where a version
+    exists, for waiting a while to see that nothing arrives."""
+    return shown_version(await ws.receive_from())
+
+
 async def closed_with(ws: WebsocketCommunicator, timeout: float = PATIENCE) -> Any:
     """The close code the socket gets next, after any pushes on their way; then the client goes."""
     while True:

@@ -17,7 +17,7 @@ from games.boards import (
 )
 from games.models import Game
 from tests.web.finished_games import play_to_first_results
-from tests.web.sockets import next_output, socket
+from tests.web.sockets import next_output, next_version, socket, stored_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -155,7 +155,9 @@ async def test_closing_results_in_one_tab_closes_them_in_the_others(
         assert 'id="region-results"' in pushed and "Back to the ovens" not in pushed
     pushed = await theirs.receive_from()  # the close's version, and nothing of the results
     assert 'id="board-live"' in pushed and 'id="region-results"' not in pushed
-    assert await theirs.receive_nothing()
+    await database_sync_to_async(services.close_results)(running_game, rival, 1)  # a sentinel
+    closed = await database_sync_to_async(stored_version)(running_game)
+    assert await next_version(theirs) == closed  # nothing came between
     for ws in [*tabs, theirs]:
         await ws.disconnect()
 

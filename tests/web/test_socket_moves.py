@@ -15,12 +15,22 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.models import User
+from games import services
 from games.live import sessions
 from games.live.sessions import SESSION_ENDED
 from games.models import Action, Game
 from tests.conftest import client_for
 from tests.web.finished_games import play_to_first_results
-from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket, socket_of
+from tests.web.sockets import (
+    closed_with,
+    next_output,
+    next_version,
+    open_board,
+    shown_version,
+    socket,
+    socket_of,
+    stored_version,
+)
 from tests.web.test_consumer import batch_ids, keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,7 +97,9 @@ async def test_a_move_on_the_socket_is_made_and_answered_there_and_pushed_to_the
     assert shown_version(await theirs.receive_from()) == int(made.group(1))
     moves = await database_sync_to_async(stored)(running_game)
     assert moves[-1] == (player.pk, json.loads(fields["action"]))
-    assert await mine.receive_nothing()  # the announcement of its own version brings nothing more
+    # The announcement of its own version brings nothing more: the next push is the rival's move.
+    await database_sync_to_async(keep_first)(running_game, rival)
+    assert await next_version(mine) == await database_sync_to_async(stored_version)(running_game)
     await mine.disconnect()
     await theirs.disconnect()
 
@@ -254,14 +266,16 @@ async def test_results_closed_on_the_socket_redraw_this_tab_and_the_others_of_th
     answer = await send_close(tab, "1")
     assert BACK not in answer and 'id="region-' in answer
     assert await database_sync_to_async(results_seen)(running_game, player) == 1
+    assert await database_sync_to_async(stored_version)(running_game) == version + 1
     pushed = await other_tab.receive_from()
     assert BACK not in pushed and 'id="region-' in pushed
-    assert await tab.receive_nothing()  # it is not sent its own change a second time
     pushed = await theirs.receive_from()  # the close's version, and nothing of the results
     assert 'id="board-live"' in pushed and 'id="region-results"' not in pushed
-    assert await theirs.receive_nothing()
-    await database_sync_to_async(running_game.refresh_from_db)()
-    assert running_game.version == version + 1
+    # Nothing more comes to either (the tab is not sent its own change a second time): the next
+    # push to each is the rival's own close.
+    await database_sync_to_async(services.close_results)(running_game.pk, rival, 1)
+    closed = await database_sync_to_async(stored_version)(running_game)
+    assert await next_version(tab) == closed and await next_version(theirs) == closed
     for ws in (tab, other_tab, theirs):
         await ws.disconnect()
 

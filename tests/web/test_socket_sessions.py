@@ -13,7 +13,16 @@ from accounts.models import User
 from games.live import sessions
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.sockets import closed_with, next_output, open_board, session_of, socket, socket_of
+from tests.web.sockets import (
+    closed_with,
+    next_output,
+    next_version,
+    open_board,
+    session_of,
+    socket,
+    socket_of,
+    stored_version,
+)
 from tests.web.test_consumer import keep_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +37,7 @@ def deactivate(user: User) -> None:
 
 
 async def test_logging_out_closes_that_sessions_socket_and_no_other(
-    running_game: Game, player: User
+    running_game: Game, player: User, rival: User
 ) -> None:
     client = await database_sync_to_async(client_for)(player)
     ws = socket_of(running_game, client)
@@ -38,7 +47,9 @@ async def test_logging_out_closes_that_sessions_socket_and_no_other(
     response = await database_sync_to_async(client.post)("/accounts/logout/")
     assert response.status_code == 302
     assert await closed_with(ws) == SESSION_ENDED
-    assert await elsewhere.receive_nothing()
+    await database_sync_to_async(keep_first)(running_game, rival)  # a sentinel change
+    moved = await database_sync_to_async(stored_version)(running_game)
+    assert await next_version(elsewhere) == moved  # still open, and nothing came before it
     await elsewhere.disconnect()
 
 
@@ -59,7 +70,9 @@ async def test_a_new_password_closes_every_socket_of_that_person(
     assert response.status_code == 302
     for ws in mine:
         assert await closed_with(ws) == SESSION_ENDED
-    assert await theirs.receive_nothing()
+    await database_sync_to_async(keep_first)(running_game, rival)  # a sentinel change
+    moved = await database_sync_to_async(stored_version)(running_game)
+    assert await next_version(theirs) == moved  # still open, and nothing came before it
     await theirs.disconnect()
 
 
@@ -70,11 +83,15 @@ async def test_deactivation_closes_the_persons_sockets(running_game: Game, playe
     assert await closed_with(ws) == ACCOUNT_CLOSED  # told apart from a log-out
 
 
-async def test_a_saved_last_login_leaves_the_socket_open(running_game: Game, player: User) -> None:
+async def test_a_saved_last_login_leaves_the_socket_open(
+    running_game: Game, player: User, rival: User
+) -> None:
     ws = await socket(running_game, player)
     await open_board(ws)
     await database_sync_to_async(client_for)(player)
-    assert await ws.receive_nothing()
+    await database_sync_to_async(keep_first)(running_game, rival)  # a sentinel change
+    moved = await database_sync_to_async(stored_version)(running_game)
+    assert await next_version(ws) == moved  # still open, and nothing came before it
     await ws.disconnect()
 
 
