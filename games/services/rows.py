@@ -13,7 +13,7 @@ everything else goes through the ORM.
 
 from __future__ import annotations
 
-import weakref
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -103,16 +103,17 @@ class Reads:
         )
 
 
-# Each thread has a connection of its own: its reads are written at its first use and go with it.
-_written: weakref.WeakKeyDictionary[BaseDatabaseWrapper, Reads] = weakref.WeakKeyDictionary()
+# Each thread has a connection of its own: its reads are written at its first use and end with the
+# thread (a request's thread ends with the request; the push and bot threads keep theirs).
+_local = threading.local()
 
 
 def reads() -> Reads:
     """The reads of this thread's connection to the database."""
     db = connections[DEFAULT_DB_ALIAS]
-    found = _written.get(db)
-    if found is None:
-        found = _written[db] = Reads.written(db)
+    found: Reads | None = getattr(_local, "reads", None)
+    if found is None or found.db is not db:
+        found = _local.reads = Reads.written(db)
     return found
 
 

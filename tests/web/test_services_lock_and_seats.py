@@ -162,3 +162,27 @@ def test_the_plain_sql_reads_give_the_rows_the_orm_gives(
     assert all(s.game is read for s in seats)
     with pytest.raises(Game.DoesNotExist):
         rows.game_with_host(game.pk + 1000)
+
+
+def test_the_plain_sql_of_a_thread_ends_with_the_thread() -> None:
+    """Each request runs in a thread of its own: what rows.py writes for its connection must go
+    with it, or every request would leave its SQL behind."""
+    import gc
+    import weakref
+
+    from django.db import connections
+
+    from games.services import rows
+
+    kept: list[weakref.ref[rows.Reads]] = []
+
+    def a_request() -> None:
+        kept.append(weakref.ref(rows.reads()))
+        assert rows.reads() is kept[0]()  # written once for the thread
+        connections.close_all()
+
+    thread = threading.Thread(target=a_request)
+    thread.start()
+    thread.join()
+    gc.collect()
+    assert kept and kept[0]() is None
