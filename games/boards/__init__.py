@@ -109,6 +109,11 @@ def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:
         "table": table,
         "can_answer": may_offer and open_offer and mine is not None and mine.accepted is None,
         "can_offer": may_offer and offered.status == Game.Status.CANCELLED,
+        # Whoever said yes and sits at the rematch once it is dealt: their open pages go there.
+        "follow": offered.status == Game.Status.RUNNING
+        and mine is not None
+        and mine.accepted is True
+        and mine.position is not None,
     }
 
 

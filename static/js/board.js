@@ -86,12 +86,27 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () { restorePicks(); cue(); wideTables(); });
+  // A rematch you said yes to, dealt while this page is open: the page goes to the new table by
+  // itself (a page opened later on the finished game stays, to read its results).
+  var following = false;
+  function followRematch() {
+    var link = document.querySelector(".rematch-link[data-follow]");
+    if (link && !following) {
+      following = true;
+      window.location.assign(link.href);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    following = !!document.querySelector(".rematch-link[data-follow]");
+    restorePicks(); cue(); wideTables();
+  });
   document.addEventListener("bakehouse:swapped", function () {
     restorePicks();
     refocus();
     cue();
     wideTables();
+    followRematch();
   });
   document.addEventListener("htmx:afterSettle", wideTables);  // a replay's step
   window.addEventListener("resize", wideTables);
