@@ -63,6 +63,69 @@
     }
   });
 
+  // A tap is never lost to the board moving under it. A browser fires no click when the finger
+  // (or the mouse) comes up on another element than it went down on: a push that redraws the
+  // pressed control (a new element in its place) or shifts it (a line above grows) in between
+  // would swallow the tap without a word. A tap (down and up close together, quickly) whose
+  // click never came presses the control it went down on, as the board now has it, if it is
+  // still there and enabled.
+  var TAP_SLOP_PX = 12;
+  var TAP_MAX_MS = 800;
+  var CLICK_GRACE_MS = 300;  // a touch's click follows its pointerup within a few ms
+  var press = null;
+
+  function controlKey(button) {
+    var form = button.closest("form");
+    var key = { form: form ? form.id : "", name: button.name, value: button.value };
+    Array.prototype.forEach.call(button.attributes, function (attribute) {
+      if (attribute.name.indexOf("data-") === 0) key[attribute.name] = attribute.value;
+    });
+    // A button told apart by none of those (a plain "Pass") is told by its words.
+    if (!key.value && Object.keys(key).length === 3) key.text = button.textContent.trim();
+    return key;
+  }
+
+  function controlNow(key) {
+    var form = key.form ? document.getElementById(key.form) : null;
+    if (!form) return null;
+    var buttons = form.querySelectorAll("button");
+    for (var i = 0; i < buttons.length; i++) {
+      var other = controlKey(buttons[i]);
+      var same = Object.keys(key).every(function (name) { return other[name] === key[name]; });
+      if (same && Object.keys(other).length === Object.keys(key).length) return buttons[i];
+    }
+    return null;
+  }
+
+  document.addEventListener("pointerdown", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    var button = target ? target.closest("#live form button") : null;
+    press = button && event.isPrimary && event.button === 0
+      ? { key: controlKey(button), x: event.clientX, y: event.clientY, at: Date.now(),
+          clicked: false }
+      : null;
+  }, true);
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (press && target && target.closest("button")) press.clicked = true;
+  }, true);
+  document.addEventListener("pointerup", function (event) {
+    var tap = press;
+    if (!tap || !event.isPrimary) return;
+    var moved = Math.abs(event.clientX - tap.x) > TAP_SLOP_PX ||
+      Math.abs(event.clientY - tap.y) > TAP_SLOP_PX;
+    if (moved || Date.now() - tap.at > TAP_MAX_MS) return;  // a drag or a long press: no tap
+    setTimeout(function () {
+      if (tap.clicked || press !== tap) return;
+      press = null;
+      var button = controlNow(tap.key);
+      var live = document.getElementById("live");
+      if (!button || button.disabled || button.getAttribute("aria-disabled") === "true") return;
+      if (live && live.classList.contains("awaiting-push")) return;  // a move already on its way
+      button.click();
+    }, CLICK_GRACE_MS);
+  }, true);
+
   // Keyboard players keep their place: after the board is swapped, focus lands on the next choice.
   function refocus() {
     if (document.activeElement && document.activeElement !== document.body) return;

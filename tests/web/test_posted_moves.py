@@ -1,0 +1,48 @@
+"""Moves posted by a page whose socket is open (the live header): made and answered with an
+empty 204, refused with the board and the words, and nobody learns of a table they may not see."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import User
+from games import services
+from games.models import Action, Game
+from games.web.tables import LIVE_HEADER
+from tests.conftest import client_for
+from tests.web.test_socket_moves import keep_fields
+
+pytestmark = pytest.mark.django_db
+
+LIVE = {"HX-Request": "true", LIVE_HEADER: "1"}
+
+
+def test_a_refused_live_move_comes_with_the_board_and_the_words(
+    running_game: Game, player: User
+) -> None:
+    fields = keep_fields(running_game, player, version=running_game.version - 1)
+    fields["moment"] = "an older pick"
+    response = client_for(player).post(f"/games/{running_game.pk}/play/", fields, headers=LIVE)
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "The table moved on while you chose" in body and 'id="board-live"' in body
+    assert not Action.objects.filter(game=running_game).exists()
+
+
+def test_a_stranger_posting_to_a_private_table_finds_no_table(
+    player: User, rival: User, outsider: User
+) -> None:
+    game = services.create_game(player, "midnight-bakery", 2, private=True)
+    services.join(game, rival, game.invite)
+    services.start(game, player)
+    fields = keep_fields(game, player)
+    response = client_for(outsider).post(f"/games/{game.pk}/play/", fields, headers=LIVE)
+    assert response.status_code == 404
+    assert "You do not sit" not in response.content.decode()
+    assert not Action.objects.filter(game=game).exists()
+
+
+def test_a_move_posted_to_no_table_is_404(player: User) -> None:
+    fields = {"action": '{"type": "keep", "card": "x"}', "version": "1"}
+    response = client_for(player).post("/games/987654/play/", fields, headers=LIVE)
+    assert response.status_code == 404
