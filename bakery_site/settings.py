@@ -324,6 +324,10 @@ PRESENCE_GATHER_SECONDS = float(os.environ.get("PRESENCE_GATHER_SECONDS", "0.25"
 # Move clocks (games/services/clocks.py): every pace's seconds times this (browser tests shorten
 # them; 1 in production). After STAND_INS_BEFORE_BOT stand-in moves in a row, a bot takes the seat.
 PACE_SCALE = float(os.environ.get("PACE_SCALE", "1"))
+# A rematch is dealt while its people are still on the finished table, whose pages then take
+# them to the new one; its first clocks start this many seconds after the deal, and the table
+# shows "starts in" meanwhile (games/services/clocks.py).
+REMATCH_ARRIVAL_SECONDS = float(os.environ.get("REMATCH_ARRIVAL_SECONDS", "10"))
 STAND_INS_BEFORE_BOT = env_int("STAND_INS_BEFORE_BOT", 3)
 # A relaxed table (no clock) that has waited RELAXED_ABSENCE_SECONDS on a person with no socket at
 # it for as long hands their seat to a house bot (games/services/absence.py); they may take it back.

@@ -138,6 +138,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
     running = game.status == Game.Status.RUNNING
     active = set(engine.active_seats(table.state)) if running else set()
     people = {s.user_id for s in table.seats}
+    pace = clocks.pace(game)
     rows = []
     for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
         handed = services.handed_over(seat)
@@ -156,11 +157,12 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 # Only a running game's clocks count down (an ended one's were stopped anyway).
                 "deadline": epoch_ms(seat.deadline) if running else None,
                 "move_ends": epoch_ms(clocks.move_ends(seat)) if running else None,
+                "clock_starts": epoch_ms(clocks.clock_starts(seat, pace)) if running else None,
             }
         )
     return {
         "at_table": rows,
-        "pace": clocks.pace(game),
+        "pace": pace,
         "spectators": table.presence.spectators(people),
         "notices": list(reversed(game.notices))[:NOTICES_SHOWN],
         "can_take_back": (

@@ -44,6 +44,22 @@ def pace(game: Game) -> Pace | None:
     return Pace(seconds[0] * scale, seconds[1] * scale)
 
 
+def first_clocks_at(game: Game) -> datetime:
+    """When a newly dealt table's first clocks start: at once, or after the arrival grace for a
+    rematch (its people are on their way from the finished table)."""
+    if game.rematch_of_id is None:
+        return now()
+    return now() + timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)
+
+
+def clock_starts(seat: Seat, clock: Pace | None) -> datetime | None:
+    """When the seat's running clock started (or starts, after a rematch's arrival grace)."""
+    ends = move_ends(seat)
+    if ends is None or clock is None:
+        return None
+    return ends - timedelta(seconds=clock.per_move)
+
+
 def move_ends(seat: Seat) -> datetime | None:
     """When the running move's own time ends and the bank starts to drain."""
     if seat.deadline is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -130,11 +131,17 @@ def action_row(
 
 
 def record(
-    game: Game, state: Any, log: list[Action], seats: Mapping[int, Seat], before: Any = None
+    game: Game,
+    state: Any,
+    log: list[Action],
+    seats: Mapping[int, Seat],
+    before: Any = None,
+    clocks_at: datetime | None = None,
 ) -> None:
     """Append the Action rows, save the snapshot, wind the clocks, and the results at the end.
 
     `before`: the state the moves started from (a mover still in the same turn keeps its clock).
+    `clocks_at`: when the clocks that start now start (now if not given).
     """
     engine = game.spec.engine
     Action.objects.bulk_create(log)
@@ -145,7 +152,8 @@ def record(
         result = engine.result(state)
         write_results(game, result, seats)
         stats.count_finished(game, engine.view(state, None), result, seats)
-    clocks.wind(game, state, seats, {a.seat for a in log}, clocks.now(), before)
+    at = clocks_at or clocks.now()
+    clocks.wind(game, state, seats, {a.seat for a in log}, at, before)
 
 
 # --- bots ---------------------------------------------------------------------------------

@@ -253,6 +253,7 @@ def deal(game: Game, seats: list[Seat]) -> None:
     state = engine.new_game(len(seats), seed=game.seed, options=options, setup=game.setup)
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
-    record(game, state, [], {s.position: s for s in seats if s.position is not None})
+    seated = {s.position: s for s in seats if s.position is not None}
+    record(game, state, [], seated, clocks_at=clocks.first_clocks_at(game))
     fields = ["status", "started_at", "setup", "rules_version", "snapshot", "moves"]
     bump(game, [*fields, "finished_at"])

@@ -1,6 +1,7 @@
 // Bakehouse move clocks: each running clock on the board counts down from the deadline the server
 // stored (data-deadline, data-move-ends: milliseconds since the epoch), corrected by how far this
-// browser's clock is from the server's when the page loaded; the last 10 seconds warn.
+// browser's clock is from the server's when the page loaded; the last 10 seconds warn. A rematch's
+// first clocks wait for its people to arrive from the finished table (data-starts): "starts in".
 (function () {
   "use strict";
   var WARN_MS = 10000;
@@ -18,9 +19,11 @@
     document.querySelectorAll("[data-deadline]").forEach(function (clock) {
       var deadline = Number(clock.dataset.deadline);
       var moveEnds = Number(clock.dataset.moveEnds || deadline);
+      var starts = Number(clock.dataset.starts || 0);
       var left = deadline - now;
       var text;
-      if (left <= 0) text = "time is up";
+      if (now < starts) text = "starts in " + minutes(starts - now);
+      else if (left <= 0) text = "time is up";
       else if (now < moveEnds) {
         text = minutes(moveEnds - now) + (deadline > moveEnds ? " + bank " + minutes(deadline - moveEnds) : "");
       } else text = "bank " + minutes(left);

@@ -1,5 +1,6 @@
 """In the browser: two people finish a night, one offers to play again, the other's screen shows
-the offer live, and the last yes starts the new table that both open screens go to."""
+the offer live, and the last yes starts the new table that both open screens go to, where the
+first clocks wait for them to arrive."""
 
 from __future__ import annotations
 
@@ -34,7 +35,10 @@ def play_the_night(pages: dict[str, Any]) -> None:
 def test_play_again_starts_a_new_table_for_the_same_bakers(
     browser: Any, daphne_site: dict[str, str]
 ) -> None:
-    rita, sam = two_at_a_table(browser, daphne_site["url"], ("rita", "sam"), "midnight-bakery")
+    # A fast table (8 s a move here): the rematch's clocks must wait for its people to arrive.
+    rita, sam = two_at_a_table(
+        browser, daphne_site["url"], ("rita", "sam"), "midnight-bakery", pace="fast"
+    )
     play_the_night({"rita": rita, "sam": sam})
     old = rita.url
 
@@ -49,6 +53,10 @@ def test_play_again_starts_a_new_table_for_the_same_bakers(
     for page in (rita, sam):
         page.wait_for_url(new_table)
         page.locator("#batch-form button.card").first.wait_for()  # dealt: each picks at once
+        # Arrived within the grace the table shows: their clocks have not started yet.
+        clock = page.locator(".table-seat.mine .clock")
+        assert clock.inner_text().startswith("starts in"), clock.inner_text()
     assert rita.url == sam.url
+    assert "stand-in" not in rita.locator("#board").inner_text()
     for page in (rita, sam):
         page.context.close()

@@ -6,18 +6,20 @@ Time is moved forward by patching the clocks' time, never slept.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 
 from accounts.models import User
 from games import services
-from games.boards import epoch_ms
+from games.boards import epoch_ms, render_board
 from games.models import Action, Game, Seat
 from games.services import clocks
 from games.services.play import seated
 from tests.conftest import client_for
 from tests.web.cakehalla_tables import SETUP, load_with, start_with, state_of, user_at
 from tests.web.clock import Clock
+from tests.web.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -367,3 +369,37 @@ def test_a_cakehalla_turn_past_its_time_after_the_main_action_is_finished_by_the
     assert [a.payload["type"] for a in stand_ins(game)] == ["return"]
     mine = seat(game, first)
     assert state_of(game).turn == 1 and mine.stand_ins == 1 and mine.bank == 0
+
+
+def test_a_rematchs_first_clocks_start_after_the_arrival_grace(
+    clock: Clock, player: User, rival: User, settings: object
+) -> None:
+    """A rematch is dealt while its people are still on the finished table: their first clocks
+    start once the arrival grace is over, a move made meanwhile costs no bank, and the table
+    shows when the clocks start."""
+    grace = settings.REMATCH_ARRIVAL_SECONDS  # type: ignore[attr-defined]
+    old = finished_game([player, rival], bots=0)
+    Game.objects.filter(pk=old.pk).update(pace="fast")
+    old.refresh_from_db()
+    new = services.rematch(old, player)
+    services.rematch(old, rival)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING and new.pace == "fast"
+    for s in new.seats.all():
+        assert left(s, clock) == grace + FAST_MOVE + FAST_BANK
+        assert clocks.clock_starts(s, clocks.pace(new)) == clock.at + timedelta(seconds=grace)
+    shown = render_board(new, player)
+    assert f'data-starts="{epoch_ms(clock.at + timedelta(seconds=grace))}"' in shown
+
+    clock.forward(grace + FAST_MOVE - 1)  # nobody has run out: no stand-in
+    assert services.run_bots(new.pk) == 0 and not stand_ins(new)
+    keep_first(new, player)
+    assert seat(new, player).bank == FAST_BANK  # the move's own time was not used up
+
+
+def test_a_table_started_by_its_host_starts_its_clocks_at_once(
+    clock: Clock, player: User, rival: User
+) -> None:
+    game = fast_night([player, rival])
+    for s in game.seats.all():
+        assert clocks.clock_starts(s, clocks.pace(game)) == clock.at
