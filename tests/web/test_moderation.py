@@ -283,6 +283,7 @@ def test_abort_ends_a_game_with_the_reason_shown_and_no_rating_change(
     for user in [player, rival, None]:
         board = client_for(user).get(f"/games/{running_game.pk}/").text
         assert "A moderator stopped this game:" in board and "Players colluded." in board
+        assert "Waiting for the others" not in board  # nobody waits on an aborted night
     # A move after it is refused with the reason, and changes nothing.
     version = running_game.version
     refused = client_for(player).post(
