@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
 from bakery_site.origin import SiteOriginValidator  # noqa: E402
 from games.live import runner  # noqa: E402
+from games.outages import HandshakeGuard  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -36,7 +37,9 @@ application = runner.serve(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SiteOriginValidator(
+                HandshakeGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            ),
         }
     )
 )

@@ -130,9 +130,15 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 # connection per read (CONN_MAX_AGE=0, as ASGI needs) cost 25 ms a push in bench/site.py.
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_flag("DB_POOL", True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A connection a database restart broke is replaced before it is handed out, not met by a
+    # move: with the pool, Django's health checks are psycopg_pool's check (one empty round trip).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
+        # While the database is away, a read waits this long for a connection, then fails and is
+        # told in words (games/outages.py), instead of holding a thread for the pool's 30 s.
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "5")),
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -281,7 +287,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"refusals_in_one_line": {"()": "bakery_site.log_filters.RefusalsInOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django.request": {"filters": ["refusals_in_one_line"]}},
+    "loggers": {
+        "django.request": {"filters": ["refusals_in_one_line"]},
+        # The pool's own line per failed reconnection while the database is away: the site
+        # logs the outage once itself (games/outages.py).
+        "psycopg.pool": {"level": "ERROR"},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.utils.html import format_html
 from redis.exceptions import RedisError
 
+from games import outages
 from games.access import can_watch, invited_to, watch_refused
 from games.boards import Sent, board_message, render_diff, render_whole, shared
 from games.boards.chat import render_chat_log
@@ -45,6 +46,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
+DATABASE_AWAY = 3013  # the handshake met the database away: the page reconnects (not for good)
+DATABASE_RETRY = 2.0  # seconds before a push the database refused is tried again
 NOT_ALLOWED = 4403
 NOT_FOUND = 4404
 TOO_MANY = 4429
@@ -209,6 +212,12 @@ def page_message(text: str | None) -> dict[str, Any] | None:
     return None
 
 
+def is_move(text: str | None) -> bool:
+    """Whether a page's message is one of its forms (a move), not a resync request."""
+    message = page_message(text)
+    return message is not None and message["type"] in SENT_FORMS
+
+
 def answered(
     game_id: int,
     user: Any,
@@ -230,6 +239,8 @@ def answered(
             made = make()
         except (ServiceError, IllegalAction) as error:
             refusal = str(error)
+        except outages.OUTAGE:
+            raise  # told in words by GameConsumer.dispatch, without a board it cannot read
         except Exception:  # its transaction rolled back: said as a failed post says it
             logger.exception("%s on the socket to game %s failed", what, game_id)
             refusal = "Something went wrong on our side; your tap was not taken."
@@ -289,6 +300,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
     session: SocketSession | None = None
     closed: bool = False
     present: bool = False
+    accepted: bool = False
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -312,6 +324,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             await self.end(refused if refused is not None else NOT_FOUND)
             return
         await self.accept()
+        self.accepted = True
         self.prints = {}
         watch(self)
         shared.socket_opened(self.game_id)
@@ -548,7 +561,28 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except outages.OUTAGE as error:
+            outages.away(error)
+            await self.database_away(message)
+
+    async def database_away(self, message: dict[str, Any]) -> None:
+        """The database went away while this socket handled `message` (games/outages.py): the
+        socket stays open. A move is told in words that it was not taken (the page takes taps
+        again); a push is tried again as a whole board a little later, until the database is
+        back; a handshake is closed with DATABASE_AWAY, which the page reconnects after."""
+        kind = message["type"]
+        if kind == "websocket.connect":
+            if not self.accepted:
+                await self.accept()
+            await self.end(DATABASE_AWAY)
+        elif kind == "websocket.disconnect" or self.closed:
+            return  # the socket's presence row goes stale and counts as closed
+        elif kind == "websocket.receive" and is_move(message.get("text")):
+            await self.send_html(board_message(outages.WORDS))
+        elif self.pending is None:
+            self.pending = asyncio.ensure_future(self.resync_later(DATABASE_RETRY))
 
     async def end(self, code: int) -> None:
         """Close the socket with this code; nothing is sent after it (a session that ended says

@@ -33,7 +33,7 @@ from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.dispatch import receiver
 
-from games import groups, services
+from games import groups, outages, services
 from games.models import Game, Seat
 from games.services import bots_due, clocks, presence
 
@@ -74,6 +74,8 @@ def upkeep() -> list[int]:
     for part in (presence.renew, presence.sweep, services.sweep_rematches, services.sweep_absences):
         try:
             part()
+        except outages.OUTAGE as error:
+            outages.away(error)
         except Exception:  # one part failing must not keep the deadlines from their stand-ins
             logger.exception("%s failed in the sweep; it runs again next period", part.__module__)
     return due_deadlines()
@@ -168,6 +170,9 @@ class Runner:
                     continue
                 self.set_timer(game_id, delay)
                 return
+        except outages.OUTAGE as error:
+            outages.away(error)
+            self.woken.pop(game_id, None)
         except Exception:
             logger.exception("bot moves at game %s stopped; the next sweep tries again", game_id)
             self.woken.pop(game_id, None)
@@ -197,8 +202,12 @@ class Runner:
                     self.wake(game_id)
                 for game_id in await self.in_pool(upkeep)():
                     self.wake(game_id)
+            except outages.OUTAGE as error:
+                outages.away(error)
             except Exception:
                 logger.exception("the bot sweep failed; it runs again next period")
+            else:
+                outages.answered()  # its reads went through
             first = False
             await asyncio.sleep(settings.BOT_SWEEP_SECONDS)
 

@@ -7,7 +7,9 @@ from collections.abc import Callable
 
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 
+from games import outages
 from games.boards import board_message
 
 logger = logging.getLogger("bakehouse.errors")
@@ -18,7 +20,8 @@ SORRY = "Something went wrong on our side, so your tap was not taken."
 
 
 class BoardErrorMiddleware:
-    """An HTMX request that fails answers 500 with the site's own message box, even with DEBUG."""
+    """An HTMX request that fails answers 500 with the site's own message box, even with DEBUG; one
+    that meets the database away answers 503 in words, for any page."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -27,6 +30,13 @@ class BoardErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, outages.OUTAGE):
+            # Told once in the log (games/outages.py); the player is told to try again.
+            outages.away(exception)
+            if getattr(request, "htmx", False):
+                return HttpResponse(board_message(outages.WORDS), status=503)
+            page = render_to_string("503.html", {"words": outages.WORDS})  # no request: no reads
+            return HttpResponse(page, status=503)
         if not getattr(request, "htmx", False) or isinstance(exception, HANDLED_BY_DJANGO):
             return None
         # The traceback still reaches the server's log, just not the player's screen.
