@@ -5,6 +5,7 @@ first clocks wait for them to arrive."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,7 +34,7 @@ def play_the_night(pages: dict[str, Any]) -> None:
 
 
 def test_play_again_starts_a_new_table_for_the_same_bakers(
-    browser: Any, daphne_site: dict[str, str]
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
     # A fast table (8 s a move here): the rematch's clocks must wait for its people to arrive.
     rita, sam = two_at_a_table(
@@ -58,5 +59,6 @@ def test_play_again_starts_a_new_table_for_the_same_bakers(
         assert clock.inner_text().startswith("starts in"), clock.inner_text()
     assert rita.url == sam.url
     assert "stand-in" not in rita.locator("#board").inner_text()
+    rita.screenshot(path=str(artifacts / "mb-rematch-clocks-wait.png"))
     for page in (rita, sam):
         page.context.close()

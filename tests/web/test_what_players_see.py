@@ -14,7 +14,7 @@ from markupsafe import escape
 
 from accounts.models import User
 from games import services
-from games.boards import board_context
+from games.boards import board_context, render_board
 from games.boards.changes import fingerprint
 from games.models import Game
 from tests.conftest import client_for
@@ -435,3 +435,11 @@ def test_a_rivals_peel_says_both_cards_and_rings_them(player: User) -> None:
     assert '<p class="last-move peel just">' in html
     assert "used a Baker&#39;s Peel to take a Cinnamon Bun and a Chocolate tart" in html
     assert html.count('class="mini just"') == 2
+
+
+def test_the_status_names_whom_a_pick_waits_for_as_a_sentence(
+    running_game: Game, player: User
+) -> None:
+    """ "Waiting for you and bob." (it once read "Waiting for you, bob.", as if said to bob)."""
+    board = render_board(running_game, player)
+    assert "Waiting for you and bob." in board
