@@ -269,7 +269,9 @@ async def test_a_mute_redraws_only_the_muters_screens(
     assert "knead more" in await theirs.receive_from()
     await database_sync_to_async(services.chat.mute)(rival, player, running_game.pk)
     assert "knead more" not in await mine.receive_from()
-    assert await theirs.receive_nothing(timeout=0.2)
+    # The next line said reaches the muted person's socket next: no redraw came before it.
+    await database_sync_to_async(services.chat.say)(running_game, rival, "proof the dough")
+    assert "proof the dough" in await theirs.receive_from()
     await mine.disconnect()
     await theirs.disconnect()
 
