@@ -240,12 +240,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # WhiteNoise's compressed, hashed files, or the finders' under DEBUG and in tests; each
-        # URL worked out once per process (storage.py).
+        # WhiteNoise's compressed, hashed files, or the finders' under DEBUG and in tests.
         "BACKEND": (
-            "bakery_site.storage.CachedStaticFilesStorage"
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG or TESTING
-            else "bakery_site.storage.CachedManifestStorage"
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }

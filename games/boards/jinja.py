@@ -75,7 +75,7 @@ class BoardVars(dict[str, Any]):
 
 @lru_cache(maxsize=1024)
 def static(path: str) -> str:
-    """A static file's URL (the same for the process's whole life: asked once a path)."""
+    """A static file's URL (a card's is asked once, when its piece is first drawn: pieces.py)."""
     return static_url(path)
 
 
