@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.web import history, moderation, tables
+from games.web import history, moderation, rules, tables
 
 app_name = "games"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("new/", tables.new_game, name="new"),
     path("history/", history.history_list, name="history"),
     path("quick/", tables.quick_night, name="quick"),
+    path("rules/<slug:slug>/", rules.how_to_play, name="rules"),
     path("<int:game_id>/", tables.table, name="table"),
     path("<int:game_id>/board/", tables.board, name="board"),
     path("<int:game_id>/join/", tables.join, name="join"),

@@ -1,0 +1,28 @@
+"""How to play each game: one page a game, its words in templates/games/rules/<slug>.html."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games import catalog
+from games.kinds.base import AnyKind
+
+
+def kind_or_404(slug: str) -> AnyKind:
+    """The game on offer under this slug, or a 404."""
+    try:
+        return catalog.get(slug)
+    except KeyError:
+        raise Http404("No such game.") from None
+
+
+@require_GET
+def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game's rules in the site's own words, open to anyone (no account needed to read them)."""
+    spec = kind_or_404(slug)
+    others = [kind for kind in catalog.available() if kind.slug != spec.slug]
+    # A game with no page of its own yet (a test's throwaway game) gets a short one, not a 500.
+    pages = [f"games/rules/{spec.slug}.html", "games/rules/unwritten.html"]
+    return render(request, pages, {"spec": spec, "others": others})
