@@ -230,7 +230,8 @@ def new_game(request: AuthedRequest) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return redirect(game)
-    return render(request, "games/new.html", {"form": form}, status=status)
+    ctx = {"form": form, "games": catalog.available()}
+    return render(request, "games/new.html", ctx, status=status)
 
 
 @login_required
