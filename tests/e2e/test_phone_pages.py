@@ -28,6 +28,8 @@ PAGES = [
     "/stats/",
     "/stats/midnight-bakery/",
     "/stats/cakehalla/",
+    "/games/rules/midnight-bakery/",
+    "/games/rules/cakehalla/",
     "/u/demo_brioche/",
     "/accounts/settings/",
     "/games/987654/",  # the site's own not-found page
