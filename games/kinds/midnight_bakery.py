@@ -31,6 +31,30 @@ BREAKDOWN = (
 )
 
 
+# What each face scores, in one line (rules/midnight-bakery.md's numbers): the board shows it on
+# every card of the batch (its title, its description, a small line under its name). Every face
+# of the deck has one (tests/web/test_card_hints.py).
+HINTS: dict[str, str] = {
+    "croissant": "A pair scores 4.",
+    "macaron": "Three score 9.",
+    "bun": "1, 3, 5, 8, 12 for 1 to 5 buns; +3 each after.",
+    "baguette-1": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
+    "baguette-2": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
+    "baguette-3": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
+    "jam": "Scores 1, or 5 glazed.",
+    "fruit": "Scores 2, or 6 glazed.",
+    "chocolate": "Scores 3, or 7 glazed.",
+    "truffle": "At dawn: most truffles 7, none -3.",
+    "glaze": "+4 on your best unglazed tart.",
+    "peel": "Scores 0. Later, take two at once.",
+}
+
+
+def hint(face: str) -> str:
+    """What a face scores, in one line ("" for a face with no hint)."""
+    return HINTS.get(face, "")
+
+
 def art(face: str) -> str:
     """The static path of a face's card art."""
     return f"cards/{face}.svg"
@@ -179,7 +203,12 @@ def context(
     bakes = view.get("bakes", [])
     seen = me.results_seen if me is not None else len(bakes)
     batch = [
-        {**card, "art": art(card["face"]), "keep": keep_json(card["id"])}
+        {
+            **card,
+            "art": art(card["face"]),
+            "keep": keep_json(card["id"]),
+            "hint": hint(card["face"]),
+        }
         for card in view.get("batch", [])
     ]
     waiting_names = [
