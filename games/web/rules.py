@@ -18,6 +18,12 @@ def kind_or_404(slug: str) -> AnyKind:
         raise Http404("No such game.") from None
 
 
+def summary_templates(slug: str) -> list[str]:
+    """A game's rules in short (the panel at its table, the top of its How to play), or its blurb
+    for a game with no summary written yet."""
+    return [f"games/rules/_summary_{slug}.html", "games/rules/_summary.html"]
+
+
 @require_GET
 def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     """A game's rules in the site's own words, open to anyone (no account needed to read them)."""

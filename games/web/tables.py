@@ -36,6 +36,7 @@ from games.engines import IllegalAction
 from games.models import LIVE, Game, Seat
 from games.services.moves import close_posted, parse_number, play_posted
 from games.web.forms import NewGameForm
+from games.web.rules import summary_templates
 
 
 def board_response(
@@ -259,6 +260,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         "board": board,
         "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),
+        "rules_summary": summary_templates(game.spec.slug),
     }
     return render(request, "games/table.html", ctx)
 
