@@ -258,7 +258,7 @@ def market_tokens(
     for name in tokens(view):
         left = view["market"][name]
         if name == wild:
-            why = f"{label(wild)} is never taken: you get it by reserving a card."
+            why = saffron_hint(wild)
         elif wait:
             why = wait
         elif not left:
@@ -381,8 +381,23 @@ def baker_boxes(
     return out
 
 
+def customer_hint(points: int) -> str:
+    """What a customer is worth, in one line (on each customer; rules/cakehalla.md)."""
+    return f"Visits at the end of your turn when your cards give these discounts: {points} points."
+
+
+def saffron_hint(wild: str) -> str:
+    """What Saffron does, in one line (the market's Saffron, which is never taken)."""
+    return (
+        f"{label(wild)} is never taken: you get it by reserving a card."
+        " It is wild: it pays for any ingredient you are short of."
+    )
+
+
 def customer_boxes(view: Mapping[str, Any], box: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    """The face-up customers, each want ticked where the viewer already has that many."""
+    """The face-up customers, each want ticked where the viewer already has that many, and what
+    a customer is worth (`hint`)."""
+    hint = customer_hint(view["rules"]["customer_points"])
     out = []
     for customer in view["customers"]:
         wants = [
@@ -395,7 +410,14 @@ def customer_boxes(view: Mapping[str, Any], box: Mapping[str, Any] | None) -> li
             }
             for name, n in customer["wants"].items()
         ]
-        out.append({**customer, "wants_list": wants, "all_met": all(w["met"] for w in wants)})
+        out.append(
+            {
+                **customer,
+                "wants_list": wants,
+                "all_met": all(w["met"] for w in wants),
+                "hint": hint,
+            }
+        )
     return out
 
 

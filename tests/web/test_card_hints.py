@@ -15,6 +15,7 @@ from accounts.models import User
 from games import services
 from games.boards import render_board
 from games.engines import midnight_bakery as engine
+from games.engines.cakehalla.cards import CUSTOMER_POINTS
 from games.engines.midnight_bakery.cards import FACE_NAMES, FACES, TART_FACE_VALUE, standard_faces
 from games.engines.midnight_bakery.scoring import (
     BAGUETTE_RANK_POINTS,
@@ -26,9 +27,11 @@ from games.engines.midnight_bakery.scoring import (
     croissant_points,
     macaron_points,
 )
+from games.kinds.cakehalla import customer_hint, saffron_hint
 from games.kinds.midnight_bakery import HINTS, hint
 from games.models import Game
 from tests.conftest import client_for
+from tests.web.cakehalla_tables import two_baker_table
 
 pytestmark = pytest.mark.django_db
 
@@ -70,6 +73,18 @@ def test_the_batch_shows_each_cards_hint(running_game: Game, player: User) -> No
         name = str(escape(card["name"]))
         assert f'title="{name}: {said}" aria-description="{said}"' in html
         assert f'<span class="card-hint">{said}</span>' in html
+
+
+def test_cakehallas_customers_and_saffron_say_what_they_do(player: User, rival: User) -> None:
+    game = two_baker_table(player, rival)
+    html = render_board(game, player)
+    said = str(escape(customer_hint(CUSTOMER_POINTS)))
+    assert "3 points." in said and CUSTOMER_POINTS == 3
+    customers = html.count('<li class="customer')
+    assert customers == 3  # bakers + 1 face up
+    assert html.count(f'<span class="cust-hint">{said}</span>') == customers
+    assert str(escape(saffron_hint("saffron"))) in html
+    assert "It is wild: it pays for any ingredient you are short of." in saffron_hint("saffron")
 
 
 # --- the rules panel at the table ---------------------------------------------------------------
