@@ -228,6 +228,7 @@ AXES_RESET_ON_SUCCESS = True
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 
+
 def email_settings(url: str) -> dict[str, Any]:
     """Django's EMAIL_* settings from one URL (dj-email-url): console://, smtp://host:25,
     submission://user:password@host (STARTTLS on 587), smtp://host:465?ssl=1, dummy://."""
