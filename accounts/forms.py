@@ -1,25 +1,47 @@
-"""Sign-up form for the custom User."""
+"""Sign-up and settings forms for the custom User."""
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import BaseUserManager
 
+from accounts.emails import verified_elsewhere
 from accounts.models import User
 from accounts.names import validate_person_name
 
+ADDRESS_TAKEN = (
+    "Another account has already verified this address. Use another one, or leave it empty."
+)
+
+
+def clean_address(form: forms.ModelForm[User]) -> str:
+    """The optional address, its domain lower-cased; refused if another account verified it."""
+    email = BaseUserManager.normalize_email(form.cleaned_data.get("email") or "")
+    if email and verified_elsewhere(email, form.instance):
+        raise forms.ValidationError(ADDRESS_TAKEN)
+    return email
+
 
 class SignUpForm(UserCreationForm[User]):
-    """A username and a password twice."""
+    """A username, an optional email address, and a password twice."""
 
     class Meta:
         model = User
-        fields = ("username",)
+        fields = ("username", "email")
         field_classes = {"username": UsernameField}
+        labels = {"email": "Email address (optional)"}
+        help_texts = {
+            "email": "Only to reset a forgotten password. We send a link to check it is yours."
+        }
 
     def clean_username(self) -> str:
         """The username, unless it is kept for the house or breaks its profile link."""
         name = super().clean_username()
         validate_person_name(name)
         return name
+
+    def clean_email(self) -> str:
+        """The address, unless another account has verified it."""
+        return clean_address(self)
 
 
 class SettingsForm(forms.ModelForm[User]):
@@ -30,3 +52,17 @@ class SettingsForm(forms.ModelForm[User]):
         fields = ("move_sound",)
         labels = {"move_sound": "Play a short sound when a game waits on my move"}
         help_texts = {"move_sound": "Off by default. The tab title and icon show it either way."}
+
+
+class EmailForm(forms.ModelForm[User]):
+    """A person's address: changed (to be verified again) or removed (left empty)."""
+
+    class Meta:
+        model = User
+        fields = ("email",)
+        labels = {"email": "Email address"}
+        help_texts = {"email": "Leave it empty to remove it. A new address is verified by a link."}
+
+    def clean_email(self) -> str:
+        """The address, unless another account has verified it."""
+        return clean_address(self)

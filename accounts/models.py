@@ -20,6 +20,11 @@ class User(AbstractUser):
     """A person (or a bot account) who plays at Bakehouse."""
 
     is_bot = models.BooleanField(default=False, help_text="A house bot account, not a person.")
+    # AbstractUser's optional `email` is the address for verification and password resets; two
+    # accounts never share a verified one (accounts/forms.py and accounts/emails.py refuse it).
+    email_verified = models.BooleanField(
+        default=False, help_text="The person followed the link mailed to their address."
+    )
     move_sound = models.BooleanField(
         default=False, help_text="Play a short sound when a game waits on this person's move."
     )

@@ -8,6 +8,8 @@ from accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("settings/", views.settings_page, name="settings"),
+    path("settings/email/", views.email_settings, name="email_settings"),
+    path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
     path(
         "login/",
         auth_views.LoginView.as_view(template_name="accounts/login.html"),
@@ -28,5 +30,26 @@ urlpatterns = [
             template_name="accounts/password_change_done.html"
         ),
         name="password_change_done",
+    ),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="accounts/password_reset_confirm.html",
+            success_url=reverse_lazy("password_reset_complete"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="accounts/password_reset_complete.html"
+        ),
+        name="password_reset_complete",
     ),
 ]

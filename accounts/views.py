@@ -1,17 +1,27 @@
-"""Sign-up and settings; log-in, log-out and password change are Django's own. A person's
-profile and the leaderboards are pages of the games (games/web/people.py)."""
+"""Sign-up, settings and the email address; log-in, log-out, password change and reset are
+Django's own. A person's profile and the leaderboards are pages of the games
+(games/web/people.py)."""
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import SettingsForm, SignUpForm
+from accounts import emails
+from accounts.client_ip import client_ip
+from accounts.forms import EmailForm, SettingsForm, SignUpForm
 from accounts.models import User
+
+NOT_SENT = (
+    "We could not send the mail just now. Try again later with “Send the link again” on this page."
+)
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -33,6 +43,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         # Axes needs a backend named explicitly, since the user did not authenticate().
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if user.email:
+            if emails.send_verification(request, user):
+                messages.info(request, f"We sent a link to {user.email}: follow it to verify it.")
+            else:
+                messages.warning(request, NOT_SENT.replace("this page", "your settings page"))
         return redirect(safe_next(request))
     # Passed on to the log-in link, so "Log in" from here also comes back to where they were.
     nxt = safe_next(request) if request.GET.get("next") else ""
@@ -45,15 +60,97 @@ class SignedInRequest(HttpRequest):
     user: User
 
 
+def settings_context(request: SignedInRequest, **forms: Any) -> dict[str, Any]:
+    """The settings page's two forms: the given ones, else fresh ones for the person."""
+    return {
+        "form": forms.get("form") or SettingsForm(instance=request.user),
+        "email_form": forms.get("email_form") or EmailForm(instance=request.user),
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_page(request: SignedInRequest) -> HttpResponse:
-    """The person's own settings (the move sound)."""
+    """The person's own settings (the move sound) and their email address."""
     form = SettingsForm(request.POST if request.method == "POST" else None, instance=request.user)
     if request.method == "POST":
         if form.is_valid():
             form.save()
             messages.success(request, "Your settings are saved.")
             return redirect("settings")
-        return render(request, "accounts/settings.html", {"form": form}, status=400)
-    return render(request, "accounts/settings.html", {"form": form})
+        context = settings_context(request, form=form)
+        return render(request, "accounts/settings.html", context, status=400)
+    return render(request, "accounts/settings.html", settings_context(request))
+
+
+@login_required
+@require_http_methods(["POST"])
+def email_settings(request: SignedInRequest) -> HttpResponse:
+    """Change or remove the address (a new one is unverified until its link is followed), or
+    send the link again."""
+    user = request.user
+    if "resend" in request.POST:
+        if not user.email or user.email_verified:
+            messages.info(request, "There is no address waiting to be verified.")
+        elif emails.send_verification(request, user):
+            messages.info(request, f"We sent a new link to {user.email}.")
+        else:
+            messages.warning(request, NOT_SENT)
+        return redirect("settings")
+    old = user.email
+    form = EmailForm(request.POST, instance=user)
+    if not form.is_valid():
+        context = settings_context(request, email_form=form)
+        return render(request, "accounts/settings.html", context, status=400)
+    if form.cleaned_data["email"] == old:
+        messages.info(request, "Your address is unchanged.")
+        return redirect("settings")
+    user = form.save(commit=False)
+    user.email_verified = False
+    user.save(update_fields=["email", "email_verified"])
+    if not user.email:
+        messages.success(request, "Your address is removed.")
+    elif emails.send_verification(request, user):
+        messages.success(request, f"Saved. We sent a link to {user.email}: follow it to verify it.")
+    else:
+        messages.warning(request, NOT_SENT)
+    return redirect("settings")
+
+
+@require_http_methods(["GET"])
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """Follow a verification link: the address is verified, or the page says why not."""
+    try:
+        user = emails.verify(token)
+    except emails.VerificationRefused as refused:
+        context = {"verified": False, "reason": str(refused)}
+        return render(request, "accounts/email_verified.html", context, status=400)
+    return render(
+        request, "accounts/email_verified.html", {"verified": True, "address": user.email}
+    )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's "forgot your password" with a limit: over it, the same answer and no mail.
+
+    The answer never says whether the address belongs to anyone (VerifiedPasswordResetForm
+    mails only a verified address, quietly).
+    """
+
+    form_class = emails.VerifiedPasswordResetForm
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/email/password_reset_body.txt"
+    subject_template_name = "accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("password_reset_done")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        """Send the link, unless this client or this address has asked too often this hour."""
+        client = client_ip(self.request) or "unknown"
+        address = emails.address_key(form.cleaned_data["email"])
+        # The address's count goes up only for a client within its own limit, so one client
+        # asking over and over does not use up the address's requests for everyone.
+        if emails.under_limit(
+            f"reset:client:{client}", emails.RESETS_PER_CLIENT
+        ) and emails.under_limit(f"reset:address:{address}", emails.RESETS_PER_ADDRESS):
+            return super().form_valid(form)
+        return HttpResponseRedirect(self.get_success_url())

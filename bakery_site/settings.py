@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import dj_email_url
 import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
@@ -226,6 +227,30 @@ AXES_RESET_ON_SUCCESS = True
 # outermost of them saw (accounts.client_ip); without proxies, the peer's address.
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+
+
+def email_settings(url: str) -> dict[str, Any]:
+    """Django's EMAIL_* settings from one URL (dj-email-url): console://, smtp://host:25,
+    submission://user:password@host (STARTTLS on 587), smtp://host:465?ssl=1, dummy://."""
+    conf: dict[str, Any] = dj_email_url.parse(url)
+    if "EMAIL_BACKEND" not in conf:
+        raise ImproperlyConfigured(f"EMAIL_URL has an unknown scheme: {url.split(':', 1)[0]!r}")
+    # Parts the URL leaves out keep Django's defaults (no user, port 25 ...).
+    return {key: value for key, value in conf.items() if value not in (None, "")}
+
+
+# Mail (address verification, password resets): printed to the console unless EMAIL_URL names
+# a server, so `make run` needs none.
+EMAIL_URL = os.environ.get("EMAIL_URL", "").strip() or "console://"
+globals().update(email_settings(EMAIL_URL))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or (
+    "Bakehouse <bakehouse@localhost>"
+)
+# A password-reset link works for this long, and once (Django's token hashes the password).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
+# An address-verification link works for this long (accounts/emails.py).
+EMAIL_VERIFY_MAX_AGE = env_int("EMAIL_VERIFY_MAX_AGE", 3 * 24 * 3600)
+
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
