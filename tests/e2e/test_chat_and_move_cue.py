@@ -86,7 +86,7 @@ def test_the_move_sound_plays_only_once_turned_on(
 
     me.goto(base + "/accounts/settings/")
     me.check("#id_move_sound")
-    me.get_by_role("button", name="Save").click()
+    me.get_by_role("button", name="Save", exact=True).click()
     me.get_by_text("Your settings are saved.").wait_for()
     me.goto(table)
     me.wait_for_function("() => window.bakehouseLive === true")
