@@ -3,9 +3,10 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import BaseUserManager
+from django.utils import formats, timezone
 
 from accounts.emails import verified_elsewhere
-from accounts.models import User
+from accounts.models import HeldName, User
 from accounts.names import validate_person_name
 
 ADDRESS_TAKEN = (
@@ -36,7 +37,16 @@ class SignUpForm(UserCreationForm[User]):
     def clean_username(self) -> str:
         """The username, unless it is kept for the house or breaks its profile link."""
         name = super().clean_username()
+        if not name:  # Django found it taken (in any case) and already put that on the form
+            return name
         validate_person_name(name)
+        free_at = HeldName.free_at_for(name)
+        if free_at is not None:
+            day = formats.date_format(timezone.localtime(free_at), "j F Y")
+            raise forms.ValidationError(
+                f"That name belonged to a deleted account; it is free again on {day}.",
+                code="held",
+            )
         return name
 
     def clean_email(self) -> str:

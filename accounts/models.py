@@ -1,6 +1,8 @@
 """The Bakehouse user: a custom model from the first migration, so it can grow; and ratings."""
 
-from datetime import timedelta
+from __future__ import annotations
+
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -14,6 +16,17 @@ DISPLAY_SCALE = 20
 # within the last RANKED_RECENT_DAYS; before that the rating is provisional.
 MIN_RANKED_GAMES = 5
 RANKED_RECENT_DAYS = 30
+# A deleted account's old username is free for a new sign-up after this many days.
+NAME_HELD_DAYS = 30
+
+
+def deleted_name(pk: int) -> str:
+    """The name a deleted account shows everywhere: its username from then on.
+
+    A space and '#' are in no username a person can choose (sign-up's validator refuses them),
+    so nobody can take it, and every page that shows a username shows this one.
+    """
+    return f"a deleted baker #{pk}"
 
 
 class User(AbstractUser):
@@ -27,6 +40,11 @@ class User(AbstractUser):
     )
     move_sound = models.BooleanField(
         default=False, help_text="Play a short sound when a game waits on this person's move."
+    )
+    deleted_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the person deleted the account: it is renamed and can no longer log in.",
     )
 
     class Meta:
@@ -107,3 +125,29 @@ class RatingPoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at {self.kind}: {self.rating} after game {self.game_id}"
+
+
+class HeldName(models.Model):
+    """A deleted account's old username, kept from sign-ups until `free_at` (NAME_HELD_DAYS)."""
+
+    name = models.CharField(max_length=150, db_index=True)
+    free_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["name", "-free_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (free at {self.free_at:%Y-%m-%d})"
+
+    @classmethod
+    def hold(cls, name: str) -> HeldName:
+        """Keep this name from sign-ups for NAME_HELD_DAYS from now."""
+        return cls.objects.create(
+            name=name, free_at=timezone.now() + timedelta(days=NAME_HELD_DAYS)
+        )
+
+    @classmethod
+    def free_at_for(cls, name: str) -> datetime | None:
+        """When this name (any case) is free again, or None when it is free now."""
+        held = cls.objects.filter(name__iexact=name, free_at__gt=timezone.now())
+        return held.order_by("-free_at").values_list("free_at", flat=True).first()
