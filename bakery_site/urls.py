@@ -19,6 +19,9 @@ urlpatterns = [
     # static files. Not a permanent redirect: in production its name carries the file's hash,
     # which changes with the icon.
     path("favicon.ico", RedirectView.as_view(url=lazy(static, str)(FAVICON), permanent=False)),
+    # The person's own data and account deletion reach into the games (games/web/people.py).
+    path("accounts/settings/data.json", people.my_data, name="my_data"),
+    path("accounts/settings/delete/", people.delete_account, name="delete_account"),
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", people.profile, name="profile"),

@@ -16,9 +16,11 @@ from games.services.base import (
     bots_due,
     stored,
 )
+from games.services.deletion import delete_account
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
+    DELETED,
     LEFT,
     STAND_IN,
     Step,
@@ -58,6 +60,7 @@ from games.services.tables import (
 __all__ = [
     "ABSENT",
     "DEACTIVATED",
+    "DELETED",
     "LEFT",
     "STAND_IN",
     "NotAllowed",
@@ -76,6 +79,7 @@ __all__ = [
     "create_game",
     "current_rematch",
     "decline_rematch",
+    "delete_account",
     "join",
     "leave",
     "read_answers",

@@ -101,6 +101,31 @@ def check_account_change(moderator: User, person: User) -> None:
         raise NotAllowed("Only a superuser can change a staff or superuser account.")
 
 
+def give_up_tables(person: User, reason: str) -> list[int]:
+    """Bots take the person's running seats for good, their open tables are left (or cancelled,
+    when they host them); the games whose seats bots took just now (they move after the commit).
+
+    Inside the caller's transaction, with the person's row locked; games are locked in id order.
+    """
+    handed = []
+    seats = Seat.objects.filter(
+        user=person, game__status__in=[Game.Status.RUNNING, Game.Status.OPEN]
+    ).select_related("game")
+    for seat in sorted(seats, key=lambda s: s.game_id):
+        game = seat.game
+        if game.status == Game.Status.RUNNING and seat.position is not None:
+            # Seats a bot already plays (the person left or was away) are kept for it too,
+            # so reactivating the account does not let the person take them back.
+            if do_keep_seat_for_bot(game.pk, seat.pk, reason):
+                handed.append(game.pk)
+        elif game.status == Game.Status.OPEN:
+            if game.host_id == person.pk:
+                cancel(game, person)
+            else:
+                leave(game, person)
+    return handed
+
+
 def deactivate(person: User | int, moderator: User, reason: str) -> User:
     """Close an account: it cannot log in, its sockets close, bots take its running seats."""
     person, handed = do_deactivate(person, moderator, reason)
@@ -122,22 +147,7 @@ def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[Use
     reason = clean_reason(reason)
     person.is_active = False
     person.save(update_fields=["is_active"])
-    handed = []
-    seats = Seat.objects.filter(
-        user=person, game__status__in=[Game.Status.RUNNING, Game.Status.OPEN]
-    ).select_related("game")
-    for seat in sorted(seats, key=lambda s: s.game_id):
-        game = seat.game
-        if game.status == Game.Status.RUNNING and seat.position is not None:
-            # Seats a bot already plays (the person left or was away) are kept for it too,
-            # so reactivating the account does not let the person take them back.
-            if do_keep_seat_for_bot(game.pk, seat.pk, DEACTIVATED):
-                handed.append(game.pk)
-        elif game.status == Game.Status.OPEN:
-            if game.host_id == person.pk:
-                cancel(game, person)
-            else:
-                leave(game, person)
+    handed = give_up_tables(person, DEACTIVATED)
     # The save above already asked the sockets to re-check; ask again once it is committed,
     # so none re-checks before the change is visible to it.
 

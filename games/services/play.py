@@ -347,15 +347,19 @@ def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Sea
 LEFT = "left"
 ABSENT = "absent"
 DEACTIVATED = "deactivated"
+DELETED = "deleted"
 HANDED_OVER_WHY = {
     LEFT: "You resigned this game.",
     ABSENT: "Your time ran out three moves in a row.",
     DEACTIVATED: "Your account was deactivated.",
+    DELETED: "You deleted your account.",
 }
 HAND_OVER_NOTICES = {
     LEFT: "{name} left: a {bot} bot plays {seat} to the end.",
     ABSENT: "{name}'s time ran out three moves in a row: a {bot} bot plays {seat} to the end.",
     DEACTIVATED: "{name}'s account was closed: a {bot} bot plays {seat} to the end.",
+    # The name is already the deleted one ("a deleted baker #n") when the notice is written.
+    DELETED: "{name}'s account was deleted: a {bot} bot plays {seat} to the end.",
 }
 
 
@@ -499,7 +503,7 @@ def check_take_back(game: Game, user: User) -> Seat:
         raise ServiceError(closed_reason(game))
     if not seat.resigned:
         raise ServiceError("You already play your seat.")
-    if handed_over(seat) == DEACTIVATED or not user.is_active:
+    if handed_over(seat) in (DEACTIVATED, DELETED) or not user.is_active:
         raise NotAllowed("This seat cannot be taken back.")
     return seat
 

@@ -67,3 +67,13 @@ class NewGameForm(forms.Form):
         """The chosen options of the chosen game."""
         spec = catalog.get(self.cleaned_data["kind"])
         return {o.name: self.cleaned_data.get(o.name) or o.default for o in spec.options}
+
+
+class DeleteAccountForm(forms.Form):
+    """The password, to confirm that the person means to delete their own account."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )

@@ -2,18 +2,22 @@
 
 from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Avg, Count, Max, Q
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import leaderboards
 from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, RatingPoint, User
-from games import catalog, charts
-from games.access import watch_refused
+from games import catalog, charts, services
+from games.access import AuthedRequest, watch_refused
 from games.models import LIVE, Game, Seat
-from games.records import history
+from games.records import history, personal
+from games.web.forms import DeleteAccountForm
 
 RECENT_FINISHED = 15
 HISTORY_POINTS = 60
@@ -133,3 +137,33 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             **eligibility(),
         },
     )
+
+
+# --- the person's own account: their data, and deleting it ---------------------------------
+
+
+@login_required
+@require_GET
+def my_data(request: AuthedRequest) -> HttpResponse:
+    """'Download my data': profile, ratings, every finished game's export, other tables."""
+    response = JsonResponse(personal.personal_data(request.user), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = 'attachment; filename="bakehouse-my-data.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request: AuthedRequest) -> HttpResponse:
+    """'Delete my account', confirmed with the password; then logged out, back to the lobby."""
+    form = DeleteAccountForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.delete_account(request.user, form.cleaned_data["password"])
+        except services.ServiceError as refused:
+            form.add_error("password", str(refused))
+        else:
+            logout(request)
+            messages.success(request, "Your account is deleted. Thank you for baking with us.")
+            return redirect("lobby")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "accounts/delete_account.html", {"form": form}, status=status)

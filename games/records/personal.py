@@ -1,0 +1,113 @@
+"""A person's own data, as 'Download my data' gives it: profile, ratings, and their games.
+
+Finished games come as their exports (archive.export), the same record anyone may download
+from a finished game's page, so it hides nothing and shows no more than that. Games not
+finished come as a line each (id, game, status, seat), never their state: a running game
+still hides the other players' cards and picks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Action, ChatMessage, Game, Seat
+from games.records import archive
+
+DATA_FORMAT = "bakehouse-my-data/1"
+
+
+def when(moment: Any) -> str | None:
+    """A time as ISO 8601, or None."""
+    return moment.isoformat() if moment else None
+
+
+def profile(person: User) -> dict[str, Any]:
+    """The account's own fields and settings."""
+    return {
+        "username": person.username,
+        "date_joined": when(person.date_joined),
+        "last_login": when(person.last_login),
+        "email": person.email,
+        "email_verified": person.email_verified,
+        "settings": {"move_sound": person.move_sound},
+    }
+
+
+def ratings(person: User) -> list[dict[str, Any]]:
+    """Per game kind: the current rating and every point of its history, oldest first."""
+    points: dict[str, list[dict[str, Any]]] = {}
+    for point in person.rating_points.order_by("kind", "at", "pk"):
+        points.setdefault(point.kind, []).append(
+            {"game_id": point.game_id, "rating": point.rating, "at": when(point.at)}
+        )
+    return [
+        {
+            "game": r.kind,
+            "rating": r.rating,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "games": r.games,
+            "wins": r.wins,
+            "provisional": r.provisional,
+            "last_played_at": when(r.last_played_at),
+            "history": points.get(r.kind, []),
+        }
+        for r in person.ratings.order_by("kind")
+    ]
+
+
+def finished_games(person: User) -> list[dict[str, Any]]:
+    """The export of every finished game the person sat at, oldest first."""
+    sat = Seat.objects.filter(user=person).values("game_id")
+    games = (
+        Game.objects.filter(pk__in=sat, status=Game.Status.OVER)
+        .order_by("finished_at", "pk")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user")),
+            Prefetch("actions", queryset=Action.objects.order_by("seq")),
+        )
+    )
+    return [archive.export(g, list(g.seats.all()), list(g.actions.all())) for g in games]
+
+
+def other_tables(person: User) -> list[dict[str, Any]]:
+    """Every other table the person sat at (open, running, cancelled, aborted): no state."""
+    seats = (
+        Seat.objects.filter(user=person)
+        .exclude(game__status=Game.Status.OVER)
+        .select_related("game")
+        .order_by("game__created_at", "game_id")
+    )
+    return [
+        {
+            "id": s.game_id,
+            "game": s.game.kind,
+            "status": s.game.status,
+            "created_at": when(s.game.created_at),
+            "seat": s.name,
+        }
+        for s in seats
+    ]
+
+
+def chat_lines(person: User) -> list[dict[str, Any]]:
+    """The person's own chat lines."""
+    lines = ChatMessage.objects.filter(author=person).order_by("created_at", "pk")
+    return [{"game_id": c.game_id, "at": when(c.created_at), "text": c.text} for c in lines]
+
+
+def personal_data(person: User) -> dict[str, Any]:
+    """Everything 'Download my data' holds, JSON-ready."""
+    return {
+        "format": DATA_FORMAT,
+        "made_at": when(timezone.now()),
+        "profile": profile(person),
+        "ratings": ratings(person),
+        "games": finished_games(person),
+        "other_tables": other_tables(person),
+        "chat": chat_lines(person),
+    }
