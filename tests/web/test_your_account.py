@@ -1,0 +1,198 @@
+"""Your account is yours: 'Download my data' and 'Delete my account' (issue 31, point 5)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import HeldName, Rating, RatingPoint, User, deleted_name
+from games import services
+from games.models import ChatMessage, Game
+from tests.conftest import client_for
+from tests.web.finished_games import finished_game
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-baking-secret"
+
+
+def batch(game: Game, user: User) -> list[str]:
+    engine = game.spec.engine
+    position = game.seats.get(user=user).position
+    return [c["id"] for c in engine.view(engine.load(game.snapshot), position)["batch"]]
+
+
+def my_data(user: User) -> dict[str, Any]:
+    response = client_for(user).get("/accounts/settings/data.json")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment;")
+    data: dict[str, Any] = json.loads(response.content)
+    return data
+
+
+def sign_up(name: str) -> Any:
+    return Client().post(
+        "/accounts/signup/",
+        {"username": name, "email": "", "password1": PASSWORD, "password2": PASSWORD},
+    )
+
+
+def test_settings_link_the_download_and_the_deletion(player: User) -> None:
+    page = client_for(player).get("/accounts/settings/").text
+    assert "/accounts/settings/data.json" in page and "/accounts/settings/delete/" in page
+    assert Client().get("/accounts/settings/data.json").status_code == 302  # log in first
+
+
+def test_the_download_holds_every_finished_game_and_the_ratings(
+    player: User, rival: User, outsider: User
+) -> None:
+    mine = [finished_game([player, rival]), finished_game([player], kind="cakehalla")]
+    theirs = finished_game([rival, outsider])
+    data = my_data(player)
+
+    assert data["profile"]["username"] == "alice"
+    assert data["profile"]["settings"] == {"move_sound": False}
+    assert [g["id"] for g in data["games"]] == [g.pk for g in mine]
+    assert theirs.pk not in [g["id"] for g in data["games"]]
+    export = client_for(player).get(f"/games/{mine[0].pk}/export.json").json()
+    assert data["games"][0] == export  # the game's own export, nothing more
+    rated = {r["game"]: r for r in data["ratings"]}
+    assert set(rated) == {"midnight-bakery", "cakehalla"}
+    assert [p["game_id"] for p in rated["midnight-bakery"]["history"]] == [mine[0].pk]
+    current = Rating.objects.get(user=player, kind="midnight-bakery").rating
+    assert rated["midnight-bakery"]["rating"] == current
+
+
+def test_the_download_lists_a_running_game_without_its_state(
+    player: User, rival: User, running_game: Game
+) -> None:
+    services.chat.say(running_game, player, "my own line")
+    data = my_data(player)
+    assert data["games"] == []
+    assert data["other_tables"] == [
+        {
+            "id": running_game.pk,
+            "game": "midnight-bakery",
+            "status": "running",
+            "created_at": running_game.created_at.isoformat(),
+            "seat": running_game.seats.get(user=player).name,
+        }
+    ]
+    assert [c["text"] for c in data["chat"]] == ["my own line"]
+    # Nobody's hidden information: not the rival's batch, nor the seed or the snapshot (nor,
+    # while the game runs, even the person's own batch).
+    body = json.dumps(data)
+    secrets = [*batch(running_game, rival), *batch(running_game, player)]
+    assert not [s for s in secrets if s in body]
+    assert str(running_game.seed) not in body and "snapshot" not in body
+
+
+def test_a_wrong_password_deletes_nothing(player: User, rival: User, running_game: Game) -> None:
+    finished_game([player, rival])
+    services.chat.say(running_game, rival, "good luck")
+    response = client_for(rival).post("/accounts/settings/delete/", {"password": "not it"})
+    assert response.status_code == 400 and "That is not your password" in response.text
+    rival.refresh_from_db()
+    assert rival.username == "bob" and rival.is_active and rival.deleted_at is None
+    assert rival.check_password(PASSWORD)
+    assert not running_game.seats.get(user=rival).bot
+    assert ChatMessage.objects.filter(author=rival).exists()
+    assert Rating.objects.filter(user=rival).exists()
+    assert not HeldName.objects.exists()
+
+
+def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
+    player: User, rival: User, running_game: Game
+) -> None:
+    done = finished_game([player, rival])
+    results = {s.pk: (s.score, s.place, s.winner) for s in done.seats.all()}
+    services.chat.say(running_game, rival, "good luck")
+    services.chat.say(running_game, player, "you too")
+    player_rating = Rating.objects.get(user=player, kind="midnight-bakery").rating
+    hidden = batch(running_game, rival)
+
+    bob = client_for(rival)
+    response = bob.post("/accounts/settings/delete/", {"password": PASSWORD})
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert bob.get("/accounts/settings/").status_code == 302  # logged out
+
+    gone = User.objects.get(pk=rival.pk)
+    name = deleted_name(rival.pk)
+    assert gone.username == name == f"a deleted baker #{rival.pk}"
+    assert not gone.is_active and gone.deleted_at is not None and not gone.has_usable_password()
+    login = Client().post("/accounts/login/", {"username": "bob", "password": PASSWORD})
+    assert login.status_code == 200  # refused: the form again
+
+    # The running game goes on with a house bot in the seat, and says why.
+    running_game.refresh_from_db()
+    seat = running_game.seats.get(user=gone)
+    assert seat.bot and seat.resigned and seat.handed_over == services.DELETED
+    assert running_game.notices[-1]["text"].startswith(f"{name}'s account was deleted: a ")
+    state = running_game.spec.engine.load(running_game.snapshot)
+    assert seat.position not in running_game.spec.engine.active_seats(state)
+    assert running_game.status == Game.Status.RUNNING
+    assert set(batch(running_game, gone)) == set(hidden)  # the bot plays the same hand
+
+    # The finished game's scores and places stand; its pages show the deleted name.
+    assert {s.pk: (s.score, s.place, s.winner) for s in done.seats.all()} == results
+    alice = client_for(player)
+    for url in ("/games/history/", f"/u/{player.username}/", f"/games/{done.pk}/export.json"):
+        page = alice.get(url).content.decode()
+        assert "bob" not in page, url
+    assert "a deleted baker #" in alice.get("/games/history/").text
+    assert [s["player"] for s in alice.get(f"/games/{done.pk}/export.json").json()["seats"]]
+    profile = alice.get(f"/u/{name}/".replace("#", "%23"))
+    assert profile.status_code == 200 and name in profile.text
+
+    # Chat lines and ratings go; everyone else's stay as they were.
+    assert not ChatMessage.objects.filter(author=gone).exists()
+    assert ChatMessage.objects.filter(author=player, text="you too").exists()
+    assert not Rating.objects.filter(user=gone).exists()
+    assert not RatingPoint.objects.filter(user=gone).exists()
+    assert Rating.objects.get(user=player, kind="midnight-bakery").rating == player_rating
+
+
+def test_deleting_cancels_the_open_tables_it_hosts_and_leaves_the_others(
+    player: User, rival: User
+) -> None:
+    hosted = services.create_game(rival, "midnight-bakery", 3)
+    elsewhere = services.create_game(player, "cakehalla", 3)
+    services.join(elsewhere, rival)
+    services.delete_account(rival, PASSWORD)
+    hosted.refresh_from_db()
+    assert hosted.status == Game.Status.CANCELLED
+    assert not elsewhere.seats.filter(user=rival).exists()
+
+
+def test_the_name_is_free_again_after_30_days(rival: User) -> None:
+    services.delete_account(rival, PASSWORD)
+    for name in ("bob", "BOB"):
+        refused = sign_up(name)
+        assert refused.status_code == 200
+        assert "That name belonged to a deleted account; it is free again on" in refused.text
+    assert not User.objects.filter(username__iexact="bob").exists()
+    held = HeldName.objects.get(name="bob")
+    free_at = held.free_at - timezone.now()
+    assert timedelta(days=29, hours=23) < free_at <= timedelta(days=30)
+
+    HeldName.objects.update(free_at=timezone.now() - timedelta(seconds=1))
+    assert sign_up("bob").status_code == 302
+    assert User.objects.get(username="bob").pk != rival.pk
+
+
+def test_a_deleted_name_cannot_be_taken_or_deleted_twice(rival: User) -> None:
+    services.delete_account(rival, PASSWORD)
+    assert sign_up(deleted_name(rival.pk)).status_code == 200
+    gone = User.objects.get(pk=rival.pk)
+    with pytest.raises(services.ServiceError, match="already deleted"):
+        services.delete_account(gone, PASSWORD)
+
+
+def test_a_taken_name_in_another_case_is_refused_not_an_error(player: User) -> None:
+    refused = sign_up("ALICE")
+    assert refused.status_code == 200 and "already exists" in refused.text
