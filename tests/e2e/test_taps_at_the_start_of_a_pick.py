@@ -38,6 +38,8 @@ LOCKED = """old => {
   return !document.querySelector('#batch-form') || !moment || moment.value !== old;
 }"""
 TOUCH: dict[int, Any] = {}
+RESULTS_OPEN = "() => [...document.querySelectorAll('#board button')].some((b) =>"
+RESULTS_OPEN += " b.textContent.trim() === 'Back to the ovens')"
 OVER = "() => /The night's results/.test(document.getElementById('board')?.innerText || '')"
 
 
@@ -158,12 +160,15 @@ def night_of_first_taps(pages: list[Any], together: bool) -> int:
             back = page.get_by_role("button", name="Back to the ovens")
             if back.count():
                 back.click()
-        for page in pages:
+        for page in pages:  # a new pick, the night's end, or a bake's results to close first
             page.wait_for_function(
-                f"old => ({CAN_PICK})(old) || ({OVER})()", arg=pressed_at[id(page)]
+                f"old => ({CAN_PICK})(old) || ({OVER})() || ({RESULTS_OPEN})()",
+                arg=pressed_at[id(page)],
             )
         if any(page.evaluate(OVER) for page in pages):
             return picks
+        if any(page.evaluate(RESULTS_OPEN) for page in pages):
+            continue  # closed at the top of the loop
         first, second = pages if turn % 2 == 0 else pages[::-1]
         if together:
             press(first)
