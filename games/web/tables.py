@@ -226,6 +226,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 watchers=form.cleaned_data["watchers"] or Game.Watchers.ANYONE,
                 spectator_chat=form.cleaned_data["spectator_chat"],
                 pace=form.cleaned_data["pace"] or Game.Pace.RELAXED,
+                rated=not form.cleaned_data["practice"],
             )
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
