@@ -16,6 +16,7 @@ from games.services.base import (
     bots_due,
     stored,
 )
+from games.services.hints import Suggestion, offers_hints, suggest
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -64,6 +65,7 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "Step",
+    "Suggestion",
     "accept_rematch",
     "add_bot",
     "bot_account",
@@ -78,6 +80,7 @@ __all__ = [
     "decline_rematch",
     "join",
     "leave",
+    "offers_hints",
     "read_answers",
     "play",
     "quick_game",
@@ -91,6 +94,7 @@ __all__ = [
     "sweep_rematches",
     "stored",
     "start",
+    "suggest",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",
     "handed_over",
