@@ -634,7 +634,10 @@ def advise(view: View, action: Action) -> tuple[str, str]:
     rules = view["rules"]
     if action["type"] == "take":
         taken = action["ingredients"]
-        words = ", ".join(label(n) for n in taken)
+        labels = [label(n) for n in taken]
+        words = " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 2 else labels)
+        if len(labels) == 2 and labels[0] == labels[1]:
+            words = f"two {labels[0]}"
         return f"Take {words}.", take_why(view, taken)
     if action["type"] == "buy":
         card = cards.get(action["card"], {})

@@ -301,7 +301,8 @@ def keep_why(view: View, face: str) -> str:
         return f"Three macarons score 9: it makes {count % 3 + 1} of 3."
     if face == "bun":
         gain = bun_points(count + 1) - bun_points(count)
-        return f"Buns grow in worth: your bun number {count + 1} adds {gain} points."
+        points = "1 point" if gain == 1 else f"{gain} points"
+        return f"Buns grow in worth: your bun number {count + 1} adds {points}."
     if face in TART_VALUE:
         value = TART_VALUE[face]
         if mine is not None and mine["waiting_glazes"]:
@@ -314,7 +315,8 @@ def keep_why(view: View, face: str) -> str:
         return "It waits for your next tart: +4 points then."
     if face in LOAVES:
         loaves = LOAVES[face]
-        return f"It adds {loaves} loaf{'s' if loaves > 1 else ''} in the race for most loaves (7)."
+        more = "1 loaf" if loaves == 1 else f"{loaves} loaves"
+        return f"It adds {more} in the race for most loaves (most score 7)."
     if face == "truffle":
         have = mine["truffles"] if mine is not None else 0
         return f"At dawn most truffles score 7 and none -3; you have {have}."
