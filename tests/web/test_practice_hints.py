@@ -83,10 +83,14 @@ def test_a_finished_practice_game_moves_no_rating(player: User, rival: User) -> 
     assert not RatingPoint.objects.filter(game_id=game.pk).exists()
 
 
-def test_practice_games_are_marked_in_the_history(player: User) -> None:
+def test_practice_games_are_marked_in_the_history_and_on_the_profile(player: User) -> None:
     game = play_out(practice_table(player, bots=1), [player])
-    body = client_for(player).get("/games/history/").content.decode()
-    assert str(game) in body and "practice" in body
+    for url in ("/games/history/", f"/u/{player.username}/"):
+        body = client_for(player).get(url).content.decode()
+        assert str(game) in body and '<span class="tag">practice</span>' in body, url
+    rated = finished_game([player])
+    body = client_for(player).get(f"/games/history/?player={player.username}").content.decode()
+    assert body.count('<span class="tag">practice</span>') == 1 and str(rated) in body
 
 
 def test_a_rematch_of_a_practice_game_is_practice_too(player: User) -> None:
