@@ -114,10 +114,10 @@ def rate_game(
 
 @transaction.atomic
 def rebuild(kind: str | None = None) -> int:
-    """Recompute ratings from scratch over every finished game, in the order they ended."""
+    """Recompute ratings from scratch over every finished rated game, in the order they ended."""
     from games.models import Game
 
-    games = Game.objects.filter(status=Game.Status.OVER).order_by("finished_at", "pk")
+    games = Game.objects.filter(status=Game.Status.OVER, rated=True).order_by("finished_at", "pk")
     ratings = Rating.objects.all()
     points = RatingPoint.objects.all()
     if kind is not None:

@@ -71,6 +71,10 @@ class Game(models.Model):
     spectator_chat = models.BooleanField(
         default=False, help_text="Spectators may read and write the table chat too."
     )
+    rated = models.BooleanField(
+        default=True,
+        help_text="The result moves ratings; an unrated (practice) table offers move hints.",
+    )
     rematch_of = models.ForeignKey(
         "self",
         null=True,

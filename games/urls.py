@@ -20,6 +20,7 @@ urlpatterns = [
     path("<int:game_id>/start/", tables.start, name="start"),
     path("<int:game_id>/cancel/", tables.cancel, name="cancel"),
     path("<int:game_id>/play/", tables.play, name="play"),
+    path("<int:game_id>/suggest/", tables.suggest, name="suggest"),
     path("<int:game_id>/resign/", tables.resign, name="resign"),
     path("<int:game_id>/take-back/", tables.take_back, name="take_back"),
     path("<int:game_id>/results/close/", tables.close_results, name="close_results"),

@@ -70,6 +70,7 @@ class GameAdmin(ReadOnlyAdmin[Game]):
         "private",
         "watchers",
         "spectator_chat",
+        "rated",
         "rematch_of",
         "invite",
         "version",

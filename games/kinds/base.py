@@ -195,6 +195,11 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         return 1 + len(self.quick_bots)
 
     @property
+    def strongest_bot(self) -> str:
+        """The bot level whose choice a practice table's hint shows (the last: strongest)."""
+        return self.bot_levels[-1]
+
+    @property
     def house_bot(self) -> str:
         """The bot level that takes over a resigned seat."""
         return "greedy" if "greedy" in self.bots else self.bot_levels[0]
@@ -239,6 +244,13 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         seats: Sequence[SeatRow],
     ) -> dict[str, Any]:
         """Template context of the board for one viewer, from their own view only."""
+
+    def advise(self, view: ViewT, action: ActionT) -> tuple[str, str]:
+        """A suggested action in words and one line of why, from the seat's own view only (a
+        practice table's hint; games/services/hints.py). Games override it with their words."""
+        return "Play the move the strongest bot would choose.", (
+            "The strongest bot scores it highest from what you can see."
+        )
 
     def results_count(self, view: Mapping[str, Any]) -> int:
         """How many rounds of results this seat's view has shown so far (0 for games without)."""

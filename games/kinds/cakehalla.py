@@ -593,6 +593,83 @@ def revealed(state: State) -> View:
     return {**view, "seats": boxes}
 
 
+def visible_cards(view: View) -> dict[str, Mapping[str, Any]]:
+    """The cards this seat can see by id: the counter's and its own reservations."""
+    cards: dict[str, Mapping[str, Any]] = {}
+    for row in view["counter"].values():
+        cards.update((c["id"], c) for c in row if c is not None)
+    you = view["you"]
+    if you is not None:
+        for r in view["seats"][you]["reserved"]:
+            if "hidden" not in r:
+                cards[r["id"]] = r
+    return cards
+
+
+def take_why(view: View, taken: Sequence[str]) -> str:
+    """Why a take helps: the nearest card it brings closer, from the seat's own `short`."""
+    you = view["you"]
+    short = view["seats"][you].get("short", {}) if you is not None else {}
+    cards = visible_cards(view)
+    aims = [
+        (n, -cards[c]["points"], c)
+        for c, n in short.items()
+        if n > 0 and c in cards and any(cards[c]["cost"].get(t, 0) for t in taken)
+    ]
+    if not aims:
+        return "The strongest bot scores it highest from what you can see."
+    n, _, card = min(aims)
+    return f"It brings you closer to the {cards[card]['name']} (you are {n} short of it now)."
+
+
+def saffron_too(view: View) -> str:
+    """', and a Saffron' when reserving still earns the wild token."""
+    wild = view["rules"]["wild"]
+    return f", and you get a {label(wild)}" if view["market"].get(wild, 0) else ""
+
+
+def advise(view: View, action: Action) -> tuple[str, str]:
+    """The suggested action in words and one line of why, from the seat's own view only."""
+    cards = visible_cards(view)
+    rules = view["rules"]
+    if action["type"] == "take":
+        taken = action["ingredients"]
+        labels = [label(n) for n in taken]
+        words = " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 2 else labels)
+        if len(labels) == 2 and labels[0] == labels[1]:
+            words = f"two {labels[0]}"
+        return f"Take {words}.", take_why(view, taken)
+    if action["type"] == "buy":
+        card = cards.get(action["card"], {})
+        name, points = card.get("name", "card"), int(card.get("points", 0))
+        discount = label(str(card.get("discount", "")))
+        return (
+            f"Buy the {name}.",
+            f"It scores {points} point{'' if points == 1 else 's'} and gives a lasting"
+            f" {discount} discount.",
+        )
+    if action["type"] == "reserve" and "tier" in action:
+        return (
+            f"Reserve the top of the tier {action['tier']} pile face down.",
+            f"An unseen card kept for later{saffron_too(view)}.",
+        )
+    if action["type"] == "reserve" and "card" in action:
+        name = cards.get(action["card"], {}).get("name", "card")
+        return f"Reserve the {name}.", f"It keeps the card from your rivals{saffron_too(view)}."
+    if action["type"] == "return":
+        return (
+            f"Put back {count_list(action['ingredients'])}.",
+            f"You may hold {rules['hand_limit']}: these help you least now.",
+        )
+    if action["type"] == "customer":
+        names = {c["id"]: c["name"] for c in view["customers"]}
+        return (
+            f"Choose {names.get(action['customer'], 'that customer')} to visit.",
+            "Your rivals are closest to that customer: it keeps them from winning it.",
+        )
+    return "Pass.", "Nothing else is allowed now."
+
+
 def stat_facts(view: Mapping[str, Any]) -> Facts:
     """The cards each baker bought, by name."""
     facts: Facts = Counter()
@@ -642,6 +719,10 @@ class Cakehalla(GameKind[State, View, Action]):
     def turn(self, view: Mapping[str, Any]) -> Hashable:
         """A turn lasts from its main action through putting tokens back and choosing a customer."""
         return int(view["turns_done"])
+
+    def advise(self, view: View, action: Action) -> tuple[str, str]:
+        """The move the strongest bot chose, and why, from the seat's own view."""
+        return advise(view, action)
 
     def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
         """The cards the baker bought (the tie-break)."""

@@ -10,7 +10,8 @@ from typing import Any
 from games import charts
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State, View
-from games.engines.midnight_bakery.bots import BOTS
+from games.engines.midnight_bakery.bots import BOTS, LOAVES, TART_VALUE
+from games.engines.midnight_bakery.scoring import bun_points
 from games.kinds.base import (
     AppendOnly,
     Counts,
@@ -284,6 +285,60 @@ def move_words(
     return said, events
 
 
+def keep_why(view: View, face: str) -> str:
+    """Why keeping one more of this face helps, read off the seat's own case (public) only."""
+    seat = view["seat"]
+    case = view["seats"][seat]["case"] if seat is not None else []
+    count = sum(1 for card in case if card["face"] == face)
+    mine = view["seats"][seat] if seat is not None else None
+    if face == "croissant":
+        if count % 2:
+            return "It completes your croissant pair (4 points)."
+        return "It starts a croissant pair: a pair scores 4."
+    if face == "macaron":
+        if count % 3 == 2:
+            return "It completes three macarons (9 points)."
+        return f"Three macarons score 9: it makes {count % 3 + 1} of 3."
+    if face == "bun":
+        gain = bun_points(count + 1) - bun_points(count)
+        points = "1 point" if gain == 1 else f"{gain} points"
+        return f"Buns grow in worth: your bun number {count + 1} adds {points}."
+    if face in TART_VALUE:
+        value = TART_VALUE[face]
+        if mine is not None and mine["waiting_glazes"]:
+            return f"A glaze waits in your case: this tart scores {value + 4}."
+        return f"It scores {value} now, {value + 4} once glazed."
+    if face == "glaze":
+        unglazed = any(c["face"] in TART_VALUE and not c["glazed"] for c in case)
+        if unglazed:
+            return "It glazes a tart in your case: +4 points."
+        return "It waits for your next tart: +4 points then."
+    if face in LOAVES:
+        loaves = LOAVES[face]
+        more = "1 loaf" if loaves == 1 else f"{loaves} loaves"
+        return f"It adds {more} in the race for most loaves (most score 7)."
+    if face == "truffle":
+        have = mine["truffles"] if mine is not None else 0
+        return f"At dawn most truffles score 7 and none -3; you have {have}."
+    if face == "peel":
+        return "A Peel lets you keep two pastries at once later in this bake."
+    return hint(face) or "The greedy bot scores it highest from what you can see."
+
+
+def advise(view: View, action: Action) -> tuple[str, str]:
+    """The suggested keep (or peel) in words and one line of why, from the seat's own view."""
+    names = {c["id"]: c["name"] for c in view["batch"]}
+    if action["type"] == "peel":
+        first, second = (names.get(c, "pastry") for c in action["cards"])
+        return (
+            f"Use your Peel: keep the {first}, then the {second}.",
+            "Two good pastries now are worth more than keeping the Peel for later.",
+        )
+    card = action["card"]
+    faces = {c["id"]: c["face"] for c in view["batch"]}
+    return f"Keep the {names.get(card, 'pastry')}.", keep_why(view, faces.get(card, ""))
+
+
 def stat_facts(view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
     """The pastries kept (from the public log); at two bakers, whether the owl denied the
     truffle bonus, as the engine's result says."""
@@ -361,6 +416,10 @@ class MidnightBakery(GameKind[State, View, Action]):
     ) -> dict[str, Any]:
         """The Midnight Bakery board of one viewer."""
         return context(game, view, legal, me, seats)
+
+    def advise(self, view: View, action: Action) -> tuple[str, str]:
+        """The pastry to keep, and why, from the seat's own batch and case."""
+        return advise(view, action)
 
     def results_count(self, view: Mapping[str, Any]) -> int:
         """How many bakes have been scored."""

@@ -17,6 +17,7 @@ from games.services.base import (
     stored,
 )
 from games.services.deletion import delete_account
+from games.services.hints import Suggestion, offers_hints, suggest
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -67,6 +68,7 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "Step",
+    "Suggestion",
     "accept_rematch",
     "add_bot",
     "bot_account",
@@ -82,6 +84,7 @@ __all__ = [
     "delete_account",
     "join",
     "leave",
+    "offers_hints",
     "read_answers",
     "play",
     "quick_game",
@@ -95,6 +98,7 @@ __all__ = [
     "sweep_rematches",
     "stored",
     "start",
+    "suggest",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",
     "handed_over",

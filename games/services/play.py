@@ -329,7 +329,8 @@ def store_stand_in(
 
 
 def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Seat]) -> None:
-    """Scores, places, winners and breakdowns on the seats; then the ratings move."""
+    """Scores, places, winners and breakdowns on the seats; then the ratings move (not at an
+    unrated, practice table)."""
     scores = list(result["scores"])
     resigned = {p for p, seat in seats.items() if seat.resigned}
     places, winners = archive.placings(scores, set(result.get("winners", [])), resigned)
@@ -339,7 +340,8 @@ def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Sea
         seat.place = places[position]
         seat.breakdown = game.spec.seat_results(result, position)
     Seat.objects.bulk_update(list(seats.values()), ["score", "winner", "place", "breakdown"])
-    rate_game(game.kind, seats.values(), game_id=game.pk, played_at=game.finished_at)
+    if game.rated:
+        rate_game(game.kind, seats.values(), game_id=game.pk, played_at=game.finished_at)
 
 
 # --- resign, and seats handed to a bot -----------------------------------------------------

@@ -68,6 +68,7 @@ def do_rematch(game: Game | int, user: User) -> Game:
         watchers=old.watchers,
         spectator_chat=old.spectator_chat,
         pace=old.pace,
+        rated=old.rated,
         rematch_of=old,
     )
     taken = {s.user_id for s in seats if not s.resigned}

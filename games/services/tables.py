@@ -54,8 +54,10 @@ def create_game(
     watchers: str = Game.Watchers.ANYONE,
     spectator_chat: bool = False,
     pace: str = Game.Pace.RELAXED,
+    rated: bool = True,
 ) -> Game:
-    """A new open table with its host seated (a bot level when a bot account hosts)."""
+    """A new open table with its host seated (a bot level when a bot account hosts); an unrated
+    table is practice: its result moves no rating, and a seat may ask for a hint."""
     chosen = dict(options or {})
     spec = check_create(kind, capacity, chosen)
     if watchers not in Game.Watchers.values:
@@ -72,6 +74,7 @@ def create_game(
         watchers=watchers,
         spectator_chat=spectator_chat,
         pace=pace,
+        rated=rated,
     )
     Seat.objects.create(game=game, user=host, bot=host_bot)
     return game

@@ -24,6 +24,12 @@ class NewGameForm(forms.Form):
         help_text="Once the game has started: anyone, signed-in people, or only the players.",
     )
     spectator_chat = forms.BooleanField(label="Spectators may chat", required=False, initial=False)
+    practice = forms.BooleanField(
+        label="Practice (unrated)",
+        required=False,
+        initial=False,
+        help_text="The result moves no rating; against bots you may ask for a suggested move.",
+    )
     pace = forms.ChoiceField(
         label="Pace",
         choices=Game.Pace.choices,

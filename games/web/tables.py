@@ -226,6 +226,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 watchers=form.cleaned_data["watchers"] or Game.Watchers.ANYONE,
                 spectator_chat=form.cleaned_data["spectator_chat"],
                 pace=form.cleaned_data["pace"] or Game.Pace.RELAXED,
+                rated=not form.cleaned_data["practice"],
             )
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
@@ -258,6 +259,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     ctx = {
         "game": game,
         "board": board,
+        "hints": services.offers_hints(game, request.user, seats_and_state.seats),
         "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),
@@ -460,6 +462,26 @@ def close_results(request: AuthedRequest, game: Game) -> Game | None:
     socket, as every tab of yours does; results that were closed already come back with the
     board (a push that never came is healed by the next tap)."""
     return close_posted(game, request.user, request.POST)
+
+
+def hint_html(text: str, *, refused: bool = False) -> str:
+    """The hint line beside the board (outside the live board, so pushes never redraw it)."""
+    if refused:
+        return format_html('<p id="board-hint" class="message error" role="alert">{}</p>', text)
+    return format_html('<p id="board-hint" class="board-hint" role="status">{}</p>', text)
+
+
+@login_required
+@require_POST
+def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
+    """A practice table's hint: the strongest bot's move from your own view, and why. It changes
+    nothing; a rated table, a watcher, or a seat with no move to make is refused in words."""
+    game = get_game_or_404(request, game_id)
+    try:
+        hint = services.suggest(game, request.user)
+    except services.ServiceError as exc:
+        return HttpResponse(hint_html(str(exc), refused=True), status=exc.status)
+    return HttpResponse(hint_html(f"Suggested: {hint.words} Why: {hint.why}"))
 
 
 @require_GET

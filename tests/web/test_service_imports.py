@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The service modules callers may name as a whole (their verbs read as chat.post, moderation.abort).
 # presence: the sockets' rows; moves: a move as the page sends it; rows: a table's rows in SQL.
 NAMESPACES = {"chat", "clocks", "moderation", "moves", "presence", "rows"}
-INNER = {"base", "play", "rematch", "tables"}
+INNER = {"base", "hints", "play", "rematch", "tables"}
 
 
 def imports_of_the_services() -> list[tuple[str, str]]:
