@@ -55,11 +55,6 @@ def answered() -> None:
     logger.warning("The database is back after %.1f s (%d failures meanwhile).", lasted, failures)
 
 
-def is_away() -> bool:
-    """Whether an outage is under way (for tests and the health page)."""
-    return _since is not None
-
-
 class HandshakeGuard:
     """A websocket whose handshake meets the database away (Channels' AuthMiddleware reads the
     session and the person before the table's consumer runs) is refused quietly: one line in the
