@@ -44,6 +44,9 @@ class Game(models.Model):
         RELAXED = "relaxed", "Relaxed (no clock)"
         NORMAL = "normal", "Normal (60 s a move, 120 s bank)"
         FAST = "fast", "Fast (20 s a move, 60 s bank)"
+        DAY1 = "day1", "Turn-based: 1 day a move"
+        DAY3 = "day3", "Turn-based: 3 days a move"
+        DAY7 = "day7", "Turn-based: 7 days a move"
 
     kind = models.CharField(max_length=40, choices=catalog.choices(), db_index=True)
     host = models.ForeignKey(
@@ -132,10 +135,18 @@ class Game(models.Model):
         return catalog.get(self.kind)
 
     @property
+    def turn_based(self) -> bool:
+        """Whether the table is played over days (a move a day or more) rather than live."""
+        return self.pace in TURN_BASED
+
+    @property
     def invite_url(self) -> str:
         """The table's link with its invite token."""
         return f"{self.get_absolute_url()}?invite={self.invite}"
 
+
+TURN_BASED = (Game.Pace.DAY1, Game.Pace.DAY3, Game.Pace.DAY7)
+"""The paces played over days: a seat is never handed over for lack of a socket."""
 
 LIVE = (Game.Status.OPEN, Game.Status.RUNNING)
 """The statuses of a table still in play: listed in the lobby and on profiles."""

@@ -50,6 +50,18 @@ bots_due = Signal()
 stored = Signal()
 
 
+# What people are told outside the table (games' notifications listen; the services never import
+# them). Each is sent once its transaction commits, with the game's id:
+# - turn_came: user_ids, the people whose move it became at a turn-based table;
+# - game_ended: the game finished (not aborted);
+# - rematch_offered: by (the user id who offered), the new table's id as game_id;
+# - invited: by and to (user ids), an invitation to the table.
+turn_came = Signal()
+game_ended = Signal()
+rematch_offered = Signal()
+invited = Signal()
+
+
 def hand_to_sockets(game: Game, seats: list[Seat], state: Any) -> None:
     """Once committed, send `stored` with this game as it then is (call before bump, so the
     sockets here have it before the announcement reaches them)."""
