@@ -151,3 +151,65 @@ class HeldName(models.Model):
         """When this name (any case) is free again, or None when it is free now."""
         held = cls.objects.filter(name__iexact=name, free_at__gt=timezone.now())
         return held.order_by("-free_at").values_list("free_at", flat=True).first()
+
+
+# A person's days away from turn-based games (the games' clocks read them; accounts knows no
+# game): at most VACATION_DAYS_A_YEAR days whose vacations start in one calendar year, at most
+# VACATION_MOST_AT_ONCE in one go.
+VACATION_DAYS_A_YEAR = 21
+VACATION_MOST_AT_ONCE = 14
+VACATION_START_WITHIN_DAYS = 60
+
+
+class Vacation(models.Model):
+    """A few days away: the person's turn-based clocks stand still from `starts_at` to `ends_at`."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(db_index=True)
+    days = models.PositiveSmallIntegerField(help_text="Days of the yearly allowance it uses.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="vacations_by_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+def vacation_days_used(user_id: int, year: int) -> int:
+    """Days of the allowance taken by the person's vacations that start in that year."""
+    taken = Vacation.objects.filter(user_id=user_id, starts_at__year=year)
+    return sum(taken.values_list("days", flat=True))
+
+
+def vacation_now(user_id: int, at: datetime) -> Vacation | None:
+    """The person's vacation under way at that time, if any."""
+    return Vacation.objects.filter(user_id=user_id, starts_at__lte=at, ends_at__gt=at).first()
+
+
+def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime) -> str | None:
+    """Why this vacation cannot be taken (a sentence), or None when it can."""
+    if days < 1:
+        return "A vacation lasts at least one day."
+    if days > VACATION_MOST_AT_ONCE:
+        return f"A vacation lasts at most {VACATION_MOST_AT_ONCE} days at once."
+    if starts_at.date() < at.date():
+        return "A vacation cannot start in the past."
+    if starts_at - at > timedelta(days=VACATION_START_WITHIN_DAYS):
+        return f"A vacation starts within the next {VACATION_START_WITHIN_DAYS} days."
+    ends_at = starts_at + timedelta(days=days)
+    mine = Vacation.objects.filter(user_id=user_id)
+    if mine.filter(starts_at__lt=ends_at, ends_at__gt=starts_at).exists():
+        return "You are already away for part of those days."
+    used = vacation_days_used(user_id, starts_at.year)
+    left = VACATION_DAYS_A_YEAR - used
+    if days > left:
+        return (
+            f"That is {days} days, but only {left} of your {VACATION_DAYS_A_YEAR} vacation days "
+            f"for {starts_at.year} are left."
+        )
+    return None

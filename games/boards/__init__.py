@@ -139,6 +139,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
     active = set(engine.active_seats(table.state)) if running else set()
     people = {s.user_id for s in table.seats}
     pace = clocks.pace(game)
+    away = clocks.away_until({s.user_id for s in table.seats}) if game.turn_based else {}
     rows = []
     for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
         handed = services.handed_over(seat)
@@ -158,11 +159,13 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "deadline": epoch_ms(seat.deadline) if running else None,
                 "move_ends": epoch_ms(clocks.move_ends(seat)) if running else None,
                 "clock_starts": epoch_ms(clocks.clock_starts(seat, pace)) if running else None,
+                "away_until": away.get(seat.user_id, "") if not seat.bot else "",
             }
         )
     return {
         "at_table": rows,
         "pace": pace,
+        "pace_words": pace.words() if pace is not None else "",
         "spectators": table.presence.spectators(people),
         "notices": list(reversed(game.notices))[:NOTICES_SHOWN],
         "can_take_back": (

@@ -8,7 +8,8 @@ the running games with a bot seat that did not move for a whole period (a restar
 that died, a change made by a command), so no game waits forever. Move clocks use the same
 path: a drive that leaves a person's clock running sets a timer for its deadline on the loop,
 and every sweep wakes the games with a deadline due (set by another process, or before a
-restart); bot_step then lets a stand-in move. Several processes may wake the same game: the
+restart); bot_step then lets a stand-in move. A deadline more than LONGEST_TIMER away (a
+turn-based table's, days off) gets no timer: the sweep finds it when it is due. Several processes may wake the same game: the
 version and deadline re-check under the row lock lets exactly one store each move. The sweep
 also renews this process's sockets at the tables, announces presence that changed with time
 (games.services.presence), deals the rematches that wait only on people who went away
@@ -40,6 +41,9 @@ from games.services import bots_due, clocks, presence
 logger = logging.getLogger(__name__)
 
 ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
+
+LONGEST_TIMER = 3600.0
+"""Seconds: a deadline further off is left to the sweep, so no timer is held for days."""
 
 
 def running_with_bots() -> dict[int, int]:
@@ -184,7 +188,7 @@ class Runner:
         old = self.timers.pop(game_id, None)
         if old is not None:
             old.cancel()
-        if delay is not None and self.loop is not None:
+        if delay is not None and delay <= LONGEST_TIMER and self.loop is not None:
             at = max(0.0, delay) + 0.05  # just past it: the stand-in checks it is due
             self.timers[game_id] = self.loop.call_later(at, self.timer_due, game_id)
 

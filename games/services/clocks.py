@@ -4,6 +4,11 @@ A seat's clock runs while the game waits for its person: a move's own time (`per
 then its bank. The seat stores when a stand-in plays for it (`deadline`) and the bank it had
 when the clock started (`bank`), so the move's own time ends at `deadline - bank`. A move stops
 the clock and charges the bank whatever ran past the move's own time.
+
+Turn-based paces give days a move. There a person's vacation (accounts.models.Vacation) stands
+their clocks still: a clock that starts during one starts at its end, and a deadline after its
+start moves on by the part of it still to come (games.services.vacation pushes the running ones
+when a vacation is taken).
 """
 
 from __future__ import annotations
@@ -16,7 +21,11 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Game, Seat
+from accounts.models import Vacation
+from games.models import TURN_BASED, Game, Seat
+
+DAY = 86400.0
+HOUR = 3600.0
 
 
 @dataclass(frozen=True)
@@ -25,9 +34,34 @@ class Pace:
 
     per_move: float
     bank: float
+    turn_based: bool = False
+
+    def words(self) -> str:
+        """The clock in words ("1 d a move plus a 2 d bank")."""
+        return f"{span_words(self.per_move)} a move plus a {span_words(self.bank)} bank"
 
 
-PACES: dict[str, tuple[float, float]] = {"normal": (60, 120), "fast": (20, 60)}
+PACES: dict[str, tuple[float, float]] = {
+    "normal": (60, 120),
+    "fast": (20, 60),
+    "day1": (DAY, 2 * DAY),
+    "day3": (3 * DAY, 3 * DAY),
+    "day7": (7 * DAY, 7 * DAY),
+}
+
+
+def span_words(seconds: float) -> str:
+    """A span of time as a clock says it: "45 s", "12 min", "5 h 20 min", "2 d 3 h"."""
+    whole = max(0, round(seconds))
+    if whole >= DAY:
+        days, hours = divmod(whole // int(HOUR), 24)
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if whole >= HOUR:
+        hours, minutes = divmod(whole // 60, 60)
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if whole >= 600:
+        return f"{whole // 60} min"
+    return f"{whole} s"
 
 
 def now() -> datetime:
@@ -41,7 +75,7 @@ def pace(game: Game) -> Pace | None:
     if seconds is None:
         return None
     scale = settings.PACE_SCALE
-    return Pace(seconds[0] * scale, seconds[1] * scale)
+    return Pace(seconds[0] * scale, seconds[1] * scale, game.pace in TURN_BASED)
 
 
 def first_clocks_at(game: Game) -> datetime:
@@ -104,15 +138,17 @@ def wind(
     movers: set[int],
     at: datetime,
     before: Any = None,
-) -> None:
+) -> list[Seat]:
     """Stop the clocks of the movers and of seats no longer waited on; start the waited-on ones.
 
     A mover still to act in the same turn as `before` (the state its move started from) keeps
-    its clock: the move's own time covers the whole turn. Saves the seats whose clock changed.
-    Bots and relaxed tables have no clock.
+    its clock: the move's own time covers the whole turn. Saves the seats whose clock changed;
+    returns those whose clock started (at a turn-based table, their move came). Bots and
+    relaxed tables have no clock.
     """
     clock = pace(game)
     changed = []
+    started = []
     for position, seat in seats.items():
         start = (seat.deadline, seat.bank)
         clocked = clock is not None and not seat.bot and waits_on(game, state, position)
@@ -124,10 +160,64 @@ def wind(
         if clocked and seat.deadline is None:
             assert clock is not None
             seat.deadline = at + timedelta(seconds=clock.per_move + seat.bank)
+            started.append(seat)
         if (seat.deadline, seat.bank) != start:
             changed.append(seat)
+    if started and clock is not None and clock.turn_based:
+        spans = away_spans({s.user_id for s in started}, at)
+        for seat in started:
+            seconds = clock.per_move + seat.bank
+            seat.deadline = run_clock(at, seconds, spans.get(seat.user_id, []))
     if changed:
         Seat.objects.bulk_update(changed, ["deadline", "bank"])
+    return started
+
+
+Span = tuple[datetime, datetime]
+
+
+def away_spans(user_ids: set[int], at: datetime) -> dict[int, list[Span]]:
+    """Each person's vacations not over at that time, in order."""
+    rows = Vacation.objects.filter(user_id__in=user_ids, ends_at__gt=at).order_by("starts_at")
+    spans: dict[int, list[Span]] = {}
+    for user_id, starts, ends in rows.values_list("user_id", "starts_at", "ends_at"):
+        spans.setdefault(user_id, []).append((starts, ends))
+    return spans
+
+
+def away_until(user_ids: set[int]) -> dict[int, str]:
+    """The people on vacation now, each with the day it ends ("12 Dec")."""
+    at = now()
+    rows = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=at, ends_at__gt=at)
+    return {u: day_words(ends) for u, ends in rows.values_list("user_id", "ends_at")}
+
+
+def day_words(at: datetime) -> str:
+    """A day as a seat's tag says it ("12 Dec, 18:00 UTC")."""
+    return f"{at.day} {at:%b, %H:%M} UTC"
+
+
+def run_clock(at: datetime, seconds: float, spans: list[Span]) -> datetime:
+    """When a clock started at `at` with that many seconds runs out, standing still through the
+    spans (in order, not overlapping)."""
+    now, left = at, timedelta(seconds=seconds)
+    for starts, ends in spans:
+        if ends <= now:
+            continue
+        starts = max(starts, now)
+        if now + left <= starts:
+            break
+        left -= starts - now
+        now = ends
+    return now + left
+
+
+def paused(deadline: datetime, at: datetime, starts: datetime, ends: datetime) -> datetime:
+    """A clock running at `at` towards `deadline`, stood still by a new span (starts, ends)."""
+    starts = max(starts, at)
+    if deadline <= starts or ends <= starts:
+        return deadline
+    return deadline + (ends - starts)
 
 
 def overdue(seats: Mapping[int, Seat], at: datetime) -> Seat | None:

@@ -31,6 +31,7 @@ from games.services.base import (
     lock_with_seats,
     notice,
     seats_in_order,
+    turn_came,
 )
 
 # --- play ---------------------------------------------------------------------------------
@@ -153,7 +154,14 @@ def record(
         write_results(game, result, seats)
         stats.count_finished(game, engine.view(state, None), result, seats)
     at = clocks_at or clocks.now()
-    clocks.wind(game, state, seats, {a.seat for a in log}, at, before)
+    started = clocks.wind(game, state, seats, {a.seat for a in log}, at, before)
+    if started and game.turn_based:
+        tell_turn(game.pk, [seat.user_id for seat in started])
+
+
+def tell_turn(game_id: int, user_ids: list[int]) -> None:
+    """Once committed: it became these people's move at a turn-based table (turn_came)."""
+    transaction.on_commit(lambda: turn_came.send(Game, game_id=game_id, user_ids=user_ids))
 
 
 # --- bots ---------------------------------------------------------------------------------

@@ -35,7 +35,11 @@ class NewGameForm(forms.Form):
         choices=Game.Pace.choices,
         initial=Game.Pace.RELAXED,
         required=False,
-        help_text="With a clock, a stand-in plays a move whose time runs out.",
+        help_text=(
+            "With a clock, a stand-in plays a move whose time runs out. Turn-based tables give"
+            " days a move (a pick round in Midnight Bakery) and a bank for the game; a vacation"
+            " set at Settings stands your clocks still."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

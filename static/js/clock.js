@@ -2,6 +2,7 @@
 // stored (data-deadline, data-move-ends: milliseconds since the epoch), corrected by how far this
 // browser's clock is from the server's when the page loaded; the last 10 seconds warn. A rematch's
 // first clocks wait for its people to arrive from the finished table (data-starts): "starts in".
+// A turn-based clock (an hour or more left) says days and hours: "2 d 3 h left + bank 2 d".
 (function () {
   "use strict";
   var WARN_MS = 10000;
@@ -14,6 +15,20 @@
     return Math.floor(s / 60) + ":" + (rest < 10 ? "0" : "") + rest;
   }
 
+  var HOUR_MS = 3600000;
+  var DAY_MS = 24 * HOUR_MS;
+
+  function long(ms) {
+    var m = Math.max(0, Math.ceil(ms / 60000));
+    var days = Math.floor(m / 1440), hours = Math.floor((m % 1440) / 60), mins = m % 60;
+    if (ms >= DAY_MS) return days + " d" + (hours ? " " + hours + " h" : "");
+    return hours + " h" + (mins ? " " + mins + " min" : "");
+  }
+
+  function span(ms) {
+    return ms >= HOUR_MS ? long(ms) : minutes(ms);
+  }
+
   function tick() {
     var now = Date.now() + skew;
     document.querySelectorAll("[data-deadline]").forEach(function (clock) {
@@ -24,6 +39,9 @@
       var text;
       if (now < starts) text = "starts in " + minutes(starts - now);
       else if (left <= 0) text = "time is up";
+      else if (left >= HOUR_MS && now < moveEnds) {
+        text = span(moveEnds - now) + " left" + (deadline > moveEnds ? " + bank " + span(deadline - moveEnds) : "");
+      } else if (left >= HOUR_MS) text = "bank " + long(left) + " left";
       else if (now < moveEnds) {
         text = minutes(moveEnds - now) + (deadline > moveEnds ? " + bank " + minutes(deadline - moveEnds) : "");
       } else text = "bank " + minutes(left);
