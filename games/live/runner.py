@@ -9,12 +9,12 @@ that died, a change made by a command), so no game waits forever. Move clocks us
 path: a drive that leaves a person's clock running sets a timer for its deadline on the loop,
 and every sweep wakes the games with a deadline due (set by another process, or before a
 restart); bot_step then lets a stand-in move. A deadline more than LONGEST_TIMER away (a
-turn-based table's, days off) gets no timer: the sweep finds it when it is due. Several processes may wake the same game: the
-version and deadline re-check under the row lock lets exactly one store each move. The sweep
-also renews this process's sockets at the tables, announces presence that changed with time
-(games.services.presence), deals the rematches that wait only on people who went away
-(rematch.sweep) and hands to a house bot the seat of a person long away at a relaxed table
-(absence.sweep).
+turn-based table's, days off) gets no timer: the sweep finds it when it is due. Several
+processes may wake the same game: the version and deadline re-check under the row lock lets
+exactly one store each move. The sweep also renews this process's sockets at the tables,
+announces presence that changed with time (games.services.presence), deals the rematches that
+wait only on people who went away (rematch.sweep) and hands to a house bot the seat of a person
+long away at a relaxed table (absence.sweep).
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the

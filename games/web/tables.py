@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -33,8 +33,9 @@ from games.boards import (
 from games.boards.chat import chat_context, render_chat_log, render_chat_panel
 from games.boards.shared import read
 from games.engines import IllegalAction
-from games.models import LIVE, Game, Seat
+from games.models import Game, Seat
 from games.services.moves import close_posted, parse_number, play_posted
+from games.services.yours import your_tables
 from games.web.forms import NewGameForm
 from games.web.rules import summary_templates
 
@@ -165,48 +166,19 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .annotate(seated=Count("seats"))
         .select_related("host")[:30]
     )
-    mine = []
-    waiting: set[int] = set()
-    if request.user.is_authenticated:
-        mine = list(
-            Game.objects.filter(seats__user=request.user)
-            .filter(status__in=LIVE)
-            .annotate(
-                my_position=F("seats__position"),
-                my_resigned=F("seats__resigned"),
-                my_answer=F("seats__accepted"),
-            )
-            .select_related("host")[:30]
-        )
-        waiting = {
-            g.pk
-            for g in mine
-            if waits_for(g, g.my_position, g.my_resigned) or asks_rematch(g, g.my_answer)
-        }
+    tables = your_tables(request.user) if request.user.is_authenticated else []
+    waiting = {t.game.pk for t in tables if t.waits_on_you}
     return render(
         request,
         "games/lobby.html",
         {
             "open_tables": open_tables,
-            "mine": mine,
+            "your_tables": tables,
             "waiting": waiting,
             "recent": recently_finished(request.user),
             "games": catalog.available(),
         },
     )
-
-
-def asks_rematch(game: Game, answer: bool | None) -> bool:
-    """Whether an open rematch table waits for this person's yes or no."""
-    return game.status == Game.Status.OPEN and game.rematch_of_id is not None and answer is None
-
-
-def waits_for(game: Game, position: int | None, resigned: bool) -> bool:
-    """Whether a running game waits for a move from the seat at that position."""
-    if game.status != Game.Status.RUNNING or position is None or resigned or not game.snapshot:
-        return False
-    engine = game.spec.engine
-    return position in engine.active_seats(engine.load(game.snapshot))
 
 
 @login_required
