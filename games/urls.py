@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.web import history, moderation, rules, tables, yours
+from games.web import history, moderation, rules, tables, vacation, yours
 
 app_name = "games"
 
@@ -35,4 +35,5 @@ urlpatterns = [
     path("<int:game_id>/report/", moderation.report, name="report"),
     path("mine/", yours.mine, name="mine"),
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
+    path("vacation/", vacation.vacation_page, name="vacation"),
 ]

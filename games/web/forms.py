@@ -1,10 +1,11 @@
-"""The new-table form, built from the catalog's game options."""
+"""The new-table form, built from the catalog's game options, and the vacation form."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from games import catalog
 from games.models import Game
@@ -87,3 +88,18 @@ class DeleteAccountForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
+
+
+class VacationForm(forms.Form):
+    """A few days away from turn-based games: from which day, for how many days."""
+
+    starts = forms.DateField(
+        label="From",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Today starts it now.",
+    )
+    days = forms.IntegerField(label="Days away", initial=3)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["starts"].initial = timezone.now().date()

@@ -1,0 +1,50 @@
+"""Vacations: a person takes a few days away and their turn-based clocks stand still.
+
+Within the yearly allowance (accounts.models: VACATION_DAYS_A_YEAR, VACATION_MOST_AT_ONCE). The
+person's row is locked first, then each of their running turn-based tables (older first): a
+running clock's deadline moves on by the part of the vacation still to come, and every such
+table gets a new version, so rivals' screens say "on vacation until ...". Clocks that start
+later read the vacation themselves (games.services.clocks.wind). Live tables are not touched.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from django.db import transaction
+
+from accounts.models import User, Vacation, vacation_refusal
+from games.models import TURN_BASED, Game, Seat
+from games.services import clocks
+from games.services.base import ServiceError, bump, lock, lock_user
+
+
+def vacation_starts_at(on: date, at: datetime) -> datetime:
+    """When a vacation that starts on that day starts: now for today, else at its midnight UTC."""
+    if on <= at.date():
+        return at
+    return datetime.combine(on, time.min, tzinfo=UTC)
+
+
+@transaction.atomic
+def take_vacation(user: User, on: date, days: int) -> Vacation:
+    """Take `days` days away from `on`; a ServiceError with the reason when it cannot be."""
+    lock_user(user)
+    at = clocks.now()
+    starts_at = vacation_starts_at(on, at)
+    refusal = vacation_refusal(user.pk, starts_at, days, at)
+    if refusal is not None:
+        raise ServiceError(refusal)
+    ends_at = starts_at + timedelta(days=days)
+    vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at, days=days)
+    running = Seat.objects.filter(
+        user=user, bot="", game__status=Game.Status.RUNNING, game__pace__in=TURN_BASED
+    )
+    for game_id in sorted(set(running.values_list("game_id", flat=True))):
+        game = lock(game_id)
+        seat = Seat.objects.get(game=game, user=user)
+        if seat.deadline is not None and not seat.bot:
+            seat.deadline = clocks.paused(seat.deadline, at, starts_at, ends_at)
+            seat.save(update_fields=["deadline"])
+        bump(game, [])
+    return vacation

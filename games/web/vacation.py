@@ -1,0 +1,67 @@
+"""Vacation: a person takes a few days away from their turn-based games (from Settings)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from accounts.models import (
+    VACATION_DAYS_A_YEAR,
+    VACATION_MOST_AT_ONCE,
+    Vacation,
+    vacation_days_used,
+)
+from games.access import AuthedRequest
+from games.services import clocks
+from games.services.base import ServiceError
+from games.services.vacation import take_vacation
+from games.web.forms import VacationForm
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vacation_page(request: AuthedRequest) -> HttpResponse:
+    """The person's vacations and the form to take one; a refusal is said in a sentence."""
+    form = VacationForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        refusal = "Choose the day your vacation starts and how many days it lasts."
+        if form.is_valid():
+            try:
+                vacation = take_vacation(
+                    request.user, form.cleaned_data["starts"], form.cleaned_data["days"]
+                )
+            except ServiceError as error:
+                refusal = str(error)
+            else:
+                until = clocks.day_words(vacation.ends_at)
+                messages.success(request, f"You are on vacation until {until}.")
+                return redirect("games:vacation")
+        return render(
+            request, "games/vacation.html", vacation_context(request, form, refusal), status=400
+        )
+    return render(request, "games/vacation.html", vacation_context(request, form, ""))
+
+
+def vacation_context(request: AuthedRequest, form: VacationForm, refusal: str) -> dict[str, object]:
+    """The form, the refusal, the person's vacations not over yet and the days left this year."""
+    at = clocks.now()
+    coming = Vacation.objects.filter(user=request.user, ends_at__gt=at).order_by("starts_at")
+    return {
+        "form": form,
+        "refusal": refusal,
+        "vacations": [
+            {
+                "starts": clocks.day_words(v.starts_at),
+                "ends": clocks.day_words(v.ends_at),
+                "days": v.days,
+            }
+            for v in coming
+        ],
+        "days_left": VACATION_DAYS_A_YEAR - vacation_days_used(request.user.pk, at.year),
+        "year": at.year,
+        "per_year": VACATION_DAYS_A_YEAR,
+        "at_once": VACATION_MOST_AT_ONCE,
+    }
