@@ -1,0 +1,73 @@
+"""On a phone, a person plays two turn-based games in a row from "Your games": the page's
+"Next game waiting on you", a pick, then the table's own "Next game waiting on you"."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.pages import lock_first_pastry, open_table, take_a_seat, two_at_a_table
+from tests.e2e.test_phone_pages import too_wide, widest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def table_id(url: str) -> str:
+    found = re.search(r"/games/(\d+)/", url)
+    assert found, url
+    return found.group(1)
+
+
+def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    base = daphne_site["url"]
+    me, rival = two_at_a_table(
+        browser, base, ("tess", "uma"), "midnight-bakery", viewport=PHONE, pace="day1"
+    )
+    first = table_id(me.url)
+    second_url = open_table(me, base, "midnight-bakery", 2, pace="day1")
+    second = table_id(second_url)
+    take_a_seat(rival, second_url)
+    me.goto(second_url)
+    me.get_by_role("button", name="Start the night").click()
+    me.locator("#board-live[data-your-move]").wait_for(state="attached")
+
+    me.goto(base + "/games/mine/")
+    assert me.locator(".your-table.your-move").count() == 2
+    # A day a move plus two days bank (the browser tests' PACE_SCALE makes it 0.4 times as long).
+    assert me.locator(".your-table .time-left").first.inner_text() == "1 d 4 h left"
+    assert too_wide(me) == 0, widest(me)
+    me.screenshot(path=str(artifacts / "turn-based-your-games-390.png"), full_page=True)
+
+    me.get_by_role("link", name=re.compile("Next game waiting on you")).click()
+    me.wait_for_function("() => window.bakehouseLive === true")
+    played = table_id(me.url)
+    assert played in (first, second)
+    mine = me.locator(".table-seat.mine .clock", has_text="left")
+    mine.wait_for()  # the clock script has ticked
+    clock = mine.inner_text()
+    assert re.fullmatch(r"9 h 3\d min left \+ bank 19 h 12 min", clock), clock
+    lock_first_pastry(me)
+    upcoming = me.locator("#next-game a", has_text="Next game waiting on you")
+    upcoming.wait_for()
+    assert too_wide(me) == 0, widest(me)
+    me.screenshot(path=str(artifacts / "turn-based-next-game-390.png"), full_page=True)
+
+    upcoming.click()
+    me.wait_for_function("() => window.bakehouseLive === true")
+    other = table_id(me.url)
+    assert {played, other} == {first, second}
+    lock_first_pastry(me)
+    me.locator("#next-game", has_text="none other waits on your move").wait_for()
+    me.screenshot(path=str(artifacts / "turn-based-none-waiting-390.png"), full_page=True)
+
+    me.goto(base + "/games/mine/")
+    assert me.locator(".your-table.your-move").count() == 0
+    assert me.locator(".your-table .to-move", has_text="uma to move").count() == 2
+    for page in (me, rival):
+        page.context.close()
