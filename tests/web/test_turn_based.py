@@ -7,6 +7,7 @@ is fresh reads from the database and the runner's sweep.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -53,7 +54,7 @@ def to_move(game: Game, people: list[User]) -> list[User]:
     waiting = []
     for user in people:
         position = game.seats.get(user=user).position
-        if clocks.waits_on(game, state, position):
+        if position is not None and clocks.waits_on(game, state, position):
             waiting.append(user)
     return waiting
 
@@ -242,7 +243,7 @@ def test_the_absence_sweep_never_hands_over_a_turn_based_seat(
 
 def test_a_deadline_days_away_holds_no_timer_and_the_sweep_finds_it() -> None:
     runner = Runner()
-    runner.loop = __import__("asyncio").new_event_loop()
+    runner.loop = asyncio.new_event_loop()
     try:
         runner.set_timer(1, 3 * DAY)
         assert 1 not in runner.timers
