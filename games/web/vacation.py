@@ -15,8 +15,7 @@ from accounts.models import (
     vacation_days_used,
 )
 from games.access import AuthedRequest
-from games.services import clocks
-from games.services.base import ServiceError
+from games.services import ServiceError, clocks
 from games.services.vacation import take_vacation
 from games.web.forms import VacationForm
 
