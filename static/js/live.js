@@ -146,6 +146,7 @@
     if (!stale && (diff || fragment.querySelector("#board-live"))) lastPoll = Date.now();
     answered(fragment);
     settle();
+    clearPassedHint();
     // A region this board has no place for: the page shows another layout, fetch the whole.
     if (missing && !stale) resync(true);
     // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
@@ -220,9 +221,28 @@
     if (!document.hidden) reconnectNow();
   });
 
+  // A practice table's hint is for the board it was given at: a newer board clears it.
+  function clearPassedHint() {
+    var hint = document.getElementById("board-hint");
+    if (hint && hint.dataset.version && shownVersion() > Number(hint.dataset.version)) {
+      hint.textContent = "";
+      delete hint.dataset.version;
+    }
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "board-hint") clearPassedHint();
+  });
+
   // Answers to taps: boards go through apply(); refusals and failures are told in words.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
+    // A refused hint (a rated table, not your move) says why in its own line.
+    if (target && target.id === "board-hint" && event.detail.xhr.status < 500) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+      return;
+    }
     if (!target || target.id !== "board" || !event.detail.shouldSwap) return;
     event.detail.shouldSwap = false;
     apply(event.detail.serverResponse);
