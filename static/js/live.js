@@ -270,7 +270,9 @@
         ? "Something went wrong on our side (error " + xhr.status + "); your tap was not taken."
         : "That was refused (" + xhr.status + ").";
     }
-    say(words + " The board has been refreshed.", "error");
+    // A 503 is the database away for a moment (games/outages.py): the board cannot be fetched
+    // either, so the page does not claim it was; the slow poll brings it once it is back.
+    say(xhr.status === 503 ? words : words + " The board has been refreshed.", "error");
     resync(true);
   });
   document.addEventListener("htmx:sendError", function (event) {
