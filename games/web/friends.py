@@ -202,7 +202,7 @@ def live_tables(limit: int) -> list[LiveTable]:
             game=g,
             players=[(s.user, ratings.get((s.user_id, g.kind))) for s in seats[g.pk]],
             spectators=present[g.pk].spectators({s.user_id for s in seats[g.pk]}),
-            average=g.average,  # type: ignore[attr-defined]
+            average=g.average,
         )
         for g in games
     ]
