@@ -195,14 +195,26 @@ def unblock(user: User, other: User | None) -> None:
         raise FriendRefused(f"You do not block {other.username}.")
 
 
-def block_at_table(user: User, seated: set[int]) -> str:
-    """Why a block keeps this person from sitting with these people ("" when none does)."""
+def blocks_among(user: User, others: set[int]) -> tuple[bool, bool]:
+    """Whether someone of the others blocks this person, and whether this person blocks one."""
     rows = Block.objects.filter(
-        Q(blocker_id__in=seated, blocked=user) | Q(blocker=user, blocked_id__in=seated)
+        Q(blocker_id__in=others, blocked=user) | Q(blocker=user, blocked_id__in=others)
     ).values_list("blocker_id", flat=True)
     blockers = set(rows)
-    if blockers - {user.pk}:
+    return bool(blockers - {user.pk}), user.pk in blockers
+
+
+def block_at_table(user: User, seated: set[int]) -> str:
+    """Why a block keeps this person from sitting with these people ("" when none does)."""
+    blocked, blocking = blocks_among(user, seated)
+    if blocked:
         return "Someone at this table has blocked you, so you cannot sit here."
-    if blockers:
+    if blocking:
         return "You block someone at this table: unblock them to sit here."
     return ""
+
+
+def forget(person: User) -> None:
+    """Every friendship, request and block of the person, theirs and of them (account deleted)."""
+    Friendship.objects.filter(Q(from_user=person) | Q(to_user=person)).delete()
+    Block.objects.filter(Q(blocker=person) | Q(blocked=person)).delete()

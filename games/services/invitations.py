@@ -67,10 +67,13 @@ def invite(game: Game, by: User, to: User | None) -> User:
     return friend
 
 
-def invitable(game: Game, user: User) -> list[User]:
-    """The friends this person could invite to this open table (not seated, not blocked)."""
+def invitable(game: Game, user: User) -> list[tuple[User, bool]]:
+    """The friends this person could invite to this open table (not seated), each with whether
+    they are invited already."""
     seated = set(game.seats.values_list("user_id", flat=True))
     if game.status != Game.Status.OPEN or user.pk not in seated:
         return []
     ids = friends.friend_ids(user) - seated
-    return list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
+    people = list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
+    done = cache.get_many([once_key(game, p) for p in people])
+    return [(p, once_key(game, p) in done) for p in people]

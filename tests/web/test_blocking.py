@@ -18,6 +18,7 @@ from games.boards.chat import render_chat_log
 from games.models import Game, Seat
 from games.services.base import invited
 from tests.conftest import client_for
+from tests.web.finished_games import finished_game
 from tests.web.sockets import open_board, socket
 
 
@@ -177,3 +178,36 @@ async def test_a_block_redraws_the_blockers_chat_and_later_lines_stay_hidden(
     assert "bob is still here" in await third.receive_from()
     await mine.disconnect()
     await third.disconnect()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("offerer", "said"),
+    [
+        ("blocked", "Someone at this table has blocked you, so you cannot play again here."),
+        ("blocker", "You block someone at this table: unblock them to play again."),
+    ],
+)
+def test_no_rematch_brings_a_blocked_person_back_to_the_blockers_table(
+    player: User, rival: User, offerer: str, said: str
+) -> None:
+    old = finished_game([player, rival], bots=1)
+    friends.block(player, rival)
+    who = rival if offerer == "blocked" else player
+    response = client_for(who).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 403 and said in response.content.decode()
+    assert not old.rematches.exists()
+
+
+@pytest.mark.django_db
+def test_a_deleted_account_leaves_no_friendship_request_or_block(
+    player: User, rival: User, outsider: User
+) -> None:
+    friends.ask(player, rival)
+    friends.accept(rival, player)
+    friends.ask(outsider, player)
+    friends.block(rival, outsider)
+    friends.block(player, outsider)
+    services.delete_account(player, "a-long-baking-secret")
+    assert friends.friend_ids(rival) == set() and friends.asking(player) == []
+    assert list(Block.objects.values_list("blocker", "blocked")) == [(rival.pk, outsider.pk)]

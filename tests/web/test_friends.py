@@ -252,6 +252,7 @@ def test_an_invitation_sends_invited_once_with_the_right_ids(
     with django_capture_on_commit_callbacks(execute=True):
         html = invite(client_for(player), open_table, rival)
     assert "bob is invited" in html
+    assert '<span class="tag accepted">invited</span>' in html and ">Invite</button>" not in html
     assert sent == [{"signal": invited, "game_id": open_table.pk, "by": player.pk, "to": rival.pk}]
     with django_capture_on_commit_callbacks(execute=True):
         again = invite(client_for(player), open_table, rival)
