@@ -318,3 +318,18 @@ def test_invitations_are_rate_limited(
         html = invite(client_for(player), game, others[2])
     assert "You sent 2 invitations this hour; try again later." in html
     assert [s["to"] for s in sent] == [others[0].pk, others[1].pk]
+
+
+def test_download_my_data_holds_friends_requests_and_blocks(
+    player: User, rival: User, outsider: User, make_user: Callable[[str], User]
+) -> None:
+    befriend(player, rival)
+    friends.ask(outsider, player)
+    friends.block(player, make_user("troll"))
+    data = client_for(player).get("/accounts/settings/data.json").json()
+    assert data["people"] == {
+        "friends": ["bob"],
+        "asked_you": ["carol"],
+        "you_asked": [],
+        "blocked": ["troll"],
+    }
