@@ -19,11 +19,12 @@ register = template.Library()
 def friend_buttons(context: dict[str, Any], person: User) -> dict[str, Any]:
     """Add friend, Accept, Remove, Block, Unblock: what the viewer may do about this person."""
     viewer = context["request"].user
-    shown = viewer.is_authenticated and not person.is_bot and viewer.pk != person.pk
+    shown = viewer.is_authenticated and not person.is_bot and person.is_active
     return {
         "person": person,
         "shown": shown,
-        "relation": friends.relation(viewer, person) if shown else None,
+        "me": shown and viewer.pk == person.pk,
+        "relation": friends.relation(viewer, person) if shown and viewer.pk != person.pk else None,
         "next": context["request"].get_full_path(),
         "csrf_token": context.get("csrf_token"),
     }

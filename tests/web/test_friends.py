@@ -333,3 +333,13 @@ def test_download_my_data_holds_friends_requests_and_blocks(
         "you_asked": [],
         "blocked": ["troll"],
     }
+
+
+def test_your_own_page_links_your_friends_and_a_bots_page_offers_no_buttons(
+    player: User,
+) -> None:
+    own = client_for(player).get(f"/u/{player.username}/").content.decode()
+    assert 'href="/games/friends/"' in own and "data-friend=" not in own
+    bot = services.bot_account("greedy", set())
+    assert "data-friend=" not in client_for(player).get(f"/u/{bot.username}/").content.decode()
+    assert "data-friend=" not in Client().get(f"/u/{player.username}/").content.decode()
