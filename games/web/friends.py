@@ -23,7 +23,7 @@ from accounts.models import Rating, User
 from games import services
 from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, watchable
 from games.models import LIVE, Game, Seat, TableSocket
-from games.services import clocks, invitations, presence
+from games.services import clocks, presence
 
 # --- the profile's buttons ------------------------------------------------------------------
 
@@ -132,7 +132,7 @@ def friends_page(request: AuthedRequest) -> HttpResponse:
 
 def invite_context(game: Game, user: Any, message: str = "", error: bool = False) -> dict[str, Any]:
     """What the table's invite panel shows this person (nothing unless they sit at it, open)."""
-    people = invitations.invitable(game, user) if user.is_authenticated else []
+    people = services.invitable(game, user) if user.is_authenticated else []
     return {"game": game, "invitable": people, "message": message, "error": error}
 
 
@@ -144,7 +144,7 @@ def invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     number = request.POST.get("user", "")
     friend = User.objects.filter(pk=int(number)).first() if number.isdigit() else None
     try:
-        invited = invitations.invite(game, request.user, friend)  # type: ignore[arg-type]
+        invited = services.invite(game, request.user, friend)  # type: ignore[arg-type]
     except services.ServiceError as refused:
         message, error = str(refused), True
     else:
