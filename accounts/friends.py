@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
 from accounts.emails import under_limit
@@ -110,6 +110,13 @@ def relation(viewer: User, person: User) -> Relation:
     )
 
 
+def lock_pair(a: User, b: User) -> None:
+    """Both people's rows locked, the lower id first (a person's row before any game's, as
+    everywhere): two requests crossing each other, or a request and a block, queue."""
+    no_key = connection.features.has_select_for_no_key_update
+    list(User.objects.select_for_update(no_key=no_key).filter(pk__in=[a.pk, b.pk]).order_by("pk"))
+
+
 def check_person(user: User, other: User | None, verb: str) -> User:
     """The other person, if they are someone else than the user and not a bot."""
     if other is None or other.is_bot or not other.is_active:
@@ -123,11 +130,12 @@ def check_person(user: User, other: User | None, verb: str) -> User:
 def ask(user: User, other: User | None) -> bool:
     """Send a friend request (or accept theirs, when they asked first); whether now friends."""
     other = check_person(user, other, "befriend")
+    lock_pair(user, other)
     if blocks(user, other):
         raise FriendRefused(f"You block {other.username}: unblock them first.")
     if blocks(other, user):
         raise FriendRefused(f"{other.username} does not take friend requests from you.")
-    row = Friendship.objects.select_for_update().filter(pair(user, other)).first()
+    row = Friendship.objects.filter(pair(user, other)).first()
     if row is not None and row.accepted:
         raise FriendRefused(f"You and {other.username} are already friends.")
     if row is not None and row.from_user_id == user.pk:
@@ -182,6 +190,7 @@ def remove(user: User, other: User | None) -> None:
 def block(user: User, other: User | None) -> None:
     """Block the other person; any friendship or request between the two ends."""
     other = check_person(user, other, "block")
+    lock_pair(user, other)
     Block.objects.get_or_create(blocker=user, blocked=other)
     Friendship.objects.filter(pair(user, other)).delete()
 

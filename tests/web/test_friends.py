@@ -343,3 +343,33 @@ def test_your_own_page_links_your_friends_and_a_bots_page_offers_no_buttons(
     bot = services.bot_account("greedy", set())
     assert "data-friend=" not in client_for(player).get(f"/u/{bot.username}/").content.decode()
     assert "data-friend=" not in Client().get(f"/u/{player.username}/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_requests_crossing_make_one_friendship(player: User, rival: User) -> None:
+    import threading
+
+    from django.db import connection
+
+    barrier = threading.Barrier(2)
+    failed: list[BaseException] = []
+
+    def ask(a: User, b: User) -> None:
+        try:
+            barrier.wait()
+            friends.ask(a, b)
+        except BaseException as error:
+            failed.append(error)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=ask, args=(player, rival)),
+        threading.Thread(target=ask, args=(rival, player)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == []
+    assert list(Friendship.objects.values_list("accepted", flat=True)) == [True]
