@@ -153,6 +153,52 @@ class HeldName(models.Model):
         return held.order_by("-free_at").values_list("free_at", flat=True).first()
 
 
+class Friendship(models.Model):
+    """A friend request from one person to another; friends once the other accepts it."""
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_sent"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_received"
+    )
+    accepted = models.BooleanField(default=False, help_text="The other person said yes.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["from_user", "to_user"], name="one_request_per_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(from_user=models.F("to_user")), name="no_friend_of_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        verb = "is friends with" if self.accepted else "asks to befriend"
+        return f"{self.from_user_id} {verb} {self.to_user_id}"
+
+
+class Block(models.Model):
+    """One person blocks another: no requests, invitations, joins or chat lines from them."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
 # A person's days away from turn-based games (the games' clocks read them; accounts knows no
 # game): at most VACATION_DAYS_A_YEAR days whose vacations start in one calendar year, at most
 # VACATION_MOST_AT_ONCE in one go.
@@ -184,11 +230,6 @@ def vacation_days_used(user_id: int, year: int) -> int:
     """Days of the allowance taken by the person's vacations that start in that year."""
     taken = Vacation.objects.filter(user_id=user_id, starts_at__year=year)
     return sum(taken.values_list("days", flat=True))
-
-
-def vacation_now(user_id: int, at: datetime) -> Vacation | None:
-    """The person's vacation under way at that time, if any."""
-    return Vacation.objects.filter(user_id=user_id, starts_at__lte=at, ends_at__gt=at).first()
 
 
 def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime) -> str | None:
