@@ -35,7 +35,7 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
     take_a_seat(rival, second_url)
     me.goto(second_url)
     me.get_by_role("button", name="Start the night").click()
-    me.locator("#board-live[data-your-move]").wait_for(state="attached")
+    me.locator("#batch-form button.card").first.wait_for()  # the night is dealt
 
     me.goto(base + "/games/mine/")
     assert me.locator(".your-table.your-move").count() == 2
