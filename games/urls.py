@@ -40,4 +40,5 @@ urlpatterns = [
     path("mine/", yours.mine, name="mine"),
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
     path("vacation/", vacation.vacation_page, name="vacation"),
+    path("vacation/<int:vacation_id>/end/", vacation.end_vacation_now, name="end_vacation"),
 ]

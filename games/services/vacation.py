@@ -5,10 +5,13 @@ person's row is locked first, then each of their running turn-based tables (olde
 running clock's deadline moves on by the part of the vacation still to come, and every such
 table gets a new version, so rivals' screens say "on vacation until ...". Clocks that start
 later read the vacation themselves (games.services.clocks.wind). Live tables are not touched.
+A vacation may be ended early (or called off before it starts): the deadlines it pushed come back
+by the part not taken, and only the days taken count against the allowance.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import transaction
@@ -37,14 +40,46 @@ def take_vacation(user: User, on: date, days: int) -> Vacation:
         raise ServiceError(refusal)
     ends_at = starts_at + timedelta(days=days)
     vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at, days=days)
-    running = Seat.objects.filter(
-        user=user, bot="", game__status=Game.Status.RUNNING, game__pace__in=TURN_BASED
-    )
-    for game_id in sorted(set(running.values_list("game_id", flat=True))):
-        game = lock(game_id)
-        seat = Seat.objects.get(game=game, user=user)
-        if seat.deadline is not None and not seat.bot:
+    for game, seat in turn_based_seats(user):
+        if seat.deadline is not None:
             seat.deadline = clocks.paused(seat.deadline, at, starts_at, ends_at)
             seat.save(update_fields=["deadline"])
         bump(game, [])
+    return vacation
+
+
+def turn_based_seats(user: User) -> list[tuple[Game, Seat]]:
+    """The person's own seats at running turn-based tables, each game locked (older first)."""
+    running = Seat.objects.filter(
+        user=user, bot="", game__status=Game.Status.RUNNING, game__pace__in=TURN_BASED
+    )
+    found = []
+    for game_id in sorted(set(running.values_list("game_id", flat=True))):
+        game = lock(game_id)
+        seat = Seat.objects.get(game=game, user=user)
+        if not seat.bot:
+            found.append((game, seat))
+    return found
+
+
+@transaction.atomic
+def end_vacation(user: User, vacation_id: int) -> Vacation | None:
+    """End the person's vacation now (None: it had not started and is called off)."""
+    lock_user(user)
+    vacation = Vacation.objects.filter(pk=vacation_id, user=user).first()
+    at = clocks.now()
+    if vacation is None or vacation.ends_at <= at:
+        raise ServiceError("That vacation is over already.")
+    cut = max(vacation.starts_at, at)
+    for game, seat in turn_based_seats(user):
+        if seat.deadline is not None and seat.deadline >= vacation.ends_at:
+            seat.deadline -= vacation.ends_at - cut
+            seat.save(update_fields=["deadline"])
+        bump(game, [])
+    if cut == vacation.starts_at:
+        vacation.delete()
+        return None
+    vacation.ends_at = at
+    vacation.days = math.ceil((at - vacation.starts_at) / timedelta(days=1))
+    vacation.save(update_fields=["ends_at", "days"])
     return vacation

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import (
     VACATION_DAYS_A_YEAR,
@@ -16,7 +16,7 @@ from accounts.models import (
 )
 from games.access import AuthedRequest
 from games.services import ServiceError, clocks
-from games.services.vacation import take_vacation
+from games.services.vacation import end_vacation, take_vacation
 from games.web.forms import VacationForm
 
 
@@ -53,6 +53,8 @@ def vacation_context(request: AuthedRequest, form: VacationForm, refusal: str) -
         "refusal": refusal,
         "vacations": [
             {
+                "pk": v.pk,
+                "started": v.starts_at <= at,
                 "starts": clocks.day_words(v.starts_at),
                 "ends": clocks.day_words(v.ends_at),
                 "days": v.days,
@@ -64,3 +66,21 @@ def vacation_context(request: AuthedRequest, form: VacationForm, refusal: str) -
         "per_year": VACATION_DAYS_A_YEAR,
         "at_once": VACATION_MOST_AT_ONCE,
     }
+
+
+@login_required
+@require_POST
+def end_vacation_now(request: AuthedRequest, vacation_id: int) -> HttpResponse:
+    """End a vacation under way now, or call off one still to come."""
+    try:
+        ended = end_vacation(request.user, vacation_id)
+    except ServiceError as error:
+        form = VacationForm()
+        return render(
+            request, "games/vacation.html", vacation_context(request, form, str(error)), status=400
+        )
+    if ended is None:
+        messages.success(request, "Your vacation is called off.")
+    else:
+        messages.success(request, "Your vacation is over: your turn-based clocks run again.")
+    return redirect("games:vacation")

@@ -14,7 +14,7 @@ from games.boards import render_board
 from games.live.runner import due_deadlines
 from games.models import Seat
 from games.services import clocks
-from games.services.vacation import take_vacation
+from games.services.vacation import end_vacation, take_vacation
 from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.test_turn_based import move, to_move, turn_based
@@ -123,3 +123,42 @@ def test_the_vacation_page_takes_one_and_refuses_in_words(clock: Clock, player: 
     )
     assert "You are on vacation until" in taken.content.decode()
     assert "18</strong> of your 21 vacation days" in taken.content.decode()
+
+
+def test_ending_a_vacation_early_brings_the_deadline_back_and_counts_the_days_taken(
+    clock: Clock, player: User, rival: User
+) -> None:
+    game = made_to_wait_on(turn_based([player, rival], "cakehalla", "day1"), player, [rival])
+    before = clock_of(game.pk, player).deadline
+    assert before is not None
+    vacation = take_vacation(player, clock.at.date(), 6)
+    clock.forward(2 * DAY - 3600)  # back after 1 day 23 hours
+    ended = end_vacation(player, vacation.pk)
+    assert ended is not None and ended.days == 2
+    # The clock stood still for the days away, and runs again from now.
+    assert clock_of(game.pk, player).deadline == before + timedelta(seconds=2 * DAY - 3600)
+    with pytest.raises(services.ServiceError, match="over already"):
+        end_vacation(player, vacation.pk)
+
+
+def test_calling_off_a_vacation_to_come_gives_its_days_back(
+    clock: Clock, player: User, rival: User
+) -> None:
+    clock.at = datetime(2027, 5, 3, 9, tzinfo=UTC)
+    game = made_to_wait_on(turn_based([player, rival], "cakehalla", "day7"), player, [rival])
+    before = clock_of(game.pk, player).deadline
+    vacation = take_vacation(player, clock.at.date() + timedelta(days=2), 10)
+    assert clock_of(game.pk, player).deadline != before
+    assert end_vacation(player, vacation.pk) is None
+    assert clock_of(game.pk, player).deadline == before
+    assert not Vacation.objects.filter(user=player).exists()
+
+
+def test_nobody_ends_another_persons_vacation(clock: Clock, player: User, rival: User) -> None:
+    vacation = take_vacation(player, clock.at.date(), 3)
+    answer = client_for(rival).post(f"/games/vacation/{vacation.pk}/end/")
+    assert answer.status_code == 400
+    assert Vacation.objects.get(pk=vacation.pk).ends_at == vacation.ends_at
+    clock.forward(3600)
+    mine = client_for(player).post(f"/games/vacation/{vacation.pk}/end/", follow=True)
+    assert "Your vacation is over" in mine.content.decode()
