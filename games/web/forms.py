@@ -95,7 +95,7 @@ class VacationForm(forms.Form):
 
     starts = forms.DateField(
         label="From",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
         help_text="Today starts it now.",
     )
     days = forms.IntegerField(label="Days away", initial=3)

@@ -69,5 +69,17 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
     me.goto(base + "/games/mine/")
     assert me.locator(".your-table.your-move").count() == 0
     assert me.locator(".your-table .to-move", has_text="uma to move").count() == 2
+
+    # The rival goes away for three days: her clocks stand still and her rival sees it.
+    rival.goto(base + "/games/vacation/")
+    rival.fill("#id_days", "3")
+    rival.get_by_role("button", name="Take these days away").click()
+    rival.get_by_text("You are on vacation until").wait_for()
+    assert too_wide(rival) == 0, widest(rival)
+    rival.screenshot(path=str(artifacts / "turn-based-vacation-390.png"), full_page=True)
+    me.goto(base + "/games/mine/")
+    assert me.locator(".your-table .tag.vacation", has_text="uma: on vacation until").count() == 2
+    assert too_wide(me) == 0, widest(me)
+    me.screenshot(path=str(artifacts / "turn-based-rival-away-390.png"), full_page=True)
     for page in (me, rival):
         page.context.close()
