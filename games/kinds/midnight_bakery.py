@@ -385,7 +385,7 @@ LESSON_DECK = [
 LESSON = Lesson(
     setup={"deck": LESSON_DECK},
     seed=20261204,
-    bot="greedy",
+    bot="random",
     options={"passing": "alternate"},
     welcome=(
         "A short night: one bake of ten picks against one bot, while the Night Owl snatches"

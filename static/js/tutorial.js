@@ -57,9 +57,23 @@
     var selector = step.dataset.target;
     if (selector !== shownSelector) {
       shownSelector = selector;
-      element.scrollIntoView({ block: "center" });
+      bringIntoSight(element, step);
+      // Keys follow the pointer (Enter presses it), unless the person is busy elsewhere (chat).
+      var busy = document.activeElement;
+      if (!busy || busy === document.body || root.contains(busy)) {
+        element.focus({ preventScroll: true });
+      }
     }
     place(element);
+  }
+
+  // Scroll the control to the middle of the screen, or, if it is taller than what the step
+  // leaves in sight (the scoring on a phone), its top just under the step and the tag.
+  function bringIntoSight(element, step) {
+    var rect = element.getBoundingClientRect();
+    var below = step.offsetHeight + 40;  // the step sticks to the top once scrolled
+    var middle = (window.innerHeight - rect.height) / 2;
+    window.scrollTo(0, window.scrollY + rect.top - Math.max(below, middle));
   }
 
   // The step as the table stands now; an answer older than one asked since is dropped.

@@ -78,6 +78,8 @@ def test_every_step_points_at_a_legal_control_on_the_board_to_the_end(player: Us
     assert 5 <= len(said) <= 15  # about five minutes: a short night of ten picks
     assert "A short night" in said[0]
     assert "Dawn: each case scored" in said[-1]
+    assert any("Honey Glaze" in line for line in said)  # the fixed path shows a glazed tart
+    assert game.seats.get(user=player).winner  # and the learner who follows it wins
     assert "Tutorial done" in client_for(player).get(f"/u/{player.username}/").content.decode()
 
 
