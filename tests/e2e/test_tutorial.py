@@ -57,6 +57,22 @@ def pointed(page: Any, before: str | None) -> str:
     return target
 
 
+def redrawn_keeps_pointer(page: Any) -> bool:
+    """Redraw the whole board as a socket push would (morphed in by live.js) and tell whether
+    the control is still outlined right after."""
+    return bool(
+        page.evaluate(
+            """async () => {
+              const root = document.getElementById('live');
+              const answer = await fetch(root.dataset.board, { headers: { 'HX-Request': 'true' } });
+              const html = await answer.text();
+              window.bakehouseApply(html);
+              return !!document.querySelector('#live .tutorial-target');
+            }"""
+        )
+    )
+
+
 def press_pointed(page: Any) -> None:
     """Press the outlined control and wait until the table has moved on from it."""
     before = version(page)
@@ -90,6 +106,8 @@ def test_a_newcomer_finishes_the_tutorial_by_following_the_pointer(
     steps = 0
     while not page.locator("#tutorial-step.done").count():
         target = pointed(page, target)
+        if steps == 0:
+            assert redrawn_keeps_pointer(page), "a redraw of the board lost the pointer"
         if steps in (0, LEAVE_AFTER):
             no_sideways_scroll(page)
             shot(page, f"{screen}-step-{steps + 1}")
