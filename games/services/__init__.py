@@ -7,7 +7,7 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
-from games.services import chat
+from games.services import chat, tutorial
 from games.services.absence import sweep as sweep_absences
 from games.services.base import (
     NotAllowed,
@@ -103,4 +103,5 @@ __all__ = [
     "hand_seat_to_bot",
     "handed_over",
     "take_seat_back",
+    "tutorial",
 ]
