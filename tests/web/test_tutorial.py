@@ -13,13 +13,17 @@ from typing import Any
 
 import lxml.html
 import pytest
+from django.utils import timezone
 
 from accounts.models import Rating, RatingPoint, User
 from games import catalog, services
 from games.models import Game, StatCount, Tutorial
-from games.services import tutorial
+from games.services import presence, tutorial
 from tests.conftest import client_for
+from tests.web.clock import Clock
 from tests.web.finished_games import finished_game
+from tests.web.sockets import at_table
+from tests.web.test_absence import later
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +172,29 @@ def test_an_unknown_game_has_no_tutorial(player: User) -> None:
 def test_the_how_to_play_page_links_to_the_tutorial(client: Any) -> None:
     page = client.get(f"/games/rules/{KIND}/").content.decode()
     assert f'href="/games/learn/{KIND}/"' in page
+
+
+def test_a_learner_away_for_long_keeps_their_seat_to_come_back_to(
+    settings: Any, clock: Clock, player: User
+) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    gone = at_table(game, player)
+    clock.at = timezone.now()
+    presence.closed(gone, game.pk)
+    later(clock, settings.RELAXED_ABSENCE_SECONDS * 3, settings)
+    assert not game.seats.get(user=player).resigned
+    assert tutorial.step(game, player) is not None
+    control = quick_against_bots(player)  # an ordinary relaxed table is handed over meanwhile
+    gone = at_table(control, player)
+    clock.at = timezone.now()
+    presence.closed(gone, control.pk)
+    later(clock, settings.RELAXED_ABSENCE_SECONDS + 10, settings)
+    assert control.seats.get(user=player).resigned
+
+
+def quick_against_bots(user: User) -> Game:
+    """A relaxed two-seat table of the user against one bot, started."""
+    game = services.create_game(user, KIND, 2, rated=False)
+    services.add_bot(game, user, "greedy")
+    services.start(game, user)
+    return game
