@@ -94,9 +94,13 @@ def test_a_newcomer_finishes_the_tutorial_by_following_the_pointer(
     failed = errors_seen(page)
     sign_up(page, base, f"learner-{screen}")
     assert page.locator("#tutorial-offer").is_visible()
+    no_sideways_scroll(page)
+    shot(page, f"{screen}-lobby")
 
     page.goto(f"{base}/games/rules/{KIND}/")
     page.get_by_role("link", name="Learn by playing").click()
+    no_sideways_scroll(page)
+    shot(page, f"{screen}-learn")
     page.get_by_role("button", name="Start the guided game").click()
     page.wait_for_function("() => window.bakehouseLive === true")
     table = page.url

@@ -87,6 +87,18 @@ def test_every_step_points_at_a_legal_control_on_the_board_to_the_end(player: Us
     assert "Tutorial done" in client_for(player).get(f"/u/{player.username}/").content.decode()
 
 
+def test_a_learner_who_presses_something_else_gets_steps_for_the_board_as_it_is(
+    player: User,
+) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    first = tutorial.step(game, player)
+    assert first is not None
+    other = next(a for a in legal_now(game, player) if f'"{a["card"]}"' not in first.target)
+    services.play(game, player, other, None)
+    said = follow(player, game)  # every later step is still checked against the board
+    assert "Dawn: each case scored" in said[-1]
+
+
 def test_the_tutorial_table_is_unrated_private_relaxed_and_dealt_the_lessons_deal(
     player: User,
 ) -> None:
