@@ -18,6 +18,7 @@ from games.services.base import (
 )
 from games.services.deletion import delete_account
 from games.services.hints import Suggestion, offers_hints, suggest
+from games.services.invitations import invitable, invite
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -102,6 +103,8 @@ __all__ = [
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",
     "handed_over",
+    "invitable",
+    "invite",
     "take_seat_back",
     "tutorial",
 ]

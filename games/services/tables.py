@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.friends import block_at_table
 from accounts.models import User
 from accounts.names import bot_name
 from games import catalog
@@ -105,10 +106,14 @@ def check_join(game: Game, user: User, invite: str | None) -> None:
         raise ServiceError(closed_reason(game))
     if game.private and invite != game.invite:
         raise NotAllowed("This table is private: you need its invite link.")
-    if game.seats.filter(user=user).exists():
+    seated = set(game.seats.values_list("user_id", flat=True))
+    if user.pk in seated:
         raise ServiceError("You already sit at this table.")
-    if game.seats.count() >= game.capacity:
+    if len(seated) >= game.capacity:
         raise ServiceError("Every seat at this table is taken.")
+    refused = block_at_table(user, seated)
+    if refused:
+        raise NotAllowed(refused)
 
 
 @transaction.atomic

@@ -468,11 +468,13 @@ def close_results(request: AuthedRequest, game: Game) -> Game | None:
     return close_posted(game, request.user, request.POST)
 
 
-def hint_html(text: str, *, refused: bool = False) -> str:
-    """The hint line beside the board (outside the live board, so pushes never redraw it)."""
+def hint_html(text: str, *, version: int = 0, refused: bool = False) -> str:
+    """The hint line beside the board (outside the live board, so pushes never redraw it; the
+    page clears it once its board is past `version`)."""
     if refused:
         return format_html('<p id="board-hint" class="message error" role="alert">{}</p>', text)
-    return format_html('<p id="board-hint" class="board-hint" role="status">{}</p>', text)
+    line = '<p id="board-hint" class="board-hint" role="status" data-version="{}">{}</p>'
+    return format_html(line, version, text)
 
 
 @login_required
@@ -485,7 +487,7 @@ def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
         hint = services.suggest(game, request.user)
     except services.ServiceError as exc:
         return HttpResponse(hint_html(str(exc), refused=True), status=exc.status)
-    return HttpResponse(hint_html(f"Suggested: {hint.words} Why: {hint.why}"))
+    return HttpResponse(hint_html(f"Suggested: {hint.words} Why: {hint.why}", version=hint.version))
 
 
 @require_GET
