@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import Rating, RatingPoint, User
 from games import catalog, services
 from games.models import Game, StatCount, Tutorial
+from games.records import stats
 from games.services import presence, tutorial
 from tests.conftest import client_for
 from tests.web.clock import Clock
@@ -132,6 +133,8 @@ def test_a_finished_tutorial_counts_in_no_rating_and_no_stat(player: User) -> No
     assert not Rating.objects.filter(user=player).exists()
     assert not RatingPoint.objects.exists()
     assert not StatCount.objects.exists()
+    site = stats.totals()
+    assert (site["finished"], site["active"]) == (0, [])
     profile = client_for(player).get(f"/u/{player.username}/").content.decode()
     assert "Games finished: 0" in profile
 
