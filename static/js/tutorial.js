@@ -76,6 +76,15 @@
     window.scrollTo(0, window.scrollY + rect.top - Math.max(below, middle));
   }
 
+  // The new step into the same element (a live region a screen reader keeps reading), and only
+  // when it says something new.
+  function renew(step, fresh) {
+    if (step.innerHTML === fresh.innerHTML && step.dataset.target === fresh.dataset.target) return;
+    step.className = fresh.className;
+    step.dataset.target = fresh.dataset.target;
+    step.innerHTML = fresh.innerHTML;
+  }
+
   // The step as the table stands now; an answer older than one asked since is dropped.
   function ask() {
     var step = panel();
@@ -96,7 +105,7 @@
           var holder = document.createElement("template");
           holder.innerHTML = html.trim();
           var fresh = holder.content.firstElementChild;
-          if (fresh) panel().replaceWith(fresh);
+          if (fresh) renew(panel(), fresh);
           point();
         });
       })

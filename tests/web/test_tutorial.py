@@ -8,6 +8,7 @@ done on the profile, and the lobby offers it until the person has finished a gam
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -69,6 +70,10 @@ def follow(user: User, game: Game) -> list[str]:
         board = page.get_element_by_id("board")
         found = board.cssselect(selector)
         assert len(found) == 1, f"{selector} matches {len(found)} controls on the board"
+        if found[0].get("name") != "action":  # a round's results: the button that closes them
+            seen = found[0].getparent().cssselect("input[name=seen]")[0].get("value")
+            assert services.close_results(game, user, int(seen)) is not None
+            continue
         action = pressed(found[0])
         assert action in legal_now(game, user), f"the pointed move {action} is not legal now"
         services.play(game, user, action, None)
@@ -97,6 +102,19 @@ def test_a_learner_who_presses_something_else_gets_steps_for_the_board_as_it_is(
     other = next(a for a in legal_now(game, player) if f'"{a["card"]}"' not in first.target)
     services.play(game, player, other, None)
     said = follow(player, game)  # every later step is still checked against the board
+    assert "Dawn: each case scored" in said[-1]
+
+
+def test_a_longer_deal_points_at_closing_each_rounds_scoring(
+    player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = catalog.get(KIND)
+    assert kind.lesson is not None
+    two_bakes = {"deck": [*kind.lesson.setup["deck"], *kind.lesson.setup["deck"]]}  # type: ignore[misc]
+    monkeypatch.setattr(kind, "lesson", dataclasses.replace(kind.lesson, setup=two_bakes))
+    game = tutorial.start_tutorial(player, KIND)
+    said = follow(player, game)
+    assert sum("The round is scored." in line for line in said) == 1  # bake 1, then dawn
     assert "Dawn: each case scored" in said[-1]
 
 
