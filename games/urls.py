@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.web import friends, history, moderation, rules, tables, vacation, yours
+from games.web import friends, history, moderation, rules, tables, tutorial, vacation, yours
 
 app_name = "games"
 
@@ -37,6 +37,8 @@ urlpatterns = [
     path("friends/<str:username>/<slug:verb>/", friends.change, name="friend_change"),
     path("<int:game_id>/invite/", friends.invite, name="invite"),
     path("live/", friends.watch_live, name="live"),
+    path("learn/<slug:slug>/", tutorial.learn, name="learn"),
+    path("<int:game_id>/tutorial/", tutorial.step, name="tutorial_step"),
     path("mine/", yours.mine, name="mine"),
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
     path("vacation/", vacation.vacation_page, name="vacation"),

@@ -7,7 +7,7 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
-from games.services import chat
+from games.services import chat, tutorial
 from games.services.absence import sweep as sweep_absences
 from games.services.base import (
     NotAllowed,
@@ -106,4 +106,5 @@ __all__ = [
     "invitable",
     "invite",
     "take_seat_back",
+    "tutorial",
 ]

@@ -247,8 +247,9 @@ def check_start(game: Game, user: User) -> list[Seat]:
     return seats
 
 
-def deal(game: Game, seats: list[Seat]) -> None:
-    """Draw the seats and deal the locked game (check_start, or the yeses of a rematch)."""
+def deal(game: Game, seats: list[Seat], setup: Mapping[str, object] | None = None) -> None:
+    """Draw the seats and deal the locked game (check_start, or the yeses of a rematch); from
+    `setup` when given (a tutorial's fixed deal), else as the seed deals."""
     clock = clocks.pace(game)
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position
@@ -256,7 +257,8 @@ def deal(game: Game, seats: list[Seat]) -> None:
     Seat.objects.bulk_update(seats, ["position", "bank"])
     engine = game.spec.engine
     options = dict(game.options)
-    game.setup = engine.deal(len(seats), seed=game.seed, options=options)
+    dealt = setup if setup is not None else engine.deal(len(seats), seed=game.seed, options=options)
+    game.setup = dict(dealt)
     game.rules_version = engine.RULES_VERSION
     state = engine.new_game(len(seats), seed=game.seed, options=options, setup=game.setup)
     game.status = Game.Status.RUNNING

@@ -18,6 +18,7 @@ from games import catalog, charts, services
 from games.access import AuthedRequest, watch_refused
 from games.models import LIVE, Game, Seat
 from games.records import history, personal
+from games.services import tutorial
 from games.web.forms import DeleteAccountForm
 
 RECENT_FINISHED = 15
@@ -28,7 +29,9 @@ def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
     """Per game kind: the person's finished games, wins, average and best score (one query)."""
     return {
         row["game__kind"]: row
-        for row in Seat.objects.filter(user=person, game__status=Game.Status.OVER)
+        for row in Seat.objects.filter(
+            user=person, game__status=Game.Status.OVER, game__tutorial__isnull=True
+        )
         .values("game__kind")
         .annotate(
             games=Count("pk"),
@@ -94,6 +97,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "seats": visible,
             "wins": wins,
             "played": played,
+            "tutorials_done": tutorial.finished_kinds(person),
             **eligibility(),
         },
     )

@@ -34,6 +34,7 @@ from games.boards.chat import chat_context, render_chat_log, render_chat_panel
 from games.boards.shared import read
 from games.engines import IllegalAction
 from games.models import Game, Seat
+from games.services import tutorial
 from games.services.moves import close_posted, parse_number, play_posted
 from games.services.yours import your_tables
 from games.web.forms import NewGameForm
@@ -177,6 +178,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "waiting": waiting,
             "recent": recently_finished(request.user),
             "games": catalog.available(),
+            "tutorials": tutorial.offers(request.user),
         },
     )
 
@@ -228,10 +230,12 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     board = render_board(game, request.user, request, seats_and_state)
     if request.htmx:
         return HttpResponse(board)
+    step = tutorial.step(game, request.user)
     ctx = {
         "game": game,
         "board": board,
-        "hints": services.offers_hints(game, request.user, seats_and_state.seats),
+        "tutorial": step,
+        "hints": step is None and services.offers_hints(game, request.user, seats_and_state.seats),
         "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0013_turn_based_paces'),
+        ('games', '0014_tutorials'),
     ]
 
     operations = [
