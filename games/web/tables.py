@@ -239,6 +239,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),
+        "seated": any(s.user_id == request.user.pk for s in seats_and_state.seats),
     }
     return render(request, "games/table.html", ctx)
 

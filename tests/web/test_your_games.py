@@ -82,13 +82,15 @@ def test_next_game_waiting_on_you_skips_this_table_and_tables_not_waiting(
     assert "Next game waiting on you" not in answer
 
 
-def test_the_table_page_asks_for_the_next_game_only_at_a_turn_based_table(
-    player: User, rival: User
+def test_the_table_page_asks_for_the_next_game_only_at_a_turn_based_table_you_sit_at(
+    player: User, rival: User, outsider: User
 ) -> None:
     day = turn_based([player, rival], "cakehalla", "day1")
     live = turn_based([player, rival], "cakehalla", "fast")
     assert 'id="next-game"' in client_for(player).get(f"/games/{day.pk}/").content.decode()
     assert 'id="next-game"' not in client_for(player).get(f"/games/{live.pk}/").content.decode()
+    watched = client_for(outsider).get(f"/games/{day.pk}/").content.decode()
+    assert "You are watching" in watched and 'id="next-game"' not in watched
 
 
 def test_your_games_is_for_signed_in_people(player: User) -> None:
