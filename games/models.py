@@ -361,3 +361,42 @@ class TableSocket(models.Model):
 
     def __str__(self) -> str:
         return f"socket of {self.user or 'a guest'} at game {self.game_id}"
+
+
+class Notification(models.Model):
+    """One thing a person is told outside the table: in the inbox, by mail, by Web Push.
+
+    `key` names the event for its person (a turn, an invitation, ...): unique per recipient, so
+    processes that hear of the same event at once store one row (games/services/notices.py).
+    """
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "Your move"
+        INVITE = "invite", "Invitations"
+        REMATCH = "rematch", "Rematches offered"
+        ENDED = "ended", "Games ended"
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    key = models.CharField(max_length=100, help_text="The event, once per recipient.")
+    text = models.CharField(max_length=200)
+    url = models.CharField(max_length=200)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    pushed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["recipient", "key"], name="one_notification_per_event")
+        ]
+        indexes = [models.Index(fields=["recipient", "read_at"], name="notifications_unread")]
+
+    def __str__(self) -> str:
+        return f"{self.recipient}: {self.text}"

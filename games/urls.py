@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.web import history, moderation, rules, tables
+from games.web import history, inbox, moderation, rules, tables
 
 app_name = "games"
 
@@ -33,4 +33,7 @@ urlpatterns = [
     path("<int:game_id>/chat/mute/", tables.chat_mute, name="chat_mute"),
     path("<int:game_id>/chat/unmute/", tables.chat_unmute, name="chat_unmute"),
     path("<int:game_id>/report/", moderation.report, name="report"),
+    path("inbox/", inbox.inbox, name="inbox"),
+    path("inbox/read/", inbox.mark_all_read, name="inbox_read"),
+    path("inbox/<int:notification_id>/", inbox.open_notification, name="inbox_open"),
 ]

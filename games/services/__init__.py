@@ -7,7 +7,7 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
-from games.services import chat
+from games.services import chat, notices
 from games.services.absence import sweep as sweep_absences
 from games.services.base import (
     NotAllowed,
@@ -18,6 +18,7 @@ from games.services.base import (
 )
 from games.services.deletion import delete_account
 from games.services.hints import Suggestion, offers_hints, suggest
+from games.services.notices import sweep as sweep_notices
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -77,6 +78,7 @@ __all__ = [
     "bot_step",
     "cancel",
     "chat",
+    "notices",
     "close_results",
     "create_game",
     "current_rematch",
@@ -97,6 +99,7 @@ __all__ = [
     "sweep_absences",
     "sweep_rematches",
     "stored",
+    "sweep_notices",
     "start",
     "suggest",
     "hand_all_seats_to_bots",

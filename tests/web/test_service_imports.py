@@ -9,8 +9,9 @@ import games.services
 
 ROOT = Path(__file__).resolve().parents[2]
 # The service modules callers may name as a whole (their verbs read as chat.post, moderation.abort).
-# presence: the sockets' rows; moves: a move as the page sends it; rows: a table's rows in SQL.
-NAMESPACES = {"chat", "clocks", "moderation", "moves", "presence", "rows"}
+# presence: the sockets' rows; moves: a move as the page sends it; rows: a table's rows in SQL;
+# notices: the inbox's notifications.
+NAMESPACES = {"chat", "clocks", "moderation", "moves", "notices", "presence", "rows"}
 INNER = {"base", "hints", "play", "rematch", "tables"}
 
 

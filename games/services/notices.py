@@ -1,0 +1,287 @@
+"""Notifications: what people are told outside the table, and the mails that carry them.
+
+The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited)
+are heard here once their change commits, and each becomes one Notification row per person. A
+row's key names its event for its person (the turn is the count of moves the person's seat had
+made), unique per recipient: two processes that hear of the same turn store one row. Nobody is
+told of their own doing: the person who offered, invited, or made the move that ended the game
+or brought the turn round. The worker's sweep (games/live/runner.py) also looks at turn-based
+tables whose version moved, so a turn whose signal was lost with its process is told all the
+same, under the same key; and it mails each person who opted in one mail with everything that
+waited unread NOTICE_MAIL_AFTER seconds, each kind with its own unsubscribe link.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.dispatch import receiver
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.emails import unsubscribe_token
+from accounts.models import User
+from games.models import TURN_BASED, Action, Game, Notification, Seat, TableSocket
+from games.services.base import game_ended, invited, rematch_offered, turn_came
+
+logger = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+
+
+def people(user_ids: Iterable[int], but: Iterable[int | None] = ()) -> list[int]:
+    """The ids of the active people (no bot, no deleted account) among these, but those named."""
+    left_out = {pk for pk in but if pk is not None}
+    wanted = {pk for pk in user_ids if pk not in left_out}
+    found = User.objects.filter(pk__in=wanted, is_bot=False, is_active=True, deleted_at=None)
+    return sorted(found.values_list("pk", flat=True))
+
+
+def tell(game: Game, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:
+    """Store one notification per person and key; a key already stored is left as it is."""
+    rows = [
+        Notification(
+            recipient_id=user_id,
+            kind=kind,
+            game=game,
+            key=key,
+            text=text,
+            url=url or game.get_absolute_url(),
+        )
+        for user_id, key in keys.items()
+    ]
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def last_mover(game: Game) -> int | None:
+    """The person who made the game's latest move themselves (not a bot or a stand-in)."""
+    last = Action.objects.filter(game=game, seq=game.moves, bot="")
+    return last.values_list("user_id", flat=True).first()
+
+
+def tell_turn(game: Game, user_ids: Iterable[int], by: int | None = None) -> None:
+    """Tell these people it is their move at this turn-based table, once per turn."""
+    if not game.turn_based or game.status != Game.Status.RUNNING:
+        return
+    ids = people(user_ids, but=[by, last_mover(game)])
+    seats = Seat.objects.filter(game=game, user_id__in=ids, bot="").exclude(position=None)
+    keys = {}
+    for user_id, position in seats.values_list("user_id", "position"):
+        made = Action.objects.filter(game=game, seat=position).count()
+        keys[user_id] = f"turn:{game.pk}:{made}"
+    tell(game, Kind.TURN, keys, f"It is your move at {game}.")
+
+
+def tell_ended(game: Game) -> None:
+    """Tell the game's people it is over, but whoever ended it and those watching it end."""
+    if game.status != Game.Status.OVER:
+        return
+    seated = Seat.objects.filter(game=game, bot="").values_list("user_id", flat=True)
+    here = TableSocket.objects.filter(game=game, open=True).values_list("user_id", flat=True)
+    ids = people(seated, but=[last_mover(game), *here])
+    tell(game, Kind.ENDED, {pk: f"ended:{game.pk}" for pk in ids}, f"{game} is over.")
+
+
+def tell_rematch(new: Game, by: int) -> None:
+    """Tell the people of a rematch who have not answered yet that it is offered."""
+    if new.status != Game.Status.OPEN or new.rematch_of_id is None:
+        return
+    waiting = Seat.objects.filter(game=new, bot="", accepted=None).values_list("user_id", flat=True)
+    ids = people(waiting, but=[by])
+    offerer = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
+    text = f"{offerer} offers a rematch of {new.spec.name} #{new.rematch_of_id}."
+    tell(new, Kind.REMATCH, {pk: f"rematch:{new.pk}" for pk in ids}, text)
+
+
+def tell_invited(game: Game, by: int, to: Iterable[int]) -> None:
+    """Tell these people they are invited to the table."""
+    if game.status not in (Game.Status.OPEN, Game.Status.RUNNING):
+        return
+    ids = people(to, but=[by])
+    host = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
+    url = game.invite_url if game.private else game.get_absolute_url()
+    text = f"{host} invites you to {game}."
+    tell(game, Kind.INVITE, {pk: f"invite:{game.pk}" for pk in ids}, text, url)
+
+
+def the_game(game_id: int) -> Game | None:
+    """The game, if it still exists."""
+    return Game.objects.filter(pk=game_id).first()
+
+
+@receiver(turn_came)
+def turn_came_here(
+    sender: Any, game_id: int, user_ids: Iterable[int], by: int | None = None, **kwargs: Any
+) -> None:
+    """It became these people's move at a turn-based table."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_turn(game, user_ids, by)
+
+
+@receiver(game_ended)
+def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+    """A game finished."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_ended(game)
+
+
+@receiver(rematch_offered)
+def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> None:
+    """A rematch was offered (game_id is the new table)."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_rematch(game, by)
+
+
+@receiver(invited)
+def invited_here(sender: Any, game_id: int, by: int, to: Iterable[int], **kwargs: Any) -> None:
+    """People were invited to a table."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_invited(game, by, to)
+
+
+# --- the inbox ----------------------------------------------------------------------------
+
+
+def unread_count(user: User) -> int:
+    """How many of the person's notifications are unread."""
+    return Notification.objects.filter(recipient=user, read_at=None).count()
+
+
+def mark_read(user: User, notification_id: int) -> Notification | None:
+    """Mark one of the person's notifications read; None if they have no such notification."""
+    found = Notification.objects.filter(recipient=user, pk=notification_id).first()
+    if found is not None and found.read_at is None:
+        found.read_at = timezone.now()
+        found.save(update_fields=["read_at"])
+    return found
+
+
+def mark_all_read(user: User) -> int:
+    """Mark every unread notification of the person read; how many there were."""
+    return Notification.objects.filter(recipient=user, read_at=None).update(read_at=timezone.now())
+
+
+# --- the sweep: turns a lost signal missed, and the mails ---------------------------------
+
+LOOKED: dict[int, int] = {}
+"""The version of each running turn-based table at this process's last look."""
+
+
+def sweep_turns() -> None:
+    """Tell the people whose move it is at turn-based tables that changed since the last look."""
+    running = Game.objects.filter(status=Game.Status.RUNNING, pace__in=TURN_BASED)
+    versions = dict(running.values_list("pk", "version"))
+    for game in running.filter(pk__in=[g for g, v in versions.items() if LOOKED.get(g) != v]):
+        engine = game.spec.engine
+        active = engine.active_seats(engine.load(game.snapshot))
+        seats = Seat.objects.filter(game=game, position__in=active, bot="")
+        tell_turn(game, seats.values_list("user_id", flat=True))
+        LOOKED[game.pk] = game.version
+    for gone in set(LOOKED) - set(versions):
+        del LOOKED[gone]
+
+
+def wanted_by_mail() -> Q:
+    """The notifications whose person has a verified address and opted in to their kind."""
+    chosen = Q()
+    for kind in Kind.values:
+        chosen |= Q(kind=kind, **{f"recipient__mail_{kind}": True})
+    return (
+        chosen
+        & Q(recipient__email_verified=True, recipient__is_active=True)
+        & ~Q(recipient__email="")
+    )
+
+
+def to_mail(now: datetime) -> QuerySet[Notification]:
+    """Unread notifications not mailed yet, recent enough, that their person wants mailed."""
+    since = now - timedelta(seconds=settings.NOTICE_MAIL_WITHIN)
+    fresh = Notification.objects.filter(emailed_at=None, read_at=None, created_at__gte=since)
+    return fresh.filter(wanted_by_mail())
+
+
+def sweep_mail(now: datetime | None = None) -> int:
+    """Mail each person whose oldest unmailed notification waited NOTICE_MAIL_AFTER seconds all
+    of theirs in one mail; how many mails went out."""
+    now = now or timezone.now()
+    ripe = now - timedelta(seconds=settings.NOTICE_MAIL_AFTER)
+    due = to_mail(now).filter(created_at__lte=ripe).values_list("recipient_id", flat=True)
+    return sum(mail_one(user_id, now) for user_id in sorted(set(due)))
+
+
+def claim(user_id: int, now: datetime) -> list[Notification]:
+    """Mark the person's notifications to mail as mailed, in one transaction; the ones this
+    process claimed (another process sweeping at once skips the rows locked here)."""
+    with transaction.atomic():
+        rows = list(
+            to_mail(now)
+            .filter(recipient_id=user_id)
+            .select_for_update(skip_locked=True, of=("self",))
+            .select_related("recipient")
+            .order_by("created_at", "pk")
+        )
+        Notification.objects.filter(pk__in=[r.pk for r in rows], emailed_at=None).update(
+            emailed_at=now
+        )
+    return rows
+
+
+def absolute(path: str) -> str:
+    """A link to this page of the site, for a mail."""
+    return settings.SITE_URL + path
+
+
+def mail_one(user_id: int, now: datetime) -> bool:
+    """Send the person one mail with their notifications waiting; whether one went out."""
+    rows = claim(user_id, now)
+    if not rows:
+        return False
+    user = rows[0].recipient
+    kinds = sorted({row.kind for row in rows}, key=Kind.values.index)
+    unsubscribe_all = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, kinds)]))
+    context = {
+        "user": user,
+        "items": [{"text": row.text, "link": absolute(row.url)} for row in rows],
+        "kinds": [
+            {
+                "label": Kind(kind).label,
+                "link": absolute(reverse("unsubscribe", args=[unsubscribe_token(user, [kind])])),
+            }
+            for kind in kinds
+        ],
+        "settings_link": absolute(reverse("settings")),
+    }
+    subject = rows[0].text if len(rows) == 1 else f"{len(rows)} things at your tables"
+    message = EmailMessage(
+        subject=f"Bakehouse: {subject}",
+        body=render_to_string("games/email/notices_body.txt", context),
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe_all}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    try:
+        message.send()
+    except OSError:  # smtplib's errors are OSErrors; the rows stay marked: at most one mail
+        logger.exception("Could not mail account %s its notifications", user.pk)
+        return False
+    return True
+
+
+def sweep() -> None:
+    """The worker's sweep: turns a lost signal missed, then the mails due."""
+    sweep_turns()
+    sweep_mail()
