@@ -147,10 +147,10 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         user, kinds = emails.unsubscribe_target(token)
     except ValueError as refused:
         return render(request, "accounts/unsubscribe.html", {"reason": str(refused)}, status=400)
-    context = {"address": user.email, "names": [KIND_NAMES[kind] for kind in kinds]}
-    if request.method == "POST":
+    done = request.method == "POST"
+    if done:
         emails.unsubscribe(user, kinds)
-        context["done"] = True
+    context = {"address": user.email, "names": [KIND_NAMES[k] for k in kinds], "done": done}
     return render(request, "accounts/unsubscribe.html", context)
 
 

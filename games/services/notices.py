@@ -72,10 +72,10 @@ def tell_turn(game: Game, user_ids: Iterable[int], by: int | None = None) -> Non
     if not game.turn_based or game.status != Game.Status.RUNNING:
         return
     ids = people(user_ids, but=[by, last_mover(game)])
-    seats = Seat.objects.filter(game=game, user_id__in=ids, bot="").exclude(position=None)
+    seats = Seat.objects.filter(game=game, user_id__in=ids, bot="", position__isnull=False)
     keys = {}
     for user_id, position in seats.values_list("user_id", "position"):
-        made = Action.objects.filter(game=game, seat=position).count()
+        made = Action.objects.filter(game=game, seat=position or 0).count()
         keys[user_id] = f"turn:{game.pk}:{made}"
     tell(game, Kind.TURN, keys, f"It is your move at {game}.")
 

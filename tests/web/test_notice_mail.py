@@ -97,7 +97,7 @@ def test_the_unsubscribe_link_stops_that_kind_of_mail(player: User, rival: User)
     invite(player, [rival])
     notices.sweep_mail(LATER)
     (message,) = mail.outbox
-    unsubscribe = [link for link in links(message.body) if "/unsubscribe/" in link]
+    unsubscribe = [link for link in links(str(message.body)) if "/unsubscribe/" in link]
     assert len(unsubscribe) == 1
     header = message.extra_headers["List-Unsubscribe"]
     assert header.startswith("<http://testserver/accounts/email/unsubscribe/")

@@ -53,13 +53,23 @@ def renewed() -> dict[str, datetime]:
     return latest
 
 
+def renewed_after(mark: dict[str, datetime]) -> dict[str, datetime]:
+    """Wait until each process renewed its sockets after `mark`; the new renewals."""
+
+    def later() -> bool:
+        now = renewed()
+        return all(now[process] > at for process, at in mark.items())
+
+    wait_for("a process stopped sweeping", later)
+    return renewed()
+
+
 def both_swept_since_now() -> None:
-    """Wait until each process has made a whole sweep that started after this call."""
-    before = renewed()
-    assert len(before) == 2, before
-    for _ in range(2):  # the first renewal after `before` starts a sweep; the second ends it
-        mark = renewed()
-        wait_for("a process stopped sweeping", lambda: all(renewed()[p] > mark[p] for p in mark))
+    """Wait until each process has made a whole sweep that started after this call: its first
+    renewal after now starts one, its second comes after that sweep ended."""
+    mark = renewed()
+    assert len(mark) == 2, mark
+    renewed_after(renewed_after(mark))
 
 
 def turn_rows(game: Game) -> list[tuple[int, str]]:
