@@ -32,6 +32,7 @@ PAGES = [
     "/games/rules/cakehalla/",
     "/u/demo_brioche/",
     "/accounts/settings/",
+    "/games/inbox/",
     "/games/987654/",  # the site's own not-found page
 ]
 SIGNED_OUT = ["/accounts/login/", "/accounts/signup/", "/", "/games/history/"]
