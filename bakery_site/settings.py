@@ -95,7 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.web.inbox.unread",
+                "games.web.inbox.menu",
             ],
         },
     },
@@ -258,6 +258,11 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/
 # older than NOTICE_MAIL_WITHIN seconds.
 NOTICE_MAIL_AFTER = float(os.environ.get("NOTICE_MAIL_AFTER", "60"))
 NOTICE_MAIL_WITHIN = float(os.environ.get("NOTICE_MAIL_WITHIN", str(2 * 24 * 3600)))
+# Web Push (pywebpush): on when both VAPID keys are set (`manage.py vapid_keys` makes a pair);
+# the subject is how a push service reaches the site's operator.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:bakehouse@localhost"
 
 
 LANGUAGE_CODE = "en-gb"

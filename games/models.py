@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -400,3 +401,23 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.recipient}: {self.text}"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription of a person (what its PushManager gave the page)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200, help_text="The browser's public key.")
+    auth = models.CharField(max_length=100, help_text="The browser's auth secret.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"a browser of {self.user}"
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The subscription as pywebpush takes it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

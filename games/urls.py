@@ -36,4 +36,6 @@ urlpatterns = [
     path("inbox/", inbox.inbox, name="inbox"),
     path("inbox/read/", inbox.mark_all_read, name="inbox_read"),
     path("inbox/<int:notification_id>/", inbox.open_notification, name="inbox_open"),
+    path("inbox/push/subscribe/", inbox.push_subscribe, name="push_subscribe"),
+    path("inbox/push/unsubscribe/", inbox.push_unsubscribe, name="push_unsubscribe"),
 ]
