@@ -69,6 +69,9 @@ class SettingsForm(forms.ModelForm[User]):
         }
         help_texts = {
             "move_sound": "Off by default. The tab title and icon show it either way.",
+            "mail_turn": "",
+            "mail_invite": "",
+            "mail_rematch": "",
             "mail_ended": "Mails go only to a verified address, several together in one mail; "
             "each has a link that stops them. Your inbox shows everything either way.",
         }
