@@ -157,11 +157,13 @@ def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> N
 
 
 @receiver(invited)
-def invited_here(sender: Any, game_id: int, by: int, to: Iterable[int], **kwargs: Any) -> None:
-    """People were invited to a table."""
+def invited_here(
+    sender: Any, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
+) -> None:
+    """A person (or several) was invited to a table."""
     game = the_game(game_id)
     if game is not None:
-        tell_invited(game, by, to)
+        tell_invited(game, by, [to] if isinstance(to, int) else to)
 
 
 # --- the inbox ----------------------------------------------------------------------------

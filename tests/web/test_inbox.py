@@ -145,7 +145,7 @@ def test_an_invitation_tells_the_invited_not_the_host(
 ) -> None:
     game = services.create_game(player, "cakehalla", 3, private=True)
     invited.send(Game, game_id=game.pk, by=player.pk, to=[rival.pk, outsider.pk, player.pk])
-    invited.send(Game, game_id=game.pk, by=player.pk, to=[rival.pk])
+    invited.send(Game, game_id=game.pk, by=player.pk, to=rival.pk)  # one person, as friends do
     assert rows(player) == []
     assert [r.url for r in rows(rival, "invite")] == [game.invite_url]
     assert len(rows(outsider, "invite")) == 1
