@@ -91,9 +91,8 @@ def verify(token: str) -> User:
 def under_limit(key: str, limit: int) -> bool:
     """Count one more request under this key; whether it is within `limit` per LIMIT_WINDOW.
 
-    The counts live in Django's cache. The default cache is each process's own memory: with
-    several processes every one counts on its own, and a global limit needs a shared cache
-    (CACHES on Redis, say).
+    The counts live in Django's cache: each process's own memory by default, so with several
+    processes each counts on its own unless CACHE_URL puts the cache on Redis (settings).
     """
     cache.add(key, 0, timeout=LIMIT_WINDOW)
     try:

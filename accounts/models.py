@@ -163,3 +163,49 @@ class HeldName(models.Model):
         """When this name (any case) is free again, or None when it is free now."""
         held = cls.objects.filter(name__iexact=name, free_at__gt=timezone.now())
         return held.order_by("-free_at").values_list("free_at", flat=True).first()
+
+
+class Friendship(models.Model):
+    """A friend request from one person to another; friends once the other accepts it."""
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_sent"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_received"
+    )
+    accepted = models.BooleanField(default=False, help_text="The other person said yes.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["from_user", "to_user"], name="one_request_per_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(from_user=models.F("to_user")), name="no_friend_of_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        verb = "is friends with" if self.accepted else "asks to befriend"
+        return f"{self.from_user_id} {verb} {self.to_user_id}"
+
+
+class Block(models.Model):
+    """One person blocks another: no requests, invitations, joins or chat lines from them."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -204,6 +204,19 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Django's cache holds only the limits on sending mail, friend requests and invitations
+# (accounts.emails.under_limit). Each process's own memory by default; with several processes,
+# CACHE_URL (a Redis URL, e.g. redis://host:6379/1) makes one limit count across all of them.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "bakehouse",
+        }
+    }
+
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

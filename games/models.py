@@ -364,6 +364,27 @@ class TableSocket(models.Model):
         return f"socket of {self.user or 'a guest'} at game {self.game_id}"
 
 
+class Tutorial(models.Model):
+    """A person's guided first game of one kind: an unrated table against one bot from the kind's
+    fixed deal (games/services/tutorial.py). Finished when its game is over; it never counts in
+    ratings, leaderboards or stats."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="tutorial"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tutorials"
+    )
+    kind = models.CharField(max_length=40, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user}'s tutorial of {self.kind}"
+
+
 class Notification(models.Model):
     """One thing a person is told outside the table: in the inbox, by mail, by Web Push.
 

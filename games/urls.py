@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.web import history, inbox, moderation, rules, tables
+from games.web import friends, history, inbox, moderation, rules, tables, tutorial
 
 app_name = "games"
 
@@ -33,6 +33,12 @@ urlpatterns = [
     path("<int:game_id>/chat/mute/", tables.chat_mute, name="chat_mute"),
     path("<int:game_id>/chat/unmute/", tables.chat_unmute, name="chat_unmute"),
     path("<int:game_id>/report/", moderation.report, name="report"),
+    path("friends/", friends.friends_page, name="friends"),
+    path("friends/<str:username>/<slug:verb>/", friends.change, name="friend_change"),
+    path("<int:game_id>/invite/", friends.invite, name="invite"),
+    path("live/", friends.watch_live, name="live"),
+    path("learn/<slug:slug>/", tutorial.learn, name="learn"),
+    path("<int:game_id>/tutorial/", tutorial.step, name="tutorial_step"),
     path("inbox/", inbox.inbox, name="inbox"),
     path("inbox/read/", inbox.mark_all_read, name="inbox_read"),
     path("inbox/<int:notification_id>/", inbox.open_notification, name="inbox_open"),

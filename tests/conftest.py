@@ -34,9 +34,12 @@ def _bots_inline(settings: object) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_table_caches() -> None:
     """Each test starts with no table read or region render kept: game ids repeat between tests."""
+    from django.core.cache import cache
+
     from games.boards.shared import forget_all
 
     forget_all()
+    cache.clear()  # the limits on mail and tries (accounts.emails.under_limit): ids repeat too
 
 
 @pytest.fixture(autouse=True)

@@ -110,6 +110,23 @@ PERSON_INLINES: list[type[admin.options.InlineModelAdmin[Any, User]]] = [
 ]
 
 
+class DeletedFilter(admin.SimpleListFilter):
+    """Accounts their people deleted ("Delete my account"), or the others."""
+
+    title = "deleted"
+    parameter_name = "deleted"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Deleted"), ("no", "Not deleted")]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        if self.value() == "yes":
+            return queryset.exclude(deleted_at=None)
+        if self.value() == "no":
+            return queryset.filter(deleted_at=None)
+        return queryset
+
+
 @admin.register(User)
 class BakehouseUserAdmin(UserAdmin[User]):
     """The stock user admin plus the bot flag, which only the services set.
@@ -118,14 +135,28 @@ class BakehouseUserAdmin(UserAdmin[User]):
     with a button that calls the service: bots take the running seats, sockets close.
     """
 
-    list_display = ("username", "email", "is_bot", "is_staff", "is_active", "date_joined")
-    list_filter = ("is_bot", "is_staff", "is_active")
+    list_display = (
+        "username",
+        "email",
+        "email_verified",
+        "is_bot",
+        "is_staff",
+        "is_active",
+        "date_joined",
+    )
+    list_filter = ("is_bot", "is_staff", "is_active", "email_verified", DeletedFilter)
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        ("Bakehouse", {"fields": ("is_bot", "recent_games")}),
+        ("Bakehouse", {"fields": ("email_verified", "is_bot", "deleted_at", "recent_games")}),
     )
-    readonly_fields = ("is_bot", "recent_games")
+    readonly_fields = ("is_bot", "deleted_at", "recent_games")
     inlines = PERSON_INLINES
+
+    def get_readonly_fields(self, request: HttpRequest, obj: User | None = None) -> Any:
+        """A deleted account's name ("a deleted baker #n") is the site's, not a username the
+        form would accept: it stays as it is, and the rest of the account can still be saved."""
+        fields = super().get_readonly_fields(request, obj)
+        return (*fields, "username") if obj is not None and obj.deleted_at else fields
 
     @admin.display(description="Games")
     def recent_games(self, person: User) -> str:

@@ -1,4 +1,4 @@
-"""The table chat as one viewer sees it: the last lines, without hidden or muted ones."""
+"""The table chat as one viewer sees it: the last lines, without hidden, muted or blocked ones."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from accounts.models import User
+from accounts.models import Block, User
 from games.models import ChatMessage, Game, Mute, Seat
 from games.services.chat import closed_because, may_read, may_write, seated_person
 
@@ -33,12 +33,12 @@ def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
         return {"game": game, "readable": False, "writable": False, "seated": seated}
     muted = muted_by(user)
     closed = closed_because(game)
-    lines = (
-        ChatMessage.objects.filter(game=game, hidden=False)
-        .exclude(author__in=[m.pk for m in muted])
-        .select_related("author")
-        .order_by("-created_at", "-pk")[:SHOWN]
+    lines = ChatMessage.objects.filter(game=game, hidden=False).exclude(
+        author__in=[m.pk for m in muted]
     )
+    if getattr(user, "is_authenticated", False):
+        lines = lines.exclude(author__in=Block.objects.filter(blocker=user).values("blocked_id"))
+    lines = lines.select_related("author").order_by("-created_at", "-pk")[:SHOWN]
     return {
         "game": game,
         "readable": True,

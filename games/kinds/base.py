@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -131,6 +131,29 @@ class Option:
     default: str
 
 
+@dataclass(frozen=True)
+class Lesson:
+    """A game's guided first game (games/services/tutorial.py): a fixed short deal against one
+    bot under the real rules, and the words and controls its steps point at."""
+
+    # The engine's setup (a fixed deal) and the table's seed (seats, bots' choices).
+    setup: Mapping[str, object]
+    seed: int
+    bot: str
+    # The table's options, and one sentence the first step opens with.
+    options: Mapping[str, str]
+    welcome: str
+    # Once the game is over: one sentence about the scoring the results show.
+    scoring: str
+    # While a round's results wait to be closed: one sentence about them.
+    round_scored: str
+    # The board's control (a CSS selector in #board) that makes an action of this kind.
+    control: Callable[[Mapping[str, Any]], str]
+    # The results on the board, and the control that closes a round's results.
+    results_control: str
+    close_control: str
+
+
 class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     """One game as the site offers it, over its engine's state, view and action. Subclass it per
     game (naming those three) and override what differs."""
@@ -163,6 +186,8 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     seat_chart_blurb: str = "Is there a first-player advantage? Shared wins count for each winner."
     # The game's own charts on /stats/<game>/ (a partial reading `own`, from stat_charts).
     stats_template: str | None = None
+    # The guided first game, for a kind that offers one.
+    lesson: Lesson | None = None
 
     @property
     def bot_levels(self) -> tuple[str, ...]:

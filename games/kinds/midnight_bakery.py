@@ -18,6 +18,7 @@ from games.kinds.base import (
     Facts,
     GameKind,
     GameRow,
+    Lesson,
     Option,
     SeatRow,
     player_name,
@@ -364,6 +365,43 @@ def stat_charts(counts: Counts) -> dict[str, Any]:
     }
 
 
+def keep_control(action: Mapping[str, Any]) -> str:
+    """The batch's button that keeps this card (its id, quoted, sits in the button's value)."""
+    return f"#batch-form button[value*='\"{action['card']}\"']"
+
+
+# A short night for the guided first game: 30 cards deal one bake of ten picks to each of two
+# bakers and the Night Owl, then the empty deck brings dawn (the engine's early end). No Peel:
+# its two-tap keep is left for a real night.
+LESSON_DECK = [
+    *("croissant", "jam", "macaron", "truffle", "bun", "baguette-2", "croissant", "glaze"),
+    *("macaron", "baguette-1"),
+    *("croissant", "fruit", "macaron", "bun", "truffle", "baguette-3", "croissant", "bun"),
+    *("baguette-2", "chocolate"),
+    *("macaron", "truffle", "bun", "croissant", "glaze", "baguette-2", "fruit", "truffle"),
+    *("baguette-3", "baguette-1"),
+]
+
+LESSON = Lesson(
+    setup={"deck": LESSON_DECK},
+    seed=20261204,
+    bot="random",
+    options={"passing": "alternate"},
+    welcome=(
+        "A short night: one bake of ten picks against one bot, while the Night Owl snatches"
+        " a card each pick."
+    ),
+    scoring=(
+        "Dawn: each case scored its pairs, threes, buns, tarts and loaves, then the truffle"
+        " boxes paid 7 for the most and -3 for none."
+    ),
+    round_scored="The bake is scored: read how each case scored, then go back to the ovens.",
+    control=keep_control,
+    results_control="#region-results .results-card",
+    close_control="#region-results form button[type='submit']",
+)
+
+
 class MidnightBakery(GameKind[State, View, Action]):
     """Simultaneous drafting for 2 to 8 bakers over one night of three bakes."""
 
@@ -391,6 +429,7 @@ class MidnightBakery(GameKind[State, View, Action]):
     seat_chart_title = "Win rate by seat"
     seat_chart_blurb = "Seats pass to the next or previous seat; shared wins count for each winner."
     stats_template = "games/midnight-bakery/_stats.html"
+    lesson = LESSON
 
     @property
     def quick_play(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from accounts import friends
 from accounts.models import User
 from games.models import Action, ChatMessage, Game, Seat
 from games.records import archive
@@ -100,6 +101,16 @@ def chat_lines(person: User) -> list[dict[str, Any]]:
     return [{"game_id": c.game_id, "at": when(c.created_at), "text": c.text} for c in lines]
 
 
+def people(person: User) -> dict[str, list[str]]:
+    """The person's friends, friend requests both ways, and the people they block, by name."""
+    return {
+        "friends": [u.username for u in friends.friends_of(person)],
+        "asked_you": [u.username for u in friends.asking(person)],
+        "you_asked": [u.username for u in friends.asked_by(person)],
+        "blocked": [u.username for u in friends.blocked_by(person)],
+    }
+
+
 def personal_data(person: User) -> dict[str, Any]:
     """Everything 'Download my data' holds, JSON-ready."""
     return {
@@ -110,4 +121,5 @@ def personal_data(person: User) -> dict[str, Any]:
         "games": finished_games(person),
         "other_tables": other_tables(person),
         "chat": chat_lines(person),
+        "people": people(person),
     }

@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import catalog, charts
 from games.kinds.base import Facts
-from games.models import Action, Game, Seat, StatCount
+from games.models import Action, Game, Seat, StatCount, Tutorial
 from games.records import archive
 
 ACTIVE_DAYS = 7
@@ -30,7 +30,9 @@ def games_by_kind() -> list[dict[str, Any]]:
     """Per game: finished games and games running now."""
     counts = {
         row["kind"]: row
-        for row in Game.objects.values("kind").annotate(
+        for row in Game.objects.filter(tutorial__isnull=True)
+        .values("kind")
+        .annotate(
             finished=Count("pk", filter=Q(status=Game.Status.OVER)),
             running=Count("pk", filter=Q(status=Game.Status.RUNNING)),
         )
@@ -50,7 +52,10 @@ def most_active(days: int = ACTIVE_DAYS, top: int = TOP_ACTIVE) -> list[dict[str
     since = timezone.now() - timedelta(days=days)
     return list(
         Seat.objects.filter(
-            game__status=Game.Status.OVER, game__finished_at__gte=since, user__is_bot=False
+            game__status=Game.Status.OVER,
+            game__finished_at__gte=since,
+            game__tutorial__isnull=True,
+            user__is_bot=False,
         )
         .values("user__username")
         .annotate(played=Count("pk"), won=Count("pk", filter=Q(winner=True)))
@@ -124,7 +129,10 @@ def add_counts(kind: str, facts: Facts) -> None:
 def count_finished(
     game: Game, view: Mapping[str, Any], result: Mapping[str, Any], seats: Mapping[int, Any]
 ) -> None:
-    """Move the charts' counters for a game that just ended (call inside its transaction)."""
+    """Move the charts' counters for a game that just ended (call inside its transaction); a
+    tutorial counts nowhere."""
+    if Tutorial.objects.filter(game_id=game.pk).exists():
+        return
     add_counts(game.kind, game_facts(game.kind, view, result, seats))
 
 
@@ -143,7 +151,7 @@ def recount(kind: str | None = None) -> Recount:
     rebuild (another rules version, a game no longer offered) is skipped and reported, not
     miscounted."""
     counters = StatCount.objects.all()
-    games = Game.objects.filter(status=Game.Status.OVER)
+    games = Game.objects.filter(status=Game.Status.OVER, tutorial__isnull=True)
     if kind is not None:
         counters = counters.filter(kind=kind)
         games = games.filter(kind=kind)

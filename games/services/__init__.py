@@ -7,7 +7,7 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
-from games.services import chat, notices
+from games.services import chat, notices, tutorial
 from games.services.absence import sweep as sweep_absences
 from games.services.base import (
     NotAllowed,
@@ -18,6 +18,7 @@ from games.services.base import (
 )
 from games.services.deletion import delete_account
 from games.services.hints import Suggestion, offers_hints, suggest
+from games.services.invitations import invitable, invite
 from games.services.notices import sweep as sweep_notices
 from games.services.play import (
     ABSENT,
@@ -105,5 +106,8 @@ __all__ = [
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",
     "handed_over",
+    "invitable",
+    "invite",
     "take_seat_back",
+    "tutorial",
 ]

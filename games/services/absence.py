@@ -42,6 +42,8 @@ def absent_seats(since: datetime) -> list[Seat]:
         resigned=False,
         position__isnull=False,
     ).exclude(Exists(seen))
+    # A tutorial waits for its learner however long they are away: it is resumed, not handed on.
+    seats = seats.filter(game__tutorial__isnull=True)
     return list(seats.select_related("game", "user").order_by("game_id", "position"))
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.groups import group_name, send_to_group, user_group
-from games.models import ChatMessage, Game, Mute, Seat
+from games.models import ChatMessage, Game, Mute, Seat, TableSocket
 from games.services.base import NotAllowed, ServiceError, lock_user
 from games.services.moderation import log_moderation
 
@@ -134,6 +134,13 @@ def announce_chat_to_user(user_id: int, game_id: int) -> None:
     """Tell one person's sockets at a table to redraw their chat (they muted or unmuted)."""
 
     send_to_group(user_group(user_id), {"type": "chat.changed", "game": game_id})
+
+
+def redraw_everywhere(user_id: int) -> None:
+    """Tell the person's sockets at every table to redraw their chat (they blocked someone)."""
+    games = TableSocket.objects.filter(user_id=user_id, open=True).values_list("game_id", flat=True)
+    for game_id in sorted(set(games)):
+        announce_chat_to_user(user_id, game_id)
 
 
 def check_mute(user: User, other: User | None) -> User:

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import friends
 from accounts.models import HeldName, Rating, RatingPoint, User, deleted_name
 from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
@@ -67,6 +68,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     HeldName.hold(old_name)
     handed = give_up_tables(person, DELETED)
     forget_chat(person)
+    friends.forget(person)
     Rating.objects.filter(user=person).delete()
     RatingPoint.objects.filter(user=person).delete()
     rename_in_notices(person, old_name)

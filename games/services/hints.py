@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from accounts.models import User
@@ -25,6 +25,7 @@ class Suggestion:
     action: Mapping[str, Any]
     words: str
     why: str
+    version: int = 0  # the table's version it was given at (the page clears it once past)
 
 
 def against_bots(seats: Sequence[Seat]) -> bool:
@@ -87,4 +88,5 @@ def suggest(game: Game | int, user: User) -> Suggestion:
     if engine.is_over(state) or seat.position not in engine.active_seats(state) or not legal:
         raise ServiceError("It is not your move now: a hint comes when you have one to make.")
     view = engine.view(state, seat.position)
-    return advise(game.spec, view, legal, hint_rng(game, seat.position))
+    hint = advise(game.spec, view, legal, hint_rng(game, seat.position))
+    return replace(hint, version=game.version)

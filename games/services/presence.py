@@ -69,20 +69,33 @@ def kept_since(at: datetime) -> datetime:
 
 def read(game_id: int) -> Presence:
     """The table's presence now (one query)."""
+    return read_many([game_id]).get(game_id, NOBODY)
+
+
+def read_many(game_ids: Iterable[int]) -> dict[int, Presence]:
+    """The presence now of each of these tables (one query for them all)."""
     stamp = time.time()
     at = clocks.now()
     live_since = at - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
-    rows = TableSocket.objects.filter(game_id=game_id, seen_at__gte=away_since(at))
-    connected, recent, guests = set(), set(), 0
-    for user_id, is_open, seen_at in rows.values_list("user_id", "open", "seen_at"):
+    ids = list(game_ids)
+    rows = TableSocket.objects.filter(game_id__in=ids, seen_at__gte=away_since(at))
+    connected: dict[int, set[int]] = {pk: set() for pk in ids}
+    recent: dict[int, set[int]] = {pk: set() for pk in ids}
+    guests = dict.fromkeys(ids, 0)
+    for game_id, user_id, is_open, seen_at in rows.values_list(
+        "game_id", "user_id", "open", "seen_at"
+    ):
         live = is_open and seen_at >= live_since
         if user_id is None:
-            guests += live
+            guests[game_id] += live
             continue
-        recent.add(user_id)
+        recent[game_id].add(user_id)
         if live:
-            connected.add(user_id)
-    return Presence(frozenset(connected), frozenset(recent), guests, stamp)
+            connected[game_id].add(user_id)
+    return {
+        pk: Presence(frozenset(connected[pk]), frozenset(recent[pk]), guests[pk], stamp)
+        for pk in ids
+    }
 
 
 def lately_here(game_ids: Iterable[int]) -> set[int]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import friends
 from accounts.models import User
 from games.models import Game, Seat
 from games.services import clocks, presence
@@ -48,6 +49,11 @@ def check_offer_rematch(game: Game, user: User) -> list[Seat]:
         raise NotAllowed("Only the bakers of this game can offer a rematch.")
     if mine.resigned:
         raise NotAllowed("You resigned this game, so you cannot offer a rematch.")
+    blocked, blocking = friends.blocks_among(user, {s.user_id for s in seats} - {user.pk})
+    if blocked:
+        raise NotAllowed("Someone at this table has blocked you, so you cannot play again here.")
+    if blocking:
+        raise NotAllowed("You block someone at this table: unblock them to play again.")
     return seats
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.friends import block_at_table
 from accounts.models import User
 from accounts.names import bot_name
 from games import catalog
@@ -105,10 +106,14 @@ def check_join(game: Game, user: User, invite: str | None) -> None:
         raise ServiceError(closed_reason(game))
     if game.private and invite != game.invite:
         raise NotAllowed("This table is private: you need its invite link.")
-    if game.seats.filter(user=user).exists():
+    seated = set(game.seats.values_list("user_id", flat=True))
+    if user.pk in seated:
         raise ServiceError("You already sit at this table.")
-    if game.seats.count() >= game.capacity:
+    if len(seated) >= game.capacity:
         raise ServiceError("Every seat at this table is taken.")
+    refused = block_at_table(user, seated)
+    if refused:
+        raise NotAllowed(refused)
 
 
 @transaction.atomic
@@ -242,8 +247,9 @@ def check_start(game: Game, user: User) -> list[Seat]:
     return seats
 
 
-def deal(game: Game, seats: list[Seat]) -> None:
-    """Draw the seats and deal the locked game (check_start, or the yeses of a rematch)."""
+def deal(game: Game, seats: list[Seat], setup: Mapping[str, object] | None = None) -> None:
+    """Draw the seats and deal the locked game (check_start, or the yeses of a rematch); from
+    `setup` when given (a tutorial's fixed deal), else as the seed deals."""
     clock = clocks.pace(game)
     for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
         seat.position = position
@@ -251,7 +257,8 @@ def deal(game: Game, seats: list[Seat]) -> None:
     Seat.objects.bulk_update(seats, ["position", "bank"])
     engine = game.spec.engine
     options = dict(game.options)
-    game.setup = engine.deal(len(seats), seed=game.seed, options=options)
+    dealt = setup if setup is not None else engine.deal(len(seats), seed=game.seed, options=options)
+    game.setup = dict(dealt)
     game.rules_version = engine.RULES_VERSION
     state = engine.new_game(len(seats), seed=game.seed, options=options, setup=game.setup)
     game.status = Game.Status.RUNNING

@@ -12,11 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import leaderboards
+from accounts.emails import under_limit
 from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, RatingPoint, User
 from games import catalog, charts, services
 from games.access import AuthedRequest, watch_refused
 from games.models import LIVE, Game, Seat
 from games.records import history, personal
+from games.services import tutorial
 from games.web.forms import DeleteAccountForm
 
 RECENT_FINISHED = 15
@@ -27,7 +29,9 @@ def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
     """Per game kind: the person's finished games, wins, average and best score (one query)."""
     return {
         row["game__kind"]: row
-        for row in Seat.objects.filter(user=person, game__status=Game.Status.OVER)
+        for row in Seat.objects.filter(
+            user=person, game__status=Game.Status.OVER, game__tutorial__isnull=True
+        )
         .values("game__kind")
         .annotate(
             games=Count("pk"),
@@ -93,6 +97,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "seats": visible,
             "wins": wins,
             "played": played,
+            "tutorials_done": tutorial.finished_kinds(person),
             **eligibility(),
         },
     )
@@ -151,13 +156,19 @@ def my_data(request: AuthedRequest) -> HttpResponse:
     return response
 
 
+DELETE_TRIES_AN_HOUR = 5
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def delete_account(request: AuthedRequest) -> HttpResponse:
-    """'Delete my account', confirmed with the password; then logged out, back to the lobby."""
+    """'Delete my account', confirmed with the password; then logged out, back to the lobby. The
+    password may be tried DELETE_TRIES_AN_HOUR times an hour (a left-open session is no way in)."""
     form = DeleteAccountForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
+            if not under_limit(f"delete-account:user:{request.user.pk}", DELETE_TRIES_AN_HOUR):
+                raise services.ServiceError("Too many tries: wait an hour and try again.")
             services.delete_account(request.user, form.cleaned_data["password"])
         except services.ServiceError as refused:
             form.add_error("password", str(refused))

@@ -34,6 +34,7 @@ from games.boards.chat import chat_context, render_chat_log, render_chat_panel
 from games.boards.shared import read
 from games.engines import IllegalAction
 from games.models import LIVE, Game, Seat
+from games.services import tutorial
 from games.services.moves import close_posted, parse_number, play_posted
 from games.web.forms import NewGameForm
 from games.web.rules import summary_templates
@@ -192,6 +193,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "waiting": waiting,
             "recent": recently_finished(request.user),
             "games": catalog.available(),
+            "tutorials": tutorial.offers(request.user),
         },
     )
 
@@ -256,10 +258,12 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     board = render_board(game, request.user, request, seats_and_state)
     if request.htmx:
         return HttpResponse(board)
+    step = tutorial.step(game, request.user)
     ctx = {
         "game": game,
         "board": board,
-        "hints": services.offers_hints(game, request.user, seats_and_state.seats),
+        "tutorial": step,
+        "hints": step is None and services.offers_hints(game, request.user, seats_and_state.seats),
         "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),
@@ -464,11 +468,13 @@ def close_results(request: AuthedRequest, game: Game) -> Game | None:
     return close_posted(game, request.user, request.POST)
 
 
-def hint_html(text: str, *, refused: bool = False) -> str:
-    """The hint line beside the board (outside the live board, so pushes never redraw it)."""
+def hint_html(text: str, *, version: int = 0, refused: bool = False) -> str:
+    """The hint line beside the board (outside the live board, so pushes never redraw it; the
+    page clears it once its board is past `version`)."""
     if refused:
         return format_html('<p id="board-hint" class="message error" role="alert">{}</p>', text)
-    return format_html('<p id="board-hint" class="board-hint" role="status">{}</p>', text)
+    line = '<p id="board-hint" class="board-hint" role="status" data-version="{}">{}</p>'
+    return format_html(line, version, text)
 
 
 @login_required
@@ -481,7 +487,7 @@ def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
         hint = services.suggest(game, request.user)
     except services.ServiceError as exc:
         return HttpResponse(hint_html(str(exc), refused=True), status=exc.status)
-    return HttpResponse(hint_html(f"Suggested: {hint.words} Why: {hint.why}"))
+    return HttpResponse(hint_html(f"Suggested: {hint.words} Why: {hint.why}", version=hint.version))
 
 
 @require_GET

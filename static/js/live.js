@@ -146,6 +146,7 @@
     if (!stale && (diff || fragment.querySelector("#board-live"))) lastPoll = Date.now();
     answered(fragment);
     settle();
+    clearPassedHint();
     // A region this board has no place for: the page shows another layout, fetch the whole.
     if (missing && !stale) resync(true);
     // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
@@ -220,9 +221,28 @@
     if (!document.hidden) reconnectNow();
   });
 
+  // A practice table's hint is for the board it was given at: a newer board clears it.
+  function clearPassedHint() {
+    var hint = document.getElementById("board-hint");
+    if (hint && hint.dataset.version && shownVersion() > Number(hint.dataset.version)) {
+      hint.textContent = "";
+      delete hint.dataset.version;
+    }
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "board-hint") clearPassedHint();
+  });
+
   // Answers to taps: boards go through apply(); refusals and failures are told in words.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
+    // A refused hint (a rated table, not your move) says why in its own line.
+    if (target && target.id === "board-hint" && event.detail.xhr.status < 500) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+      return;
+    }
     if (!target || target.id !== "board" || !event.detail.shouldSwap) return;
     event.detail.shouldSwap = false;
     apply(event.detail.serverResponse);
@@ -250,7 +270,9 @@
         ? "Something went wrong on our side (error " + xhr.status + "); your tap was not taken."
         : "That was refused (" + xhr.status + ").";
     }
-    say(words + " The board has been refreshed.", "error");
+    // A 503 is the database away for a moment (games/outages.py): the board cannot be fetched
+    // either, so the page does not claim it was; the slow poll brings it once it is back.
+    say(xhr.status === 503 ? words : words + " The board has been refreshed.", "error");
     resync(true);
   });
   document.addEventListener("htmx:sendError", function (event) {

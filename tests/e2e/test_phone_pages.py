@@ -32,6 +32,8 @@ PAGES = [
     "/games/rules/cakehalla/",
     "/u/demo_brioche/",
     "/accounts/settings/",
+    "/games/friends/",
+    "/games/live/",
     "/games/inbox/",
     "/games/987654/",  # the site's own not-found page
 ]

@@ -277,3 +277,31 @@ def test_the_site_default_is_the_console() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["console://", "django.core.mail.backends.console.EmailBackend"]
+
+
+COUNT_ONE = """
+import django, sys
+django.setup()
+from accounts.emails import under_limit
+print(under_limit(sys.argv[1], 3))
+"""
+
+
+def test_with_cache_url_a_limit_counts_across_processes() -> None:
+    """CACHE_URL puts the limits on Redis: four requests from two processes meet a limit of 3."""
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        pytest.skip("REDIS_URL is not set")
+    key = f"test-limit:{os.getpid()}:{os.urandom(4).hex()}"
+    env = {**os.environ, "CACHE_URL": redis_url, "DJANGO_SETTINGS_MODULE": "bakery_site.settings"}
+    said = [
+        subprocess.run(
+            [sys.executable, "-c", COUNT_ONE, key],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for _ in range(4)
+    ]
+    assert said == ["True", "True", "True", "False"]

@@ -9,8 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 
+from accounts import friends
 from accounts.models import User
 from games import services
 from games.models import Game, Notification
@@ -193,3 +195,17 @@ def test_nobody_opens_or_reads_another_persons_notifications(
     assert client_for(rival).get("/games/inbox/read/").status_code == 405
     row.refresh_from_db()
     assert row.read_at is None
+
+
+def test_a_friends_invitation_reaches_the_inbox(
+    player: User, rival: User, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    cache.clear()  # the invitations' limits count in the cache
+    friends.ask(player, rival)
+    friends.accept(rival, player)
+    game = services.create_game(player, "cakehalla", 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.invite(game, player, rival)
+    (row,) = rows(rival, "invite")
+    assert row.text == f"alice invites you to {game}." and row.url == f"/games/{game.pk}/"
+    assert rows(player) == []

@@ -106,6 +106,17 @@ def test_a_wrong_password_deletes_nothing(player: User, rival: User, running_gam
     assert not HeldName.objects.exists()
 
 
+def test_the_password_may_be_tried_five_times_an_hour(rival: User) -> None:
+    client = client_for(rival)
+    for _ in range(5):
+        response = client.post("/accounts/settings/delete/", {"password": "not it"})
+        assert "That is not your password" in response.text
+    response = client.post("/accounts/settings/delete/", {"password": PASSWORD})
+    assert response.status_code == 400 and "Too many tries: wait an hour" in response.text
+    rival.refresh_from_db()
+    assert rival.is_active and rival.deleted_at is None
+
+
 def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     player: User, rival: User, running_game: Game
 ) -> None:
@@ -196,3 +207,30 @@ def test_a_deleted_name_cannot_be_taken_or_deleted_twice(rival: User) -> None:
 def test_a_taken_name_in_another_case_is_refused_not_an_error(player: User) -> None:
     refused = sign_up("ALICE")
     assert refused.status_code == 200 and "already exists" in refused.text
+
+
+def test_admin_lists_a_deleted_account_and_can_still_save_it(rival: User) -> None:
+    from django.contrib import admin
+    from django.test import RequestFactory
+
+    gone = services.delete_account(rival, PASSWORD)
+    staff = User.objects.create_superuser("mod", password="a-moderators-secret")
+    page = client_for(staff).get("/admin/accounts/user/?deleted=yes")
+    assert page.status_code == 200 and gone.username in page.text
+    assert "Email verified" in page.text or "email verified" in page.text.lower()
+    assert "mod" not in page.text.split("result_list")[1].split("</table>")[0]
+
+    request = RequestFactory().post("/")
+    request.user = staff
+    model_admin = admin.site._registry[User]
+    form_class = model_admin.get_form(request, gone, change=True)
+    assert "username" not in form_class.base_fields  # read only: the site's name stays
+    data = {
+        "email": "",
+        "is_active": "",
+        "date_joined_0": gone.date_joined.strftime("%Y-%m-%d"),
+        "date_joined_1": gone.date_joined.strftime("%H:%M:%S"),
+        "email_verified": "on",
+    }
+    form = form_class(data, instance=gone)
+    assert form.is_valid(), form.errors

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0013_turn_based_paces'),
+        ('games', '0014_tutorials'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0007_deleted_accounts'),
+        ('accounts', '0008_friendship_and_block'),
     ]
 
     operations = [

@@ -1,0 +1,79 @@
+"""Inviting a friend to your open table: checked, limited, and announced with `invited`.
+
+Nothing is stored: the notifications listen to `invited` (games.services.base) and give the
+friend the table's link (its invite link for a private table). The limits live in Django's
+cache, like accounts.emails' (each process counts on its own unless CACHES is shared).
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.db import transaction
+
+from accounts import friends
+from accounts.emails import LIMIT_WINDOW, under_limit
+from accounts.models import User
+from games.models import Game
+from games.services.base import NotAllowed, ServiceError, closed_reason, invited
+
+# Invitations one person may send per hour, at all their tables together.
+INVITES_PER_HOUR = 20
+
+
+class TooMany(ServiceError):
+    """More invitations than the limits allow."""
+
+    status = 429
+
+
+def once_key(game: Game, to: User) -> str:
+    """The cache key that says this friend was already invited to this table."""
+    return f"invited:game:{game.pk}:user:{to.pk}"
+
+
+def check_invite(game: Game, by: User, to: User | None) -> User:
+    """The friend this person may invite to this table now, or a ServiceError."""
+    if to is None or to.is_bot:
+        raise ServiceError("There is no such person to invite.")
+    if to.pk == by.pk:
+        raise ServiceError("You cannot invite yourself.")
+    if game.status != Game.Status.OPEN:
+        raise ServiceError(closed_reason(game))
+    seated = set(game.seats.values_list("user_id", flat=True))
+    if by.pk not in seated:
+        raise NotAllowed("Only the people at a table can invite friends to it.")
+    if friends.blocked_between(by, to):
+        raise NotAllowed(f"You cannot invite {to.username}.")
+    if not friends.are_friends(by, to):
+        raise NotAllowed(f"You can invite only your friends, and {to.username} is not one yet.")
+    if to.pk in seated:
+        raise ServiceError(f"{to.username} already sits at this table.")
+    if len(seated) >= game.capacity:
+        raise ServiceError("Every seat at this table is taken.")
+    if cache.get(once_key(game, to)):
+        raise ServiceError(f"{to.username} is already invited to this table.")
+    if not under_limit(f"invites:user:{by.pk}", INVITES_PER_HOUR):
+        raise TooMany(f"You sent {INVITES_PER_HOUR} invitations this hour; try again later.")
+    return to
+
+
+@transaction.atomic
+def invite(game: Game, by: User, to: User | None) -> User:
+    """Invite a friend to the table; `invited` is sent once the transaction commits."""
+    friend = check_invite(game, by, to)
+    cache.set(once_key(game, friend), by.pk, timeout=LIMIT_WINDOW)
+    game_id, by_id, to_id = game.pk, by.pk, friend.pk
+    transaction.on_commit(lambda: invited.send(Game, game_id=game_id, by=by_id, to=to_id))
+    return friend
+
+
+def invitable(game: Game, user: User) -> list[tuple[User, bool]]:
+    """The friends this person could invite to this open table (not seated), each with whether
+    they are invited already."""
+    seated = set(game.seats.values_list("user_id", flat=True))
+    if game.status != Game.Status.OPEN or user.pk not in seated:
+        return []
+    ids = friends.friend_ids(user) - seated
+    people = list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
+    done = cache.get_many([once_key(game, p) for p in people])
+    return [(p, once_key(game, p) in done) for p in people]

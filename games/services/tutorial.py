@@ -1,0 +1,188 @@
+"""Guided first games: a person's tutorial table of one kind, and the step it shows them now.
+
+A tutorial is an ordinary unrated, private, relaxed table against one house bot, dealt from the
+kind's fixed short deal (its `lesson`, games/kinds/) under the real rules. Each step is read
+from the person's own seat view only: the move the strongest bot would make there (as a practice
+table's hint), in the kind's words, and the board control that makes it. A tutorial is finished
+when its game is over with the person still in their seat; it never moves a rating or a stat.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from games import catalog
+from games.kinds.base import AnyKind, Lesson
+from games.models import Game, Seat, Tutorial
+from games.services.base import ServiceError, load_state, lock, lock_user, seats_in_order
+from games.services.play import bots_after_commit
+from games.services.tables import add_bot, check_start, create_game, deal
+
+SEATS = 2
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the tutorial tells the person now: what to do, one sentence of why, and the control
+    on the board to press (a CSS selector in #board; empty when there is nothing to press)."""
+
+    what: str
+    why: str
+    target: str
+    intro: str = ""
+    done: bool = False
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A tutorial the lobby offers: the kind, and whether the person has one going already."""
+
+    kind: AnyKind
+    going: bool
+
+
+def lesson_kinds() -> list[AnyKind]:
+    """The games on offer that have a guided first game."""
+    return [kind for kind in catalog.available() if kind.lesson is not None]
+
+
+def lesson_of(slug: str) -> tuple[AnyKind, Lesson]:
+    """The kind and its lesson, or a ServiceError in words."""
+    try:
+        kind = catalog.get(slug)
+    except KeyError:
+        raise ServiceError("That game is not on offer.") from None
+    if kind.lesson is None:
+        raise ServiceError(f"{kind.name} has no guided first game yet.")
+    return kind, kind.lesson
+
+
+def unfinished(user: User, slug: str) -> Game | None:
+    """The person's tutorial of that kind still being played, if any."""
+    found = (
+        Tutorial.objects.filter(user=user, kind=slug, game__status=Game.Status.RUNNING)
+        .select_related("game")
+        .first()
+    )
+    return found.game if found is not None else None
+
+
+def start_tutorial(user: User, slug: str) -> Game:
+    """The person's unfinished tutorial of that kind, or a new one dealt now; the bot makes its
+    first move after the commit."""
+    kind, lesson = lesson_of(slug)
+    if user.is_bot:
+        raise ServiceError("Tutorials are for people.")
+    with transaction.atomic():
+        lock_user(user)  # two taps at once start one table
+        going = unfinished(user, kind.slug)
+        if going is not None:
+            return going
+        game = create_game(
+            user,
+            kind.slug,
+            SEATS,
+            dict(lesson.options),
+            private=True,
+            watchers=Game.Watchers.PLAYERS,
+            pace=Game.Pace.RELAXED,
+            rated=False,
+        )
+        game.seed = lesson.seed  # the same seats and bot choices for everyone who learns
+        game.save(update_fields=["seed"])
+        add_bot(game, user, lesson.bot)
+        game = lock(game.pk)
+        deal(game, check_start(game, user), lesson.setup)
+        Tutorial.objects.create(game=game, user=user, kind=kind.slug)
+    bots_after_commit(game.pk)
+    return game
+
+
+def is_tutorial(game: Game) -> bool:
+    """Whether this table is someone's tutorial."""
+    return Tutorial.objects.filter(game_id=game.pk).exists()
+
+
+def step_rng(game: Game, position: int) -> random.Random:
+    """The stream the step's advice draws from: one per move of the table, the same for every
+    learner (the deal and the seed are fixed, so the path is too)."""
+    return random.Random(f"tutorial:{game.kind}:{game.moves}:{position}")
+
+
+def step(game: Game, user: Any) -> Step | None:
+    """The step this person's tutorial shows now (None: not their tutorial, or nothing to say)."""
+    kind = game.spec
+    lesson = kind.lesson
+    if lesson is None or not getattr(user, "is_authenticated", False) or game.snapshot is None:
+        return None
+    if not Tutorial.objects.filter(game_id=game.pk, user_id=user.pk).exists():
+        return None
+    me = next((s for s in seats_in_order(game) if s.user_id == user.pk), None)
+    if me is None or me.position is None:
+        return None
+    if game.status == Game.Status.OVER:
+        return Step(
+            "The game is over: here is the scoring.",
+            lesson.scoring,
+            lesson.results_control,
+            done=True,
+        )
+    if game.status != Game.Status.RUNNING or me.resigned:
+        return None
+    return move_step(game, kind, lesson, me)
+
+
+def move_step(game: Game, kind: AnyKind, lesson: Lesson, me: Seat) -> Step:
+    """The step of a running tutorial, from the person's own seat view."""
+    assert me.position is not None
+    engine = kind.engine
+    state = load_state(game)
+    view = engine.view(state, me.position)
+    first = not game.actions.filter(seat=me.position).exists()
+    intro = lesson.welcome if first else ""
+    if kind.results_count(view) > me.results_seen:
+        return Step("The round is scored.", lesson.round_scored, lesson.close_control, intro)
+    legal = engine.legal_actions(state, me.position)
+    if not legal or me.position not in engine.active_seats(state):
+        return Step(
+            "Your rival is choosing.", "The board moves on by itself when it is your turn.", ""
+        )
+    action = kind.bots[kind.strongest_bot](view, legal, step_rng(game, me.position))
+    words, why = kind.advise(view, action)
+    return Step(words, why, lesson.control(action), intro)
+
+
+def offers(user: Any) -> list[Offer]:
+    """The tutorials the lobby offers this person: each game with a lesson of which they have
+    not finished a game yet (a tutorial or a real one)."""
+    if not getattr(user, "is_authenticated", False) or user.is_bot:
+        return []
+    finished = set(
+        Seat.objects.filter(user=user, game__status=Game.Status.OVER, resigned=False).values_list(
+            "game__kind", flat=True
+        )
+    )
+    going = set(
+        Tutorial.objects.filter(user=user, game__status=Game.Status.RUNNING).values_list(
+            "kind", flat=True
+        )
+    )
+    return [Offer(k, k.slug in going) for k in lesson_kinds() if k.slug not in finished]
+
+
+def finished_kinds(user: User) -> list[AnyKind]:
+    """The games whose tutorial this person finished (in their own seat, to the end)."""
+    done = set(
+        Tutorial.objects.filter(
+            user=user,
+            game__status=Game.Status.OVER,
+            game__seats__user=user,
+            game__seats__resigned=False,
+        ).values_list("kind", flat=True)
+    )
+    return [kind for kind in catalog.available() if kind.slug in done]

@@ -1,0 +1,214 @@
+"""Friends: the buttons on a profile, the friends page (who is online, at which table), inviting
+a friend to your table, and the running tables anyone may watch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Avg, F, OuterRef, Q, Subquery
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts import friends
+from accounts.models import Rating, User
+from games import services
+from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, watchable
+from games.models import LIVE, Game, Seat, TableSocket
+from games.services import clocks, presence
+
+# --- the profile's buttons ------------------------------------------------------------------
+
+CHANGES: dict[str, tuple[Callable[[User, User | None], Any], str]] = {
+    "ask": (friends.ask, "You asked {name} to be your friend."),
+    "accept": (friends.accept, "You and {name} are friends now."),
+    "decline": (friends.decline, "You declined {name}'s friend request."),
+    "remove": (friends.remove, "{name} is no longer on your friends list."),
+    "block": (
+        friends.block,
+        "You block {name}: they cannot invite you, sit at your tables, or be seen in your chat.",
+    ),
+    "unblock": (friends.unblock, "You no longer block {name}."),
+}
+
+
+def back_to(request: HttpRequest, person: User) -> str:
+    """Where a friend button returns: the page that posted it (this site's), else the profile."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return reverse("profile", args=[person.username])
+
+
+@login_required
+@require_POST
+def change(request: AuthedRequest, username: str, verb: str) -> HttpResponse:
+    """Ask, accept, decline, remove, block or unblock a person; told in words on the page."""
+    if verb not in CHANGES:
+        raise Http404("No such change.")
+    person = get_object_or_404(User, username=username)
+    fn, said = CHANGES[verb]
+    try:
+        now_friends = fn(request.user, person)
+    except friends.FriendRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        if verb == "ask" and now_friends:
+            said = CHANGES["accept"][1]
+        if verb in ("block", "unblock"):
+            services.chat.redraw_everywhere(request.user.pk)
+        messages.success(request, said.format(name=person.username))
+    return redirect(back_to(request, person))
+
+
+# --- the friends page -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Friend:
+    """A friend as the friends page shows them: online now or not, and a table you may see."""
+
+    user: User
+    online: bool
+    table: Game | None
+
+
+def seen_lately() -> Any:
+    """Socket rows seen since then show their person online (here, or reconnecting)."""
+    return clocks.now() - timedelta(seconds=settings.AWAY_SECONDS)
+
+
+def where(people: Iterable[User], viewer: User) -> list[Friend]:
+    """Each person online or not, with a live table they have open that the viewer may watch
+    (never a private one the viewer is not at, nor one only its players may watch): two
+    queries however many people."""
+    people = list(people)
+    rows = TableSocket.objects.filter(
+        user__in=people, seen_at__gte=seen_lately(), game__status__in=LIVE
+    ).order_by("-open", "-seen_at")
+    at: dict[int, list[int]] = {}
+    for user_id, game_id in rows.values_list("user_id", "game_id"):
+        at.setdefault(user_id, []).append(game_id)
+    ids = {g for games in at.values() for g in games}
+    mine = Seat.objects.filter(user=viewer).values("game_id")
+    shown = watchable(
+        Game.objects.filter(pk__in=ids).filter(Q(private=False) | Q(pk__in=mine)), viewer
+    )
+    games = {g.pk: g for g in shown}
+    return [
+        Friend(
+            user=person,
+            online=person.pk in at,
+            table=next((games[g] for g in at.get(person.pk, []) if g in games), None),
+        )
+        for person in people
+    ]
+
+
+@login_required
+@require_GET
+def friends_page(request: AuthedRequest) -> HttpResponse:
+    """Your friends (online now, at which table), the requests waiting on you, your blocks."""
+    mine = where(friends.friends_of(request.user), request.user)
+    ctx = {
+        "friends": sorted(mine, key=lambda f: (not f.online, f.user.username.lower())),
+        "asking": friends.asking(request.user),
+        "asked": friends.asked_by(request.user),
+        "blocked": friends.blocked_by(request.user),
+    }
+    return render(request, "games/friends/page.html", ctx)
+
+
+# --- inviting a friend to your table --------------------------------------------------------
+
+
+def invite_context(game: Game, user: Any, message: str = "", error: bool = False) -> dict[str, Any]:
+    """What the table's invite panel shows this person (nothing unless they sit at it, open)."""
+    people = services.invitable(game, user) if user.is_authenticated else []
+    return {"game": game, "invitable": people, "message": message, "error": error}
+
+
+@login_required
+@require_POST
+def invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Invite a friend to the table you sit at; the panel again with the outcome in words."""
+    game = get_game_or_404(request, game_id)
+    number = request.POST.get("user", "")
+    friend = User.objects.filter(pk=int(number)).first() if number.isdigit() else None
+    try:
+        invited = services.invite(game, request.user, friend)  # type: ignore[arg-type]
+    except services.ServiceError as refused:
+        message, error = str(refused), True
+    else:
+        message, error = f"{invited.username} is invited: they get the table's link.", False
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, message)
+        return redirect(game)
+    ctx = invite_context(game, request.user, message, error)
+    return render(request, "games/friends/_invite.html", ctx)
+
+
+# --- watching live games --------------------------------------------------------------------
+
+LOBBY_LIVE = 5
+PAGE_LIVE = 50
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """A running table anyone may watch: its players with their ratings, and its watchers."""
+
+    game: Game
+    players: list[tuple[User, int | None]]
+    spectators: int
+    average: float | None
+
+
+def live_tables(limit: int) -> list[LiveTable]:
+    """The running public tables anyone may watch, the highest average rating first (four
+    queries however many tables)."""
+    average = (
+        Rating.objects.filter(kind=OuterRef("kind"), user__seats__game=OuterRef("pk"))
+        .values("kind")
+        .annotate(average=Avg("rating"))
+        .values("average")
+    )
+    games = list(
+        Game.objects.filter(
+            status=Game.Status.RUNNING, private=False, watchers=Game.Watchers.ANYONE
+        )
+        .annotate(average=Subquery(average))
+        .order_by(F("average").desc(nulls_last=True), "-started_at", "-pk")[:limit]
+    )
+    seats: dict[int, list[Seat]] = {g.pk: [] for g in games}
+    for seat in Seat.objects.filter(game__in=games).select_related("user"):
+        seats[seat.game_id].append(seat)
+    users = {s.user_id for ss in seats.values() for s in ss}
+    ratings = {
+        (r.user_id, r.kind): r.rating
+        for r in Rating.objects.filter(user_id__in=users, kind__in={g.kind for g in games})
+    }
+    present = presence.read_many(g.pk for g in games)
+    return [
+        LiveTable(
+            game=g,
+            players=[(s.user, ratings.get((s.user_id, g.kind))) for s in seats[g.pk]],
+            spectators=present[g.pk].spectators({s.user_id for s in seats[g.pk]}),
+            average=g.average,
+        )
+        for g in games
+    ]
+
+
+@require_GET
+def watch_live(request: HttpRequest) -> HttpResponse:
+    """Every running table anyone may watch, best first."""
+    return render(request, "games/friends/live_page.html", {"live": live_tables(PAGE_LIVE)})

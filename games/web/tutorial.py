@@ -1,0 +1,45 @@
+"""Guided first games: start or resume a tutorial, and the step its table shows now."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import services
+from games.access import AuthedRequest, get_game_or_404
+from games.services import tutorial
+from games.web.rules import kind_or_404
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def learn(request: AuthedRequest, slug: str) -> HttpResponse:
+    """A game's tutorial: back to the person's unfinished one, or (posted) a new one dealt."""
+    spec = kind_or_404(slug)
+    going = tutorial.unfinished(request.user, spec.slug)
+    if going is not None:
+        return redirect(going)
+    if request.method == "POST":
+        try:
+            game = tutorial.start_tutorial(request.user, spec.slug)
+        except services.ServiceError as exc:
+            ctx = {"message": str(exc)}
+            return render(request, "games/refused.html", ctx, status=exc.status)
+        return redirect(game)
+    if spec.lesson is None:
+        ctx = {"message": f"{spec.name} has no guided first game yet."}
+        return render(request, "games/refused.html", ctx, status=404)
+    return render(request, "games/tutorial/learn.html", {"spec": spec})
+
+
+@require_GET
+def step(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The tutorial's step for this viewer at the table's current version (204: none)."""
+    game = get_game_or_404(request, game_id)
+    shown = tutorial.step(game, request.user)
+    if shown is None:
+        return HttpResponse(status=204)
+    ctx = {"step": shown, "game": game}
+    return render(request, "games/tutorial/_step.html", ctx)

@@ -1,0 +1,121 @@
+// A tutorial table: the step above the board names one control; this outlines it and sets a
+// "Press here" tag above it. The board is morphed by live.js on every push, which resets the
+// control's classes, so after each swap ("bakehouse:swapped") the pointer is set again at once
+// and the step is asked for again (the table may have moved on: a bot's move, a reveal).
+(function () {
+  "use strict";
+  var root = document.getElementById("live");
+  if (!root || !document.getElementById("tutorial-step")) return;
+
+  var pointer = document.createElement("div");
+  pointer.id = "tutorial-pointer";
+  pointer.className = "tutorial-pointer";
+  pointer.setAttribute("aria-hidden", "true");
+  pointer.hidden = true;
+  document.body.appendChild(pointer);
+
+  var shownSelector = null;
+  var asked = 0;
+
+  function panel() {
+    return document.getElementById("tutorial-step");
+  }
+
+  function target() {
+    var step = panel();
+    var selector = step ? step.dataset.target : "";
+    if (!selector) return null;
+    try {
+      return root.querySelector(selector);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function place(element) {
+    var rect = element.getBoundingClientRect();
+    pointer.hidden = false;
+    var width = pointer.offsetWidth;
+    var left = rect.left + window.scrollX + rect.width / 2 - width / 2;
+    var most = document.documentElement.clientWidth - width - 4;
+    pointer.style.left = Math.max(4, Math.min(left, most)) + "px";
+    pointer.style.top = rect.top + window.scrollY - pointer.offsetHeight - 10 + "px";
+  }
+
+  function point() {
+    var element = target();
+    Array.prototype.forEach.call(root.querySelectorAll(".tutorial-target"), function (old) {
+      if (old !== element) old.classList.remove("tutorial-target");
+    });
+    if (!element) {
+      pointer.hidden = true;
+      return;
+    }
+    element.classList.add("tutorial-target");
+    var step = panel();
+    pointer.textContent = step.classList.contains("done") ? "The scoring" : "Press here";
+    var selector = step.dataset.target;
+    if (selector !== shownSelector) {
+      shownSelector = selector;
+      bringIntoSight(element, step);
+      // Keys follow the pointer (Enter presses it), unless the person is busy elsewhere (chat).
+      var busy = document.activeElement;
+      if (!busy || busy === document.body || root.contains(busy)) {
+        element.focus({ preventScroll: true });
+      }
+    }
+    place(element);
+  }
+
+  // Scroll the control to the middle of the screen, or, if it is taller than what the step
+  // leaves in sight (the scoring on a phone), its top just under the step and the tag.
+  function bringIntoSight(element, step) {
+    var rect = element.getBoundingClientRect();
+    var below = step.offsetHeight + 40;  // the step sticks to the top once scrolled
+    var middle = (window.innerHeight - rect.height) / 2;
+    window.scrollTo(0, window.scrollY + rect.top - Math.max(below, middle));
+  }
+
+  // The new step into the same element (a live region a screen reader keeps reading), and only
+  // when it says something new.
+  function renew(step, fresh) {
+    if (step.innerHTML === fresh.innerHTML && step.dataset.target === fresh.dataset.target) return;
+    step.className = fresh.className;
+    step.dataset.target = fresh.dataset.target;
+    step.innerHTML = fresh.innerHTML;
+  }
+
+  // The step as the table stands now; an answer older than one asked since is dropped.
+  function ask() {
+    var step = panel();
+    if (!step) return;
+    asked += 1;
+    var mine = asked;
+    fetch(step.dataset.url, { credentials: "same-origin" })
+      .then(function (response) {
+        if (mine !== asked) return;
+        if (response.status === 204) {
+          panel().remove();
+          point();
+          return;
+        }
+        if (response.status !== 200) return;
+        return response.text().then(function (html) {
+          if (mine !== asked || !panel()) return;
+          var holder = document.createElement("template");
+          holder.innerHTML = html.trim();
+          var fresh = holder.content.firstElementChild;
+          if (fresh) renew(panel(), fresh);
+          point();
+        });
+      })
+      .catch(function () {});
+  }
+
+  document.addEventListener("bakehouse:swapped", function (event) {
+    point();
+    if (!event.detail || !event.detail.stale) ask();
+  });
+  window.addEventListener("resize", point);
+  point();
+})();

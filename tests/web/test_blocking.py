@@ -1,0 +1,213 @@
+"""Blocking: the blocked person can send no friend request or invitation, sit at none of the
+blocker's tables, and is not seen in the blocker's chat; a block ends a friendship."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.core.cache import cache
+from django.test import Client
+
+from accounts import friends
+from accounts.models import Block, Friendship, User
+from games import services
+from games.boards.chat import render_chat_log
+from games.models import Game, Seat
+from games.services.base import invited
+from tests.conftest import client_for
+from tests.web.finished_games import finished_game
+from tests.web.sockets import open_board, socket
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limits() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def press(client: Client, person: User, verb: str) -> str:
+    response = client.post(f"/games/friends/{person.username}/{verb}/", follow=True)
+    assert response.status_code == 200
+    return response.content.decode().replace("&#x27;", "'")
+
+
+@pytest.mark.django_db
+def test_blocking_from_the_profile_ends_the_friendship(player: User, rival: User) -> None:
+    friends.ask(player, rival)
+    friends.accept(rival, player)
+    page = press(client_for(player), rival, "block")
+    assert "You block bob" in page and 'data-friend="unblock"' in page
+    assert Block.objects.filter(blocker=player, blocked=rival).exists()
+    assert not Friendship.objects.exists()
+    assert "You no longer block bob." in press(client_for(player), rival, "unblock")
+    assert not Block.objects.exists() and not friends.are_friends(player, rival)
+
+
+@pytest.mark.django_db
+def test_a_blocked_person_cannot_send_a_friend_request(player: User, rival: User) -> None:
+    friends.block(player, rival)
+    page = press(client_for(rival), player, "ask")
+    assert "alice does not take friend requests from you." in page
+    mine = press(client_for(player), rival, "ask")
+    assert "You block bob: unblock them first." in mine
+    assert not Friendship.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_blocked_person_is_offered_no_add_friend_button(player: User, rival: User) -> None:
+    friends.block(player, rival)
+    page = client_for(rival).get(f"/u/{player.username}/").content.decode()
+    assert 'data-friend="ask"' not in page
+
+
+@pytest.mark.django_db
+def test_a_blocked_person_cannot_invite_the_blocker(
+    player: User, rival: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    friends.ask(player, rival)
+    friends.accept(rival, player)
+    game = services.create_game(rival, "midnight-bakery", 3)
+    got: list[dict[str, Any]] = []
+
+    def listen(sender: Any, **kwargs: Any) -> None:
+        got.append(kwargs)
+
+    invited.connect(listen)
+    try:
+        friends.block(player, rival)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client_for(rival).post(
+                f"/games/{game.pk}/invite/", {"user": player.pk}, HTTP_HX_REQUEST="true"
+            )
+    finally:
+        invited.disconnect(listen)
+    assert "You cannot invite alice." in response.content.decode()
+    assert got == []
+    table_page = client_for(rival).get(game.get_absolute_url()).content.decode()
+    assert 'id="invite-friends"' not in table_page  # the block ended the friendship
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("hosts", [True, False])
+def test_a_blocked_person_cannot_join_a_table_the_blocker_sits_at(
+    player: User, rival: User, outsider: User, hosts: bool
+) -> None:
+    host = player if hosts else outsider
+    game = services.create_game(host, "midnight-bakery", 4)
+    if not hosts:
+        services.join(game, player)
+    friends.block(player, rival)
+    response = client_for(rival).post(f"/games/{game.pk}/join/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 403
+    assert "Someone at this table has blocked you, so you cannot sit here." in (
+        response.content.decode()
+    )
+    assert not Seat.objects.filter(game=game, user=rival).exists()
+
+
+@pytest.mark.django_db
+def test_the_blocker_cannot_join_the_blocked_persons_table(player: User, rival: User) -> None:
+    game = services.create_game(rival, "midnight-bakery", 3)
+    friends.block(player, rival)
+    with pytest.raises(services.NotAllowed, match="You block someone at this table"):
+        services.join(game, player)
+
+
+@pytest.mark.django_db
+def test_others_still_join_and_the_blocked_may_join_elsewhere(
+    player: User, rival: User, outsider: User
+) -> None:
+    friends.block(player, rival)
+    game = services.create_game(player, "midnight-bakery", 3)
+    services.join(game, outsider)
+    elsewhere = services.create_game(outsider, "midnight-bakery", 3)
+    services.join(elsewhere, rival)
+    assert Seat.objects.filter(user=rival, game=elsewhere).exists()
+
+
+@pytest.fixture
+def chatty(player: User, rival: User, outsider: User) -> Game:
+    """A running table of three where each person said a line, spectators may chat."""
+    game = services.create_game(player, "midnight-bakery", 3, spectator_chat=True)
+    services.join(game, rival)
+    services.join(game, outsider)
+    services.start(game, player)
+    game.refresh_from_db()
+    for user, text in ((player, "alice bakes"), (rival, "bob kneads"), (outsider, "carol proofs")):
+        services.chat.say(game, user, text)
+    return game
+
+
+@pytest.mark.django_db
+def test_the_blockers_chat_hides_the_blocked_persons_lines_and_no_one_elses(
+    chatty: Game, player: User, rival: User, outsider: User
+) -> None:
+    friends.block(player, rival)
+    as_blocker = render_chat_log(chatty, player)
+    assert "bob kneads" not in as_blocker
+    assert "alice bakes" in as_blocker and "carol proofs" in as_blocker
+    as_third = render_chat_log(chatty, outsider)
+    assert "bob kneads" in as_third and "alice bakes" in as_third
+    page = client_for(player).get(chatty.get_absolute_url()).content.decode()
+    assert "bob kneads" not in page and "carol proofs" in page
+    log = client_for(player).get(f"/games/{chatty.pk}/chat/log/").content.decode()
+    assert "bob kneads" not in log
+    assert (
+        "bob kneads" in client_for(outsider).get(f"/games/{chatty.pk}/chat/log/").content.decode()
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_block_redraws_the_blockers_chat_and_later_lines_stay_hidden(
+    chatty: Game, player: User, rival: User, outsider: User
+) -> None:
+    mine = await socket(chatty, player)
+    third = await socket(chatty, outsider)
+    await open_board(mine)
+    await open_board(third)
+    client = await database_sync_to_async(client_for)(player)
+    await database_sync_to_async(client.post)(f"/games/friends/{rival.username}/block/")
+    redrawn = await mine.receive_from()
+    assert "bob kneads" not in redrawn and "carol proofs" in redrawn
+    await database_sync_to_async(services.chat.say)(chatty, rival, "bob is still here")
+    assert "bob is still here" not in await mine.receive_from()
+    assert "bob is still here" in await third.receive_from()
+    await mine.disconnect()
+    await third.disconnect()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("offerer", "said"),
+    [
+        ("blocked", "Someone at this table has blocked you, so you cannot play again here."),
+        ("blocker", "You block someone at this table: unblock them to play again."),
+    ],
+)
+def test_no_rematch_brings_a_blocked_person_back_to_the_blockers_table(
+    player: User, rival: User, offerer: str, said: str
+) -> None:
+    old = finished_game([player, rival], bots=1)
+    friends.block(player, rival)
+    who = rival if offerer == "blocked" else player
+    response = client_for(who).post(f"/games/{old.pk}/rematch/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 403 and said in response.content.decode()
+    assert not old.rematches.exists()
+
+
+@pytest.mark.django_db
+def test_a_deleted_account_leaves_no_friendship_request_or_block(
+    player: User, rival: User, outsider: User
+) -> None:
+    friends.ask(player, rival)
+    friends.accept(rival, player)
+    friends.ask(outsider, player)
+    friends.block(rival, outsider)
+    friends.block(player, outsider)
+    services.delete_account(player, "a-long-baking-secret")
+    assert friends.friend_ids(rival) == set() and friends.asking(player) == []
+    assert list(Block.objects.values_list("blocker", "blocked")) == [(rival.pk, outsider.pk)]
