@@ -15,9 +15,10 @@ last sweep, one push for all of it.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -130,7 +131,26 @@ def the_game(game_id: int) -> Game | None:
     return Game.objects.filter(pk=game_id).first()
 
 
+Receiver = Callable[..., None]
+
+
+def quietly(receiver_function: Receiver) -> Receiver:
+    """A receiver whose failure is logged, never raised: it runs after the change committed, in
+    the request or bot step that made it, which must not fail for a notification (the sweep
+    tells a lost turn again)."""
+
+    @functools.wraps(receiver_function)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            receiver_function(*args, **kwargs)
+        except Exception:
+            logger.exception("A notification was not stored (%s)", receiver_function.__name__)
+
+    return run
+
+
 @receiver(turn_came)
+@quietly
 def turn_came_here(
     sender: Any, game_id: int, user_ids: Iterable[int], by: int | None = None, **kwargs: Any
 ) -> None:
@@ -141,6 +161,7 @@ def turn_came_here(
 
 
 @receiver(game_ended)
+@quietly
 def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
     """A game finished."""
     game = the_game(game_id)
@@ -149,6 +170,7 @@ def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
 
 
 @receiver(rematch_offered)
+@quietly
 def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> None:
     """A rematch was offered (game_id is the new table)."""
     game = the_game(game_id)
@@ -157,6 +179,7 @@ def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> N
 
 
 @receiver(invited)
+@quietly
 def invited_here(
     sender: Any, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
 ) -> None:
@@ -186,6 +209,17 @@ def mark_read(user: User, notification_id: int) -> Notification | None:
 def mark_all_read(user: User) -> int:
     """Mark every unread notification of the person read; how many there were."""
     return Notification.objects.filter(recipient=user, read_at=None).update(read_at=timezone.now())
+
+
+def forget(person: User, old_name: str) -> None:
+    """A deleted account: its notifications and browsers go, and what others were told of it
+    names the deleted baker (texts begin with the name of who invited or offered)."""
+    Notification.objects.filter(recipient=person).delete()
+    PushSubscription.objects.filter(user=person).delete()
+    named = Notification.objects.filter(text__startswith=f"{old_name} ")
+    for row in named.only("pk", "text"):
+        row.text = person.username + row.text[len(old_name) :]
+        row.save(update_fields=["text"])
 
 
 # --- the sweep: turns a lost signal missed, and the mails ---------------------------------

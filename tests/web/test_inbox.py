@@ -209,3 +209,28 @@ def test_a_friends_invitation_reaches_the_inbox(
     (row,) = rows(rival, "invite")
     assert row.text == f"alice invites you to {game}." and row.url == f"/games/{game.pk}/"
     assert rows(player) == []
+
+
+def test_a_deleted_account_leaves_no_notifications_and_is_renamed_in_others(
+    player: User, rival: User
+) -> None:
+    game = services.create_game(player, "cakehalla", 3)
+    invited.send(Game, game_id=game.pk, by=player.pk, to=[rival.pk])
+    invited.send(Game, game_id=game.pk, by=rival.pk, to=[player.pk])
+    services.delete_account(player, "a-long-baking-secret")
+    assert rows(player) == []
+    (told,) = rows(rival)
+    assert told.text == f"a deleted baker #{player.pk} invites you to {game}."
+
+
+def test_a_failing_notification_never_fails_the_move(
+    player: User, rival: User, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = turn_based([player, rival])
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the notifications table is gone")
+
+    monkeypatch.setattr(notices, "tell_turn", broken)
+    turn_came.send(Game, game_id=game.pk, user_ids=[whose_move(game).pk])
+    assert "A notification was not stored (turn_came_here)" in caplog.text
