@@ -44,7 +44,14 @@ from games.models import (
     Seat,
     TableSocket,
 )
-from games.services.base import ServiceError, game_ended, invited, rematch_offered, turn_came
+from games.services.base import (
+    ServiceError,
+    game_ended,
+    invited,
+    rematch_offered,
+    stored,
+    turn_came,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -160,6 +167,27 @@ def turn_came_here(
         tell_turn(game, user_ids, by)
 
 
+def settle_turns(game: Game, waiting_on: Iterable[int]) -> int:
+    """Mark read the turns told at this table that are over (the table no longer waits on their
+    person): old news is neither counted on the badge nor mailed; how many."""
+    passed = Notification.objects.filter(game=game, kind=Kind.TURN, read_at=None)
+    return passed.exclude(recipient_id__in=list(waiting_on)).update(read_at=timezone.now())
+
+
+def waiting_on(game: Game, seats: Iterable[Seat], state: Any) -> list[int]:
+    """The people whose move it is at the table in this state."""
+    active = set(game.spec.engine.active_seats(state))
+    return [seat.user_id for seat in seats if seat.position in active and not seat.bot]
+
+
+@receiver(stored)
+@quietly
+def stored_here(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
+    """A move was stored: the turns it ended are no longer news."""
+    if game.turn_based:
+        settle_turns(game, waiting_on(game, seats, state))
+
+
 @receiver(game_ended)
 @quietly
 def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
@@ -233,10 +261,10 @@ def sweep_turns() -> None:
     running = Game.objects.filter(status=Game.Status.RUNNING, pace__in=TURN_BASED)
     versions = dict(running.values_list("pk", "version"))
     for game in running.filter(pk__in=[g for g, v in versions.items() if LOOKED.get(g) != v]):
-        engine = game.spec.engine
-        active = engine.active_seats(engine.load(game.snapshot))
-        seats = Seat.objects.filter(game=game, position__in=active, bot="")
-        tell_turn(game, seats.values_list("user_id", flat=True))
+        state = game.spec.engine.load(game.snapshot)
+        waiting = waiting_on(game, Seat.objects.filter(game=game), state)
+        settle_turns(game, waiting)  # a bot or a stand-in may have ended a turn
+        tell_turn(game, waiting)
         LOOKED[game.pk] = game.version
     for gone in set(LOOKED) - set(versions):
         del LOOKED[gone]

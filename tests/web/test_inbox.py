@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import F
 
 from accounts import friends
 from accounts.models import User
@@ -234,3 +235,34 @@ def test_a_failing_notification_never_fails_the_move(
     monkeypatch.setattr(notices, "tell_turn", broken)
     turn_came.send(Game, game_id=game.pk, user_ids=[whose_move(game).pk])
     assert "A notification was not stored (turn_came_here)" in caplog.text
+
+
+def test_a_turn_once_played_is_read_and_off_the_badge(
+    player: User, rival: User, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    game = turn_based([player, rival])
+    first = whose_move(game)
+    turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
+    assert badge(client_for(first).get("/").content.decode()) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        move(game)
+    (row,) = rows(first, "turn")
+    assert row.read_at is not None
+    assert badge(client_for(first).get("/").content.decode()) is None
+
+
+def test_the_sweep_settles_a_turn_a_stand_in_ended(player: User, rival: User) -> None:
+    game = turn_based([player, rival])
+    first = whose_move(game)
+    turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
+    engine = game.spec.engine
+    state = engine.load(game.snapshot)
+    position = game.seats.get(user=first).position
+    assert position is not None
+    state = engine.apply_action(state, position, engine.legal_actions(state, position)[0])
+    # Stored as a stand-in's move is (no `stored` signal): only the sweep sees the turn end.
+    Game.objects.filter(pk=game.pk).update(snapshot=engine.dump(state), version=F("version") + 1)
+    notices.LOOKED.clear()
+    assert rows(first, "turn")[0].read_at is None
+    notices.sweep_turns()
+    assert rows(first, "turn")[0].read_at is not None
