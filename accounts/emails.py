@@ -22,11 +22,12 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from accounts.models import User
+from accounts.models import MAIL_KINDS, User
 
 logger = logging.getLogger(__name__)
 
 VERIFY_SALT = "accounts.email-verification"
+UNSUBSCRIBE_SALT = "accounts.mail-unsubscribe"
 
 # Password-reset requests per hour: from one client address, and for one email address. Over
 # either, the person sees the same neutral answer and no mail goes out.
@@ -133,3 +134,29 @@ class VerifiedPasswordResetForm(PasswordResetForm):
     def get_users(self, email: str) -> Iterable[User]:
         """The accounts with this address verified (at most one), active and with a password."""
         return (user for user in super().get_users(email) if user.email_verified)
+
+
+def unsubscribe_token(user: User, kinds: Iterable[str]) -> str:
+    """A signed token that turns these kinds of mail off for the account (it never expires)."""
+    return signing.dumps({"user": user.pk, "kinds": sorted(set(kinds))}, salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_target(token: str) -> tuple[User, list[str]]:
+    """The account and the kinds of mail a token turns off; ValueError in words otherwise."""
+    try:
+        payload: dict[str, Any] = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature as bad:
+        raise ValueError("This link is not valid. Copy the whole link from the mail.") from bad
+    user_pk, kinds = payload.get("user"), payload.get("kinds")
+    user = User.objects.filter(pk=user_pk).first() if isinstance(user_pk, int) else None
+    if user is None or not isinstance(kinds, list) or not set(kinds) <= set(MAIL_KINDS):
+        raise ValueError("This link is for an account that no longer exists.")
+    return user, kinds
+
+
+def unsubscribe(user: User, kinds: Iterable[str]) -> None:
+    """Turn these kinds of mail off for the account."""
+    fields = [f"mail_{kind}" for kind in kinds]
+    for field in fields:
+        setattr(user, field, False)
+    user.save(update_fields=fields)

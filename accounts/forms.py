@@ -55,13 +55,26 @@ class SignUpForm(UserCreationForm[User]):
 
 
 class SettingsForm(forms.ModelForm[User]):
-    """A person's own settings: for now, the sound when a game waits on their move."""
+    """A person's own settings: the sound when a game waits on their move, and which mails."""
 
     class Meta:
         model = User
-        fields = ("move_sound",)
-        labels = {"move_sound": "Play a short sound when a game waits on my move"}
-        help_texts = {"move_sound": "Off by default. The tab title and icon show it either way."}
+        fields = ("move_sound", "mail_turn", "mail_invite", "mail_rematch", "mail_ended")
+        labels = {
+            "move_sound": "Play a short sound when a game waits on my move",
+            "mail_turn": "Mail me when it is my move at a turn-based table",
+            "mail_invite": "Mail me when someone invites me to a table",
+            "mail_rematch": "Mail me when someone offers a rematch",
+            "mail_ended": "Mail me when one of my games ends",
+        }
+        help_texts = {
+            "move_sound": "Off by default. The tab title and icon show it either way.",
+            "mail_turn": "",
+            "mail_invite": "",
+            "mail_rematch": "",
+            "mail_ended": "Mails go only to a verified address, several together in one mail; "
+            "each has a link that stops them. Your inbox shows everything either way.",
+        }
 
 
 class EmailForm(forms.ModelForm[User]):

@@ -29,6 +29,10 @@ def deleted_name(pk: int) -> str:
     return f"a deleted baker #{pk}"
 
 
+MAIL_KINDS = ("turn", "invite", "rematch", "ended")
+"""What a person may be mailed about, each a `mail_<kind>` field of the User."""
+
+
 class User(AbstractUser):
     """A person (or a bot account) who plays at Bakehouse."""
 
@@ -46,6 +50,14 @@ class User(AbstractUser):
         blank=True,
         help_text="When the person deleted the account: it is renamed and can no longer log in.",
     )
+    # Mail about the person's tables, each kind chosen (opted in) at Settings; a mail's
+    # unsubscribe link turns its kinds off (accounts/emails.py).
+    mail_turn = models.BooleanField(
+        default=False, help_text="Mail when it becomes their move at a turn-based table."
+    )
+    mail_invite = models.BooleanField(default=False, help_text="Mail when invited to a table.")
+    mail_rematch = models.BooleanField(default=False, help_text="Mail when a rematch is offered.")
+    mail_ended = models.BooleanField(default=False, help_text="Mail when one of their games ends.")
 
     class Meta:
         verbose_name = "user"

@@ -10,6 +10,7 @@ urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("settings/email/", views.email_settings, name="email_settings"),
     path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
+    path("email/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path(
         "login/",
         auth_views.LoginView.as_view(template_name="accounts/login.html"),

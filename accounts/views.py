@@ -12,12 +12,20 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from accounts import emails
 from accounts.client_ip import client_ip
 from accounts.forms import EmailForm, SettingsForm, SignUpForm
 from accounts.models import User
+
+KIND_NAMES = {
+    "turn": "your move at a turn-based table",
+    "invite": "invitations to tables",
+    "rematch": "rematches offered",
+    "ended": "games that ended",
+}
 
 NOT_SENT = (
     "We could not send the mail just now. Try again later with “Send the link again” on this page."
@@ -128,6 +136,22 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request, "accounts/email_verified.html", {"verified": True, "address": user.email}
     )
+
+
+# The token is the credential (a mail's one-click unsubscribe, RFC 8058, posts with no cookie).
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """A mail's unsubscribe link: GET asks to confirm, POST stops those kinds of mail."""
+    try:
+        user, kinds = emails.unsubscribe_target(token)
+    except ValueError as refused:
+        return render(request, "accounts/unsubscribe.html", {"reason": str(refused)}, status=400)
+    done = request.method == "POST"
+    if done:
+        emails.unsubscribe(user, kinds)
+    context = {"address": user.email, "names": [KIND_NAMES[k] for k in kinds], "done": done}
+    return render(request, "accounts/unsubscribe.html", context)
 
 
 class PasswordResetView(auth_views.PasswordResetView):

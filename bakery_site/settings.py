@@ -95,6 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.web.inbox.menu",
             ],
         },
     },
@@ -263,6 +264,18 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or (
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 # An address-verification link works for this long (accounts/emails.py).
 EMAIL_VERIFY_MAX_AGE = env_int("EMAIL_VERIFY_MAX_AGE", 3 * 24 * 3600)
+# The site's address as mails link to it (a sweep has no request to build links from).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
+# Notifications (games/services/notices.py): the worker's sweep mails a person what waited at
+# least NOTICE_MAIL_AFTER seconds unread (so what arrives together goes in one mail), and nothing
+# older than NOTICE_MAIL_WITHIN seconds.
+NOTICE_MAIL_AFTER = float(os.environ.get("NOTICE_MAIL_AFTER", "60"))
+NOTICE_MAIL_WITHIN = float(os.environ.get("NOTICE_MAIL_WITHIN", str(2 * 24 * 3600)))
+# Web Push (pywebpush): on when both VAPID keys are set (`manage.py vapid_keys` makes a pair);
+# the subject is how a push service reaches the site's operator.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:bakehouse@localhost"
 
 
 LANGUAGE_CODE = "en-gb"

@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from games.web import friends, history, moderation, rules, tables, tutorial, vacation, yours
+from games.web import (
+    friends,
+    history,
+    inbox,
+    moderation,
+    rules,
+    tables,
+    tutorial,
+    vacation,
+    yours,
+)
 
 app_name = "games"
 
@@ -43,4 +53,9 @@ urlpatterns = [
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
     path("vacation/", vacation.vacation_page, name="vacation"),
     path("vacation/<int:vacation_id>/end/", vacation.end_vacation_now, name="end_vacation"),
+    path("inbox/", inbox.inbox, name="inbox"),
+    path("inbox/read/", inbox.mark_all_read, name="inbox_read"),
+    path("inbox/<int:notification_id>/", inbox.open_notification, name="inbox_open"),
+    path("inbox/push/subscribe/", inbox.push_subscribe, name="push_subscribe"),
+    path("inbox/push/unsubscribe/", inbox.push_unsubscribe, name="push_unsubscribe"),
 ]

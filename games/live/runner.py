@@ -13,8 +13,8 @@ turn-based table's, days off) gets no timer: the sweep finds it when it is due. 
 processes may wake the same game: the version and deadline re-check under the row lock lets
 exactly one store each move. The sweep also renews this process's sockets at the tables,
 announces presence that changed with time (games.services.presence), deals the rematches that
-wait only on people who went away (rematch.sweep) and hands to a house bot the seat of a person
-long away at a relaxed table (absence.sweep).
+wait only on people who went away (rematch.sweep), hands to a house bot the seat of a person
+long away at a relaxed table (absence.sweep), and tells and mails notifications (notices.sweep).
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -74,8 +74,9 @@ def next_deadline(game_id: int) -> float | None:
 def upkeep() -> list[int]:
     """Each sweep: renew this process's sockets, announce presence moved by time, deal the
     rematches that someone's going away settled, give the seats of people long away at relaxed
-    tables to bots; the games with a deadline due."""
-    for part in (presence.renew, presence.sweep, services.sweep_rematches, services.sweep_absences):
+    tables to bots, tell and mail notifications; the games with a deadline due."""
+    parts = (presence.renew, presence.sweep, services.sweep_rematches, services.sweep_absences)
+    for part in (*parts, services.sweep_notices):
         try:
             part()
         except outages.OUTAGE as error:

@@ -7,7 +7,7 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
-from games.services import chat, tutorial
+from games.services import chat, notices, tutorial
 from games.services.absence import sweep as sweep_absences
 from games.services.base import (
     NotAllowed,
@@ -19,6 +19,7 @@ from games.services.base import (
 from games.services.deletion import delete_account
 from games.services.hints import Suggestion, offers_hints, suggest
 from games.services.invitations import invitable, invite
+from games.services.notices import sweep as sweep_notices
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -78,6 +79,7 @@ __all__ = [
     "bot_step",
     "cancel",
     "chat",
+    "notices",
     "close_results",
     "create_game",
     "current_rematch",
@@ -98,6 +100,7 @@ __all__ = [
     "sweep_absences",
     "sweep_rematches",
     "stored",
+    "sweep_notices",
     "start",
     "suggest",
     "hand_all_seats_to_bots",

@@ -22,6 +22,7 @@ from accounts import friends
 from accounts.models import HeldName, Rating, RatingPoint, User, deleted_name
 from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
+from games.services import notices
 from games.services.base import NotAllowed, ServiceError, bump, lock, lock_user
 from games.services.chat import announce_chat
 from games.services.moderation import give_up_tables
@@ -63,6 +64,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     person.email, person.email_verified = "", False
     person.first_name, person.last_name = "", ""
     person.move_sound = False
+    person.mail_turn = person.mail_invite = person.mail_rematch = person.mail_ended = False
     person.deleted_at = timezone.now()
     person.save()
     HeldName.hold(old_name)
@@ -72,6 +74,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     Rating.objects.filter(user=person).delete()
     RatingPoint.objects.filter(user=person).delete()
     rename_in_notices(person, old_name)
+    notices.forget(person, old_name)
     # The admin log's lines about the account named it; they name the deleted baker now.
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(User), object_id=str(person.pk)

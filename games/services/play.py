@@ -25,6 +25,7 @@ from games.services.base import (
     bots_due,
     bump,
     closed_reason,
+    game_ended,
     hand_to_sockets,
     load_state,
     lock,
@@ -153,6 +154,8 @@ def record(
         result = engine.result(state)
         write_results(game, result, seats)
         stats.count_finished(game, engine.view(state, None), result, seats)
+        game_id = game.pk
+        transaction.on_commit(lambda: game_ended.send(Game, game_id=game_id))
     at = clocks_at or clocks.now()
     started = clocks.wind(game, state, seats, {a.seat for a in log}, at, before)
     if started and game.turn_based:

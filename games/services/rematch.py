@@ -21,7 +21,15 @@ from accounts import friends
 from accounts.models import User
 from games.models import Game, Seat
 from games.services import clocks, presence
-from games.services.base import NotAllowed, ServiceError, bump, lock, notice, seats_in_order
+from games.services.base import (
+    NotAllowed,
+    ServiceError,
+    bump,
+    lock,
+    notice,
+    rematch_offered,
+    seats_in_order,
+)
 from games.services.play import bots_after_commit
 from games.services.tables import bot_account, check_host, deal
 
@@ -87,6 +95,8 @@ def do_rematch(game: Game | int, user: User) -> Game:
         else:
             said_yes = bool(seat.bot) or seat.user_id == user.pk
             Seat.objects.create(game=new, user=seat.user, bot=seat.bot, accepted=said_yes or None)
+    new_id, by = new.pk, user.pk
+    transaction.on_commit(lambda: rematch_offered.send(Game, game_id=new_id, by=by))
     return start_if_agreed(old, new)
 
 

@@ -36,6 +36,7 @@ PAGES = [
     "/games/live/",
     "/games/mine/",
     "/games/vacation/",
+    "/games/inbox/",
     "/games/987654/",  # the site's own not-found page
 ]
 SIGNED_OUT = ["/accounts/login/", "/accounts/signup/", "/", "/games/history/"]

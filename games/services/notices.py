@@ -1,0 +1,462 @@
+"""Notifications: what people are told outside the table, and the mails that carry them.
+
+The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited)
+are heard here once their change commits, and each becomes one Notification row per person. A
+row's key names its event for its person (the turn is the count of moves the person's seat had
+made), unique per recipient: two processes that hear of the same turn store one row. Nobody is
+told of their own doing: the person who offered, invited, or made the move that ended the game
+or brought the turn round. The worker's sweep (games/live/runner.py) also looks at turn-based
+tables whose version moved, so a turn whose signal was lost with its process is told all the
+same, under the same key; and it mails each person who opted in one mail with everything that
+waited unread NOTICE_MAIL_AFTER seconds, each kind with its own unsubscribe link; and pushes
+to each browser a person subscribed (Web Push, when the VAPID keys are set) what is new since the
+last sweep, one push for all of it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.dispatch import receiver
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from pywebpush import WebPushException, webpush
+from requests import RequestException
+
+from accounts.emails import unsubscribe_token
+from accounts.models import User
+from games.models import (
+    TURN_BASED,
+    Action,
+    Game,
+    Notification,
+    PushSubscription,
+    Seat,
+    TableSocket,
+)
+from games.services.base import (
+    ServiceError,
+    game_ended,
+    invited,
+    rematch_offered,
+    stored,
+    turn_came,
+)
+
+logger = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+
+
+def people(user_ids: Iterable[int], but: Iterable[int | None] = ()) -> list[int]:
+    """The ids of the active people (no bot, no deleted account) among these, but those named."""
+    left_out = {pk for pk in but if pk is not None}
+    wanted = {pk for pk in user_ids if pk not in left_out}
+    found = User.objects.filter(pk__in=wanted, is_bot=False, is_active=True, deleted_at=None)
+    return sorted(found.values_list("pk", flat=True))
+
+
+def tell(game: Game, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:
+    """Store one notification per person and key; a key already stored is left as it is."""
+    rows = [
+        Notification(
+            recipient_id=user_id,
+            kind=kind,
+            game=game,
+            key=key,
+            text=text,
+            url=url or game.get_absolute_url(),
+        )
+        for user_id, key in keys.items()
+    ]
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def last_mover(game: Game) -> int | None:
+    """The person who made the game's latest move themselves (not a bot or a stand-in)."""
+    last = Action.objects.filter(game=game, seq=game.moves, bot="")
+    return last.values_list("user_id", flat=True).first()
+
+
+def tell_turn(game: Game, user_ids: Iterable[int], by: int | None = None) -> None:
+    """Tell these people it is their move at this turn-based table, once per turn."""
+    if not game.turn_based or game.status != Game.Status.RUNNING:
+        return
+    ids = people(user_ids, but=[by, last_mover(game)])
+    seats = Seat.objects.filter(game=game, user_id__in=ids, bot="", position__isnull=False)
+    keys = {}
+    for user_id, position in seats.values_list("user_id", "position"):
+        made = Action.objects.filter(game=game, seat=position or 0).count()
+        keys[user_id] = f"turn:{game.pk}:{made}"
+    tell(game, Kind.TURN, keys, f"It is your move at {game}.")
+
+
+def tell_ended(game: Game) -> None:
+    """Tell the game's people it is over, but whoever ended it and those watching it end."""
+    if game.status != Game.Status.OVER:
+        return
+    seated = Seat.objects.filter(game=game, bot="").values_list("user_id", flat=True)
+    here = TableSocket.objects.filter(game=game, open=True).values_list("user_id", flat=True)
+    ids = people(seated, but=[last_mover(game), *here])
+    tell(game, Kind.ENDED, {pk: f"ended:{game.pk}" for pk in ids}, f"{game} is over.")
+
+
+def tell_rematch(new: Game, by: int) -> None:
+    """Tell the people of a rematch who have not answered yet that it is offered."""
+    if new.status != Game.Status.OPEN or new.rematch_of_id is None:
+        return
+    waiting = Seat.objects.filter(game=new, bot="", accepted=None).values_list("user_id", flat=True)
+    ids = people(waiting, but=[by])
+    offerer = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
+    text = f"{offerer} offers a rematch of {new.spec.name} #{new.rematch_of_id}."
+    tell(new, Kind.REMATCH, {pk: f"rematch:{new.pk}" for pk in ids}, text)
+
+
+def tell_invited(game: Game, by: int, to: Iterable[int]) -> None:
+    """Tell these people they are invited to the table."""
+    if game.status not in (Game.Status.OPEN, Game.Status.RUNNING):
+        return
+    ids = people(to, but=[by])
+    host = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
+    url = game.invite_url if game.private else game.get_absolute_url()
+    text = f"{host} invites you to {game}."
+    tell(game, Kind.INVITE, {pk: f"invite:{game.pk}" for pk in ids}, text, url)
+
+
+def the_game(game_id: int) -> Game | None:
+    """The game, if it still exists."""
+    return Game.objects.filter(pk=game_id).first()
+
+
+Receiver = Callable[..., None]
+
+
+def quietly(receiver_function: Receiver) -> Receiver:
+    """A receiver whose failure is logged, never raised: it runs after the change committed, in
+    the request or bot step that made it, which must not fail for a notification (the sweep
+    tells a lost turn again)."""
+
+    @functools.wraps(receiver_function)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            receiver_function(*args, **kwargs)
+        except Exception:
+            logger.exception("A notification was not stored (%s)", receiver_function.__name__)
+
+    return run
+
+
+@receiver(turn_came)
+@quietly
+def turn_came_here(
+    sender: Any, game_id: int, user_ids: Iterable[int], by: int | None = None, **kwargs: Any
+) -> None:
+    """It became these people's move at a turn-based table."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_turn(game, user_ids, by)
+
+
+def settle_turns(game: Game, waiting_on: Iterable[int]) -> int:
+    """Mark read the turns told at this table that are over (the table no longer waits on their
+    person): old news is neither counted on the badge nor mailed; how many."""
+    passed = Notification.objects.filter(game=game, kind=Kind.TURN, read_at=None)
+    return passed.exclude(recipient_id__in=list(waiting_on)).update(read_at=timezone.now())
+
+
+def waiting_on(game: Game, seats: Iterable[Seat], state: Any) -> list[int]:
+    """The people whose move it is at the table in this state."""
+    active = set(game.spec.engine.active_seats(state))
+    return [seat.user_id for seat in seats if seat.position in active and not seat.bot]
+
+
+@receiver(stored)
+@quietly
+def stored_here(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
+    """A move was stored: the turns it ended are no longer news."""
+    if game.turn_based:
+        settle_turns(game, waiting_on(game, seats, state))
+
+
+@receiver(game_ended)
+@quietly
+def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+    """A game finished."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_ended(game)
+
+
+@receiver(rematch_offered)
+@quietly
+def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> None:
+    """A rematch was offered (game_id is the new table)."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_rematch(game, by)
+
+
+@receiver(invited)
+@quietly
+def invited_here(
+    sender: Any, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
+) -> None:
+    """A person (or several) was invited to a table."""
+    game = the_game(game_id)
+    if game is not None:
+        tell_invited(game, by, [to] if isinstance(to, int) else to)
+
+
+# --- the inbox ----------------------------------------------------------------------------
+
+
+def unread_count(user: User) -> int:
+    """How many of the person's notifications are unread."""
+    return Notification.objects.filter(recipient=user, read_at=None).count()
+
+
+def mark_read(user: User, notification_id: int) -> Notification | None:
+    """Mark one of the person's notifications read; None if they have no such notification."""
+    found = Notification.objects.filter(recipient=user, pk=notification_id).first()
+    if found is not None and found.read_at is None:
+        found.read_at = timezone.now()
+        found.save(update_fields=["read_at"])
+    return found
+
+
+def mark_all_read(user: User) -> int:
+    """Mark every unread notification of the person read; how many there were."""
+    return Notification.objects.filter(recipient=user, read_at=None).update(read_at=timezone.now())
+
+
+def forget(person: User, old_name: str) -> None:
+    """A deleted account: its notifications and browsers go, and what others were told of it
+    names the deleted baker (texts begin with the name of who invited or offered)."""
+    Notification.objects.filter(recipient=person).delete()
+    PushSubscription.objects.filter(user=person).delete()
+    named = Notification.objects.filter(text__startswith=f"{old_name} ")
+    for row in named.only("pk", "text"):
+        row.text = person.username + row.text[len(old_name) :]
+        row.save(update_fields=["text"])
+
+
+# --- the sweep: turns a lost signal missed, and the mails ---------------------------------
+
+LOOKED: dict[int, int] = {}
+"""The version of each running turn-based table at this process's last look."""
+
+
+def sweep_turns() -> None:
+    """Tell the people whose move it is at turn-based tables that changed since the last look."""
+    running = Game.objects.filter(status=Game.Status.RUNNING, pace__in=TURN_BASED)
+    versions = dict(running.values_list("pk", "version"))
+    for game in running.filter(pk__in=[g for g, v in versions.items() if LOOKED.get(g) != v]):
+        state = game.spec.engine.load(game.snapshot)
+        waiting = waiting_on(game, Seat.objects.filter(game=game), state)
+        settle_turns(game, waiting)  # a bot or a stand-in may have ended a turn
+        tell_turn(game, waiting)
+        LOOKED[game.pk] = game.version
+    for gone in set(LOOKED) - set(versions):
+        del LOOKED[gone]
+
+
+def wanted_by_mail() -> Q:
+    """The notifications whose person has a verified address and opted in to their kind."""
+    chosen = Q()
+    for kind in Kind.values:
+        chosen |= Q(kind=kind, **{f"recipient__mail_{kind}": True})
+    return (
+        chosen
+        & Q(recipient__email_verified=True, recipient__is_active=True)
+        & ~Q(recipient__email="")
+    )
+
+
+def to_mail(now: datetime) -> QuerySet[Notification]:
+    """Unread notifications not mailed yet, recent enough, that their person wants mailed."""
+    since = now - timedelta(seconds=settings.NOTICE_MAIL_WITHIN)
+    fresh = Notification.objects.filter(emailed_at=None, read_at=None, created_at__gte=since)
+    return fresh.filter(wanted_by_mail())
+
+
+def sweep_mail(now: datetime | None = None) -> int:
+    """Mail each person whose oldest unmailed notification waited NOTICE_MAIL_AFTER seconds all
+    of theirs in one mail; how many mails went out."""
+    now = now or timezone.now()
+    ripe = now - timedelta(seconds=settings.NOTICE_MAIL_AFTER)
+    due = to_mail(now).filter(created_at__lte=ripe).values_list("recipient_id", flat=True)
+    return sum(mail_one(user_id, now) for user_id in sorted(set(due)))
+
+
+def claim(user_id: int, now: datetime) -> list[Notification]:
+    """Mark the person's notifications to mail as mailed, in one transaction; the ones this
+    process claimed (another process sweeping at once skips the rows locked here)."""
+    with transaction.atomic():
+        rows = list(
+            to_mail(now)
+            .filter(recipient_id=user_id)
+            .select_for_update(skip_locked=True, of=("self",))
+            .select_related("recipient")
+            .order_by("created_at", "pk")
+        )
+        Notification.objects.filter(pk__in=[r.pk for r in rows], emailed_at=None).update(
+            emailed_at=now
+        )
+    return rows
+
+
+def absolute(path: str) -> str:
+    """A link to this page of the site, for a mail."""
+    return settings.SITE_URL + path
+
+
+def mail_one(user_id: int, now: datetime) -> bool:
+    """Send the person one mail with their notifications waiting; whether one went out."""
+    rows = claim(user_id, now)
+    if not rows:
+        return False
+    user = rows[0].recipient
+    kinds = sorted({row.kind for row in rows}, key=Kind.values.index)
+    unsubscribe_all = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, kinds)]))
+    context = {
+        "user": user,
+        "items": [{"text": row.text, "link": absolute(row.url)} for row in rows],
+        "kinds": [
+            {
+                "label": Kind(kind).label,
+                "link": absolute(reverse("unsubscribe", args=[unsubscribe_token(user, [kind])])),
+            }
+            for kind in kinds
+        ],
+        "settings_link": absolute(reverse("settings")),
+    }
+    subject = rows[0].text if len(rows) == 1 else f"{len(rows)} things at your tables"
+    message = EmailMessage(
+        subject=f"Bakehouse: {subject}",
+        body=render_to_string("games/email/notices_body.txt", context),
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe_all}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    try:
+        message.send()
+    except OSError:  # smtplib's errors are OSErrors; the rows stay marked: at most one mail
+        logger.exception("Could not mail account %s its notifications", user.pk)
+        return False
+    return True
+
+
+# --- Web Push -----------------------------------------------------------------------------
+
+PUSH_TTL = 24 * 3600  # seconds a push service keeps a push for a browser that is offline
+PUSH_GONE = (404, 410)  # the push service forgot the subscription: it is deleted
+PUSH_WITHIN = 3600  # seconds: older news is not pushed (a browser subscribed later is not flooded)
+
+
+def push_enabled() -> bool:
+    """Whether the site has VAPID keys, so it can push."""
+    return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
+
+
+def subscribe(user: User, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+    """Keep a browser's push subscription for the person (a known endpoint moves to them)."""
+    if not push_enabled():
+        raise ServiceError("This site does not send browser notifications.")
+    if not endpoint.startswith("https://") or len(endpoint) > 1000:
+        raise ServiceError("That is not a push subscription.")
+    if not (0 < len(p256dh) <= 200 and 0 < len(auth) <= 100):
+        raise ServiceError("That is not a push subscription.")
+    found, _ = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
+    )
+    return found
+
+
+def unsubscribe_browser(user: User, endpoint: str) -> bool:
+    """Forget the person's subscription at this endpoint; whether there was one."""
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return bool(deleted)
+
+
+def to_push(now: datetime) -> QuerySet[Notification]:
+    """Unread notifications not pushed yet, recent enough."""
+    since = now - timedelta(seconds=PUSH_WITHIN)
+    return Notification.objects.filter(pushed_at=None, read_at=None, created_at__gte=since)
+
+
+def sweep_push(now: datetime | None = None) -> int:
+    """Push each subscribed person what is new, one push a person; how many people."""
+    if not push_enabled():
+        return 0
+    now = now or timezone.now()
+    subscribed = PushSubscription.objects.values("user_id")
+    due = to_push(now).filter(recipient_id__in=subscribed).values_list("recipient_id", flat=True)
+    return sum(push_one(user_id, now) for user_id in sorted(set(due)))
+
+
+def push_one(user_id: int, now: datetime) -> bool:
+    """Push the person's new notifications to each of their browsers; whether any took it."""
+    with transaction.atomic():
+        rows = list(
+            to_push(now)
+            .filter(recipient_id=user_id)
+            .select_for_update(skip_locked=True)
+            .order_by("created_at", "pk")
+        )
+        Notification.objects.filter(pk__in=[r.pk for r in rows], pushed_at=None).update(
+            pushed_at=now
+        )
+    if not rows:
+        return False
+    if len(rows) == 1:
+        body, url = rows[0].text, rows[0].url
+    else:
+        body, url = f"{len(rows)} things at your tables.", reverse("games:inbox")
+    payload = json.dumps({"title": "Bakehouse", "body": body, "url": url})
+    sent = [
+        push_to(browser, payload) for browser in PushSubscription.objects.filter(user_id=user_id)
+    ]
+    return any(sent)
+
+
+def push_to(browser: PushSubscription, payload: str) -> bool:
+    """Send one push to one browser; a subscription its push service forgot is deleted."""
+    claims: dict[str, str | int] = {"sub": settings.VAPID_SUBJECT}
+    try:
+        webpush(
+            browser.info,
+            payload,
+            vapid_private_key=settings.VAPID_PRIVATE_KEY,
+            vapid_claims=claims,
+            ttl=PUSH_TTL,
+            timeout=10,
+        )
+    except WebPushException as refused:
+        if refused.status_code in PUSH_GONE:
+            browser.delete()
+        else:
+            logger.warning("A push to a browser of account %s failed: %s", browser.user_id, refused)
+        return False
+    except RequestException:
+        logger.warning("A push service did not answer for account %s", browser.user_id)
+        return False
+    return True
+
+
+def sweep() -> None:
+    """The worker's sweep: turns a lost signal missed, then the mails and pushes due."""
+    sweep_turns()
+    sweep_mail()
+    sweep_push()

@@ -1,0 +1,102 @@
+"""The inbox: a person's notifications, read and unread, and the menu's unread badge."""
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from games.access import AuthedRequest
+from games.services import ServiceError, notices
+
+SHOWN = 50
+
+
+def menu(request: HttpRequest) -> dict[str, Any]:
+    """The menu's badge (the unread count, counted only where a page shows it: one query) and
+    the key a page subscribes to Web Push with."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    count: Callable[[], int] = lambda: notices.unread_count(user)  # noqa: E731
+    return {"inbox_unread": count, "push_key": settings.VAPID_PUBLIC_KEY}
+
+
+@login_required
+@require_GET
+def inbox(request: AuthedRequest) -> HttpResponse:
+    """The person's latest notifications, newest first, the unread ones marked."""
+    rows = request.user.notifications.select_related("game")[:SHOWN]
+    context: dict[str, Any] = {"notifications": rows}
+    return render(request, "games/inbox/inbox.html", context)
+
+
+@login_required
+@require_GET
+def open_notification(request: AuthedRequest, notification_id: int) -> HttpResponse:
+    """Follow a notification to its table: it is read from then on."""
+    found = notices.mark_read(request.user, notification_id)
+    if found is None:
+        raise Http404("No such notification.")
+    allowed = url_has_allowed_host_and_scheme(found.url, allowed_hosts={request.get_host()})
+    return redirect(found.url if allowed else "games:inbox")
+
+
+@login_required
+@require_POST
+def mark_all_read(request: AuthedRequest) -> HttpResponse:
+    """Mark every notification read."""
+    count = notices.mark_all_read(request.user)
+    messages.success(request, "Everything is marked read." if count else "Nothing was unread.")
+    return redirect("games:inbox")
+
+
+def subscription(request: HttpRequest) -> dict[str, Any]:
+    """The JSON a page posts (its PushSubscription's toJSON()), or ValueError."""
+    data = json.loads(request.body)
+    keys = data.get("keys") if isinstance(data, dict) else None
+    if not isinstance(keys, dict):
+        raise ValueError("no keys")
+    fields = {
+        "endpoint": data.get("endpoint"),
+        "p256dh": keys.get("p256dh"),
+        "auth": keys.get("auth"),
+    }
+    if not all(isinstance(value, str) for value in fields.values()):
+        raise ValueError("not text")
+    return fields
+
+
+@login_required
+@require_POST
+def push_subscribe(request: AuthedRequest) -> HttpResponse:
+    """Keep this browser's push subscription (posted as JSON by static/js/push.js)."""
+    try:
+        fields = subscription(request)
+        notices.subscribe(request.user, **fields)
+    except ValueError:
+        return JsonResponse({"error": "That is not a push subscription."}, status=400)
+    except ServiceError as refused:
+        return JsonResponse({"error": str(refused)}, status=refused.status)
+    return JsonResponse({"subscribed": True})
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: AuthedRequest) -> HttpResponse:
+    """Forget this browser's push subscription."""
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        data = None
+    endpoint = data.get("endpoint") if isinstance(data, dict) else None
+    if not isinstance(endpoint, str):
+        return JsonResponse({"error": "That is not a push subscription."}, status=400)
+    notices.unsubscribe_browser(request.user, endpoint)
+    return JsonResponse({"subscribed": False})

@@ -1,0 +1,90 @@
+// Settings: turn Web Push on or off in this browser (static/js/push-worker.js shows the pushes).
+(() => {
+  const box = document.getElementById("push-settings");
+  if (!box) return;
+  const status = box.querySelector("[data-status]");
+  const on = box.querySelector("[data-push-on]");
+  const off = box.querySelector("[data-push-off]");
+  const say = (text) => {
+    status.textContent = text;
+  };
+  if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
+    say("This browser cannot show notifications from websites.");
+    return;
+  }
+  const csrf = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+
+  const bytes = (text) => {
+    const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+    return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+  };
+
+  const post = async (url, subscription) => {
+    const answer = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(subscription),
+      credentials: "same-origin",
+    });
+    if (!answer.ok) {
+      const said = await answer.json().catch(() => ({}));
+      throw new Error(said.error || "the site refused it");
+    }
+  };
+
+  // The worker's scope is its folder, not this page, so serviceWorker.ready never comes: wait
+  // for this registration's worker itself.
+  const active = (registration) =>
+    new Promise((resolve) => {
+      if (registration.active) return resolve(registration);
+      const worker = registration.installing || registration.waiting;
+      worker.addEventListener("statechange", () => {
+        if (worker.state === "activated") resolve(registration);
+      });
+    });
+
+  const current = async () => {
+    const registration = await navigator.serviceWorker.getRegistration(box.dataset.worker);
+    return registration ? registration.pushManager.getSubscription() : null;
+  };
+
+  const show = async () => {
+    const subscription = await current();
+    on.hidden = Boolean(subscription);
+    off.hidden = !subscription;
+    say(subscription ? "This browser shows Bakehouse's notifications." : "This browser does not show Bakehouse's notifications.");
+  };
+
+  on.addEventListener("click", async () => {
+    try {
+      if ((await Notification.requestPermission()) !== "granted") {
+        say("The browser was not allowed to show notifications: allow them in its site settings.");
+        return;
+      }
+      const registration = await active(await navigator.serviceWorker.register(box.dataset.worker));
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: bytes(box.dataset.key),
+      });
+      await post(box.dataset.subscribe, subscription.toJSON());
+      await show();
+    } catch (error) {
+      say(`Could not turn them on: ${error.message}.`);
+    }
+  });
+
+  off.addEventListener("click", async () => {
+    try {
+      const subscription = await current();
+      if (subscription) {
+        await post(box.dataset.unsubscribe, subscription.toJSON());
+        await subscription.unsubscribe();
+      }
+      await show();
+    } catch (error) {
+      say(`Could not turn them off: ${error.message}.`);
+    }
+  });
+
+  show();
+})();

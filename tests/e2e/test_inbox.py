@@ -1,0 +1,75 @@
+"""Issue 32, point 3, in a browser: the menu's unread badge and the inbox on a phone."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.pages import sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+ROOT = Path(__file__).resolve().parents[2]
+PHONE = {"width": 360, "height": 740}
+TELL = """
+from accounts.models import User
+from games import services
+from games.services.base import invited
+from games.models import Game
+host = User.objects.get(username="inbox_host")
+guest = User.objects.get(username="inbox_guest")
+for capacity in (2, 3, 4):
+    game = services.create_game(host, "cakehalla", capacity)
+    invited.send(Game, game_id=game.pk, by=host.pk, to=[guest.pk])
+"""
+
+
+def invite_three_times(db: str) -> None:
+    """The host invites the guest to three tables (the friends' helper sends the signal)."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    command = [sys.executable, "manage.py", "shell", "-c", TELL]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)
+
+
+def too_wide(page: Any) -> int:
+    script = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    return int(page.evaluate(script))
+
+
+def test_the_badge_counts_unread_and_the_inbox_takes_you_to_the_table(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    base = daphne_site["url"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_up(page, base, "inbox_host")
+    context.clear_cookies()
+    sign_up(page, base, "inbox_guest")
+    assert page.locator("#inbox-badge").count() == 0
+    invite_three_times(daphne_site["db"])
+    page.reload()
+    assert page.locator("#inbox-badge").inner_text().startswith("3")
+    assert too_wide(page) == 0
+    page.screenshot(path=str(artifacts / "inbox-badge-360.png"))
+    page.click("a.inbox-link")
+    page.wait_for_url(base + "/games/inbox/")
+    assert page.locator(".notice.unread").count() == 3
+    assert too_wide(page) == 0
+    page.screenshot(path=str(artifacts / "inbox-360.png"), full_page=True)
+    page.locator(".notice.unread a").first.click()
+    page.wait_for_url(f"{base}/games/*/")
+    assert page.locator("#inbox-badge").inner_text().startswith("2")
+    page.goto(base + "/games/inbox/")
+    page.click("text=Mark all read")
+    page.wait_for_url(base + "/games/inbox/")
+    assert page.locator(".notice.unread").count() == 0
+    assert page.locator("#inbox-badge").count() == 0
+    page.screenshot(path=str(artifacts / "inbox-read-360.png"), full_page=True)
+    context.close()
