@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import sign_up
+from tests.e2e.pages import PATIENCE, sign_up
 from tests.e2e.test_two_bakers_play_a_night import take_a_turn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -52,7 +52,7 @@ def test_a_tab_closed_mid_night_leaves_a_stand_in_and_the_others_finish(
         context = browser.new_context(viewport={"width": 1100, "height": 900})
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(PATIENCE)
         sign_up(page, base, name)
         pages[name] = page
     host = pages["gwen"]

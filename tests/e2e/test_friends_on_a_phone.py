@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import open_table, sign_up
+from tests.e2e.pages import PATIENCE, open_table, sign_up
 from tests.e2e.test_phone_pages import too_wide, widest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -31,7 +31,7 @@ def test_friends_invite_and_watch_live_on_a_phone(
     for name in ("rye_host", "rye_guest"):
         context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(PATIENCE)
         sign_up(page, base, name)
         pages.append(page)
     host, guest = pages

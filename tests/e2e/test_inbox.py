@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import sign_up
+from tests.e2e.pages import PATIENCE, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -48,7 +48,7 @@ def test_the_badge_counts_unread_and_the_inbox_takes_you_to_the_table(
     base = daphne_site["url"]
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PATIENCE)
     sign_up(page, base, "inbox_host")
     context.clear_cookies()
     sign_up(page, base, "inbox_guest")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import sign_up, two_at_a_table, version
+from tests.e2e.pages import PATIENCE, sign_up, two_at_a_table, version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -114,11 +114,11 @@ def test_a_push_lost_on_the_way_is_healed_when_the_next_one_comes(
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(DROP_ONE_PUSH)
     player = context.new_page()
-    player.set_default_timeout(15_000)
+    player.set_default_timeout(PATIENCE)
     sign_up(player, base, "luz")
     player.get_by_role("button", name="Play Cakehalla against bots now").click()
     watcher = context.new_page()
-    watcher.set_default_timeout(15_000)
+    watcher.set_default_timeout(PATIENCE)
     watcher.goto(player.url)
     for page in (player, watcher):
         page.wait_for_function("() => window.bakehouseLive === true")

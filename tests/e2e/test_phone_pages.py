@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import open_table, sign_up, two_at_a_table
+from tests.e2e.pages import PATIENCE, open_table, sign_up, two_at_a_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -85,7 +85,7 @@ def test_every_page_fits_a_phone_without_sideways_scrolling(
         demo_games(daphne_site["db"])
     context = browser.new_context(viewport=phone, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PATIENCE)
     wide = {}
     for path in SIGNED_OUT:
         page.goto(base + path)

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.pages import PASSWORD, sign_up
+from tests.e2e.pages import PASSWORD, PATIENCE, sign_up
 
 PHONE = {"width": 390, "height": 844}
 
@@ -22,7 +22,7 @@ def test_a_friend_follows_the_invite_signs_up_and_sits(
     host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     host_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     host = host_ctx.new_page()
-    host.set_default_timeout(15_000)
+    host.set_default_timeout(PATIENCE)
     sign_up(host, base, "hope")
     host.goto(base + "/games/new/")
     host.select_option("#id_kind", "cakehalla")
@@ -45,7 +45,7 @@ def test_a_friend_follows_the_invite_signs_up_and_sits(
 
     friend_ctx = browser.new_context(viewport=PHONE)
     friend = friend_ctx.new_page()
-    friend.set_default_timeout(15_000)
+    friend.set_default_timeout(PATIENCE)
     friend.goto(absolute)
     join = friend.get_by_role("link", name="Sign up to take a seat")
     join.wait_for()
@@ -75,7 +75,7 @@ def test_a_cakehalla_turn_fits_a_phone_and_two_taps_take_two(
 ) -> None:
     base = daphne_site["url"]
     page = browser.new_context(viewport=PHONE).new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PATIENCE)
     sign_up(page, base, "juno")
     page.get_by_role("button", name="Play Cakehalla against bots now").click()
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
@@ -181,7 +181,7 @@ def test_a_nights_results_scroll_sideways_on_a_phone(
     # names fitted it exactly (334 px wide in 334), and nothing scrolled.
     screen = {"width": 320, "height": 700}
     page = browser.new_context(viewport=screen).new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PATIENCE)
     sign_up(page, base, "kai")
     page.get_by_role("button", name="Play a night against bots now").click()
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
@@ -261,7 +261,7 @@ def test_the_whole_menu_fits_a_phone(
     base = daphne_site["url"]
     phone = {"width": 375, "height": 812}
     page = browser.new_context(viewport=phone).new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PATIENCE)
     items = "header.site a, header.site summary, header.site button"
     page.goto(base + "/")
     header = page.locator("header.site")

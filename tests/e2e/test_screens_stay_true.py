@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PASSWORD, errors_seen, two_at_a_table
+from tests.e2e.pages import PASSWORD, PATIENCE, errors_seen, two_at_a_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -43,7 +43,7 @@ def test_an_abort_takes_the_chat_box_away_on_screens_left_open(
 
     make_moderator(daphne_site["db"], "mod_pia")
     admin = browser.new_context().new_page()
-    admin.set_default_timeout(15_000)
+    admin.set_default_timeout(PATIENCE)
     admin.goto(base + "/admin/login/")
     admin.fill("#id_username", "mod_pia")
     admin.fill("#id_password", PASSWORD)

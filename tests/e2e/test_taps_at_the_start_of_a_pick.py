@@ -19,7 +19,15 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.engines import midnight_bakery as engine
-from tests.e2e.pages import errors_seen, open_table, sign_up, take_a_seat, two_at_a_table, version
+from tests.e2e.pages import (
+    PATIENCE,
+    errors_seen,
+    open_table,
+    sign_up,
+    take_a_seat,
+    two_at_a_table,
+    version,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -122,7 +130,7 @@ def seated_with_a_bot(browser: Any, base: str, names: tuple[str, str], db: str) 
         page = ctx.new_page()
         if phone:  # the phone's finger: touches through the browser's own input
             TOUCH[id(page)] = ctx.new_cdp_session(page)
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(PATIENCE)
         sign_up(page, base, name)
         pages.append(page)
     host, guest = pages

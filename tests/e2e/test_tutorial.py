@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.pages import errors_seen, sign_up, version
+from tests.e2e.pages import PATIENCE, errors_seen, sign_up, version
 
 KIND = "midnight-bakery"
 VIEWPORTS = {
@@ -90,7 +90,7 @@ def test_a_newcomer_finishes_the_tutorial_by_following_the_pointer(
     phone = screen == "phone"
     context = browser.new_context(viewport=VIEWPORTS[screen], is_mobile=phone, has_touch=phone)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PATIENCE)
     failed = errors_seen(page)
     sign_up(page, base, f"learner-{screen}")
     assert page.locator("#tutorial-offer").is_visible()
