@@ -1,0 +1,163 @@
+"""Cakehalla's guided first game (issue 31, point 2): a game started part way, six planned moves.
+
+Cakehalla's moves take several taps (ingredients then Take; a card's menu then Buy), so a step
+points at each tap in turn. Here every tap a step points at is made on the learner's own board
+(parsed, and changed as static/cakehalla/board.js changes it): each control must be on the board
+once, each tap must count as made, and the move the taps build must be legal now.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import lxml.html
+import pytest
+
+from accounts.models import User
+from games import catalog, services
+from games.engines import cakehalla as engine
+from games.models import Game
+from games.services import tutorial
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+KIND = "cakehalla"
+
+
+def board_of(user: User, game: Game) -> Any:
+    """The table page as the learner gets it, parsed."""
+    response = client_for(user).get(game.get_absolute_url())
+    assert response.status_code == 200
+    return lxml.html.fromstring(response.content.decode())
+
+
+def legal_now(game: Game, user: User) -> list[dict[str, Any]]:
+    game.refresh_from_db()
+    position = game.seats.get(user=user).position
+    return [dict(a) for a in engine.legal_actions(engine.load(game.snapshot), position)]
+
+
+def next_picks(picks: list[str], ing: str, can_two: bool) -> list[str]:
+    """board.js's nextPicks: a new kind adds one, a second tap makes two of it (pile allowing)."""
+    count = picks.count(ing)
+    if count == 2:
+        return []
+    if count == 1:
+        return [ing, ing] if can_two else [p for p in picks if p != ing]
+    distinct = list(dict.fromkeys(picks))
+    return distinct if len(distinct) >= 3 else [*distinct, ing]
+
+
+def one(board: Any, selector: str) -> Any:
+    found = board.cssselect(selector)
+    assert len(found) == 1, f"{selector} matches {len(found)} controls on the board"
+    return found[0]
+
+
+def tap_through(board: Any, presses: list[list[str]]) -> dict[str, Any]:
+    """Make each pointed tap on the parsed board as the browser would; the move they send."""
+    picks: list[str] = []
+    for i, (target, done) in enumerate(presses):
+        control = one(board, target)
+        last = i == len(presses) - 1
+        assert bool(done) != last, "every tap but the last says when it is made"
+        if done:
+            assert not board.cssselect(done), f"{done} is made before its tap"
+        if control.get("data-ing") is not None:
+            assert control.get("aria-disabled") is None, f"{target} is refused"
+            picks = next_picks(picks, control.get("data-ing"), bool(control.get("data-two")))
+            for token in board.cssselect("#market-form [data-ing]"):
+                token.set("data-picked", str(picks.count(token.get("data-ing"))))
+        elif control.tag == "summary":
+            control.getparent().set("open", "")
+        elif control.get("data-take") is not None:
+            takes = json.loads(one(board, "#market-form").get("data-takes"))
+            assert sorted(picks) in [sorted(t) for t in takes], f"Take stays disabled: {picks}"
+            return {"type": "take", "ingredients": picks}
+        else:
+            assert control.tag == "button" and control.get("name") == "action", target
+            assert control.get("aria-disabled") is None, f"{target} is refused"
+            menu = next(control.iterancestors("details"), None)
+            assert menu is None or menu.get("open") is not None, f"{target} is in a closed menu"
+            return dict(json.loads(control.get("value")))
+        if done:
+            assert board.cssselect(done), f"{done} is not made by tapping {target}"
+    raise AssertionError("the taps send no move")
+
+
+def follow(user: User, game: Game, steps: int = 60) -> list[str]:
+    """Make every tap each step points at, checked against the board and the rules, until the game
+    ends (or for a number of steps); the steps' sentences in order."""
+    said = []
+    for _ in range(steps):
+        game.refresh_from_db()
+        page = board_of(user, game)
+        panel = page.get_element_by_id("tutorial-step")
+        said.append(panel.text_content())
+        presses = json.loads(panel.get("data-presses"))
+        if game.status == Game.Status.OVER:
+            assert [p[0] for p in presses] == [panel.get("data-target")]
+            assert page.cssselect(presses[0][0]), "the scoring is not on the board"
+            return said
+        assert presses, "a running tutorial whose move it is points at a control"
+        action = tap_through(page.get_element_by_id("board"), presses)
+        assert any(tutorial.same_move(action, a) for a in legal_now(game, user)), action
+        services.play(game, user, action, None)
+    return said
+
+
+def mine(game: Game, user: User) -> list[dict[str, Any]]:
+    position = game.seats.get(user=user).position
+    return [dict(a.payload) for a in game.actions.filter(seat=position).order_by("seq")]
+
+
+def test_following_every_tap_wins_in_six_moves_that_show_each_kind_of_turn(player: User) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    said = follow(player, game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.OVER
+    lesson = catalog.get(KIND).lesson
+    assert lesson is not None
+    assert mine(game, player) == [dict(s.action) for s in lesson.script]
+    assert "A game joined part way" in said[0]
+    assert "Three different kinds" in said[0] and "Two of one kind" in said[1]
+    assert "gives you a Saffron" in said[2] and "a customer visits" in said[3]
+    assert "fewer cards" in said[-1]  # the tie-break, said with the scoring
+    me = game.snapshot["bakers"][game.seats.get(user=player).position]
+    assert (me["points"], me["customers"], me["reserved"]) == (15, ["pair-2"], [])
+    assert game.seats.get(user=player).winner
+    assert "Tutorial done" in client_for(player).get(f"/u/{player.username}/").content.decode()
+
+
+def test_the_tutorial_replays_from_its_stored_setup(player: User) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    follow(player, game, steps=4)
+    game.refresh_from_db()
+    assert game.setup["bakers"]  # started part way
+    assert engine.dump(services.replay(game)) == game.snapshot
+
+
+def test_a_learner_who_leaves_the_plan_gets_the_strongest_bots_steps_for_the_board(
+    player: User,
+) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    other = {"type": "take", "ingredients": ["matcha", "matcha"]}  # the plan's second move first
+    services.play(game, player, other, None)
+    said = follow(player, game, steps=3)  # each still checked against the board and the rules
+    assert len(said) == 3
+    assert not any("Three different kinds, one of each" in line for line in said)
+
+
+def test_a_take_points_at_each_ingredient_in_turn_then_take(player: User) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    shown = tutorial.step(game, player)
+    assert shown is not None
+    assert shown.what == "Take Sugar, Blueberry and Cherry."
+    assert [p.target for p in shown.presses] == [
+        "#market-form [data-ing='sugar']",
+        "#market-form [data-ing='blueberry']",
+        "#market-form [data-ing='cherry']",
+        "#market-form [data-take]",
+    ]
