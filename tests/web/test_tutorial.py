@@ -232,3 +232,37 @@ def quick_against_bots(user: User) -> Game:
     services.add_bot(game, user, "greedy")
     services.start(game, user)
     return game
+
+
+def test_a_finished_tutorial_is_tagged_tutorial_on_the_profile_and_the_history(
+    player: User,
+) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    follow(player, game)
+    client = client_for(player)
+    for page in (f"/u/{player.username}/", "/games/history/"):
+        html = lxml.html.fromstring(client.get(page).content.decode())
+        row = next(
+            r for r in html.cssselect("tr") if r.cssselect(f"a[href='{game.get_absolute_url()}']")
+        )
+        assert [t.text_content() for t in row.cssselect(".tag")][:1] == ["tutorial"], page
+
+
+def test_a_running_tutorial_is_tagged_tutorial_among_the_profiles_running_games(
+    player: User,
+) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    html = lxml.html.fromstring(client_for(player).get(f"/u/{player.username}/").content.decode())
+    link = html.cssselect(f"a[href='{game.get_absolute_url()}']")[0]
+    assert [t.text_content() for t in link.getparent().cssselect(".tag")] == ["tutorial"]
+
+
+def test_download_my_data_lists_the_tutorials_and_whether_each_is_done(player: User) -> None:
+    done = tutorial.start_tutorial(player, KIND)
+    follow(player, done)
+    going = tutorial.start_tutorial(player, "cakehalla")
+    data = json.loads(client_for(player).get("/accounts/settings/data.json").content)
+    assert [(t["game_id"], t["game"], t["done"]) for t in data["tutorials"]] == [
+        (done.pk, KIND, True),
+        (going.pk, "cakehalla", False),
+    ]
