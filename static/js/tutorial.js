@@ -49,14 +49,42 @@
     return null;
   }
 
+  // The board's lines the tag must leave readable ("Press a pastry to keep it.", what is picked).
+  var KEEP_CLEAR = ".hint, .picks, h2";
+
+  function overlaps(a, b) {
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }
+
+  // The tag above the control, or, where that would cover a line of the board, below it, or
+  // astride its top edge, or else on the control itself.
   function place(element) {
     var rect = element.getBoundingClientRect();
     pointer.hidden = false;
     var width = pointer.offsetWidth;
-    var left = rect.left + window.scrollX + rect.width / 2 - width / 2;
-    var most = document.documentElement.clientWidth - width - 4;
-    pointer.style.left = Math.max(4, Math.min(left, most)) + "px";
-    pointer.style.top = rect.top + window.scrollY - pointer.offsetHeight - 10 + "px";
+    var height = pointer.offsetHeight;
+    var left = rect.left + rect.width / 2 - width / 2;
+    left = Math.max(4, Math.min(left, document.documentElement.clientWidth - width - 4));
+    var lines = [];
+    Array.prototype.forEach.call(root.querySelectorAll(KEEP_CLEAR), function (line) {
+      if (element.contains(line)) return;
+      var words = document.createRange();  // the text's own boxes, not the line's full width
+      words.selectNodeContents(line);
+      Array.prototype.push.apply(lines, words.getClientRects());
+    });
+    var spots = [
+      ["above", rect.top - height - 10],
+      ["below", rect.bottom + 10],
+      ["edge", rect.top - height / 2],
+      ["on", rect.top + 2],
+    ];
+    var spot = spots.find(function (candidate) {
+      var box = { left: left, right: left + width, top: candidate[1], bottom: candidate[1] + height };
+      return !lines.some(function (line) { return overlaps(box, line); });
+    }) || spots[0];
+    pointer.dataset.spot = spot[0];
+    pointer.style.left = left + window.scrollX + "px";
+    pointer.style.top = spot[1] + window.scrollY + "px";
   }
 
   function point() {
