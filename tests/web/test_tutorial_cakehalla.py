@@ -33,10 +33,22 @@ def board_of(user: User, game: Game) -> Any:
     return lxml.html.fromstring(response.content.decode())
 
 
-def legal_now(game: Game, user: User) -> list[dict[str, Any]]:
+def snapshot(game: Game) -> dict[str, Any]:
+    """The table's stored state, as it stands now."""
     game.refresh_from_db()
+    assert game.snapshot is not None
+    return dict(game.snapshot)
+
+
+def position_of(game: Game, user: User) -> int:
     position = game.seats.get(user=user).position
-    return [dict(a) for a in engine.legal_actions(engine.load(game.snapshot), position)]
+    assert position is not None
+    return position
+
+
+def legal_now(game: Game, user: User) -> list[dict[str, Any]]:
+    state = engine.load(snapshot(game))
+    return [dict(a) for a in engine.legal_actions(state, position_of(game, user))]
 
 
 def next_picks(picks: list[str], ing: str, can_two: bool) -> list[str]:
@@ -109,8 +121,8 @@ def follow(user: User, game: Game, steps: int = 60) -> list[str]:
 
 
 def mine(game: Game, user: User) -> list[dict[str, Any]]:
-    position = game.seats.get(user=user).position
-    return [dict(a.payload) for a in game.actions.filter(seat=position).order_by("seq")]
+    moves = game.actions.filter(seat=position_of(game, user)).order_by("seq")
+    return [dict(a.payload) for a in moves]
 
 
 def test_following_every_tap_wins_in_six_moves_that_show_each_kind_of_turn(player: User) -> None:
@@ -125,7 +137,7 @@ def test_following_every_tap_wins_in_six_moves_that_show_each_kind_of_turn(playe
     assert "Three different kinds" in said[0] and "Two of one kind" in said[1]
     assert "gives you a Saffron" in said[2] and "a customer visits" in said[3]
     assert "fewer cards" in said[-1]  # the tie-break, said with the scoring
-    me = game.snapshot["bakers"][game.seats.get(user=player).position]
+    me = snapshot(game)["bakers"][position_of(game, player)]
     assert (me["points"], me["customers"], me["reserved"]) == (15, ["pair-2"], [])
     assert game.seats.get(user=player).winner
     assert "Tutorial done" in client_for(player).get(f"/u/{player.username}/").content.decode()
@@ -134,9 +146,9 @@ def test_following_every_tap_wins_in_six_moves_that_show_each_kind_of_turn(playe
 def test_the_tutorial_replays_from_its_stored_setup(player: User) -> None:
     game = tutorial.start_tutorial(player, KIND)
     follow(player, game, steps=4)
-    game.refresh_from_db()
-    assert game.setup["bakers"]  # started part way
-    assert engine.dump(services.replay(game)) == game.snapshot
+    assert game.setup is not None and game.setup["bakers"]  # started part way
+    stored = snapshot(game)
+    assert engine.dump(services.replay(game)) == stored
 
 
 def test_a_learner_who_leaves_the_plan_gets_the_strongest_bots_steps_for_the_board(
