@@ -685,8 +685,16 @@ def stat_facts(view: Mapping[str, Any]) -> Facts:
 
 def take_presses(ingredients: Sequence[str]) -> tuple[Press, ...]:
     """Each ingredient of a take tapped in turn (the same one twice for two), then Take; a tap is
-    made once board.js marks the token picked (data-picked)."""
-    presses = []
+    made once board.js marks the token picked (data-picked). First, only while something else is
+    picked: Clear."""
+    planned = "".join(f":not([data-ing='{name}'])" for name in dict.fromkeys(ingredients))
+    wrong = [f"[data-ing][data-picked]:not([data-picked='0']){planned}"]
+    wrong += [
+        f"[data-ing='{n}'][data-picked='2']" for n in ingredients if ingredients.count(n) == 1
+    ]
+    clean = "".join(f":not(:has({picked}))" for picked in wrong)
+    clear = Press("#market-form [data-clear]", f"#market-form{clean}")
+    presses = [clear]
     for i, name in enumerate(ingredients):
         token = f"#market-form [data-ing='{name}']"
         if ingredients[:i].count(name):

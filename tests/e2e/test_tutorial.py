@@ -193,6 +193,13 @@ def presses_of(page: Any) -> list[list[str]]:
     return list(json.loads(page.locator("#tutorial-step").get_attribute("data-presses") or "[]"))
 
 
+def made(page: Any, done: str) -> bool:
+    """Whether a tap's "done" selector matches on the board now."""
+    return bool(
+        page.evaluate("done => !!document.getElementById('live').querySelector(done)", done)
+    )
+
+
 def tap_pointed(page: Any, target: str, done: str, screen: str, name: str) -> None:
     """Wait until the pointer outlines this tap's control in sight with its tag above it, press
     it, and wait until the tap is made (or, for the move's last tap, the table moved on)."""
@@ -262,7 +269,9 @@ def test_a_newcomer_finishes_the_cakehalla_tutorial_tap_by_tap(
             assert page.locator("#tutorial-step").inner_text() == said[-1]
             assert presses_of(page) == presses
         for i, (target, done) in enumerate(presses):
-            shown = f"move-{moves + 1}-tap-{i + 1}" if moves in (0, 1, 2, 3) else ""
+            if done and made(page, done):  # Clear, when nothing else is picked
+                continue
+            shown = f"move-{moves + 1}-tap-{i}" if moves in (0, 1, 2, 3) else ""
             tap_pointed(page, target, done, screen, shown)
             taps += 1
         moves += 1

@@ -68,34 +68,45 @@ def one(board: Any, selector: str) -> Any:
     return found[0]
 
 
-def tap_through(board: Any, presses: list[list[str]]) -> dict[str, Any]:
-    """Make each pointed tap on the parsed board as the browser would; the move they send."""
-    picks: list[str] = []
-    for i, (target, done) in enumerate(presses):
+def tap(board: Any, control: Any, picks: list[str]) -> list[str]:
+    """One tap on the parsed board as board.js answers it (picks, Clear, a menu); the picks."""
+    if control.get("data-ing") is not None:
+        assert control.get("aria-disabled") is None, "a refused ingredient"
+        picks = next_picks(picks, control.get("data-ing"), bool(control.get("data-two")))
+    elif control.get("data-clear") is not None:
+        picks = []
+    elif control.tag == "summary":
+        control.getparent().set("open", "")
+    for token in board.cssselect("#market-form [data-ing]"):
+        token.set("data-picked", str(picks.count(token.get("data-ing"))))
+    return picks
+
+
+def sent(board: Any, control: Any, picks: list[str]) -> dict[str, Any]:
+    """The move a step's last tap sends."""
+    if control.get("data-take") is not None:
+        takes = json.loads(one(board, "#market-form").get("data-takes"))
+        assert sorted(picks) in [sorted(t) for t in takes], f"Take stays disabled: {picks}"
+        return {"type": "take", "ingredients": picks}
+    assert control.tag == "button" and control.get("name") == "action", control.attrib
+    assert control.get("aria-disabled") is None, "a refused button"
+    menu = next(control.iterancestors("details"), None)
+    assert menu is None or menu.get("open") is not None, "a button in a closed menu"
+    return dict(json.loads(control.get("value")))
+
+
+def tap_through(board: Any, presses: list[list[str]], picks: list[str] | None = None) -> Any:
+    """Make the taps the pointer names, as static/js/tutorial.js names them (the first whose
+    "done" does not match yet), on the parsed board; the move they send."""
+    picks = list(picks or [])
+    assert presses and not presses[-1][1], "the last tap sends the move"
+    for _ in range(3 * len(presses)):
+        target, done = next(p for p in presses if not (p[1] and board.cssselect(p[1])))
         control = one(board, target)
-        last = i == len(presses) - 1
-        assert bool(done) != last, "every tap but the last says when it is made"
-        if done:
-            assert not board.cssselect(done), f"{done} is made before its tap"
-        if control.get("data-ing") is not None:
-            assert control.get("aria-disabled") is None, f"{target} is refused"
-            picks = next_picks(picks, control.get("data-ing"), bool(control.get("data-two")))
-            for token in board.cssselect("#market-form [data-ing]"):
-                token.set("data-picked", str(picks.count(token.get("data-ing"))))
-        elif control.tag == "summary":
-            control.getparent().set("open", "")
-        elif control.get("data-take") is not None:
-            takes = json.loads(one(board, "#market-form").get("data-takes"))
-            assert sorted(picks) in [sorted(t) for t in takes], f"Take stays disabled: {picks}"
-            return {"type": "take", "ingredients": picks}
-        else:
-            assert control.tag == "button" and control.get("name") == "action", target
-            assert control.get("aria-disabled") is None, f"{target} is refused"
-            menu = next(control.iterancestors("details"), None)
-            assert menu is None or menu.get("open") is not None, f"{target} is in a closed menu"
-            return dict(json.loads(control.get("value")))
-        if done:
-            assert board.cssselect(done), f"{done} is not made by tapping {target}"
+        if not done:
+            return sent(board, control, picks)
+        picks = tap(board, control, picks)
+        assert board.cssselect(done), f"{done} is not made by tapping {target}"
     raise AssertionError("the taps send no move")
 
 
@@ -168,8 +179,32 @@ def test_a_take_points_at_each_ingredient_in_turn_then_take(player: User) -> Non
     assert shown is not None
     assert shown.what == "Take Sugar, Blueberry and Cherry."
     assert [p.target for p in shown.presses] == [
+        "#market-form [data-clear]",  # only while something else is picked
         "#market-form [data-ing='sugar']",
         "#market-form [data-ing='blueberry']",
         "#market-form [data-ing='cherry']",
         "#market-form [data-take]",
     ]
+
+
+@pytest.mark.parametrize(
+    "wrong", [["matcha"], ["matcha", "matcha"], ["sugar", "blueberry", "cocoa"], ["cherry"]]
+)
+def test_a_learner_who_picked_something_else_is_pointed_at_clear_then_the_take(
+    player: User, wrong: list[str]
+) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    board = board_of(player, game).get_element_by_id("board")
+    picks: list[str] = []
+    for name in wrong:
+        picks = tap(board, one(board, f"#market-form [data-ing='{name}']"), picks)
+    panel = board_of(player, game).get_element_by_id("tutorial-step")
+    presses = json.loads(panel.get("data-presses"))
+    target = next(p for p in presses if not (p[1] and board.cssselect(p[1])))[0]
+    if wrong == ["cherry"]:  # a planned pick, only sooner: no need to clear
+        assert target == "#market-form [data-ing='sugar']"
+    else:
+        assert target == "#market-form [data-clear]"
+    action = tap_through(board, presses, picks)
+    assert action["type"] == "take"
+    assert sorted(action["ingredients"]) == ["blueberry", "cherry", "sugar"]
