@@ -132,6 +132,23 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Press:
+    """One tap of a move on the board: the control (a CSS selector in #board), and a selector that
+    matches once that tap is made (empty: the tap that sends the move)."""
+
+    target: str
+    done: str = ""
+
+
+@dataclass(frozen=True)
+class Scripted:
+    """One of the learner's moves in a lesson's planned path, and one sentence of why."""
+
+    action: Mapping[str, Any]
+    why: str
+
+
+@dataclass(frozen=True)
 class Lesson:
     """A game's guided first game (games/services/tutorial.py): a fixed short deal against one
     bot under the real rules, and the words and controls its steps point at."""
@@ -147,11 +164,14 @@ class Lesson:
     scoring: str
     # While a round's results wait to be closed: one sentence about them.
     round_scored: str
-    # The board's control (a CSS selector in #board) that makes an action of this kind.
-    control: Callable[[Mapping[str, Any]], str]
+    # The board's taps that make an action of this kind, in order (one for a one-tap move).
+    control: Callable[[Mapping[str, Any]], tuple[Press, ...]]
     # The results on the board, and the control that closes a round's results.
     results_control: str
     close_control: str
+    # The learner's planned moves (a deal started part way): each step offers the next one while
+    # the learner has followed the plan and it is legal; the strongest bot's choice otherwise.
+    script: tuple[Scripted, ...] = ()
 
 
 class GameKind(ABC, Generic[StateT, ViewT, ActionT]):

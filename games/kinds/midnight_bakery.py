@@ -20,6 +20,7 @@ from games.kinds.base import (
     GameRow,
     Lesson,
     Option,
+    Press,
     SeatRow,
     player_name,
 )
@@ -365,9 +366,9 @@ def stat_charts(counts: Counts) -> dict[str, Any]:
     }
 
 
-def keep_control(action: Mapping[str, Any]) -> str:
+def keep_control(action: Mapping[str, Any]) -> tuple[Press, ...]:
     """The batch's button that keeps this card (its id, quoted, sits in the button's value)."""
-    return f"#batch-form button[value*='\"{action['card']}\"']"
+    return (Press(f"#batch-form button[value*='\"{action['card']}\"']"),)
 
 
 # A short night for the guided first game: 30 cards deal one bake of ten picks to each of two

@@ -40,4 +40,5 @@ def finished_games(user: Any, *, kind: str = "", player: str = "") -> QuerySet[G
         games = games.filter(kind=kind)
     if player:
         games = games.filter(pk__in=Seat.objects.filter(user__username=player).values("game_id"))
-    return visible_to(games, user).order_by("-finished_at", "-pk").prefetch_related(ranked_seats())
+    games = visible_to(games, user).select_related("tutorial")  # a tutorial is tagged so
+    return games.order_by("-finished_at", "-pk").prefetch_related(ranked_seats())

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import friends
 from accounts.models import User
-from games.models import Action, ChatMessage, Game, Seat
+from games.models import Action, ChatMessage, Game, Seat, Tutorial
 from games.records import archive
 
 DATA_FORMAT = "bakehouse-my-data/1"
@@ -95,6 +95,27 @@ def other_tables(person: User) -> list[dict[str, Any]]:
     ]
 
 
+def tutorials(person: User) -> list[dict[str, Any]]:
+    """The person's guided first games: which game, when started, whether done (played to the
+    end in their own seat, as the profile says)."""
+    rows = Tutorial.objects.filter(user=person).select_related("game").order_by("created_at")
+    gave_up = set(
+        Seat.objects.filter(user=person, resigned=True, game__tutorial__isnull=False).values_list(
+            "game_id", flat=True
+        )
+    )
+    return [
+        {
+            "game_id": t.game_id,
+            "game": t.kind,
+            "started_at": when(t.created_at),
+            "status": t.game.status,
+            "done": t.game.status == Game.Status.OVER and t.game_id not in gave_up,
+        }
+        for t in rows
+    ]
+
+
 def chat_lines(person: User) -> list[dict[str, Any]]:
     """The person's own chat lines."""
     lines = ChatMessage.objects.filter(author=person).order_by("created_at", "pk")
@@ -120,6 +141,7 @@ def personal_data(person: User) -> dict[str, Any]:
         "ratings": ratings(person),
         "games": finished_games(person),
         "other_tables": other_tables(person),
+        "tutorials": tutorials(person),
         "chat": chat_lines(person),
         "people": people(person),
     }

@@ -9,7 +9,9 @@ when its game is over with the person still in their seat; it never moves a rati
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +19,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games import catalog
-from games.kinds.base import AnyKind, Lesson
+from games.kinds.base import AnyKind, Lesson, Press, Scripted
 from games.models import Game, Seat, Tutorial
 from games.services.base import ServiceError, load_state, lock, lock_user, seats_in_order
 from games.services.play import bots_after_commit
@@ -28,14 +30,29 @@ SEATS = 2
 
 @dataclass(frozen=True)
 class Step:
-    """What the tutorial tells the person now: what to do, one sentence of why, and the control
-    on the board to press (a CSS selector in #board; empty when there is nothing to press)."""
+    """What the tutorial tells the person now: what to do, one sentence of why, and the controls
+    on the board to press in turn (none when there is nothing to press)."""
 
     what: str
     why: str
-    target: str
+    presses: tuple[Press, ...] = ()
     intro: str = ""
     done: bool = False
+
+    @property
+    def target(self) -> str:
+        """The first control to press (a CSS selector in #board), or empty."""
+        return self.presses[0].target if self.presses else ""
+
+    @property
+    def presses_json(self) -> str:
+        """The taps as the page's pointer reads them: [[target, done], ...]."""
+        return json.dumps([[p.target, p.done] for p in self.presses])
+
+
+def at(selector: str) -> tuple[Press, ...]:
+    """One control to press (none for an empty selector)."""
+    return (Press(selector),) if selector else ()
 
 
 @dataclass(frozen=True)
@@ -129,7 +146,7 @@ def step(game: Game, user: Any) -> Step | None:
         return Step(
             "The game is over: here is the scoring.",
             lesson.scoring,
-            lesson.results_control,
+            at(lesson.results_control),
             done=True,
         )
     if game.status != Game.Status.RUNNING or me.resigned:
@@ -146,15 +163,39 @@ def move_step(game: Game, kind: AnyKind, lesson: Lesson, me: Seat) -> Step:
     first = not game.actions.filter(seat=me.position).exists()
     intro = lesson.welcome if first else ""
     if kind.results_count(view) > me.results_seen:
-        return Step("The round is scored.", lesson.round_scored, lesson.close_control, intro)
+        return Step("The round is scored.", lesson.round_scored, at(lesson.close_control), intro)
     legal = engine.legal_actions(state, me.position)
     if not legal or me.position not in engine.active_seats(state):
-        return Step(
-            "Your rival is choosing.", "The board moves on by itself when it is your turn.", ""
-        )
+        return Step("Your rival is choosing.", "The board moves on by itself when it is your turn.")
+    planned = next_planned(game, lesson, me.position, legal)
+    if planned is not None:
+        words, _ = kind.advise(view, planned.action)
+        return Step(words, planned.why, lesson.control(planned.action), intro)
     action = kind.bots[kind.strongest_bot](view, legal, step_rng(game, me.position))
     words, why = kind.advise(view, action)
     return Step(words, why, lesson.control(action), intro)
+
+
+def same_move(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two actions are the same move (the ingredients of a take in any order)."""
+
+    def plain(action: Mapping[str, Any]) -> Mapping[str, Any]:
+        items = action.get("ingredients")
+        return {**action, "ingredients": sorted(items)} if isinstance(items, list) else action
+
+    return plain(a) == plain(b)
+
+
+def next_planned(game: Game, lesson: Lesson, position: int, legal: list[Any]) -> Scripted | None:
+    """The lesson's next planned move (a Scripted) while the learner has kept to the plan and it
+    is legal now; None otherwise."""
+    done = list(game.actions.filter(seat=position).values_list("payload", flat=True))
+    if len(done) >= len(lesson.script):
+        return None
+    if not all(same_move(a, s.action) for a, s in zip(done, lesson.script, strict=False)):
+        return None
+    planned = lesson.script[len(done)]
+    return planned if any(same_move(planned.action, a) for a in legal) else None
 
 
 def offers(user: Any) -> list[Offer]:

@@ -76,7 +76,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     going = (
         Seat.objects.filter(user=person)
         .filter(game__status__in=LIVE)
-        .select_related("game")
+        .select_related("game", "game__tutorial")
         .order_by("-game__created_at")[:30]
     )
     visible = [

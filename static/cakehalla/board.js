@@ -28,6 +28,7 @@
     form.querySelectorAll("[data-ing]").forEach(function (button) {
       var n = picks.filter(function (p) { return p === button.dataset.ing; }).length;
       button.setAttribute("aria-pressed", n ? "true" : "false");
+      button.dataset.picked = String(n);
       button.querySelector(".picked").textContent = n ? "\u00d7" + n : "";
     });
     var words = form.querySelector("[data-picks]");
@@ -83,6 +84,7 @@
     var total = 0;
     form.querySelectorAll("[data-back]").forEach(function (row) {
       var n = Number(row.querySelector(".back-n").textContent);
+      row.dataset.n = String(n);
       if (n) back[row.dataset.back] = n;
       total += n;
     });

@@ -173,10 +173,10 @@ def test_cakehalla_refuses_every_option(options: Any, said: str) -> None:
 @pytest.mark.parametrize(
     ("setup", "said"),
     [
-        ({}, "must give piles or customers"),
+        ({}, "must give piles, customers or bakers"),
         ([], "setup must be a dictionary"),
         ("piles", "setup must be a dictionary"),
-        ({"deck": ["1-sugar-1"]}, "only give piles and customers"),
+        ({"deck": ["1-sugar-1"]}, "only give piles, customers and bakers"),
         ({"piles": {}}, 'keyed "1", "2" and "3"'),
         ({"piles": {"4": []}}, 'keyed "1", "2" and "3"'),
         ({"piles": {"1": "1-sugar-1"}}, "must be a list of card ids"),

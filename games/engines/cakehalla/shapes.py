@@ -11,12 +11,22 @@ an action with any other field is refused.
 from typing import Literal, NotRequired, TypedDict, final
 
 
+class BakerSetup(TypedDict, total=False):
+    """One baker's starting holdings: ingredients by name, bought cards, face-up reserved cards."""
+
+    tokens: dict[str, int]
+    bought: list[str]
+    reserved: list[str]
+
+
 class Setup(TypedDict, total=False):
     """A table dealt in advance (`deal` writes both): piles by tier ("1" to "3"), each top
-    first, and the face-up customers. A key left out is dealt from the seed."""
+    first, and the face-up customers. A key left out is dealt from the seed. `bakers` (never
+    dealt, a tutorial's) starts the table part way: each seat's holdings."""
 
     piles: dict[str, list[str]]
     customers: list[str]
+    bakers: list[BakerSetup]
 
 
 @final

@@ -13,6 +13,7 @@ from games.engines.cakehalla.cards import (
     CUSTOMERS,
     TIER_CARDS,
     TIERS,
+    TOKEN_NAMES,
 )
 from games.engines.cakehalla.shapes import Setup, StateData
 from games.engines.errors import IllegalAction
@@ -174,15 +175,15 @@ def _setup_customers(ids: object, wanted: int) -> tuple[int, ...]:
 
 
 def checked_setup(setup: object) -> Mapping[str, object]:
-    """A setup that gives piles or customers and nothing else; IllegalAction otherwise."""
+    """A setup that gives piles, customers or bakers and nothing else; IllegalAction otherwise."""
     if setup is None:
         return {}
     if not isinstance(setup, dict):
         raise IllegalAction("The setup must be a dictionary.")
     if not setup:
-        raise IllegalAction("A setup must give piles or customers; leave it out to deal.")
-    if set(setup) - {"piles", "customers"}:
-        raise IllegalAction("The setup may only give piles and customers.")
+        raise IllegalAction("A setup must give piles, customers or bakers; leave it out to deal.")
+    if set(setup) - {"piles", "customers", "bakers"}:
+        raise IllegalAction("The setup may only give piles, customers and bakers.")
     if "piles" in setup:
         given = setup["piles"]
         if not isinstance(given, dict) or not given or set(given) - {"1", "2", "3"}:
@@ -210,10 +211,75 @@ def checked_players(players: object) -> int:
     return players
 
 
+def _setup_tokens(given: object) -> tuple[int, ...]:
+    """A baker's ingredients given by the setup ({name: count}), saffron last."""
+    if not isinstance(given, dict):
+        raise IllegalAction("A baker's tokens must map ingredients to counts.")
+    tokens = [0] * len(TOKEN_NAMES)
+    for name, n in given.items():
+        if name not in TOKEN_NAMES or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise IllegalAction(f"{name!r}: {n!r} is not an ingredient and a count.")
+        tokens[TOKEN_NAMES.index(name)] = n
+    if sum(tokens) > HAND_LIMIT:
+        raise IllegalAction(f"A baker starts with at most {HAND_LIMIT} ingredients.")
+    return tuple(tokens)
+
+
+def _setup_cards(ids: object, what: str) -> tuple[int, ...]:
+    """A baker's bought or reserved cards given by the setup (card ids)."""
+    if not isinstance(ids, list):
+        raise IllegalAction(f"A baker's {what} cards must be a list of card ids.")
+    out = []
+    for card_id in ids:
+        index = CARD_INDEX.get(card_id) if isinstance(card_id, str) else None
+        if index is None:
+            raise IllegalAction(f"{card_id!r} is not a card.")
+        out.append(index)
+    return tuple(out)
+
+
+def setup_bakers(players: int, setup: Mapping[str, object]) -> tuple[Baker, ...]:
+    """The bakers' starting holdings: given (a game started part way, as a tutorial's), else
+    empty. Discounts and points follow from the bought cards; reserved cards are face up."""
+    if "bakers" not in setup:
+        return (Baker((0,) * 6, (0,) * 5, 0, (), (), ()),) * players
+    given = setup["bakers"]
+    if not isinstance(given, list) or len(given) != players:
+        raise IllegalAction(f"The setup must give exactly {players} bakers.")
+    bakers = []
+    for holding in given:
+        if not isinstance(holding, dict) or set(holding) - {"tokens", "bought", "reserved"}:
+            raise IllegalAction("A baker may only be given tokens, bought and reserved cards.")
+        bought = _setup_cards(holding.get("bought", []), "bought")
+        reserved = _setup_cards(holding.get("reserved", []), "reserved")
+        if len(reserved) > RESERVE_LIMIT:
+            raise IllegalAction(f"A baker reserves at most {RESERVE_LIMIT} cards.")
+        discounts = [0] * 5
+        for c in bought:
+            discounts[CARDS[c].discount] += 1
+        bakers.append(
+            Baker(
+                _setup_tokens(holding.get("tokens", {})),
+                tuple(discounts),
+                sum(CARDS[c].points for c in bought),
+                bought,
+                tuple((c, False) for c in reserved),
+                (),
+            )
+        )
+    held = [c for b in bakers for c in (*b.bought, *(r for r, _ in b.reserved))]
+    if len(set(held)) != len(held):
+        raise IllegalAction("The setup gives a card to the bakers twice.")
+    if any(b.points >= WINNING_POINTS for b in bakers):
+        raise IllegalAction(f"A baker must start below {WINNING_POINTS} points.")
+    return tuple(bakers)
+
+
 def dealt(
-    players: int, seed: int, setup: Mapping[str, object]
+    players: int, seed: int, setup: Mapping[str, object], held: frozenset[int] = frozenset()
 ) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
-    """The piles (top first, counter cards included) and customers: given, or from the seed."""
+    """The piles (top first, counter cards included) and customers: given, or from the seed
+    (a shuffled pile leaves out the cards the bakers hold)."""
     given = setup.get("piles")  # checked_setup let only a dict keyed by tier through
     given_piles: Mapping[str, object] = given if isinstance(given, dict) else {}
     stream = rng.seed_state(seed)
@@ -223,7 +289,7 @@ def dealt(
             piles.append(_setup_pile(tier, given_piles[str(tier)]))
         else:
             shuffled, stream = rng.shuffled(TIER_CARDS[tier], stream)
-            piles.append(tuple(shuffled))
+            piles.append(tuple(c for c in shuffled if c not in held))
     if "customers" in setup:
         customers = _setup_customers(setup["customers"], players + 1)
     else:
@@ -255,7 +321,12 @@ def new_game(
     checked_players(players)
     seed = rng.checked_seed(seed)
     checked_options(options)
-    piles, customers = dealt(players, seed, checked_setup(setup))
+    setup = checked_setup(setup)
+    bakers = setup_bakers(players, setup)
+    held = frozenset(c for b in bakers for c in (*b.bought, *(r for r, _ in b.reserved)))
+    piles, customers = dealt(players, seed, setup, held)
+    if held & {c for pile in piles for c in pile}:
+        raise IllegalAction("A card the bakers hold is in a pile too.")
 
     counter = []
     for i, pile in enumerate(piles):
@@ -264,15 +335,18 @@ def new_game(
         piles[i] = pile[COUNTER_SPACES:]
 
     size = MARKET_SIZES[players]
-    baker = Baker((0,) * 6, (0,) * 5, 0, (), (), ())
+    supply = (size, size, size, size, size, SAFFRON_SUPPLY)
+    market = tuple(n - sum(b.tokens[i] for b in bakers) for i, n in enumerate(supply))
+    if min(market) < 0:
+        raise IllegalAction("The bakers hold more of an ingredient than the market has.")
     state = State.__new__(State)
     state.players = players
     state.rng = rng.seed_state(seed)  # the table's own stream; no rule draws from it yet
-    state.market = (size, size, size, size, size, SAFFRON_SUPPLY)
+    state.market = market
     state.piles = tuple(piles)
     state.counter = tuple(counter)
     state.customers = customers
-    state.bakers = (baker,) * players
+    state.bakers = bakers
     state.turn = 0
     state.round = 1
     state.turns_done = 0
