@@ -1,19 +1,20 @@
 """Inviting a friend to your open table: checked, limited, and announced with `invited`.
 
-Nothing is stored: the notifications listen to `invited` (games.services.base) and give the
-friend the table's link (its invite link for a private table). The limits live in Django's
-cache, like accounts.emails' (each process counts on its own unless CACHES is shared).
+The invitation itself is the friend's notification: the notifications listen to `invited`
+(games.services.base) and store one row per friend and table with the table's link (its invite
+link for a private table); that row is what says the friend is invited already. The hourly limit
+lives in Django's cache, like accounts.emails' (one count across processes with CACHE_URL).
 """
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.db import transaction
 
 from accounts import friends
-from accounts.emails import LIMIT_WINDOW, under_limit
+from accounts.emails import under_limit
 from accounts.models import User
 from games.models import Game
+from games.services import notices
 from games.services.base import NotAllowed, ServiceError, closed_reason, invited
 
 # Invitations one person may send per hour, at all their tables together.
@@ -24,11 +25,6 @@ class TooMany(ServiceError):
     """More invitations than the limits allow."""
 
     status = 429
-
-
-def once_key(game: Game, to: User) -> str:
-    """The cache key that says this friend was already invited to this table."""
-    return f"invited:game:{game.pk}:user:{to.pk}"
 
 
 def check_invite(game: Game, by: User, to: User | None) -> User:
@@ -50,7 +46,7 @@ def check_invite(game: Game, by: User, to: User | None) -> User:
         raise ServiceError(f"{to.username} already sits at this table.")
     if len(seated) >= game.capacity:
         raise ServiceError("Every seat at this table is taken.")
-    if cache.get(once_key(game, to)):
+    if notices.invited_to(game, [to.pk]):
         raise ServiceError(f"{to.username} is already invited to this table.")
     if not under_limit(f"invites:user:{by.pk}", INVITES_PER_HOUR):
         raise TooMany(f"You sent {INVITES_PER_HOUR} invitations this hour; try again later.")
@@ -61,7 +57,6 @@ def check_invite(game: Game, by: User, to: User | None) -> User:
 def invite(game: Game, by: User, to: User | None) -> User:
     """Invite a friend to the table; `invited` is sent once the transaction commits."""
     friend = check_invite(game, by, to)
-    cache.set(once_key(game, friend), by.pk, timeout=LIMIT_WINDOW)
     game_id, by_id, to_id = game.pk, by.pk, friend.pk
     transaction.on_commit(lambda: invited.send(Game, game_id=game_id, by=by_id, to=to_id))
     return friend
@@ -75,5 +70,5 @@ def invitable(game: Game, user: User) -> list[tuple[User, bool]]:
         return []
     ids = friends.friend_ids(user) - seated
     people = list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
-    done = cache.get_many([once_key(game, p) for p in people])
-    return [(p, once_key(game, p) in done) for p in people]
+    done = notices.invited_to(game, [p.pk for p in people])
+    return [(p, p.pk in done) for p in people]

@@ -122,6 +122,17 @@ def tell_rematch(new: Game, by: int) -> None:
     tell(new, Kind.REMATCH, {pk: f"rematch:{new.pk}" for pk in ids}, text)
 
 
+def invite_key(game: Game) -> str:
+    """An invitation's key: one per person and table, whoever invites."""
+    return f"invite:{game.pk}"
+
+
+def invited_to(game: Game, user_ids: Iterable[int]) -> set[int]:
+    """Which of these people were invited to this table already."""
+    rows = Notification.objects.filter(key=invite_key(game), recipient_id__in=list(user_ids))
+    return set(rows.values_list("recipient_id", flat=True))
+
+
 def tell_invited(game: Game, by: int, to: Iterable[int]) -> None:
     """Tell these people they are invited to the table."""
     if game.status not in (Game.Status.OPEN, Game.Status.RUNNING):
@@ -130,7 +141,7 @@ def tell_invited(game: Game, by: int, to: Iterable[int]) -> None:
     host = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
     url = game.invite_url if game.private else game.get_absolute_url()
     text = f"{host} invites you to {game}."
-    tell(game, Kind.INVITE, {pk: f"invite:{game.pk}" for pk in ids}, text, url)
+    tell(game, Kind.INVITE, {pk: invite_key(game) for pk in ids}, text, url)
 
 
 def the_game(game_id: int) -> Game | None:

@@ -252,7 +252,10 @@ def test_an_invitation_sends_invited_once_with_the_right_ids(
     with django_capture_on_commit_callbacks(execute=True):
         html = invite(client_for(player), open_table, rival)
     assert "bob is invited" in html
-    assert '<span class="tag accepted">invited</span>' in html and ">Invite</button>" not in html
+    # The invitation is bob's notification, stored once the invitation commits: the panel of
+    # any page from then on marks him invited.
+    page = client_for(player).get(open_table.get_absolute_url()).content.decode()
+    assert '<span class="tag accepted">invited</span>' in page and ">Invite</button>" not in page
     assert sent == [{"signal": invited, "game_id": open_table.pk, "by": player.pk, "to": rival.pk}]
     with django_capture_on_commit_callbacks(execute=True):
         again = invite(client_for(player), open_table, rival)
