@@ -26,6 +26,7 @@ from games import outages
 from games.access import can_watch, invited_to, watch_refused
 from games.boards import Sent, board_message, render_diff, render_whole, shared
 from games.boards.chat import render_chat_log
+from games.boards.inbox import badge_html
 from games.boards.shared import TableAt, table_at
 from games.engines import IllegalAction
 from games.groups import group_name, user_group
@@ -476,6 +477,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             await self.end(SESSION_ENDED)
         elif html:
             await self.send_html(html)
+
+    async def notices_changed(self, event: dict[str, Any]) -> None:
+        """This person's notifications changed: send the menu's inbox link with its badge."""
+        if not self.closed:
+            html = await off_loop(badge_html)(self.scope["user"])
+            if html:
+                await self.send_html(html)
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""

@@ -35,6 +35,7 @@ from requests import RequestException
 
 from accounts.emails import unsubscribe_token
 from accounts.models import User
+from games.groups import send_to_group, user_group
 from games.models import (
     TURN_BASED,
     Action,
@@ -80,6 +81,14 @@ def tell(game: Game, kind: str, keys: dict[int, str], text: str, url: str = "") 
         for user_id, key in keys.items()
     ]
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    badges_changed(keys)
+
+
+def badges_changed(user_ids: Iterable[int]) -> None:
+    """Tell these people's open sockets (at any table) that their unread count may have moved:
+    each sends its page the menu's inbox link anew (games/live/consumer.py)."""
+    for user_id in set(user_ids):
+        send_to_group(user_group(user_id), {"type": "notices.changed"})
 
 
 def last_mover(game: Game) -> int | None:
@@ -181,8 +190,15 @@ def turn_came_here(
 def settle_turns(game: Game, waiting_on: Iterable[int]) -> int:
     """Mark read the turns told at this table that are over (the table no longer waits on their
     person): old news is neither counted on the badge nor mailed; how many."""
-    passed = Notification.objects.filter(game=game, kind=Kind.TURN, read_at=None)
-    return passed.exclude(recipient_id__in=list(waiting_on)).update(read_at=timezone.now())
+    passed = Notification.objects.filter(game=game, kind=Kind.TURN, read_at=None).exclude(
+        recipient_id__in=list(waiting_on)
+    )
+    told = set(passed.values_list("recipient_id", flat=True))
+    if not told:
+        return 0
+    settled = passed.update(read_at=timezone.now())
+    badges_changed(told)
+    return settled
 
 
 def waiting_on(game: Game, seats: Iterable[Seat], state: Any) -> list[int]:
@@ -242,12 +258,17 @@ def mark_read(user: User, notification_id: int) -> Notification | None:
     if found is not None and found.read_at is None:
         found.read_at = timezone.now()
         found.save(update_fields=["read_at"])
+        badges_changed([user.pk])
     return found
 
 
 def mark_all_read(user: User) -> int:
     """Mark every unread notification of the person read; how many there were."""
-    return Notification.objects.filter(recipient=user, read_at=None).update(read_at=timezone.now())
+    unread = Notification.objects.filter(recipient=user, read_at=None)
+    marked = unread.update(read_at=timezone.now())
+    if marked:
+        badges_changed([user.pk])
+    return marked
 
 
 def forget(person: User, old_name: str) -> None:
