@@ -257,6 +257,9 @@ def email_settings(url: str) -> dict[str, Any]:
 # a server, so `make run` needs none.
 EMAIL_URL = os.environ.get("EMAIL_URL", "").strip() or "console://"
 globals().update(email_settings(EMAIL_URL))
+# A mail server that does not answer is given up after this many seconds (Django's own default
+# waits forever); EMAIL_URL's ?timeout= sets it.
+EMAIL_TIMEOUT = globals().get("EMAIL_TIMEOUT") or 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or (
     "Bakehouse <bakehouse@localhost>"
 )
@@ -379,6 +382,9 @@ AWAY_SECONDS = float(os.environ.get("AWAY_SECONDS", "30"))
 PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "20"))
 # Whether presence changes are pushed to the table's sockets (tests of other things turn it off).
 PRESENCE_PUSHES = env_flag("PRESENCE_PUSHES", True)
+# Whether a person's open table sockets get the menu's inbox badge anew when their notifications
+# change (games/services/notices.py; tests of other things turn it off, like presence pushes).
+BADGE_PUSHES = env_flag("BADGE_PUSHES", True)
 # A serving process gathers a table's presence changes this many seconds and announces them once
 # (a table's four sockets opening one after another make one push to each screen, not six).
 PRESENCE_GATHER_SECONDS = float(os.environ.get("PRESENCE_GATHER_SECONDS", "0.25"))

@@ -74,9 +74,10 @@ def next_deadline(game_id: int) -> float | None:
 def upkeep() -> list[int]:
     """Each sweep: renew this process's sockets, announce presence moved by time, deal the
     rematches that someone's going away settled, give the seats of people long away at relaxed
-    tables to bots, tell and mail notifications; the games with a deadline due."""
+    tables to bots, tell the turns a lost signal missed; the games with a deadline due. (The
+    mails and pushes go on their own thread: Runner.send_notices.)"""
     parts = (presence.renew, presence.sweep, services.sweep_rematches, services.sweep_absences)
-    for part in (*parts, services.sweep_notices):
+    for part in (*parts, services.tell_lost_turns):
         try:
             part()
         except outages.OUTAGE as error:
@@ -92,6 +93,8 @@ class Runner:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.pool: ThreadPoolExecutor | None = None
+        self.mailer: ThreadPoolExecutor | None = None
+        self.sending = False
         self.busy: set[int] = set()
         self.again: set[int] = set()
         self.seen: dict[int, int] = {}
@@ -108,6 +111,7 @@ class Runner:
         self.reset()
         self.loop = loop
         self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
+        self.mailer = ThreadPoolExecutor(1, thread_name_prefix="notices")
         self.spawn(self.sweep_forever())
 
     async def stop(self) -> None:
@@ -116,14 +120,15 @@ class Runner:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        pool = self.pool
+        pools = [self.pool, self.mailer]
         self.reset()
-        if pool is not None:
-            await asyncio.get_running_loop().run_in_executor(None, pool.shutdown)
+        for pool in pools:
+            if pool is not None:
+                await asyncio.get_running_loop().run_in_executor(None, pool.shutdown)
 
     def reset(self) -> None:
         """Forget the loop and everything learnt on it."""
-        self.loop, self.pool = None, None
+        self.loop, self.pool, self.mailer, self.sending = None, None, None, False
         for timer in getattr(self, "timers", {}).values():
             timer.cancel()
         self.busy, self.again, self.seen, self.woken = set(), set(), {}, {}
@@ -207,6 +212,7 @@ class Runner:
                     self.wake(game_id)
                 for game_id in await self.in_pool(upkeep)():
                     self.wake(game_id)
+                self.spawn(self.send_notices())
             except outages.OUTAGE as error:
                 outages.away(error)
             except Exception:
@@ -215,6 +221,25 @@ class Runner:
                 outages.answered()  # its reads went through
             first = False
             await asyncio.sleep(settings.BOT_SWEEP_SECONDS)
+
+    async def send_notices(self) -> None:
+        """Mail and push the notifications due on the runner's own sender thread, one sending at
+        a time: a slow mail server or push service never holds the sweep (sockets renewed,
+        deadlines found) nor a bot's move."""
+        if self.sending or self.mailer is None:
+            return
+        self.sending = True
+        try:
+            send = DatabaseSyncToAsync(
+                services.send_notices, thread_sensitive=False, executor=self.mailer
+            )
+            await send()
+        except outages.OUTAGE as error:
+            outages.away(error)
+        except Exception:
+            logger.exception("sending notifications failed; it runs again next period")
+        finally:
+            self.sending = False
 
     def stuck(self, running: Mapping[int, int], first: bool) -> list[int]:
         """Games to wake: every one at start-up, then those whose version stood still a period.

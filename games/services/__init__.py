@@ -19,7 +19,9 @@ from games.services.base import (
 from games.services.deletion import delete_account
 from games.services.hints import Suggestion, offers_hints, suggest
 from games.services.invitations import invitable, invite
+from games.services.notices import send_due as send_notices
 from games.services.notices import sweep as sweep_notices
+from games.services.notices import sweep_turns as tell_lost_turns
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -100,7 +102,9 @@ __all__ = [
     "sweep_absences",
     "sweep_rematches",
     "stored",
+    "send_notices",
     "sweep_notices",
+    "tell_lost_turns",
     "start",
     "suggest",
     "hand_all_seats_to_bots",

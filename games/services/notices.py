@@ -87,6 +87,8 @@ def tell(game: Game, kind: str, keys: dict[int, str], text: str, url: str = "") 
 def badges_changed(user_ids: Iterable[int]) -> None:
     """Tell these people's open sockets (at any table) that their unread count may have moved:
     each sends its page the menu's inbox link anew (games/live/consumer.py)."""
+    if not settings.BADGE_PUSHES:
+        return
     for user_id in set(user_ids):
         send_to_group(user_group(user_id), {"type": "notices.changed"})
 
@@ -487,8 +489,14 @@ def push_to(browser: PushSubscription, payload: str) -> bool:
     return True
 
 
-def sweep() -> None:
-    """The worker's sweep: turns a lost signal missed, then the mails and pushes due."""
-    sweep_turns()
+def send_due() -> None:
+    """The mails and pushes due (the worker runs this on a thread of its own: a slow mail server
+    or push service must not hold its sweep)."""
     sweep_mail()
     sweep_push()
+
+
+def sweep() -> None:
+    """Everything at once: turns a lost signal missed, then the mails and pushes due."""
+    sweep_turns()
+    send_due()

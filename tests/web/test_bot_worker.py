@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -318,3 +319,30 @@ def test_a_move_wakes_the_worker_only_when_it_leaves_it_something_to_do(
     for user in people:
         keep_first(game, user)
     assert hints == [game.pk] * wakes
+
+
+async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sending(
+    after_commit: None, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.BOT_SWEEP_SECONDS = 0.05
+    hung, let_go = threading.Event(), threading.Event()
+    sendings: list[str] = []
+    sweeps: list[float] = []
+
+    def hanging_mail_server() -> None:
+        sendings.append(threading.current_thread().name)
+        hung.set()
+        let_go.wait(WAIT)
+
+    monkeypatch.setattr(services, "send_notices", hanging_mail_server)
+    monkeypatch.setattr(services, "tell_lost_turns", lambda: sweeps.append(time.monotonic()))
+    RUNNER.start()
+    try:
+        await until(hung.is_set, "the notifications were sent")
+        seen = len(sweeps)
+        await until(lambda: len(sweeps) >= seen + 3, "the sweep went on while the mail hung")
+        assert len(sendings) == 1  # no second sending piles up behind the hung one
+        assert sendings[0].startswith("notices")
+    finally:
+        let_go.set()
+        await RUNNER.stop()

@@ -4,6 +4,7 @@ link anew when a notification comes or is read."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -18,6 +19,11 @@ from games.services.base import invited
 from tests.web.sockets import open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _badge_pushes(settings: Any) -> None:
+    settings.BADGE_PUSHES = True
 
 
 async def next_badge(ws: WebsocketCommunicator) -> str:
