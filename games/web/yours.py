@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.access import AuthedRequest, get_game_or_404
-from games.services.yours import next_waiting, your_tables
+from games.services.yours import your_tables
 
 
 @login_required
@@ -23,10 +23,17 @@ def mine(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_GET
 def next_game(request: AuthedRequest, game_id: int) -> HttpResponse:
-    """At a turn-based table that no longer waits on the person: the next one that does."""
+    """At a turn-based table the person sits at: the next other table waiting on their move (a
+    button once this one no longer waits on them, a plain link while it still does)."""
     game = get_game_or_404(request, game_id)
-    here = next((t for t in your_tables(request.user) if t.game.pk == game.pk), None)
-    waiting = None if here is not None and here.your_move else next_waiting(request.user, game.pk)
+    tables = your_tables(request.user)
+    here = next((t for t in tables if t.game.pk == game.pk), None)
     shown = here is not None and game.turn_based
-    context = {"next_table": waiting if shown else None, "game": game, "shown": shown}
+    waiting = next((t for t in tables if t.your_move and t.game.pk != game.pk), None)
+    context = {
+        "next_table": waiting if shown else None,
+        "game": game,
+        "shown": shown,
+        "your_move_here": here is not None and here.your_move,
+    }
     return render(request, "games/_next_game.html", context)
