@@ -20,7 +20,8 @@ install: $(STAMP)
 # error pages), a secret key made once and kept in $(LOCAL_SECRET) (ignored by git), cookies over
 # plain HTTP on localhost, compressed static files. `make dev` (or DEBUG=1 make run) develops.
 LOCAL_SECRET := .secret_key
-RUN_ENV = SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" SECURE_COOKIES="$${SECURE_COOKIES:-0}"
+RUN_ENV = SECRET_KEY="$${SECRET_KEY:-$$(cat $(LOCAL_SECRET))}" SECURE_COOKIES="$${SECURE_COOKIES:-0}" \
+	SITE_URL="$${SITE_URL:-http://127.0.0.1:$(PORT)}"
 
 $(LOCAL_SECRET):
 	umask 077 && python3 -c "import secrets; print(secrets.token_urlsafe(50))" > $@
