@@ -18,6 +18,14 @@ def sign_up(page: Any, base: str, name: str) -> None:
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("main button[type=submit]")
+    # A refused sign-up (a name another test of this site took) says so at once, not as a
+    # navigation that never comes.
+    page.wait_for_function(
+        "() => location.pathname === '/' || !!document.querySelector('.errorlist')"
+    )
+    refused = page.locator(".errorlist")
+    if refused.count():
+        raise AssertionError(f"the sign-up of {name!r} was refused: {refused.first.inner_text()}")
     page.wait_for_url(base + "/")
 
 

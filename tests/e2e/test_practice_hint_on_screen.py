@@ -25,7 +25,7 @@ def test_a_hint_leaves_with_its_board_and_a_refused_one_says_why(
     base, db = daphne_site["url"], daphne_site["db"]
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     page = ctx.new_page()
-    sign_up(page, base, "hana")
+    sign_up(page, base, "hint_hana")
     page.goto(base + "/games/new/")
     page.select_option("#id_kind", "midnight-bakery")
     page.fill("#id_capacity", "2")

@@ -27,7 +27,7 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
 ) -> None:
     base = daphne_site["url"]
     me, rival = two_at_a_table(
-        browser, base, ("tess", "uma"), "midnight-bakery", viewport=PHONE, pace="day1"
+        browser, base, ("tess", "ulla"), "midnight-bakery", viewport=PHONE, pace="day1"
     )
     first = table_id(me.url)
     second_url = open_table(me, base, "midnight-bakery", 2, pace="day1")
@@ -68,7 +68,7 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
 
     me.goto(base + "/games/mine/")
     assert me.locator(".your-table.your-move").count() == 0
-    assert me.locator(".your-table .to-move", has_text="uma to move").count() == 2
+    assert me.locator(".your-table .to-move", has_text="ulla to move").count() == 2
 
     # The rival goes away for three days: her clocks stand still and her rival sees it.
     rival.goto(base + "/games/vacation/")
@@ -78,7 +78,7 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
     assert too_wide(rival) == 0, widest(rival)
     rival.screenshot(path=str(artifacts / "turn-based-vacation-390.png"), full_page=True)
     me.goto(base + "/games/mine/")
-    assert me.locator(".your-table .tag.vacation", has_text="uma: on vacation until").count() == 2
+    assert me.locator(".your-table .tag.vacation", has_text="ulla: on vacation until").count() == 2
     assert too_wide(me) == 0, widest(me)
     me.screenshot(path=str(artifacts / "turn-based-rival-away-390.png"), full_page=True)
     for page in (me, rival):
