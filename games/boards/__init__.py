@@ -57,6 +57,8 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
             "user": user,
             "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
             "resigned_positions": {s.position for s in seats if s.resigned},
+            # A practice table against bots gives hints: the page shows its "Suggest a move".
+            "hints_on": services.hints_on(game, seats),
             "your_move": False,
             # The table's own link: a private one carries its invite, so a friend gets in with it.
             "invite_path": table_url + f"?invite={game.invite}" if game.private else table_url,

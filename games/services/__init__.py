@@ -17,7 +17,7 @@ from games.services.base import (
     stored,
 )
 from games.services.deletion import delete_account
-from games.services.hints import Suggestion, offers_hints, suggest
+from games.services.hints import Suggestion, hints_on, offers_hints, suggest
 from games.services.invitations import invitable, invite
 from games.services.notices import send_due as send_notices
 from games.services.notices import sweep as sweep_notices
@@ -89,6 +89,7 @@ __all__ = [
     "delete_account",
     "join",
     "leave",
+    "hints_on",
     "offers_hints",
     "read_answers",
     "play",

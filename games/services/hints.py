@@ -34,15 +34,19 @@ def against_bots(seats: Sequence[Seat]) -> bool:
 
 
 def offers_hints(game: Game, user: Any, seats: Sequence[Seat]) -> bool:
-    """Whether the table shows this viewer the "Suggest a move" button: an unrated table still in
-    play where they sit and play their own seat, against bots once it runs (before the start the
-    host may still seat them)."""
+    """Whether the table page holds the "Suggest a move" button for this viewer: an unrated table
+    still in play where they sit and play their own seat. The button shows only while the board
+    says hints are on (`hints_on`); before the start the host may still seat bots."""
     if game.rated or game.status not in (Game.Status.OPEN, Game.Status.RUNNING):
         return False
     mine = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
-    if mine is None or mine.resigned or mine.user.is_bot:
-        return False
-    return game.status == Game.Status.OPEN or against_bots(seats)
+    return mine is not None and not mine.resigned and not mine.user.is_bot
+
+
+def hints_on(game: Game, seats: Sequence[Seat]) -> bool:
+    """Whether the table gives hints now: a running practice table against bots (the same for
+    every seated viewer, so the board's version region stays one render for all of them)."""
+    return not game.rated and game.status == Game.Status.RUNNING and against_bots(seats)
 
 
 def check_suggest(game: Game, user: User, seats: Sequence[Seat]) -> Seat:

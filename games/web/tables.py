@@ -236,6 +236,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         "board": board,
         "tutorial": step,
         "hints": step is None and services.offers_hints(game, request.user, seats_and_state.seats),
+        "hints_on": services.hints_on(game, seats_and_state.seats),
         "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),

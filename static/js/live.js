@@ -221,8 +221,12 @@
     if (!document.hidden) reconnectNow();
   });
 
-  // A practice table's hint is for the board it was given at: a newer board clears it.
+  // A practice table's "Suggest a move" shows while the board says hints are on (a running
+  // table against bots), and its hint is for the board it was given at: a newer board clears it.
   function clearPassedHint() {
+    var live = document.getElementById("board-live");
+    var form = document.querySelector(".board-hint-form");
+    if (form && live) form.hidden = live.dataset.hints !== "on";
     var hint = document.getElementById("board-hint");
     if (hint && hint.dataset.version && shownVersion() > Number(hint.dataset.version)) {
       hint.textContent = "";

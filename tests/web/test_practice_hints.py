@@ -8,6 +8,7 @@ batch, a face-down reservation, a pile top) in each hint the person gets over a 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -114,6 +115,25 @@ def test_the_button_shows_at_a_practice_table_for_its_seated_person_only(
     services.start(rated, player)
     page = client_for(player).get(rated.get_absolute_url()).content.decode()
     assert "Suggest a move" not in page
+
+
+def test_against_a_person_the_button_stays_hidden_and_the_board_says_hints_are_off(
+    player: User, rival: User
+) -> None:
+    """A practice table between people gives no hints: the button the waiting room held is
+    hidden once the board says so (a push redraws the board, not the button)."""
+    practice = services.create_game(player, "midnight-bakery", 2, rated=False)
+    services.join(practice, rival)
+    waiting = client_for(player).get(practice.get_absolute_url()).content.decode()
+    assert re.search(r'<form class="board-hint-form"[^>]* hidden', waiting)
+    services.start(practice, player)
+    page = client_for(player).get(practice.get_absolute_url()).content.decode()
+    assert re.search(r'<form class="board-hint-form"[^>]* hidden', page)
+    assert 'data-hints="off"' in page
+    against_bots = practice_table(player)
+    page = client_for(player).get(against_bots.get_absolute_url()).content.decode()
+    assert re.search(r'<form class="board-hint-form" method="post" action', page)
+    assert 'data-hints="on"' in page
 
 
 # --- the hint ---------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def test_next_game_waiting_on_you_skips_this_table_and_tables_not_waiting(
     assert found is not None and found.game.pk == there.pk
     # Both wait on you: each table mentions the other, and never says that none other waits.
     answer = client_for(player).get(f"/games/{here.pk}/next/").content.decode()
-    assert f"Also waiting on you: <a href=\"/games/{there.pk}/\">{there}</a>" in answer
+    assert f'Also waiting on you: <a href="/games/{there.pk}/">{there}</a>' in answer
     assert "none other waits" not in answer
     move(here, player, random.Random(1))
     assert to_move(here, [player, rival]) == [rival]
