@@ -154,7 +154,7 @@ def test_a_finished_tutorial_counts_in_no_rating_and_no_stat(player: User) -> No
     site = stats.totals()
     assert (site["finished"], site["active"]) == (0, [])
     profile = client_for(player).get(f"/u/{player.username}/").content.decode()
-    assert "Games finished: 0" in profile
+    assert "Games finished: 0; won: 0 (tutorials not counted)." in profile
 
 
 def test_the_lobby_offers_the_tutorial_until_a_game_of_that_kind_is_finished(
