@@ -3,12 +3,10 @@ blocker's tables, and is not seen in the blocker's chat; a block ends a friendsh
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.core.cache import cache
 from django.test import Client
 
 from accounts import friends
@@ -20,13 +18,6 @@ from games.services.base import invited
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 from tests.web.sockets import open_board, socket
-
-
-@pytest.fixture(autouse=True)
-def _fresh_limits() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def press(client: Client, person: User, verb: str) -> str:

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from accounts import friends
@@ -19,14 +18,6 @@ from games.services.base import invited
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_limits() -> Iterator[None]:
-    """The rate limits count in the cache: each test starts with none."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def press(client: Client, person: User, verb: str) -> str:
