@@ -23,9 +23,11 @@ from accounts.models import Block, Friendship, User
 REQUESTS_PER_HOUR = 20
 
 # Sent once the change commits, with user ids `by` and `to` and the Friendship row's id `request`:
-# friend_asked when `by` asks `to`; friend_accepted when `by` accepts the request `to` sent.
+# friend_asked when `by` asks `to`; friend_accepted when `by` accepts the request `to` sent;
+# friend_blocked when `by` blocks `to`, with `requests`, the ids of the rows the block ended.
 friend_asked = Signal()
 friend_accepted = Signal()
+friend_blocked = Signal()
 
 
 def announce(signal: Signal, by: User, to: User, request: int) -> None:
@@ -207,7 +209,11 @@ def block(user: User, other: User | None) -> None:
     other = check_person(user, other, "block")
     lock_pair(user, other)
     Block.objects.get_or_create(blocker=user, blocked=other)
-    Friendship.objects.filter(pair(user, other)).delete()
+    between = Friendship.objects.filter(pair(user, other))
+    requests = list(between.values_list("pk", flat=True))
+    between.delete()
+    by, to = user.pk, other.pk
+    transaction.on_commit(lambda: friend_blocked.send(Friendship, by=by, to=to, requests=requests))
 
 
 @transaction.atomic

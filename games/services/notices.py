@@ -1,18 +1,18 @@
 """Notifications: what people are told outside the table, and the mails that carry them.
 
-The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited)
-and the friends' (accounts/friends.py: friend_asked, friend_accepted; no game, and never between
-a blocked pair) are heard here once their change commits, and each becomes one Notification row
-per person. A table keeps one turn row per person: a new turn told there deletes the older ones. A
-row's key names its event for its person (the turn is the count of moves the person's seat had
-made), unique per recipient: two processes that hear of the same turn store one row. Nobody is
-told of their own doing: the person who offered, invited, or made the move that ended the game
-or brought the turn round. The worker's sweep (games/live/runner.py) also looks at turn-based
-tables whose version moved, so a turn whose signal was lost with its process is told all the
-same, under the same key; and it mails each person who opted in one mail with everything that
-waited unread NOTICE_MAIL_AFTER seconds, each kind with its own unsubscribe link; and pushes
-to each browser a person subscribed (Web Push, when the VAPID keys are set) what is new since the
-last sweep, one push for all of it.
+The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited) and
+the friends' (accounts/friends.py: friend_asked, friend_accepted; no game, never between a blocked
+pair, and friend_blocked takes back what the pair was told) are heard here once their change
+commits, and each becomes one Notification row per person. A table keeps one turn row per person: a
+new turn told there deletes the older ones. A row's key names its event for its person (the turn is
+the count of moves the person's seat had made), unique per recipient: two processes that hear of
+the same turn store one row. Nobody is told of their own doing: the person who offered, invited, or
+made the move that ended the game or brought the turn round. The worker's sweep
+(games/live/runner.py) also looks at turn-based tables whose version moved, so a turn whose signal
+was lost with its process is told all the same, under the same key; and it mails each person who
+opted in one mail with everything that waited unread NOTICE_MAIL_AFTER seconds, each kind with its
+own unsubscribe link; and pushes to each browser a person subscribed (Web Push, when the VAPID keys
+are set) what is new since the last sweep, one push for all of it.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from pywebpush import WebPushException, webpush
 from requests import RequestException
 
 from accounts.emails import unsubscribe_token
-from accounts.friends import blocked_between, friend_accepted, friend_asked
+from accounts.friends import blocked_between, friend_accepted, friend_asked, friend_blocked
 from accounts.models import User
 from games.groups import send_to_group, user_group
 from games.models import (
@@ -301,6 +301,18 @@ def friend_asked_here(sender: Any, by: int, to: int, request: int, **kwargs: Any
 def friend_accepted_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
     """Someone accepted another person's friend request."""
     tell_friend("accepted", by, to, request)
+
+
+@receiver(friend_blocked)
+@quietly
+def friend_blocked_here(
+    sender: Any, by: int, to: int, requests: Iterable[int], **kwargs: Any
+) -> None:
+    """A block ended these requests or this friendship: what either was told of it goes."""
+    keys = [f"friend:{kind}:{pk}" for pk in requests for kind in ("asked", "accepted")]
+    told = Notification.objects.filter(kind=Kind.FRIEND, recipient_id__in=[by, to], key__in=keys)
+    if told.delete()[0]:
+        badges_changed([by, to])
 
 
 # --- the inbox ----------------------------------------------------------------------------

@@ -153,3 +153,16 @@ def test_the_askers_deleted_account_leaves_a_renamed_request(
     (row,) = rows(rival)
     assert row.text == f"a deleted baker #{player.pk} asks to be your friend."
     assert client_for(rival).get("/games/inbox/").status_code == 200
+
+
+def test_a_block_takes_back_what_the_pair_was_told(
+    player: User, rival: User, outsider: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        friends.ask(player, rival)
+        friends.ask(outsider, rival)
+    assert len(rows(rival)) == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        friends.block(rival, player)
+    assert [r.text for r in rows(rival)] == ["carol asks to be your friend."]
+    assert badge(client_for(rival).get("/").content.decode()) == 1
