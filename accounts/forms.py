@@ -59,12 +59,20 @@ class SettingsForm(forms.ModelForm[User]):
 
     class Meta:
         model = User
-        fields = ("move_sound", "mail_turn", "mail_invite", "mail_rematch", "mail_ended")
+        fields = (
+            "move_sound",
+            "mail_turn",
+            "mail_invite",
+            "mail_rematch",
+            "mail_friend",
+            "mail_ended",
+        )
         labels = {
             "move_sound": "Play a short sound when a game waits on my move",
             "mail_turn": "Mail me when it is my move at a turn-based table",
             "mail_invite": "Mail me when someone invites me to a table",
             "mail_rematch": "Mail me when someone offers a rematch",
+            "mail_friend": "Mail me when someone asks to be my friend or says yes",
             "mail_ended": "Mail me when one of my games ends",
         }
         help_texts = {
@@ -72,6 +80,7 @@ class SettingsForm(forms.ModelForm[User]):
             "mail_turn": "",
             "mail_invite": "",
             "mail_rematch": "",
+            "mail_friend": "",
             "mail_ended": "Mails go only to a verified address, several together in one mail; "
             "each has a link that stops them. Your inbox shows everything either way.",
         }

@@ -2,8 +2,10 @@
 
 A friend request is a Friendship row from the asker to the other person; accepted, the two are
 friends. A request from the other person that is already there is accepted instead of sending a
-second one. A block keeps the blocked person from sending requests and invitations, from sitting
-at the blocker's tables and from being seen in the blocker's chat; it ends any friendship.
+second one. Once a request or a yes commits, `friend_asked` or `friend_accepted` is sent (games'
+notifications listen). A block keeps the blocked person from sending requests and invitations,
+from sitting at the blocker's tables and from being seen in the blocker's chat; it ends any
+friendship.
 """
 
 from __future__ import annotations
@@ -12,12 +14,25 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
+from django.dispatch import Signal
 
 from accounts.emails import under_limit
 from accounts.models import Block, Friendship, User
 
 # Friend requests one person may send per hour (accounts.emails.LIMIT_WINDOW).
 REQUESTS_PER_HOUR = 20
+
+# Sent once the change commits, with user ids `by` and `to` and the Friendship row's id `request`:
+# friend_asked when `by` asks `to`; friend_accepted when `by` accepts the request `to` sent;
+# friend_blocked when `by` blocks `to`, with `requests`, the ids of the rows the block ended.
+friend_asked = Signal()
+friend_accepted = Signal()
+friend_blocked = Signal()
+
+
+def announce(signal: Signal, by: User, to: User, request: int) -> None:
+    """Send the signal once the transaction commits."""
+    transaction.on_commit(lambda: signal.send(Friendship, by=by.pk, to=to.pk, request=request))
 
 
 class FriendRefused(Exception):
@@ -143,6 +158,7 @@ def ask(user: User, other: User | None) -> bool:
     if row is not None:
         row.accepted = True
         row.save(update_fields=["accepted"])
+        announce(friend_accepted, user, other, row.pk)
         return True
     if not under_limit(f"friend-requests:user:{user.pk}", REQUESTS_PER_HOUR):
         raise FriendRefused(
@@ -150,9 +166,10 @@ def ask(user: User, other: User | None) -> bool:
         )
     try:
         with transaction.atomic():
-            Friendship.objects.create(from_user=user, to_user=other)
+            created = Friendship.objects.create(from_user=user, to_user=other)
     except IntegrityError:
         raise FriendRefused(f"You already asked {other.username}.") from None
+    announce(friend_asked, user, other, created.pk)
     return False
 
 
@@ -160,11 +177,11 @@ def ask(user: User, other: User | None) -> bool:
 def accept(user: User, other: User | None) -> None:
     """Accept the other person's friend request."""
     other = check_person(user, other, "accept")
-    updated = Friendship.objects.filter(from_user=other, to_user=user, accepted=False).update(
-        accepted=True
-    )
-    if not updated:
+    asked = Friendship.objects.filter(from_user=other, to_user=user, accepted=False)
+    request = asked.values_list("pk", flat=True).first()
+    if request is None or not asked.filter(pk=request).update(accepted=True):
         raise FriendRefused(f"{other.username} has not asked to be your friend.")
+    announce(friend_accepted, user, other, request)
 
 
 @transaction.atomic
@@ -192,7 +209,11 @@ def block(user: User, other: User | None) -> None:
     other = check_person(user, other, "block")
     lock_pair(user, other)
     Block.objects.get_or_create(blocker=user, blocked=other)
-    Friendship.objects.filter(pair(user, other)).delete()
+    between = Friendship.objects.filter(pair(user, other))
+    requests = list(between.values_list("pk", flat=True))
+    between.delete()
+    by, to = user.pk, other.pk
+    transaction.on_commit(lambda: friend_blocked.send(Friendship, by=by, to=to, requests=requests))
 
 
 @transaction.atomic
@@ -217,7 +238,7 @@ def block_at_table(user: User, seated: set[int]) -> str:
     """Why a block keeps this person from sitting with these people ("" when none does)."""
     blocked, blocking = blocks_among(user, seated)
     if blocked:
-        return "Someone at this table has blocked you, so you cannot sit here."
+        return "This table is not available to you."
     if blocking:
         return "You block someone at this table: unblock them to sit here."
     return ""

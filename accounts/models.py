@@ -29,7 +29,7 @@ def deleted_name(pk: int) -> str:
     return f"a deleted baker #{pk}"
 
 
-MAIL_KINDS = ("turn", "invite", "rematch", "ended")
+MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend")
 """What a person may be mailed about, each a `mail_<kind>` field of the User."""
 
 
@@ -58,6 +58,9 @@ class User(AbstractUser):
     mail_invite = models.BooleanField(default=False, help_text="Mail when invited to a table.")
     mail_rematch = models.BooleanField(default=False, help_text="Mail when a rematch is offered.")
     mail_ended = models.BooleanField(default=False, help_text="Mail when one of their games ends.")
+    mail_friend = models.BooleanField(
+        default=False, help_text="Mail when someone asks to be their friend or says yes."
+    )
 
     class Meta:
         verbose_name = "user"

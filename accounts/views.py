@@ -25,6 +25,7 @@ KIND_NAMES = {
     "invite": "invitations to tables",
     "rematch": "rematches offered",
     "ended": "games that ended",
+    "friend": "friend requests and their answers",
 }
 
 NOT_SENT = (

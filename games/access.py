@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
-from accounts.models import User
+from accounts.models import Block, User
 from games.models import Game, Seat
 
 INVITES = "invites"
@@ -97,3 +97,20 @@ def watchable(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
         return games.filter(watchers=Game.Watchers.ANYONE)
     mine = Seat.objects.filter(user=user).values("game_id")
     return games.filter(~Q(watchers=Game.Watchers.PLAYERS) | Q(pk__in=mine))
+
+
+def listed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games of a list anyone may find there: public ones, never a tutorial."""
+    return games.filter(private=False, tutorial__isnull=True)
+
+
+def not_blocked(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+    """The games of a list where no seated person blocks this user or is blocked by them (in
+    the same query: a block keeps the user from sitting there)."""
+    if not signed_in(user):
+        return games
+    between = Block.objects.filter(
+        Q(blocker=user, blocked=OuterRef("user")) | Q(blocker=OuterRef("user"), blocked=user)
+    )
+    kept_from = Seat.objects.filter(game=OuterRef("pk")).filter(Exists(between))
+    return games.exclude(Exists(kept_from))

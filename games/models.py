@@ -397,6 +397,7 @@ class Notification(models.Model):
         INVITE = "invite", "Invitations"
         REMATCH = "rematch", "Rematches offered"
         ENDED = "ended", "Games ended"
+        FRIEND = "friend", "Friend requests"
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -1,16 +1,18 @@
 """Notifications: what people are told outside the table, and the mails that carry them.
 
-The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited)
-are heard here once their change commits, and each becomes one Notification row per person. A
-row's key names its event for its person (the turn is the count of moves the person's seat had
-made), unique per recipient: two processes that hear of the same turn store one row. Nobody is
-told of their own doing: the person who offered, invited, or made the move that ended the game
-or brought the turn round. The worker's sweep (games/live/runner.py) also looks at turn-based
-tables whose version moved, so a turn whose signal was lost with its process is told all the
-same, under the same key; and it mails each person who opted in one mail with everything that
-waited unread NOTICE_MAIL_AFTER seconds, each kind with its own unsubscribe link; and pushes
-to each browser a person subscribed (Web Push, when the VAPID keys are set) what is new since the
-last sweep, one push for all of it.
+The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited) and
+the friends' (accounts/friends.py: friend_asked, friend_accepted; no game, never between a blocked
+pair, and friend_blocked takes back what the pair was told) are heard here once their change
+commits, and each becomes one Notification row per person. A table keeps one turn row per person: a
+new turn told there deletes the older ones. A row's key names its event for its person (the turn is
+the count of moves the person's seat had made), unique per recipient: two processes that hear of
+the same turn store one row. Nobody is told of their own doing: the person who offered, invited, or
+made the move that ended the game or brought the turn round. The worker's sweep
+(games/live/runner.py) also looks at turn-based tables whose version moved, so a turn whose signal
+was lost with its process is told all the same, under the same key; and it mails each person who
+opted in one mail with everything that waited unread NOTICE_MAIL_AFTER seconds, each kind with its
+own unsubscribe link; and pushes to each browser a person subscribed (Web Push, when the VAPID keys
+are set) what is new since the last sweep, one push for all of it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from pywebpush import WebPushException, webpush
 from requests import RequestException
 
 from accounts.emails import unsubscribe_token
+from accounts.friends import blocked_between, friend_accepted, friend_asked, friend_blocked
 from accounts.models import User
 from games.groups import send_to_group, user_group
 from games.models import (
@@ -67,8 +70,9 @@ def people(user_ids: Iterable[int], but: Iterable[int | None] = ()) -> list[int]
     return sorted(found.values_list("pk", flat=True))
 
 
-def tell(game: Game, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:
-    """Store one notification per person and key; a key already stored is left as it is."""
+def tell(game: Game | None, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:
+    """Store one notification per person and key; a key already stored is left as it is (a
+    notification without a game needs its url)."""
     rows = [
         Notification(
             recipient_id=user_id,
@@ -76,12 +80,33 @@ def tell(game: Game, kind: str, keys: dict[int, str], text: str, url: str = "") 
             game=game,
             key=key,
             text=text,
-            url=url or game.get_absolute_url(),
+            url=url or (game.get_absolute_url() if game is not None else ""),
         )
         for user_id, key in keys.items()
     ]
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    if game is not None and kind == Kind.TURN:
+        keep_latest_turns(game, keys)
     badges_changed(keys)
+
+
+def turn_made(key: str) -> int:
+    """The count of moves in a turn's key (turn:<game>:<made>)."""
+    return int(key.rsplit(":", 1)[1])
+
+
+def keep_latest_turns(game: Game, user_ids: Iterable[int]) -> int:
+    """Delete these people's turn rows at this table but each one's latest turn; how many went.
+    Whichever order two processes store turns in, the latest stays."""
+    told = Notification.objects.filter(game=game, kind=Kind.TURN, recipient_id__in=list(user_ids))
+    latest: dict[int, tuple[int, int]] = {}
+    rows = list(told.values_list("pk", "recipient_id", "key"))
+    for pk, user_id, key in rows:
+        mine = (turn_made(key), pk)
+        latest[user_id] = max(latest.get(user_id, mine), mine)
+    kept = {pk for _, pk in latest.values()}
+    gone = [pk for pk, _, _ in rows if pk not in kept]
+    return Notification.objects.filter(pk__in=gone).delete()[0] if gone else 0
 
 
 def badges_changed(user_ids: Iterable[int]) -> None:
@@ -244,6 +269,50 @@ def invited_here(
     game = the_game(game_id)
     if game is not None:
         tell_invited(game, by, [to] if isinstance(to, int) else to)
+
+
+def friends_page() -> str:
+    """Where a friend notification leads: the friends page (requests to answer, friends)."""
+    return reverse("games:friends")
+
+
+def tell_friend(kind: str, by: int, to: int, request: int) -> None:
+    """Tell `to` that `by` asked to be their friend ("asked"), or accepted their request
+    ("accepted"); never oneself, a bot, a deleted account, or a blocked pair."""
+    if not people([to], but=[by]) or blocked_between(by, to):
+        return
+    name = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
+    text = {
+        "asked": f"{name} asks to be your friend.",
+        "accepted": f"{name} accepted your friend request.",
+    }[kind]
+    tell(None, Kind.FRIEND, {to: f"friend:{kind}:{request}"}, text, friends_page())
+
+
+@receiver(friend_asked)
+@quietly
+def friend_asked_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
+    """Someone asked another person to be friends."""
+    tell_friend("asked", by, to, request)
+
+
+@receiver(friend_accepted)
+@quietly
+def friend_accepted_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
+    """Someone accepted another person's friend request."""
+    tell_friend("accepted", by, to, request)
+
+
+@receiver(friend_blocked)
+@quietly
+def friend_blocked_here(
+    sender: Any, by: int, to: int, requests: Iterable[int], **kwargs: Any
+) -> None:
+    """A block ended these requests or this friendship: what either was told of it goes."""
+    keys = [f"friend:{kind}:{pk}" for pk in requests for kind in ("asked", "accepted")]
+    told = Notification.objects.filter(kind=Kind.FRIEND, recipient_id__in=[by, to], key__in=keys)
+    if told.delete()[0]:
+        badges_changed([by, to])
 
 
 # --- the inbox ----------------------------------------------------------------------------

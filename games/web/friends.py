@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import friends
 from accounts.models import Rating, User
 from games import services
-from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, watchable
+from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, listed, watchable
 from games.models import LIVE, Game, Seat, TableSocket
 from games.services import clocks, presence
 
@@ -182,9 +182,7 @@ def live_tables(limit: int) -> list[LiveTable]:
         .values("average")
     )
     games = list(
-        Game.objects.filter(
-            status=Game.Status.RUNNING, private=False, watchers=Game.Watchers.ANYONE
-        )
+        listed(Game.objects.filter(status=Game.Status.RUNNING, watchers=Game.Watchers.ANYONE))
         .annotate(average=Subquery(average))
         .order_by(F("average").desc(nulls_last=True), "-started_at", "-pk")[:limit]
     )

@@ -19,7 +19,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from games import catalog, services
-from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, watchable
+from games.access import (
+    AuthedRequest,
+    HtmxHttpRequest,
+    get_game_or_404,
+    listed,
+    not_blocked,
+    watchable,
+)
 from games.boards import (
     Sent,
     board_context,
@@ -149,7 +156,7 @@ def recently_finished(user: Any) -> QuerySet[Game]:
         .values("user__username")[:1]
     )
     return (
-        watchable(Game.objects.filter(status=Game.Status.OVER, private=False), user)
+        watchable(listed(Game.objects.filter(status=Game.Status.OVER)), user)
         .only("pk", "kind", "finished_at")
         .annotate(
             winner_name=Subquery(first_winner),
@@ -161,9 +168,10 @@ def recently_finished(user: Any) -> QuerySet[Game]:
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Open public tables, your running games, and a quick night against bots."""
+    """Open public tables (but those a block keeps you from), your running games, and a quick
+    night against bots."""
     open_tables = (
-        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        not_blocked(listed(Game.objects.filter(status=Game.Status.OPEN)), request.user)
         .annotate(seated=Count("seats"))
         .select_related("host")[:30]
     )

@@ -73,3 +73,38 @@ def test_the_badge_counts_unread_and_the_inbox_takes_you_to_the_table(
     assert page.locator("#inbox-badge").count() == 0
     page.screenshot(path=str(artifacts / "inbox-read-360.png"), full_page=True)
     context.close()
+
+
+def test_a_friend_request_shows_in_the_inbox_on_a_phone(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    base = daphne_site["url"]
+    phone = {"width": 390, "height": 844}
+    pages = []
+    for name in ("crumb_asker", "crumb_asked"):
+        context = browser.new_context(viewport=phone, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(PATIENCE)
+        sign_up(page, base, name)
+        pages.append(page)
+    asker, asked = pages
+    asker.goto(base + "/u/crumb_asked/")
+    asker.get_by_role("button", name="Add friend").click()
+    asker.get_by_text("You asked crumb_asked to be your friend.").wait_for()
+    asked.goto(base + "/")
+    assert asked.locator("#inbox-badge").inner_text().startswith("1")
+    asked.click("a.inbox-link")
+    asked.wait_for_url(base + "/games/inbox/")
+    line = asked.locator(".notice.unread", has_text="crumb_asker asks to be your friend.")
+    line.wait_for()
+    assert too_wide(asked) == 0
+    asked.screenshot(path=str(artifacts / "inbox-friend-request-390.png"), full_page=True)
+    line.locator("a").click()
+    asked.wait_for_url(base + "/games/friends/")
+    asked.get_by_role("button", name="Accept").click()
+    asked.get_by_text("You and crumb_asker are friends now.").wait_for()
+    asker.goto(base + "/games/inbox/")
+    asker.locator(".notice.unread", has_text="crumb_asked accepted your friend request.").wait_for()
+    assert too_wide(asker) == 0
+    for page in pages:
+        page.context.close()

@@ -3,11 +3,15 @@ blocker's tables, and is not seen in the blocker's chat; a block ends a friendsh
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts import friends
 from accounts.models import Block, Friendship, User
@@ -94,9 +98,8 @@ def test_a_blocked_person_cannot_join_a_table_the_blocker_sits_at(
     friends.block(player, rival)
     response = client_for(rival).post(f"/games/{game.pk}/join/", HTTP_HX_REQUEST="true")
     assert response.status_code == 403
-    assert "Someone at this table has blocked you, so you cannot sit here." in (
-        response.content.decode()
-    )
+    assert "This table is not available to you." in response.content.decode()
+    assert "has blocked you" not in response.content.decode()
     assert not Seat.objects.filter(game=game, user=rival).exists()
 
 
@@ -202,3 +205,33 @@ def test_a_deleted_account_leaves_no_friendship_request_or_block(
     services.delete_account(player, "a-long-baking-secret")
     assert friends.friend_ids(rival) == set() and friends.asking(player) == []
     assert list(Block.objects.values_list("blocker", "blocked")) == [(rival.pk, outsider.pk)]
+
+
+def open_ids(user: User | None) -> tuple[list[int], int]:
+    """The tables the lobby's Open tables list shows this person, and the queries it took."""
+    client = client_for(user)
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get("/").content.decode()
+    section = page.split("<h2>Open tables</h2>", 1)[1].split("</section>", 1)[0]
+    shown = [int(n) for n in re.findall(r'href="/games/(\d+)/"', section)]
+    return shown, len(ctx.captured_queries)
+
+
+@pytest.mark.django_db
+def test_the_lobby_leaves_out_open_tables_a_block_keeps_you_from(
+    player: User, rival: User, outsider: User, make_user: Callable[[str], User]
+) -> None:
+    dave = make_user("dave")
+    blockers = services.create_game(player, "midnight-bakery", 4)  # alice will block bob
+    guest = services.create_game(dave, "cakehalla", 3)
+    services.join(guest, outsider)  # bob will block carol, a guest there
+    free = services.create_game(dave, "midnight-bakery", 3)
+    before, queries_before = open_ids(rival)
+    assert set(before) == {blockers.pk, guest.pk, free.pk}
+    friends.block(player, rival)
+    friends.block(rival, outsider)
+    shown, queries_after = open_ids(rival)
+    assert shown == [free.pk]
+    assert queries_after == queries_before
+    assert set(open_ids(None)[0]) == {blockers.pk, guest.pk, free.pk}
+    assert set(open_ids(dave)[0]) == {blockers.pk, guest.pk, free.pk}

@@ -46,16 +46,36 @@ def test_the_turn_told_twice_is_one_notification(player: User, rival: User) -> N
     assert row.url == f"/games/{game.pk}/"
 
 
-def test_each_new_turn_is_told_once_more(player: User, rival: User) -> None:
+def test_a_new_turn_replaces_the_older_one_of_that_table(player: User, rival: User) -> None:
     game = turn_based([player, rival])
     first = whose_move(game)
     turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
+    (old,) = rows(first, "turn")
+    other = turn_based([player, rival])
+    turn_came.send(Game, game_id=other.pk, user_ids=[whose_move(other).pk])
     move(game)  # first's turn is over: the other's begins
     while whose_move(game) != first:
         move(game)
     turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
     turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
-    assert len(rows(first, "turn")) == 2
+    (new,) = [r for r in rows(first, "turn") if r.game_id == game.pk]
+    assert new.key != old.key and new.read_at is None
+    assert not Notification.objects.filter(pk=old.pk).exists()
+    assert Notification.objects.filter(game=other, kind="turn").count() == 1  # other tables stay
+
+
+def test_an_older_turn_told_late_does_not_come_back(player: User, rival: User) -> None:
+    game = turn_based([player, rival])
+    first = whose_move(game)
+    turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
+    (old,) = rows(first, "turn")
+    move(game)
+    while whose_move(game) != first:
+        move(game)
+    turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
+    (new,) = rows(first, "turn")
+    notices.tell(game, "turn", {first.pk: old.key}, old.text)  # a slow process, one turn late
+    assert [r.key for r in rows(first, "turn")] == [new.key]
 
 
 def test_the_mover_is_never_told_of_their_own_move(player: User, rival: User) -> None:

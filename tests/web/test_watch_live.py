@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Rating, User
 from games import services
 from games.models import Game
-from games.services import presence
+from games.services import presence, tutorial
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +127,31 @@ def test_the_live_list_costs_the_same_queries_for_one_or_four_tables(
         presence.opened(f"w!{i + 2}", game.pk, people[5].pk)
         rate(people[(i + 1) % 5], "cakehalla", 1500 + i)
     assert queries(path) == one
+
+
+def test_a_practice_table_is_tagged_in_watch_live_and_open_tables(people: list[User]) -> None:
+    ann, ben, cat, dan, eve, _ = people
+    rated = running(ann, ben)
+    practice = running(cat, dan, rated=False)
+    waiting = services.create_game(eve, "cakehalla", 3, rated=False)
+    page = client_for(None).get("/").content.decode()
+    lines = {
+        game.pk: line
+        for line in section(page).split("</li>")
+        for game in (rated, practice)
+        if f'data-live-game="{game.pk}"' in line
+    }
+    assert '<span class="tag practice">practice</span>' in lines[practice.pk]
+    assert "practice" not in lines[rated.pk]
+    open_section = page.split("<h2>Open tables</h2>", 1)[1].split("</section>", 1)[0]
+    (line,) = [li for li in open_section.split("</li>") if f"/games/{waiting.pk}/" in li]
+    assert '<span class="tag practice">practice</span>' in line
+
+
+def test_a_tutorial_is_never_listed_even_if_its_row_says_public(people: list[User]) -> None:
+    ann = people[0]
+    game = tutorial.start_tutorial(ann, "midnight-bakery")
+    Game.objects.filter(pk=game.pk).update(private=False, watchers=Game.Watchers.ANYONE)
+    page = client_for(None).get("/").content.decode()
+    assert f"/games/{game.pk}/" not in page
+    assert f"/games/{game.pk}/" not in client_for(None).get("/games/live/").content.decode()
