@@ -51,7 +51,7 @@ def check_offer_rematch(game: Game, user: User) -> list[Seat]:
         raise NotAllowed("You resigned this game, so you cannot offer a rematch.")
     blocked, blocking = friends.blocks_among(user, {s.user_id for s in seats} - {user.pk})
     if blocked:
-        raise NotAllowed("Someone at this table has blocked you, so you cannot play again here.")
+        raise NotAllowed("A rematch with these players is not available to you.")
     if blocking:
         raise NotAllowed("You block someone at this table: unblock them to play again.")
     return seats

@@ -178,7 +178,7 @@ async def test_a_block_redraws_the_blockers_chat_and_later_lines_stay_hidden(
 @pytest.mark.parametrize(
     ("offerer", "said"),
     [
-        ("blocked", "Someone at this table has blocked you, so you cannot play again here."),
+        ("blocked", "A rematch with these players is not available to you."),
         ("blocker", "You block someone at this table: unblock them to play again."),
     ],
 )
