@@ -164,6 +164,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "move_ends": epoch_ms(clocks.move_ends(seat)) if running else None,
                 "clock_starts": epoch_ms(held),
                 "clock_held": why,
+                "turn_based": game.turn_based,
                 "away_until": clocks.day_words(vacation) if vacation is not None else "",
             }
         )

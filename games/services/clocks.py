@@ -108,7 +108,8 @@ def held_until(
         return None, ""
     if vacation_ends is not None:
         return vacation_ends, "vacation"
-    if starts > now() + timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS):
+    at = now()
+    if starts <= at or starts > at + timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS):
         return None, ""
     return starts, "arrival"
 

@@ -55,6 +55,14 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
     lock_first_pastry(me)
     upcoming = me.locator("#next-game a", has_text="Next game waiting on you")
     upcoming.wait_for()
+    # Its time left is the banner's own second line, inside it.
+    time_left = upcoming.locator(".next-game-time")
+    words = time_left.inner_text()
+    assert re.search(r"^\d+ (d|h|min)\b.* left$", words, re.M), words
+    banner, under = upcoming.bounding_box(), time_left.bounding_box()
+    assert banner is not None and under is not None
+    assert banner["y"] <= under["y"]
+    assert under["y"] + under["height"] <= banner["y"] + banner["height"]
     assert too_wide(me) == 0, widest(me)
     me.screenshot(path=str(artifacts / "turn-based-next-game-390.png"), full_page=True)
 
