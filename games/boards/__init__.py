@@ -141,13 +141,17 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
     active = set(engine.active_seats(table.state)) if running else set()
     people = {s.user_id for s in table.seats}
     pace = clocks.pace(game)
-    away = clocks.away_until({s.user_id for s in table.seats}) if game.turn_based else {}
+    vacations = clocks.vacations_now(people) if game.turn_based else {}
     rows = []
     for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
         handed = services.handed_over(seat)
         mine = me is not None and seat.pk == me.pk
         # The viewer is at the table (the page drawn before their socket opened says so too).
         here = "here" if mine else table.presence.status(seat.user_id)
+        if game.turn_based and here != "here":
+            here = "offline"  # no seat here is handed over for want of a socket: nobody reconnects
+        vacation = vacations.get(seat.user_id) if not seat.bot else None
+        held, why = clocks.held_until(seat, pace, vacation) if running else (None, "")
         rows.append(
             {
                 "name": seat.name,
@@ -160,8 +164,10 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 # Only a running game's clocks count down (an ended one's were stopped anyway).
                 "deadline": epoch_ms(seat.deadline) if running else None,
                 "move_ends": epoch_ms(clocks.move_ends(seat)) if running else None,
-                "clock_starts": epoch_ms(clocks.clock_starts(seat, pace)) if running else None,
-                "away_until": away.get(seat.user_id, "") if not seat.bot else "",
+                "clock_starts": epoch_ms(held),
+                "clock_held": why,
+                "turn_based": game.turn_based,
+                "away_until": clocks.day_words(vacation) if vacation is not None else "",
             }
         )
     return {

@@ -94,6 +94,26 @@ def clock_starts(seat: Seat, clock: Pace | None) -> datetime | None:
     return ends - timedelta(seconds=clock.per_move)
 
 
+def held_until(
+    seat: Seat, clock: Pace | None, vacation_ends: datetime | None
+) -> tuple[datetime | None, str]:
+    """When a page shows the seat's running clock (re)starting, and why it waits: "vacation" (it
+    stands still to the vacation's end) or "arrival" (a rematch's arrival grace); else (None, "").
+
+    A vacation moves the stored start on by its length, so a start further ahead than the
+    arrival grace is no start a page should count down to (the clock runs now).
+    """
+    starts = clock_starts(seat, clock)
+    if starts is None:
+        return None, ""
+    if vacation_ends is not None:
+        return vacation_ends, "vacation"
+    at = now()
+    if starts <= at or starts > at + timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS):
+        return None, ""
+    return starts, "arrival"
+
+
 def move_ends(seat: Seat) -> datetime | None:
     """When the running move's own time ends and the bank starts to drain."""
     if seat.deadline is None:
@@ -187,9 +207,14 @@ def away_spans(user_ids: set[int], at: datetime) -> dict[int, list[Span]]:
 
 def away_until(user_ids: set[int]) -> dict[int, str]:
     """The people on vacation now, each with the day it ends ("12 Dec")."""
+    return {u: day_words(ends) for u, ends in vacations_now(user_ids).items()}
+
+
+def vacations_now(user_ids: set[int]) -> dict[int, datetime]:
+    """The people on vacation now, each with when it ends."""
     at = now()
     rows = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=at, ends_at__gt=at)
-    return {u: day_words(ends) for u, ends in rows.values_list("user_id", "ends_at")}
+    return dict(rows.values_list("user_id", "ends_at"))
 
 
 def day_words(at: datetime) -> str:

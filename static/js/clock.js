@@ -1,7 +1,8 @@
 // Bakehouse move clocks: each running clock on the board counts down from the deadline the server
 // stored (data-deadline, data-move-ends: milliseconds since the epoch), corrected by how far this
 // browser's clock is from the server's when the page loaded; the last 10 seconds warn. A rematch's
-// first clocks wait for its people to arrive from the finished table (data-starts): "starts in".
+// first clocks wait for its people to arrive from the finished table (data-starts): "starts in";
+// a turn-based clock stands still through its person's vacation (data-held="vacation").
 // A turn-based clock (an hour or more left) says days and hours: "2 d 3 h left + bank 2 d".
 (function () {
   "use strict";
@@ -37,8 +38,9 @@
       var starts = Number(clock.dataset.starts || 0);
       var left = deadline - now;
       var text;
-      if (now < starts) text = "starts in " + minutes(starts - now);
-      else if (left <= 0) text = "time is up";
+      if (now < starts) {
+        text = (clock.dataset.held === "vacation" ? "stopped, resumes in " : "starts in ") + span(starts - now);
+      } else if (left <= 0) text = "time is up";
       else if (left >= HOUR_MS && now < moveEnds) {
         text = span(moveEnds - now) + " left" + (deadline > moveEnds ? " + bank " + span(deadline - moveEnds) : "");
       } else if (left >= HOUR_MS) text = "bank " + long(left) + " left";

@@ -55,6 +55,14 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
     lock_first_pastry(me)
     upcoming = me.locator("#next-game a", has_text="Next game waiting on you")
     upcoming.wait_for()
+    # Its time left is the banner's own second line, inside it.
+    time_left = upcoming.locator(".next-game-time")
+    words = time_left.inner_text()
+    assert re.search(r"^\d+ (d|h|min)\b.* left$", words, re.M), words
+    banner, under = upcoming.bounding_box(), time_left.bounding_box()
+    assert banner is not None and under is not None
+    assert banner["y"] <= under["y"]
+    assert under["y"] + under["height"] <= banner["y"] + banner["height"]
     assert too_wide(me) == 0, widest(me)
     me.screenshot(path=str(artifacts / "turn-based-next-game-390.png"), full_page=True)
 
@@ -81,5 +89,18 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
     assert me.locator(".your-table .tag.vacation", has_text="ulla: on vacation until").count() == 2
     assert too_wide(me) == 0, widest(me)
     me.screenshot(path=str(artifacts / "turn-based-rival-away-390.png"), full_page=True)
+    # At the table her clock reads in days, stopped till she is back; she is offline, not
+    # "reconnecting".
+    me.goto(base + f"/games/{first}/")
+    me.wait_for_function("() => window.bakehouseLive === true")
+    hers = me.locator(".table-seat", has_text="uma")
+    held = hers.locator(".clock", has_text="resumes in")
+    held.wait_for()  # the clock script has ticked
+    assert re.fullmatch(r"stopped, resumes in [23] d( \d+ h)?", held.inner_text()), (
+        held.inner_text()
+    )
+    assert hers.locator(".presence").inner_text() == "offline"
+    assert too_wide(me) == 0, widest(me)
+    me.screenshot(path="/tmp/turn-based-rival-vacation-table-390.png", full_page=True)
     for page in (me, rival):
         page.context.close()
