@@ -93,7 +93,7 @@ def test_two_turn_based_games_in_a_row_from_your_games_on_a_phone(
     # "reconnecting".
     me.goto(base + f"/games/{first}/")
     me.wait_for_function("() => window.bakehouseLive === true")
-    hers = me.locator(".table-seat", has_text="uma")
+    hers = me.locator(".table-seat", has_text="ulla")
     held = hers.locator(".clock", has_text="resumes in")
     held.wait_for()  # the clock script has ticked
     assert re.fullmatch(r"stopped, resumes in [23] d( \d+ h)?", held.inner_text()), (
