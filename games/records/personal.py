@@ -14,8 +14,8 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from accounts import friends
-from accounts.models import User
-from games.models import Action, ChatMessage, Game, Seat, Tutorial
+from accounts.models import MAIL_KINDS, User, Vacation
+from games.models import Action, ChatMessage, Game, Notification, Seat, Tutorial
 from games.records import archive
 
 DATA_FORMAT = "bakehouse-my-data/1"
@@ -34,7 +34,10 @@ def profile(person: User) -> dict[str, Any]:
         "last_login": when(person.last_login),
         "email": person.email,
         "email_verified": person.email_verified,
-        "settings": {"move_sound": person.move_sound},
+        "settings": {
+            "move_sound": person.move_sound,
+            **{f"mail_{kind}": getattr(person, f"mail_{kind}") for kind in MAIL_KINDS},
+        },
     }
 
 
@@ -122,6 +125,30 @@ def chat_lines(person: User) -> list[dict[str, Any]]:
     return [{"game_id": c.game_id, "at": when(c.created_at), "text": c.text} for c in lines]
 
 
+def notifications(person: User) -> list[dict[str, Any]]:
+    """What the person was told (their inbox), oldest first."""
+    rows = Notification.objects.filter(recipient=person).order_by("created_at", "pk")
+    return [
+        {
+            "kind": n.kind,
+            "text": n.text,
+            "link": n.url,
+            "at": when(n.created_at),
+            "read_at": when(n.read_at),
+            "emailed_at": when(n.emailed_at),
+        }
+        for n in rows
+    ]
+
+
+def vacations(person: User) -> list[dict[str, Any]]:
+    """The person's days away, oldest first."""
+    rows = Vacation.objects.filter(user=person).order_by("starts_at", "pk")
+    return [
+        {"starts_at": when(v.starts_at), "ends_at": when(v.ends_at), "days": v.days} for v in rows
+    ]
+
+
 def people(person: User) -> dict[str, list[str]]:
     """The person's friends, friend requests both ways, and the people they block, by name."""
     return {
@@ -143,5 +170,7 @@ def personal_data(person: User) -> dict[str, Any]:
         "other_tables": other_tables(person),
         "tutorials": tutorials(person),
         "chat": chat_lines(person),
+        "notifications": notifications(person),
+        "vacations": vacations(person),
         "people": people(person),
     }

@@ -56,7 +56,14 @@ def test_the_download_holds_every_finished_game_and_the_ratings(
     data = my_data(player)
 
     assert data["profile"]["username"] == "alice"
-    assert data["profile"]["settings"] == {"move_sound": False}
+    assert data["profile"]["settings"] == {
+        "move_sound": False,
+        "mail_turn": False,
+        "mail_invite": False,
+        "mail_rematch": False,
+        "mail_ended": False,
+        "mail_friend": False,
+    }
     assert [g["id"] for g in data["games"]] == [g.pk for g in mine]
     assert theirs.pk not in [g["id"] for g in data["games"]]
     export = client_for(player).get(f"/games/{mine[0].pk}/export.json").json()
@@ -66,6 +73,26 @@ def test_the_download_holds_every_finished_game_and_the_ratings(
     assert [p["game_id"] for p in rated["midnight-bakery"]["history"]] == [mine[0].pk]
     current = Rating.objects.get(user=player, kind="midnight-bakery").rating
     assert rated["midnight-bakery"]["rating"] == current
+
+
+def test_the_download_holds_the_inbox_and_the_vacations_and_nobody_elses(
+    player: User, rival: User
+) -> None:
+    from games.services.base import invited
+    from games.services.vacation import take_vacation
+
+    table = services.create_game(rival, "cakehalla", 2)
+    invited.send(Game, game_id=table.pk, by=rival.pk, to=player.pk)
+    invited.send(Game, game_id=table.pk, by=player.pk, to=rival.pk)  # the host: not told
+    other = services.create_game(player, "cakehalla", 2)
+    invited.send(Game, game_id=other.pk, by=player.pk, to=rival.pk)  # rival's, not alice's
+    start = timezone.now() + timedelta(days=2)
+    take_vacation(player, start.date(), 3)
+    data = my_data(player)
+    assert [(n["kind"], n["text"], n["read_at"]) for n in data["notifications"]] == [
+        ("invite", f"bob invites you to {table}.", None)
+    ]
+    assert [v["days"] for v in data["vacations"]] == [3]
 
 
 def test_the_download_lists_a_running_game_without_its_state(
