@@ -257,6 +257,13 @@ def test_a_running_tutorial_is_tagged_tutorial_among_the_profiles_running_games(
     assert [t.text_content() for t in link.getparent().cssselect(".tag")] == ["tutorial"]
 
 
+def test_your_games_says_a_running_tutorial_is_one(player: User) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    html = lxml.html.fromstring(client_for(player).get("/games/mine/").content.decode())
+    row = html.cssselect(f"li.your-table[data-game='{game.pk}']")[0]
+    assert "· tutorial" in row.text_content() and "private" not in row.text_content()
+
+
 def test_download_my_data_lists_the_tutorials_and_whether_each_is_done(player: User) -> None:
     done = tutorial.start_tutorial(player, KIND)
     follow(player, done)
