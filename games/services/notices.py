@@ -1,4 +1,4 @@
-"""Notifications: what people are told outside the table, and the mails that carry them.
+"""Notifications: what people are told outside the table, and their inbox.
 
 The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited) and
 the friends' (accounts/friends.py: friend_asked, friend_accepted; no game, never between a blocked
@@ -9,33 +9,22 @@ the count of moves the person's seat had made), unique per recipient: two proces
 the same turn store one row. Nobody is told of their own doing: the person who offered, invited, or
 made the move that ended the game or brought the turn round. The worker's sweep
 (games/live/runner.py) also looks at turn-based tables whose version moved, so a turn whose signal
-was lost with its process is told all the same, under the same key; and it mails each person who
-opted in one mail with everything that waited unread NOTICE_MAIL_AFTER seconds, each kind with its
-own unsubscribe link; and pushes to each browser a person subscribed (Web Push, when the VAPID keys
-are set) what is new since the last sweep, one push for all of it.
+was lost with its process is told all the same, under the same key. The mails (notice_mail) and
+the browser pushes (notice_push) go out on the worker's sender thread (send_due).
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMessage
-from django.db import transaction
-from django.db.models import Q, QuerySet
 from django.dispatch import receiver
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from pywebpush import WebPushException, webpush
-from requests import RequestException
 
-from accounts.emails import unsubscribe_token
 from accounts.friends import blocked_between, friend_accepted, friend_asked, friend_blocked
 from accounts.models import User
 from games.groups import send_to_group, user_group
@@ -48,8 +37,8 @@ from games.models import (
     Seat,
     TableSocket,
 )
+from games.services import notice_mail, notice_push
 from games.services.base import (
-    ServiceError,
     game_ended,
     invited,
     rematch_offered,
@@ -373,196 +362,11 @@ def sweep_turns() -> None:
         del LOOKED[gone]
 
 
-def wanted_by_mail() -> Q:
-    """The notifications whose person has a verified address and opted in to their kind."""
-    chosen = Q()
-    for kind in Kind.values:
-        chosen |= Q(kind=kind, **{f"recipient__mail_{kind}": True})
-    return (
-        chosen
-        & Q(recipient__email_verified=True, recipient__is_active=True)
-        & ~Q(recipient__email="")
-    )
-
-
-def to_mail(now: datetime) -> QuerySet[Notification]:
-    """Unread notifications not mailed yet, recent enough, that their person wants mailed."""
-    since = now - timedelta(seconds=settings.NOTICE_MAIL_WITHIN)
-    fresh = Notification.objects.filter(emailed_at=None, read_at=None, created_at__gte=since)
-    return fresh.filter(wanted_by_mail())
-
-
-def sweep_mail(now: datetime | None = None) -> int:
-    """Mail each person whose oldest unmailed notification waited NOTICE_MAIL_AFTER seconds all
-    of theirs in one mail; how many mails went out."""
-    now = now or timezone.now()
-    ripe = now - timedelta(seconds=settings.NOTICE_MAIL_AFTER)
-    due = to_mail(now).filter(created_at__lte=ripe).values_list("recipient_id", flat=True)
-    return sum(mail_one(user_id, now) for user_id in sorted(set(due)))
-
-
-def claim(user_id: int, now: datetime) -> list[Notification]:
-    """Mark the person's notifications to mail as mailed, in one transaction; the ones this
-    process claimed (another process sweeping at once skips the rows locked here)."""
-    with transaction.atomic():
-        rows = list(
-            to_mail(now)
-            .filter(recipient_id=user_id)
-            .select_for_update(skip_locked=True, of=("self",))
-            .select_related("recipient")
-            .order_by("created_at", "pk")
-        )
-        Notification.objects.filter(pk__in=[r.pk for r in rows], emailed_at=None).update(
-            emailed_at=now
-        )
-    return rows
-
-
-def absolute(path: str) -> str:
-    """A link to this page of the site, for a mail."""
-    return settings.SITE_URL + path
-
-
-def mail_one(user_id: int, now: datetime) -> bool:
-    """Send the person one mail with their notifications waiting; whether one went out."""
-    rows = claim(user_id, now)
-    if not rows:
-        return False
-    user = rows[0].recipient
-    kinds = sorted({row.kind for row in rows}, key=Kind.values.index)
-    unsubscribe_all = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, kinds)]))
-    context = {
-        "user": user,
-        "items": [{"text": row.text, "link": absolute(row.url)} for row in rows],
-        "kinds": [
-            {
-                "label": Kind(kind).label,
-                "link": absolute(reverse("unsubscribe", args=[unsubscribe_token(user, [kind])])),
-            }
-            for kind in kinds
-        ],
-        "settings_link": absolute(reverse("settings")),
-    }
-    subject = rows[0].text if len(rows) == 1 else f"{len(rows)} things at your tables"
-    message = EmailMessage(
-        subject=f"Bakehouse: {subject}",
-        body=render_to_string("games/email/notices_body.txt", context),
-        to=[user.email],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe_all}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    )
-    try:
-        message.send()
-    except OSError:  # smtplib's errors are OSErrors; the rows stay marked: at most one mail
-        logger.exception("Could not mail account %s its notifications", user.pk)
-        return False
-    return True
-
-
-# --- Web Push -----------------------------------------------------------------------------
-
-PUSH_TTL = 24 * 3600  # seconds a push service keeps a push for a browser that is offline
-PUSH_GONE = (404, 410)  # the push service forgot the subscription: it is deleted
-PUSH_WITHIN = 3600  # seconds: older news is not pushed (a browser subscribed later is not flooded)
-
-
-def push_enabled() -> bool:
-    """Whether the site has VAPID keys, so it can push."""
-    return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
-
-
-def subscribe(user: User, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
-    """Keep a browser's push subscription for the person (a known endpoint moves to them)."""
-    if not push_enabled():
-        raise ServiceError("This site does not send browser notifications.")
-    if not endpoint.startswith("https://") or len(endpoint) > 1000:
-        raise ServiceError("That is not a push subscription.")
-    if not (0 < len(p256dh) <= 200 and 0 < len(auth) <= 100):
-        raise ServiceError("That is not a push subscription.")
-    found, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
-    )
-    return found
-
-
-def unsubscribe_browser(user: User, endpoint: str) -> bool:
-    """Forget the person's subscription at this endpoint; whether there was one."""
-    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
-    return bool(deleted)
-
-
-def to_push(now: datetime) -> QuerySet[Notification]:
-    """Unread notifications not pushed yet, recent enough."""
-    since = now - timedelta(seconds=PUSH_WITHIN)
-    return Notification.objects.filter(pushed_at=None, read_at=None, created_at__gte=since)
-
-
-def sweep_push(now: datetime | None = None) -> int:
-    """Push each subscribed person what is new, one push a person; how many people."""
-    if not push_enabled():
-        return 0
-    now = now or timezone.now()
-    subscribed = PushSubscription.objects.values("user_id")
-    due = to_push(now).filter(recipient_id__in=subscribed).values_list("recipient_id", flat=True)
-    return sum(push_one(user_id, now) for user_id in sorted(set(due)))
-
-
-def push_one(user_id: int, now: datetime) -> bool:
-    """Push the person's new notifications to each of their browsers; whether any took it."""
-    with transaction.atomic():
-        rows = list(
-            to_push(now)
-            .filter(recipient_id=user_id)
-            .select_for_update(skip_locked=True)
-            .order_by("created_at", "pk")
-        )
-        Notification.objects.filter(pk__in=[r.pk for r in rows], pushed_at=None).update(
-            pushed_at=now
-        )
-    if not rows:
-        return False
-    if len(rows) == 1:
-        body, url = rows[0].text, rows[0].url
-    else:
-        body, url = f"{len(rows)} things at your tables.", reverse("games:inbox")
-    payload = json.dumps({"title": "Bakehouse", "body": body, "url": url})
-    sent = [
-        push_to(browser, payload) for browser in PushSubscription.objects.filter(user_id=user_id)
-    ]
-    return any(sent)
-
-
-def push_to(browser: PushSubscription, payload: str) -> bool:
-    """Send one push to one browser; a subscription its push service forgot is deleted."""
-    claims: dict[str, str | int] = {"sub": settings.VAPID_SUBJECT}
-    try:
-        webpush(
-            browser.info,
-            payload,
-            vapid_private_key=settings.VAPID_PRIVATE_KEY,
-            vapid_claims=claims,
-            ttl=PUSH_TTL,
-            timeout=10,
-        )
-    except WebPushException as refused:
-        if refused.status_code in PUSH_GONE:
-            browser.delete()
-        else:
-            logger.warning("A push to a browser of account %s failed: %s", browser.user_id, refused)
-        return False
-    except RequestException:
-        logger.warning("A push service did not answer for account %s", browser.user_id)
-        return False
-    return True
-
-
 def send_due() -> None:
     """The mails and pushes due (the worker runs this on a thread of its own: a slow mail server
     or push service must not hold its sweep)."""
-    sweep_mail()
-    sweep_push()
+    notice_mail.sweep_mail()
+    notice_push.sweep_push()
 
 
 def sweep() -> None:

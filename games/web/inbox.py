@@ -13,7 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from games.access import AuthedRequest
-from games.services import ServiceError, notices
+from games.services import ServiceError, notice_push, notices
 
 SHOWN = 50
 
@@ -79,7 +79,7 @@ def push_subscribe(request: AuthedRequest) -> HttpResponse:
     """Keep this browser's push subscription (posted as JSON by static/js/push.js)."""
     try:
         fields = subscription(request)
-        notices.subscribe(request.user, **fields)
+        notice_push.subscribe(request.user, **fields)
     except ValueError:
         return JsonResponse({"error": "That is not a push subscription."}, status=400)
     except ServiceError as refused:
@@ -98,5 +98,5 @@ def push_unsubscribe(request: AuthedRequest) -> HttpResponse:
     endpoint = data.get("endpoint") if isinstance(data, dict) else None
     if not isinstance(endpoint, str):
         return JsonResponse({"error": "That is not a push subscription."}, status=400)
-    notices.unsubscribe_browser(request.user, endpoint)
+    notice_push.unsubscribe_browser(request.user, endpoint)
     return JsonResponse({"subscribed": False})

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Game, Notification
-from games.services import notices
+from games.services import notice_mail, notices
 from games.services.base import invited
 from tests.conftest import client_for
 
@@ -54,21 +54,21 @@ def links(body: str) -> list[str]:
 def test_three_notifications_go_in_one_mail(player: User, rival: User) -> None:
     opted_in(rival)
     games = invite(player, [rival], tables=3)
-    assert notices.sweep_mail(LATER) == 1
+    assert notice_mail.sweep_mail(LATER) == 1
     (message,) = mail.outbox
     assert message.to == ["bob@example.com"]
     assert message.subject == "Bakehouse: 3 things at your tables"
     for game in games:
         assert f"alice invites you to {game}." in message.body
         assert f"http://testserver/games/{game.pk}/" in message.body
-    assert notices.sweep_mail(LATER) == 0  # each is mailed once
+    assert notice_mail.sweep_mail(LATER) == 0  # each is mailed once
     assert len(mail.outbox) == 1
 
 
 def test_nothing_is_mailed_before_it_waited(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    assert notices.sweep_mail(timezone.now()) == 0
+    assert notice_mail.sweep_mail(timezone.now()) == 0
     assert mail.outbox == []
 
 
@@ -76,7 +76,7 @@ def test_a_read_notification_is_not_mailed(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
     notices.mark_all_read(rival)
-    assert notices.sweep_mail(LATER) == 0
+    assert notice_mail.sweep_mail(LATER) == 0
 
 
 def test_unverified_or_opted_out_people_get_no_mail(
@@ -87,7 +87,7 @@ def test_unverified_or_opted_out_people_get_no_mail(
     rival.save()
     opted_in(outsider, invite=False)
     invite(player, [rival, outsider])
-    assert notices.sweep_mail(LATER) == 0
+    assert notice_mail.sweep_mail(LATER) == 0
     assert mail.outbox == []
     assert Notification.objects.count() == 2  # the inbox shows them all the same
 
@@ -95,7 +95,7 @@ def test_unverified_or_opted_out_people_get_no_mail(
 def test_the_unsubscribe_link_stops_that_kind_of_mail(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    notices.sweep_mail(LATER)
+    notice_mail.sweep_mail(LATER)
     (message,) = mail.outbox
     unsubscribe = [link for link in links(str(message.body)) if "/unsubscribe/" in link]
     assert len(unsubscribe) == 1
@@ -112,14 +112,14 @@ def test_the_unsubscribe_link_stops_that_kind_of_mail(player: User, rival: User)
     rival.refresh_from_db()
     assert not rival.mail_invite and rival.mail_turn
     invite(player, [rival])
-    assert notices.sweep_mail(LATER) == 0
+    assert notice_mail.sweep_mail(LATER) == 0
     assert len(mail.outbox) == 1
 
 
 def test_the_list_unsubscribe_header_posts_in_one_click(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    notices.sweep_mail(LATER)
+    notice_mail.sweep_mail(LATER)
     header = mail.outbox[0].extra_headers["List-Unsubscribe"].strip("<>")
     path = header.removeprefix("http://testserver")
     answer = Client(enforce_csrf_checks=True).post(path, {"List-Unsubscribe": "One-Click"})

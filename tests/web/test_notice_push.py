@@ -20,7 +20,7 @@ from accounts.models import User
 from games import services
 from games.management.commands.vapid_keys import key_pair
 from games.models import Game, Notification, PushSubscription
-from games.services import notices
+from games.services import notice_push
 from games.services.base import invited
 from tests.conftest import client_for
 
@@ -133,13 +133,13 @@ def test_what_arrives_together_is_one_push_signed_with_the_sites_key(
     monkeypatch.setattr(requests, "post", service)
     subscribe(rival)
     invite(player, rival, tables=3)
-    assert notices.sweep_push() == 1
+    assert notice_push.sweep_push() == 1
     (push,) = service.sent
     assert push["url"] == ENDPOINT
     assert push["headers"]["authorization"].startswith("vapid t=")
     assert push["headers"]["content-encoding"] == "aes128gcm"
-    assert int(push["headers"]["ttl"]) == notices.PUSH_TTL
-    assert notices.sweep_push() == 0  # each notification is pushed once
+    assert int(push["headers"]["ttl"]) == notice_push.PUSH_TTL
+    assert notice_push.sweep_push() == 0  # each notification is pushed once
     assert len(service.sent) == 1
     assert not Notification.objects.filter(pushed_at=None).exists()
 
@@ -150,7 +150,7 @@ def test_a_subscription_the_push_service_forgot_is_deleted(
     monkeypatch.setattr(requests, "post", PushService(410))
     subscribe(rival)
     invite(player, rival, tables=1)
-    assert notices.sweep_push() == 0
+    assert notice_push.sweep_push() == 0
     assert not PushSubscription.objects.exists()
 
 
@@ -160,5 +160,5 @@ def test_a_push_service_error_keeps_the_subscription(
     monkeypatch.setattr(requests, "post", PushService(500))
     subscribe(rival)
     invite(player, rival, tables=1)
-    assert notices.sweep_push() == 0
+    assert notice_push.sweep_push() == 0
     assert PushSubscription.objects.count() == 1

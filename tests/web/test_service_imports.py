@@ -11,8 +11,18 @@ ROOT = Path(__file__).resolve().parents[2]
 # The service modules callers may name as a whole (their verbs read as chat.post, moderation.abort).
 # presence: the sockets' rows; moves: a move as the page sends it; rows: a table's rows in SQL;
 # tutorial: guided first games (tutorial.start_tutorial, tutorial.step); notices: the inbox's
-# notifications.
-NAMESPACES = {"chat", "clocks", "moderation", "moves", "notices", "presence", "rows", "tutorial"}
+# notifications; notice_push: a browser's push subscription (notice_push.subscribe).
+NAMESPACES = {
+    "chat",
+    "clocks",
+    "moderation",
+    "moves",
+    "notice_push",
+    "notices",
+    "presence",
+    "rows",
+    "tutorial",
+}
 INNER = {"base", "hints", "play", "rematch", "tables"}
 
 
