@@ -269,7 +269,7 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 EMAIL_VERIFY_MAX_AGE = env_int("EMAIL_VERIFY_MAX_AGE", 3 * 24 * 3600)
 # The site's address as mails link to it (a sweep has no request to build links from).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
-# Notifications (games/services/notices.py): the worker's sweep mails a person what waited at
+# Notification mails (games/services/notice_mail.py): the worker mails a person what waited at
 # least NOTICE_MAIL_AFTER seconds unread (so what arrives together goes in one mail), and nothing
 # older than NOTICE_MAIL_WITHIN seconds.
 NOTICE_MAIL_AFTER = float(os.environ.get("NOTICE_MAIL_AFTER", "60"))
