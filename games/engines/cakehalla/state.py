@@ -144,16 +144,23 @@ def _log_from(events: list[Event]) -> Log:
     return log
 
 
-def _setup_pile(tier: int, ids: object) -> tuple[int, ...]:
-    """A pile given by the setup, checked to hold cards of its own tier once each."""
+def _card_indices(ids: object, not_a_list: str, tier: int | None = None) -> list[int]:
+    """The card indices of a setup's list of card ids (of that tier, when one is given)."""
     if not isinstance(ids, list):
-        raise IllegalAction(f"The tier {tier} pile must be a list of card ids.")
-    pile = []
+        raise IllegalAction(not_a_list)
+    out = []
     for card_id in ids:
         index = CARD_INDEX.get(card_id) if isinstance(card_id, str) else None
-        if index is None or CARDS[index].tier != tier:
-            raise IllegalAction(f"{card_id!r} is not a tier {tier} card.")
-        pile.append(index)
+        if index is None or (tier is not None and CARDS[index].tier != tier):
+            kind = "a card" if tier is None else f"a tier {tier} card"
+            raise IllegalAction(f"{card_id!r} is not {kind}.")
+        out.append(index)
+    return out
+
+
+def _setup_pile(tier: int, ids: object) -> tuple[int, ...]:
+    """A pile given by the setup, checked to hold cards of its own tier once each."""
+    pile = _card_indices(ids, f"The tier {tier} pile must be a list of card ids.", tier)
     if len(set(pile)) != len(pile):
         raise IllegalAction(f"The tier {tier} pile holds a card twice.")
     return tuple(pile)
@@ -227,15 +234,7 @@ def _setup_tokens(given: object) -> tuple[int, ...]:
 
 def _setup_cards(ids: object, what: str) -> tuple[int, ...]:
     """A baker's bought or reserved cards given by the setup (card ids)."""
-    if not isinstance(ids, list):
-        raise IllegalAction(f"A baker's {what} cards must be a list of card ids.")
-    out = []
-    for card_id in ids:
-        index = CARD_INDEX.get(card_id) if isinstance(card_id, str) else None
-        if index is None:
-            raise IllegalAction(f"{card_id!r} is not a card.")
-        out.append(index)
-    return tuple(out)
+    return tuple(_card_indices(ids, f"A baker's {what} cards must be a list of card ids."))
 
 
 def setup_bakers(players: int, setup: Mapping[str, object]) -> tuple[Baker, ...]:
