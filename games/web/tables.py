@@ -11,7 +11,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.html import format_html
@@ -143,6 +143,35 @@ def table_move(
     None if nothing changed): like a table change, but a live page gets its board from its
     socket."""
     return changes_table(fn, pushed=True)
+
+
+def seat_move(
+    fn: Callable[[AuthedRequest, Game | int], Game | None],
+) -> Callable[[AuthedRequest, int], HttpResponse]:
+    """A move only a seated person can make (a pick, closing results): a table move, but from
+    a live page the service finds the table by its id in its own locked read, which also finds
+    the seat, so a made move reads the table once, as a move on the socket does. Only a refusal
+    reads it again, through the access check, so a stranger learns nothing of a private table
+    (404) and a seated person gets the board with the words why."""
+    as_table_move = table_move(fn)
+
+    @wraps(fn)
+    def view(request: AuthedRequest, game_id: int) -> HttpResponse:
+        if not pushed_to_page(request):
+            return as_table_move(request, game_id)
+        try:
+            changed = fn(request, game_id)
+        except Game.DoesNotExist as exc:
+            raise Http404("No such table.") from exc
+        except services.ServiceError as exc:
+            return refused(request, get_game_or_404(request, game_id), exc.status, str(exc))
+        except IllegalAction as exc:
+            return refused(request, get_game_or_404(request, game_id), 400, str(exc))
+        if changed is None:
+            return board_response(request, get_game_or_404(request, game_id))
+        return HttpResponse(status=204, headers={VERSION_HEADER: str(changed.version)})
+
+    return view
 
 
 RECENT = 10
@@ -434,16 +463,16 @@ def take_back(request: AuthedRequest, game: Game) -> None:
 
 @login_required
 @require_POST
-@table_move
-def play(request: AuthedRequest, game: Game) -> Game:
+@seat_move
+def play(request: AuthedRequest, game: Game | int) -> Game:
     """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
     return play_posted(game, request.user, request.POST)
 
 
 @login_required
 @require_POST
-@table_move
-def close_results(request: AuthedRequest, game: Game) -> Game | None:
+@seat_move
+def close_results(request: AuthedRequest, game: Game | int) -> Game | None:
     """Back to the ovens: close the results you have read. A live page gets them closed from its
     socket, as every tab of yours does; results that were closed already come back with the
     board (a push that never came is healed by the next tap)."""

@@ -4,6 +4,8 @@ empty 204, refused with the board and the words, and nobody learns of a table th
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games import services
@@ -46,3 +48,26 @@ def test_a_move_posted_to_no_table_is_404(player: User) -> None:
     fields = {"action": '{"type": "keep", "card": "x"}', "version": "1"}
     response = client_for(player).post("/games/987654/play/", fields, headers=LIVE)
     assert response.status_code == 404
+
+
+def test_a_made_live_move_reads_its_table_once(running_game: Game, player: User) -> None:
+    """A seat's move from a live page is found by the service's own locked read, as a move on the
+    socket is: no access check reads the table first (it cost a query a move)."""
+    fields = keep_fields(running_game, player)
+    table = Game._meta.db_table
+    with CaptureQueriesContext(connection) as queries:
+        response = client_for(player).post(f"/games/{running_game.pk}/play/", fields, headers=LIVE)
+    assert response.status_code == 204
+    reads = [q["sql"] for q in queries.captured_queries if f'FROM "{table}"' in q["sql"]]
+    assert len(reads) == 1, reads
+    assert Action.objects.filter(game=running_game).count() == 1
+
+
+def test_closing_results_from_a_live_page_with_nothing_to_close_comes_with_the_board(
+    running_game: Game, player: User
+) -> None:
+    response = client_for(player).post(
+        f"/games/{running_game.pk}/results/close/", {"seen": "0"}, headers=LIVE
+    )
+    assert response.status_code == 200
+    assert 'id="board-live"' in response.content.decode()
