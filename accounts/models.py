@@ -45,6 +45,12 @@ class User(AbstractUser):
     move_sound = models.BooleanField(
         default=False, help_text="Play a short sound when a game waits on this person's move."
     )
+    last_seen = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a table's page of theirs last opened or closed its socket; turn-based "
+        "tables show it beside an offline rival.",
+    )
     deleted_at = models.DateTimeField(
         null=True,
         blank=True,

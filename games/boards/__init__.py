@@ -134,6 +134,13 @@ def seat_order(seat: Seat) -> int:
     return seat.position if seat.position is not None else -1
 
 
+def seen_words(at: datetime | None, here: str, seat: Seat) -> str:
+    """When a person not here now was last at a table page ("" if never, or here, or a bot)."""
+    if at is None or here == "here" or seat.bot:
+        return ""
+    return clocks.day_words(at)
+
+
 def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]:
     """Who sits where, who is here, whom the table waits for, the clocks, the watchers, notices."""
     engine = game.spec.engine
@@ -142,6 +149,9 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
     people = {s.user_id for s in table.seats}
     pace = clocks.pace(game)
     vacations = clocks.vacations_now(people) if game.turn_based else {}
+    # When each offline person at a turn-based table was last at one of their tables' pages (a
+    # rival weighs whether they will be back soon): read now, as presence is, not with the table.
+    seen = clocks.last_seen(people) if game.turn_based else {}
     rows = []
     for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
         handed = services.handed_over(seat)
@@ -168,6 +178,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "clock_held": why,
                 "turn_based": game.turn_based,
                 "away_until": clocks.day_words(vacation) if vacation is not None else "",
+                "last_seen": seen_words(seen.get(seat.user_id), here, seat),
             }
         )
     return {

@@ -32,6 +32,7 @@ def profile(person: User) -> dict[str, Any]:
         "username": person.username,
         "date_joined": when(person.date_joined),
         "last_login": when(person.last_login),
+        "last_seen": when(person.last_seen),
         "email": person.email,
         "email_verified": person.email_verified,
         "settings": {

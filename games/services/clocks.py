@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from accounts.models import Vacation
+from accounts.models import User, Vacation
 from games.models import TURN_BASED, Game, Seat
 
 DAY = 86400.0
@@ -215,6 +215,11 @@ def vacations_now(user_ids: set[int]) -> dict[int, datetime]:
     at = now()
     rows = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=at, ends_at__gt=at)
     return dict(rows.values_list("user_id", "ends_at"))
+
+
+def last_seen(user_ids: set[int]) -> dict[int, datetime | None]:
+    """When each of these people last opened or closed a table page's socket (None: never)."""
+    return dict(User.objects.filter(pk__in=user_ids).values_list("pk", "last_seen"))
 
 
 def day_words(at: datetime) -> str:

@@ -64,6 +64,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     person.email, person.email_verified = "", False
     person.first_name, person.last_name = "", ""
     person.move_sound = False
+    person.last_seen = None  # when they were last at a table is theirs, not the site's
     person.mail_turn = person.mail_invite = person.mail_rematch = person.mail_ended = False
     person.deleted_at = timezone.now()
     person.save()

@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 
+from accounts.models import User
 from games.groups import group_name, on_serving_loop, send_to_group
 from games.models import TableSocket
 from games.services import clocks
@@ -167,15 +168,23 @@ def opened(channel: str, game_id: int, user_id: int | None) -> None:
             "told": HERE,
         },
     )
+    seen(user_id)
     announce(game_id)
 
 
 def closed(channel: str, game_id: int) -> None:
     """A socket left the table: its row keeps the time, so its person stays here a while."""
-    TableSocket.objects.filter(channel=channel).update(
-        open=False, seen_at=clocks.now(), told=DROPPED
-    )
+    at = clocks.now()
+    rows = TableSocket.objects.filter(channel=channel)
+    User.objects.filter(pk__in=rows.values("user_id")).update(last_seen=at)
+    rows.update(open=False, seen_at=at, told=DROPPED)
     announce(game_id)
+
+
+def seen(user_id: int | None) -> None:
+    """The person was at a table's page just now (turn-based tables show when, once they left)."""
+    if user_id is not None:
+        User.objects.filter(pk=user_id).update(last_seen=clocks.now())
 
 
 def renew(process: str = PROCESS) -> int:
