@@ -234,6 +234,33 @@ def blocks_among(user: User, others: set[int]) -> tuple[bool, bool]:
     return bool(blockers - {user.pk}), user.pk in blockers
 
 
+@dataclass(frozen=True)
+class KeptOut:
+    """Whom a block keeps from sitting with some people: those one of them blocks, and those
+    who block one of them (as block_at_table refuses them, in its order)."""
+
+    blocked: frozenset[int] = frozenset()
+    blocking: frozenset[int] = frozenset()
+
+    def why(self, user_id: int) -> str:
+        """Why this person may not sit with them: "blocked", "blocking", or "" (they may)."""
+        if user_id in self.blocked:
+            return "blocked"
+        if user_id in self.blocking:
+            return "blocking"
+        return ""
+
+
+def kept_out(seated: set[int]) -> KeptOut:
+    """Everyone a block keeps from sitting with these people (one query for all, whoever asks)."""
+    rows = Block.objects.filter(Q(blocker_id__in=seated) | Q(blocked_id__in=seated))
+    pairs = list(rows.values_list("blocker_id", "blocked_id"))
+    return KeptOut(
+        blocked=frozenset(b for a, b in pairs if a in seated),
+        blocking=frozenset(a for a, b in pairs if b in seated),
+    )
+
+
 def block_at_table(user: User, seated: set[int]) -> str:
     """Why a block keeps this person from sitting with these people ("" when none does)."""
     blocked, blocking = blocks_among(user, seated)

@@ -16,6 +16,7 @@ from django.utils.html import format_html
 from markupsafe import Markup
 
 from games import services
+from games.access import signed_in
 from games.boards.changes import Inputs, fingerprint, inputs
 from games.boards.jinja import BoardVars, url
 from games.boards.shared import TableAt, read, render_plain, render_region
@@ -54,6 +55,9 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
             "is_host": user is not None and user.pk == game.host_id,
             "version": game.version,
             "empty_seats": range(max(0, game.capacity - len(seats))),
+            # Why a block keeps this viewer from the free seats, as joining would refuse them
+            # ("blocked", "blocking"; "" when nothing does): the waiting room offers no seat then.
+            "kept_out": kept_out(game, user, table, me),
             "user": user,
             "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
             "resigned_positions": {s.position for s in seats if s.resigned},
@@ -82,6 +86,17 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
         ctx["moment"] = moment
     ctx.update(kind.board(game, view, legal, me, seats))
     return ctx
+
+
+def kept_out(game: Game, user: Any, table: TableAt, me: Seat | None) -> str:
+    """Why a block keeps this viewer from the open table's free seats ("" if none does; asked
+    only of a signed-in viewer without a seat while one is free, and read once per version for
+    all of them: see shared.Blocks)."""
+    if game.status != Game.Status.OPEN or me is not None or not signed_in(user):
+        return ""
+    if len(table.seats) >= game.capacity:
+        return ""  # every seat is taken: that is said first, as joining says it
+    return table.kept_out().why(user.pk)
 
 
 def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:

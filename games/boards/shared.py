@@ -10,6 +10,9 @@ Renders too: a region is rendered once per version for every viewer to whom it s
 thing (spectators, a person's several tabs, the public regions of a board), keyed by the exact
 plain values its template reads for that viewer (changes.inputs), compared whole, not by a hash,
 so two viewers whose views of it differ in anything never get one render.
+
+Whom a block keeps from an open table's seats is kept with its version too (Blocks), read only
+when a viewer who could take a seat is first drawn.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from accounts.friends import KeptOut, kept_out
 from games.boards import pieces
 from games.boards.jinja import board_environment, render_template
 from games.boards.pieces import render_counts as render_counts  # counted here for its readers
@@ -35,6 +39,23 @@ RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (ten
 PRESENCE_KEPT_SECONDS = 10.0  # a table's presence kept across its versions (see read)
 
 
+class Blocks:
+    """Whom a block keeps from a table's seats at one version: read once, when the first viewer
+    who could take a seat is drawn, then shared by every viewer of that version (a read of its
+    presence included), so one who is not kept out costs no query of their own."""
+
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found: KeptOut | None = None
+
+    def of(self, seats: list[Seat]) -> KeptOut:
+        """Who is kept from sitting with these seats (read on the first call)."""
+        if self.found is None:
+            self.found = kept_out({s.user_id for s in seats})
+        return self.found
+
+
 @dataclass(frozen=True)
 class TableAt:
     """One table at one version: its row, its seats and its engine state (None before the start),
@@ -44,6 +65,11 @@ class TableAt:
     seats: list[Seat]
     state: Any
     presence: presence.Presence = presence.NOBODY
+    blocks: Blocks = field(default_factory=Blocks, compare=False, repr=False)
+
+    def kept_out(self) -> KeptOut:
+        """Whom a block keeps from this table's seats (accounts.friends.kept_out), read once."""
+        return self.blocks.of(self.seats)
 
 
 _recent: OrderedDict[int, TableAt] = OrderedDict()

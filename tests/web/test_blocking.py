@@ -16,7 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from accounts import friends
 from accounts.models import Block, Friendship, User
 from games import services
+from games.boards import board_context, render_whole
 from games.boards.chat import render_chat_log
+from games.boards.shared import read, render_counts
 from games.models import Game, Seat
 from games.services.base import invited
 from tests.conftest import client_for
@@ -235,3 +237,135 @@ def test_the_lobby_leaves_out_open_tables_a_block_keeps_you_from(
     assert queries_after == queries_before
     assert set(open_ids(None)[0]) == {blockers.pk, guest.pk, free.pk}
     assert set(open_ids(dave)[0]) == {blockers.pk, guest.pk, free.pk}
+
+
+TAKE_A_SEAT = "Take a seat</button>"
+KEPT_OUT = "You cannot take a seat at this table."
+BLOCKING = "You block someone at this table: unblock them to take a seat here."
+
+
+def table_page(game: Game, user: User) -> str:
+    return client_for(user).get(game.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("hosts", [True, False])
+def test_a_blocked_person_is_offered_no_seat_at_the_blockers_table(
+    player: User, rival: User, outsider: User, make_user: Callable[[str], User], hosts: bool
+) -> None:
+    host = player if hosts else make_user("dave")
+    game = services.create_game(host, "midnight-bakery", 4)
+    if not hosts:
+        services.join(game, player)
+    friends.block(player, rival)
+    page = table_page(game, rival)
+    assert TAKE_A_SEAT not in page and KEPT_OUT in page
+    assert "block" not in page.split('id="region-waiting"', 1)[1].split("</section>", 1)[0]
+    third = table_page(game, outsider)
+    assert TAKE_A_SEAT in third and KEPT_OUT not in third
+    # A page drawn before the block still had the button: pressed, the refusal redraws it without.
+    refused = client_for(rival).post(f"/games/{game.pk}/join/", HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403
+    assert TAKE_A_SEAT not in refused.content.decode() and KEPT_OUT in refused.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_blocker_is_offered_no_seat_at_the_blocked_persons_table(
+    player: User, rival: User, outsider: User
+) -> None:
+    game = services.create_game(rival, "midnight-bakery", 3)
+    friends.block(player, rival)
+    page = table_page(game, player)
+    assert TAKE_A_SEAT not in page and BLOCKING in page and KEPT_OUT not in page
+    with pytest.raises(services.NotAllowed):  # as the page says, joining is refused
+        services.join(game, player)
+    assert TAKE_A_SEAT in table_page(game, outsider)
+
+
+@pytest.mark.django_db
+def test_a_full_table_says_so_first_as_joining_does(player: User, rival: User) -> None:
+    game = services.create_game(player, "midnight-bakery", 2)
+    services.add_bot(game, player, "random")
+    friends.block(player, rival)
+    with pytest.raises(services.ServiceError, match="Every seat at this table is taken"):
+        services.join(game, rival)
+    page = table_page(game, rival)
+    assert "Every seat is taken." in page and KEPT_OUT not in page
+
+
+@pytest.mark.django_db
+def test_who_a_block_keeps_out_is_read_once_for_every_viewer_of_a_version(
+    player: User, rival: User, outsider: User, make_user: Callable[[str], User]
+) -> None:
+    game = services.create_game(player, "midnight-bakery", 4)
+    friends.block(player, rival)
+    viewers = [rival, outsider, make_user("dave")]
+    table = read(game)
+    with CaptureQueriesContext(connection) as first:
+        kept = [board_context(game, viewer, table)["kept_out"] for viewer in viewers]
+    assert kept == ["blocked", "", ""]
+    assert len(first.captured_queries) == 1
+    with CaptureQueriesContext(connection) as seated_or_anonymous:
+        kept = [board_context(game, viewer, read(game))["kept_out"] for viewer in (player, None)]
+    assert kept == ["", ""]
+    assert not [q for q in seated_or_anonymous.captured_queries if "accounts_block" in q["sql"]]
+
+
+@pytest.mark.django_db
+def test_viewers_a_block_keeps_out_of_no_seat_still_share_the_waiting_room(
+    player: User, rival: User, outsider: User, make_user: Callable[[str], User]
+) -> None:
+    game = services.create_game(player, "midnight-bakery", 4)
+    friends.block(player, rival)
+    table = read(game)
+
+    def drawn(viewer: User) -> tuple[str, int]:
+        """The viewer's board, and how many regions were rendered for it alone."""
+        before = render_counts["rendered"]
+        return render_whole(game, viewer, table)[0], render_counts["rendered"] - before
+
+    carol, _ = drawn(outsider)
+    bob, bobs_own = drawn(rival)
+    dave, daves_own = drawn(make_user("dave"))
+    assert daves_own == 0 and dave == carol and TAKE_A_SEAT in dave
+    assert bobs_own == 1 and TAKE_A_SEAT not in bob, "only bob's waiting room is his alone"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_pushes_to_a_blocked_persons_socket_offer_no_seat(
+    player: User, rival: User, outsider: User, make_user: Callable[[str], User]
+) -> None:
+    dave = await database_sync_to_async(make_user)("dave")
+    game = await database_sync_to_async(services.create_game)(player, "midnight-bakery", 4)
+    await database_sync_to_async(friends.block)(player, rival)
+    blocked = await socket(game, rival)
+    third = await socket(game, dave)
+    first = await open_board(blocked)
+    assert TAKE_A_SEAT not in first and KEPT_OUT in first
+    assert TAKE_A_SEAT in await open_board(third)
+    await database_sync_to_async(services.join)(game, outsider)
+    pushed = await blocked.receive_from()
+    assert "carol" in pushed and TAKE_A_SEAT not in pushed and KEPT_OUT in pushed
+    assert TAKE_A_SEAT in await third.receive_from()
+    await database_sync_to_async(services.add_bot)(game, player, "random")
+    pushed = await blocked.receive_from()
+    assert "random bot" in pushed and TAKE_A_SEAT not in pushed and KEPT_OUT in pushed
+    assert TAKE_A_SEAT in await third.receive_from()
+    await blocked.disconnect()
+    await third.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_seat_goes_from_a_screen_when_someone_who_blocks_them_sits_down(
+    player: User, rival: User, outsider: User
+) -> None:
+    game = await database_sync_to_async(services.create_game)(player, "midnight-bakery", 4)
+    await database_sync_to_async(friends.block)(outsider, rival)
+    ws = await socket(game, rival)
+    assert TAKE_A_SEAT in await open_board(ws)
+    await database_sync_to_async(services.join)(game, outsider)
+    pushed = await ws.receive_from()
+    assert TAKE_A_SEAT not in pushed and KEPT_OUT in pushed
+    await database_sync_to_async(services.leave)(game, outsider)
+    assert TAKE_A_SEAT in await ws.receive_from()
+    await ws.disconnect()
