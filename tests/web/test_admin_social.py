@@ -237,7 +237,28 @@ def test_a_moderator_lifts_a_block(mod: Client, social: None, player: User) -> N
     assert Block.objects.count() == 1  # erin's stays
 
 
-# --- who may open any of it ------------------------------------------
+# --- the person's page, and who may open any of it ------------------------------------------
+
+
+def test_a_persons_page_shows_their_friendships_and_blocks_both_ways(
+    mod: Client, social: None, player: User
+) -> None:
+    page = mod.get(f"/admin/accounts/user/{player.pk}/change/").content.decode()
+    lowered = page.lower()
+    for heading in [
+        "friendships asked by this person",
+        "friendships asked of this person",
+        "blocks by this person",
+        "blocks of this person",
+    ]:
+        assert heading in lowered
+    for name in ["bob", "carol", "dave", "erin"]:
+        person = User.objects.get(username=name)
+        assert f'href="/admin/accounts/user/{person.pk}/change/">{name}</a>' in page
+    for row in Friendship.objects.all():
+        assert f"{FRIENDSHIPS}{row.pk}/change/" in page
+    for block in Block.objects.all():
+        assert f"{BLOCKS}{block.pk}/change/" in page
 
 
 def test_a_player_cannot_open_or_delete_what_a_moderator_sees(
@@ -259,3 +280,19 @@ def test_a_player_cannot_open_or_delete_what_a_moderator_sees(
     assert Notification.objects.filter(pk=notice.pk).exists()
     assert Friendship.objects.filter(pk=friendship.pk).exists()
     assert Block.objects.filter(pk=block.pk).exists()
+
+
+def test_a_persons_page_lists_their_newest_blocks_with_a_link_to_all(
+    mod: Client, player: User
+) -> None:
+    from games.admin.people import INLINE_ROWS
+
+    many = INLINE_ROWS + 3
+    blockers = User.objects.bulk_create(User(username=f"troll{i:02}") for i in range(many))
+    Block.objects.bulk_create(Block(blocker=troll, blocked=player) for troll in blockers)
+    page = mod.get(f"/admin/accounts/user/{player.pk}/change/").content.decode()
+    every = f"{BLOCKS}?blocked__id__exact={player.pk}"
+    assert f"The newest {INLINE_ROWS} of {many}" in page and f'href="{every}"' in page
+    listed = mod.get(every)
+    assert listed.status_code == 200
+    assert len(rows_shown(listed.content.decode(), BLOCKS)) == many
