@@ -197,7 +197,7 @@ class Friendship(models.Model):
 
     def __str__(self) -> str:
         verb = "is friends with" if self.accepted else "asks to befriend"
-        return f"{self.from_user_id} {verb} {self.to_user_id}"
+        return f"{self.from_user} {verb} {self.to_user}"
 
 
 class Block(models.Model):
@@ -217,7 +217,7 @@ class Block(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.blocker_id} blocks {self.blocked_id}"
+        return f"{self.blocker} blocks {self.blocked}"
 
 
 # A person's days away from turn-based games (the games' clocks read them; accounts knows no

@@ -1,6 +1,7 @@
-"""Moderation in Django admin: tables (games, seats, actions, chat, reports) and people
-(accounts, ratings). Rows are read only; a moderator's buttons call the services."""
+"""Moderation in Django admin: tables (games, seats, actions, chat, reports), people (accounts,
+ratings) and what they tell each other (notifications, friendships, blocks). Rows are read only;
+a moderator's buttons call the services, and a few rows a moderator may delete."""
 
-from games.admin import people, tables
+from games.admin import people, social, tables
 
-__all__ = ["people", "tables"]
+__all__ = ["people", "social", "tables"]

@@ -1,14 +1,15 @@
-"""What the admin's pages share: read-only rows, and the moderator's one-form pages that call a
-service and say what it did."""
+"""What the admin's pages share: read-only rows (some a moderator may delete), and the
+moderator's one-form pages that call a service and say what it did."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -28,6 +29,21 @@ class ReadOnly:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+M = TypeVar("M", bound=Model)
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin[M]):
+    """A model only the services change."""
+
+
+class ReadOrDeleteAdmin(ReadOnlyAdmin[M]):
+    """Read only, but a row may be deleted by whoever holds the delete permission (the admin
+    log keeps who deleted what, and when)."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
 
 class ReasonForm(forms.Form):

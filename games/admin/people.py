@@ -13,9 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from accounts.models import Rating, User
+from accounts.models import Block, Friendship, Rating, User
 from games.access import AuthedRequest
 from games.admin.pages import ReadOnly, ReasonForm, moderation_page, refuse_unless
+from games.admin.social import friendship_state
 from games.models import ChatMessage, Report, Seat
 from games.services import moderation
 
@@ -101,12 +102,73 @@ class ChatLinesInline(NewestRowsInline):
     verbose_name_plural = "chat lines by this person"
 
 
-# The person's page for moderators: ratings, reports, then what they said in table chats.
+class FriendshipInline(NewestRowsInline):
+    """The person's friendships and friend requests, newest first, each a link to its page."""
+
+    model = Friendship
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).select_related("from_user", "to_user")
+
+    @admin.display(description="State")
+    def state(self, friendship: Friendship) -> str:
+        return friendship_state(friendship)
+
+
+class FriendshipsAskedInline(FriendshipInline):
+    fk_name = "from_user"
+    fields = ("to_user", "state", "created_at")
+    readonly_fields = fields
+    verbose_name = "friendship asked by this person"
+    verbose_name_plural = "friendships asked by this person"
+
+
+class FriendshipsAskedOfInline(FriendshipInline):
+    fk_name = "to_user"
+    fields = ("from_user", "state", "created_at")
+    readonly_fields = fields
+    verbose_name = "friendship asked of this person"
+    verbose_name_plural = "friendships asked of this person"
+
+
+class BlockInline(NewestRowsInline):
+    """The person's blocks, newest first, each a link to its page."""
+
+    model = Block
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).select_related("blocker", "blocked")
+
+
+class BlocksMadeInline(BlockInline):
+    fk_name = "blocker"
+    fields = ("blocked", "created_at")
+    readonly_fields = fields
+    verbose_name = "block by this person"
+    verbose_name_plural = "blocks by this person"
+
+
+class BlockedByInline(BlockInline):
+    fk_name = "blocked"
+    fields = ("blocker", "created_at")
+    readonly_fields = fields
+    verbose_name = "block of this person"
+    verbose_name_plural = "blocks of this person"
+
+
+# The person's page for moderators: ratings, reports, what they said in table chats, then
+# their friendships and blocks, both ways.
 PERSON_INLINES: list[type[admin.options.InlineModelAdmin[Any, User]]] = [
     RatingInline,
     ReportsAgainstInline,
     ReportsMadeInline,
     ChatLinesInline,
+    FriendshipsAskedInline,
+    FriendshipsAskedOfInline,
+    BlocksMadeInline,
+    BlockedByInline,
 ]
 
 

@@ -4,11 +4,11 @@ them; a moderator's buttons (abort a game, close a report) call the services."""
 from __future__ import annotations
 
 import json
-from typing import Any, TypeVar
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Case, Model, When
+from django.db.models import Case, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
@@ -16,7 +16,7 @@ from django.utils.html import format_html
 
 from games import services
 from games.access import AuthedRequest
-from games.admin.pages import ReadOnly, ReasonForm, moderation_page, refuse_unless
+from games.admin.pages import ReadOnly, ReadOnlyAdmin, ReasonForm, moderation_page, refuse_unless
 from games.models import LIVE, Action, ChatMessage, Game, Report, Seat
 from games.services import chat, moderation
 
@@ -26,13 +26,6 @@ HIDDEN = "Hidden while the game runs or waits to start: it fixes seats, deck and
 def spoils_play(game: Game) -> bool:
     """Whether the seed, snapshot and secret picks of this game could still spoil it."""
     return game.status in LIVE
-
-
-M = TypeVar("M", bound=Model)
-
-
-class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin[M]):
-    """A model only the services change."""
 
 
 class SeatInline(ReadOnly, admin.TabularInline[Seat, Game]):

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
@@ -329,6 +331,16 @@ def mark_all_read(user: User) -> int:
     if marked:
         badges_changed([user.pk])
     return marked
+
+
+def remove(rows: QuerySet[Notification]) -> int:
+    """Delete these notifications (a moderator, in admin); how many went. Their people's open
+    pages are told once it commits: an unread one gone lowers the inbox badge."""
+    recipients = set(rows.values_list("recipient_id", flat=True))
+    removed = rows.delete()[0]
+    if removed:
+        transaction.on_commit(lambda: badges_changed(recipients))
+    return removed
 
 
 def forget(person: User, old_name: str) -> None:

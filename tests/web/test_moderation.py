@@ -48,13 +48,19 @@ def test_the_moderators_group_has_exactly_its_permissions() -> None:
     perms = Group.objects.get(name="Moderators").permissions.all()
     assert sorted(f"{p.content_type.app_label}.{p.codename}" for p in perms) == [
         "accounts.deactivate_user",
+        "accounts.delete_block",
+        "accounts.delete_friendship",
+        "accounts.view_block",
+        "accounts.view_friendship",
         "accounts.view_rating",
         "accounts.view_user",
         "games.abort_game",
         "games.change_chatmessage",
         "games.change_report",
+        "games.delete_notification",
         "games.view_chatmessage",
         "games.view_game",
+        "games.view_notification",
         "games.view_report",
         "games.view_seat",
     ]

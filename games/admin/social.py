@@ -1,0 +1,149 @@
+"""What people are told and how they stand to each other, in Django admin: notifications,
+friendships and blocks. Moderators look and may delete a row (after a harassment report, say);
+nobody adds or edits one here: the inbox (games/services/notices.py) and the friends' rules
+(accounts/friends.py) make them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from accounts.models import Block, Friendship, User
+from games.admin.pages import ReadOrDeleteAdmin
+from games.models import Notification
+from games.services import notices
+
+
+def person_link(person: User) -> str:
+    """The person's name, a link to their page in admin."""
+    url = reverse("admin:accounts_user_change", args=[person.pk])
+    return format_html('<a href="{}">{}</a>', url, person)
+
+
+class ReadFilter(admin.SimpleListFilter):
+    """Notifications their person has read, or not yet."""
+
+    title = "read"
+    parameter_name = "read"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("no", "Unread"), ("yes", "Read")]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        if self.value() == "yes":
+            return queryset.exclude(read_at=None)
+        if self.value() == "no":
+            return queryset.filter(read_at=None)
+        return queryset
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOrDeleteAdmin[Notification]):
+    """What each person was told (inbox, mail, push), newest first."""
+
+    list_display = ("id", "recipient_link", "kind", "text", "game", "created_at", "read")
+    list_filter = ("kind", ReadFilter)
+    list_select_related = ("recipient", "game")
+    search_fields = ("recipient__username",)
+    date_hierarchy = "created_at"
+    fields = (
+        "recipient_link",
+        "kind",
+        "text",
+        "game",
+        "url",
+        "key",
+        "created_at",
+        "read_at",
+        "emailed_at",
+        "pushed_at",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="Recipient", ordering="recipient__username")
+    def recipient_link(self, notice: Notification) -> str:
+        return person_link(notice.recipient)
+
+    @admin.display(description="Read", boolean=True, ordering="read_at")
+    def read(self, notice: Notification) -> bool:
+        return notice.read_at is not None
+
+    def delete_model(self, request: HttpRequest, obj: Notification) -> None:
+        notices.remove(Notification.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
+        notices.remove(queryset)
+
+
+class StateFilter(admin.SimpleListFilter):
+    """Friend requests still waiting for an answer, or accepted ones (friends)."""
+
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("asked", "Asked"), ("accepted", "Accepted")]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        if self.value() == "asked":
+            return queryset.filter(accepted=False)
+        if self.value() == "accepted":
+            return queryset.filter(accepted=True)
+        return queryset
+
+
+def friendship_state(friendship: Friendship) -> str:
+    """Asked (no answer yet) or accepted (the two are friends)."""
+    return "accepted" if friendship.accepted else "asked"
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(ReadOrDeleteAdmin[Friendship]):
+    """Friend requests and friendships; deleting one ends it as unfriending does."""
+
+    list_display = ("id", "from_link", "to_link", "state", "created_at")
+    list_filter = (StateFilter, ("created_at", admin.DateFieldListFilter))
+    list_select_related = ("from_user", "to_user")
+    search_fields = ("from_user__username", "to_user__username")
+    date_hierarchy = "created_at"
+    fields = ("from_link", "to_link", "state", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description="From", ordering="from_user__username")
+    def from_link(self, friendship: Friendship) -> str:
+        return person_link(friendship.from_user)
+
+    @admin.display(description="To", ordering="to_user__username")
+    def to_link(self, friendship: Friendship) -> str:
+        return person_link(friendship.to_user)
+
+    @admin.display(description="State", ordering="accepted")
+    def state(self, friendship: Friendship) -> str:
+        return friendship_state(friendship)
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOrDeleteAdmin[Block]):
+    """Who blocks whom; deleting one lifts it as unblocking does (no friendship comes back)."""
+
+    list_display = ("id", "blocker_link", "blocked_link", "created_at")
+    list_filter = (("created_at", admin.DateFieldListFilter),)
+    list_select_related = ("blocker", "blocked")
+    search_fields = ("blocker__username", "blocked__username")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at", "-pk")
+    fields = ("blocker_link", "blocked_link", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description="Blocker", ordering="blocker__username")
+    def blocker_link(self, block: Block) -> str:
+        return person_link(block.blocker)
+
+    @admin.display(description="Blocked", ordering="blocked__username")
+    def blocked_link(self, block: Block) -> str:
+        return person_link(block.blocked)
