@@ -385,6 +385,8 @@ PRESENCE_PUSHES = env_flag("PRESENCE_PUSHES", True)
 # Whether a person's open table sockets get the menu's inbox badge anew when their notifications
 # change (games/services/notices.py; tests of other things turn it off, like presence pushes).
 BADGE_PUSHES = env_flag("BADGE_PUSHES", True)
+# Pages without a table socket (the lobby, the inbox, profiles...) ask for the badge this often.
+BADGE_POLL_SECONDS = env_int("BADGE_POLL_SECONDS", 60)
 # A serving process gathers a table's presence changes this many seconds and announces them once
 # (a table's four sockets opening one after another make one push to each screen, not six).
 PRESENCE_GATHER_SECONDS = float(os.environ.get("PRESENCE_GATHER_SECONDS", "0.25"))

@@ -55,6 +55,7 @@ urlpatterns = [
     path("vacation/<int:vacation_id>/end/", vacation.end_vacation_now, name="end_vacation"),
     path("inbox/", inbox.inbox, name="inbox"),
     path("inbox/read/", inbox.mark_all_read, name="inbox_read"),
+    path("inbox/badge/", inbox.badge, name="inbox_badge"),
     path("inbox/<int:notification_id>/", inbox.open_notification, name="inbox_open"),
     path("inbox/push/subscribe/", inbox.push_subscribe, name="push_subscribe"),
     path("inbox/push/unsubscribe/", inbox.push_unsubscribe, name="push_unsubscribe"),

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
 from games.access import AuthedRequest
 from games.services import ServiceError, notice_push, notices
 
@@ -25,7 +26,26 @@ def menu(request: HttpRequest) -> dict[str, Any]:
     if user is None or not user.is_authenticated:
         return {}
     count: Callable[[], int] = lambda: notices.unread_count(user)  # noqa: E731
-    return {"inbox_unread": count, "push_key": settings.VAPID_PUBLIC_KEY}
+    return {
+        "inbox_unread": count,
+        "push_key": settings.VAPID_PUBLIC_KEY,
+        "badge_poll": settings.BADGE_POLL_SECONDS,  # a table page sets 0: its socket pushes it
+    }
+
+
+@require_GET
+def badge(request: HttpRequest) -> HttpResponse:
+    """The menu's inbox link with the unread count now, for a page without a table socket (it
+    asks again every BADGE_POLL_SECONDS). Someone logged out meanwhile gets the bare link, which
+    asks no more (a redirect to the login page would be swapped into the menu)."""
+    user = request.user
+    context = {"inbox_unread": 0, "badge_poll": 0}
+    if isinstance(user, User) and user.is_authenticated:
+        context = {
+            "inbox_unread": notices.unread_count(user),
+            "badge_poll": settings.BADGE_POLL_SECONDS,
+        }
+    return render(request, "games/inbox/_menu_link.html", context)
 
 
 @login_required

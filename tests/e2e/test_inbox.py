@@ -21,17 +21,19 @@ from accounts.models import User
 from games import services
 from games.services.base import invited
 from games.models import Game
-host = User.objects.get(username="inbox_host")
-guest = User.objects.get(username="inbox_guest")
+import os
+host = User.objects.get(username=os.environ["TELL_HOST"])
+guest = User.objects.get(username=os.environ["TELL_GUEST"])
 for capacity in (2, 3, 4):
     game = services.create_game(host, "cakehalla", capacity)
     invited.send(Game, game_id=game.pk, by=host.pk, to=[guest.pk])
 """
 
 
-def invite_three_times(db: str) -> None:
+def invite_three_times(db: str, host: str = "inbox_host", guest: str = "inbox_guest") -> None:
     """The host invites the guest to three tables (the friends' helper sends the signal)."""
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1"}
+    env.update(TELL_HOST=host, TELL_GUEST=guest)
     env.pop("DJANGO_SETTINGS_MODULE", None)
     command = [sys.executable, "manage.py", "shell", "-c", TELL]
     subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)
@@ -108,3 +110,24 @@ def test_a_friend_request_shows_in_the_inbox_on_a_phone(
     assert too_wide(asker) == 0
     for page in pages:
         page.context.close()
+
+
+def test_the_lobbys_badge_counts_a_notification_without_a_reload(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    """The lobby has no table socket: it asks for the badge every BADGE_POLL_SECONDS (2 here)."""
+    base = daphne_site["url"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(PATIENCE)
+    sign_up(page, base, "poll_host")
+    context.clear_cookies()
+    sign_up(page, base, "poll_guest")
+    page.goto(base + "/")
+    assert page.locator("#inbox-badge").count() == 0
+    invite_three_times(daphne_site["db"], "poll_host", "poll_guest")
+    page.locator("#inbox-badge").wait_for()
+    assert page.locator("#inbox-badge").inner_text().startswith("3")
+    page.locator("#inbox-link").click()
+    page.wait_for_url("**/games/inbox/")
+    context.close()
