@@ -238,6 +238,13 @@ class Vacation(models.Model):
     ends_at = models.DateTimeField(db_index=True)
     days = models.PositiveSmallIntegerField(help_text="Days of the yearly allowance it uses.")
     created_at = models.DateTimeField(auto_now_add=True)
+    told = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        help_text="What the person's turn-based tables were last told of it (a new version each):"
+        " '' nothing yet, 'started' or 'ended'.",
+    )
 
     class Meta:
         ordering = ["user", "starts_at"]

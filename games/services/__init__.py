@@ -61,6 +61,7 @@ from games.services.tables import (
     quick_game,
     remove_bot,
 )
+from games.services.vacation import announce_vacations
 
 __all__ = [
     "ABSENT",
@@ -101,6 +102,7 @@ __all__ = [
     "run_bots",
     "seated",
     "sweep_absences",
+    "announce_vacations",
     "sweep_rematches",
     "stored",
     "send_notices",

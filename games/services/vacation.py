@@ -15,6 +15,7 @@ import math
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.models import User, Vacation, vacation_refusal
 from games.models import TURN_BASED, Game, Seat
@@ -39,7 +40,11 @@ def take_vacation(user: User, on: date, days: int) -> Vacation:
     if refusal is not None:
         raise ServiceError(refusal)
     ends_at = starts_at + timedelta(days=days)
-    vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at, days=days)
+    # One that starts now is told by the versions below; a later one by the sweep when it starts.
+    told = STARTED if starts_at <= at else ""
+    vacation = Vacation.objects.create(
+        user=user, starts_at=starts_at, ends_at=ends_at, days=days, told=told
+    )
     for game, seat in turn_based_seats(user):
         if seat.deadline is not None:
             seat.deadline = clocks.paused(seat.deadline, at, starts_at, ends_at)
@@ -81,5 +86,41 @@ def end_vacation(user: User, vacation_id: int) -> Vacation | None:
         return None
     vacation.ends_at = at
     vacation.days = math.ceil((at - vacation.starts_at) / timedelta(days=1))
-    vacation.save(update_fields=["ends_at", "days"])
+    vacation.told = ENDED
+    vacation.save(update_fields=["ends_at", "days", "told"])
     return vacation
+
+
+STARTED, ENDED = "started", "ended"
+
+
+def announce_vacations() -> int:
+    """Each sweep: vacations that started or ended since their person's turn-based tables were
+    last told give those tables a new version, so a rival's open page says "on vacation until"
+    from its first day (taken days before, it started with no move to show it) and stops saying
+    it after its last; how many were told."""
+    at = clocks.now()
+    due = Vacation.objects.exclude(told=ENDED).filter(
+        Q(ends_at__lte=at) | Q(told="", starts_at__lte=at)
+    )
+    told = 0
+    for vacation_id in due.order_by("pk").values_list("pk", flat=True):
+        told += tell_tables(vacation_id, at)
+    return told
+
+
+@transaction.atomic
+def tell_tables(vacation_id: int, at: datetime) -> int:
+    """Bump the person's running turn-based tables for this vacation's start or end, once
+    (1), or nothing if another process told them first (0)."""
+    vacation = Vacation.objects.select_related("user").get(pk=vacation_id)
+    lock_user(vacation.user)
+    vacation.refresh_from_db(fields=["told", "ends_at"])
+    now_says = ENDED if vacation.ends_at <= at else STARTED
+    if vacation.told == now_says:
+        return 0
+    for game, _seat in turn_based_seats(vacation.user):
+        bump(game, [])
+    vacation.told = now_says
+    vacation.save(update_fields=["told"])
+    return 1

@@ -14,7 +14,7 @@ from games.boards import render_board
 from games.live.runner import due_deadlines
 from games.models import Seat
 from games.services import clocks
-from games.services.vacation import end_vacation, take_vacation
+from games.services.vacation import announce_vacations, end_vacation, take_vacation
 from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.test_turn_based import move, to_move, turn_based
@@ -162,3 +162,44 @@ def test_nobody_ends_another_persons_vacation(clock: Clock, player: User, rival:
     clock.forward(3600)
     mine = client_for(player).post(f"/games/vacation/{vacation.pk}/end/", follow=True)
     assert "Your vacation is over" in mine.content.decode()
+
+
+def test_a_vacation_taken_ahead_tells_the_tables_when_it_starts_and_when_it_ends(
+    clock: Clock, player: User, rival: User
+) -> None:
+    """Taken for a later day, a vacation starts with no move to show it: the sweep gives the
+    person's turn-based tables a new version at its start and at its end, once each, so a
+    rival's open page (pushed on each version) says it on time."""
+    game = turn_based([player, rival], "midnight-bakery", "day1")
+    vacation = take_vacation(player, clock.at.date() + timedelta(days=2), 3)
+    game.refresh_from_db()
+    taken = game.version
+    assert announce_vacations() == 0  # not started: nothing to tell
+    clock.at = vacation.starts_at + timedelta(seconds=1)
+    assert announce_vacations() == 1
+    assert announce_vacations() == 0  # told once, whichever process sweeps next
+    game.refresh_from_db()
+    assert game.version == taken + 1
+    assert "on vacation until" in render_board(game, rival)
+    clock.at = vacation.ends_at + timedelta(seconds=1)
+    assert announce_vacations() == 1
+    game.refresh_from_db()
+    assert game.version == taken + 2
+    assert "on vacation until" not in render_board(game, rival)
+    assert announce_vacations() == 0
+
+
+def test_a_vacation_ended_early_or_started_at_once_is_not_told_again(
+    clock: Clock, player: User, rival: User
+) -> None:
+    game = turn_based([player, rival], "midnight-bakery", "day1")
+    vacation = take_vacation(player, clock.at.date(), 3)  # starts now: told as it is taken
+    assert announce_vacations() == 0
+    clock.forward(DAY)
+    assert end_vacation(player, vacation.pk) is not None  # ended early: told as it ends
+    game.refresh_from_db()
+    version = game.version
+    clock.forward(3 * DAY)
+    assert announce_vacations() == 0
+    game.refresh_from_db()
+    assert game.version == version
