@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from django.contrib.admin.models import DELETION, LogEntry
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.utils import timezone
 
@@ -29,16 +28,6 @@ Capture = Callable[..., Any]
 NOTICES = "/admin/games/notification/"
 FRIENDSHIPS = "/admin/accounts/friendship/"
 BLOCKS = "/admin/accounts/block/"
-
-
-@pytest.fixture
-def moderator(make_user: Callable[[str], User]) -> User:
-    """Staff in the Moderators group, not a superuser."""
-    user = make_user("mod")
-    user.is_staff = True
-    user.save()
-    user.groups.add(Group.objects.get(name="Moderators"))
-    return User.objects.get(pk=user.pk)
 
 
 @pytest.fixture

@@ -23,16 +23,6 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-baking-secret"
 
 
-@pytest.fixture
-def moderator(make_user: Callable[[str], User]) -> User:
-    """Staff in the Moderators group, not a superuser."""
-    user = make_user("mod")
-    user.is_staff = True
-    user.save()
-    user.groups.add(Group.objects.get(name="Moderators"))
-    return User.objects.get(pk=user.pk)  # fresh: no cached permissions
-
-
 def logs_in(username: str) -> bool:
     """Whether the log-in form lets this person in."""
     response = Client().post("/accounts/login/", {"username": username, "password": PASSWORD})
