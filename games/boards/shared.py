@@ -192,6 +192,17 @@ def socket_closed(game_id: int) -> None:
         _renders.pop(game_id, None)
 
 
+def forget_unserved(game_id: int) -> None:
+    """Forget a table no socket of this process serves (a socket refused at its handshake read
+    it for the access check): kept, it would stay until KEEP newer tables pushed it out."""
+    with _lock:
+        if _sockets[game_id] > 0:
+            return
+        _recent.pop(game_id, None)
+        _reading.pop(game_id, None)
+        _renders.pop(game_id, None)
+
+
 def forget_all() -> None:
     """Forget every table and render (tests: a new database reuses the same game ids)."""
     with _lock:

@@ -97,10 +97,12 @@ def load_table(
         table = table_at(game_id)
     except Game.DoesNotExist:
         return None, NOT_FOUND
-    if not can_watch(table.game, user, invited):
-        return None, NOT_FOUND
-    if watch_refused(table.game, user, table.seats):
-        return None, NOT_ALLOWED
+    refused = NOT_FOUND if not can_watch(table.game, user, invited) else None
+    if refused is None and watch_refused(table.game, user, table.seats):
+        refused = NOT_ALLOWED
+    if refused is not None:
+        shared.forget_unserved(game_id)  # read for the check alone
+        return None, refused
     return table, None
 
 

@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 
 from accounts.models import User
 from games import services
+from games.boards import shared
 from games.models import Game
 from tests.conftest import client_for
 from tests.web.finished_games import play_out
@@ -128,6 +129,8 @@ async def test_an_outsider_socket_is_refused_where_the_host_says_so(
         ws = await socket(game, person)
         await ws.connect()  # accepted, then closed at once: nothing of the table is sent first
         assert await next_output(ws) == {"type": "websocket.close", "code": 4403}
+    # Read for the check alone: nothing of it stays in the process's cache of served tables.
+    assert shared.recent(players_only.pk) is None and shared.recent(people_only.pk) is None
     for game, person in ((players_only, rival), (people_only, outsider)):
         ws = await socket(game, person)
         assert (await open_board(ws)).startswith('<div id="board"')
