@@ -163,10 +163,9 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
     active = set(engine.active_seats(table.state)) if running else set()
     people = {s.user_id for s in table.seats}
     pace = clocks.pace(game)
-    vacations = clocks.vacations_now(people) if game.turn_based else {}
-    # When each offline person at a turn-based table was last at one of their tables' pages (a
-    # rival weighs whether they will be back soon): read now, as presence is, not with the table.
-    seen = clocks.last_seen(people) if game.turn_based else {}
+    # Who is on vacation, and when each was last at a table page: read now (one query), as
+    # presence is, not with the table's version.
+    where = clocks.whereabouts(people) if game.turn_based else {}
     rows = []
     for seat in sorted((s for s in table.seats if s.position is not None), key=seat_order):
         handed = services.handed_over(seat)
@@ -175,7 +174,8 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
         here = "here" if mine else table.presence.status(seat.user_id)
         if game.turn_based and here != "here":
             here = "offline"  # no seat here is handed over for want of a socket: nobody reconnects
-        vacation = vacations.get(seat.user_id) if not seat.bot else None
+        found = where.get(seat.user_id, clocks.NOWHERE)
+        vacation = found.away_until if not seat.bot else None
         held, why = clocks.held_until(seat, pace, vacation) if running else (None, "")
         rows.append(
             {
@@ -193,7 +193,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "clock_held": why,
                 "turn_based": game.turn_based,
                 "away_until": clocks.day_words(vacation) if vacation is not None else "",
-                "last_seen": seen_words(seen.get(seat.user_id), here, seat),
+                "last_seen": seen_words(found.last_seen, here, seat),
             }
         )
     return {

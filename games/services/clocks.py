@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import User, Vacation
@@ -217,9 +218,27 @@ def vacations_now(user_ids: set[int]) -> dict[int, datetime]:
     return dict(rows.values_list("user_id", "ends_at"))
 
 
-def last_seen(user_ids: set[int]) -> dict[int, datetime | None]:
-    """When each of these people last opened or closed a table page's socket (None: never)."""
-    return dict(User.objects.filter(pk__in=user_ids).values_list("pk", "last_seen"))
+@dataclass(frozen=True)
+class Whereabouts:
+    """What a turn-based table's rivals see of a person besides presence: a vacation's end, and
+    when they last opened or closed a table page's socket (None: none, never)."""
+
+    away_until: datetime | None
+    last_seen: datetime | None
+
+
+NOWHERE = Whereabouts(None, None)
+
+
+def whereabouts(user_ids: set[int]) -> dict[int, Whereabouts]:
+    """Each of these people's whereabouts now (one query)."""
+    at = now()
+    vacation = Vacation.objects.filter(user=OuterRef("pk"), starts_at__lte=at, ends_at__gt=at)
+    people = User.objects.filter(pk__in=user_ids).annotate(
+        away_until=Subquery(vacation.order_by("-ends_at").values("ends_at")[:1])
+    )
+    rows = people.values_list("pk", "away_until", "last_seen")
+    return {pk: Whereabouts(until, seen) for pk, until, seen in rows}
 
 
 def day_words(at: datetime) -> str:
