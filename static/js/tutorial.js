@@ -1,9 +1,10 @@
 // A tutorial table: the step above the board names the controls of one move, pressed in turn
 // (data-presses: [[target, done], ...]; a tap is made once its "done" selector matches, e.g. a
 // picked ingredient or an opened card); this outlines the next one still to press and sets a
-// "Press here" tag above it. The board is morphed by live.js on every push, which resets the
-// control's classes, so after each swap ("bakehouse:swapped") the pointer is set again at once
-// and the step is asked for again (the table may have moved on: a bot's move, a reveal).
+// "Press here" tag by it, where it hides none of that control's words (place). The board is
+// morphed by live.js on every push, which resets the control's classes, so after each swap
+// ("bakehouse:swapped") the pointer is set again at once and the step is asked for again (the
+// table may have moved on: a bot's move, a reveal).
 (function () {
   "use strict";
   var root = document.getElementById("live");
@@ -51,40 +52,121 @@
 
   // The board's lines the tag must leave readable ("Press a pastry to keep it.", what is picked).
   var KEEP_CLEAR = ".hint, .picks, h2";
+  var GAP = 8;  // between the tag's arrow tip and the control's outline
 
   function overlaps(a, b) {
     return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   }
 
-  // The tag above the control, or, where that would cover a line of the board, below it, or
-  // astride its top edge, or else on the control itself.
+  function area(a, b) {
+    var wide = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    var high = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return wide > 0 && high > 0 ? wide * high : 0;
+  }
+
+  // Whether an element is out of sight though it has boxes: inside a closed menu (a <details>
+  // keeps its content's layout), or for screen readers only (.sr: clipped to a 1 px box).
+  function unseen(element) {
+    if (element.checkVisibility && !element.checkVisibility({ visibilityProperty: true })) {
+      return true;
+    }
+    var box = element.getBoundingClientRect();
+    return box.width <= 1 || box.height <= 1;
+  }
+
+  // What a person reads in an element: its words' boxes and its icons' (a count, a cost).
+  function ink(element) {
+    var boxes = [];
+    var walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      if (!walker.currentNode.data.trim() || unseen(walker.currentNode.parentElement)) continue;
+      var words = document.createRange();
+      words.selectNodeContents(walker.currentNode);
+      Array.prototype.push.apply(boxes, words.getClientRects());
+    }
+    Array.prototype.forEach.call(element.querySelectorAll("svg, img"), function (icon) {
+      if (!unseen(icon)) boxes.push(icon.getBoundingClientRect());
+    });
+    return boxes.filter(function (box) { return box.width && box.height; });
+  }
+
+  // What the tag must never cover: the control's own words and icons, and for a card's Buy or
+  // Reserve the card's (its cost); the board's lines; the step, which would hide the tag.
+  function mustShow(element) {
+    var boxes = ink(element);
+    var card = element.closest("details.offer");
+    var face = card && card.querySelector(":scope > summary");
+    if (face && face !== element) boxes = boxes.concat(ink(face));
+    Array.prototype.forEach.call(root.querySelectorAll(KEEP_CLEAR), function (line) {
+      if (element.contains(line)) return;
+      var words = document.createRange();  // the text's own boxes, not the line's full width
+      words.selectNodeContents(line);
+      Array.prototype.push.apply(boxes, words.getClientRects());
+    });
+    var step = panel();
+    if (step) boxes.push(step.getBoundingClientRect());
+    return boxes;
+  }
+
+  // Where the tag may go, best first: above the control, below it, beside it, each centred on it
+  // or shifted along it, always inside the screen's width, then the same closer in, on the
+  // outline (a phone's board is tight); [spot, left, top].
+  function spots(rect, width, height, screen) {
+    var centre = rect.left + rect.width / 2 - width / 2;
+    var middle = rect.top + rect.height / 2 - height / 2;
+    var list = [];
+    [GAP, GAP / 2, 0].forEach(function (gap) {
+      [centre, rect.left, rect.right - width].forEach(function (left) {
+        left = Math.max(4, Math.min(left, screen - width - 4));
+        list.push(["above", left, rect.top - height - gap]);
+        list.push(["below", left, rect.bottom + gap]);
+      });
+      list.push(["right", rect.right + gap, middle]);
+      list.push(["left", rect.left - gap - width, middle]);
+    });
+    list.push(["edge", Math.max(4, Math.min(centre, screen - width - 4)), rect.top - height / 2]);
+    return list.filter(function (spot) {
+      return spot[1] >= 4 && spot[1] + width <= screen - 4;
+    });
+  }
+
+  // The tag by the control where it hides none of what the learner must read there (see
+  // mustShow) and, of those spots, where it hides least of the rest of the board (a neighbour's
+  // cost), in sight on the screen.
   function place(element) {
     var rect = element.getBoundingClientRect();
     pointer.hidden = false;
     var width = pointer.offsetWidth;
     var height = pointer.offsetHeight;
-    var left = rect.left + rect.width / 2 - width / 2;
-    left = Math.max(4, Math.min(left, document.documentElement.clientWidth - width - 4));
-    var lines = [];
-    Array.prototype.forEach.call(root.querySelectorAll(KEEP_CLEAR), function (line) {
-      if (element.contains(line)) return;
-      var words = document.createRange();  // the text's own boxes, not the line's full width
-      words.selectNodeContents(line);
-      Array.prototype.push.apply(lines, words.getClientRects());
+    var screen = document.documentElement.clientWidth;
+    var must = mustShow(element);
+    var rest = ink(root);
+    var best = null;
+    spots(rect, width, height, screen).forEach(function (spot, order) {
+      var box = { left: spot[1], right: spot[1] + width, top: spot[2], bottom: spot[2] + height };
+      var hidden = 0;
+      must.forEach(function (line) { if (overlaps(box, line)) hidden += 1; });
+      var cost = 0;
+      rest.forEach(function (line) { cost += area(box, line); });
+      if (box.top < 0 || box.bottom > window.innerHeight) cost += 1e6;
+      var score = [hidden, cost, order];
+      if (!best || better(score, best.score)) best = { spot: spot, score: score };
     });
-    var spots = [
-      ["above", rect.top - height - 10],
-      ["below", rect.bottom + 10],
-      ["edge", rect.top - height / 2],
-      ["on", rect.top + 2],
-    ];
-    var spot = spots.find(function (candidate) {
-      var box = { left: left, right: left + width, top: candidate[1], bottom: candidate[1] + height };
-      return !lines.some(function (line) { return overlaps(box, line); });
-    }) || spots[0];
+    var spot = best ? best.spot : ["above", 4, rect.top - height - GAP];
     pointer.dataset.spot = spot[0];
-    pointer.style.left = left + window.scrollX + "px";
-    pointer.style.top = spot[1] + window.scrollY + "px";
+    var aim = rect.left + rect.width / 2 - spot[1];  // the arrow under the control's middle
+    pointer.style.setProperty("--aim", Math.max(10, Math.min(aim, width - 10)) + "px");
+    pointer.style.left = spot[1] + window.scrollX + "px";
+    pointer.style.top = spot[2] + window.scrollY + "px";
+  }
+
+  // Scores compare field by field: fewer things hidden, then less of the board covered, then
+  // the earlier spot.
+  function better(a, b) {
+    for (var i = 0; i < a.length; i += 1) {
+      if (a[i] !== b[i]) return a[i] < b[i];
+    }
+    return false;
   }
 
   function point() {
@@ -114,12 +196,20 @@
   }
 
   // Scroll the control to the middle of the screen, or, if it is taller than what the step
-  // leaves in sight (the scoring on a phone), its top just under the step and the tag.
+  // leaves in sight (the scoring on a phone), its top just under the step and the tag; lower
+  // still, where the screen holds it, so its section's heading shows under the step (a phone).
   function bringIntoSight(element, step) {
     var rect = element.getBoundingClientRect();
     var below = step.offsetHeight + 40;  // the step sticks to the top once scrolled
     var middle = (window.innerHeight - rect.height) / 2;
-    window.scrollTo(0, window.scrollY + rect.top - Math.max(below, middle));
+    var top = Math.max(below, middle);
+    var section = element.closest("section");
+    var heading = section && section.querySelector("h2");
+    if (heading) {
+      var under = step.offsetHeight + 8 + rect.top - heading.getBoundingClientRect().top;
+      if (under > top && under + rect.height + 40 <= window.innerHeight) top = under;
+    }
+    window.scrollTo(0, window.scrollY + rect.top - top);
   }
 
   // The new step into the same element (a live region a screen reader keeps reading), and only

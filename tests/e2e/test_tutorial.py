@@ -2,7 +2,9 @@
 whatever the tutorial points at, on a phone and on a desktop; leaves half-way and comes back by
 the lobby's link; and then finds it done on their profile and no longer offered on the lobby.
 Midnight Bakery's moves are one tap each; Cakehalla's take several (ingredients then Take, a
-card's menu then Buy), and the pointer walks through each tap in turn."""
+card's menu then Buy), and the pointer walks through each tap in turn. On phones (390 and 360 px)
+every step is checked: the tag hides none of the pointed control's words or icons, stays within
+the screen, and the step leaves the board's headings and most of the screen in sight."""
 
 from __future__ import annotations
 
@@ -18,8 +20,11 @@ from tests.e2e.pages import PATIENCE, errors_seen, sign_up, version
 KIND = "midnight-bakery"
 VIEWPORTS = {
     "phone": {"width": 390, "height": 844},
+    "small-phone": {"width": 360, "height": 740},
     "desktop": {"width": 1280, "height": 900},
 }
+# The most of a phone's screen height the sticky step may take, so the board stays in sight.
+STEP_SHARE = 0.25
 LEAVE_AFTER = 4
 
 
@@ -52,6 +57,86 @@ def beside(tag: dict[str, float], box: dict[str, float]) -> bool:
     return above or below or on
 
 
+# What the learner reads on the control the tag points at: its words and icons (a token's count, a
+# card's cost), and, for a card's Buy or Reserve, the card's own (the cost it pays).
+TAG_COVERS = """() => {
+  const tag = document.getElementById('tutorial-pointer').getBoundingClientRect();
+  const target = document.querySelector('#live .tutorial-target');
+  const parts = [target];
+  const card = target.closest('details.offer');
+  if (card && !target.matches('summary')) parts.push(card.querySelector(':scope > summary'));
+  // Out of sight: in a closed menu, or a screen reader's words (clipped to 1 px).
+  const unseen = element => {
+    const box = element.getBoundingClientRect();
+    const shown = element.checkVisibility({visibilityProperty: true});
+    return !shown || box.width <= 1 || box.height <= 1;
+  };
+  const ink = [];
+  for (const part of parts) {
+    const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      if (!walker.currentNode.data.trim() || unseen(walker.currentNode.parentElement)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(walker.currentNode);
+      for (const box of range.getClientRects()) ink.push([walker.currentNode.data.trim(), box]);
+    }
+    for (const icon of part.querySelectorAll('svg, img')) {
+      if (!unseen(icon)) ink.push([icon.tagName + ' icon', icon.getBoundingClientRect()]);
+    }
+  }
+  const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const at = box => `${Math.round(box.left)},${Math.round(box.top)}`;
+  const problems = ink.filter(([, box]) => box.width && box.height && over(tag, box))
+    .map(([what, box]) => `covers ${JSON.stringify(what)} at ${at(box)}`);
+  const width = document.documentElement.clientWidth;
+  if (tag.left < 0 || tag.right > width) {
+    const [left, right] = [tag.left, tag.right].map(Math.round);
+    problems.push(`reaches past the screen (${left} to ${right} of ${width})`);
+  }
+  const wide = document.documentElement.scrollWidth - width;
+  if (wide > 0) problems.push(`the page scrolls sideways by ${wide} px`);
+  const step = document.getElementById('tutorial-step');
+  if (step && over(tag, step.getBoundingClientRect())) problems.push('lies under the step');
+  return problems;
+}"""
+
+
+def tag_problems(page: Any, where: str) -> list[str]:
+    """What the pointer's tag hides or where it strays, at this tap: it must leave the pointed
+    control's words and icons (and its card's) in sight, stay within the screen's width, not sit
+    under the step, and the page must not scroll sideways."""
+    return [f"{where}: the tag {problem}" for problem in page.evaluate(TAG_COVERS)]
+
+
+# The heading of the pointed control's section, where the screen holds it with the control
+# under the step: whether the step (or the top of the screen) hides it.
+HEADING_HIDDEN = """() => {
+  const step = document.getElementById('tutorial-step').getBoundingClientRect();
+  const target = document.querySelector('#live .tutorial-target');
+  const section = target.closest('section');
+  const heading = section && section.querySelector('h2');
+  if (!heading) return '';
+  const top = heading.getBoundingClientRect().top;
+  const fits = step.height + 8 + target.getBoundingClientRect().bottom - top + 40 <= innerHeight;
+  return fits && top < step.bottom ? heading.textContent.trim() : '';
+}"""
+
+
+def step_problems(page: Any, where: str) -> list[str]:
+    """Whether the sticky step takes more of a phone's screen than STEP_SHARE, or hides the
+    heading of the pointed control's section where the screen could show both."""
+    height = page.viewport_size["height"]
+    step = page.locator("#tutorial-step").bounding_box()
+    problems = []
+    if step is not None and step["height"] > STEP_SHARE * height:
+        problems.append(f"{where}: the step is {step['height']:.0f} px of a {height} px screen")
+    hidden = page.evaluate(HEADING_HIDDEN)
+    if hidden:
+        problems.append(f"{where}: the step hides the heading {hidden!r}")
+    return problems
+
+
 def shot(page: Any, name: str) -> None:
     """A screenshot for a person to look at (artifacts/ and /tmp)."""
     for folder in (ARTIFACTS, Path("/tmp")):
@@ -66,9 +151,10 @@ def no_sideways_scroll(page: Any) -> None:
     assert wide <= 0, f"the page scrolls sideways by {wide} px"
 
 
-def pointed(page: Any, before: str | None) -> str:
+def pointed(page: Any, before: str | None, problems: list[str] | None = None) -> str:
     """Wait until the step names a new control and the board shows it outlined, with the
-    pointer's tag above it in sight; the step's target."""
+    pointer's tag by it in sight; the step's target. On a phone, what the tag hides (and a
+    step too tall) goes into problems."""
     page.wait_for_function(
         """before => {
           const step = document.getElementById('tutorial-step');
@@ -87,6 +173,8 @@ def pointed(page: Any, before: str | None) -> str:
     assert 0 <= box["y"] < height, "the pointed control is out of sight"
     assert beside(tag, box), f"the tag {tag} is not by the control {box}"
     clear_of(page, tag, "#board .hint")  # "Press a pastry to keep it." stays readable
+    if problems is not None:
+        problems += tag_problems(page, target) + step_problems(page, target)
     return target
 
 
@@ -120,10 +208,11 @@ def test_a_newcomer_finishes_the_tutorial_by_following_the_pointer(
     browser: Any, daphne_site: dict[str, str], screen: str
 ) -> None:
     base = daphne_site["url"]
-    phone = screen == "phone"
+    phone = screen != "desktop"
     context = browser.new_context(viewport=VIEWPORTS[screen], is_mobile=phone, has_touch=phone)
     page = context.new_page()
     page.set_default_timeout(PATIENCE)
+    problems: list[str] | None = [] if phone else None
     failed = errors_seen(page)
     sign_up(page, base, f"learner-{screen}")
     assert page.locator("#tutorial-offer").is_visible()
@@ -142,10 +231,10 @@ def test_a_newcomer_finishes_the_tutorial_by_following_the_pointer(
     target: str | None = None
     steps = 0
     while not page.locator("#tutorial-step.done").count():
-        target = pointed(page, target)
+        target = pointed(page, target, problems)
         if steps == 0:
             assert redrawn_keeps_pointer(page), "a redraw of the board lost the pointer"
-        if steps in (0, LEAVE_AFTER):
+        if steps in (0, LEAVE_AFTER) or phone:
             no_sideways_scroll(page)
             shot(page, f"{screen}-step-{steps + 1}")
         if steps == LEAVE_AFTER:
@@ -168,6 +257,7 @@ def test_a_newcomer_finishes_the_tutorial_by_following_the_pointer(
             arg=target,
         )
 
+    assert problems in (None, []), "\n".join(problems or [])
     pointed(page, None)  # the scoring, outlined
     assert page.locator("#region-results .results-card").is_visible()
     assert "Dawn: each case scored" in page.locator("#tutorial-step").inner_text()
@@ -200,9 +290,12 @@ def made(page: Any, done: str) -> bool:
     )
 
 
-def tap_pointed(page: Any, target: str, done: str, screen: str, name: str) -> None:
-    """Wait until the pointer outlines this tap's control in sight with its tag above it, press
-    it, and wait until the tap is made (or, for the move's last tap, the table moved on)."""
+def tap_pointed(
+    page: Any, target: str, done: str, screen: str, name: str, problems: list[str] | None = None
+) -> None:
+    """Wait until the pointer outlines this tap's control in sight with its tag by it, press
+    it, and wait until the tap is made (or, for the move's last tap, the table moved on). On a
+    phone, what the tag hides (and a step too tall) goes into problems."""
     page.wait_for_function(
         """target => {
           const element = document.querySelector('#live .tutorial-target');
@@ -211,6 +304,8 @@ def tap_pointed(page: Any, target: str, done: str, screen: str, name: str) -> No
         }""",
         arg=target,
     )
+    if name:  # taken first, to show a step that fails below
+        shot(page, f"cakehalla-{screen}-{name}")
     height = page.viewport_size["height"]
     box = page.locator("#live .tutorial-target").bounding_box()
     tag = page.locator("#tutorial-pointer").bounding_box()
@@ -218,9 +313,10 @@ def tap_pointed(page: Any, target: str, done: str, screen: str, name: str) -> No
     assert 0 <= box["y"] < height, f"{target} is out of sight"
     assert beside(tag, box), f"the tag {tag} is not by the control {box}"
     clear_of(page, tag, "#board .hint, #board .picks")
+    if problems is not None:
+        problems += tag_problems(page, name) + step_problems(page, name)
     if name:
         no_sideways_scroll(page)
-        shot(page, f"cakehalla-{screen}-{name}")
     before = version(page)
     page.locator("#live .tutorial-target").click()
     if done:
@@ -238,10 +334,11 @@ def test_a_newcomer_finishes_the_cakehalla_tutorial_tap_by_tap(
     browser: Any, daphne_site: dict[str, str], screen: str
 ) -> None:
     base = daphne_site["url"]
-    phone = screen == "phone"
+    phone = screen != "desktop"
     context = browser.new_context(viewport=VIEWPORTS[screen], is_mobile=phone, has_touch=phone)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    problems: list[str] | None = [] if phone else None
     failed = errors_seen(page)
     sign_up(page, base, f"baker-{screen}")
     assert page.get_by_role("button", name="Learn Cakehalla").is_visible()
@@ -273,8 +370,8 @@ def test_a_newcomer_finishes_the_cakehalla_tutorial_tap_by_tap(
             if done and made(page, done):  # Clear, when nothing else is picked
                 continue
             made_now += 1
-            shown = f"move-{moves + 1}-tap-{made_now}" if moves in (0, 1, 2, 3) else ""
-            tap_pointed(page, target, done, screen, shown)
+            shown = f"move-{moves + 1}-tap-{made_now}" if moves in (0, 1, 2, 3) or phone else ""
+            tap_pointed(page, target, done, screen, shown, problems)
         taps += made_now
         moves += 1
         assert moves <= 10, "the tutorial runs on past ten moves"
@@ -287,6 +384,7 @@ def test_a_newcomer_finishes_the_cakehalla_tutorial_tap_by_tap(
             arg=json.dumps(presses),
         )
 
+    assert problems in (None, []), "\n".join(problems or [])
     assert moves == 6 and taps == 17  # 4 + 3 + 2 + 2 + 4 + 2 taps
     page.wait_for_function("() => !!document.querySelector('#live .tutorial-target')")
     assert page.locator("#region-results .results-card").is_visible()
