@@ -779,9 +779,8 @@ LESSON = Lesson(
     bot="random",
     options={},
     welcome=(
-        "A game joined part way: you have 6 points, and each of the 9 cards you bought takes"
-        " one of its ingredient off every later cost, for good (the Discount column of your"
-        " ingredients; costs they cover are faded). Race one bot to 15 in about six turns."
+        "A game joined part way, at 6 points: each card you bought takes one ingredient off"
+        " every later cost (the small cards in Your bakery). Race one bot to 15 in six turns."
     ),
     scoring=(
         "Most points wins; on a tie the baker who bought fewer cards would win (reserved cards"
