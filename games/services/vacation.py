@@ -113,13 +113,17 @@ def announce_vacations() -> int:
 def tell_tables(vacation_id: int, at: datetime) -> int:
     """Bump the person's running turn-based tables for this vacation's start or end, once
     (1), or nothing if another process told them first (0)."""
-    vacation = Vacation.objects.select_related("user").get(pk=vacation_id)
-    lock_user(vacation.user)
-    vacation.refresh_from_db(fields=["told", "ends_at"])
+    user_id = Vacation.objects.filter(pk=vacation_id).values_list("user_id", flat=True).first()
+    if user_id is None:
+        return 0
+    user = lock_user(user_id)
+    vacation = Vacation.objects.filter(pk=vacation_id).first()  # as it is under the lock
+    if vacation is None:
+        return 0  # called off meanwhile: its tables were told then
     now_says = ENDED if vacation.ends_at <= at else STARTED
     if vacation.told == now_says:
         return 0
-    for game, _seat in turn_based_seats(vacation.user):
+    for game, _seat in turn_based_seats(user):
         bump(game, [])
     vacation.told = now_says
     vacation.save(update_fields=["told"])
