@@ -72,12 +72,18 @@ def next_deadline(game_id: int) -> float | None:
 
 
 def upkeep() -> list[int]:
-    """Each sweep: renew this process's sockets, announce presence moved by time, deal the
-    rematches that someone's going away settled, give the seats of people long away at relaxed
-    tables to bots, tell the turns a lost signal missed, and the tables of vacations that
-    started or ended; the games with a deadline due. (The
-    mails and pushes go on their own thread: Runner.send_notices.)"""
-    parts = (presence.renew, presence.sweep, services.sweep_rematches, services.sweep_absences)
+    """Each sweep: replace the pooled connections a database restart broke, renew this
+    process's sockets, announce presence moved by time, deal the rematches that someone's going
+    away settled, give the seats of people long away at relaxed tables to bots, tell the turns a
+    lost signal missed and the tables of vacations that started or ended; the games with a
+    deadline due. (The mails and pushes go on their own thread: Runner.send_notices.)"""
+    parts = (
+        outages.check_pool,
+        presence.renew,
+        presence.sweep,
+        services.sweep_rematches,
+        services.sweep_absences,
+    )
     for part in (*parts, services.tell_lost_turns, services.announce_vacations):
         try:
             part()
