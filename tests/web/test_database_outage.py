@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import psycopg
 import pytest
@@ -45,19 +46,25 @@ MADE = re.compile(r'<template id="move-made" data-version="(\d+)">')
 SITE = "bakehouse-outage"  # the application name of the site's connections (PGAPPNAME)
 
 
-def database_reachable(reachable: bool) -> None:
-    """Away: the test database as a restart leaves it for the site, its connections ended and
-    no new one allowed. Back: connections allowed again. Said from the server's maintenance
-    database (a database cannot refuse connections to itself from inside)."""
+def maintenance() -> psycopg.Connection[Any]:
+    """A connection to the server's maintenance database, as the test database's own user (a
+    database cannot refuse or end connections to itself from inside)."""
     db = connection.settings_dict
-    with psycopg.connect(
+    return psycopg.connect(
         host=db["HOST"] or "127.0.0.1",
         port=db["PORT"] or 5432,
         user=db["USER"],
         password=db["PASSWORD"] or None,
         dbname="postgres",
         autocommit=True,
-    ) as server:
+    )
+
+
+def database_reachable(reachable: bool) -> None:
+    """Away: the test database as a restart leaves it for the site, its connections ended and
+    no new one allowed. Back: connections allowed again."""
+    db = connection.settings_dict
+    with maintenance() as server:
         allow = "true" if reachable else "false"
         server.execute(f'ALTER DATABASE "{db["NAME"]}" WITH ALLOW_CONNECTIONS {allow}')
         if not reachable:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 import pytest
 from django.db import connection
 
 from games import outages
 from tests.conftest import needs_env
+from tests.web.test_database_outage import maintenance
 
 pytestmark = [needs_env("DATABASE_URL"), pytest.mark.django_db(transaction=True)]
 
@@ -28,19 +28,11 @@ def pooled() -> int:
 
 def restart_ends_them() -> None:
     """As a restart does: every session of this database but the one saying it is ended."""
-    db = connection.settings_dict
-    with psycopg.connect(
-        host=db["HOST"] or "127.0.0.1",
-        port=db["PORT"] or 5432,
-        user=db["USER"],
-        password=db["PASSWORD"] or None,
-        dbname="postgres",
-        autocommit=True,
-    ) as server:
+    with maintenance() as server:
         server.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = %s AND pid <> pg_backend_pid()",
-            [db["NAME"]],
+            [connection.settings_dict["NAME"]],
         )
 
 
