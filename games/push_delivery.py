@@ -103,7 +103,7 @@ class PublicResolver(AbstractResolver):
         return found
 
     async def close(self) -> None:
-        """Nothing held: the system's resolver keeps no connection."""
+        """Let the system's resolver go."""
         await self.system.close()
 
 

@@ -17,6 +17,7 @@ import binascii
 import hmac
 import json
 import logging
+import re
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
@@ -63,17 +64,22 @@ def push_enabled() -> bool:
     return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
 
 
+BASE64URL = re.compile(r"^[A-Za-z0-9_-]{1,200}={0,2}$")
+
+
 def decoded(text: str) -> bytes | None:
     """The bytes of a browser's base64url key, or None if it is not base64url."""
+    if not BASE64URL.match(text):
+        return None
     try:
-        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        return base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
     except (binascii.Error, ValueError):
         return None
 
 
 def browser_keys_valid(p256dh: str, auth: str) -> bool:
     """Whether these are a browser's push keys: a P-256 public point and a 16-byte secret."""
-    point, secret = decoded(p256dh[:200]), decoded(auth[:100])
+    point, secret = decoded(p256dh), decoded(auth)
     if point is None or secret is None or len(secret) != 16 or len(point) != 65:
         return False
     try:
@@ -138,12 +144,15 @@ def sweep_push(now: datetime | None = None) -> int:
     all at once; to how many people a push went."""
     if not push_enabled():
         return 0
-    vapid = push_delivery.site_key(settings.VAPID_PRIVATE_KEY, settings.VAPID_SUBJECT)
     now = now or timezone.now()
     subscribed = PushSubscription.objects.values("user_id")
     due = to_push(now).filter(recipient_id__in=subscribed).values_list("recipient_id", flat=True)
+    people = sorted(set(due))
+    if not people:
+        return 0
+    vapid = push_delivery.site_key(settings.VAPID_PRIVATE_KEY, settings.VAPID_SUBJECT)
     built: list[tuple[PushSubscription, Built]] = []
-    for user_id in sorted(set(due)):
+    for user_id in people:
         payload = claim(user_id, now)
         if payload is not None:
             built += [(browser, made(browser, payload, vapid)) for browser in browsers(user_id)]
@@ -207,7 +216,7 @@ def settle(browser: PushSubscription, outcome: Outcome) -> bool:
 
 
 def why(outcome: Outcome) -> str:
-    """A failed push in words for the log (never the endpoint: it is the browser's secret)."""
+    """A failed push in words for the log."""
     if isinstance(outcome, int):
         return f"the push service answered {outcome}"
     return f"{type(outcome).__name__}: {outcome}" if str(outcome) else type(outcome).__name__
@@ -232,7 +241,7 @@ def failed(browser: PushSubscription, outcome: Outcome) -> None:
 
 
 def endpoint_host(endpoint: str) -> str:
-    """The host an endpoint names, for the log."""
+    """The host an endpoint names, for the log (the rest of it is the browser's secret)."""
     try:
         return urlsplit(endpoint).hostname or "?"
     except ValueError:

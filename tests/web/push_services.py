@@ -119,7 +119,8 @@ class PushService:
         self.port = self.listener.getsockname()[1]
         self.received: list[dict[str, Any]] = []
         self.connections = 0
-        self.holding = threading.Event()  # a request came and the drip began
+        self.took = threading.Event()  # a push came
+        self.holding = threading.Event()  # a push came and the drip began
         self.hung_up = threading.Event()  # the client closed a connection the drip still held
         self.let_go = threading.Event()
         self.threads: list[threading.Thread] = []
@@ -149,6 +150,7 @@ class PushService:
                 line, headers = head
                 body = stream.read(int(headers.get("content-length", "0")))
                 self.received.append({"line": line, "headers": headers, "body": body})
+                self.took.set()
                 if self.drip:
                     self.hold(tls)
                 else:
@@ -213,12 +215,16 @@ class NameLookup:
     def __init__(self, real: Callable[..., Any]) -> None:
         self.real = real
         self.names: dict[str, tuple[str, int]] = {}
+        self.later: dict[str, tuple[str, int]] = {}  # what a name answers from its second lookup
+        self.asked: list[str] = []
 
     def __call__(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
         name = host.decode() if isinstance(host, bytes) else host
         if name not in self.names:
             return self.real(host, port, *args, **kwargs)
-        address, real_port = self.names[name]
+        first = name not in self.asked
+        self.asked.append(name)
+        address, real_port = self.names[name] if first else self.later.get(name, self.names[name])
         if ":" in address:
             return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, real_port, 0, 0))]
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, real_port))]

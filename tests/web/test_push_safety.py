@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from django.core import mail
+from django.db import connections
 
 from accounts.models import User
 from games import push_delivery, push_policy, services
@@ -179,6 +180,21 @@ def test_no_push_goes_to_a_listed_name_that_resolves_to_a_private_address(
     assert PushSubscription.objects.get().failures == 1
 
 
+def test_a_push_connects_only_to_the_address_that_was_checked(
+    push_net: PushNet, player: User, rival: User
+) -> None:
+    listener = push_net.listener("push.example.net", "127.0.0.1")
+    push_net.lookup.names["push.example.net"] = ("142.250.74.74", 443)  # public: it passes
+    push_net.lookup.later["push.example.net"] = ("127.0.0.1", listener.port)  # then rebinds
+    stored(rival, "https://push.example.net/send/abc")
+    invite(player, [rival])
+    assert notice_push.sweep_push() == 0
+    assert listener.connections() == 0
+    assert push_net.guard.refused == [
+        "142.250.74.74"
+    ]  # the very address checked (kept on loopback)
+
+
 def test_a_redirect_is_a_failed_push_and_is_never_followed(
     push_net: PushNet, loopback_push_services: None, player: User, rival: User
 ) -> None:
@@ -201,6 +217,7 @@ def run_aside(work: Callable[[], Any]) -> threading.Event:
         try:
             work()
         finally:
+            connections.close_all()
             done.set()
 
     threading.Thread(target=run, daemon=True).start()
@@ -226,6 +243,30 @@ def test_a_push_that_drips_is_cut_off_at_its_deadline(
     finally:
         tarpit.let_go.set()
     assert PushSubscription.objects.get().failures == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_one_sweep_a_push_service_that_holds_its_push_delays_no_other_push(
+    push_net: PushNet,
+    loopback_push_services: None,
+    make_user: Callable[[str], User],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(push_delivery, "PUSH_DEADLINE", 4 * WAIT)  # it holds the whole test
+    host, slow, other = (make_user(name) for name in ("alice", "bob", "carol"))
+    tarpit = push_net.service("tarpit.example.net", drip=0.2)
+    quick = push_net.service("quick.example.net")
+    stored(slow, "https://tarpit.example.net/send/slow")  # bob's comes first in the sweep
+    stored(other, "https://quick.example.net/send/quick")
+    invite(host, [slow, other])
+    swept = run_aside(notice_push.sweep_push)
+    try:
+        assert tarpit.holding.wait(WAIT)
+        assert quick.took.wait(WAIT), "carol's push waited on bob's"
+        assert not swept.is_set() and not tarpit.hung_up.is_set()  # bob's still held
+    finally:
+        tarpit.let_go.set()
+    assert swept.wait(WAIT)
 
 
 async def until(check: Callable[[], bool], what: str) -> None:
