@@ -94,6 +94,18 @@ def upkeep() -> list[int]:
     return due_deadlines()
 
 
+Job = Callable[[], object]
+JOBS: list[tuple[float, Job]] = []
+"""The features' periodic work (registered by `every`), run by each serving process's runner."""
+
+
+def every(seconds: float, job: Job) -> None:
+    """Run `job` (a feature's sweep: synchronous, its own transactions) every `seconds` in each
+    serving process, in the runner's threads, one run at a time; a failure is logged and the job
+    runs again next period. Register from an AppConfig.ready(), before the server starts."""
+    JOBS.append((seconds, job))
+
+
 class Runner:
     """Drives due bot moves on one event loop; one task at a time per game."""
 
@@ -120,6 +132,8 @@ class Runner:
         self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
         self.mailer = ThreadPoolExecutor(1, thread_name_prefix="notices")
         self.spawn(self.sweep_forever())
+        for seconds, job in JOBS:
+            self.spawn(self.repeat(seconds, job))
 
     async def stop(self) -> None:
         """Cancel the sweep and the drives, and let the pool's threads finish."""
@@ -228,6 +242,18 @@ class Runner:
                 outages.answered()  # its reads went through
             first = False
             await asyncio.sleep(settings.BOT_SWEEP_SECONDS)
+
+    async def repeat(self, seconds: float, job: Job) -> None:
+        """Run a feature's job now and then every `seconds`, until the runner stops."""
+        run = self.in_pool(job)
+        while True:
+            try:
+                await run()
+            except outages.OUTAGE as error:
+                outages.away(error)
+            except Exception:
+                logger.exception("%s failed; it runs again next period", job.__qualname__)
+            await asyncio.sleep(seconds)
 
     async def send_notices(self) -> None:
         """Mail and push the notifications due on the runner's own sender thread, one sending at

@@ -60,6 +60,7 @@ from games.services.tables import (
     leave,
     quick_game,
     remove_bot,
+    seat_people,
 )
 from games.services.vacation import announce_vacations
 
@@ -100,6 +101,7 @@ __all__ = [
     "replay",
     "resign",
     "run_bots",
+    "seat_people",
     "seated",
     "sweep_absences",
     "announce_vacations",

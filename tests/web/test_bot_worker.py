@@ -346,3 +346,26 @@ async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sen
     finally:
         let_go.set()
         await RUNNER.stop()
+
+
+async def test_a_features_job_runs_every_period_in_the_runners_threads_and_survives_a_failure(
+    after_commit: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[str] = []
+
+    def job() -> None:
+        runs.append(threading.current_thread().name)
+        if len(runs) == 1:
+            raise RuntimeError("the first run fails")
+
+    monkeypatch.setattr(live_runner, "JOBS", [])
+    live_runner.every(0.01, job)
+    RUNNER.start()
+    try:
+        await until(lambda: len(runs) >= 3, "the job ran again after its failure")
+        assert all(name.startswith("bots") for name in runs)
+    finally:
+        await RUNNER.stop()
+    stopped = len(runs)
+    await asyncio.sleep(0.05)
+    assert len(runs) == stopped  # the runner's stop ends the job's repeats
