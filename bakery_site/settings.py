@@ -31,7 +31,7 @@ def env_int(name: str, default: int) -> int:
     return int(os.environ.get(name, "").strip() or default)
 
 
-# Off unless asked for: `make run` and the browser tests' Daphne set DEBUG=1.
+# Off unless asked for: `make dev` sets DEBUG=1.
 DEBUG = env_flag("DEBUG", False)
 # The test suite runs with DEBUG off and needs no SECRET_KEY or collected static files.
 TESTING = "pytest" in sys.modules
