@@ -57,21 +57,21 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return HttpResponseRedirect(after_signup(request))
     form = SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        if over_signup_limits(request, form):
-            context = {"form": form, "next": after_signup(request)}
-            return render(request, "accounts/signup.html", context, status=429)
-        user = form.save()
-        # Axes needs a backend named explicitly, since the user did not authenticate().
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        if user.email:
-            emails.queue_verification(request, user)
-            said = f"We are mailing a link to {user.email}: follow it to verify it."
-            messages.info(request, said)
-        return HttpResponseRedirect(after_signup(request))
+        if not over_signup_limits(request, form):
+            user = form.save()
+            # Axes needs a backend named explicitly, since the user did not authenticate().
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if user.email:
+                emails.queue_verification(request, user)
+                said = f"We are mailing a link to {user.email}: follow it to verify it."
+                messages.info(request, said)
+            return HttpResponseRedirect(after_signup(request))
+        status = 429
     # Passed on to the log-in link, so "Log in" from here also comes back to where they were.
     nxt = after_signup(request) if request.GET.get("next") else ""
-    return render(request, "accounts/signup.html", {"form": form, "next": nxt})
+    return render(request, "accounts/signup.html", {"form": form, "next": nxt}, status=status)
 
 
 class SignedInRequest(HttpRequest):
