@@ -321,7 +321,7 @@ def bots_due_here(sender: Any, game_id: int, **kwargs: Any) -> None:
 @receiver(task_enqueued)
 def task_queued_here(sender: Any, **kwargs: Any) -> None:
     """A task was queued in this process: its mail thread runs it once the queuing commits."""
-    transaction.on_commit(RUNNER.hint_tasks)
+    transaction.on_commit(RUNNER.hint_tasks, robust=True)
 
 
 def serve(app: ASGIApp) -> ASGIApp:
