@@ -31,7 +31,9 @@ class SignUpForm(UserCreationForm[User]):
         field_classes = {"username": UsernameField}
         labels = {"email": "Email address (optional)"}
         help_texts = {
-            "email": "Only to reset a forgotten password. We send a link to check it is yours."
+            "email": "To send you a link when you forget your password, and the notifications "
+            "you choose at Settings (none unless you tick them). We send a link to check it is "
+            "yours."
         }
 
     def clean_username(self) -> str:
