@@ -215,6 +215,8 @@ def swiss(
     playing = [s.entrant for s in order if s.entrant not in resting]
     tables = cut(playing, sizes)
     tables = improve(tables, met, blocked)
+    if len(tables) <= EXACT_TABLES:
+        tables = exact(playing, tables, met, blocked)
     if any(blocked_at(t, blocked) for t in tables):
         tables = apart(tables, blocked) or tables
         tables = improve(tables, met, blocked)
@@ -340,6 +342,58 @@ def splits(n: int, high: int) -> Iterable[tuple[Sequence[int], Sequence[int]]]:
                 [b if x == a else x for x in range(high)],
                 [a if x == b else x for x in range(high, n)],
             )
+
+
+EXACT_TABLES = 4
+"""A field of this many tables or fewer is seated at the fewest repeats there are (within the
+one-table rule) by an exhaustive search; a larger one by the neighbouring trades alone."""
+
+
+def exact(
+    order: Sequence[int],
+    tables: list[list[int]],
+    met: Mapping[Pair, int],
+    blocked: Collection[Pair],
+) -> list[list[int]]:
+    """The cheapest seating of these tables' sizes in which nobody sits more than one table
+    from where the straight cut of `order` puts them, by a bounded search that must beat the
+    trades' seating (`tables`, kept if the search finds nothing cheaper within its budget)."""
+    best_cost = sum(table_cost(t, met, blocked) for t in tables)
+    if best_cost == 0:
+        return tables
+    sizes = [len(t) for t in tables]
+    people = list(order)
+    home = home_of(cut(people, sizes))
+    seated: list[list[int]] = [[] for _ in tables]
+    best = [list(t) for t in tables]
+    steps = 0
+
+    def place(n: int, cost: int) -> None:
+        nonlocal best_cost, best, steps
+        if cost >= best_cost or steps > SEARCH_BUDGET:
+            return
+        if n == len(people):
+            best_cost, best = cost, [list(t) for t in seated]
+            return
+        e = people[n]
+        for i in (home[e], home[e] - 1, home[e] + 1):
+            if 0 <= i < len(sizes) and len(seated[i]) < sizes[i]:
+                steps += 1
+                extra = sum(
+                    met.get(pair(e, o), 0) + (BLOCKED_COST if pair(e, o) in blocked else 0)
+                    for o in seated[i]
+                )
+                seated[i].append(e)
+                place(n + 1, cost + extra)
+                seated[i].pop()
+
+    place(0, 0)
+    return best
+
+
+def home_of(tables: Sequence[Sequence[int]]) -> dict[int, int]:
+    """Each person's table index."""
+    return {e: i for i, t in enumerate(tables) for e in t}
 
 
 def apart(tables: list[list[int]], blocked: Collection[Pair]) -> list[list[int]] | None:
