@@ -196,7 +196,8 @@ def check_join(tournament: Tournament, user: User, invite: str | None, at: datet
             f"This tournament needs {tournament.games_min} rated games of {game_name}: "
             f"you have played {games}."
         )
-    if user.date_joined > at - timedelta(days=tournament.age_min_days):
+    old_enough = at - timedelta(days=tournament.age_min_days)
+    if tournament.age_min_days and user.date_joined > old_enough:
         raise NotAllowed(
             f"This tournament needs an account at least {tournament.age_min_days} days old."
         )
