@@ -423,7 +423,10 @@ TOURNAMENT_SCHEDULE: list[dict[str, Any]] = [
         "seats": seats,
         "fewest": 2,
     }
-    for slug, name, seats in (("midnight-bakery", "Midnight Bakery", 4), ("cakehalla", "Cakehalla", 3))
+    for slug, name, seats in (
+        ("midnight-bakery", "Midnight Bakery", 4),
+        ("cakehalla", "Cakehalla", 3),
+    )
 ] + [
     {
         "key": f"weekly-swiss-{slug}",

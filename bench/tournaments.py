@@ -31,8 +31,14 @@ def cpu_ms(fn) -> float:
 
 def field(rng: random.Random) -> list[draw.Standing]:
     return [
-        draw.Standing(i, rng.choice([0, 2, 4, 6, 8, 10, 12]), rng.randrange(60), rng.randrange(4),
-                      1300 + rng.randrange(500), rng.randrange(2))
+        draw.Standing(
+            i,
+            rng.choice([0, 2, 4, 6, 8, 10, 12]),
+            rng.randrange(60),
+            rng.randrange(4),
+            1300 + rng.randrange(500),
+            rng.randrange(2),
+        )
         for i in range(1, PEOPLE + 1)
     ]
 
@@ -56,12 +62,15 @@ def swiss() -> None:
         hard.update(draw.pairs_of(order[at : at + 4]))
     blocked = {draw.pair(*rng.sample(range(1, PEOPLE + 1), 2)) for _ in range(300)}
     for label, met, blocks in (("typical", typical, set()), ("hard", hard, blocked)):
-        times = [cpu_ms(lambda m=met, b=blocks: draw.swiss(people, 4, 3, m, b)) for _ in range(RUNS)]
+        times = [
+            cpu_ms(lambda m=met, b=blocks: draw.swiss(people, 4, 3, m, b)) for _ in range(RUNS)
+        ]
         seating = draw.swiss(people, 4, 3, met, blocks)
         repeats = sum(met.get(p, 0) for t in seating.tables for p in draw.pairs_of(t))
         print(
-            f"Swiss round of {PEOPLE} into tables of 4 ({label}): {statistics.median(times):.1f} ms "
-            f"CPU median, {len(seating.tables)} tables, {repeats} repeat meetings left"
+            f"Swiss round of {PEOPLE} into tables of 4 ({label}): "
+            f"{statistics.median(times):.1f} ms CPU median, {len(seating.tables)} tables, "
+            f"{repeats} repeat meetings left"
         )
 
 
@@ -71,8 +80,13 @@ def arena() -> None:
     times = []
     for _ in range(RUNS * 20):
         freed = [
-            draw.Free(i, rng.randrange(40), 1300 + rng.randrange(500), now,
-                      frozenset(rng.sample(range(1, PEOPLE + 1), 3)))
+            draw.Free(
+                i,
+                rng.randrange(40),
+                1300 + rng.randrange(500),
+                now,
+                frozenset(rng.sample(range(1, PEOPLE + 1), 3)),
+            )
             for i in rng.sample(range(1, PEOPLE + 1), 4 + WAITING)
         ]
         blocked = {draw.pair(*rng.sample([f.entrant for f in freed], 2))}

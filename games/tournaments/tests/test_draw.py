@@ -165,8 +165,9 @@ def test_byes_are_spread_over_a_whole_event() -> None:
         for _ in range(rounds):
             seating = draw.swiss(list(people.values()), 4, 4, {})
             for e in seating.byes:
-                people[e] = draw.Standing(e, people[e].points, rating=people[e].rating,
-                                          byes=people[e].byes + 1)
+                people[e] = draw.Standing(
+                    e, people[e].points, rating=people[e].rating, byes=people[e].byes + 1
+                )
             for table in seating.tables:
                 for place, e in enumerate(rng.sample(table, len(table))):
                     s = people[e]
@@ -246,8 +247,13 @@ def test_a_big_round_keeps_blocked_pairs_apart() -> None:
 def free_people(rng: random.Random, count: int, now: float) -> list[draw.Free]:
     ids = list(range(1, count + 1))
     return [
-        draw.Free(i, rng.randrange(30), 1400 + rng.randrange(300), now - rng.randrange(60),
-                  frozenset(rng.sample(ids, min(3, count))) - {i})
+        draw.Free(
+            i,
+            rng.randrange(30),
+            1400 + rng.randrange(300),
+            now - rng.randrange(60),
+            frozenset(rng.sample(ids, min(3, count))) - {i},
+        )
         for i in ids
     ]
 
@@ -276,8 +282,7 @@ def test_the_arena_avoids_the_people_of_the_last_table_when_it_can() -> None:
     free = [draw.Free(i, points=10 - i, last=last - {i}) for i in (1, 2, 3, 4)]
     free += [draw.Free(i, points=10 - i, last=frozenset({5, 6, 7, 8}) - {i}) for i in (5, 6, 7, 8)]
     tables = draw.arena(free, 4, 4, now=0.0, settle=20.0)
-    cost = sum(1 for t in tables for a, b in itertools.combinations(t, 2)
-               if (a <= 4) == (b <= 4))
+    cost = sum(1 for t in tables for a, b in itertools.combinations(t, 2) if (a <= 4) == (b <= 4))
     assert cost == 4  # two of each last table meet again, never all four
 
 

