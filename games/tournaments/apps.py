@@ -9,7 +9,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.live import runner
-        from games.services.base import game_ended
+        from games.services import game_ended
         from games.tournaments import services, sweep
 
         # A tournament table that ends is recorded at once; the sweep records any whose signal
