@@ -33,7 +33,7 @@ def deleted_name(pk: int) -> str:
     return f"a deleted baker #{pk}"
 
 
-MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend")
+MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend", "tournament")
 """What a person may be mailed about, each a `mail_<kind>` field of the User."""
 
 
@@ -70,6 +70,10 @@ class User(AbstractUser):
     mail_ended = models.BooleanField(default=False, help_text="Mail when one of their games ends.")
     mail_friend = models.BooleanField(
         default=False, help_text="Mail when someone asks to be their friend or says yes."
+    )
+    mail_tournament = models.BooleanField(
+        default=False,
+        help_text="Mail when a tournament of theirs is about to start, seats them or ends.",
     )
     name_skeleton = models.CharField(
         max_length=150,

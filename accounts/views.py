@@ -27,6 +27,7 @@ KIND_NAMES = {
     "rematch": "rematches offered",
     "ended": "games that ended",
     "friend": "friend requests and their answers",
+    "tournament": "your tournaments starting, seating you and ending",
 }
 
 

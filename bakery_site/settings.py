@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "accounts",
     "games",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -427,3 +428,45 @@ STAND_INS_BEFORE_BOT = env_int("STAND_INS_BEFORE_BOT", 3)
 # A relaxed table (no clock) that has waited RELAXED_ABSENCE_SECONDS on a person with no socket at
 # it for as long hands their seat to a house bot (games/services/absence.py); they may take it back.
 RELAXED_ABSENCE_SECONDS = float(os.environ.get("RELAXED_ABSENCE_SECONDS", "300"))
+
+# Tournaments (games/tournaments/): each serving process's runner sweeps them this often (start
+# the due ones, pair the rounds, seat the arenas' free people, record ended tables). An arena
+# seats fewer than a full table once its longest waiting has waited ARENA_SETTLE_SECONDS.
+TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "1"))
+ARENA_SETTLE_SECONDS = float(os.environ.get("ARENA_SETTLE_SECONDS", "20"))
+# The site's own events, kept created ahead by the sweep (games/tournaments/schedule.py): an
+# hourly arena per game at the fast pace (45 minutes) and a weekly turn-based Swiss per game.
+TOURNAMENT_SCHEDULE: list[dict[str, Any]] = [
+    {
+        "key": f"hourly-arena-{slug}",
+        "name": f"Hourly {name} arena",
+        "kind": slug,
+        "format": "arena",
+        "pace": "fast",
+        "every": "hourly",
+        "minute": 0,
+        "minutes": 45,
+        "seats": seats,
+        "fewest": 2,
+    }
+    for slug, name, seats in (
+        ("midnight-bakery", "Midnight Bakery", 4),
+        ("cakehalla", "Cakehalla", 3),
+    )
+] + [
+    {
+        "key": f"weekly-swiss-{slug}",
+        "name": f"Weekly {name} Swiss",
+        "kind": slug,
+        "format": "swiss",
+        "pace": "day1",
+        "every": "weekly",
+        "weekday": 0,
+        "hour": 18,
+        "minute": 0,
+        "rounds": 5,
+        "seats": 4,
+        "fewest": 3,
+    }
+    for slug, name in (("midnight-bakery", "Midnight Bakery"), ("cakehalla", "Cakehalla"))
+]

@@ -14,6 +14,7 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     bots_due,
+    game_ended,
     stored,
 )
 from games.services.deletion import delete_account
@@ -89,6 +90,7 @@ __all__ = [
     "current_rematch",
     "decline_rematch",
     "delete_account",
+    "game_ended",
     "join",
     "leave",
     "hints_on",
