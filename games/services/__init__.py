@@ -14,6 +14,7 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     bots_due,
+    game_ended,
     stored,
 )
 from games.services.deletion import delete_account
@@ -61,6 +62,7 @@ from games.services.tables import (
     leave,
     quick_game,
     remove_bot,
+    seat_people,
 )
 from games.services.vacation import announce_vacations
 
@@ -89,6 +91,7 @@ __all__ = [
     "current_rematch",
     "decline_rematch",
     "delete_account",
+    "game_ended",
     "join",
     "leave",
     "hints_on",
@@ -101,6 +104,7 @@ __all__ = [
     "replay",
     "resign",
     "run_bots",
+    "seat_people",
     "seated",
     "sweep_absences",
     "announce_vacations",
