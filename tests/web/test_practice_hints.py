@@ -181,6 +181,23 @@ def test_the_put_back_sheet_holds_its_own_suggest_button_and_line(player: User) 
     assert "Suggested: Put back" in body and "You may hold 10" in body
 
 
+def test_the_customer_sheet_holds_the_suggest_button_too(player: User) -> None:
+    game = start_with(practice_table(player, "cakehalla", bots=1), SETUP)
+    mine = position(game, player)
+    data = cast(dict[str, Any], game.spec.engine.dump(state_of(game)))
+    data["turn"] = mine
+    ready = load_with(game.spec.engine.load(data), mine, discounts=[4, 4, 3, 3, 3])
+    game.snapshot = game.spec.engine.dump(ready)
+    game.save(update_fields=["snapshot"])
+    take = {"type": "take", "ingredients": ["sugar", "blueberry", "matcha"]}
+    services.play(game, player, take, game.version)
+    game.refresh_from_db()
+    (sheet,) = sheet_of(game, player)
+    assert "Which customer visits you?" in sheet.text_content()
+    assert sheet.cssselect(".sheet-hint button")
+    assert "Suggested: Choose" in ask(game, player).content.decode()
+
+
 def test_a_rated_tables_put_back_sheet_has_no_suggest_button(player: User, rival: User) -> None:
     game = put_back_due(two_baker_table(player, rival), player)
     (sheet,) = sheet_of(game, player)
