@@ -325,13 +325,15 @@
   }
 
   // A move (or the closing of a round's results) sent from the board: the pointer goes at once.
-  // live.js has already taken it for the socket (defaultPrevented) or lets it be posted.
+  // live.js sends it on the socket, or lets htmx post it (then its request starts).
   document.addEventListener("htmx:configRequest", function (event) {
     if (!sentFromBoard(event)) return;
     sent = true;
-    posting = !event.defaultPrevented;
     movedAt = Math.max(movedAt, shownVersion());
     point();
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (sentFromBoard(event)) posting = true;
   });
 
   // The move's fate is known once no answer is awaited (live.js's awaiting-push is off): its
