@@ -297,6 +297,10 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
             "The strongest bot scores it highest from what you can see."
         )
 
+    def rules_context(self) -> dict[str, Any]:
+        """What the game's How to play page reads from its engine's own tables (none here)."""
+        return {}
+
     def results_count(self, view: Mapping[str, Any]) -> int:
         """How many rounds of results this seat's view has shown so far (0 for games without)."""
         return 0

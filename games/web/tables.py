@@ -480,13 +480,18 @@ def close_results(request: AuthedRequest, game: Game | int) -> Game | None:
     return close_posted(game, request.user, request.POST)
 
 
-def hint_html(text: str, *, version: int = 0, refused: bool = False) -> str:
-    """The hint line beside the board (outside the live board, so pushes never redraw it; the
-    page clears it once its board is past `version`)."""
+HINT_LINES = {"board": "board-hint", "sheet": "sheet-hint"}
+
+
+def hint_html(text: str, *, version: int = 0, refused: bool = False, line: str = "board") -> str:
+    """The hint line beside the board (outside the live board, so pushes never redraw it), or in
+    the sheet that covers it (a Cakehalla put-back); the page clears it once its board is past
+    `version`."""
+    at = HINT_LINES.get(line, HINT_LINES["board"])
     if refused:
-        return format_html('<p id="board-hint" class="message error" role="alert">{}</p>', text)
-    line = '<p id="board-hint" class="board-hint" role="status" data-version="{}">{}</p>'
-    return format_html(line, version, text)
+        return format_html('<p id="{}" class="message error" role="alert">{}</p>', at, text)
+    shown = '<p id="{}" class="board-hint" role="status" data-version="{}">{}</p>'
+    return format_html(shown, at, version, text)
 
 
 @login_required
@@ -495,11 +500,13 @@ def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
     """A practice table's hint: the strongest bot's move from your own view, and why. It changes
     nothing; a rated table, a watcher, or a seat with no move to make is refused in words."""
     game = get_game_or_404(request, game_id)
+    line = request.POST.get("line", "board")  # the sheet's own button answers into the sheet
     try:
         hint = services.suggest(game, request.user)
     except services.ServiceError as exc:
-        return HttpResponse(hint_html(str(exc), refused=True), status=exc.status)
-    return HttpResponse(hint_html(f"Suggested: {hint.words} Why: {hint.why}", version=hint.version))
+        return HttpResponse(hint_html(str(exc), refused=True, line=line), status=exc.status)
+    said = f"Suggested: {hint.words} Why: {hint.why}"
+    return HttpResponse(hint_html(said, version=hint.version, line=line))
 
 
 @require_GET
