@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "games",
+    "games.pairing",
 ]
 
 MIDDLEWARE = [
