@@ -15,7 +15,9 @@ class Pool(models.Model):
 
     kind = models.CharField(max_length=40)
     pace = models.CharField(max_length=10, choices=Game.Pace.choices)
-    passed_at = models.DateTimeField(null=True, blank=True, help_text="When a pass last ran.")
+    passed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a pass last seated or let go someone."
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["kind", "pace"], name="one_pool_a_pace")]

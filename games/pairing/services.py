@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.core.cache import cache
 from django.db import transaction
@@ -71,12 +71,8 @@ def playing_live(user: User) -> Game | None:
     )
 
 
-def check_look(
-    user: User, kind: str, pace: str, fewest: int, most: int, bots_after: int | None
-) -> AnyKind:
-    """The game looked for, or a refusal in words."""
-    if not user.is_authenticated or user.is_bot or not user.is_active:
-        raise NotAllowed("Log in to look for a game.")
+def check_search(kind: str, pace: str, fewest: int, most: int, bots_after: int | None) -> None:
+    """Refuse, in words, a search the game does not allow."""
     try:
         spec = catalog.get(kind)
     except KeyError:
@@ -93,10 +89,15 @@ def check_look(
         raise ServiceError(
             f"Bots may fill the table after {BOTS_AFTER_LEAST} to {BOTS_AFTER_MOST} seconds."
         )
+
+
+def check_seeker(user: User) -> None:
+    """Refuse someone who may not look now: no account, or playing a live game already."""
+    if not user.is_authenticated or user.is_bot or not user.is_active:
+        raise NotAllowed("Log in to look for a game.")
     playing = playing_live(user)
     if playing is not None:
         raise ServiceError(f"You are playing {playing} now: finish it before you look for another.")
-    return spec
 
 
 def rating_of(user: User, kind: str) -> int:
@@ -116,9 +117,11 @@ def look(
 ) -> Seek:
     """Start looking for a game (or look for another instead: one seek a person). The caller
     runs a pass of its pool once this commits (pass_pool), so people who fit sit down at once."""
-    lock_user(user)  # a person's row first, then their seek: two tabs' presses queue here
-    Seek.objects.select_for_update().filter(user=user).first()  # a pass holding it ends first
-    check_look(user, kind, pace, fewest, most, bots_after)
+    check_search(kind, pace, fewest, most, bots_after)
+    lock_user(user)  # a person's row first: two tabs' presses queue here
+    old = Seek.objects.filter(user=user).values_list("kind", "pace").first()
+    lock_pools([(kind, pace), *([old] if old else [])])
+    check_seeker(user)  # after the pools' locks: a pass that seated them has committed
     at = now()
     seek, _ = Seek.objects.update_or_create(
         user=user,
@@ -133,15 +136,20 @@ def look(
             "last_seen": at,
         },
     )
-    cache.delete(LOOKING_KEY)
+    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
     return seek
 
 
-def stop(user: User | int) -> bool:
-    """Stop looking; whether the person was looking."""
+@transaction.atomic
+def stop(user: User) -> bool:
+    """Stop looking; whether the person was looking (a pass under way ends first)."""
+    lock_user(user)
+    old = Seek.objects.filter(user=user).values_list("kind", "pace").first()
+    if old is None:
+        return False
+    lock_pools([old])
     deleted, _ = Seek.objects.filter(user=user).delete()
-    if deleted:
-        cache.delete(LOOKING_KEY)
+    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
     return deleted > 0
 
 
@@ -177,13 +185,38 @@ def table_since(user_id: int, since: datetime) -> str | None:
 # --- the pass -----------------------------------------------------------------------------------
 
 
+# A seek joins, changes or leaves a pool only under that pool's lock (look, stop, the pass),
+# so a pass reads its pool's people as they stay until it commits. Lock order: a person's row,
+# then pools in (kind, pace) order, then the games the pass makes.
 def lock_pool(kind: str, pace: str) -> Pool:
     """The pool's row, made the first time, locked until the transaction ends."""
     pool, _ = Pool.objects.get_or_create(kind=kind, pace=pace)
     return Pool.objects.select_for_update().get(pk=pool.pk)
 
 
-def seeker(seek: Seek) -> draw.Seeker:
+def lock_pools(keys: Iterable[tuple[str, str]]) -> None:
+    """These pools' rows locked, in one order everywhere."""
+    for kind, pace in sorted(set(keys)):
+        lock_pool(kind, pace)
+
+
+class SeekRow(Protocol):
+    """What the draw needs of a seek (a Seek, or a row of its values)."""
+
+    user_id: int
+    kind: str
+    pace: str
+    fewest: int
+    most: int
+    rating: int
+    bots_after: int | None
+    created_at: datetime
+
+
+SEEK_FIELDS = ("user_id", "kind", "pace", "fewest", "most", "rating", "bots_after", "created_at")
+
+
+def seeker(seek: SeekRow) -> draw.Seeker:
     """A seek as the draw reads it."""
     return draw.Seeker(
         person=seek.user_id,
@@ -197,27 +230,39 @@ def seeker(seek: Seek) -> draw.Seeker:
     )
 
 
-def gone(seeks: list[Seek], at: datetime) -> set[int]:
-    """The people of these seeks to let go: their waiting page went quiet, their account was
-    closed, or they sat down at a live table (open or running) since they started looking."""
+def pool_seeks(kind: str, pace: str) -> list[Any]:
+    """The pool's seeks as rows of values (a pass reads hundreds)."""
+    rows = Seek.objects.filter(kind=kind, pace=pace)
+    return list(rows.values_list(*SEEK_FIELDS, "last_seen", named=True))
+
+
+def pool_people(kind: str, pace: str) -> Any:
+    """The people looking in this pool, as a subquery (never a list of hundreds of ids)."""
+    return Seek.objects.filter(kind=kind, pace=pace).values("user_id")
+
+
+def gone(kind: str, pace: str, seeks: list[Any], at: datetime) -> set[int]:
+    """The people of the pool's seeks to let go: their waiting page went quiet, their account
+    was closed, or they sat down at a live table (open or running) since they started looking."""
     quiet = at - timedelta(seconds=GRACE_SECONDS)
     out = {s.user_id for s in seeks if s.last_seen < quiet}
     since = {s.user_id: s.created_at for s in seeks}
-    closed = User.objects.filter(pk__in=since, is_active=False).values_list("pk", flat=True)
+    people = pool_people(kind, pace)
+    closed = User.objects.filter(is_active=False, pk__in=people).values_list("pk", flat=True)
     out.update(closed)
     seats = (
-        Seat.objects.filter(user_id__in=since, bot="", game__status__in=LIVE)
+        Seat.objects.filter(user_id__in=people, bot="", game__status__in=LIVE)
         .exclude(game__pace__in=TURN_BASED)
         .values_list("user_id", "joined_at")
     )
-    out.update(user_id for user_id, joined in seats if joined >= since[user_id])
+    out.update(u for u, joined in seats if u in since and joined >= since[u])
     return out
 
 
-def blocks_among(people: Iterable[int]) -> frozenset[tuple[int, int]]:
-    """Every block between two of these people, either way."""
-    ids = list(people)
-    rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids)
+def blocks_in(kind: str, pace: str) -> frozenset[tuple[int, int]]:
+    """Every block between two people looking in this pool, either way."""
+    people = pool_people(kind, pace)
+    rows = Block.objects.filter(blocker_id__in=people, blocked_id__in=people)
     return draw.blocked_set(rows.values_list("blocker_id", "blocked_id"))
 
 
@@ -251,24 +296,18 @@ def pass_pool(kind: str, pace: str) -> list[Paired]:
     at = now()
     with transaction.atomic():
         pool = lock_pool(kind, pace)
-        # The seeks themselves are locked too: a look or a stop that changes one waits for the
-        # pass, so nobody who stopped or looked elsewhere meanwhile is seated here.
-        seeks = list(Seek.objects.select_for_update().filter(kind=kind, pace=pace))
-        leaving = gone(seeks, at)
+        seeks = pool_seeks(kind, pace)
+        leaving = gone(kind, pace, seeks, at)
         if leaving:
             Seek.objects.filter(user_id__in=leaving, kind=kind, pace=pace).delete()
-        waiting = [s for s in seeks if s.user_id not in leaving]
-        groups = draw.pair(
-            [seeker(s) for s in waiting],
-            at.timestamp(),
-            blocks_among(s.user_id for s in waiting),
-        )
+        waiting = [seeker(s) for s in seeks if s.user_id not in leaving]
+        groups = draw.pair(waiting, at.timestamp(), blocks_in(kind, pace))
         users = User.objects.in_bulk([p for g in groups for p in g.people])
         paired = [p for p in (seat_group(g, users) for g in groups) if p is not None]
-        pool.passed_at = at
-        pool.save(update_fields=["passed_at"])
-        if leaving or paired:
-            transaction.on_commit(lambda: cache.delete(LOOKING_KEY))
+        if leaving or paired:  # a pass that changed nothing writes nothing
+            pool.passed_at = at
+            pool.save(update_fields=["passed_at"])
+            cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
         transaction.on_commit(lambda: tell(paired))
     return paired
 

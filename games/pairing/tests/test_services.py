@@ -264,7 +264,7 @@ def test_a_block_made_as_the_table_is_set_leaves_both_waiting(
 ) -> None:
     look(player)
     look(rival)
-    monkeypatch.setattr(services, "blocks_among", lambda people: frozenset())  # read too early
+    monkeypatch.setattr(services, "blocks_in", lambda kind, pace: frozenset())  # read too early
     friends.block(player, rival)
     assert services.pass_pool(CAKE, "fast") == []
     assert Seek.objects.count() == 2
