@@ -60,7 +60,8 @@ def beat(session: SocketSession, since: datetime | None) -> Beat:
     if seek is None:
         url = services.table_since(session.user_id, since) if since is not None else None
         return Beat(html=go_html(url) if url else ENDED, ended=True)
-    html = render_to_string("pairing/_waiting.html", panel_context(services.waiting(seek)))
+    shown = services.waiting(seek, services.looking())
+    html = render_to_string("pairing/_waiting.html", panel_context(shown))
     return Beat(html=html, since=seek.created_at)
 
 

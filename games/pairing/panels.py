@@ -61,9 +61,8 @@ def pace_lines(slug: str, counts: dict[tuple[str, str], int]) -> list[PaceLine]:
     ]
 
 
-def game_lines() -> list[GameLine]:
-    """Every game on offer with its paces and who looks at each (one cached count)."""
-    counts = services.looking()
+def game_lines(counts: services.Counts) -> list[GameLine]:
+    """Every game on offer with its paces and who looks at each."""
     return [
         GameLine(
             spec,
@@ -86,10 +85,11 @@ def count_words(seek: Seek, spec: AnyKind) -> str:
 def section_context(user: Any, error: str = "") -> dict[str, Any]:
     """What the "Find a game" section shows this person now."""
     seek = Seek.objects.filter(user=user).first() if user.is_authenticated else None
+    counts = services.looking_now()
     return {
         "user": user,
-        "games": game_lines(),
-        "waiting": panel_context(services.waiting(seek)) if seek is not None else None,
+        "games": game_lines(counts),
+        "waiting": panel_context(services.waiting(seek, counts)) if seek is not None else None,
         "error": error,
         "default_pace": DEFAULT_PACE,
         "bots_after": BOTS_AFTER,

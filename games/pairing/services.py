@@ -28,8 +28,7 @@ from games.kinds.base import AnyKind
 from games.models import LIVE, TURN_BASED, Game, Seat
 from games.pairing import draw
 from games.pairing.models import Pool, Seek
-from games.services import NotAllowed, ServiceError, clocks
-from games.services.base import lock_user
+from games.services import NotAllowed, ServiceError, clocks, lock_user
 
 logger = logging.getLogger(__name__)
 
@@ -321,13 +320,23 @@ def pass_all() -> list[Paired]:
 # --- what the pages show ------------------------------------------------------------------------
 
 
-def looking() -> dict[tuple[str, str], int]:
-    """How many are looking per game and pace (one grouped count, kept a second)."""
+Counts = dict[tuple[str, str], int]
+
+
+def looking_now() -> Counts:
+    """How many are looking per game and pace: one grouped count (kept a second for the
+    waiting panels' beats, which ask far more often than the lobby)."""
+    rows = Seek.objects.values("kind", "pace").annotate(n=Count("pk")).order_by()
+    counts = [(r["kind"], r["pace"], r["n"]) for r in rows]
+    cache.set(LOOKING_KEY, counts, LOOKING_CACHE_SECONDS)
+    return {(kind, pace): n for kind, pace, n in counts}
+
+
+def looking() -> Counts:
+    """How many are looking per game and pace, as counted within the last second."""
     counts: list[tuple[str, str, int]] | None = cache.get(LOOKING_KEY)
     if counts is None:
-        rows = Seek.objects.values("kind", "pace").annotate(n=Count("pk")).order_by()
-        counts = [(r["kind"], r["pace"], r["n"]) for r in rows]
-        cache.set(LOOKING_KEY, counts, LOOKING_CACHE_SECONDS)
+        return looking_now()
     return {(kind, pace): n for kind, pace, n in counts}
 
 
@@ -343,11 +352,12 @@ class Waiting:
     others: int
 
 
-def waiting(seek: Seek, at: datetime | None = None) -> Waiting:
-    """The seek as its waiting panel shows it now: the rating window, the wait, who else looks."""
+def waiting(seek: Seek, counts: Counts, at: datetime | None = None) -> Waiting:
+    """The seek as its waiting panel shows it now: the rating window, the wait, who else looks
+    (from `counts`: looking_now or looking)."""
     at = at or now()
     wide = draw.window(seeker(seek), at.timestamp())
-    others = max(0, looking().get((seek.kind, seek.pace), 1) - 1)
+    others = max(0, counts.get((seek.kind, seek.pace), 1) - 1)
     waited = max(0, int((at - seek.created_at).total_seconds()))
     spec = catalog.get(seek.kind)
     return Waiting(seek, spec, seek.rating - wide, seek.rating + wide, waited, others)

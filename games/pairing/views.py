@@ -38,7 +38,7 @@ def find(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def looking_now(request: HttpRequest) -> HttpResponse:
     """How many look per game and pace (the lobby asks again now and then)."""
-    return render(request, "pairing/_looking.html", {"games": game_lines()})
+    return render(request, "pairing/_looking.html", {"games": game_lines(services.looking())})
 
 
 @login_required

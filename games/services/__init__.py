@@ -14,6 +14,7 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     bots_due,
+    lock_user,
     stored,
 )
 from games.services.deletion import delete_account
@@ -91,6 +92,7 @@ __all__ = [
     "delete_account",
     "join",
     "leave",
+    "lock_user",
     "hints_on",
     "offers_hints",
     "read_answers",

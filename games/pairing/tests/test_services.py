@@ -240,7 +240,7 @@ def test_the_waiting_panel_shows_the_window_the_wait_and_who_else_looks(
     look(player, CAKE, "fast", 2, 4)
     look(rival, CAKE, "fast", 3, 4)
     clock.forward(12)
-    shown = services.waiting(Seek.objects.get(user=player))
+    shown = services.waiting(Seek.objects.get(user=player), services.looking_now())
     assert (shown.lowest, shown.highest) == (1500 - 200, 1500 + 200)
     assert shown.waited == 12
     assert shown.others == 1
