@@ -1,6 +1,7 @@
 """Two people on phones press "Find a game" and land at the same running table, touching nothing
 else: the second one's press pairs nothing at once (both accept up to four bakers), so the
-table comes from the runner's sweep once the first has waited, and their pages follow it."""
+table comes from the runner's sweep once the first has waited, and their pages follow it; the
+first one's other tab, at a game against bots, goes to the new table too."""
 
 from __future__ import annotations
 
@@ -37,6 +38,13 @@ def test_two_people_press_find_a_game_and_land_at_one_running_table(
         pages.append(page)
     first, second = pages
     shot(first, artifacts, "lobby")
+    elsewhere = first.context.new_page()  # the same person's other tab, at a table
+    elsewhere.set_default_timeout(PATIENCE)
+    elsewhere.goto(base + "/")
+    elsewhere.locator("form[action='/games/quick/'] button").first.click()
+    elsewhere.wait_for_url(TABLE)
+    elsewhere.wait_for_function("() => window.bakehouseLive === true")
+    bots_table = elsewhere.url
     for page in pages:
         form = page.locator("form.find-form", has_text="Cakehalla")
         form.get_by_role("button", name="Find a game").click()
@@ -47,6 +55,8 @@ def test_two_people_press_find_a_game_and_land_at_one_running_table(
         page.wait_for_url(TABLE)
         page.wait_for_function("() => window.bakehouseLive === true")
     assert first.url == second.url
+    elsewhere.wait_for_url(lambda url: url not in {bots_table} and TABLE.match(url) is not None)
+    assert elsewhere.url == first.url
     first.locator("#board-live").wait_for(state="attached")
     first.get_by_text("pair_spelt").first.wait_for()
     shot(first, artifacts, "table")
