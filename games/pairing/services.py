@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 
 GRACE_SECONDS = 10.0
 """A seek whose waiting page has not said it is open for this long is let go (a page reloaded
-comes back well within it; its socket says so every waiting.BEAT_SECONDS)."""
+comes back well within it; its socket says so every live.BEAT_SECONDS)."""
 BOTS_AFTER_LEAST = 5
 BOTS_AFTER_MOST = 600
 LOOKING_CACHE_SECONDS = 1
@@ -242,7 +242,10 @@ def pool_people(kind: str, pace: str) -> Any:
 
 def gone(kind: str, pace: str, seeks: list[Any], at: datetime) -> set[int]:
     """The people of the pool's seeks to let go: their waiting page went quiet, their account
-    was closed, or they sat down at a live table (open or running) since they started looking."""
+    was closed, or they sat down at a live table (open or running) since they started looking;
+    everyone, if the game is no longer on offer."""
+    if kind not in {spec.slug for spec in catalog.available()}:
+        return {s.user_id for s in seeks}
     quiet = at - timedelta(seconds=GRACE_SECONDS)
     out = {s.user_id for s in seeks if s.last_seen < quiet}
     since = {s.user_id: s.created_at for s in seeks}
@@ -311,10 +314,9 @@ def pass_pool(kind: str, pace: str) -> list[Paired]:
     return paired
 
 
-def pass_all() -> list[Paired]:
-    """A pass of every pool where someone is looking (the sweep, every second)."""
-    pools = Seek.objects.values_list("kind", "pace").distinct().order_by("kind", "pace")
-    return [p for kind, pace in list(pools) for p in pass_pool(kind, pace)]
+def pools_looking() -> list[tuple[str, str]]:
+    """Every game and pace where someone is looking."""
+    return list(Seek.objects.values_list("kind", "pace").distinct().order_by("kind", "pace"))
 
 
 # --- what the pages show ------------------------------------------------------------------------

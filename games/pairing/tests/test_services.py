@@ -278,3 +278,30 @@ def test_a_seek_seen_since_a_table_began_leads_to_it(player: User, rival: User) 
     assert services.table_since(player.pk, seek.created_at) == paired.url
     later = seek.created_at + timedelta(hours=1)
     assert services.table_since(player.pk, later) is None
+
+
+def test_the_searches_of_a_game_no_longer_on_offer_are_let_go(player: User) -> None:
+    seek = look(player)
+    Seek.objects.filter(pk=seek.pk).update(kind="retired-game")
+    assert services.pass_pool("retired-game", "fast") == []
+    assert not Seek.objects.exists()
+
+
+def test_a_pool_whose_pass_fails_holds_up_no_other(
+    player: User, rival: User, outsider: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    third = User.objects.create_user("dora", password="a-long-baking-secret")
+    look(player)
+    look(rival)
+    look(outsider, MB, "normal")
+    look(third, MB, "normal")
+    real = services.pass_pool
+
+    def failing(kind: str, pace: str) -> list[services.Paired]:
+        if kind == CAKE:
+            raise RuntimeError("a bug in one pool")
+        return real(kind, pace)
+
+    monkeypatch.setattr(services, "pass_pool", failing)
+    sweep.sweep()
+    assert list(Seek.objects.values_list("kind", flat=True)) == [CAKE, CAKE]
