@@ -14,6 +14,7 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     bots_due,
+    game_ended,
     lock_user,
     stored,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "current_rematch",
     "decline_rematch",
     "delete_account",
+    "game_ended",
     "join",
     "leave",
     "lock_user",

@@ -54,6 +54,8 @@ TINY = {
     "BENCH_SOAK_PEOPLE": "2",
     "BENCH_SOAK_MINUTES": "0.2",
     "BENCH_SOAK_SAMPLE": "4",
+    "BENCH_TOURNEY_PEOPLE": "40",
+    "BENCH_TOURNEY_RUNS": "1",
 }
 
 
@@ -87,6 +89,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
         "pushes",
         "site",
         "stats",
+        "tournaments",
     ]
 
 
@@ -140,6 +143,13 @@ def test_stats() -> None:
     out = run_bench("bench.stats")
     assert len(re.findall(r"/stats/[\w-]+/ [\d.]+ ms, \d+ queries", out)) == 2, out
     assert "profile of a person" in out
+
+
+@in_process
+def test_tournaments() -> None:
+    out = run_bench("bench.tournaments")
+    assert len(re.findall(r"Swiss round of 40 into tables of 4 \(\w+\): [\d.]+ ms CPU", out)) == 2
+    assert re.search(r"arena re-seating of a finished table .*: [\d.]+ ms CPU median", out), out
 
 
 def test_web() -> None:
