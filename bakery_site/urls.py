@@ -26,6 +26,7 @@ urlpatterns = [
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", people.profile, name="profile"),
     path("games/", include("games.urls")),
+    path("pairing/", include("games.pairing.urls")),
     path("leaderboards/", people.leaderboard_index, name="leaderboards"),
     path("leaderboards/<slug:slug>/", people.leaderboard, name="leaderboard"),
     path("stats/", game_views_history.site_stats, name="stats"),

@@ -19,6 +19,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.urls import reverse
 from django.utils.html import format_html
 from redis.exceptions import RedisError
 
@@ -287,6 +288,14 @@ def results_closed(
     return answered(game_id, user, session, shown, close, closed, "Closing results")
 
 
+def go_html(url: object) -> str:
+    """What sends a page to another of the site's paths (a table quick pairing seated its person
+    at): live.js follows it. Empty for anything but a path of this site."""
+    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
+        return ""
+    return format_html('<template id="page-go" data-url="{}"></template>', url)
+
+
 def move_made(version: int) -> str:
     """What leads this socket's answer to its own move: the version the move made."""
     return format_html('<template id="move-made" data-version="{}"></template>', version)
@@ -486,6 +495,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             html = await off_loop(badge_html)(self.scope["user"])
             if html:
                 await self.send_html(html)
+
+    async def page_go(self, event: dict[str, Any]) -> None:
+        """This person was seated at another table (groups.go_to): the page goes there."""
+        html = go_html(event.get("url"))
+        if html and event.get("url") != reverse("games:table", args=[self.game_id]):
+            await self.send_html(html)
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""

@@ -15,6 +15,7 @@ from games.services.base import (
     StaleVersion,
     bots_due,
     game_ended,
+    lock_user,
     stored,
 )
 from games.services.deletion import delete_account
@@ -93,6 +94,7 @@ __all__ = [
     "game_ended",
     "join",
     "leave",
+    "lock_user",
     "hints_on",
     "offers_hints",
     "read_answers",

@@ -182,6 +182,20 @@
     if (Date.now() - lastPoll >= every) resync(false);
   }, 1000);
 
+  // This person was seated at another table (quick pairing, games.groups.go_to): go there.
+  function follow(html) {
+    if (html.indexOf('id="page-go"') === -1) return false;
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var go = template.content.querySelector("#page-go");
+    var url = go ? go.dataset.url || "" : "";
+    if (url.charAt(0) !== "/" || url.charAt(1) === "/") return false;
+    stopped = true;
+    status("Your new table is ready: going there\u2026");
+    window.location.assign(url);
+    return true;
+  }
+
   function connect() {
     retryTimer = null;
     if (stopped || socket) return;
@@ -192,7 +206,7 @@
       setLive(true);
     };
     socket.onmessage = function (event) {
-      apply(event.data);
+      if (!follow(event.data)) apply(event.data);
     };
     socket.onclose = function (event) {
       socket = null;
