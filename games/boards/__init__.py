@@ -22,6 +22,7 @@ from games.boards.jinja import BoardVars, url
 from games.boards.shared import TableAt, read, render_plain, render_region
 from games.models import Game, Seat
 from games.services import clocks
+from games.services.base import closed_unstarted
 from games.services.chat import closed_because as chat_closed_because
 
 WAITING_REGIONS = ("waiting",)
@@ -58,6 +59,8 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
             # Why a block keeps this viewer from the free seats, as joining would refuse them
             # ("blocked", "blocking"; "" when nothing does): the waiting room offers no seat then.
             "kept_out": kept_out(game, user, table, me),
+            # Why the sweep closed the table, nobody having started it ("" when it did not).
+            "unstarted": closed_unstarted(game),
             "user": user,
             "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
             "resigned_positions": {s.position for s in seats if s.resigned},
