@@ -67,7 +67,22 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     refused = watch_refused(game, request.user)
     if refused:
         raise PermissionDenied(refused)
+    if blocked_from(game, request.user):
+        raise PermissionDenied(NOT_FOR_YOU)
     return game
+
+
+NOT_FOR_YOU = "This table is not available to you."  # as joining it says (accounts.friends)
+
+
+def blocked_from(game: Game, user: Any) -> bool:
+    """Whether someone seated at this open table blocks this viewer, who does not sit there: its
+    waiting room is kept from them as its seats are (one query)."""
+    if game.status != Game.Status.OPEN or not signed_in(user):
+        return False
+    seated = Seat.objects.filter(game=game)
+    blockers = Block.objects.filter(blocked=user, blocker_id__in=seated.values("user_id"))
+    return blockers.exclude(Exists(seated.filter(user=user))).exists()
 
 
 # --- watchers: the host's choice at creation holds from the start on every page of the game ---
