@@ -20,13 +20,17 @@ RANKED_RECENT_DAYS = 30
 NAME_HELD_DAYS = 30
 
 
+DELETED_BAKER = "a deleted baker"
+"""A deleted account at a table (its seat, its table's notices), where no number is needed."""
+
+
 def deleted_name(pk: int) -> str:
-    """The name a deleted account shows everywhere: its username from then on.
+    """The name a deleted account shows everywhere else: its username from then on.
 
     A space and '#' are in no username a person can choose (sign-up's validator refuses them),
     so nobody can take it, and every page that shows a username shows this one.
     """
-    return f"a deleted baker #{pk}"
+    return f"{DELETED_BAKER} #{pk}"
 
 
 MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend")

@@ -15,6 +15,7 @@ from django.template import engines
 from django.utils.html import format_html
 from markupsafe import Markup
 
+from accounts.models import DELETED_BAKER
 from games import services
 from games.access import signed_in
 from games.boards.changes import Inputs, fingerprint, inputs
@@ -180,14 +181,16 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
         found = where.get(seat.user_id, clocks.NOWHERE)
         vacation = found.away_until if not seat.bot else None
         held, why = clocks.held_until(seat, pace, vacation) if running else (None, "")
+        # The person deleted their account (before or after a bot took the seat): nobody to await.
+        gone = seat.user.deleted_at is not None
         rows.append(
             {
                 "name": seat.name,
-                "player": seat.user.username,
+                "player": DELETED_BAKER if gone else seat.user.username,
                 "me": mine,
                 "bot": seat.bot,
-                "handed_over": handed,
-                "presence": "bot" if seat.bot and not handed else here,
+                "handed_over": services.DELETED if gone and handed else handed,
+                "presence": "gone" if gone else "bot" if seat.bot and not handed else here,
                 "waiting": seat.position in active and running,
                 # Only a running game's clocks count down (an ended one's were stopped anyway).
                 "deadline": epoch_ms(seat.deadline) if running else None,
