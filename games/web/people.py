@@ -97,6 +97,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "seats": visible,
             "wins": wins,
             "played": played,
+            # Listed with the games (tagged), counted apart: the count says how many.
+            "tutorials_finished": Seat.objects.filter(
+                user=person, game__status=Game.Status.OVER, game__tutorial__isnull=False
+            ).count(),
             "tutorials_done": tutorial.finished_kinds(person),
             **eligibility(),
         },
