@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
@@ -40,7 +41,7 @@ from games.live.sessions import (
     socket_session,
 )
 from games.models import Game
-from games.services import ServiceError, presence
+from games.services import ServiceError, clocks, presence, rematch_arrived
 from games.services.moves import close_posted, play_posted
 
 logger = logging.getLogger(__name__)
@@ -127,7 +128,20 @@ def arrived(table: TableAt, channel: str, user: Any, owner: str) -> TableAt | in
     passed = presence.opened(channel, table.game.pk, getattr(user, "pk", None), owner)
     if passed:
         return CAPPED[passed]
+    if awaits_arrivals(table, user) and rematch_arrived(table.game.pk):
+        return table_at(table.game.pk, presence_stamp=time.time())  # its clocks started now
     return table_at(table.game.pk, table.game.version, presence_stamp=time.time())
+
+
+def awaits_arrivals(table: TableAt, user: Any) -> bool:
+    """Whether this person coming may start a rematch's first clocks: they sit at a rematch
+    dealt within the arrival grace (read from the table as it is, no query)."""
+    game = table.game
+    if game.rematch_of_id is None or game.status != Game.Status.RUNNING or not game.started_at:
+        return False
+    if not any(s.user_id == getattr(user, "pk", None) for s in table.seats):
+        return False
+    return clocks.now() - game.started_at <= timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)
 
 
 def fresh(

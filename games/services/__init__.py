@@ -49,6 +49,7 @@ from games.services.rematch import (
     read_answers,
     rematch,
 )
+from games.services.rematch import arrived as rematch_arrived
 from games.services.rematch import sweep as sweep_rematches
 from games.services.start import start
 from games.services.tables import (
@@ -98,6 +99,7 @@ __all__ = [
     "play",
     "quick_game",
     "rematch",
+    "rematch_arrived",
     "remove_bot",
     "replay",
     "resign",
