@@ -3,6 +3,8 @@ closes those nobody started."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from accounts.friends import block
@@ -143,7 +145,7 @@ def test_a_table_nobody_started_in_a_day_is_closed_by_the_sweep(
     live = services.create_game(player, "midnight-bakery", 3)
     services.join(live, rival)
     turn_based = services.create_game(player, "cakehalla", 2, pace=Game.Pace.DAY1)
-    clock.forward(WAITING_LIVE_FOR.total_seconds() + 1)
+    clock.at = turn_based.created_at + WAITING_LIVE_FOR + timedelta(seconds=1)
     upkeep()
     live.refresh_from_db()
     turn_based.refresh_from_db()
@@ -152,7 +154,7 @@ def test_a_table_nobody_started_in_a_day_is_closed_by_the_sweep(
     assert words in client_for(rival).get(live.get_absolute_url()).content.decode()
     with pytest.raises(services.ServiceError, match=words):
         services.join(live, outsider)
-    clock.forward(WAITING_TURN_BASED_FOR.total_seconds())
+    clock.at = turn_based.created_at + WAITING_TURN_BASED_FOR + timedelta(seconds=1)
     upkeep()
     turn_based.refresh_from_db()
     assert turn_based.status == Game.Status.CANCELLED
@@ -165,7 +167,7 @@ def test_a_rematch_nobody_answered_in_a_day_is_called_off(
 ) -> None:
     game = finished_game([player, rival], bots=0)  # without bob, too few to deal it
     offered = services.rematch(game, player)
-    clock.forward(WAITING_LIVE_FOR.total_seconds() + 1)
+    clock.at = offered.created_at + WAITING_LIVE_FOR + timedelta(seconds=1)
     upkeep()
     offered.refresh_from_db()
     assert offered.status == Game.Status.CANCELLED
