@@ -23,7 +23,6 @@ from games.boards.jinja import BoardVars, url
 from games.boards.shared import TableAt, read, render_plain, render_region
 from games.models import Game, Seat
 from games.services import clocks
-from games.services.base import closed_unstarted
 from games.services.chat import closed_because as chat_closed_because
 
 WAITING_REGIONS = ("waiting",)
@@ -61,7 +60,7 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
             # ("blocked", "blocking"; "" when nothing does): the waiting room offers no seat then.
             "kept_out": kept_out(game, user, table, me),
             # Why the sweep closed the table, nobody having started it ("" when it did not).
-            "unstarted": closed_unstarted(game),
+            "unstarted": services.closed_unstarted(game),
             "user": user,
             "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
             "resigned_positions": {s.position for s in seats if s.resigned},

@@ -14,6 +14,7 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     bots_due,
+    closed_unstarted,
     stored,
 )
 from games.services.deletion import delete_account
@@ -85,6 +86,7 @@ __all__ = [
     "cancel",
     "chat",
     "close_unstarted_tables",
+    "closed_unstarted",
     "notices",
     "close_results",
     "create_game",
