@@ -4,6 +4,12 @@ A verification link carries the account and the address it was sent to, signed w
 (django.core.signing): it works for EMAIL_VERIFY_MAX_AGE seconds, and only while the account
 still has that address. Password resets are Django's own views (accounts/urls.py) with the form
 and limits below.
+
+The verification and password-reset mails leave the request: the request queues a task
+(django-tasks on the database) and a worker sends it (each Daphne process's mail thread,
+games/live/task_worker.py, or `manage.py db_worker`). A reset's request queues the same task for
+any address typed, and the task looks the account up, so how long the answer takes says nothing
+about which addresses have accounts. The limits count in the request, the same for any address.
 """
 
 from __future__ import annotations
@@ -17,10 +23,12 @@ from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import send_mail
+from django.core.mail import EmailMultiAlternatives, send_mail
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
+from django_tasks import task
 
 from accounts.models import MAIL_KINDS, User
 
@@ -33,9 +41,25 @@ UNSUBSCRIBE_SALT = "accounts.mail-unsubscribe"
 # either, the person sees the same neutral answer and no mail goes out.
 RESETS_PER_CLIENT = 5
 RESETS_PER_ADDRESS = 3
-# Verification mails one account may have sent per hour (changing the address, or "send again").
+# Verification mails per hour: one account may have sent (changing the address, or "send
+# again"), and one address may be sent whoever asks (sign-ups naming a stranger's address).
 VERIFICATIONS_PER_ACCOUNT = 5
+VERIFICATIONS_PER_ADDRESS = 3
 LIMIT_WINDOW = 3600  # seconds
+
+TOO_MANY_SIGNUPS = (
+    "Too many accounts were made from your network in the last hour. Try again in an hour."
+)
+TOO_MANY_TO_ADDRESS = (
+    "This address has been sent as many links as it may have in an hour. Leave it empty for now "
+    "(you can add it at Settings later), or try again in an hour."
+)
+TOO_MANY_FROM_ACCOUNT = (
+    "You have asked for as many links as you may in an hour. Try again in an hour."
+)
+
+RESET_SUBJECT = "accounts/email/password_reset_subject.txt"
+RESET_BODY = "accounts/email/password_reset_body.txt"
 
 
 def verified_elsewhere(email: str, user: User | None = None) -> bool:
@@ -108,24 +132,61 @@ def address_key(email: str) -> str:
     return hashlib.sha256(email.strip().lower().encode()).hexdigest()
 
 
-def send_verification(request: HttpRequest, user: User) -> bool:
-    """Mail the account's address a verification link; whether a mail went out.
+def verification_refusal(email: str, user: User | None = None) -> str | None:
+    """Count one more verification mail to this address (and from this account); why it may
+    not go, in words, over an hourly limit. The address's count goes up only for an account
+    within its own limit."""
+    if user is not None and not under_limit(
+        f"verify-mail:user:{user.pk}", VERIFICATIONS_PER_ACCOUNT
+    ):
+        return TOO_MANY_FROM_ACCOUNT
+    if not under_limit(f"verify-mail:address:{address_key(email)}", VERIFICATIONS_PER_ADDRESS):
+        return TOO_MANY_TO_ADDRESS
+    return None
 
-    Nothing is sent over the account's hourly limit, or when the mail server fails (logged).
-    """
-    if not user.email or not under_limit(f"verify-mail:user:{user.pk}", VERIFICATIONS_PER_ACCOUNT):
+
+def queue_verification(request: HttpRequest, user: User) -> None:
+    """Queue the mail of a verification link to the account's address (counted already)."""
+    mail_verification.enqueue(user.pk, user.email, request.build_absolute_uri("/"))
+
+
+@task()
+def mail_verification(user_id: int, email: str, site: str) -> bool:
+    """Mail a verification link to the address the account had when it was queued, unless it
+    has changed or been verified since; whether a mail went out. A mail server's failure is
+    logged and fails the task (Task results in admin)."""
+    user = User.objects.filter(pk=user_id, email=email, email_verified=False).first()
+    if user is None:
         return False
-    link = request.build_absolute_uri(reverse("verify_email", args=[verification_token(user)]))
+    link = site.rstrip("/") + reverse("verify_email", args=[verification_token(user)])
     days = settings.EMAIL_VERIFY_MAX_AGE // (24 * 3600)
     context = {"user": user, "link": link, "days": days}
     body = render_to_string("accounts/email/verify_body.txt", context)
     subject = "".join(render_to_string("accounts/email/verify_subject.txt", context).splitlines())
     try:
-        send_mail(subject, body, None, [user.email])
+        send_mail(subject, body, None, [email])
     except OSError:  # smtplib's errors are OSErrors, as are refused connections
         logger.exception("Could not send the verification mail to account %s", user.pk)
-        return False
+        raise
     return True
+
+
+def queue_password_reset(request: HttpRequest, email: str) -> None:
+    """Queue a password reset for the typed address, whoever it belongs to (counted already)."""
+    mail_password_reset.enqueue(email, request.get_host(), request.is_secure())
+
+
+@task()
+def mail_password_reset(email: str, domain: str, use_https: bool) -> None:
+    """Mail a reset link if the address is an active account's verified one; else nothing."""
+    form = VerifiedPasswordResetForm({"email": email})
+    if form.is_valid():
+        form.save(
+            domain_override=domain,
+            use_https=use_https,
+            subject_template_name=RESET_SUBJECT,
+            email_template_name=RESET_BODY,
+        )
 
 
 class VerifiedPasswordResetForm(PasswordResetForm):
@@ -135,22 +196,62 @@ class VerifiedPasswordResetForm(PasswordResetForm):
         """The accounts with this address verified (at most one), active and with a password."""
         return (user for user in super().get_users(email) if user.email_verified)
 
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        """Send the link; a failure is logged and fails the task (Django's own only logs it)."""
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        try:
+            EmailMultiAlternatives(subject, body, from_email, [to_email]).send()
+        except OSError:
+            account = context["user"].pk
+            logger.exception("Could not send the password-reset mail to account %s", account)
+            raise
+
+
+def mailed_to(email: str) -> str:
+    """A short keyed digest of the address a mail went to: binds an unsubscribe link to it
+    without putting the address in the link."""
+    return salted_hmac(UNSUBSCRIBE_SALT, email.strip().lower()).hexdigest()[:20]
+
 
 def unsubscribe_token(user: User, kinds: Iterable[str]) -> str:
-    """A signed token that turns these kinds of mail off for the account (it never expires)."""
-    return signing.dumps({"user": user.pk, "kinds": sorted(set(kinds))}, salt=UNSUBSCRIBE_SALT)
+    """A signed, timestamped token that turns these kinds of mail off for the account, while it
+    still has the address the mail goes to, for UNSUBSCRIBE_MAX_AGE seconds."""
+    payload = {"user": user.pk, "kinds": sorted(set(kinds)), "to": mailed_to(user.email)}
+    return signing.dumps(payload, salt=UNSUBSCRIBE_SALT)
+
+
+GO_TO_SETTINGS = "You can turn these mails off at Settings after logging in."
 
 
 def unsubscribe_target(token: str) -> tuple[User, list[str]]:
     """The account and the kinds of mail a token turns off; ValueError in words otherwise."""
     try:
-        payload: dict[str, Any] = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        payload: dict[str, Any] = signing.loads(
+            token, salt=UNSUBSCRIBE_SALT, max_age=settings.UNSUBSCRIBE_MAX_AGE
+        )
+    except signing.SignatureExpired as expired:
+        raise ValueError(f"This link has expired. {GO_TO_SETTINGS}") from expired
     except signing.BadSignature as bad:
         raise ValueError("This link is not valid. Copy the whole link from the mail.") from bad
-    user_pk, kinds = payload.get("user"), payload.get("kinds")
+    user_pk, kinds, to = payload.get("user"), payload.get("kinds"), payload.get("to")
+    if not isinstance(to, str):  # a link from before links were bound to their address
+        raise ValueError(f"This link is from an older mail and no longer works. {GO_TO_SETTINGS}")
     user = User.objects.filter(pk=user_pk).first() if isinstance(user_pk, int) else None
     if user is None or not isinstance(kinds, list) or not set(kinds) <= set(MAIL_KINDS):
         raise ValueError("This link is for an account that no longer exists.")
+    if not user.email or mailed_to(user.email) != to:
+        raise ValueError(
+            f"This link was mailed to an address the account no longer has. {GO_TO_SETTINGS}"
+        )
     return user, kinds
 
 

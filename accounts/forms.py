@@ -31,7 +31,9 @@ class SignUpForm(UserCreationForm[User]):
         field_classes = {"username": UsernameField}
         labels = {"email": "Email address (optional)"}
         help_texts = {
-            "email": "Only to reset a forgotten password. We send a link to check it is yours."
+            "email": "To send you a link when you forget your password, and the notifications "
+            "you choose at Settings (none unless you tick them). We send a link to check it is "
+            "yours."
         }
 
     def clean_username(self) -> str:
@@ -65,6 +67,7 @@ class SettingsForm(forms.ModelForm[User]):
             "mail_invite",
             "mail_rematch",
             "mail_friend",
+            "mail_tournament",
             "mail_ended",
         )
         labels = {
@@ -73,6 +76,7 @@ class SettingsForm(forms.ModelForm[User]):
             "mail_invite": "Mail me when someone invites me to a table",
             "mail_rematch": "Mail me when someone offers a rematch",
             "mail_friend": "Mail me when someone asks to be my friend or says yes",
+            "mail_tournament": "Mail me when my tournament is about to start, seats me or ends",
             "mail_ended": "Mail me when one of my games ends",
         }
         help_texts = {
@@ -81,6 +85,7 @@ class SettingsForm(forms.ModelForm[User]):
             "mail_invite": "",
             "mail_rematch": "",
             "mail_friend": "",
+            "mail_tournament": "",
             "mail_ended": "Mails go only to a verified address, several together in one mail; "
             "each has a link that stops them. Your inbox shows everything either way.",
         }

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+
+from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
 
 # Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
 DISPLAY_BASE = 1500
@@ -34,7 +38,7 @@ def deleted_name(pk: int) -> str:
     return f"{DELETED_BAKER} #{pk}"
 
 
-MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend")
+MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend", "tournament")
 """What a person may be mailed about, each a `mail_<kind>` field of the User."""
 
 
@@ -72,6 +76,18 @@ class User(AbstractUser):
     mail_friend = models.BooleanField(
         default=False, help_text="Mail when someone asks to be their friend or says yes."
     )
+    mail_tournament = models.BooleanField(
+        default=False,
+        help_text="Mail when a tournament of theirs is about to start, seats them or ends.",
+    )
+    name_skeleton = models.CharField(
+        max_length=150,
+        db_index=True,
+        editable=False,
+        default="",
+        help_text="The username as it looks (accounts/names.py): a new name with the same "
+        "skeleton passes for this one and is refused.",
+    )
 
     class Meta:
         verbose_name = "user"
@@ -82,6 +98,41 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        """Django's own, then look-alike names refused: mixed alphabets, or one that passes for
+        another account's (sign-up and admin both validate through here)."""
+        super().clean()
+        if not self.username or self.keeps_its_name():
+            return
+        if mixes_scripts(self.username):
+            raise ValidationError({"username": MIXED_SCRIPTS}, code="mixed_scripts")
+        twin = self.look_alike()
+        if twin is not None:
+            raise ValidationError(
+                {"username": f"That name looks too much like “{twin}”, a name already taken."},
+                code="look_alike",
+            )
+
+    def keeps_its_name(self) -> bool:
+        """An account saved under this very name (an edit that leaves the name as it was)."""
+        saved = User.objects.filter(pk=self.pk, username=self.username)
+        return self.pk is not None and saved.exists()
+
+    def look_alike(self) -> str | None:
+        """Another account's name that looks like this one (case aside), if any."""
+        others = User.objects.filter(name_skeleton=skeleton(self.username))
+        if self.pk is not None:
+            others = others.exclude(pk=self.pk)
+        return others.values_list("username", flat=True).first()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Store the name's skeleton with it, so look-alikes are one indexed query."""
+        self.name_skeleton = skeleton(self.username)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "username" in fields:
+            kwargs["update_fields"] = {*fields, "name_skeleton"}
+        super().save(*args, **kwargs)
 
 
 class Rating(models.Model):

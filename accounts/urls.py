@@ -11,12 +11,8 @@ urlpatterns = [
     path("settings/email/", views.email_settings, name="email_settings"),
     path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
     path("email/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html"),
-        name="login",
-    ),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
     path(
         "password/",
         auth_views.PasswordChangeView.as_view(

@@ -1,9 +1,10 @@
 """Sign-up, settings and the email address; log-in, log-out, password change and reset are
-Django's own. A person's profile and the leaderboards are pages of the games
-(games/web/people.py)."""
+Django's own views (a next page only when accounts.redirects finds it local; the reset mail
+queued). A person's profile and the leaderboards are pages of the games (games/web/people.py)."""
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -11,7 +12,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -19,6 +19,7 @@ from accounts import emails
 from accounts.client_ip import client_ip
 from accounts.forms import EmailForm, SettingsForm, SignUpForm
 from accounts.models import User
+from accounts.redirects import next_page
 
 KIND_NAMES = {
     "turn": "your move at a turn-based table",
@@ -26,41 +27,52 @@ KIND_NAMES = {
     "rematch": "rematches offered",
     "ended": "games that ended",
     "friend": "friend requests and their answers",
+    "tournament": "your tournaments starting, seating you and ending",
 }
 
-NOT_SENT = (
-    "We could not send the mail just now. Try again later with “Send the link again” on this page."
-)
 
-
-def safe_next(request: HttpRequest) -> str:
+def after_signup(request: HttpRequest) -> str:
     """Where to go after signing up: the ?next= page on this site, else the lobby."""
-    target = request.GET.get("next", "")
-    allowed = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if target and allowed else reverse("lobby")
+    return next_page(request, reverse("lobby"))
+
+
+def over_signup_limits(request: HttpRequest, form: SignUpForm) -> bool:
+    """Count this sign-up against the hourly limits (accounts from this client, links to this
+    address); over one, the form says which and no account is made. The address's count goes up
+    only for a client within its own limit."""
+    client = client_ip(request) or "unknown"
+    if not emails.under_limit(f"signup:client:{client}", settings.SIGNUPS_PER_CLIENT):
+        form.add_error(None, emails.TOO_MANY_SIGNUPS)
+        return True
+    email = form.cleaned_data.get("email")
+    refusal = emails.verification_refusal(email) if email else None
+    if refusal is not None:
+        form.add_error("email", refusal)
+        return True
+    return False
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log straight in."""
     if request.user.is_authenticated:
-        return redirect(safe_next(request))
+        return HttpResponseRedirect(after_signup(request))
     form = SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # Axes needs a backend named explicitly, since the user did not authenticate().
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        if user.email:
-            if emails.send_verification(request, user):
-                messages.info(request, f"We sent a link to {user.email}: follow it to verify it.")
-            else:
-                messages.warning(request, NOT_SENT.replace("this page", "your settings page"))
-        return redirect(safe_next(request))
+        if not over_signup_limits(request, form):
+            user = form.save()
+            # Axes needs a backend named explicitly, since the user did not authenticate().
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if user.email:
+                emails.queue_verification(request, user)
+                said = f"We are mailing a link to {user.email}: follow it to verify it."
+                messages.info(request, said)
+            return HttpResponseRedirect(after_signup(request))
+        status = 429
     # Passed on to the log-in link, so "Log in" from here also comes back to where they were.
-    nxt = safe_next(request) if request.GET.get("next") else ""
-    return render(request, "accounts/signup.html", {"form": form, "next": nxt})
+    nxt = after_signup(request) if request.GET.get("next") else ""
+    return render(request, "accounts/signup.html", {"form": form, "next": nxt}, status=status)
 
 
 class SignedInRequest(HttpRequest):
@@ -101,10 +113,8 @@ def email_settings(request: SignedInRequest) -> HttpResponse:
     if "resend" in request.POST:
         if not user.email or user.email_verified:
             messages.info(request, "There is no address waiting to be verified.")
-        elif emails.send_verification(request, user):
-            messages.info(request, f"We sent a new link to {user.email}.")
         else:
-            messages.warning(request, NOT_SENT)
+            mail_link(request, user, f"We are mailing a new link to {user.email}.")
         return redirect("settings")
     old = user.email
     form = EmailForm(request.POST, instance=user)
@@ -119,11 +129,20 @@ def email_settings(request: SignedInRequest) -> HttpResponse:
     user.save(update_fields=["email", "email_verified"])
     if not user.email:
         messages.success(request, "Your address is removed.")
-    elif emails.send_verification(request, user):
-        messages.success(request, f"Saved. We sent a link to {user.email}: follow it to verify it.")
     else:
-        messages.warning(request, NOT_SENT)
+        said = f"Saved. We are mailing a link to {user.email}: follow it to verify it."
+        mail_link(request, user, said)
     return redirect("settings")
+
+
+def mail_link(request: SignedInRequest, user: User, said: str) -> None:
+    """Queue a verification link to the person's address and say so, or say why not (a limit)."""
+    refusal = emails.verification_refusal(user.email, user)
+    if refusal is None:
+        emails.queue_verification(request, user)
+        messages.success(request, said)
+    else:
+        messages.warning(request, f"No link was sent. {refusal}")
 
 
 @require_http_methods(["GET"])
@@ -151,31 +170,53 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     done = request.method == "POST"
     if done:
         emails.unsubscribe(user, kinds)
-    context = {"address": user.email, "names": [KIND_NAMES[k] for k in kinds], "done": done}
+    # No address: whoever holds the link (a forwarded mail) learns nothing of the account.
+    context = {"names": [KIND_NAMES[k] for k in kinds], "done": done}
     return render(request, "accounts/unsubscribe.html", context)
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's "forgot your password" with a limit: over it, the same answer and no mail.
+    """Django's "forgot your password" with a limit, and the mail queued, not sent.
 
-    The answer never says whether the address belongs to anyone (VerifiedPasswordResetForm
-    mails only a verified address, quietly).
+    The request does the same for any address: count, queue one task with the address typed,
+    answer the same words. The task mails only a verified address of an active account
+    (emails.mail_password_reset), so neither the answer nor its time says who has an account.
     """
 
     form_class = emails.VerifiedPasswordResetForm
     template_name = "accounts/password_reset_form.html"
-    email_template_name = "accounts/email/password_reset_body.txt"
-    subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("password_reset_done")
 
     def form_valid(self, form: Any) -> HttpResponse:
-        """Send the link, unless this client or this address has asked too often this hour."""
+        """Queue the link, unless this client or this address has asked too often this hour."""
+        email = form.cleaned_data["email"]
         client = client_ip(self.request) or "unknown"
-        address = emails.address_key(form.cleaned_data["email"])
         # The address's count goes up only for a client within its own limit, so one client
         # asking over and over does not use up the address's requests for everyone.
         if emails.under_limit(
             f"reset:client:{client}", emails.RESETS_PER_CLIENT
-        ) and emails.under_limit(f"reset:address:{address}", emails.RESETS_PER_ADDRESS):
-            return super().form_valid(form)
+        ) and emails.under_limit(
+            f"reset:address:{emails.address_key(email)}", emails.RESETS_PER_ADDRESS
+        ):
+            emails.queue_password_reset(self.request, email)
         return HttpResponseRedirect(self.get_success_url())
+
+
+class LocalNextMixin:
+    """Log-in and log-out follow ?next= (or a posted next) only to a path on this site."""
+
+    request: HttpRequest
+
+    def get_redirect_url(self) -> str:
+        """The next page when it is a local path, else "" (the view's default)."""
+        return next_page(self.request, "")
+
+
+class LoginView(LocalNextMixin, auth_views.LoginView):
+    """Django's log-in, its next checked by accounts.redirects."""
+
+    template_name = "accounts/login.html"
+
+
+class LogoutView(LocalNextMixin, auth_views.LogoutView):
+    """Django's log-out, its next checked by accounts.redirects."""

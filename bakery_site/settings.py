@@ -4,6 +4,7 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 import dj_email_url
@@ -31,7 +32,7 @@ def env_int(name: str, default: int) -> int:
     return int(os.environ.get(name, "").strip() or default)
 
 
-# Off unless asked for: `make run` and the browser tests' Daphne set DEBUG=1.
+# Off unless asked for: `make dev` sets DEBUG=1.
 DEBUG = env_flag("DEBUG", False)
 # The test suite runs with DEBUG off and needs no SECRET_KEY or collected static files.
 TESTING = "pytest" in sys.modules
@@ -62,8 +63,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "accounts",
     "games",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -241,6 +245,20 @@ AXES_RESET_ON_SUCCESS = True
 # outermost of them saw (accounts.client_ip); without proxies, the peer's address.
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+# Accounts one client address may make in an hour (accounts/views.py: signup); the browser tests,
+# all from 127.0.0.1, raise it.
+SIGNUPS_PER_CLIENT = env_int("SIGNUPS_PER_CLIENT", 5)
+
+
+def mail_folder(file_url: str) -> str:
+    """The folder a file:// EMAIL_URL names, always absolute: dj-email-url reads file:///tmp/mail
+    as the relative tmp/mail (it wants four slashes), but both spellings mean /tmp/mail."""
+    parts = urlsplit(file_url)
+    if parts.netloc not in {"", "localhost"}:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL names a folder by its path, e.g. file:///tmp/mail, not {file_url!r}"
+        )
+    return "/" + parts.path.lstrip("/")
 
 
 def email_settings(url: str) -> dict[str, Any]:
@@ -249,6 +267,8 @@ def email_settings(url: str) -> dict[str, Any]:
     conf: dict[str, Any] = dj_email_url.parse(url)
     if "EMAIL_BACKEND" not in conf:
         raise ImproperlyConfigured(f"EMAIL_URL has an unknown scheme: {url.split(':', 1)[0]!r}")
+    if url.startswith("file:"):
+        conf["EMAIL_FILE_PATH"] = mail_folder(url)
     # Parts the URL leaves out keep Django's defaults (no user, port 25 ...).
     return {key: value for key, value in conf.items() if value not in (None, "")}
 
@@ -269,6 +289,13 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 EMAIL_VERIFY_MAX_AGE = env_int("EMAIL_VERIFY_MAX_AGE", 3 * 24 * 3600)
 # The site's address as mails link to it (a sweep has no request to build links from).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
+# A mail's unsubscribe link works this long, and only while the account has the address it was
+# mailed to (accounts/emails.py).
+UNSUBSCRIBE_MAX_AGE = env_int("UNSUBSCRIBE_MAX_AGE", 60 * 24 * 3600)
+# Mails that leave the request (address verification, password resets) are tasks queued in the
+# database (django-tasks); each Daphne process's runner works the queue on its mail thread
+# (games/live/task_worker.py), and `manage.py db_worker` may work it too.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Notification mails (games/services/notice_mail.py): the worker mails a person what waited at
 # least NOTICE_MAIL_AFTER seconds unread (so what arrives together goes in one mail), and nothing
 # older than NOTICE_MAIL_WITHIN seconds.
@@ -401,3 +428,45 @@ STAND_INS_BEFORE_BOT = env_int("STAND_INS_BEFORE_BOT", 3)
 # A relaxed table (no clock) that has waited RELAXED_ABSENCE_SECONDS on a person with no socket at
 # it for as long hands their seat to a house bot (games/services/absence.py); they may take it back.
 RELAXED_ABSENCE_SECONDS = float(os.environ.get("RELAXED_ABSENCE_SECONDS", "300"))
+
+# Tournaments (games/tournaments/): each serving process's runner sweeps them this often (start
+# the due ones, pair the rounds, seat the arenas' free people, record ended tables). An arena
+# seats fewer than a full table once its longest waiting has waited ARENA_SETTLE_SECONDS.
+TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "1"))
+ARENA_SETTLE_SECONDS = float(os.environ.get("ARENA_SETTLE_SECONDS", "20"))
+# The site's own events, kept created ahead by the sweep (games/tournaments/schedule.py): an
+# hourly arena per game at the fast pace (45 minutes) and a weekly turn-based Swiss per game.
+TOURNAMENT_SCHEDULE: list[dict[str, Any]] = [
+    {
+        "key": f"hourly-arena-{slug}",
+        "name": f"Hourly {name} arena",
+        "kind": slug,
+        "format": "arena",
+        "pace": "fast",
+        "every": "hourly",
+        "minute": 0,
+        "minutes": 45,
+        "seats": seats,
+        "fewest": 2,
+    }
+    for slug, name, seats in (
+        ("midnight-bakery", "Midnight Bakery", 4),
+        ("cakehalla", "Cakehalla", 3),
+    )
+] + [
+    {
+        "key": f"weekly-swiss-{slug}",
+        "name": f"Weekly {name} Swiss",
+        "kind": slug,
+        "format": "swiss",
+        "pace": "day1",
+        "every": "weekly",
+        "weekday": 0,
+        "hour": 18,
+        "minute": 0,
+        "rounds": 5,
+        "seats": 4,
+        "fewest": 3,
+    }
+    for slug, name in (("midnight-bakery", "Midnight Bakery"), ("cakehalla", "Cakehalla"))
+]

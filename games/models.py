@@ -406,6 +406,7 @@ class Notification(models.Model):
         REMATCH = "rematch", "Rematches offered"
         ENDED = "ended", "Games ended"
         FRIEND = "friend", "Friend requests"
+        TOURNAMENT = "tournament", "Tournaments"
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

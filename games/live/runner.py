@@ -15,7 +15,9 @@ exactly one store each move. The sweep also renews this process's sockets at the
 announces presence that changed with time (games.services.presence), deals the rematches that
 wait only on people who went away (rematch.sweep), hands to a house bot the seat of a person
 long away at a relaxed table (absence.sweep), closes the tables nobody started in time
-(tables.close_unstarted_tables), and tells and mails notifications (notices.sweep).
+(tables.close_unstarted_tables), and tells and mails notifications (notices.sweep). The mail
+thread also works the task queue (games/live/task_worker.py: the verification and
+password-reset mails), each sweep and as soon as a task is queued in this process.
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -33,9 +35,12 @@ from typing import Any
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
+from django.db import transaction
 from django.dispatch import receiver
+from django_tasks.signals import task_enqueued
 
 from games import groups, outages, services
+from games.live import task_worker
 from games.models import Game, Seat
 from games.services import bots_due, clocks, presence
 
@@ -97,6 +102,18 @@ def upkeep() -> list[int]:
     return due_deadlines()
 
 
+Job = Callable[[], object]
+JOBS: list[tuple[float, Job]] = []
+"""The features' periodic work (registered by `every`), run by each serving process's runner."""
+
+
+def every(seconds: float, job: Job) -> None:
+    """Run `job` (a feature's sweep: synchronous, its own transactions) every `seconds` in each
+    serving process, in the runner's threads, one run at a time; a failure is logged and the job
+    runs again next period. Register from an AppConfig.ready(), before the server starts."""
+    JOBS.append((seconds, job))
+
+
 class Runner:
     """Drives due bot moves on one event loop; one task at a time per game."""
 
@@ -105,6 +122,7 @@ class Runner:
         self.pool: ThreadPoolExecutor | None = None
         self.mailer: ThreadPoolExecutor | None = None
         self.sending = False
+        self.tasks_waiting = False
         self.busy: set[int] = set()
         self.again: set[int] = set()
         self.seen: dict[int, int] = {}
@@ -123,6 +141,8 @@ class Runner:
         self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
         self.mailer = ThreadPoolExecutor(1, thread_name_prefix="notices")
         self.spawn(self.sweep_forever())
+        for seconds, job in JOBS:
+            self.spawn(self.repeat(seconds, job))
 
     async def stop(self) -> None:
         """Cancel the sweep and the drives, and let the pool's threads finish."""
@@ -139,6 +159,7 @@ class Runner:
     def reset(self) -> None:
         """Forget the loop and everything learnt on it."""
         self.loop, self.pool, self.mailer, self.sending = None, None, None, False
+        self.tasks_waiting = False
         for timer in getattr(self, "timers", {}).values():
             timer.cancel()
         self.busy, self.again, self.seen, self.woken = set(), set(), {}, {}
@@ -223,6 +244,7 @@ class Runner:
                 for game_id in await self.in_pool(upkeep)():
                     self.wake(game_id)
                 self.spawn(self.send_notices())
+                self.wake_tasks()
             except outages.OUTAGE as error:
                 outages.away(error)
             except Exception:
@@ -231,6 +253,18 @@ class Runner:
                 outages.answered()  # its reads went through
             first = False
             await asyncio.sleep(settings.BOT_SWEEP_SECONDS)
+
+    async def repeat(self, seconds: float, job: Job) -> None:
+        """Run a feature's job now and then every `seconds`, until the runner stops."""
+        run = self.in_pool(job)
+        while True:
+            try:
+                await run()
+            except outages.OUTAGE as error:
+                outages.away(error)
+            except Exception:
+                logger.exception("%s failed; it runs again next period", job.__qualname__)
+            await asyncio.sleep(seconds)
 
     async def send_notices(self) -> None:
         """Mail and push the notifications due on the runner's own sender thread, one sending at
@@ -250,6 +284,37 @@ class Runner:
             logger.exception("sending notifications failed; it runs again next period")
         finally:
             self.sending = False
+
+    def hint_tasks(self) -> None:
+        """From any thread: a task was queued (a mail leaving its request); run it now."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.wake_tasks)
+
+    def wake_tasks(self) -> None:
+        """Work the task queue on the mail thread, unless a run is already waiting for it."""
+        if not self.tasks_waiting and self.mailer is not None:
+            self.tasks_waiting = True
+            self.spawn(self.run_tasks())
+
+    async def run_tasks(self) -> None:
+        """The queued tasks on the mail thread, after whatever it is sending (one thread: one
+        thing at a time, so a slow mail server holds no bot nor sweep)."""
+        try:
+            await DatabaseSyncToAsync(
+                self.run_tasks_now, thread_sensitive=False, executor=self.mailer
+            )()
+        except outages.OUTAGE as error:
+            outages.away(error)
+        except Exception:
+            logger.exception("running the queued tasks failed; the next sweep tries again")
+        finally:
+            self.tasks_waiting = False  # at worst one run more, never none
+
+    def run_tasks_now(self) -> None:
+        """On the mail thread: a task queued from here on wakes another run."""
+        self.tasks_waiting = False
+        task_worker.run_due()
 
     def stuck(self, running: Mapping[int, int], first: bool) -> list[int]:
         """Games to wake: every one at start-up, then those whose version stood still a period.
@@ -280,6 +345,12 @@ def hint(game_id: int) -> None:
 def bots_due_here(sender: Any, game_id: int, **kwargs: Any) -> None:
     """The services committed a change that may leave a bot to act: look."""
     hint(game_id)
+
+
+@receiver(task_enqueued)
+def task_queued_here(sender: Any, **kwargs: Any) -> None:
+    """A task was queued in this process: its mail thread runs it once the queuing commits."""
+    transaction.on_commit(RUNNER.hint_tasks, robust=True)
 
 
 def serve(app: ASGIApp) -> ASGIApp:

@@ -15,6 +15,7 @@ from games.services.base import (
     StaleVersion,
     bots_due,
     closed_unstarted,
+    game_ended,
     stored,
 )
 from games.services.deletion import delete_account
@@ -63,6 +64,7 @@ from games.services.tables import (
     leave,
     quick_game,
     remove_bot,
+    seat_people,
 )
 from games.services.vacation import announce_vacations
 
@@ -93,6 +95,7 @@ __all__ = [
     "current_rematch",
     "decline_rematch",
     "delete_account",
+    "game_ended",
     "join",
     "leave",
     "hints_on",
@@ -106,6 +109,7 @@ __all__ = [
     "replay",
     "resign",
     "run_bots",
+    "seat_people",
     "seated",
     "sweep_absences",
     "announce_vacations",

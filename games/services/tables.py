@@ -162,6 +162,37 @@ def quick_game(host: User, kind: str, *, rated: bool = True) -> Game:
     return game
 
 
+def seat_people(
+    kind: str,
+    people: list[User],
+    *,
+    pace: str = Game.Pace.RELAXED,
+    rated: bool = True,
+    bots: list[str] | None = None,
+    private: bool = False,
+) -> Game:
+    """A table of these people (the first hosts) and these bot levels, started at once: how
+    quick pairing and tournaments seat the people they matched. Refused whole (nothing made)
+    if any of them may not sit together (a block) or the count does not fit the game."""
+    levels = list(bots or [])
+    with transaction.atomic():
+        if len({p.pk for p in people}) != len(people) or not people:
+            raise ServiceError("Each person sits once, and a table needs someone at it.")
+        host = people[0]
+        # Dealt below: it never waits, so no cap on waiting tables counts it (check_waiting).
+        game = open_table(
+            host, kind, len(people) + len(levels), pace=pace, rated=rated, private=private
+        )
+        for person in people[1:]:
+            join(game, person, game.invite)
+        for level in levels:
+            add_bot(game, host, level)
+        game = lock(game.pk)
+        deal(game, check_start(game, host))
+    bots_after_commit(game.pk)
+    return game
+
+
 # --- join and leave -----------------------------------------------------------------------
 
 

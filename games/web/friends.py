@@ -12,14 +12,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Avg, F, OuterRef, Q, Subquery
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import friends
 from accounts.models import Rating, User
+from accounts.redirects import next_page
 from games import services
 from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, listed, watchable
 from games.models import LIVE, Game, Seat, TableSocket
@@ -41,11 +41,9 @@ CHANGES: dict[str, tuple[Callable[[User, User | None], Any], str]] = {
 
 
 def back_to(request: HttpRequest, person: User) -> str:
-    """Where a friend button returns: the page that posted it (this site's), else the profile."""
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-        return target
-    return reverse("profile", args=[person.username])
+    """Where a friend button returns: the page that posted it (a path on this site), else the
+    person's profile."""
+    return next_page(request, reverse("profile", args=[person.username]))
 
 
 @login_required
@@ -66,7 +64,7 @@ def change(request: AuthedRequest, username: str, verb: str) -> HttpResponse:
         if verb in ("block", "unblock"):
             services.chat.redraw_everywhere(request.user.pk)
         messages.success(request, said.format(name=person.username))
-    return redirect(back_to(request, person))
+    return HttpResponseRedirect(back_to(request, person))
 
 
 # --- the friends page -----------------------------------------------------------------------

@@ -7,12 +7,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from accounts.redirects import local_path
 from games.access import AuthedRequest
 from games.services import ServiceError, notice_push, notices
 
@@ -64,8 +65,7 @@ def open_notification(request: AuthedRequest, notification_id: int) -> HttpRespo
     found = notices.mark_read(request.user, notification_id)
     if found is None:
         raise Http404("No such notification.")
-    allowed = url_has_allowed_host_and_scheme(found.url, allowed_hosts={request.get_host()})
-    return redirect(found.url if allowed else "games:inbox")
+    return HttpResponseRedirect(local_path(found.url, reverse("games:inbox")))
 
 
 @login_required

@@ -51,6 +51,8 @@ TINY = {
     "BENCH_SOAK_PEOPLE": "2",
     "BENCH_SOAK_MINUTES": "0.2",
     "BENCH_SOAK_SAMPLE": "4",
+    "BENCH_TOURNEY_PEOPLE": "40",
+    "BENCH_TOURNEY_RUNS": "1",
 }
 
 
@@ -76,7 +78,15 @@ def test_every_bench_module_has_a_short_pass() -> None:
     """`make bench` runs these; a new one needs its tiny sizes and a test here."""
     from bench.__main__ import modules
 
-    assert modules() == ["bots", "cakehalla", "midnight_bakery", "pushes", "site", "stats"]
+    assert modules() == [
+        "bots",
+        "cakehalla",
+        "midnight_bakery",
+        "pushes",
+        "site",
+        "stats",
+        "tournaments",
+    ]
 
 
 def counts(pattern: str, out: str) -> list[int]:
@@ -121,6 +131,13 @@ def test_stats() -> None:
     out = run_bench("bench.stats")
     assert len(re.findall(r"/stats/[\w-]+/ [\d.]+ ms, \d+ queries", out)) == 2, out
     assert "profile of a person" in out
+
+
+@in_process
+def test_tournaments() -> None:
+    out = run_bench("bench.tournaments")
+    assert len(re.findall(r"Swiss round of 40 into tables of 4 \(\w+\): [\d.]+ ms CPU", out)) == 2
+    assert re.search(r"arena re-seating of a finished table .*: [\d.]+ ms CPU median", out), out
 
 
 def test_web() -> None:

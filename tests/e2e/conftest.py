@@ -1,4 +1,8 @@
-"""A live Daphne on a free port with its own SQLite file, and Debian's Chromium to drive it."""
+"""A live Daphne on a free port with its own SQLite file, and Debian's Chromium to drive it.
+
+The site runs as `make run` runs it: DEBUG off, its static files collected (into the session's
+temp folder, bench/web/settings.py), SQLite and the in-memory channel layer.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.web.site import free_port, wait_ready
+from bench.web.site import base_env, free_port, own_static, wait_ready
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,25 +26,29 @@ def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     """The site under Daphne; yields its base URL and the path of its database."""
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium")
-    db = tmp_path_factory.mktemp("site") / "db.sqlite3"
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{db}",
-        "DEBUG": "1",
-        "REDIS_PREFIX": f"e2e-{os.getpid()}",
-        # Paced tables' clocks 0.4 times as long (fast: 8 s a move, 24 s bank); relaxed ones
-        # (every other browser test) have none.
-        "PACE_SCALE": "0.4",
-        # Pages without a table socket ask for the menu's inbox badge this often (60 s live).
-        "BADGE_POLL_SECONDS": "2",
-    }
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
+    folder = tmp_path_factory.mktemp("site")
+    db = folder / "db.sqlite3"
+    env = base_env()  # DEBUG off, a secret key, cookies over plain HTTP: as `make run`
+    own_static(env, folder)
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite:///{db}",
+            # Paced tables' clocks 0.4 times as long (fast: 8 s a move, 24 s bank); relaxed ones
+            # (every other browser test) have none.
+            "PACE_SCALE": "0.4",
+            # Pages without a table socket ask for the menu's inbox badge this often (60 s live).
+            "BADGE_POLL_SECONDS": "2",
+            # Every browser signs up from 127.0.0.1: more than one client's hourly allowance.
+            "SIGNUPS_PER_CLIENT": "10000",
+        }
     )
+    for command in (["migrate"], ["collectstatic"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command, "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
     port = free_port()
     daphne = Path(sys.executable).parent / "daphne"
     log = open(tmp_path_factory.mktemp("log") / "daphne.log", "wb")  # noqa: SIM115

@@ -89,3 +89,11 @@ def test_admin_lists_still_search_and_filter(staff: Client, running_game: Game) 
     assert games.status_code == seats.status_code == 200
     assert f"/admin/games/game/{running_game.pk}/change/" in games.content.decode()
     assert "bob" in seats.content.decode()
+
+
+def test_task_results_are_for_superusers_not_moderators(staff: Client, moderator: User) -> None:
+    """The mail queue's results (failed mails, their tracebacks) are the operators' business."""
+    results = "/admin/django_tasks_database/dbtaskresult/"
+    assert staff.get(results).status_code == 200
+    assert client_for(moderator).get(results).status_code == 403
+    assert "dbtaskresult" not in client_for(moderator).get("/admin/").content.decode()

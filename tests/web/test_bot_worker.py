@@ -16,11 +16,14 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.core import mail
 from django.db import OperationalError
+from django.test import Client
 
 from accounts.models import User
 from games import catalog, groups, services
 from games.live import runner as live_runner
+from games.live import task_worker
 from games.live.runner import RUNNER, Runner, running_with_bots
 from games.models import Action, Game
 
@@ -345,4 +348,61 @@ async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sen
         assert sendings[0].startswith("notices")
     finally:
         let_go.set()
+        await RUNNER.stop()
+
+
+async def test_a_features_job_runs_every_period_in_the_runners_threads_and_survives_a_failure(
+    after_commit: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[str] = []
+
+    def job() -> None:
+        runs.append(threading.current_thread().name)
+        if len(runs) == 1:
+            raise RuntimeError("the first run fails")
+
+    monkeypatch.setattr(live_runner, "JOBS", [])
+    live_runner.every(0.01, job)
+    RUNNER.start()
+    try:
+        await until(lambda: len(runs) >= 3, "the job ran again after its failure")
+        assert all(name.startswith("bots") for name in runs)
+    finally:
+        await RUNNER.stop()
+    stopped = len(runs)
+    await asyncio.sleep(0.05)
+    assert len(runs) == stopped  # the runner's stop ends the job's repeats
+
+
+async def test_a_reset_mail_queued_in_a_request_goes_out_on_the_runners_mail_thread_at_once(
+    after_commit: None, settings: Any, monkeypatch: pytest.MonkeyPatch, make_user: Any
+) -> None:
+    """The task queue's worker runs inside the process (no second command for `make run`): the
+    start-up sweep works the queue, and a task queued later is run at once, not at the next
+    sweep (an hour off here)."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    runs: list[str] = []
+    work_the_queue = task_worker.run_due
+
+    def counted() -> None:
+        work_the_queue()
+        runs.append(threading.current_thread().name)
+
+    monkeypatch.setattr(task_worker, "run_due", counted)
+
+    def ask_for_a_reset() -> None:
+        dora = make_user("dora")
+        dora.email, dora.email_verified = "dora@example.com", True
+        dora.save()
+        Client().post("/accounts/password/reset/", {"email": "dora@example.com"})
+
+    RUNNER.start()
+    try:
+        await until(lambda: len(runs) == 1, "the start-up sweep worked the queue")
+        await database_sync_to_async(ask_for_a_reset)()
+        await until(lambda: len(mail.outbox) == 1, "the reset mail went out")
+        assert mail.outbox[0].to == ["dora@example.com"]
+        await until(lambda: len(runs) == 2, "the run the request woke ended")
+        assert all(name.startswith("notices") for name in runs)  # the mail thread
+    finally:
         await RUNNER.stop()

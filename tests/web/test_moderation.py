@@ -53,6 +53,12 @@ def test_the_moderators_group_has_exactly_its_permissions() -> None:
         "games.view_notification",
         "games.view_report",
         "games.view_seat",
+        "tournaments.change_entrant",
+        "tournaments.change_tournament",
+        "tournaments.view_entrant",
+        "tournaments.view_round",
+        "tournaments.view_table",
+        "tournaments.view_tournament",
     ]
 
 

@@ -4,14 +4,16 @@ mail, each kind with a one-click unsubscribe link that works without logging in.
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core import mail
+from django.core import mail, signing
 from django.test import Client
 from django.utils import timezone
 
+from accounts import emails
 from accounts.models import User
 from games import services
 from games.models import Game, Notification
@@ -149,3 +151,72 @@ def test_settings_choose_the_mails(rival: User) -> None:
         False,
         True,
     )
+
+
+def unsubscribe_path(message: mail.EmailMessage) -> str:
+    """The path of the mail's link that stops every kind it carries (its List-Unsubscribe)."""
+    return message.extra_headers["List-Unsubscribe"].strip("<>").removeprefix("http://testserver")
+
+
+def test_the_unsubscribe_pages_show_no_address(player: User, rival: User) -> None:
+    opted_in(rival)
+    invite(player, [rival])
+    notice_mail.sweep_mail(LATER)
+    path = unsubscribe_path(mail.outbox[0])
+    holder = Client()  # whoever holds the link, say from a forwarded mail
+    for page in (holder.get(path), holder.post(path)):
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert "bob@example.com" not in text and "@" not in text.split("<main", 1)[1]
+        assert "mail you about invitations to tables" in text
+
+
+def test_an_unsubscribe_link_lapses_after_sixty_days(
+    player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opted_in(rival)
+    for days, table in ((59, 1), (61, 2)):
+        mailed_at = int(time.time()) - days * 24 * 3600
+        with monkeypatch.context() as then:
+            stamp = signing.b62_encode(mailed_at)
+            then.setattr(signing.TimestampSigner, "timestamp", lambda self, s=stamp: s)
+            invite(player, [rival])
+            notice_mail.sweep_mail(LATER)
+        assert len(mail.outbox) == table
+    fresh_enough, too_old = (unsubscribe_path(message) for message in mail.outbox)
+    refused = Client().post(too_old)
+    assert refused.status_code == 400
+    assert "This link has expired" in refused.content.decode()
+    assert "Settings" in refused.content.decode()
+    rival.refresh_from_db()
+    assert rival.mail_invite
+    assert Client().post(fresh_enough).status_code == 200
+    rival.refresh_from_db()
+    assert not rival.mail_invite
+
+
+def test_an_unsubscribe_link_for_a_replaced_address_lapses(player: User, rival: User) -> None:
+    opted_in(rival)
+    invite(player, [rival])
+    notice_mail.sweep_mail(LATER)
+    path = unsubscribe_path(mail.outbox[0])
+    rival.email = "bob@new.example"
+    rival.save()
+    refused = Client().post(path)
+    assert refused.status_code == 400
+    assert "an address the account no longer has" in refused.content.decode()
+    rival.refresh_from_db()
+    assert rival.mail_invite
+
+
+def test_an_unsubscribe_link_from_before_links_named_their_address_is_refused_in_words(
+    rival: User,
+) -> None:
+    opted_in(rival)
+    # What the links in mails sent before this change carry: the account and the kinds only.
+    old = signing.dumps({"user": rival.pk, "kinds": ["invite"]}, salt=emails.UNSUBSCRIBE_SALT)
+    refused = Client().post(f"/accounts/email/unsubscribe/{old}/")
+    assert refused.status_code == 400
+    assert "older mail" in refused.content.decode() and "Settings" in refused.content.decode()
+    rival.refresh_from_db()
+    assert rival.mail_invite

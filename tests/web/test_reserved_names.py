@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import lxml.html
 import pytest
 from django.test import Client
 
@@ -67,3 +70,85 @@ def test_bot_accounts_are_reused_and_never_have_a_password(player: User, rival: 
     c = services.add_bot(second, rival, "greedy").user
     assert [a.username, b.username, c.username] == ["greedy-bot-1", "greedy-bot-2", "greedy-bot-1"]
     assert all(u.is_bot and not u.has_usable_password() for u in (a, b, c))
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("\u0430lice", "may not mix alphabets"),  # a Cyrillic a, then Latin
+        ("Anna_\u0410\u043d\u043d\u0430", "may not mix alphabets"),  # Latin and Cyrillic
+        ("\u0440\u0430\u0443pal", "may not mix alphabets"),  # Cyrillic "pay", Latin "pal"
+        ("\u0430\u0441\u0435", "looks too much like “ace”"),  # all Cyrillic, it reads "ace"
+        ("a1ice", "looks too much like “alice”"),
+        ("ALICE", "already exists"),  # Django's own check, case aside
+    ],
+)
+def test_signup_refuses_a_name_that_passes_for_another(
+    name: str, says: str, make_user: Callable[[str], User]
+) -> None:
+    make_user("alice")
+    make_user("ace")
+    status, page = sign_up(name)
+    assert status == 200
+    assert says in page
+    assert not User.objects.filter(username=name).exists()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u0410\u043d\u043d\u0430",  # Anna in Cyrillic: its H-like letters pass for no Latin n
+        "\u7530\u4e2d\u3055\u3093",  # Han and Hiragana, as Japanese names are written
+        "taro\u592a\u90ce",  # Latin with Han
+        "\u00c9lodie",
+        "alicia",
+    ],
+)
+def test_signup_takes_a_name_in_one_alphabet_that_passes_for_nobody(
+    name: str, make_user: Callable[[str], User]
+) -> None:
+    make_user("alice")
+    make_user("anna")
+    status, page = sign_up(name)
+    assert status == 302, page
+    assert User.objects.filter(username=name).exists()
+
+
+def test_an_existing_look_alike_name_is_taken_however_it_was_written(
+    make_user: Callable[[str], User],
+) -> None:
+    make_user("\u0430\u0441\u0435")  # all Cyrillic, made before the rule
+    status, page = sign_up("ace")
+    assert status == 200 and "looks too much like" in page
+
+
+def test_admin_refuses_a_look_alike_name_and_keeps_an_old_one(
+    make_user: Callable[[str], User],
+) -> None:
+    make_user("alice")
+    legacy = make_user("b\u043eb")  # Latin b, Cyrillic o, Latin b: from before the rule
+    admin = User.objects.create_superuser("root", "root@example.com", PASSWORD)
+    client = Client()
+    client.force_login(admin)
+    added = client.post(
+        "/admin/accounts/user/add/",
+        {"username": "\u0430lice", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert added.status_code == 200
+    assert "may not mix alphabets" in added.content.decode()
+    assert not User.objects.filter(username="\u0430lice").exists()
+    change = f"/admin/accounts/user/{legacy.pk}/change/"
+    renamed = client.post(change, change_form(client, change, username="a1ice"))
+    assert renamed.status_code == 200
+    assert "looks too much like “alice”" in renamed.content.decode()
+    kept = client.post(change, change_form(client, change, first_name="Bob"))
+    assert kept.status_code == 302  # an edit that keeps an old name is not refused for it
+    legacy.refresh_from_db()
+    assert (legacy.username, legacy.first_name) == ("b\u043eb", "Bob")
+
+
+def change_form(client: Client, url: str, **changes: str) -> dict[str, str]:
+    """What the admin's change form would post as it stands, with these fields changed."""
+    page = lxml.html.fromstring(client.get(url).content.decode())
+    form = next(f for f in page.forms if f.get("id") == "user_form")
+    return {**dict(form.form_values()), **changes}

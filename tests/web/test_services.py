@@ -204,3 +204,31 @@ def test_a_play_costs_the_same_queries_early_and_late(running_game: Game) -> Non
     running_game.refresh_from_db()
     assert running_game.status == Game.Status.RUNNING
     assert len(set(counts)) == 1, counts
+
+
+def test_seat_people_starts_a_table_of_exactly_those_people_and_bots(make_user) -> None:
+    people = [make_user(name) for name in ("ann", "ben", "cat")]
+    game = services.seat_people("cakehalla", people, pace=Game.Pace.FAST, bots=["random"])
+    assert game.status == Game.Status.RUNNING
+    assert game.pace == Game.Pace.FAST and game.rated
+    seats = list(game.seats.order_by("position"))
+    assert sorted(s.user_id for s in seats if not s.bot) == sorted(p.pk for p in people)
+    assert [s.bot for s in seats if s.bot] == ["random"]
+    assert all(s.position is not None for s in seats)
+
+
+def test_seat_people_makes_nothing_when_two_of_them_block_each_other(make_user) -> None:
+    from accounts import friends
+
+    ann, ben = make_user("ann"), make_user("ben")
+    friends.block(ben, ann)
+    with pytest.raises(services.NotAllowed):
+        services.seat_people("midnight-bakery", [ann, ben])
+    assert not Game.objects.exists()
+
+
+def test_seat_people_refuses_someone_twice(make_user) -> None:
+    ann = make_user("ann")
+    with pytest.raises(services.ServiceError, match="sits once"):
+        services.seat_people("midnight-bakery", [ann, ann])
+    assert not Game.objects.exists()

@@ -65,6 +65,7 @@ def test_the_download_holds_every_finished_game_and_the_ratings(
         "mail_rematch": False,
         "mail_ended": False,
         "mail_friend": False,
+        "mail_tournament": False,
     }
     assert [g["id"] for g in data["games"]] == [g.pk for g in mine]
     assert theirs.pk not in [g["id"] for g in data["games"]]

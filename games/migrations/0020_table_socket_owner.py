@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_moderators_see_social'),
+        ('games', '0019_notification_tournament_kind'),
     ]
 
     operations = [

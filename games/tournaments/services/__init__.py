@@ -1,0 +1,63 @@
+"""The only code that changes a tournament's rows: each verb locks the tournament's row, checks,
+changes, bumps its version and announces it to the tournament's group once committed.
+
+Modules: base (the lock, versions, the group, what people are told), entry (create, join,
+withdraw, pause, resume, presence), rounds (start, Swiss rounds, arena seating, a table's end
+and what follows), results (recording a table once, the standings, the end), moderation (a
+moderator's removal and stop). Games are made and played only through games.services.
+"""
+
+from games.services import NotAllowed, ServiceError
+from games.tournaments.services.base import now, tournament_group
+from games.tournaments.services.entry import (
+    Rules,
+    block_note,
+    create,
+    here,
+    join,
+    pause,
+    resume,
+    withdraw,
+)
+from games.tournaments.services.moderation import remove, stop
+from games.tournaments.services.results import (
+    STANDING_ORDER,
+    Standing,
+    record_table,
+    recount,
+    standings,
+)
+from games.tournaments.services.rounds import (
+    advance,
+    game_ended_here,
+    start,
+    table_ended,
+    warn_soon,
+)
+
+__all__ = [
+    "STANDING_ORDER",
+    "NotAllowed",
+    "Rules",
+    "ServiceError",
+    "Standing",
+    "advance",
+    "block_note",
+    "create",
+    "game_ended_here",
+    "here",
+    "join",
+    "now",
+    "pause",
+    "record_table",
+    "recount",
+    "remove",
+    "resume",
+    "standings",
+    "start",
+    "stop",
+    "table_ended",
+    "tournament_group",
+    "warn_soon",
+    "withdraw",
+]

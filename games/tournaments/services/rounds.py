@@ -1,0 +1,325 @@
+"""A tournament under way: the start (or a cancel when too few came), each Swiss round paired
+once, an arena's free people seated, a table's end counted and what follows it.
+
+One pairing at a time, by the database: every pass locks the tournament's row first, and a
+Swiss round is a row unique per tournament and number, so a second process that waited on the
+lock finds the round made and does nothing. All state is in rows: after a restart the sweep
+picks up where the last pass left off.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.models import User
+from games import catalog
+from games.models import TURN_BASED
+from games.services import seat_people
+from games.services.presence import lately_here
+from games.tournaments import draw
+from games.tournaments.models import Entrant, Round, Table, Tournament
+from games.tournaments.services.base import Told, bump, lock, now, tell, tell_each
+from games.tournaments.services.entry import blocked_pairs, leave
+from games.tournaments.services.results import finish, record_table, recount
+
+logger = logging.getLogger(__name__)
+
+ABSENCES_TO_WITHDRAW = 2
+"""Swiss rounds in a row skipped for being away that withdraw an entrant."""
+
+
+# --- the start ----------------------------------------------------------------------------
+
+
+def start(tournament: Tournament | int) -> bool:
+    """Start a tournament whose time came: cancelled if fewer than a table came, else the first
+    Swiss round is paired or the arena's first tables seated. Whether it started."""
+    with transaction.atomic():
+        tournament = lock(tournament)
+        at = now()
+        if tournament.status != Tournament.Status.SCHEDULED or tournament.starts_at > at:
+            return False
+        came = Entrant.objects.filter(tournament=tournament, withdrawn=False).count()
+        if came < tournament.fewest:
+            cancel(tournament, came)
+            return False
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = at
+        fields = ["status", "started_at"]
+        if tournament.is_arena:
+            tournament.ends_at = at + timedelta(minutes=tournament.minutes or 0)
+            fields.append("ends_at")
+            Entrant.objects.filter(tournament=tournament).update(free_since=at)
+        bump(tournament, fields)
+        if tournament.is_swiss:
+            pair_round(tournament, 1)
+        else:
+            seat_free(tournament)
+    return True
+
+
+def cancel(tournament: Tournament, came: int) -> None:
+    """Too few came (the row is locked): the tournament is called off and its creator and
+    entrants are told."""
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.finished_at = now()
+    bump(tournament, ["status", "finished_at"])
+    text = (
+        f"{tournament.name} was cancelled: {came} of the {tournament.fewest} people a table "
+        "needs joined."
+    )
+    told = set(Entrant.objects.filter(tournament=tournament).values_list("user_id", flat=True))
+    if tournament.creator_id is not None:
+        told.add(tournament.creator_id)
+    tell(tournament, {pk: f"tournament:{tournament.pk}:cancelled" for pk in told}, text)
+
+
+def warn_soon(tournament: Tournament | int) -> bool:
+    """Tell the entrants, once, that the tournament starts within 5 minutes."""
+    with transaction.atomic():
+        tournament = lock(tournament)
+        if tournament.warned or tournament.status != Tournament.Status.SCHEDULED:
+            return False
+        tournament.warned = True
+        bump(tournament, ["warned"])
+        people = Entrant.objects.filter(tournament=tournament, withdrawn=False)
+        keys = {
+            pk: f"tournament:{tournament.pk}:soon"
+            for pk in people.values_list("user_id", flat=True)
+        }
+        tell(tournament, keys, f"{tournament.name} starts in 5 minutes.")
+    return True
+
+
+# --- who is here --------------------------------------------------------------------------
+
+
+def present(tournament: Tournament, entrants: list[Entrant], at: datetime) -> set[int]:
+    """The entrants who count as here: at a turn-based pace everyone; at a live pace those whose
+    tournament page or a table of the tournament had a socket open within AWAY_SECONDS."""
+    if tournament.pace in TURN_BASED:
+        return {e.pk for e in entrants}
+    since = at - timedelta(seconds=settings.AWAY_SECONDS)
+    games = Table.objects.filter(tournament=tournament).exclude(game=None)
+    at_tables = lately_here(games.values_list("game_id", flat=True))
+    return {e.pk for e in entrants if (e.seen_at and e.seen_at >= since) or e.user_id in at_tables}
+
+
+# --- Swiss --------------------------------------------------------------------------------
+
+
+def met_before(tournament: Tournament) -> dict[draw.Pair, int]:
+    """How often each pair of entrants shared a table so far."""
+    met: dict[draw.Pair, int] = {}
+    tables = Table.objects.filter(tournament=tournament).exclude(game=None)
+    for people in tables.values_list("people", flat=True):
+        for p in draw.pairs_of(people):
+            met[p] = met.get(p, 0) + 1
+    return met
+
+
+def round_over(tournament: Tournament) -> bool:
+    """Whether every table of the round under way is recorded."""
+    if tournament.current_round == 0:
+        return True
+    return not Table.objects.filter(
+        tournament=tournament, round__number=tournament.current_round, recorded=False
+    ).exists()
+
+
+def pair_round(tournament: Tournament, number: int) -> Round | None:
+    """Pair Swiss round `number` of the locked tournament, once: None if it is made already or
+    its time has not come (a table of the last round still plays)."""
+    if Round.objects.filter(tournament=tournament, number=number).exists():
+        return None
+    if number != tournament.current_round + 1 or not round_over(tournament):
+        return None
+    at = now()
+    entrants = list(
+        Entrant.objects.filter(tournament=tournament, withdrawn=False).select_related("user")
+    )
+    here = present(tournament, entrants, at)
+    skipped = [e for e in entrants if e.pk not in here]
+    playing = [e for e in entrants if e.pk in here]
+    seating = draw.swiss(
+        [draw.Standing(e.pk, e.points, e.buchholz, e.wins, e.rating, e.byes) for e in playing],
+        tournament.seats,
+        tournament.fewest,
+        met_before(tournament),
+        blocked_pairs(playing),
+        bots_for_byes=tournament.bye == Tournament.Bye.BOT,
+    )
+    made = Round.objects.create(
+        tournament=tournament, number=number, paired_at=at, skipped=[e.pk for e in skipped]
+    )
+    by_id = {e.pk: e for e in entrants}
+    told = seat_tables(tournament, made, seating.tables, seating.bots, by_id, start_at=1)
+    bye_points = draw.bye_points(tournament.seats, tournament.place_points)
+    for n, entrant_id in enumerate(seating.byes, start=len(seating.tables) + 1):
+        bye = Table.objects.create(
+            tournament=tournament,
+            round=made,
+            number=n,
+            people=[entrant_id],
+            recorded=True,
+            recorded_at=at,
+            awarded=[{"entrant": entrant_id, "place": None, "points": bye_points, "bonus": 0}],
+        )
+        by_id[entrant_id].table = bye
+        by_id[entrant_id].save(update_fields=["table"])
+        told.append(
+            Told(
+                by_id[entrant_id].user_id,
+                f"tournament:{tournament.pk}:round:{number}",
+                f"Round {number} of {tournament.name}: you have a bye ({bye_points:g} points).",
+            )
+        )
+    mark_absences(here, skipped, playing)
+    tournament.current_round = number
+    recount(tournament)
+    bump(tournament, ["current_round"])
+    tell_each(tournament, told)
+    return made
+
+
+def mark_absences(here: set[int], skipped: list[Entrant], playing: list[Entrant]) -> None:
+    """Skipped entrants count an absence (withdrawn after two in a row); those here start over."""
+    for entrant in skipped:
+        entrant.absences += 1
+        entrant.save(update_fields=["absences"])
+        if entrant.absences >= ABSENCES_TO_WITHDRAW:
+            leave(entrant, Entrant.Withdrawn.ABSENT)
+    Entrant.objects.filter(pk__in=[e.pk for e in playing if e.absences]).update(absences=0)
+
+
+def seat_tables(
+    tournament: Tournament,
+    made: Round | None,
+    tables: tuple[tuple[int, ...], ...] | list[tuple[int, ...]],
+    bots: tuple[int, ...] | list[int],
+    by_id: dict[int, Entrant],
+    start_at: int,
+) -> list[Told]:
+    """Start a game for each table (through the services, as any rated game) and its Table row;
+    what each person seated is told."""
+    house_bot = catalog.get(tournament.kind).house_bot
+    told = []
+    for number, (people, bot_count) in enumerate(zip(tables, bots, strict=True), start=start_at):
+        users: list[User] = [by_id[e].user for e in people]
+        game = seat_people(
+            tournament.kind,
+            users,
+            pace=tournament.pace,
+            rated=True,
+            bots=[house_bot] * bot_count,
+            private=tournament.private,
+        )
+        table = Table.objects.create(
+            tournament=tournament, round=made, number=number, game=game, people=list(people)
+        )
+        Entrant.objects.filter(pk__in=people).update(table=table, free_since=None)
+        where = f"Round {made.number} of" if made is not None else "Your next table in"
+        for e in people:
+            key = f"tournament:{tournament.pk}:table:{table.pk}"
+            told.append(Told(by_id[e].user_id, key, f"{where} {tournament.name} is ready.", game))
+    return told
+
+
+# --- arena --------------------------------------------------------------------------------
+
+
+def seat_free(tournament: Tournament) -> int:
+    """Seat the locked arena's free people (their table ended, not paused, here) at new
+    tables; how many tables. None after the arena's end."""
+    at = now()
+    if tournament.status != Tournament.Status.RUNNING or arena_over(tournament, at):
+        return 0
+    free = list(
+        Entrant.objects.filter(tournament=tournament, withdrawn=False, paused=False)
+        .exclude(table__recorded=False)
+        .select_related("user", "table")
+    )
+    here = present(tournament, free, at)
+    free = [e for e in free if e.pk in here]
+    if len(free) < tournament.fewest:
+        return 0
+    waiting = [
+        draw.Free(
+            e.pk,
+            e.points,
+            e.rating,
+            (e.free_since or at).timestamp(),
+            frozenset(e.table.people) if e.table is not None else frozenset(),
+        )
+        for e in free
+    ]
+    tables = draw.arena(
+        waiting,
+        tournament.seats,
+        tournament.fewest,
+        at.timestamp(),
+        settings.ARENA_SETTLE_SECONDS,
+        blocked_pairs(free),
+    )
+    if not tables:
+        return 0
+    last = Table.objects.filter(tournament=tournament).order_by("-number").first()
+    by_id = {e.pk: e for e in free}
+    told = seat_tables(
+        tournament, None, tables, [0] * len(tables), by_id, (last.number if last else 0) + 1
+    )
+    bump(tournament)
+    tell_each(tournament, told)
+    return len(tables)
+
+
+def arena_over(tournament: Tournament, at: datetime) -> bool:
+    """Whether the arena's time ran out: no new table starts after it."""
+    return tournament.ends_at is not None and at >= tournament.ends_at
+
+
+# --- what follows a table's end -------------------------------------------------------------
+
+
+def advance(tournament: Tournament | int) -> None:
+    """What is due next, once: the next Swiss round (or the end after the last), an arena's
+    free people seated (or its end once its time ran out and its last table ended)."""
+    with transaction.atomic():
+        tournament = lock(tournament)
+        if tournament.status != Tournament.Status.RUNNING:
+            return
+        if tournament.is_swiss:
+            if not round_over(tournament):
+                return
+            if tournament.current_round >= (tournament.rounds or 0):
+                finish(tournament)
+            else:
+                pair_round(tournament, tournament.current_round + 1)
+            return
+        if not arena_over(tournament, now()):
+            seat_free(tournament)
+        elif not Table.objects.filter(tournament=tournament, recorded=False).exists():
+            finish(tournament)
+
+
+def table_ended(game_id: int) -> None:
+    """A game ended: if it was a tournament table, count it once and do what follows."""
+    table = Table.objects.filter(game_id=game_id).values_list("pk", "tournament_id").first()
+    if table is None:
+        return
+    record_table(table[0])
+    advance(table[1])
+
+
+def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+    """The services' `game_ended` signal (after the game's commit): a failure is logged, never
+    raised into the move that ended the game; the sweep records what this missed."""
+    try:
+        table_ended(game_id)
+    except Exception:
+        logger.exception("Tournament table of game %s not recorded; the sweep will", game_id)
