@@ -79,12 +79,13 @@ def test_a_started_or_cancelled_table_no_longer_counts(player: User, rival: User
         services.create_game(player, "midnight-bakery", 2)
 
 
-def test_games_against_bots_and_tutorials_start_beside_a_full_count(player: User) -> None:
+def test_games_dealt_at_once_start_beside_a_full_count(player: User, rival: User) -> None:
     for _ in range(WAITING_TABLES):
         services.create_game(player, "midnight-bakery", 2)
     quick = services.quick_game(player, "cakehalla")
     learning = services.tutorial.start_tutorial(player, "midnight-bakery")
-    assert {quick.status, learning.status} == {Game.Status.RUNNING}
+    paired = services.seat_people("cakehalla", [player, rival])  # quick pairing, tournaments
+    assert {quick.status, learning.status, paired.status} == {Game.Status.RUNNING}
 
 
 def test_a_rematch_is_offered_beside_a_full_count(player: User, rival: User) -> None:
