@@ -10,6 +10,9 @@ from games.web import history as game_views_history
 from games.web import people
 from games.web import tables as game_views
 
+# Every 404 says what was not found in the site's words (never "No Game matches the given query.").
+handler404 = "games.web.errors.not_found"
+
 FAVICON = "img/favicon.svg"  # also base.html's <link rel="icon">, swapped by notify.js on a move
 
 urlpatterns = [

@@ -225,9 +225,14 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         return f"{self.template_dir}/_replay_hands.html"
 
     @property
-    def quick_play(self) -> str:
-        """The lobby's button for a quick game against bots."""
-        return f"Play {self.name} against bots now"
+    def practice_play(self) -> str:
+        """The lobby's button for a practice game against bots, started at once."""
+        return f"Practice {self.name} against bots (unrated, with hints)"
+
+    @property
+    def rated_play(self) -> str:
+        """The lobby's button for a rated game against bots, started at once."""
+        return f"Rated {self.name} against bots"
 
     @property
     def quick_pitch(self) -> str:

@@ -499,11 +499,6 @@ class MidnightBakery(GameKind[State, View, Action]):
     lesson = LESSON
 
     @property
-    def quick_play(self) -> str:
-        """The lobby's button for a quick night."""
-        return "Play a night against bots now"
-
-    @property
     def quick_pitch(self) -> str:
         """The lobby's invitation to a quick night."""
         return "bake a night"

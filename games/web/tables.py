@@ -10,7 +10,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -23,8 +24,8 @@ from games.access import (
     AuthedRequest,
     HtmxHttpRequest,
     get_game_or_404,
+    joinable,
     listed,
-    not_blocked,
     watchable,
 )
 from games.boards import (
@@ -195,15 +196,32 @@ def recently_finished(user: Any) -> QuerySet[Game]:
     )
 
 
+# The lobby lists this many tables to join, newest first, at most LOBBY_TABLES_PER_HOST of one
+# host: however many tables one account opens, another person's new table shows beside them.
+LOBBY_TABLES = 30
+LOBBY_TABLES_PER_HOST = 2
+
+
+def tables_to_join(user: Any) -> QuerySet[Game]:
+    """The public tables this viewer could sit at now (access.joinable), newest first, the
+    newest LOBBY_TABLES_PER_HOST of each host."""
+    newest_of_host = Window(
+        RowNumber(), partition_by=[F("host_id")], order_by=[F("created_at").desc(), F("pk").desc()]
+    )
+    return (
+        joinable(listed(Game.objects.all()), user)
+        .annotate(host_rank=newest_of_host)
+        .filter(host_rank__lte=LOBBY_TABLES_PER_HOST)
+        .select_related("host")
+        .order_by("-created_at", "-pk")[:LOBBY_TABLES]
+    )
+
+
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Open public tables (but those a block keeps you from), your running games, and a quick
-    night against bots."""
-    open_tables = (
-        not_blocked(listed(Game.objects.filter(status=Game.Status.OPEN)), request.user)
-        .annotate(seated=Count("seats"))
-        .select_related("host")[:30]
-    )
+    """The public tables you could sit at (see tables_to_join), your games, and a game against
+    bots at once, practice or rated."""
+    open_tables = tables_to_join(request.user)
     tables = your_tables(request.user) if request.user.is_authenticated else []
     waiting = {t.game.pk for t in tables if t.waits_on_you}
     return render(
@@ -211,6 +229,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "open_tables": open_tables,
+            "per_host": LOBBY_TABLES_PER_HOST,
             "your_tables": tables,
             "waiting": waiting,
             "recent": recently_finished(request.user),
@@ -250,10 +269,12 @@ def new_game(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_night(request: AuthedRequest) -> HttpResponse:
-    """A game against the kind's quick bots, started at once (the first game unless posted)."""
+    """A game against the kind's quick bots, started at once (the first game unless posted):
+    practice (unrated, with hints) when the form says so, else rated."""
     kind = request.POST.get("kind", catalog.available()[0].slug)
+    practice = request.POST.get("practice") == "yes"
     try:
-        game = services.quick_game(request.user, kind)
+        game = services.quick_game(request.user, kind, rated=not practice)
     except services.ServiceError as exc:
         return render(request, "games/refused.html", {"message": str(exc)}, status=exc.status)
     return redirect(game)

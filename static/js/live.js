@@ -21,6 +21,8 @@
     4402: "A moderator closed your account, so you can no longer play or chat here.",
     4403: "The host lets only some people watch this game, and you are not one of them.",
     4404: "You can no longer watch this table.",
+    4408: "This table is open in too many of your tabs: close one, then reload this one.",
+    4409: "You have too many Bakehouse tables open in your tabs: close some, then reload this one.",
     4429: "Too many messages from this page. Reload to go on."
   };
 
