@@ -8,6 +8,7 @@ from django.utils import formats, timezone
 from accounts.models import HeldName, User
 from accounts.names import validate_person_name
 
+
 def clean_address(form: forms.ModelForm[User]) -> str:
     """The optional address, its domain lower-cased. An address another account verified is
     taken like any other (the page must not tell a stranger whose address has an account): its

@@ -109,7 +109,7 @@ def test_signup_with_an_address_another_account_verified_answers_as_any_and_tell
     assert not dora.email_verified
     mails = {m.to[0]: m for m in sent()}
     told = mails["ALICE@example.com"]
-    assert "already belongs to your account \"alice\"" in told.body
+    assert 'already belongs to your account "alice"' in told.body
     assert "/accounts/email/verify/" not in told.body  # no link to verify it for dora
     assert "/accounts/email/verify/" in mails["fresh@example.com"].body
 
