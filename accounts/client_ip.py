@@ -19,3 +19,13 @@ def client_ip(request: HttpRequest) -> str | None:
         return chain[-hops]
     peer = request.META.get("REMOTE_ADDR")
     return peer if isinstance(peer, str) else None
+
+
+def socket_ip(headers: list[tuple[bytes, bytes]], peer: str | None) -> str | None:
+    """A socket's client address (its ASGI scope's headers and peer), as client_ip finds it."""
+    forwarded = b",".join(v for k, v in headers if k.lower() == b"x-forwarded-for")
+    chain = [a.strip() for a in forwarded.decode("latin-1").split(",") if a.strip()]
+    hops: int = settings.PROXY_COUNT
+    if hops and len(chain) >= hops:
+        return chain[-hops]
+    return peer

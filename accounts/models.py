@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,13 +25,17 @@ RANKED_RECENT_DAYS = 30
 NAME_HELD_DAYS = 30
 
 
+DELETED_BAKER = "a deleted baker"
+"""A deleted account at a table (its seat, its table's notices), where no number is needed."""
+
+
 def deleted_name(pk: int) -> str:
-    """The name a deleted account shows everywhere: its username from then on.
+    """The name a deleted account shows everywhere else: its username from then on.
 
     A space and '#' are in no username a person can choose (sign-up's validator refuses them),
     so nobody can take it, and every page that shows a username shows this one.
     """
-    return f"a deleted baker #{pk}"
+    return f"{DELETED_BAKER} #{pk}"
 
 
 MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend", "tournament")
@@ -273,7 +278,8 @@ class Block(models.Model):
 
 # A person's days away from turn-based games (the games' clocks read them; accounts knows no
 # game): at most VACATION_DAYS_A_YEAR days whose vacations start in one calendar year, at most
-# VACATION_MOST_AT_ONCE in one go.
+# VACATION_MOST_AT_ONCE in one go. What a vacation uses is counted in hours (vacation_hours_left),
+# so one ended early gives back the rest.
 VACATION_DAYS_A_YEAR = 21
 VACATION_MOST_AT_ONCE = 14
 VACATION_START_WITHIN_DAYS = 60
@@ -305,10 +311,24 @@ class Vacation(models.Model):
         return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
 
 
-def vacation_days_used(user_id: int, year: int) -> int:
-    """Days of the allowance taken by the person's vacations that start in that year."""
+HOUR = timedelta(hours=1)
+
+
+def vacation_hours_left(user_id: int, year: int) -> int:
+    """Hours of the yearly allowance left to the person: each vacation starting in that year
+    takes the hours it stands the clocks still, from its start to its end (a vacation ended
+    early ends then), a part of an hour counted whole."""
     taken = Vacation.objects.filter(user_id=user_id, starts_at__year=year)
-    return sum(taken.values_list("days", flat=True))
+    spans = taken.values_list("starts_at", "ends_at")
+    used = sum(math.ceil((ends - starts) / HOUR) for starts, ends in spans)
+    return VACATION_DAYS_A_YEAR * 24 - used
+
+
+def hours_words(hours: int) -> str:
+    """Hours of the allowance in days and hours ("20 days and 23 hours", "5 hours")."""
+    days, rest = divmod(max(0, hours), 24)
+    parts = [f"{n} {unit}" + ("" if n == 1 else "s") for n, unit in ((days, "day"), (rest, "hour"))]
+    return " and ".join(p for p in parts if not p.startswith("0 ")) or "0 days"
 
 
 def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime) -> str | None:
@@ -325,11 +345,10 @@ def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime)
     mine = Vacation.objects.filter(user_id=user_id)
     if mine.filter(starts_at__lt=ends_at, ends_at__gt=starts_at).exists():
         return "You are already away for part of those days."
-    used = vacation_days_used(user_id, starts_at.year)
-    left = VACATION_DAYS_A_YEAR - used
-    if days > left:
+    left = vacation_hours_left(user_id, starts_at.year)
+    if days * 24 > left:
         return (
-            f"That is {days} days, but only {left} of your {VACATION_DAYS_A_YEAR} vacation days "
-            f"for {starts_at.year} are left."
+            f"That is {days} days, but only {hours_words(left)} of your {VACATION_DAYS_A_YEAR} "
+            f"vacation days for {starts_at.year} are left."
         )
     return None

@@ -10,6 +10,9 @@ from games.web import history as game_views_history
 from games.web import people
 from games.web import tables as game_views
 
+# Every 404 says what was not found in the site's words (never "No Game matches the given query.").
+handler404 = "games.web.errors.not_found"
+
 FAVICON = "img/favicon.svg"  # also base.html's <link rel="icon">, swapped by notify.js on a move
 
 urlpatterns = [
@@ -26,6 +29,7 @@ urlpatterns = [
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", people.profile, name="profile"),
     path("games/", include("games.urls")),
+    path("pairing/", include("games.pairing.urls")),
     path("leaderboards/", people.leaderboard_index, name="leaderboards"),
     path("leaderboards/<slug:slug>/", people.leaderboard, name="leaderboard"),
     path("stats/", game_views_history.site_stats, name="stats"),

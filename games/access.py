@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
@@ -66,7 +67,22 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     refused = watch_refused(game, request.user)
     if refused:
         raise PermissionDenied(refused)
+    if blocked_from(game, request.user):
+        raise PermissionDenied(NOT_FOR_YOU)
     return game
+
+
+NOT_FOR_YOU = "This table is not available to you."  # as joining it says (accounts.friends)
+
+
+def blocked_from(game: Game, user: Any) -> bool:
+    """Whether someone seated at this open table blocks this viewer, who does not sit there: its
+    waiting room is kept from them as its seats are (one query)."""
+    if game.status != Game.Status.OPEN or not signed_in(user):
+        return False
+    seated = Seat.objects.filter(game=game)
+    blockers = Block.objects.filter(blocked=user, blocker_id__in=seated.values("user_id"))
+    return blockers.exclude(Exists(seated.filter(user=user))).exists()
 
 
 # --- watchers: the host's choice at creation holds from the start on every page of the game ---
@@ -114,3 +130,24 @@ def not_blocked(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
     )
     kept_from = Seat.objects.filter(game=OuterRef("pk")).filter(Exists(between))
     return games.exclude(Exists(kept_from))
+
+
+def joinable(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+    """The open tables of a list with a free seat this user could take: not one they sit at
+    already, none a block keeps them from; each with how many sit there (`seated`)."""
+    seated = (
+        Seat.objects.filter(game=OuterRef("pk"))
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    games = (
+        games.filter(status=Game.Status.OPEN)
+        .annotate(seated=Coalesce(Subquery(seated), 0))
+        .filter(seated__lt=F("capacity"))
+    )
+    if not signed_in(user):
+        return games
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    return not_blocked(games, user).exclude(Exists(mine))

@@ -109,3 +109,9 @@ def user_group(user_id: int) -> str:
 def recheck_sockets(user_id: int) -> None:
     """Ask every open socket of this person to re-check its session (and close if it ended)."""
     send_to_group(user_group(user_id), {"type": "session.check"})
+
+
+def go_to(user_id: int, url: str) -> None:
+    """Send every open page of this person (each socket of theirs: at a table, or waiting for a
+    game) to this path of the site: the table quick pairing just seated them at."""
+    send_to_group(user_group(user_id), {"type": "page.go", "url": url})

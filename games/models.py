@@ -359,6 +359,14 @@ class TableSocket(models.Model):
         default="here",
         help_text="What the table's screens were last told of this socket: here, dropped, away.",
     )
+    owner = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="Whose socket, for the caps on open sockets: a digest of its session (of its "
+        "address for a guest without one).",
+    )
 
     def __str__(self) -> str:
         return f"socket of {self.user or 'a guest'} at game {self.game_id}"

@@ -3,7 +3,9 @@
 from django.urls import path
 
 from games.live.consumer import GameConsumer
+from games.pairing.live import PairingConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/pairing/", PairingConsumer.as_asgi()),
 ]

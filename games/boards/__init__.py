@@ -15,6 +15,7 @@ from django.template import engines
 from django.utils.html import format_html
 from markupsafe import Markup
 
+from accounts.models import DELETED_BAKER
 from games import services
 from games.access import signed_in
 from games.boards.changes import Inputs, fingerprint, inputs
@@ -58,6 +59,8 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
             # Why a block keeps this viewer from the free seats, as joining would refuse them
             # ("blocked", "blocking"; "" when nothing does): the waiting room offers no seat then.
             "kept_out": kept_out(game, user, table, me),
+            # Why the sweep closed the table, nobody having started it ("" when it did not).
+            "unstarted": services.closed_unstarted(game),
             "user": user,
             "option_labels": [*game.spec.option_labels(game.options), *pace_label(game)],
             "resigned_positions": {s.position for s in seats if s.resigned},
@@ -177,14 +180,16 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
         found = where.get(seat.user_id, clocks.NOWHERE)
         vacation = found.away_until if not seat.bot else None
         held, why = clocks.held_until(seat, pace, vacation) if running else (None, "")
+        # The person deleted their account (before or after a bot took the seat): nobody to await.
+        gone = seat.user.deleted_at is not None
         rows.append(
             {
                 "name": seat.name,
-                "player": seat.user.username,
+                "player": DELETED_BAKER if gone else seat.user.username,
                 "me": mine,
                 "bot": seat.bot,
-                "handed_over": handed,
-                "presence": "bot" if seat.bot and not handed else here,
+                "handed_over": services.DELETED if gone and handed else handed,
+                "presence": "gone" if gone else "bot" if seat.bot and not handed else here,
                 "waiting": seat.position in active and running,
                 # Only a running game's clocks count down (an ended one's were stopped anyway).
                 "deadline": epoch_ms(seat.deadline) if running else None,

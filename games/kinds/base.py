@@ -225,9 +225,14 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         return f"{self.template_dir}/_replay_hands.html"
 
     @property
-    def quick_play(self) -> str:
-        """The lobby's button for a quick game against bots."""
-        return f"Play {self.name} against bots now"
+    def practice_play(self) -> str:
+        """The lobby's button for a practice game against bots, started at once."""
+        return f"Practice {self.name} against bots (unrated, with hints)"
+
+    @property
+    def rated_play(self) -> str:
+        """The lobby's button for a rated game against bots, started at once."""
+        return f"Rated {self.name} against bots"
 
     @property
     def quick_pitch(self) -> str:
@@ -296,6 +301,10 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         return "Play the move the strongest bot would choose.", (
             "The strongest bot scores it highest from what you can see."
         )
+
+    def rules_context(self) -> dict[str, Any]:
+        """What the game's How to play page reads from its engine's own tables (none here)."""
+        return {}
 
     def results_count(self, view: Mapping[str, Any]) -> int:
         """How many rounds of results this seat's view has shown so far (0 for games without)."""

@@ -17,7 +17,7 @@ from games import charts
 from games.engines import cakehalla as engine
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.bots import BOTS
-from games.engines.cakehalla.cards import CARDS
+from games.engines.cakehalla.cards import CARDS, CUSTOMERS, INGREDIENTS
 from games.engines.cakehalla.shapes import SeatView
 from games.engines.cakehalla.state import HAND_LIMIT, State
 from games.kinds.base import (
@@ -62,6 +62,28 @@ def offer_json(kind: str, key: str, value: int | str) -> str:
     """The JSON of a one-field action ({"type": kind, key: value}), written once per process:
     the counter offers about thirty of them to every viewer on every push."""
     return action_json({"type": kind, key: value})
+
+
+def and_list(parts: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 2 else parts)
+
+
+def customer_table() -> list[dict[str, Any]]:
+    """Every famous customer of the engine's table, in its order, with what each wants in words
+    ("4 Sugar and 4 Blueberry") and as tokens: the rules page lists them all."""
+    table = []
+    for customer in CUSTOMERS:
+        wants = [(i, n) for i, n in zip(INGREDIENTS, customer.wants, strict=True) if n]
+        table.append(
+            {
+                "id": customer.id,
+                "name": customer.name,
+                "words": and_list([f"{n} {label(i)}" for i, n in wants]),
+                "wants": [{"name": i, "label": label(i), "n": n} for i, n in wants],
+            }
+        )
+    return table
 
 
 def count_list(amounts: Mapping[str, int]) -> str:
@@ -632,6 +654,35 @@ def saffron_too(view: View) -> str:
     return f", and you get a {label(wild)}" if view["market"].get(wild, 0) else ""
 
 
+def meets(discounts: Mapping[str, int], wants: Mapping[str, int]) -> bool:
+    """Whether these discounts give at least what a customer wants."""
+    return all(discounts.get(name, 0) >= n for name, n in wants.items())
+
+
+def customers_met_by(view: View, card: Mapping[str, Any]) -> tuple[list[str], bool]:
+    """The face-up customers this card's discount would newly meet for the seat, by name, and
+    whether another one is met already (then the seat chooses: one visits a turn)."""
+    you = view["you"]
+    if you is None or "discount" not in card:
+        return [], False
+    have = view["seats"][you]["discounts"]
+    after = {**have, card["discount"]: have.get(card["discount"], 0) + 1}
+    met = [c["name"] for c in view["customers"] if meets(after, c["wants"])]
+    already = [c["name"] for c in view["customers"] if meets(have, c["wants"])]
+    return [name for name in met if name not in already], bool(already)
+
+
+def visit_why(view: View, card: Mapping[str, Any]) -> str:
+    """' With it, <customer> visits you ...' when the card's discount meets a customer."""
+    met, choice = customers_met_by(view, card)
+    points = view["rules"]["customer_points"]
+    if not met:
+        return ""
+    if len(met) == 1 and not choice:
+        return f" With it {met[0]} visits you at the end of this turn ({points} points)."
+    return f" With it {and_list(met)} can visit you ({points} points; one visits a turn)."
+
+
 def advise(view: View, action: Action) -> tuple[str, str]:
     """The suggested action in words and one line of why, from the seat's own view only."""
     cards = visible_cards(view)
@@ -650,7 +701,7 @@ def advise(view: View, action: Action) -> tuple[str, str]:
         return (
             f"Buy the {name}.",
             f"It scores {points} point{'' if points == 1 else 's'} and gives a lasting"
-            f" {discount} discount.",
+            f" {discount} discount.{visit_why(view, card)}",
         )
     if action["type"] == "reserve" and "tier" in action:
         return (
@@ -869,6 +920,10 @@ class Cakehalla(GameKind[State, View, Action]):
     def advise(self, view: View, action: Action) -> tuple[str, str]:
         """The move the strongest bot chose, and why, from the seat's own view."""
         return advise(view, action)
+
+    def rules_context(self) -> dict[str, Any]:
+        """The ten famous customers, from the engine's table."""
+        return {"customers": customer_table()}
 
     def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
         """The cards the baker bought (the tie-break)."""

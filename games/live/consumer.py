@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from autobahn.exception import Disconnected
@@ -19,6 +20,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.urls import reverse
 from django.utils.html import format_html
 from redis.exceptions import RedisError
 
@@ -36,10 +38,11 @@ from games.live.sessions import (
     SocketSession,
     ended_code,
     session_digest,
+    socket_owner,
     socket_session,
 )
 from games.models import Game
-from games.services import ServiceError, presence
+from games.services import ServiceError, clocks, presence, rematch_arrived
 from games.services.moves import close_posted, play_posted
 
 logger = logging.getLogger(__name__)
@@ -51,6 +54,8 @@ DATABASE_AWAY = 3013  # the handshake met the database away: the page reconnects
 DATABASE_RETRY = 2.0  # seconds before a push the database refused is tried again
 NOT_ALLOWED = 4403
 NOT_FOUND = 4404
+TABS_AT_TABLE = 4408  # this session holds presence.SOCKETS_AT_A_TABLE sockets at the table
+TABS_IN_ALL = 4409  # this session holds presence.SOCKETS_IN_ALL sockets at all tables
 TOO_MANY = 4429
 MAX_MESSAGE = 4096  # a move's fields (its action at most games.services.moves.MAX_ACTION_CHARS) fit
 MAX_FIELDS = 8
@@ -114,11 +119,30 @@ def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | No
     return render_chat_log(table.game, user, table.seats)
 
 
-def arrived(table: TableAt, channel: str, user: Any) -> TableAt:
+CAPPED = {presence.AT_A_TABLE: TABS_AT_TABLE, presence.IN_ALL: TABS_IN_ALL}
+
+
+def arrived(table: TableAt, channel: str, user: Any, owner: str) -> TableAt | int:
     """The socket's row written (and announced to the table); the table as just read (or newer),
-    with who is at it now, this person included, kept for the table's other sockets here."""
-    presence.opened(channel, table.game.pk, getattr(user, "pk", None))
+    with who is at it now, this person included, kept for the table's other sockets here. Or,
+    past a cap of its owner's open sockets, the close code that says which."""
+    passed = presence.opened(channel, table.game.pk, getattr(user, "pk", None), owner)
+    if passed:
+        return CAPPED[passed]
+    if awaits_arrivals(table, user) and rematch_arrived(table.game.pk):
+        return table_at(table.game.pk, presence_stamp=time.time())  # its clocks started now
     return table_at(table.game.pk, table.game.version, presence_stamp=time.time())
+
+
+def awaits_arrivals(table: TableAt, user: Any) -> bool:
+    """Whether this person coming may start a rematch's first clocks: they sit at a rematch
+    dealt within the arrival grace (read from the table as it is, no query)."""
+    game = table.game
+    if game.rematch_of_id is None or game.status != Game.Status.RUNNING or not game.started_at:
+        return False
+    if not any(s.user_id == getattr(user, "pk", None) for s in table.seats):
+        return False
+    return clocks.now() - game.started_at <= timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)
 
 
 def fresh(
@@ -287,6 +311,14 @@ def results_closed(
     return answered(game_id, user, session, shown, close, closed, "Closing results")
 
 
+def go_html(url: object) -> str:
+    """What sends a page to another of the site's paths (a table quick pairing seated its person
+    at): live.js follows it. Empty for anything but a path of this site."""
+    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
+        return ""
+    return format_html('<template id="page-go" data-url="{}"></template>', url)
+
+
 def move_made(version: int) -> str:
     """What leads this socket's answer to its own move: the version the move made."""
     return format_html('<template id="move-made" data-version="{}"></template>', version)
@@ -331,9 +363,17 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         self.prints = {}
         watch(self)
         shared.socket_opened(self.game_id)
+        owner = socket_owner(self.scope, self.session)
+        arrival = await off_loop(arrived)(table, self.channel_name, user, owner)
+        if isinstance(arrival, int):
+            # Too many of this session's sockets are open: closed for good, the page says why.
+            unwatch(self)
+            shared.socket_closed(self.game_id)
+            await self.leave()
+            await self.end(arrival)
+            return
         self.present = True
-        table = await off_loop(arrived)(table, self.channel_name, user)
-        await self.refresh(whole=True, known=table)
+        await self.refresh(whole=True, known=arrival)
 
     def init_limits(self) -> None:
         """Fresh per-socket message limits."""
@@ -486,6 +526,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             html = await off_loop(badge_html)(self.scope["user"])
             if html:
                 await self.send_html(html)
+
+    async def page_go(self, event: dict[str, Any]) -> None:
+        """This person was seated at another table (groups.go_to): the page goes there."""
+        html = go_html(event.get("url"))
+        if html and event.get("url") != reverse("games:table", args=[self.game_id]):
+            await self.send_html(html)
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         """A new version was committed: render and send what changed for this user."""

@@ -14,9 +14,10 @@ processes may wake the same game: the version and deadline re-check under the ro
 exactly one store each move. The sweep also renews this process's sockets at the tables,
 announces presence that changed with time (games.services.presence), deals the rematches that
 wait only on people who went away (rematch.sweep), hands to a house bot the seat of a person
-long away at a relaxed table (absence.sweep), and tells notifications, mails them on the mail
-lane and pushes them to browsers on the push lane (two lanes: neither waits on the other).
-The mail thread also works the task queue (games/live/task_worker.py: the verification and
+long away at a relaxed table (absence.sweep), closes the tables nobody started in time
+(tables.close_unstarted_tables), and tells notifications, mails them on the mail lane and
+pushes them to browsers on the push lane (two lanes: neither waits on the other). The mail
+thread also works the task queue (games/live/task_worker.py: the verification and
 password-reset mails), each sweep and as soon as a task is queued in this process.
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
@@ -84,16 +85,17 @@ def next_deadline(game_id: int) -> float | None:
 def upkeep() -> list[int]:
     """Each sweep: replace the pooled connections a database restart broke, renew this
     process's sockets, announce presence moved by time, deal the rematches that someone's going
-    away settled, give the seats of people long away at relaxed tables to bots, tell the turns a
-    lost signal missed and the tables of vacations that started or ended; the games with a
-    deadline due. (The mails and pushes go on lanes of their own: Runner.send_notices and
-    Runner.send_pushes.)"""
+    away settled, give the seats of people long away at relaxed tables to bots, close the
+    tables that waited too long for their start, tell the turns a lost signal missed and the
+    tables of vacations that started or ended; the games with a deadline due. (The mails and
+    pushes go on lanes of their own: Runner.send_notices and Runner.send_pushes.)"""
     parts = (
         outages.check_pool,
         presence.renew,
         presence.sweep,
         services.sweep_rematches,
         services.sweep_absences,
+        services.close_unstarted_tables,
     )
     for part in (*parts, services.tell_lost_turns, services.announce_vacations):
         try:

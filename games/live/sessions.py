@@ -22,7 +22,9 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
+from accounts.client_ip import socket_ip
 from games.groups import recheck_sockets, send_to_group, user_group
+from games.services.presence import ADDRESS_OWNER, SESSION_OWNER
 
 SESSION_ENDED = 4401
 ACCOUNT_CLOSED = 4402  # the session ended because a moderator deactivated the account
@@ -103,6 +105,20 @@ def socket_session(scope: dict[str, Any]) -> SocketSession | None:
     if not getattr(user, "is_authenticated", False) or session is None or not session.session_key:
         return None
     return SocketSession(session.session_key, user.pk)  # type: ignore[union-attr]
+
+
+def socket_owner(scope: dict[str, Any], session: SocketSession | None) -> str:
+    """Whose socket this is, for the caps on open sockets (games.services.presence): its
+    logged-in session's digest, or a guest's address's (a guest's session is theirs to make up,
+    one for each socket); "" (no cap) for a guest whose address is unknown."""
+    if session is not None:
+        return SESSION_OWNER + session_digest(session.key)
+    client = scope.get("client")
+    peer = str(client[0]) if client else None
+    address = socket_ip(scope.get("headers", []), peer)
+    if not address:
+        return ""  # no address to tell one guest from another (a test's or bench's socket): none
+    return ADDRESS_OWNER + hashlib.sha256(address.encode()).hexdigest()[:32]
 
 
 @receiver(user_logged_out)

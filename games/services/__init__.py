@@ -14,7 +14,9 @@ from games.services.base import (
     ServiceError,
     StaleVersion,
     bots_due,
+    closed_unstarted,
     game_ended,
+    lock_user,
     stored,
 )
 from games.services.deletion import delete_account
@@ -51,12 +53,14 @@ from games.services.rematch import (
     read_answers,
     rematch,
 )
+from games.services.rematch import arrived as rematch_arrived
 from games.services.rematch import sweep as sweep_rematches
 from games.services.start import start
 from games.services.tables import (
     add_bot,
     bot_account,
     cancel,
+    close_unstarted_tables,
     create_game,
     join,
     leave,
@@ -85,6 +89,8 @@ __all__ = [
     "bot_step",
     "cancel",
     "chat",
+    "close_unstarted_tables",
+    "closed_unstarted",
     "notices",
     "close_results",
     "create_game",
@@ -94,12 +100,14 @@ __all__ = [
     "game_ended",
     "join",
     "leave",
+    "lock_user",
     "hints_on",
     "offers_hints",
     "read_answers",
     "play",
     "quick_game",
     "rematch",
+    "rematch_arrived",
     "remove_bot",
     "replay",
     "resign",

@@ -84,10 +84,22 @@ def notice(game: Game, text: str) -> None:
     game.notices = [*game.notices, {"text": text}][-NOTICES_KEPT:]
 
 
+UNSTARTED = "unstarted"  # marks the notice of a table the sweep closed (tables.close_unstarted)
+
+
+def closed_unstarted(game: Game) -> str:
+    """Why the sweep closed this table, nobody having started it in time ("" if it did not)."""
+    if game.status != Game.Status.CANCELLED:
+        return ""
+    return next((n["text"] for n in game.notices if n.get(UNSTARTED)), "")
+
+
 def closed_reason(game: Game) -> str:
     """Why a table that is no longer open refuses seats and lobby changes."""
     if game.status == Game.Status.ABORTED:
         return f"A moderator stopped this game: {game.abort_sentence}"
+    if closed_unstarted(game):
+        return closed_unstarted(game)
     return {
         Game.Status.RUNNING: "This table has already started.",
         Game.Status.OVER: "This game is over.",

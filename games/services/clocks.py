@@ -52,17 +52,23 @@ PACES: dict[str, tuple[float, float]] = {
 
 
 def span_words(seconds: float) -> str:
-    """A span of time as a clock says it: "45 s", "12 min", "5 h 20 min", "2 d 3 h"."""
-    whole = max(0, round(seconds))
-    if whole >= DAY:
-        days, hours = divmod(whole // int(HOUR), 24)
+    """A span of time as a clock says it: "45 s", "12 min", "5 h 20 min", "2 d 3 h".
+
+    Rounded up, as a countdown is (it never says less time than is left): to the second, and to
+    the minute from 10 minutes on; the units are taken from the rounded span, so 23 h 59 min 59 s
+    is "1 d", never "24 h" or "0 h". From an hour on it says what static/js/clock.js says.
+    """
+    whole = max(0, -(-round(seconds * 1000) // 1000))  # whole seconds, up (to the ms first)
+    if whole < 600:
+        return f"{whole} s"
+    minutes = -(-whole // 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
         return f"{days} d {hours} h" if hours else f"{days} d"
-    if whole >= HOUR:
-        hours, minutes = divmod(whole // 60, 60)
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    if whole >= 600:
-        return f"{whole // 60} min"
-    return f"{whole} s"
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
 
 def now() -> datetime:

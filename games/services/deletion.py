@@ -19,7 +19,15 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts import friends
-from accounts.models import HeldName, Rating, RatingPoint, User, deleted_name
+from accounts.models import (
+    DELETED_BAKER,
+    MAIL_KINDS,
+    HeldName,
+    Rating,
+    RatingPoint,
+    User,
+    deleted_name,
+)
 from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
 from games.services import notices
@@ -57,7 +65,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     person = lock_user(person.pk)
     check_delete(person, password)
     old_name = person.username
-    # Renamed before the seats are handed over, so the tables' notices already say the new name.
+    # Renamed before the seats are handed over (their notices name nobody, see play.DELETED).
     person.username = deleted_name(person.pk)
     person.is_active = False
     person.set_unusable_password()
@@ -65,7 +73,8 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     person.first_name, person.last_name = "", ""
     person.move_sound = False
     person.last_seen = None  # when they were last at a table is theirs, not the site's
-    person.mail_turn = person.mail_invite = person.mail_rematch = person.mail_ended = False
+    for kind in MAIL_KINDS:
+        setattr(person, f"mail_{kind}", False)
     person.deleted_at = timezone.now()
     person.save()
     HeldName.hold(old_name)
@@ -96,7 +105,8 @@ def forget_chat(person: User) -> None:
 
 
 def rename_in_notices(person: User, old_name: str) -> None:
-    """Notices at the person's tables that named them ("alice left: ...") name the deleted baker.
+    """Notices at the person's tables that named them ("alice left: ...") say "a deleted baker"
+    (no number: the seat beside it says which).
 
     Only the whole name is replaced, not a longer name that contains it.
     """
@@ -105,7 +115,7 @@ def rename_in_notices(person: User, old_name: str) -> None:
     for game_id in Game.objects.filter(pk__in=sat).order_by("pk").values_list("pk", flat=True):
         game = lock(game_id)
         notices = [
-            {**n, "text": whole.sub(person.username, n["text"])} if "text" in n else n
+            {**n, "text": whole.sub(DELETED_BAKER, n["text"])} if "text" in n else n
             for n in game.notices
         ]
         if notices == game.notices:

@@ -371,8 +371,8 @@ HAND_OVER_NOTICES = {
     LEFT: "{name} left: a {bot} bot plays {seat} to the end.",
     ABSENT: "{name}'s time ran out three moves in a row: a {bot} bot plays {seat} to the end.",
     DEACTIVATED: "{name}'s account was closed: a {bot} bot plays {seat} to the end.",
-    # The name is already the deleted one ("a deleted baker #n") when the notice is written.
-    DELETED: "{name}'s account was deleted: a {bot} bot plays {seat} to the end.",
+    # Named by no one: the person is gone, and their deleted name would read as a person's.
+    DELETED: "A baker left Bakehouse: a {bot} bot plays {seat} to the end.",
 }
 
 

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count, Q
 
 from accounts.models import User
 from games.groups import group_name, on_serving_loop, send_to_group
@@ -155,8 +156,47 @@ HERE, DROPPED, AWAY = "here", "dropped", "away"
 """What a socket's row says of its person, and what the table was last told of it (`told`)."""
 
 
-def opened(channel: str, game_id: int, user_id: int | None) -> None:
-    """A socket joined the table: its row, announced."""
+# How many sockets one session may hold open, counted across every process by their rows: at one
+# table (a few tabs of it) and at every table together (a turn-based player's many games in
+# tabs). Guests without a session are counted by their address, which people behind one network
+# share (a household, a school): theirs are larger.
+SOCKETS_AT_A_TABLE = 6
+SOCKETS_IN_ALL = 40
+ADDRESS_SOCKETS_AT_A_TABLE = 24
+ADDRESS_SOCKETS_IN_ALL = 80
+AT_A_TABLE, IN_ALL = "at a table", "in all"
+"""The cap a socket passed (see opened)."""
+
+SESSION_OWNER, ADDRESS_OWNER = "s:", "a:"
+"""How an owner (TableSocket.owner) begins: a session's digest, or a guest's address's."""
+
+
+def caps(owner: str) -> tuple[int, int]:
+    """The most open sockets this owner may hold at one table and in all."""
+    if owner.startswith(ADDRESS_OWNER):
+        return ADDRESS_SOCKETS_AT_A_TABLE, ADDRESS_SOCKETS_IN_ALL
+    return SOCKETS_AT_A_TABLE, SOCKETS_IN_ALL
+
+
+def over_cap(owner: str, game_id: int) -> str:
+    """The cap this owner's open sockets pass now (AT_A_TABLE, IN_ALL), or "" (one query)."""
+    live_since = clocks.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+    counted = TableSocket.objects.filter(owner=owner, open=True, seen_at__gte=live_since).aggregate(
+        here=Count("pk", filter=Q(game_id=game_id)), everywhere=Count("pk")
+    )
+    at_a_table, in_all = caps(owner)
+    if counted["here"] > at_a_table:
+        return AT_A_TABLE
+    return IN_ALL if counted["everywhere"] > in_all else ""
+
+
+def opened(channel: str, game_id: int, user_id: int | None, owner: str = "") -> str:
+    """A socket joined the table: its row, announced; "" then. Past a cap of its owner's open
+    sockets (an owner given), no row is kept and nothing is announced: the cap it passed.
+
+    The row is written before the count, so two sockets opening at once in two processes each
+    count the other: neither gets past a cap (at worst both are refused).
+    """
     TableSocket.objects.update_or_create(
         channel=channel,
         defaults={
@@ -166,10 +206,16 @@ def opened(channel: str, game_id: int, user_id: int | None) -> None:
             "open": True,
             "seen_at": clocks.now(),
             "told": HERE,
+            "owner": owner,
         },
     )
+    passed = over_cap(owner, game_id) if owner else ""
+    if passed:
+        TableSocket.objects.filter(channel=channel).delete()
+        return passed
     seen(user_id)
     announce(game_id)
+    return ""
 
 
 def closed(channel: str, game_id: int) -> None:

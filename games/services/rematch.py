@@ -13,7 +13,9 @@ change is pushed to both tables: the old table's page links to the new one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,6 +28,7 @@ from games.services.base import (
     ServiceError,
     bump,
     lock,
+    lock_with_seats,
     notice,
     rematch_offered,
     seats_in_order,
@@ -215,6 +218,49 @@ def settle(new: Game, found: Answers) -> bool:
         new.capacity = len(found.playing)
         new.save(update_fields=["notices", "capacity"])
     deal(new, found.playing)
+    start_held_clocks(new, found.playing)
+    return True
+
+
+# --- the first clocks: held for the people's arrival, started once all of them are here -----
+
+
+def start_held_clocks(game: Game, seats: list[Seat]) -> bool:
+    """At a rematch just dealt, whose first clocks wait out the arrival grace while its people
+    come from the finished table (clocks.first_clocks_at): once every person seated has a socket
+    at it, the clocks start now, their deadlines brought forward by what was left of the grace.
+    Whether they were; the game row is locked, and the caller makes the version."""
+    at = clocks.now()
+    clock = clocks.pace(game)
+    grace_ends = at + timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)
+    held = [
+        (seat, starts)
+        for seat in seats
+        if (starts := clocks.clock_starts(seat, clock)) is not None and at < starts <= grace_ends
+    ]
+    if not held:
+        return False
+    people = {s.user_id for s in seats if not s.bot}
+    if not people <= presence.read(game.pk).connected:
+        return False
+    for seat, starts in held:
+        assert seat.deadline is not None
+        seat.deadline -= starts - at
+    Seat.objects.bulk_update([seat for seat, _ in held], ["deadline"])
+    return True
+
+
+def arrived(game_id: int) -> bool:
+    """A person's socket came to a rematch under way (the live layer tells): its held first
+    clocks start if everyone seated is here now; whether they did (a new version then)."""
+    with transaction.atomic():
+        game, seats = lock_with_seats(game_id)
+        if game.status != Game.Status.RUNNING or game.rematch_of_id is None:
+            return False
+        if not start_held_clocks(game, seats):
+            return False
+        bump(game, [])
+    bots_after_commit(game_id)  # the runner's timer moves to the nearer deadline
     return True
 
 

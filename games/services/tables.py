@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.friends import block_at_table
@@ -13,14 +15,17 @@ from accounts.names import bot_name
 from games import catalog
 from games.engines.rng import seed_state, shuffled
 from games.kinds.base import AnyKind
-from games.models import Game, Seat
+from games.models import TURN_BASED, Game, Seat
 from games.services import clocks
 from games.services.base import (
+    NOTICES_KEPT,
+    UNSTARTED,
     NotAllowed,
     ServiceError,
     bump,
     closed_reason,
     lock,
+    lock_user,
     seats_in_order,
 )
 from games.services.play import bots_after_commit, record
@@ -43,6 +48,33 @@ def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> AnyKin
     return spec
 
 
+# The tables one person may keep waiting for players at once (open, not started): enough to offer
+# a game to the lobby and to a friend or two, too few to crowd anyone else off the lobby. A
+# turn-based table waits days for its players, and people play several at once: a few more. A
+# rematch is not counted: it seats the finished game's own people, one per finished game.
+WAITING_TABLES = 3
+WAITING_TURN_BASED_TABLES = 5
+
+
+def waiting_tables(host: User, turn_based: bool) -> QuerySet[Game]:
+    """The tables of that kind of pace the person opened that still wait for their start."""
+    kept = Game.objects.filter(host=host, status=Game.Status.OPEN, rematch_of__isnull=True)
+    paced = Q(pace__in=TURN_BASED)
+    return kept.filter(paced) if turn_based else kept.exclude(paced)
+
+
+def check_waiting(host: User, pace: str) -> None:
+    """Refuse a new waiting table to a person who keeps the most of them already."""
+    turn_based = pace in TURN_BASED
+    most = WAITING_TURN_BASED_TABLES if turn_based else WAITING_TABLES
+    if waiting_tables(host, turn_based).count() >= most:
+        tables = "turn-based tables" if turn_based else "tables"
+        raise ServiceError(
+            f"You already have {most} {tables} waiting for players, the most one person may: "
+            "start or cancel one of them before you open another."
+        )
+
+
 @transaction.atomic
 def create_game(
     host: User,
@@ -57,8 +89,40 @@ def create_game(
     pace: str = Game.Pace.RELAXED,
     rated: bool = True,
 ) -> Game:
-    """A new open table with its host seated (a bot level when a bot account hosts); an unrated
-    table is practice: its result moves no rating, and a seat may ask for a hint."""
+    """A new open table with its host seated (a bot level when a bot account hosts), unless
+    the host keeps the most tables waiting already (check_waiting); an unrated table is
+    practice: its result moves no rating, and a seat may ask for a hint."""
+    lock_user(host)  # two forms posted at once count each other
+    check_waiting(host, pace)
+    return open_table(
+        host,
+        kind,
+        capacity,
+        options,
+        private=private,
+        host_bot=host_bot,
+        watchers=watchers,
+        spectator_chat=spectator_chat,
+        pace=pace,
+        rated=rated,
+    )
+
+
+def open_table(
+    host: User,
+    kind: str,
+    capacity: int,
+    options: Mapping[str, str] | None = None,
+    *,
+    private: bool = False,
+    host_bot: str = "",
+    watchers: str = Game.Watchers.ANYONE,
+    spectator_chat: bool = False,
+    pace: str = Game.Pace.RELAXED,
+    rated: bool = True,
+) -> Game:
+    """A new open table with its host seated, whatever the host keeps waiting: for the tables
+    dealt in the same transaction (a quick game, a tutorial), which never wait."""
     chosen = dict(options or {})
     spec = check_create(kind, capacity, chosen)
     if watchers not in Game.Watchers.values:
@@ -81,14 +145,15 @@ def create_game(
     return game
 
 
-def quick_game(host: User, kind: str) -> Game:
-    """A table of that kind with the kind's quick bots beside its host, started at once."""
+def quick_game(host: User, kind: str, *, rated: bool = True) -> Game:
+    """A table of that kind with the kind's quick bots beside its host, started at once (it
+    never waits, so it counts in no cap); unrated, a practice table with hints."""
     with transaction.atomic():
         try:
             spec = catalog.get(kind)
         except KeyError:
             raise ServiceError("That game is not on offer.") from None
-        game = create_game(host, kind, spec.quick_capacity)
+        game = open_table(host, kind, spec.quick_capacity, rated=rated)
         for level in spec.quick_bots:
             add_bot(game, host, level)
         game = lock(game.pk)
@@ -114,7 +179,8 @@ def seat_people(
         if len({p.pk for p in people}) != len(people) or not people:
             raise ServiceError("Each person sits once, and a table needs someone at it.")
         host = people[0]
-        game = create_game(
+        # Dealt below: it never waits, so no cap on waiting tables counts it (check_waiting).
+        game = open_table(
             host, kind, len(people) + len(levels), pace=pace, rated=rated, private=private
         )
         for person in people[1:]:
@@ -251,6 +317,52 @@ def cancel(game: Game | int, host: User) -> Game:
     if old is not None:
         bump(old, [])
     return game
+
+
+# --- waiting tables nobody started ----------------------------------------------------------
+
+# A table still waiting this long after it was opened is closed by the sweep: its people have gone
+# (a live table is played within the evening; a turn-based one waits days for its players).
+WAITING_LIVE_FOR = timedelta(days=1)
+WAITING_TURN_BASED_FOR = timedelta(days=7)
+
+
+def unstarted_words(game: Game) -> str:
+    """Why the sweep closed a table nobody started, in a sentence (kept as its notice)."""
+    waited = "a week" if game.turn_based else "a day"
+    return f"This table closed: it waited {waited} and nobody started it."
+
+
+def close_unstarted_tables() -> list[int]:
+    """Each sweep: close the open tables (rematches offered too) that waited past their time;
+    the tables closed. Several processes may find one: the status re-check under the lock lets
+    one close it."""
+    at = clocks.now()
+    turn_based = Q(pace__in=TURN_BASED)
+    overdue = Game.objects.filter(status=Game.Status.OPEN).filter(
+        (turn_based & Q(created_at__lte=at - WAITING_TURN_BASED_FOR))
+        | (~turn_based & Q(created_at__lte=at - WAITING_LIVE_FOR))
+    )
+    found = overdue.order_by("pk").values_list("pk", flat=True)
+    return [pk for pk in found if close_unstarted(pk)]
+
+
+@transaction.atomic
+def close_unstarted(game_id: int) -> bool:
+    """Close one overdue table, still open under its lock (a rematch's finished game locked
+    first, as cancel does, and told too); whether it was closed."""
+    finished = Game.objects.filter(pk=game_id).values_list("rematch_of_id", flat=True).first()
+    old = lock(finished) if finished is not None else None
+    game = lock(game_id)
+    if game.status != Game.Status.OPEN:
+        return False
+    game.status = Game.Status.CANCELLED
+    game.finished_at = timezone.now()
+    game.notices = [*game.notices, {"text": unstarted_words(game), UNSTARTED: True}][-NOTICES_KEPT:]
+    bump(game, ["status", "finished_at", "notices"])
+    if old is not None:
+        bump(old, [])
+    return True
 
 
 # --- start --------------------------------------------------------------------------------

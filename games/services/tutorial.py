@@ -23,7 +23,7 @@ from games.kinds.base import AnyKind, Lesson, Press, Scripted
 from games.models import Game, Seat, Tutorial
 from games.services.base import ServiceError, load_state, lock, lock_user, seats_in_order
 from games.services.play import bots_after_commit
-from games.services.tables import add_bot, check_start, create_game, deal
+from games.services.tables import add_bot, check_start, deal, open_table
 
 SEATS = 2
 
@@ -100,7 +100,7 @@ def start_tutorial(user: User, slug: str) -> Game:
         going = unfinished(user, kind.slug)
         if going is not None:
             return going
-        game = create_game(
+        game = open_table(  # dealt at once below: it never waits, so no cap counts it
             user,
             kind.slug,
             SEATS,

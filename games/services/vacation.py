@@ -6,7 +6,8 @@ running clock's deadline moves on by the part of the vacation still to come, and
 table gets a new version, so rivals' screens say "on vacation until ...". Clocks that start
 later read the vacation themselves (games.services.clocks.wind). Live tables are not touched.
 A vacation may be ended early (or called off before it starts): the deadlines it pushed come back
-by the part not taken, and only the days taken count against the allowance.
+by the part not taken, and only the hours taken count against the allowance (each hour begun
+counts whole: accounts.models.vacation_hours_left).
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def end_vacation(user: User, vacation_id: int) -> Vacation | None:
     if cut == vacation.starts_at:
         vacation.delete()
         return None
-    vacation.ends_at = at
+    vacation.ends_at = at  # the allowance counts the hours up to here
     vacation.days = math.ceil((at - vacation.starts_at) / timedelta(days=1))
     vacation.told = ENDED
     vacation.save(update_fields=["ends_at", "days", "told"])

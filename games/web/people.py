@@ -15,7 +15,7 @@ from accounts import leaderboards
 from accounts.emails import under_limit
 from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, RatingPoint, User
 from games import catalog, charts, services
-from games.access import AuthedRequest, watch_refused
+from games.access import AuthedRequest, not_blocked, watch_refused
 from games.models import LIVE, Game, Seat
 from games.records import history, personal
 from games.services import tutorial
@@ -73,12 +73,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         (game, next((s for s in game.ranked if s.user_id == person.pk), None))  # type: ignore[attr-defined]
         for game in history.finished_games(request.user, player=person.username)[:RECENT_FINISHED]
     ]
-    going = (
-        Seat.objects.filter(user=person)
-        .filter(game__status__in=LIVE)
-        .select_related("game", "game__tutorial")
-        .order_by("-game__created_at")[:30]
-    )
+    going = Seat.objects.filter(user=person).filter(game__status__in=LIVE)
+    if request.user.pk != person.pk:
+        # An open table a block keeps the viewer from is left out, as the lobby leaves it out.
+        may_join = not_blocked(Game.objects.filter(status=Game.Status.OPEN), request.user)
+        going = going.filter(Q(game__status=Game.Status.RUNNING) | Q(game__in=may_join))
+    going = going.select_related("game", "game__tutorial").order_by("-game__created_at")[:30]
     visible = [
         s
         for s in going
@@ -97,6 +97,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "seats": visible,
             "wins": wins,
             "played": played,
+            # Listed with the games (tagged), counted apart: the count says how many.
+            "tutorials_finished": Seat.objects.filter(
+                user=person, game__status=Game.Status.OVER, game__tutorial__isnull=False
+            ).count(),
             "tutorials_done": tutorial.finished_kinds(person),
             **eligibility(),
         },

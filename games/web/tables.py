@@ -10,7 +10,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -23,8 +24,8 @@ from games.access import (
     AuthedRequest,
     HtmxHttpRequest,
     get_game_or_404,
+    joinable,
     listed,
-    not_blocked,
     watchable,
 )
 from games.boards import (
@@ -195,15 +196,32 @@ def recently_finished(user: Any) -> QuerySet[Game]:
     )
 
 
+# The lobby lists this many tables to join, newest first, at most LOBBY_TABLES_PER_HOST of one
+# host: however many tables one account opens, another person's new table shows beside them.
+LOBBY_TABLES = 30
+LOBBY_TABLES_PER_HOST = 2
+
+
+def tables_to_join(user: Any) -> QuerySet[Game]:
+    """The public tables this viewer could sit at now (access.joinable), newest first, the
+    newest LOBBY_TABLES_PER_HOST of each host."""
+    newest_of_host = Window(
+        RowNumber(), partition_by=[F("host_id")], order_by=[F("created_at").desc(), F("pk").desc()]
+    )
+    return (
+        joinable(listed(Game.objects.all()), user)
+        .annotate(host_rank=newest_of_host)
+        .filter(host_rank__lte=LOBBY_TABLES_PER_HOST)
+        .select_related("host")
+        .order_by("-created_at", "-pk")[:LOBBY_TABLES]
+    )
+
+
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Open public tables (but those a block keeps you from), your running games, and a quick
-    night against bots."""
-    open_tables = (
-        not_blocked(listed(Game.objects.filter(status=Game.Status.OPEN)), request.user)
-        .annotate(seated=Count("seats"))
-        .select_related("host")[:30]
-    )
+    """The public tables you could sit at (see tables_to_join), your games, and a game against
+    bots at once, practice or rated."""
+    open_tables = tables_to_join(request.user)
     tables = your_tables(request.user) if request.user.is_authenticated else []
     waiting = {t.game.pk for t in tables if t.waits_on_you}
     return render(
@@ -211,6 +229,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "open_tables": open_tables,
+            "per_host": LOBBY_TABLES_PER_HOST,
             "your_tables": tables,
             "waiting": waiting,
             "recent": recently_finished(request.user),
@@ -250,10 +269,12 @@ def new_game(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_night(request: AuthedRequest) -> HttpResponse:
-    """A game against the kind's quick bots, started at once (the first game unless posted)."""
+    """A game against the kind's quick bots, started at once (the first game unless posted):
+    practice (unrated, with hints) when the form says so, else rated."""
     kind = request.POST.get("kind", catalog.available()[0].slug)
+    practice = request.POST.get("practice") == "yes"
     try:
-        game = services.quick_game(request.user, kind)
+        game = services.quick_game(request.user, kind, rated=not practice)
     except services.ServiceError as exc:
         return render(request, "games/refused.html", {"message": str(exc)}, status=exc.status)
     return redirect(game)
@@ -480,13 +501,18 @@ def close_results(request: AuthedRequest, game: Game | int) -> Game | None:
     return close_posted(game, request.user, request.POST)
 
 
-def hint_html(text: str, *, version: int = 0, refused: bool = False) -> str:
-    """The hint line beside the board (outside the live board, so pushes never redraw it; the
-    page clears it once its board is past `version`)."""
+HINT_LINES = {"board": "board-hint", "sheet": "sheet-hint"}
+
+
+def hint_html(text: str, *, version: int = 0, refused: bool = False, line: str = "board") -> str:
+    """The hint line beside the board (outside the live board, so pushes never redraw it), or in
+    the sheet that covers it (a Cakehalla put-back); the page clears it once its board is past
+    `version`."""
+    at = HINT_LINES.get(line, HINT_LINES["board"])
     if refused:
-        return format_html('<p id="board-hint" class="message error" role="alert">{}</p>', text)
-    line = '<p id="board-hint" class="board-hint" role="status" data-version="{}">{}</p>'
-    return format_html(line, version, text)
+        return format_html('<p id="{}" class="message error" role="alert">{}</p>', at, text)
+    shown = '<p id="{}" class="board-hint" role="status" data-version="{}">{}</p>'
+    return format_html(shown, at, version, text)
 
 
 @login_required
@@ -495,11 +521,13 @@ def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
     """A practice table's hint: the strongest bot's move from your own view, and why. It changes
     nothing; a rated table, a watcher, or a seat with no move to make is refused in words."""
     game = get_game_or_404(request, game_id)
+    line = request.POST.get("line", "board")  # the sheet's own button answers into the sheet
     try:
         hint = services.suggest(game, request.user)
     except services.ServiceError as exc:
-        return HttpResponse(hint_html(str(exc), refused=True), status=exc.status)
-    return HttpResponse(hint_html(f"Suggested: {hint.words} Why: {hint.why}", version=hint.version))
+        return HttpResponse(hint_html(str(exc), refused=True, line=line), status=exc.status)
+    said = f"Suggested: {hint.words} Why: {hint.why}"
+    return HttpResponse(hint_html(said, version=hint.version, line=line))
 
 
 @require_GET

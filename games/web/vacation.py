@@ -12,7 +12,8 @@ from accounts.models import (
     VACATION_DAYS_A_YEAR,
     VACATION_MOST_AT_ONCE,
     Vacation,
-    vacation_days_used,
+    hours_words,
+    vacation_hours_left,
 )
 from games.access import AuthedRequest
 from games.services import ServiceError, clocks
@@ -61,7 +62,7 @@ def vacation_context(request: AuthedRequest, form: VacationForm, refusal: str) -
             }
             for v in coming
         ],
-        "days_left": VACATION_DAYS_A_YEAR - vacation_days_used(request.user.pk, at.year),
+        "left": hours_words(vacation_hours_left(request.user.pk, at.year)),
         "year": at.year,
         "per_year": VACATION_DAYS_A_YEAR,
         "at_once": VACATION_MOST_AT_ONCE,

@@ -10,24 +10,27 @@
   var live = document.getElementById("live");
   var skew = live && live.dataset.serverNow ? Number(live.dataset.serverNow) - Date.now() : 0;
 
-  function minutes(ms) {
+  var HOUR_S = 3600;
+
+  // A span as the clock says it, rounded up (a clock never shows less time than is left): to the
+  // second under an hour ("59:59"), to the minute from an hour on ("23 h 59 min", "1 d 3 h":
+  // minutes dropped beside days). Units are taken from the rounded span, so 23 h 59 min 59.5 s
+  // is "1 d", never "0 h" (games/services/clocks.py span_words says the same from an hour on).
+  function span(ms) {
     var s = Math.max(0, Math.ceil(ms / 1000));
-    var rest = s % 60;
-    return Math.floor(s / 60) + ":" + (rest < 10 ? "0" : "") + rest;
-  }
-
-  var HOUR_MS = 3600000;
-  var DAY_MS = 24 * HOUR_MS;
-
-  function long(ms) {
-    var m = Math.max(0, Math.ceil(ms / 60000));
+    if (s < HOUR_S) {
+      var rest = s % 60;
+      return Math.floor(s / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+    }
+    var m = Math.ceil(s / 60);
     var days = Math.floor(m / 1440), hours = Math.floor((m % 1440) / 60), mins = m % 60;
-    if (ms >= DAY_MS) return days + " d" + (hours ? " " + hours + " h" : "");
+    if (days) return days + " d" + (hours ? " " + hours + " h" : "");
     return hours + " h" + (mins ? " " + mins + " min" : "");
   }
 
-  function span(ms) {
-    return ms >= HOUR_MS ? long(ms) : minutes(ms);
+  // Whether a span is said in hours and days (an hour or more, once rounded up).
+  function long(ms) {
+    return Math.ceil(ms / 1000) >= HOUR_S;
   }
 
   function tick() {
@@ -41,12 +44,12 @@
       if (now < starts) {
         text = (clock.dataset.held === "vacation" ? "stopped, resumes in " : "starts in ") + span(starts - now);
       } else if (left <= 0) text = "time is up";
-      else if (left >= HOUR_MS && now < moveEnds) {
+      else if (long(left) && now < moveEnds) {
         text = span(moveEnds - now) + " left" + (deadline > moveEnds ? " + bank " + span(deadline - moveEnds) : "");
-      } else if (left >= HOUR_MS) text = "bank " + long(left) + " left";
+      } else if (long(left)) text = "bank " + span(left) + " left";
       else if (now < moveEnds) {
-        text = minutes(moveEnds - now) + (deadline > moveEnds ? " + bank " + minutes(deadline - moveEnds) : "");
-      } else text = "bank " + minutes(left);
+        text = span(moveEnds - now) + (deadline > moveEnds ? " + bank " + span(deadline - moveEnds) : "");
+      } else text = "bank " + span(left);
       if (clock.textContent !== text) clock.textContent = text;
       clock.classList.toggle("warning", left <= WARN_MS);
     });

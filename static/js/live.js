@@ -21,6 +21,8 @@
     4402: "A moderator closed your account, so you can no longer play or chat here.",
     4403: "The host lets only some people watch this game, and you are not one of them.",
     4404: "You can no longer watch this table.",
+    4408: "This table is open in too many of your tabs: close one, then reload this one.",
+    4409: "You have too many Bakehouse tables open in your tabs: close some, then reload this one.",
     4429: "Too many messages from this page. Reload to go on."
   };
 
@@ -60,9 +62,17 @@
     return !(attribute === "open" && node.tagName === "DETAILS");
   }
 
+  // A hint given into a sheet on the board (#sheet-hint) stays through a redraw of the same
+  // board; clearPassedHint() clears it once the board is past it.
+  function keepHint(node) {
+    return !(node.id === "sheet-hint" && node.dataset.version);
+  }
+
   function morph(old, node) {
     node.removeAttribute("hx-swap-oob");
-    window.Idiomorph.morph(old, node, { callbacks: { beforeAttributeUpdated: keepLocal } });
+    window.Idiomorph.morph(old, node, {
+      callbacks: { beforeAttributeUpdated: keepLocal, beforeNodeMorphed: keepHint }
+    });
     var placed = document.getElementById(node.id);
     if (placed) window.htmx.process(placed);
   }
@@ -174,6 +184,20 @@
     if (Date.now() - lastPoll >= every) resync(false);
   }, 1000);
 
+  // This person was seated at another table (quick pairing, games.groups.go_to): go there.
+  function follow(html) {
+    if (html.indexOf('id="page-go"') === -1) return false;
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var go = template.content.querySelector("#page-go");
+    var url = go ? go.dataset.url || "" : "";
+    if (url.charAt(0) !== "/" || url.charAt(1) === "/") return false;
+    stopped = true;
+    status("Your new table is ready: going there\u2026");
+    window.location.assign(url);
+    return true;
+  }
+
   function connect() {
     retryTimer = null;
     if (stopped || socket) return;
@@ -184,7 +208,7 @@
       setLive(true);
     };
     socket.onmessage = function (event) {
-      apply(event.data);
+      if (!follow(event.data)) apply(event.data);
     };
     socket.onclose = function (event) {
       socket = null;
@@ -223,26 +247,31 @@
 
   // A practice table's "Suggest a move" shows while the board says hints are on (a running
   // table against bots), and its hint is for the board it was given at: a newer board clears it.
+  // A Cakehalla sheet (put back down to 10, a customer to choose) holds its own button and line.
+  var HINT_LINES = ["board-hint", "sheet-hint"];
+
   function clearPassedHint() {
     var live = document.getElementById("board-live");
     var form = document.querySelector(".board-hint-form");
     if (form && live) form.hidden = live.dataset.hints !== "on";
-    var hint = document.getElementById("board-hint");
-    if (hint && hint.dataset.version && shownVersion() > Number(hint.dataset.version)) {
-      hint.textContent = "";
-      delete hint.dataset.version;
-    }
+    HINT_LINES.forEach(function (id) {
+      var hint = document.getElementById(id);
+      if (hint && hint.dataset.version && shownVersion() > Number(hint.dataset.version)) {
+        hint.textContent = "";
+        delete hint.dataset.version;
+      }
+    });
   }
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "board-hint") clearPassedHint();
+    if (event.detail.target && HINT_LINES.indexOf(event.detail.target.id) >= 0) clearPassedHint();
   });
 
   // Answers to taps: boards go through apply(); refusals and failures are told in words.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     // A refused hint (a rated table, not your move) says why in its own line.
-    if (target && target.id === "board-hint" && event.detail.xhr.status < 500) {
+    if (target && HINT_LINES.indexOf(target.id) >= 0 && event.detail.xhr.status < 500) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
       return;

@@ -5,6 +5,16 @@
 // morphed by live.js on every push, which resets the control's classes, so after each swap
 // ("bakehouse:swapped") the pointer is set again at once and the step is asked for again (the
 // table may have moved on: a bot's move, a reveal).
+//
+// A step belongs to the board it was read at (data-version). Once the learner sends a move, the
+// step shown is of the board before it: from that moment until a step read after the move is
+// in, the pointer is hidden and the board takes no tap (#live.tutorial-waiting), since the old
+// step's control may still be on the new board and a quick tap there would make a move no step
+// asked for. So too while a step that names nothing to press ("Your rival is choosing") is
+// shown on a board that moved on (the learner's move may have come). A rival's move alone
+// leaves a step that names a control pointed at (it still holds) until the new one is in. A
+// learner may tap something else while a step is shown: the next step follows the board as it
+// is, and the server takes any legal move.
 (function () {
   "use strict";
   var root = document.getElementById("live");
@@ -19,9 +29,41 @@
 
   var shownSelector = null;
   var asked = 0;
+  var asking = false;   // a step is on its way
+  var sent = false;     // a move was sent and its board is not in yet
+  var posting = false;  // ... posted, and its answer not in yet (else it went on the socket)
+  var movedAt = -1;     // the board's version when the learner last sent a move
 
   function panel() {
     return document.getElementById("tutorial-step");
+  }
+
+  function shownVersion() {
+    var live = document.getElementById("board-live");
+    return live ? Number(live.dataset.version) : -1;
+  }
+
+  // The version the step shown was read at (none: a page without it, taken as current).
+  function stepVersion() {
+    var step = panel();
+    return step && step.dataset.version ? Number(step.dataset.version) : shownVersion();
+  }
+
+  // Whether the step shown was read before the learner's last move: it asks for what is done.
+  function overtaken() {
+    return sent || stepVersion() <= movedAt;
+  }
+
+  // Whether the step shown names nothing to press.
+  function idle() {
+    var step = panel();
+    return !step || (!step.dataset.target && (step.dataset.presses || "[]") === "[]");
+  }
+
+  // Taps wait while a step for the board shown is on its way and the one shown is no guide.
+  function waiting() {
+    var stale = stepVersion() !== shownVersion();
+    return sent || (asking && stale && (overtaken() || idle()));
   }
 
   function matches(selector) {
@@ -170,7 +212,11 @@
   }
 
   function point() {
-    var tap = next();
+    var hold = waiting();
+    root.classList.toggle("tutorial-waiting", hold);
+    // The step's words are of an older board until the new step is in: shown as such.
+    if (panel()) panel().setAttribute("aria-busy", hold || overtaken() ? "true" : "false");
+    var tap = overtaken() ? null : next();
     var element = tap ? tap[1] : null;
     Array.prototype.forEach.call(root.querySelectorAll(".tutorial-target"), function (old) {
       if (old !== element) old.classList.remove("tutorial-target");
@@ -226,36 +272,107 @@
     step.innerHTML = fresh.innerHTML;
   }
 
+  // The version the step was read at, whether or not it says anything new.
+  function renewVersion(step, fresh) {
+    if (fresh.dataset.version) step.dataset.version = fresh.dataset.version;
+  }
+
   // The step as the table stands now; an answer older than one asked since is dropped.
   function ask() {
     var step = panel();
     if (!step) return;
     asked += 1;
+    asking = true;
     var mine = asked;
+    // A step that cannot be had leaves the pointer hidden but the board free to tap.
+    function failed() {
+      if (mine !== asked) return;
+      asking = false;
+      point();
+    }
     fetch(step.dataset.url, { credentials: "same-origin" })
       .then(function (response) {
         if (mine !== asked) return;
         if (response.status === 204) {
+          asking = false;
           panel().remove();
           point();
           return;
         }
-        if (response.status !== 200) return;
+        if (response.status !== 200) return failed();
         return response.text().then(function (html) {
-          if (mine !== asked || !panel()) return;
+          if (mine !== asked) return;
+          asking = false;
+          if (!panel()) return point();
           var holder = document.createElement("template");
           holder.innerHTML = html.trim();
           var fresh = holder.content.firstElementChild;
-          if (fresh) renew(panel(), fresh);
+          if (fresh) {
+            renew(panel(), fresh);
+            renewVersion(panel(), fresh);
+          }
           point();
         });
       })
-      .catch(function () {});
+      .catch(failed);
   }
 
-  document.addEventListener("bakehouse:swapped", function (event) {
+  function sentFromBoard(event) {
+    var elt = event.detail.elt;
+    var path = event.detail.requestConfig ? event.detail.requestConfig.path : event.detail.path;
+    if (!(elt && elt.closest && elt.closest("#live"))) return false;
+    return path === root.dataset.play || path === root.dataset.closeResults;
+  }
+
+  // A move (or the closing of a round's results) sent from the board: the pointer goes at once.
+  // live.js sends it on the socket, or lets htmx post it (then its request starts).
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (!sentFromBoard(event)) return;
+    sent = true;
+    movedAt = Math.max(movedAt, shownVersion());
     point();
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (sentFromBoard(event)) posting = true;
+  });
+
+  // The move's fate is known once no answer is awaited (live.js's awaiting-push is off): its
+  // board came, or it was refused and the board stayed (then the step shown holds again).
+  function settleSent() {
+    if (!sent || posting || root.classList.contains("awaiting-push")) return;
+    sent = false;
+    if (shownVersion() <= movedAt) movedAt = -1;
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!sentFromBoard(event)) return;
+    posting = false;
+    settleSent();
+    point();
+  });
+  var awaiting = root.classList.contains("awaiting-push");
+  new MutationObserver(function () {
+    if (root.classList.contains("awaiting-push") === awaiting) return;
+    awaiting = !awaiting;
+    settleSent();
+    point();
+  }).observe(root, { attributes: true, attributeFilter: ["class"] });
+  // No tap reaches the board's controls while the step is out of date (a tap, or a key). Held
+  // on the way down at #live, so board.js (listening on the document) still sees the click was
+  // made and does not make it again for a tap it thinks was lost.
+  function hold(event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target || !waiting()) return;
+    if (event.type === "click" && !target.closest("button, summary, input")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+  root.addEventListener("click", hold, true);
+  root.addEventListener("submit", hold, true);
+
+  document.addEventListener("bakehouse:swapped", function (event) {
+    settleSent();
     if (!event.detail || !event.detail.stale) ask();
+    point();
   });
   // A tap inside a move (an ingredient picked, a card opened) moves the pointer on at once; the
   // board's own handlers run first.

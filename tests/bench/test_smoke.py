@@ -31,6 +31,9 @@ TINY = {
     "BENCH_CAKEHALLA_DECISIONS": "2",
     "BENCH_MIDNIGHT_RUNS": "1",
     "BENCH_MIDNIGHT_NIGHTS": "2",
+    "BENCH_PAIRING_RUNS": "1",
+    "BENCH_PAIRING_PEOPLE": "20",
+    "BENCH_PAIRING_TABLES": "2",
     "BENCH_PUSHES_RUNS": "1",
     "BENCH_PUSHES_MOVES": "4",
     "BENCH_SITE_RUNS": "1",
@@ -82,6 +85,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
         "bots",
         "cakehalla",
         "midnight_bakery",
+        "pairing",
         "pushes",
         "site",
         "stats",
@@ -110,6 +114,14 @@ def test_engines() -> None:
     out = run_bench("bench.midnight_bakery")
     assert all(n > 0 for n in counts(r"([\d,]+) decisions/s", out)), out
     assert len(counts(r"per decision \((\d+) decisions\)", out)) == 3, out
+
+
+@in_process
+def test_pairing() -> None:
+    out = run_bench("bench.pairing")
+    assert len(re.findall(r"draw alone, 20 waiting .*: [\d.]+ ms CPU; \d+ tables", out)) == 2, out
+    assert re.search(r"a pass in the database, 20 waiting, nobody can start yet: [\d.]+ ms", out)
+    assert counts(r"a pass that seats (\d+) tables of two", out) == [2], out
 
 
 @in_process

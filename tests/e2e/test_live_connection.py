@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up, two_at_a_table, version
+from tests.e2e.pages import PATIENCE, open_table, sign_up, two_at_a_table, version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -116,7 +116,7 @@ def test_a_push_lost_on_the_way_is_healed_when_the_next_one_comes(
     player = context.new_page()
     player.set_default_timeout(PATIENCE)
     sign_up(player, base, "luz")
-    player.get_by_role("button", name="Play Cakehalla against bots now").click()
+    player.get_by_role("button", name="Rated Cakehalla against bots").click()
     watcher = context.new_page()
     watcher.set_default_timeout(PATIENCE)
     watcher.goto(player.url)
@@ -136,4 +136,43 @@ def test_a_push_lost_on_the_way_is_healed_when_the_next_one_comes(
         f"() => Number(document.getElementById('board-version').value) >= {reached}"
     )
     assert whole_boards, "healed by fetching the whole board"
+    context.close()
+
+
+# Opens sockets to this table beside the page's own, in its session, and counts those that open.
+MORE_SOCKETS = """n => {
+  window.__more = [];
+  window.__moreOpen = 0;
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const path = document.getElementById("live").dataset.socket;
+  for (let i = 0; i < n; i++) {
+    const ws = new WebSocket(scheme + location.host + path);
+    ws.onmessage = () => { if (!ws.counted) { ws.counted = true; window.__moreOpen += 1; } };
+    window.__more.push(ws);
+  }
+}"""
+TABS_AT_TABLE = "This table is open in too many of your tabs: close one, then reload this one."
+
+
+def test_a_tab_past_the_sessions_socket_cap_says_why_and_stays_closed(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    base = daphne_site["url"]
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(RECORD_SOCKETS)
+    first = context.new_page()
+    first.set_default_timeout(PATIENCE)
+    sign_up(first, base, "max_tabs")
+    table = open_table(first, base, "midnight-bakery", 3)
+    first.wait_for_function("() => window.bakehouseLive === true")
+    first.evaluate(MORE_SOCKETS, 5)  # six in all: as many as one session may hold at a table
+    first.wait_for_function("() => window.__moreOpen === 5")
+    extra = context.new_page()
+    extra.set_default_timeout(PATIENCE)
+    extra.goto(table)
+    extra.locator("#live-status", has_text=TABS_AT_TABLE).wait_for()
+    assert extra.evaluate("window.bakehouseLive") is False
+    assert extra.evaluate("window.__sockets.length") == 1  # no reconnecting in a loop
+    extra.screenshot(path=str(artifacts / "socket-cap-phone.png"), full_page=True)
+    assert extra.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()

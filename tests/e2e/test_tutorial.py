@@ -9,6 +9,7 @@ the screen, and the step leaves the board's headings and most of the screen in s
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -400,4 +401,102 @@ def test_a_newcomer_finishes_the_cakehalla_tutorial_tap_by_tap(
     page.goto(base + "/")
     assert page.get_by_role("button", name="Learn Cakehalla").count() == 0
     assert failed == []
+    context.close()
+
+
+# A quick tap between a move's board and its step (issue 38): the step is held on its way, so the
+# window stays open for as long as the test looks. (kind, screen, the tap made in the window)
+QUICK_TAPS = [
+    ("midnight-bakery", "phone", "#batch-form button.card"),
+    ("midnight-bakery", "desktop", "#batch-form button.card"),
+    ("cakehalla", "small-phone", "#market-form [data-ing='sugar']"),
+]
+
+
+def learners_moves(db: str, game_id: int, name: str) -> int:
+    """How many moves the learner made at the table, as the server stored them."""
+    with sqlite3.connect(db) as conn:
+        (count,) = conn.execute(
+            "SELECT COUNT(*) FROM games_action a JOIN games_seat s"
+            " ON s.game_id = a.game_id AND s.position = a.seat"
+            " JOIN accounts_user u ON u.id = s.user_id WHERE a.game_id = ? AND u.username = ?",
+            (game_id, name),
+        ).fetchone()
+    return int(count)
+
+
+@pytest.mark.parametrize(("kind", "screen", "tap"), QUICK_TAPS)
+def test_a_tap_before_the_next_step_is_shown_makes_no_move(
+    browser: Any, daphne_site: dict[str, str], kind: str, screen: str, tap: str
+) -> None:
+    base, db = daphne_site["url"], daphne_site["db"]
+    phone = screen != "desktop"
+    context = browser.new_context(viewport=VIEWPORTS[screen], is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.set_default_timeout(PATIENCE)
+    name = f"quick-{kind[:4]}-{screen}"
+    sign_up(page, base, name)
+    page.goto(f"{base}/games/learn/{kind}/")
+    page.get_by_role("button", name="Start the guided game").click()
+    page.wait_for_function("() => window.bakehouseLive === true")
+    game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    held: list[Any] = []
+    steps = f"**/games/{game_id}/tutorial/"
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    # The first move, tap by tap as pointed; its step answers are held from its last tap on.
+    presses = presses_of(page) if kind == "cakehalla" else [[pointed(page, None), ""]]
+    for target, done in presses:
+        if done and made(page, done):
+            continue
+        if not done:
+            page.route(steps, hold)
+        tap_pointed(page, target, done, screen, "")
+    # The table moved on to the learner's next move (the bot's answer in), its step held back.
+    page.locator('#board-live[data-your-move="yes"]').wait_for(state="attached")
+    assert held, "the page asked for no step after the move"
+    assert page.locator("#tutorial-pointer").is_hidden()
+    assert page.locator("#live .tutorial-target").count() == 0, "the old step's control outlined"
+    shot(page, f"quick-tap-{kind}-{screen}-window")
+
+    page.locator(tap).first.click()  # the quick tap, on the board as it stands
+    assert not page.locator("#live.awaiting-push").count(), "the tap sent a move"
+    assert page.locator("#live [data-picked='1']").count() == 0, "the tap picked an ingredient"
+
+    for route in held:
+        route.continue_()
+    page.unroute(steps, hold)
+    # The next step, read at the board shown, and its control pointed at once it is in.
+    page.wait_for_function(
+        """() => {
+          const step = document.getElementById('tutorial-step');
+          const board = document.getElementById('board-live');
+          return step.dataset.version === board.dataset.version
+            && !!document.querySelector('#live .tutorial-target')
+            && !document.getElementById('tutorial-pointer').hidden;
+        }"""
+    )
+    shot(page, f"quick-tap-{kind}-{screen}-next")
+    assert learners_moves(db, game_id, name) == 1
+    assert page.locator('#board-live[data-your-move="yes"]').count() == 1
+
+    if kind == "midnight-bakery":
+        # A move the table refuses (sent as from a board it moved past) leaves the step as it
+        # was: its control is pointed at again, and taken.
+        page.evaluate(
+            """() => {
+              document.getElementById('board-version').value = '0';
+              document.getElementById('board-moment').value = 'gone';
+            }"""
+        )
+        page.locator("#live .tutorial-target").click()
+        page.locator("#board-message.error").wait_for()
+        page.wait_for_function(
+            """() => !!document.querySelector('#live .tutorial-target')
+              && !document.getElementById('tutorial-pointer').hidden
+              && !document.getElementById('live').classList.contains('tutorial-waiting')"""
+        )
+        assert learners_moves(db, game_id, name) == 1
     context.close()

@@ -236,11 +236,12 @@ def test_the_lobby_leaves_out_open_tables_a_block_keeps_you_from(
     assert shown == [free.pk]
     assert queries_after == queries_before
     assert set(open_ids(None)[0]) == {blockers.pk, guest.pk, free.pk}
-    assert set(open_ids(dave)[0]) == {blockers.pk, guest.pk, free.pk}
+    assert set(open_ids(dave)[0]) == {blockers.pk}  # his own are under Your games
 
 
 TAKE_A_SEAT = "Take a seat</button>"
 KEPT_OUT = "You cannot take a seat at this table."
+NOT_FOR_YOU = "This table is not available to you."
 BLOCKING = "You block someone at this table: unblock them to take a seat here."
 
 
@@ -250,7 +251,7 @@ def table_page(game: Game, user: User) -> str:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("hosts", [True, False])
-def test_a_blocked_person_is_offered_no_seat_at_the_blockers_table(
+def test_a_blocked_person_cannot_open_the_waiting_room_of_the_blockers_table(
     player: User, rival: User, outsider: User, make_user: Callable[[str], User], hosts: bool
 ) -> None:
     host = player if hosts else make_user("dave")
@@ -258,15 +259,40 @@ def test_a_blocked_person_is_offered_no_seat_at_the_blockers_table(
     if not hosts:
         services.join(game, player)
     friends.block(player, rival)
-    page = table_page(game, rival)
-    assert TAKE_A_SEAT not in page and KEPT_OUT in page
-    assert "block" not in page.split('id="region-waiting"', 1)[1].split("</section>", 1)[0]
+    response = client_for(rival).get(game.get_absolute_url())
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert NOT_FOR_YOU in page and TAKE_A_SEAT not in page and "block" not in page
     third = table_page(game, outsider)
     assert TAKE_A_SEAT in third and KEPT_OUT not in third
-    # A page drawn before the block still had the button: pressed, the refusal redraws it without.
+    # A page drawn before the block still had the button: pressed, it is refused in words.
     refused = client_for(rival).post(f"/games/{game.pk}/join/", HTTP_HX_REQUEST="true")
-    assert refused.status_code == 403
-    assert TAKE_A_SEAT not in refused.content.decode() and KEPT_OUT in refused.content.decode()
+    assert refused.status_code == 403 and NOT_FOR_YOU in refused.content.decode()
+    assert not Seat.objects.filter(game=game, user=rival).exists()
+    if hosts:
+        services.add_bot(game, player, "random")
+    services.start(game, host)
+    assert client_for(rival).get(game.get_absolute_url()).status_code == 200  # watched as any
+
+
+@pytest.mark.django_db
+def test_the_blockers_profile_lists_no_open_table_to_the_blocked(
+    player: User, rival: User, outsider: User
+) -> None:
+    waiting = services.create_game(player, "midnight-bakery", 3)
+    running = finished_game([player, outsider], bots=1)  # a finished one: listed as played
+    playing = services.create_game(player, "cakehalla", 2)
+    services.join(playing, outsider)
+    services.start(playing, player)
+    friends.block(player, rival)
+    page = client_for(rival).get(f"/u/{player.username}/").content.decode()
+    assert f'href="/games/{waiting.pk}/"' not in page
+    assert f'href="/games/{playing.pk}/"' in page and f'href="/games/{running.pk}/"' in page
+    for viewer in (outsider, player):
+        seen = client_for(viewer).get(f"/u/{player.username}/").content.decode()
+        assert f'href="/games/{waiting.pk}/"' in seen
+    mine = client_for(rival).get(f"/u/{rival.username}/").content.decode()
+    assert "Open and running games" not in mine
 
 
 @pytest.mark.django_db
@@ -283,13 +309,15 @@ def test_the_blocker_is_offered_no_seat_at_the_blocked_persons_table(
 
 
 @pytest.mark.django_db
-def test_a_full_table_says_so_first_as_joining_does(player: User, rival: User) -> None:
+def test_a_full_table_says_so_first_as_joining_does(
+    player: User, rival: User, outsider: User
+) -> None:
     game = services.create_game(player, "midnight-bakery", 2)
     services.add_bot(game, player, "random")
     friends.block(player, rival)
     with pytest.raises(services.ServiceError, match="Every seat at this table is taken"):
         services.join(game, rival)
-    page = table_page(game, rival)
+    page = table_page(game, outsider)
     assert "Every seat is taken." in page and KEPT_OUT not in page
 
 

@@ -33,8 +33,9 @@ def play_out(game: Game, person: User, rng: random.Random) -> Game:
 
 def test_the_lobby_offers_a_quick_cakehalla_game(player: User) -> None:
     body = client_for(player).get("/").content.decode()
-    assert "Play Cakehalla against bots now" in body
-    assert "Play a night against bots now" in body
+    assert "Rated Cakehalla against bots" in body
+    assert "Practice Cakehalla against bots (unrated, with hints)" in body
+    assert "Rated Midnight Bakery against bots" in body
 
 
 def test_the_quick_button_starts_cakehalla_against_two_greedy_bots(player: User) -> None:

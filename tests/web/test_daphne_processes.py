@@ -190,7 +190,9 @@ async def test_a_crowd_of_sockets_joins_and_leaves_one_process_at_once(
     base = two_processes.urls[0]
     session = await database_sync_to_async(session_of)(player)
     version = await database_sync_to_async(stored_version)(running_game)
-    crowd = [Person(base, session) for _ in range(CROWD)]
+    # A session of its own each: one session holds a few sockets at a table (presence's caps).
+    sessions = await database_sync_to_async(lambda: [session_of(player) for _ in range(CROWD)])()
+    crowd = [Person(base, each) for each in sessions]
     for person in crowd:  # longer than the server's 30 s: a reset handshake is the server's
         person.open_timeout = 60.0
     boards = await asyncio.gather(*(p.open_socket(running_game.pk) for p in crowd))

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import catalog, services
-from games.engines.cakehalla.cards import CARDS, CUSTOMERS, TIER_NAMES
+from games.engines.cakehalla.cards import CARDS, CUSTOMERS, INGREDIENTS, TIER_NAMES
 from games.engines.midnight_bakery.cards import BASE_DECK, BATCH_SIZE, EXTRA_CARDS, LOAVES
 from games.models import Game
 from tests.conftest import client_for
@@ -183,6 +183,16 @@ def test_cakehalla_names_the_customers() -> None:
     assert "that customer visits you for 3 points" in words
     assert "only one visits a turn" in words
     assert "(3 at two bakers, 4 at three, 5 at four)" in words
+
+
+def test_cakehalla_names_every_customer_of_the_engines_table_and_what_each_wants() -> None:
+    words = text(page("cakehalla"))
+    assert len(CUSTOMERS) == 10
+    for customer in CUSTOMERS:
+        pairs = zip(INGREDIENTS, customer.wants, strict=True)
+        wants = [f"{n} {i.capitalize()}" for i, n in pairs if n]
+        said = f"{', '.join(wants[:-1])} and {wants[-1]}"
+        assert f"{customer.name} wants {said}" in words, customer.name
 
 
 def test_cakehalla_names_the_race_to_15_and_the_tie_breaks() -> None:

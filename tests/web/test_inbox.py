@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -286,3 +287,16 @@ def test_the_sweep_settles_a_turn_a_stand_in_ended(player: User, rival: User) ->
     assert rows(first, "turn")[0].read_at is None
     notices.sweep_turns()
     assert rows(first, "turn")[0].read_at is not None
+
+
+def test_the_inbox_says_just_now_under_a_minute_then_how_long_ago(
+    player: User, rival: User
+) -> None:
+    game = services.create_game(player, "cakehalla", 2)
+    invited.send(Game, game_id=game.pk, by=player.pk, to=[rival.pk])
+    page = client_for(rival).get("/games/inbox/").content.decode()
+    assert ">just now</time>" in page and ">0\xa0minutes" not in page  # timesince's own space
+    Notification.objects.filter(recipient=rival).update(
+        created_at=F("created_at") - timedelta(minutes=5)
+    )
+    assert ">5\xa0minutes ago</time>" in client_for(rival).get("/games/inbox/").content.decode()

@@ -118,3 +118,23 @@ def test_recently_finished_costs_the_same_queries_for_one_or_four_games(
     four, page = lobby_queries(rival)
     assert recent_section(page).count("/replay/") == 4
     assert four == one
+
+
+def test_each_game_offers_practice_and_rated_games_against_bots_by_name(player: User) -> None:
+    lobby = client_for(player).get("/").content.decode()
+    for name in ("Midnight Bakery", "Cakehalla"):
+        assert f"Practice {name} against bots (unrated, with hints)" in lobby
+        assert f"Rated {name} against bots" in lobby
+    assert "Play a night against bots now" not in lobby
+
+
+@pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
+def test_practice_against_bots_is_unrated_and_offers_hints(player: User, kind: str) -> None:
+    client = client_for(player)
+    client.post("/games/quick/", {"kind": kind, "practice": "yes"})
+    client.post("/games/quick/", {"kind": kind})
+    practice, rated = Game.objects.order_by("pk")
+    assert (practice.rated, rated.rated) == (False, True)
+    page = client.get(practice.get_absolute_url()).content.decode()
+    assert "Suggest a move" in page and 'class="tag practice"' in client.get("/").content.decode()
+    assert "Suggest a move" not in client.get(rated.get_absolute_url()).content.decode()

@@ -12,15 +12,22 @@ import re
 from collections.abc import Mapping
 from typing import Any, cast
 
+import lxml.html
 import pytest
 
 from accounts import ratings
 from accounts.models import Rating, RatingPoint, User
-from games import services
+from games import catalog, services
 from games.engines.cakehalla.cards import CARD_INDEX, CARDS
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.cakehalla_tables import SETUP, load_with, start_with, state_of
+from tests.web.cakehalla_tables import (
+    SETUP,
+    load_with,
+    start_with,
+    state_of,
+    two_baker_table,
+)
 from tests.web.finished_games import finished_game, play_out
 
 pytestmark = pytest.mark.django_db
@@ -134,6 +141,81 @@ def test_against_a_person_the_button_stays_hidden_and_the_board_says_hints_are_o
     page = client_for(player).get(against_bots.get_absolute_url()).content.decode()
     assert re.search(r'<form class="board-hint-form" method="post" action', page)
     assert 'data-hints="on"' in page
+
+
+def put_back_due(game: Game, user: User) -> Game:
+    """The Cakehalla table with this person holding 12 ingredients after a take: the sheet
+    "Put back down to 10" is open on their board."""
+    engine = game.spec.engine
+    mine = position(game, user)
+    data = cast(dict[str, Any], engine.dump(state_of(game)))
+    data["bakers"][mine]["tokens"] = [3, 3, 3, 2, 1, 0]
+    data["market"] = [1, 1, 1, 2, 3, 5]
+    data.update(turn=mine, pending="return")
+    game.snapshot = engine.dump(engine.load(data))
+    game.save(update_fields=["snapshot"])
+    return game
+
+
+def sheet_of(game: Game, user: User) -> Any:
+    """The table page's open sheet, parsed."""
+    page = client_for(user).get(game.get_absolute_url()).content.decode()
+    return lxml.html.fromstring(page).cssselect("#region-dialog .sheet")
+
+
+def test_the_put_back_sheet_holds_its_own_suggest_button_and_line(player: User) -> None:
+    """The sheet covers the page's own button, and the server has advice for a put-back."""
+    game = put_back_due(start_with(practice_table(player, "cakehalla", bots=1), SETUP), player)
+    (sheet,) = sheet_of(game, player)
+    (button,) = sheet.cssselect(".sheet-hint button")
+    assert button.text_content() == "Suggest a move"
+    assert button.get("hx-post") == f"/games/{game.pk}/suggest/"
+    assert button.get("hx-target") == "#sheet-hint"
+    assert sheet.cssselect("#sheet-hint[role=status]")
+    answer = client_for(player).post(
+        f"/games/{game.pk}/suggest/", {"line": "sheet"}, HTTP_HX_REQUEST="true"
+    )
+    body = answer.content.decode()
+    assert answer.status_code == 200
+    assert body.startswith('<p id="sheet-hint" class="board-hint"')
+    assert "Suggested: Put back" in body and "You may hold 10" in body
+
+
+def test_the_customer_sheet_holds_the_suggest_button_too(player: User) -> None:
+    game = start_with(practice_table(player, "cakehalla", bots=1), SETUP)
+    mine = position(game, player)
+    data = cast(dict[str, Any], game.spec.engine.dump(state_of(game)))
+    data["turn"] = mine
+    ready = load_with(game.spec.engine.load(data), mine, discounts=[4, 4, 3, 3, 3])
+    game.snapshot = game.spec.engine.dump(ready)
+    game.save(update_fields=["snapshot"])
+    take = {"type": "take", "ingredients": ["sugar", "blueberry", "matcha"]}
+    services.play(game, player, take, game.version)
+    game.refresh_from_db()
+    (sheet,) = sheet_of(game, player)
+    assert "Which customer visits you?" in sheet.text_content()
+    assert sheet.cssselect(".sheet-hint button")
+    assert "Suggested: Choose" in ask(game, player).content.decode()
+
+
+def test_a_buy_that_brings_a_customer_names_it() -> None:
+    """Lady Meringue wants 4 Sugar and 4 Blueberry; a fourth Blueberry discount meets her."""
+    kind = catalog.get("cakehalla")
+    state = kind.engine.new_game(2, seed=1, setup=SETUP)
+    ready = load_with(state, 0, discounts=[4, 3, 0, 0, 0], tokens=[5, 5, 5, 5, 5, 0])
+    view = kind.engine.view(ready, 0)
+    buy = {"type": "buy", "card": "1-blueberry-7"}
+    assert buy in kind.engine.legal_actions(ready, 0)
+    why = kind.advise(view, buy)[1]
+    assert why.endswith("With it Lady Meringue visits you at the end of this turn (3 points).")
+    other = {"type": "buy", "card": "1-sugar-7"}  # a Sugar discount meets nobody new
+    assert "visit" not in kind.advise(view, other)[1]
+
+
+def test_a_rated_tables_put_back_sheet_has_no_suggest_button(player: User, rival: User) -> None:
+    game = put_back_due(two_baker_table(player, rival), player)
+    (sheet,) = sheet_of(game, player)
+    assert sheet.cssselect("#return-form") and not sheet.cssselect(".sheet-hint")
 
 
 # --- the hint ---------------------------------------------------------------------------

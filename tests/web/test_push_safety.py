@@ -26,8 +26,8 @@ from django.db import connections
 from accounts.models import User
 from games import push_delivery, push_policy, services
 from games.live.runner import RUNNER
-from games.models import Game, PushSubscription
-from games.services import notice_push
+from games.models import Game, Notification, PushSubscription
+from games.services import notice_push, notices
 from games.services.base import invited
 from tests.conftest import client_for
 from tests.web.push_services import WAIT, PushNet
@@ -52,6 +52,12 @@ def invite(host: User, people: list[User]) -> Game:
     game = services.create_game(host, "cakehalla", 2)
     invited.send(Game, game_id=game.pk, by=host.pk, to=[p.pk for p in people])
     return game
+
+
+def news(people: list[User], n: int) -> None:
+    """Something new for these people (the n-th time), as a friend's request would be told."""
+    keys = {person.pk: f"news:{n}" for person in people}
+    notices.tell(None, Notification.Kind.FRIEND, keys, "alice wants to be your friend.", "/")
 
 
 def opted_in_to_mail(user: User) -> User:
@@ -319,7 +325,7 @@ def test_a_subscription_that_cannot_be_pushed_fails_alone_once_logged_then_goes(
     make_user: Callable[[str], User],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    host, broken, fine = (make_user(name) for name in ("alice", "bob", "carol"))
+    broken, fine = (make_user(name) for name in ("bob", "carol"))
     quick = push_net.service("quick.example.net")
     bad = [
         stored(broken, "https://user:pass@quick.example.net/send/a"),  # stored before the checks
@@ -330,7 +336,7 @@ def test_a_subscription_that_cannot_be_pushed_fails_alone_once_logged_then_goes(
     good = stored(fine, "https://quick.example.net/send/good", browser.keys)
     caplog.set_level(logging.WARNING, logger=notice_push.__name__)
     for sweep in range(1, notice_push.FAILURES_TO_DROP + 1):
-        invite(host, [broken, fine])
+        news([broken, fine], sweep)
         assert notice_push.sweep_push() == 1  # carol's went out all the same
         assert len(quick.received) == sweep
         left = PushSubscription.objects.filter(pk__in=[row.pk for row in bad])
@@ -341,7 +347,7 @@ def test_a_subscription_that_cannot_be_pushed_fails_alone_once_logged_then_goes(
     assert len(caplog.records) == 3  # each broken subscription once, not every sweep
     assert all(f"account {broken.pk}" in record.getMessage() for record in caplog.records)
     assert PushSubscription.objects.get(pk=good.pk).failures == 0
-    assert browser.read(quick.received[-1]["body"])["body"].startswith("alice invites you")
+    assert browser.read(quick.received[-1]["body"])["body"] == "alice wants to be your friend."
 
 
 def test_a_success_clears_the_count_of_failures(
@@ -349,11 +355,11 @@ def test_a_success_clears_the_count_of_failures(
 ) -> None:
     service = push_net.service("push.example.net", status=500)
     row = stored(rival, "https://push.example.net/send/abc")
-    for _ in range(notice_push.FAILURES_TO_DROP - 1):
-        invite(player, [rival])
+    for n in range(notice_push.FAILURES_TO_DROP - 1):
+        news([rival], n)
         notice_push.sweep_push()
     service.status = 201
-    invite(player, [rival])
+    news([rival], notice_push.FAILURES_TO_DROP)
     assert notice_push.sweep_push() == 1
     assert PushSubscription.objects.get(pk=row.pk).failures == 0
 

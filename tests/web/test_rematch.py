@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from games import services
 from games.boards import render_board
 from games.live.runner import upkeep
 from games.models import Game
-from games.services import presence
+from games.services import clocks, presence
 from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.finished_games import finished_game, play_out
@@ -347,3 +348,61 @@ async def test_the_away_list_is_pushed_to_the_old_tables_screens(
         pass
     assert "Too few bakers said yes without them" in pushed
     await ws.disconnect()
+
+
+def fast_rematch_offered(player: User, rival: User) -> tuple[Game, Game]:
+    """A finished fast night of the two, and the rematch alice offered (bob has not answered)."""
+    old = finished_game([player, rival], "midnight-bakery", bots=0)
+    Game.objects.filter(pk=old.pk).update(pace="fast")
+    old.refresh_from_db()
+    return old, services.rematch(old, player)
+
+
+def clock_starts(game: Game) -> set[Any]:
+    """When the clocks of the table's seats start (every seat has one at a night's first pick)."""
+    game.refresh_from_db()
+    pace = clocks.pace(game)
+    return {clocks.clock_starts(s, pace) for s in game.seats.all()}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_rematchs_clocks_start_as_soon_as_everyone_has_come(
+    settings: Any, clock: Clock, player: User, rival: User
+) -> None:
+    grace = timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)
+    old, new = await database_sync_to_async(fast_rematch_offered)(player, rival)
+    await database_sync_to_async(services.rematch)(old, rival)  # dealt, nobody at it yet
+    held = clock.at + grace
+    assert await database_sync_to_async(clock_starts)(new) == {held}
+    clock.forward(0.3)
+    mine = await socket(new, player)
+    await open_board(mine)
+    assert await database_sync_to_async(clock_starts)(new) == {held}  # bob is still to come
+    theirs = await socket(new, rival)
+    await open_board(theirs)  # the last one here: the clocks run from now
+    assert await database_sync_to_async(clock_starts)(new) == {clock.at}
+    pushed = await mine.receive_from()
+    assert 'data-held="arrival"' not in pushed and "data-deadline" in pushed
+    for ws in (mine, theirs):
+        await ws.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_rematch_dealt_with_everyone_at_it_starts_its_clocks_at_once(
+    clock: Clock, player: User, rival: User
+) -> None:
+    old, new = fast_rematch_offered(player, rival)
+    for person in (player, rival):
+        at_table(new, person)
+    services.rematch(old, rival)
+    assert clock_starts(new) == {clock.at}
+
+
+@pytest.mark.django_db
+def test_a_rematch_someone_is_late_to_waits_out_the_grace(
+    settings: Any, clock: Clock, player: User, rival: User
+) -> None:
+    old, new = fast_rematch_offered(player, rival)
+    at_table(new, player)
+    services.rematch(old, rival)
+    assert clock_starts(new) == {clock.at + timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)}

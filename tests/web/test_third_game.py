@@ -125,7 +125,7 @@ def test_the_lobby_offers_it_and_a_quick_hand_seats_its_bot(
 ) -> None:
     client = client_for(player)
     lobby = client.get("/").content.decode()
-    assert "Play High Card against bots now" in lobby
+    assert "Rated High Card against bots" in lobby
     # The lobby's invitation is the first game's, in that game's words.
     assert "start your own, or bake a night against bots right now." in lobby
     assert high_card.quick_pitch == "play a hand of High Card"

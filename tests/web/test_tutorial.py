@@ -154,7 +154,23 @@ def test_a_finished_tutorial_counts_in_no_rating_and_no_stat(player: User) -> No
     site = stats.totals()
     assert (site["finished"], site["active"]) == (0, [])
     profile = client_for(player).get(f"/u/{player.username}/").content.decode()
-    assert "Games finished: 0; won: 0 (tutorials not counted)." in profile
+    assert "Games finished: 0, and 1 tutorial; won: 0." in profile
+
+
+def test_a_profiles_count_of_finished_games_names_the_tutorials_it_lists(
+    player: User, rival: User
+) -> None:
+    game = tutorial.start_tutorial(player, KIND)
+    follow(player, game)
+    played = finished_game([player, rival])
+    profile = client_for(player).get(f"/u/{player.username}/").content.decode()
+    recent = profile.split("<h2>Recent finished games</h2>", 1)[1].split("</section>", 1)[0]
+    assert f'href="/games/{played.pk}/"' in recent and f'href="/games/{game.pk}/"' in recent
+    assert "Games finished: 1, and 1 tutorial; won: " in profile
+    assert "not counted" not in profile
+    assert "Download all my finished games</a>" in recent and "NDJSON</a>" not in recent
+    theirs = client_for(rival).get(f"/u/{player.username}/").content.decode()
+    assert "Download all of alice's finished games</a>" in theirs
 
 
 def test_the_lobby_offers_the_tutorial_until_a_game_of_that_kind_is_finished(

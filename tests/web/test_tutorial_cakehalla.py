@@ -17,6 +17,7 @@ import pytest
 from accounts.models import User
 from games import catalog, services
 from games.engines import cakehalla as engine
+from games.engines.cakehalla.cards import CUSTOMERS
 from games.models import Game
 from games.services import tutorial
 from tests.conftest import client_for
@@ -24,6 +25,7 @@ from tests.conftest import client_for
 pytestmark = pytest.mark.django_db
 
 KIND = "cakehalla"
+engine_customers = {c.id: c.name for c in CUSTOMERS}
 
 
 def board_of(user: User, game: Game) -> Any:
@@ -152,6 +154,28 @@ def test_following_every_tap_wins_in_six_moves_that_show_each_kind_of_turn(playe
     assert (me["points"], me["customers"], me["reserved"]) == (15, ["pair-2"], [])
     assert game.seats.get(user=player).winner
     assert "Tutorial done" in client_for(player).get(f"/u/{player.username}/").content.decode()
+
+
+def test_the_step_that_meets_a_customer_names_it(player: User) -> None:
+    """Which customer the learner meets is read off the engine (the customer joins their
+    bakery with the move); the step that asked for that move names it."""
+    game = tutorial.start_tutorial(player, KIND)
+    me = position_of(game, player)
+    met: list[tuple[str, list[str]]] = []
+    while game.status == Game.Status.RUNNING:
+        before = snapshot(game)["bakers"][me]["customers"]
+        panel = board_of(player, game).get_element_by_id("tutorial-step")
+        board = board_of(player, game).get_element_by_id("board")
+        action = tap_through(board, json.loads(panel.get("data-presses")))
+        services.play(game, player, action, None)
+        after = snapshot(game)["bakers"][me]["customers"]
+        if after != before:
+            met.append((panel.text_content(), [c for c in after if c not in before]))
+    assert met, "the learner meets no customer"
+    for said, customers in met:
+        for customer in customers:
+            name = engine_customers[customer]
+            assert name.lower() in said.lower(), f"{name} is not named in {said!r}"
 
 
 def test_the_tutorial_replays_from_its_stored_setup(player: User) -> None:

@@ -101,7 +101,7 @@ def test_the_allowance_is_refused_past_its_limit_with_a_clear_sentence(
     with pytest.raises(services.ServiceError, match="already away"):
         take_vacation(player, today + timedelta(days=3), 2)
     later = today + timedelta(days=20)
-    with pytest.raises(services.ServiceError, match="only 7 of your 21 vacation days"):
+    with pytest.raises(services.ServiceError, match="only 7 days of your 21 vacation days"):
         take_vacation(player, later, 8)
     assert Vacation.objects.filter(user=player).count() == 1
     take_vacation(player, later, 7)
@@ -111,7 +111,7 @@ def test_the_vacation_page_takes_one_and_refuses_in_words(clock: Clock, player: 
     web = client_for(player)
     assert "Take a few days away" in web.get("/accounts/settings/").content.decode()
     page = web.get("/games/vacation/").content.decode()
-    assert "21</strong> of your 21 vacation days" in page
+    assert "21 days</strong> of your 21 vacation days" in page
     refused = web.post("/games/vacation/", {"starts": clock.at.date().isoformat(), "days": "30"})
     assert refused.status_code == 400
     assert "A vacation lasts at most 14 days at once." in refused.content.decode()
@@ -122,7 +122,7 @@ def test_the_vacation_page_takes_one_and_refuses_in_words(clock: Clock, player: 
         "/games/vacation/", {"starts": clock.at.date().isoformat(), "days": "3"}, follow=True
     )
     assert "You are on vacation until" in taken.content.decode()
-    assert "18</strong> of your 21 vacation days" in taken.content.decode()
+    assert "18 days</strong> of your 21 vacation days" in taken.content.decode()
 
 
 def test_ending_a_vacation_early_brings_the_deadline_back_and_counts_the_days_taken(
@@ -139,6 +139,22 @@ def test_ending_a_vacation_early_brings_the_deadline_back_and_counts_the_days_ta
     assert clock_of(game.pk, player).deadline == before + timedelta(seconds=2 * DAY - 3600)
     with pytest.raises(services.ServiceError, match="over already"):
         end_vacation(player, vacation.pk)
+
+
+def test_a_vacation_ended_after_a_minute_uses_an_hour_of_the_allowance(
+    clock: Clock, player: User
+) -> None:
+    clock.at = datetime(2027, 3, 1, 9, tzinfo=UTC)
+    vacation = take_vacation(player, clock.at.date(), 14)
+    clock.forward(60)
+    web = client_for(player)
+    ended = web.post(f"/games/vacation/{vacation.pk}/end/", follow=True).content.decode()
+    assert "20 days and 23 hours</strong> of your 21 vacation days for 2027" in ended
+    assert "only the hours you were away count" in ended
+    take_vacation(player, clock.at.date() + timedelta(days=1), 14)
+    with pytest.raises(services.ServiceError, match="only 6 days and 23 hours of your 21"):
+        take_vacation(player, clock.at.date() + timedelta(days=20), 7)
+    take_vacation(player, clock.at.date() + timedelta(days=20), 6)
 
 
 def test_calling_off_a_vacation_to_come_gives_its_days_back(

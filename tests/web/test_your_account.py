@@ -10,11 +10,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import HeldName, Rating, RatingPoint, User, deleted_name
+from accounts.models import MAIL_KINDS, HeldName, Rating, RatingPoint, User, deleted_name
 from games import services
 from games.models import ChatMessage, Game
+from games.services import presence
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
+from tests.web.sockets import at_table
 
 pytestmark = pytest.mark.django_db
 
@@ -155,6 +157,7 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     player_rating = Rating.objects.get(user=player, kind="midnight-bakery").rating
     hidden = batch(running_game, rival)
 
+    User.objects.filter(pk=rival.pk).update(**{f"mail_{kind}": True for kind in MAIL_KINDS})
     bob = client_for(rival)
     response = bob.post("/accounts/settings/delete/", {"password": PASSWORD})
     assert response.status_code == 302 and response["Location"] == "/"
@@ -164,6 +167,7 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     name = deleted_name(rival.pk)
     assert gone.username == name == f"a deleted baker #{rival.pk}"
     assert not gone.is_active and gone.deleted_at is not None and not gone.has_usable_password()
+    assert not [kind for kind in MAIL_KINDS if getattr(gone, f"mail_{kind}")]  # no mail choice kept
     login = Client().post("/accounts/login/", {"username": "bob", "password": PASSWORD})
     assert login.status_code == 200  # refused: the form again
 
@@ -171,7 +175,7 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     running_game.refresh_from_db()
     seat = running_game.seats.get(user=gone)
     assert seat.bot and seat.resigned and seat.handed_over == services.DELETED
-    assert running_game.notices[-1]["text"].startswith(f"{name}'s account was deleted: a ")
+    assert running_game.notices[-1]["text"].startswith("A baker left Bakehouse: a ")
     state = running_game.spec.engine.load(running_game.snapshot)
     assert seat.position not in running_game.spec.engine.active_seats(state)
     assert running_game.status == Game.Status.RUNNING
@@ -194,6 +198,44 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     assert not Rating.objects.filter(user=gone).exists()
     assert not RatingPoint.objects.filter(user=gone).exists()
     assert Rating.objects.get(user=player, kind="midnight-bakery").rating == player_rating
+
+
+def test_a_deleted_persons_seat_reads_plainly_with_no_presence(
+    running_game: Game, player: User, rival: User
+) -> None:
+    channel = at_table(running_game, rival)
+    presence.closed(channel, running_game.pk)  # bob's tab closed a moment ago: "reconnecting"
+    services.delete_account(rival, PASSWORD)
+    assert_plain_seat(running_game, player, rival)
+    assert "A baker left Bakehouse: a " in running_game_notices(running_game)
+
+
+def test_a_seat_left_before_the_account_was_deleted_reads_plainly_too(
+    running_game: Game, player: User, rival: User
+) -> None:
+    services.resign(running_game, rival)  # "bob left: a ... bot plays ..."
+    channel = at_table(running_game, rival)
+    presence.closed(channel, running_game.pk)
+    services.delete_account(rival, PASSWORD)
+    assert_plain_seat(running_game, player, rival)
+    assert "a deleted baker left: a " in running_game_notices(running_game)
+
+
+def running_game_notices(game: Game) -> str:
+    game.refresh_from_db()
+    return " ".join(n["text"] for n in game.notices)
+
+
+def assert_plain_seat(game: Game, viewer: User, deleted: User) -> None:
+    """The table shows the deleted person's seat as "a deleted baker", with no presence and
+    no number, and says a bot plays it because they left Bakehouse."""
+    page = client_for(viewer).get(game.get_absolute_url()).content.decode()
+    table = page.split('id="region-table"', 1)[1].split("</section>", 1)[0]
+    seat = next(s for s in table.split('<li class="table-seat') if "a deleted baker" in s)
+    assert '<span class="player">a deleted baker</span>' in seat
+    assert "left Bakehouse: a greedy bot plays" in seat
+    assert "reconnecting" not in seat and "away" not in seat and "#" not in seat
+    assert "account was deleted" not in table and f"#{deleted.pk}" not in table
 
 
 def test_deleting_cancels_the_open_tables_it_hosts_and_leaves_the_others(

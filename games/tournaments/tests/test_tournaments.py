@@ -144,7 +144,9 @@ def test_a_table_is_counted_once_whoever_records_it(clock: Clock, crowd: Crowd) 
     assert services.record_table(table.pk) is False
     tournament = swept(tournament)  # the sweep finds it recorded and pairs round 2
     points = sorted(Entrant.objects.filter(tournament=tournament).values_list("points", flat=True))
-    assert points == [0, 3, 6]
+    # 6/3/0 by place; a tie in the game (its deal is random) shares the places' points, so the
+    # three always share 9 once: a second count would make it 18.
+    assert sum(points) == 9 and max(points) <= 6
     assert tournament.current_round == 2
 
 

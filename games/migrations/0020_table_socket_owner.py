@@ -11,8 +11,8 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
-            model_name='pushsubscription',
-            name='failures',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Pushes in a row that failed; a success clears it.'),
+            model_name='tablesocket',
+            name='owner',
+            field=models.CharField(blank=True, db_index=True, default='', help_text='Whose socket, for the caps on open sockets: a digest of its session (of its address for a guest without one).', max_length=40),
         ),
     ]

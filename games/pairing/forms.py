@@ -1,0 +1,70 @@
+"""The lobby's "Find a game" form: the game, its pace, how many at the table, bots or not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games import catalog
+from games.models import Game
+
+BOTS_AFTER = [("", "never"), ("15", "after 15 s"), ("30", "after 30 s"), ("60", "after 1 min")]
+BOTS_AFTER += [("120", "after 2 min")]
+"""What the form offers; the service takes any count of seconds in its range."""
+
+
+def count(label: str) -> forms.IntegerField:
+    """A player count as a whole number (the service checks it against the game's range)."""
+    words = f"Say the {label} number of bakers as a whole number."
+    return forms.IntegerField(
+        min_value=1,
+        max_value=99,
+        error_messages={
+            "required": words,
+            "invalid": words,
+            "min_value": words,
+            "max_value": words,
+        },
+    )
+
+
+class LookForm(forms.Form):
+    """What a person looks for; garbage is refused in words before the service sees it."""
+
+    kind = forms.ChoiceField(
+        choices=catalog.choices,
+        error_messages={
+            "required": "Choose a game.",
+            "invalid_choice": "That game is not on offer.",
+        },
+    )
+    pace = forms.ChoiceField(
+        choices=Game.Pace.choices,
+        error_messages={"required": "Choose a pace.", "invalid_choice": "There is no such pace."},
+    )
+    fewest = count("fewest")
+    most = count("most")
+    bots_after = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=100_000,
+        error_messages={"invalid": "Say after how many seconds bots may fill the table."},
+    )
+
+    def wanted(self) -> dict[str, Any]:
+        """The cleaned choice, as services.look takes it."""
+        data = self.cleaned_data
+        return {
+            "kind": data["kind"],
+            "pace": data["pace"],
+            "fewest": data["fewest"],
+            "most": data["most"],
+            "bots_after": data["bots_after"],
+        }
+
+    def refusal(self) -> str:
+        """The first error in words."""
+        for errors in self.errors.values():
+            return str(errors[0])
+        return "That search could not be read."

@@ -1,0 +1,108 @@
+"""What the "Find a game" section and its waiting panel show: the words, the counts, the forms'
+choices (read by the views and by the waiting page's socket)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games import catalog
+from games.kinds.base import AnyKind
+from games.models import Game
+from games.pairing import services
+from games.pairing.forms import BOTS_AFTER
+from games.pairing.models import Seek
+
+DEFAULT_PACE = Game.Pace.NORMAL
+PACE_WORDS = {
+    Game.Pace.RELAXED: "relaxed",
+    Game.Pace.NORMAL: "normal",
+    Game.Pace.FAST: "fast",
+    Game.Pace.DAY1: "1 day a move",
+    Game.Pace.DAY3: "3 days a move",
+    Game.Pace.DAY7: "7 days a move",
+}
+"""A pace in the words of the waiting panel and the lobby's counts."""
+
+
+@dataclass(frozen=True)
+class PaceLine:
+    """One pace of a game as the form offers it, with how many look there now."""
+
+    value: str
+    label: str
+    words: str
+    looking: int
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game's "Find a game" form and count of people looking."""
+
+    spec: AnyKind
+    paces: list[PaceLine]
+    counts: list[int]
+
+    @property
+    def looking(self) -> int:
+        return sum(p.looking for p in self.paces)
+
+    @property
+    def busy(self) -> list[PaceLine]:
+        """The paces where someone looks."""
+        return [p for p in self.paces if p.looking]
+
+
+def pace_lines(slug: str, counts: dict[tuple[str, str], int]) -> list[PaceLine]:
+    """Every pace of one game, with how many look there."""
+    return [
+        PaceLine(value, label, PACE_WORDS[Game.Pace(value)], counts.get((slug, value), 0))
+        for value, label in Game.Pace.choices
+    ]
+
+
+def game_lines(counts: services.Counts) -> list[GameLine]:
+    """Every game on offer with its paces and who looks at each."""
+    return [
+        GameLine(
+            spec,
+            pace_lines(spec.slug, counts),
+            list(range(spec.min_players, spec.max_players + 1)),
+        )
+        for spec in catalog.available()
+    ]
+
+
+def count_words(seek: Seek, spec: AnyKind) -> str:
+    """How many bakers a seek accepts, in words."""
+    if seek.fewest == seek.most:
+        return f"{seek.fewest} bakers"
+    if (seek.fewest, seek.most) == (spec.min_players, spec.max_players):
+        return f"any number of bakers ({seek.fewest} to {seek.most})"
+    return f"{seek.fewest} to {seek.most} bakers"
+
+
+def section_context(user: Any, error: str = "") -> dict[str, Any]:
+    """What the "Find a game" section shows this person now."""
+    seek = Seek.objects.filter(user=user).first() if user.is_authenticated else None
+    counts = services.looking_now()
+    return {
+        "user": user,
+        "games": game_lines(counts),
+        "waiting": panel_context(services.waiting(seek, counts)) if seek is not None else None,
+        "error": error,
+        "default_pace": DEFAULT_PACE,
+        "bots_after": BOTS_AFTER,
+    }
+
+
+def panel_context(waiting: services.Waiting) -> dict[str, Any]:
+    """The waiting panel's words for one moment of a seek."""
+    seek = waiting.seek
+    minutes, seconds = divmod(waiting.waited, 60)
+    return {
+        "waiting": waiting,
+        "pace": PACE_WORDS.get(Game.Pace(seek.pace), seek.pace),
+        "count": count_words(seek, waiting.spec),
+        "waited": f"{minutes}:{seconds:02d}",
+    }

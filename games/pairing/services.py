@@ -1,0 +1,365 @@
+"""The only code that changes who is looking for a game: look, stop, and the pairing pass.
+
+A pass locks its pool's row (select_for_update: one pass at a time per game and pace, in every
+process; on SQLite the whole database has one writer), lets go of the people whose waiting page
+went quiet or who sat down at another live table, draws the groups (games.pairing.draw), seats
+each through games.services.seat_people and deletes their seeks, all in one transaction. Once
+it commits, every open page of each person seated is sent to their table.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, Exists, OuterRef
+from django.http import HttpRequest
+
+from accounts.models import Block, Rating, User
+from accounts.ratings import new_rating
+from games import catalog, services
+from games.groups import go_to
+from games.kinds.base import AnyKind
+from games.models import LIVE, TURN_BASED, Game, Seat
+from games.pairing import draw
+from games.pairing.models import Pool, Seek
+from games.services import NotAllowed, ServiceError, clocks, lock_user
+
+logger = logging.getLogger(__name__)
+
+GRACE_SECONDS = 10.0
+"""A seek whose waiting page has not said it is open for this long is let go (a page reloaded
+comes back well within it; its socket says so every live.BEAT_SECONDS)."""
+BOTS_AFTER_LEAST = 5
+BOTS_AFTER_MOST = 600
+LOOKING_CACHE_SECONDS = 1
+LOOKING_KEY = "pairing:looking"
+
+
+def now() -> datetime:
+    """The pairing's time: the clocks' (tests move it by patching clocks.now)."""
+    return clocks.now()
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A table a pass started, and the people it seated there."""
+
+    game_id: int
+    url: str
+    people: tuple[int, ...]
+
+
+# --- look and stop ------------------------------------------------------------------------------
+
+
+def playing_live(user: User) -> Game | None:
+    """A running table at a live pace where this person plays against another person now."""
+    others = Seat.objects.filter(game=OuterRef("pk"), bot="").exclude(user=user)
+    return (
+        Game.objects.filter(status=Game.Status.RUNNING, seats__user=user, seats__bot="")
+        .exclude(pace__in=TURN_BASED)
+        .filter(Exists(others))
+        .order_by("-started_at")
+        .first()
+    )
+
+
+def check_search(kind: str, pace: str, fewest: int, most: int, bots_after: int | None) -> None:
+    """Refuse, in words, a search the game does not allow."""
+    try:
+        spec = catalog.get(kind)
+    except KeyError:
+        raise ServiceError("That game is not on offer.") from None
+    if pace not in Game.Pace.values:
+        raise ServiceError(f"There is no {pace!r} pace.")
+    low, high = spec.min_players, spec.max_players
+    if not low <= fewest <= most <= high:
+        raise ServiceError(
+            f"{spec.name} seats {low} to {high} bakers: choose how many from {low} to {high}, "
+            "the fewest first."
+        )
+    if bots_after is not None and not BOTS_AFTER_LEAST <= bots_after <= BOTS_AFTER_MOST:
+        raise ServiceError(
+            f"Bots may fill the table after {BOTS_AFTER_LEAST} to {BOTS_AFTER_MOST} seconds."
+        )
+
+
+def check_seeker(user: User) -> None:
+    """Refuse someone who may not look now: no account, or playing a live game already."""
+    if not user.is_authenticated or user.is_bot or not user.is_active:
+        raise NotAllowed("Log in to look for a game.")
+    playing = playing_live(user)
+    if playing is not None:
+        raise ServiceError(f"You are playing {playing} now: finish it before you look for another.")
+
+
+def rating_of(user: User, kind: str) -> int:
+    """The person's displayed rating at this game (a newcomer's if they have none)."""
+    rating = Rating.objects.filter(user=user, kind=kind).values_list("rating", flat=True).first()
+    return rating if rating is not None else new_rating(user.pk, kind).rating
+
+
+@transaction.atomic
+def look(
+    user: User,
+    kind: str,
+    pace: str,
+    fewest: int,
+    most: int,
+    bots_after: int | None = None,
+) -> Seek:
+    """Start looking for a game (or look for another instead: one seek a person). The caller
+    runs a pass of its pool once this commits (pass_pool), so people who fit sit down at once."""
+    check_search(kind, pace, fewest, most, bots_after)
+    lock_user(user)  # a person's row first: two tabs' presses queue here
+    old = Seek.objects.filter(user=user).values_list("kind", "pace").first()
+    lock_pools([(kind, pace), *([old] if old else [])])
+    check_seeker(user)  # after the pools' locks: a pass that seated them has committed
+    at = now()
+    seek, _ = Seek.objects.update_or_create(
+        user=user,
+        defaults={
+            "kind": kind,
+            "pace": pace,
+            "fewest": fewest,
+            "most": most,
+            "bots_after": bots_after,
+            "rating": rating_of(user, kind),
+            "created_at": at,
+            "last_seen": at,
+        },
+    )
+    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+    return seek
+
+
+@transaction.atomic
+def stop(user: User) -> bool:
+    """Stop looking; whether the person was looking (a pass under way ends first)."""
+    lock_user(user)
+    old = Seek.objects.filter(user=user).values_list("kind", "pace").first()
+    if old is None:
+        return False
+    lock_pools([old])
+    deleted, _ = Seek.objects.filter(user=user).delete()
+    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+    return deleted > 0
+
+
+def stop_on_logout(sender: Any, request: HttpRequest, user: User | None, **kwargs: Any) -> None:
+    """Logging out takes the person out of the pool (user_logged_out)."""
+    if user is not None and user.is_authenticated:
+        stop(user)
+
+
+def still_here(user_id: int) -> Seek | None:
+    """The waiting page says it is open: its seek as it now stands, or None if there is none."""
+    seek = Seek.objects.filter(user_id=user_id).first()
+    if seek is not None:
+        seek.last_seen = now()
+        Seek.objects.filter(pk=seek.pk).update(last_seen=seek.last_seen)
+    return seek
+
+
+def table_since(user_id: int, since: datetime) -> str | None:
+    """The URL of the running table this person was seated at since then, if any (a pass's
+    push that never came is made up by the waiting page asking)."""
+    seat = (
+        Seat.objects.filter(
+            user_id=user_id, bot="", joined_at__gte=since, game__status=Game.Status.RUNNING
+        )
+        .select_related("game")
+        .order_by("-joined_at")
+        .first()
+    )
+    return None if seat is None else seat.game.get_absolute_url()
+
+
+# --- the pass -----------------------------------------------------------------------------------
+
+
+# A seek joins, changes or leaves a pool only under that pool's lock (look, stop, the pass),
+# so a pass reads its pool's people as they stay until it commits. Lock order: a person's row,
+# then pools in (kind, pace) order, then the games the pass makes.
+def lock_pool(kind: str, pace: str) -> Pool:
+    """The pool's row, made the first time, locked until the transaction ends."""
+    pool, _ = Pool.objects.get_or_create(kind=kind, pace=pace)
+    return Pool.objects.select_for_update().get(pk=pool.pk)
+
+
+def lock_pools(keys: Iterable[tuple[str, str]]) -> None:
+    """These pools' rows locked, in one order everywhere."""
+    for kind, pace in sorted(set(keys)):
+        lock_pool(kind, pace)
+
+
+class SeekRow(Protocol):
+    """What the draw needs of a seek (a Seek, or a row of its values)."""
+
+    user_id: int
+    kind: str
+    pace: str
+    fewest: int
+    most: int
+    rating: int
+    bots_after: int | None
+    created_at: datetime
+
+
+SEEK_FIELDS = ("user_id", "kind", "pace", "fewest", "most", "rating", "bots_after", "created_at")
+
+
+def seeker(seek: SeekRow) -> draw.Seeker:
+    """A seek as the draw reads it."""
+    return draw.Seeker(
+        person=seek.user_id,
+        kind=seek.kind,
+        pace=seek.pace,
+        fewest=seek.fewest,
+        most=seek.most,
+        rating=seek.rating,
+        since=seek.created_at.timestamp(),
+        bots_after=None if seek.bots_after is None else float(seek.bots_after),
+    )
+
+
+def pool_seeks(kind: str, pace: str) -> list[Any]:
+    """The pool's seeks as rows of values (a pass reads hundreds)."""
+    rows = Seek.objects.filter(kind=kind, pace=pace)
+    return list(rows.values_list(*SEEK_FIELDS, "last_seen", named=True))
+
+
+def pool_people(kind: str, pace: str) -> Any:
+    """The people looking in this pool, as a subquery (never a list of hundreds of ids)."""
+    return Seek.objects.filter(kind=kind, pace=pace).values("user_id")
+
+
+def gone(kind: str, pace: str, seeks: list[Any], at: datetime) -> set[int]:
+    """The people of the pool's seeks to let go: their waiting page went quiet, their account
+    was closed, or they sat down at a live table (open or running) since they started looking;
+    everyone, if the game is no longer on offer."""
+    if kind not in {spec.slug for spec in catalog.available()}:
+        return {s.user_id for s in seeks}
+    quiet = at - timedelta(seconds=GRACE_SECONDS)
+    out = {s.user_id for s in seeks if s.last_seen < quiet}
+    since = {s.user_id: s.created_at for s in seeks}
+    people = pool_people(kind, pace)
+    closed = User.objects.filter(is_active=False, pk__in=people).values_list("pk", flat=True)
+    out.update(closed)
+    seats = (
+        Seat.objects.filter(user_id__in=people, bot="", game__status__in=LIVE)
+        .exclude(game__pace__in=TURN_BASED)
+        .values_list("user_id", "joined_at")
+    )
+    out.update(u for u, joined in seats if u in since and joined >= since[u])
+    return out
+
+
+def blocks_in(kind: str, pace: str) -> frozenset[tuple[int, int]]:
+    """Every block between two people looking in this pool, either way."""
+    people = pool_people(kind, pace)
+    rows = Block.objects.filter(blocker_id__in=people, blocked_id__in=people)
+    return draw.blocked_set(rows.values_list("blocker_id", "blocked_id"))
+
+
+def seat_group(group: draw.Group, users: dict[int, User]) -> Paired | None:
+    """Start the group's table (refused whole if something changed meanwhile, such as a block
+    made a moment ago: they then wait for the next pass)."""
+    spec = catalog.get(group.kind)
+    try:
+        game = services.seat_people(
+            group.kind,
+            [users[p] for p in group.people],
+            pace=group.pace,
+            bots=[spec.house_bot] * group.bots,
+        )
+    except ServiceError as error:
+        logger.info("a pairing of %s was refused: %s", group.people, error)
+        return None
+    Seek.objects.filter(user_id__in=group.people).delete()
+    return Paired(game.pk, game.get_absolute_url(), group.people)
+
+
+def tell(paired: list[Paired]) -> None:
+    """Once committed: every open page of each person seated goes to their table."""
+    for table in paired:
+        for person in table.people:
+            go_to(person, table.url)
+
+
+def pass_pool(kind: str, pace: str) -> list[Paired]:
+    """One pairing pass of a game and pace (see the module's docstring): the tables it started."""
+    at = now()
+    with transaction.atomic():
+        pool = lock_pool(kind, pace)
+        seeks = pool_seeks(kind, pace)
+        leaving = gone(kind, pace, seeks, at)
+        if leaving:
+            Seek.objects.filter(user_id__in=leaving, kind=kind, pace=pace).delete()
+        waiting = [seeker(s) for s in seeks if s.user_id not in leaving]
+        groups = draw.pair(waiting, at.timestamp(), blocks_in(kind, pace))
+        users = User.objects.in_bulk([p for g in groups for p in g.people])
+        paired = [p for p in (seat_group(g, users) for g in groups) if p is not None]
+        if leaving or paired:  # a pass that changed nothing writes nothing
+            pool.passed_at = at
+            pool.save(update_fields=["passed_at"])
+            cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+        transaction.on_commit(lambda: tell(paired))
+    return paired
+
+
+def pools_looking() -> list[tuple[str, str]]:
+    """Every game and pace where someone is looking."""
+    return list(Seek.objects.values_list("kind", "pace").distinct().order_by("kind", "pace"))
+
+
+# --- what the pages show ------------------------------------------------------------------------
+
+
+Counts = dict[tuple[str, str], int]
+
+
+def looking_now() -> Counts:
+    """How many are looking per game and pace: one grouped count (kept a second for the
+    waiting panels' beats, which ask far more often than the lobby)."""
+    rows = Seek.objects.values("kind", "pace").annotate(n=Count("pk")).order_by()
+    counts = [(r["kind"], r["pace"], r["n"]) for r in rows]
+    cache.set(LOOKING_KEY, counts, LOOKING_CACHE_SECONDS)
+    return {(kind, pace): n for kind, pace, n in counts}
+
+
+def looking() -> Counts:
+    """How many are looking per game and pace, as counted within the last second."""
+    counts: list[tuple[str, str, int]] | None = cache.get(LOOKING_KEY)
+    if counts is None:
+        return looking_now()
+    return {(kind, pace): n for kind, pace, n in counts}
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the waiting panel shows of a seek at one moment."""
+
+    seek: Seek
+    spec: AnyKind
+    lowest: int
+    highest: int
+    waited: int
+    others: int
+
+
+def waiting(seek: Seek, counts: Counts, at: datetime | None = None) -> Waiting:
+    """The seek as its waiting panel shows it now: the rating window, the wait, who else looks
+    (from `counts`: looking_now or looking)."""
+    at = at or now()
+    wide = draw.window(seeker(seek), at.timestamp())
+    others = max(0, counts.get((seek.kind, seek.pace), 1) - 1)
+    waited = max(0, int((at - seek.created_at).total_seconds()))
+    spec = catalog.get(seek.kind)
+    return Waiting(seek, spec, seek.rating - wide, seek.rating + wide, waited, others)

@@ -1,0 +1,119 @@
+"""The lobby's "Find a game" section: its forms, the waiting panel, who looks, garbage refused."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+from games.models import Game
+from games.pairing.models import Seek
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+CAKE_FAST = {"kind": "cakehalla", "pace": "fast", "fewest": "2", "most": "2", "bots_after": ""}
+
+
+def test_an_empty_site_says_nobody_looks_yet_for_each_game() -> None:
+    page = Client().get("/").content.decode()
+    assert '<section class="panel" id="find-a-game"' in page
+    assert "<strong>Midnight Bakery</strong>: nobody looking yet" in page
+    assert "<strong>Cakehalla</strong>: nobody looking yet" in page
+    assert "to be seated with people who look for the same game" in page
+
+
+def test_the_lobby_offers_a_find_a_game_form_per_game(player: User) -> None:
+    page = client_for(player).get("/").content.decode()
+    assert page.count("Find a game</button>") == 2
+    assert '<input type="hidden" name="kind" value="cakehalla">' in page
+    assert '<option value="normal" selected>' in page
+
+
+def test_the_lobby_counts_who_looks_per_game_and_pace_in_one_query(
+    player: User, rival: User, outsider: User
+) -> None:
+    for person, pace in ((player, "fast"), (rival, "fast"), (outsider, "normal")):
+        client_for(person).post("/pairing/look/", {**CAKE_FAST, "most": "4", "pace": pace})
+    with CaptureQueriesContext(connection) as queries:
+        page = Client().get("/").content.decode()
+    assert "<strong>Cakehalla</strong>: 3 looking (1 normal, 2 fast)" in page
+    assert sum("pairing_seek" in q["sql"] for q in queries.captured_queries) == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("kind", "chess", "That game is not on offer."),
+        ("pace", "lightning", "There is no such pace."),
+        ("fewest", "lots", "Say the fewest number of bakers as a whole number."),
+        ("most", "", "Say the most number of bakers as a whole number."),
+        ("most", "7", "Cakehalla seats 2 to 4 bakers"),
+        ("bots_after", "soon", "Say after how many seconds bots may fill the table."),
+    ],
+)
+def test_a_forged_or_garbled_search_is_refused_in_words_and_nothing_is_stored(
+    player: User, field: str, value: str, words: str
+) -> None:
+    response = client_for(player).post("/pairing/look/", {**CAKE_FAST, field: value}, headers=HTMX)
+    assert response.status_code == 400
+    assert words in response.content.decode()
+    assert not Seek.objects.exists()
+
+
+def test_a_search_without_its_csrf_token_is_refused(player: User) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    assert client.post("/pairing/look/", CAKE_FAST).status_code == 403
+    assert not Seek.objects.exists()
+
+
+def test_looking_shows_the_waiting_panel_with_a_cancel_button(player: User) -> None:
+    response = client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<strong>Looking for a Cakehalla game</strong>, fast, 2 bakers&hellip;" in html
+    assert 'Rating window now <span class="window">1400&ndash;1600</span>' in html
+    assert "0 others looking" in html
+    assert ">Cancel</button>" in html
+
+
+def test_the_second_person_who_fits_goes_straight_to_the_table(player: User, rival: User) -> None:
+    client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    response = client_for(rival).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    game = Game.objects.get()
+    assert response.headers["HX-Redirect"] == game.get_absolute_url()
+    assert game.status == Game.Status.RUNNING
+
+
+def test_without_htmx_a_search_goes_back_to_the_lobby_which_shows_it(player: User) -> None:
+    client = client_for(player)
+    response = client.post("/pairing/look/", CAKE_FAST)
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+    assert "Looking for a Cakehalla game" in client.get("/").content.decode()
+
+
+def test_cancel_brings_the_forms_back(player: User) -> None:
+    client = client_for(player)
+    client.post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    html = client.post("/pairing/stop/", headers=HTMX).content.decode()
+    assert "Find a game</button>" in html
+    assert not Seek.objects.exists()
+
+
+def test_looking_needs_an_account() -> None:
+    response = Client().post("/pairing/look/", CAKE_FAST)
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith("/accounts/login/")
+    assert not Seek.objects.exists()
+
+
+def test_the_counts_alone_can_be_asked_again(player: User) -> None:
+    client_for(player).post("/pairing/look/", CAKE_FAST)
+    html = Client().get("/pairing/looking/").content.decode()
+    assert '<ul class="looking-now" id="looking-now"' in html
+    assert "<strong>Cakehalla</strong>: 1 looking (1 fast)" in html

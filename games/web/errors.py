@@ -1,0 +1,39 @@
+"""The site's own 404 page: what was not found, said in the site's words, never Django's."""
+
+from __future__ import annotations
+
+import re
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+# get_object_or_404 says "No <Model> matches the given query."; the site names the thing.
+DJANGO_WORDS = re.compile(r"No (\w+) matches the given query\.")
+NOT_FOUND_WORDS = {
+    "Game": "No such table: it may have been private, or the link mistyped.",
+    "User": "No such person: the name may be mistyped, or the account deleted.",
+    "Notification": "No such notification.",
+    "Report": "No such report.",
+    "Tutorial": "No such tutorial.",
+    "Vacation": "No such vacation.",
+}
+NOTHING_HERE = (
+    "There is nothing at this address: the table may have been private, or the link mistyped."
+)
+
+
+def not_found_words(exception: Exception | None) -> str:
+    """What a 404 says: the view's own sentence, a thing named in the site's words, or that
+    nothing is at this address (a mistyped address, or a 404 that said nothing)."""
+    said = exception.args[0] if exception is not None and exception.args else ""
+    if not isinstance(said, str) or not said:
+        return NOTHING_HERE  # the URL resolver's own 404 carries a dict of what it tried
+    named = DJANGO_WORDS.fullmatch(said)
+    if named is not None:
+        return NOT_FOUND_WORDS.get(named.group(1), NOTHING_HERE)
+    return said
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 404 page (settings' handler404)."""
+    return render(request, "404.html", {"words": not_found_words(exception)}, status=404)

@@ -1,0 +1,114 @@
+// Bakehouse quick pairing: while the lobby's "Find a game" section shows a search, a socket keeps
+// it alive and redraws its panel; once the person is seated, the page goes to the table.
+(function () {
+  "use strict";
+  var RETRY_FIRST_MS = 500;
+  var RETRY_MAX_MS = 15000;
+  var socket = null;
+  var retries = 0;
+  var retryTimer = null;
+  var going = false;
+
+  function section() { return document.getElementById("find-a-game"); }
+  function panel() { return document.getElementById("pairing-waiting"); }
+
+  function say(text) {
+    var facts = panel() && panel().querySelector(".pairing-facts");
+    if (facts) facts.textContent = text;
+  }
+
+  // Seated (games.groups.go_to): go to the table.
+  function follow(html) {
+    if (html.indexOf('id="page-go"') === -1) return false;
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var go = template.content.querySelector("#page-go");
+    var url = go ? go.dataset.url || "" : "";
+    if (url.charAt(0) !== "/" || url.charAt(1) === "/") return false;
+    going = true;
+    say("Your table is ready: going there\u2026");
+    window.location.assign(url);
+    return true;
+  }
+
+  // The search ended without a table (stopped in another tab, or let go): the forms again.
+  function ended() {
+    disconnect();
+    var found = section();
+    if (found && window.htmx) {
+      window.htmx.ajax("GET", found.dataset.find, { target: "#find-a-game", swap: "outerHTML" });
+    }
+  }
+
+  function received(html) {
+    if (follow(html)) return;
+    if (html.indexOf('id="pairing-ended"') !== -1) {
+      ended();
+      return;
+    }
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var fresh = template.content.querySelector("#pairing-waiting");
+    var old = panel();
+    if (fresh && old) {
+      old.replaceWith(fresh);
+      if (window.htmx) window.htmx.process(fresh);
+      fresh.dataset.at = String(Date.now());
+    }
+  }
+
+  function connect() {
+    retryTimer = null;
+    var found = section();
+    if (socket || going || !found || !panel()) return;
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + found.dataset.socket);
+    socket.onopen = function () { retries = 0; };
+    socket.onmessage = function (event) { received(event.data); };
+    socket.onclose = function (event) {
+      socket = null;
+      if (going || !panel()) return;
+      if (event.code >= 4000 && event.code < 5000) {
+        say(event.code === 4401 || event.code === 4402
+          ? "Your session ended, so the search stopped. Reload to go on."
+          : "The search's connection closed. Reload to go on.");
+        return;
+      }
+      var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
+      retries += 1;
+      retryTimer = setTimeout(connect, delay * (0.5 + Math.random() / 2));
+    };
+  }
+
+  function disconnect() {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+    if (!socket) return;
+    var open = socket;
+    socket = null;
+    open.onclose = null;
+    open.close(1000);
+  }
+
+  // A search on the page has a socket; none, no socket (after a look, a cancel, a reload).
+  function sync() {
+    var shown = panel();
+    if (shown && !shown.dataset.at) shown.dataset.at = String(Date.now());
+    if (shown) connect();
+    else disconnect();
+  }
+
+  // The wait counts up between the panel's redraws.
+  setInterval(function () {
+    var shown = panel();
+    var clock = shown && shown.querySelector(".waited");
+    if (!clock) return;
+    var waited = Number(shown.dataset.waited) + Math.floor((Date.now() - Number(shown.dataset.at)) / 1000);
+    var seconds = waited % 60;
+    clock.textContent = Math.floor(waited / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+  }, 1000);
+
+  document.addEventListener("htmx:afterSettle", sync);
+  window.addEventListener("online", function () { if (!socket) connect(); });
+  sync();
+})();
