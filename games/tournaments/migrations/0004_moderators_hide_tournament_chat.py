@@ -1,10 +1,10 @@
-"""Moderators see tournament chat lines in admin and hide them (the change permission serves
-that action only: every field stays read only). Data migration, kept apart."""
+"""Moderators and chat moderators see tournament chat lines in admin and hide them (the change
+permission serves that action only: every field stays read only). Data migration, kept apart."""
 
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-MODERATORS = "Moderators"
+GROUPS = ["Moderators", "Chat moderators"]
 
 PERMISSIONS = [
     ("tournaments", "view_chatline"),
@@ -26,13 +26,13 @@ def add_permissions(apps, schema_editor):
         app_config.models_module = True
         create_permissions(app_config, apps=apps, verbosity=0)
         app_config.models_module = None
-    group, _ = apps.get_model("auth", "Group").objects.get_or_create(name=MODERATORS)
-    group.permissions.add(*wanted(apps))
+    for name in GROUPS:
+        group, _ = apps.get_model("auth", "Group").objects.get_or_create(name=name)
+        group.permissions.add(*wanted(apps))
 
 
 def remove_permissions(apps, schema_editor):
-    group = apps.get_model("auth", "Group").objects.filter(name=MODERATORS).first()
-    if group is not None:
+    for group in apps.get_model("auth", "Group").objects.filter(name__in=GROUPS):
         group.permissions.remove(*wanted(apps))
 
 
@@ -40,6 +40,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
+        ("games", "0007_chat_moderators_group"),
         ("tournaments", "0003_chat_lines"),
     ]
 
