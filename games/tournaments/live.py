@@ -83,6 +83,7 @@ class Push:
     html: str = ""
     version: int = -1
     you: str = ""
+    hidden: frozenset[int] = frozenset()
 
 
 def you_html(board: pages.Board, user: Any) -> str:
@@ -108,7 +109,7 @@ def opened(tournament_id: int, user: Any, invited: list[int], view: View) -> Pus
     you = you_html(board, user)
     html = shared.live_html(board, view.round, view.page) + you
     html += shared.chat_html(tournament_id, chat, hidden)
-    return Push(html=html, version=board.version, you=you)
+    return Push(html=html, version=board.version, you=you, hidden=hidden)
 
 
 def pushed(
@@ -194,7 +195,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         shared.socket_opened(self.tournament_id)
         watch(self)
         self.version, self.wanted, self.you = first.version, first.version, first.you
-        self.hidden_at = time.monotonic()
+        self.hidden, self.hidden_at = first.hidden, time.monotonic()
         self.last_push = time.monotonic()
         await self.send_html(first.html)
         self.beating = asyncio.ensure_future(self.beat_forever())

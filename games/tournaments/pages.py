@@ -368,12 +368,15 @@ def rules(tournament: Tournament) -> list[tuple[str, str]]:
     )
     said = [
         ("Format", format_words(tournament)),
-        ("Game", f"{spec.name}, {pace_words(tournament.pace)}; every game is rated as any."),
+        (
+            "Game",
+            f"{spec.name}; pace: {pace_words(tournament.pace)}. Every game is rated as any other.",
+        ),
         ("Tables", f"Seat {seats}."),
         (
             "Points by place",
-            f"{points} ({'set by its creator' if own else 'the defaults'}). People who share a "
-            "place share the points of the places they cover.",
+            f"{points[:1].upper()}{points[1:]} ({'set by its creator' if own else 'the defaults'})."
+            " People who share a place share the points of the places they cover.",
         ),
     ]
     if tournament.is_swiss:
@@ -388,7 +391,11 @@ def rules(tournament: Tournament) -> list[tuple[str, str]]:
             )
         )
     said += [
-        ("Tie-breaks", "1) points, 2) Buchholz, 3) wins, 4) rating at entry. " + TIE_BREAKS),
+        (
+            "Tie-breaks",
+            "1) points, 2) Buchholz (the sum of the points of everyone a person met, once per "
+            "meeting), 3) wins (first places), 4) rating at entry.",
+        ),
         ("Away", away_words(tournament)),
         ("Leaving", leaving_words(tournament)),
         ("Blocks", "Two people where one blocks the other never share a table."),

@@ -75,7 +75,7 @@ def test_a_person_makes_a_swiss_with_its_settings(clock: Clock, crowd: Crowd) ->
     assert tournament.starts_at == at + timedelta(minutes=15)
     assert tournament.creator == maker and not tournament.private
     page = text_of(client_for(maker).get(tournament.get_absolute_url()).content)
-    assert "at a table of 3: 5/2/0 (set by its creator)" in page
+    assert "At a table of 3: 5/2/0 (set by its creator)" in page
     assert "Needs a Cakehalla rating from 1000 to 2000, 3 rated games of Cakehalla" in page
 
 

@@ -54,9 +54,10 @@ def test_a_tournament_page_states_its_rules_and_a_countdown_in_words(
     assert response.status_code == 200
     page = text_of(response.content)
     assert "Swiss of 5 rounds" in page
-    assert "at a table of 3: 6/3/0; at a table of 4: 6/4/2/0 (the defaults)" in page
+    assert "At a table of 3: 6/3/0; at a table of 4: 6/4/2/0 (the defaults)" in page
     assert "bye worth 3 points" in page
-    assert "1) points, 2) Buchholz, 3) wins, 4) rating at entry" in page
+    assert "1) points, 2) Buchholz (the sum of the points of everyone a person met" in page
+    assert "3) wins (first places), 4) rating at entry" in page
     assert "At this turn-based pace nobody is skipped as away" in page
     assert "Open to everyone with an account" in page
     html = response.content.decode()
