@@ -160,12 +160,15 @@ def socket_closed(tournament_id: int) -> None:
 
 def forget(tournament_id: int) -> None:
     """Drop what is kept of one tournament (the lock held)."""
-    for key in [k for k in _boards if k[0] == tournament_id]:
-        del _boards[key]
+    for board in [k for k in _boards if k[0] == tournament_id]:
+        del _boards[board]
     for render in [k for k in _renders if k[0][0] == tournament_id]:
         del _renders[render]
     _chats.pop(tournament_id, None)
     _chat_renders.pop(tournament_id, None)
+    _reading.pop(("chat", tournament_id), None)
+    for lock in [k for k in _reading if isinstance(k, tuple) and k[0] == tournament_id]:
+        del _reading[lock]
 
 
 def forget_all() -> None:

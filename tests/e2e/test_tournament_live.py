@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import PATIENCE, open_tournament, sign_up
 from tests.e2e.test_phone_pages import too_wide, widest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -20,7 +20,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 START_PATIENCE = 120_000  # ms: it starts a minute after it is made, at the runner's next sweep
-TOURNAMENT = re.compile(r".*/tournaments/(\d+)/$")
 TABLE = re.compile(r".*/games/(\d+)/$")
 
 
@@ -42,22 +41,6 @@ def shot(page: Any, artifacts: Any, name: str) -> None:
     page.screenshot(path=str(artifacts / f"tournament-{name}.png"), full_page=True)
 
 
-def make_swiss(page: Any, base: str) -> str:
-    """Make the tournament through the form; its page's URL."""
-    page.goto(base + "/tournaments/")
-    form = page.locator("form.tournament-form")
-    form.locator("#id_name").fill("Evening Swiss")
-    form.locator("#id_kind").select_option("midnight-bakery")
-    form.locator("#id_format").select_option("swiss")
-    form.locator("#id_pace").select_option("relaxed")
-    form.locator("#id_seats").fill("2")
-    form.locator("#id_rounds").fill("1")
-    form.locator("#id_starts_in").select_option("1")
-    form.get_by_role("button", name="Make the tournament").click()
-    page.wait_for_url(TOURNAMENT)
-    return str(page.url)
-
-
 def resign(page: Any) -> None:
     """Resign the game on the table page (a house bot plays the seat to its end)."""
     page.locator("#resign-confirm summary").click()
@@ -70,7 +53,7 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
 ) -> None:
     base = daphne_site["url"]
     maker = person(browser, base, "swiss_maker")
-    url = make_swiss(maker, base)
+    url = open_tournament(maker, base)
     rival = person(browser, base, "swiss_rival")
     players = [maker, rival]
     for page in players:
@@ -79,9 +62,14 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
         page.get_by_text("You are in: ").wait_for()
         live(page)
     watcher = person(browser, base, "swiss_watcher")
+    watcher.goto(base + "/tournaments/")
+    shot(watcher, artifacts, "list-desktop")
     watcher.goto(url)
     live(watcher)
     phone = person(browser, base, "swiss_phone", PHONE)
+    phone.goto(base + "/tournaments/")
+    shot(phone, artifacts, "list-390")
+    assert too_wide(phone) == 0, widest(phone)
     phone.goto(url)
     live(phone)
     watcher.evaluate("() => { window.notReloaded = true; }")
