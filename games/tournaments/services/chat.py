@@ -19,12 +19,11 @@ from accounts.models import User
 from games.groups import send_to_group
 from games.models import ChatMessage
 from games.services import NotAllowed, ServiceError
-from games.services.base import lock_user
 from games.services.chat import RATE_LIMIT, RATE_WINDOW, TooFast, clean_line
 from games.services.chat import now as chat_now
 from games.services.moderation import log_moderation
 from games.tournaments.models import ChatLine, Entrant, Tournament
-from games.tournaments.services.base import tournament_group
+from games.tournaments.services.base import lock_person, tournament_group
 
 HIDE_PERMISSION = "tournaments.change_chatline"
 
@@ -70,7 +69,7 @@ def check_say(tournament: Tournament, user: User, text: Any) -> str:
 def say(tournament: Tournament, user: User, text: Any) -> ChatLine:
     """Store a line (the person's row locked, so the rate limit holds) and announce it."""
     with transaction.atomic():
-        lock_user(user)
+        lock_person(user)
         line = ChatLine.objects.create(
             tournament=tournament,
             author=user,

@@ -14,10 +14,9 @@ from accounts.ratings import new_rating
 from games import catalog
 from games.models import Game, Seat
 from games.services import LEFT, NotAllowed, ServiceError, hand_seat_to_bot
-from games.services.base import lock_user
 from games.tournaments import draw
 from games.tournaments.models import Entrant, Tournament
-from games.tournaments.services.base import bump, lock, now
+from games.tournaments.services.base import bump, lock, lock_person, now
 
 LATE_JOIN_CUTOFF = timedelta(minutes=10)
 """An arena takes late entrants until this long before its end."""
@@ -116,7 +115,7 @@ def create(creator: User | None, rules: Rules, scheduled_by: str = "") -> Tourna
     arena = rules.format == Tournament.Format.ARENA
     with transaction.atomic():
         if creator is not None:
-            check_waiting(lock_user(creator))
+            check_waiting(lock_person(creator))
         tournament = Tournament.objects.create(
             name=rules.name.strip(),
             kind=rules.kind,
