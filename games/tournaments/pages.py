@@ -20,6 +20,7 @@ from games.boards import epoch_ms
 from games.models import TURN_BASED, Game, Mute
 from games.tournaments import draw, services
 from games.tournaments.models import ChatLine, Entrant, Table, Tournament
+from games.tournaments.services.base import ordinal
 from games.tournaments.services.chat import closed_because
 from games.tournaments.services.entry import LATE_JOIN_CUTOFF, check_join
 
@@ -46,13 +47,14 @@ TIE_BREAKS = (
 
 @dataclass(frozen=True)
 class Seated:
-    """A person at a tournament table, and what they were awarded once it was counted."""
+    """A person at a tournament table, and what they were awarded once it was counted (in
+    words: "1st, +6")."""
 
     entrant: int
     username: str
     left: bool
-    place: int | None = None
-    points: float | None = None
+    profile: str
+    award: str = ""
 
 
 @dataclass(frozen=True)
@@ -212,16 +214,8 @@ def table_line(
     seated = []
     for entrant in people:
         username, left = names.get(entrant, ("someone who left", True))
-        award = won.get(entrant)
-        seated.append(
-            Seated(
-                entrant,
-                username,
-                left,
-                award.get("place") if award else None,
-                award["points"] + award.get("bonus", 0) if award else None,
-            )
-        )
+        award = award_words(won.get(entrant))
+        seated.append(Seated(entrant, username, left, profile_url(username), award))
     return TableLine(
         pk,
         round_number,
@@ -232,6 +226,20 @@ def table_line(
         tuple(seated),
         table_url(tournament, game_id, str(status or ""), invite),
     )
+
+
+def award_words(award: dict[str, Any] | None) -> str:
+    """What a person took from a counted table: "1st, +6" ("+3" for a bye; "" before)."""
+    if award is None:
+        return ""
+    points = f"+{round(award['points'] + award.get('bonus', 0), 2):g}"
+    place = award.get("place")
+    return f"{ordinal(place)}, {points}" if isinstance(place, int) else points
+
+
+def profile_url(username: str) -> str:
+    """A person's page."""
+    return reverse("profile", args=[username])
 
 
 def table_url(tournament: Tournament, game_id: int | None, status: str, invite: str) -> str:
@@ -473,14 +481,63 @@ def leaving_words(tournament: Tournament) -> str:
 # --- what the live part of the page shows ---------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Line:
+    """One standings line as the page prints it: each figure in words already (a page prints
+    hundreds, and formatting them in the template was most of its cost)."""
+
+    user_id: int
+    rank: str
+    username: str
+    profile: str
+    points: str
+    buchholz: str
+    wins: str
+    games: str
+    byes: str
+    rating: str
+    paused: bool
+    withdrawn: bool
+    podium: bool
+
+
+def figure(value: float) -> str:
+    """Points as the standings print them: 6, 4.5, 3.33."""
+    return f"{round(value, 2):g}"
+
+
+def lines(standings: Page[services.Standing], finished: bool) -> list[Line]:
+    """A page of the standings as the page prints it."""
+    return [
+        Line(
+            s.user_id,
+            str(s.rank),
+            s.username,
+            profile_url(s.username),
+            figure(s.points),
+            figure(s.buchholz),
+            str(s.wins),
+            str(s.games),
+            str(s.byes),
+            str(s.rating),
+            s.paused,
+            s.withdrawn,
+            finished and s.place is not None and s.place <= 3,
+        )
+        for s in standings.object_list
+    ]
+
+
 def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, Any]:
     """What the live part of the page (status, podium, standings, tables) reads: the same for
     every viewer of one version, round and standings page (the socket renders it once)."""
     tournament = board.tournament
+    finished = tournament.status == Tournament.Status.FINISHED
     return {
         "t": tournament,
         "board": board,
         "standings": standings,
+        "lines": lines(standings, finished),
         "tie_breaks": TIE_BREAKS,
         "starts_ms": epoch_ms(tournament.starts_at),
         "ends_ms": epoch_ms(tournament.ends_at),
