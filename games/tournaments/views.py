@@ -72,8 +72,8 @@ def list_context(request: HttpRequest, form: TournamentForm, error: str = "") ->
         )
         yours = list(with_counts(mine.distinct()).order_by("starts_at", "pk")[:LISTED])
     return {
-        "site_events": list(with_counts(scheduled.filter(creator=None))[:LISTED]),
-        "people_events": list(with_counts(scheduled.exclude(creator=None))[:LISTED]),
+        "site_events": list(with_counts(scheduled.exclude(scheduled_by=""))[:LISTED]),
+        "people_events": list(with_counts(scheduled.filter(scheduled_by=""))[:LISTED]),
         "running": list(
             with_counts(public.filter(status=Tournament.Status.RUNNING)).order_by(
                 "starts_at", "pk"

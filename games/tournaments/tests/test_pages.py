@@ -32,7 +32,7 @@ def test_the_list_shows_the_sites_events_peoples_events_and_a_create_form(
     clock: Clock, crowd: Crowd
 ) -> None:
     (maker,) = crowd(1)
-    services.create(None, rules(clock, name="Sunday site Swiss"))
+    services.create(None, rules(clock, name="Sunday site Swiss"), scheduled_by="sunday-swiss")
     services.create(maker, rules(clock, name="Maker's own Swiss"))
     services.create(maker, rules(clock, name="Hidden Swiss", private=True))
     page = text_of(client_for(maker).get("/tournaments/").content)
@@ -49,7 +49,9 @@ def test_the_list_shows_the_sites_events_peoples_events_and_a_create_form(
 def test_a_tournament_page_states_its_rules_and_a_countdown_in_words(
     clock: Clock, crowd: Crowd
 ) -> None:
-    tournament = services.create(None, rules(clock, seats=4, fewest=3, rounds=5))
+    tournament = services.create(
+        None, rules(clock, seats=4, fewest=3, rounds=5), scheduled_by="weekly"
+    )
     response = client_for(None).get(tournament.get_absolute_url())
     assert response.status_code == 200
     page = text_of(response.content)
@@ -63,6 +65,17 @@ def test_a_tournament_page_states_its_rules_and_a_countdown_in_words(
     html = response.content.decode()
     assert 'class="countdown" data-at="' in html and "UTC" in page
     assert "Log in or sign up to join" in page
+    assert "one of Bakehouse's own" in page
+
+
+def test_a_tournament_whose_maker_left_is_not_called_the_sites(clock: Clock, crowd: Crowd) -> None:
+    (maker,) = crowd(1)
+    tournament = services.create(maker, rules(clock, name="Orphan Swiss"))
+    maker.delete()
+    page = text_of(client_for(None).get(tournament.get_absolute_url()).content)
+    assert "made by someone who has left" in page and "Bakehouse's own" not in page
+    listed = text_of(client_for(None).get("/tournaments/").content)
+    assert listed.index("Coming up: made by people") < listed.index("Orphan Swiss")
 
 
 def test_joining_shows_you_in_the_standings_and_withdrawing_takes_you_out(
