@@ -85,6 +85,9 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
         ready = page.get_by_role("link", name="Go to your table")
         ready.wait_for(timeout=START_PATIENCE)
     watcher.get_by_text("Round 1 of 1 under way").wait_for()
+    # A Swiss takes nobody once started: the watcher's Join goes, and says why, by itself.
+    watcher.get_by_text("You cannot join: This Swiss has started").wait_for()
+    assert watcher.get_by_role("button", name="Join").count() == 0
     watch = watcher.locator("#tables a", has_text="Watch")
     assert watch.count() == 1
     shot(watcher, artifacts, "running-desktop")
