@@ -1,5 +1,6 @@
-"""On a phone, what a thumb taps is big enough: the menu's links and the settings' checkboxes
-are 44 px targets (Lighthouse's mobile audit of target size)."""
+"""On a phone, what a thumb taps is big enough and nothing moves under it: the menu's links and
+the settings' checkboxes are 44 px targets, and a live table's board does not jump about while
+it arrives (Lighthouse's mobile audits: target size, cumulative layout shift)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,26 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
 TARGET = 44  # px each way: WCAG 2.5.5's target size, which Apple and Android ask for too
 BOX = 24  # px each way: a checkbox drawn at least as big as WCAG 2.5.8's smallest target
+# A phone on a slow line reads a page in pieces; every piece painted must stay where it lands.
+SLOW_LINE = {
+    "offline": False,
+    "latency": 40,
+    "downloadThroughput": 16 * 1024,
+    "uploadThroughput": -1,
+}
+FAST_LINE = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+# Each layout shift of the page from its start, with what moved (a PerformanceObserver, buffered).
+WATCH_SHIFTS = """
+window.bakehouseShifts = [];
+new PerformanceObserver((list) => {
+  for (const shift of list.getEntries()) {
+    window.bakehouseShifts.push({
+      value: shift.value,
+      moved: (shift.sources || []).map((s) => s.node ? (s.node.id || s.node.className) : "?"),
+    });
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
 
 
 def phone_page(browser: Any, phone: dict[str, int], init_script: str = "") -> Any:
@@ -89,4 +110,50 @@ def test_a_tap_anywhere_on_a_settings_checkbox_row_ticks_it(
             was = box.is_checked()
             page.touchscreen.tap(x, y)
             assert box.is_checked() != was, label.inner_text()
+    page.context.close()
+
+
+def csrf_token(page: Any) -> str:
+    """The page's CSRF cookie, which a posted form sends back."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+
+
+def quick_table(page: Any, base: str, kind: str) -> str:
+    """A game of that kind against bots, started at once (the lobby's quick game), once it
+    waits on this person's move; its URL."""
+    answer = page.request.post(
+        base + "/games/quick/",
+        form={"kind": kind, "csrfmiddlewaretoken": csrf_token(page)},
+        headers={"Referer": base + "/"},
+    )
+    assert answer.ok and "/games/" in answer.url, answer.url
+    # Bots who sit before this person move first; the page is measured once they are done.
+    page.goto(answer.url)
+    page.locator("#board[data-your-move=yes]").wait_for(state="attached")
+    return str(answer.url)
+
+
+@pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
+def test_a_live_tables_board_stays_put_while_it_arrives_on_a_slow_phone(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path, kind: str
+) -> None:
+    base = daphne_site["url"]
+    phone = PHONES[0]
+    page = phone_page(browser, phone, WATCH_SHIFTS)
+    sign_up(page, base, f"steady-{kind}")
+    table = quick_table(page, base, kind)
+    line = page.context.new_cdp_session(page)
+    line.send("Network.enable")
+    line.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    line.send("Network.emulateNetworkConditions", SLOW_LINE)
+    page.goto(table, wait_until="load")
+    page.wait_for_function("() => window.bakehouseLive === true")
+    page.locator("#board[data-your-move=yes]").wait_for(state="attached")
+    line.send("Network.emulateNetworkConditions", FAST_LINE)
+    shifts = page.evaluate("window.bakehouseShifts")
+    # Every shift counts: nobody touched the page (Chromium marks the first ones after a
+    # navigation made over DevTools as if input came before them).
+    moved = sum(shift["value"] for shift in shifts)
+    page.screenshot(path=str(artifacts / f"phone-live-table-{kind}-{phone['width']}.png"))
+    assert moved < 0.1, shifts
     page.context.close()
