@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # than Daphne's default 5 s, which resets the handshake (bench/web/site.py starts Daphne alike).
 DAPHNE_FLAGS ?= --websocket_connect_timeout 30
 
-.PHONY: install run dev test check bench bench-web bench-smoke soak format clean
+.PHONY: install run dev test check bench bench-web bench-smoke soak lighthouse format clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -61,9 +61,21 @@ bench-web: install
 soak: install
 	$(PY) -m bench.soak
 
+# Lighthouse's mobile audits of eleven pages on a site as `make run` starts it (bench/lighthouse.py):
+# fails below 100 in accessibility, best practices or SEO, or at a live table's layout shift of 0.1.
+# Not part of `make test` (about three minutes). Needs Node with npm, and Chromium at CHROME_PATH
+# (/usr/bin/chromium); the pinned Lighthouse installs into tools/lighthouse/node_modules (ignored).
+LIGHTHOUSE_STAMP := tools/lighthouse/node_modules/.installed
+$(LIGHTHOUSE_STAMP): tools/lighthouse/package.json tools/lighthouse/package-lock.json
+	cd tools/lighthouse && npm ci --no-audit --no-fund
+	touch $@
+
+lighthouse: install $(LIGHTHOUSE_STAMP)
+	$(PY) -m bench.lighthouse
+
 # A short pass of every benchmark at tiny sizes (tests/bench/test_smoke.py; make test runs it too).
 bench-smoke: install
 	$(PY) -m pytest tests/bench/test_smoke.py
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache tools/lighthouse/node_modules

@@ -1,5 +1,7 @@
 """Sign-up and settings forms for the custom User."""
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import BaseUserManager
@@ -83,6 +85,11 @@ class SettingsForm(forms.ModelForm[User]):
             "mail_ended": "Mails go only to a verified address, several together in one mail; "
             "each has a link that stops them. Your inbox shows everything either way.",
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Each label follows its box on the page (site.css): words, not "words:".
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
 
 
 class EmailForm(forms.ModelForm[User]):

@@ -1,5 +1,5 @@
 """Run every benchmark module in this package (`make bench`); `make bench-web` runs web, and
-`make soak` the hour-long soak.
+`make soak` the hour-long soak, `make lighthouse` Lighthouse's audits.
 
 Each runs in a process of its own: the Django benches each set Django up on their own throwaway
 database, which a process can do once. Exits non-zero if any of them failed.
@@ -17,7 +17,8 @@ def modules() -> list[str]:
     return sorted(
         info.name
         for info in pkgutil.iter_modules(bench.__path__)
-        if not info.name.startswith("_") and info.name not in {"common", "web", "soak"}
+        if not info.name.startswith("_")
+        and info.name not in {"common", "web", "soak", "lighthouse"}
     )
 
 

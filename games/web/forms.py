@@ -16,7 +16,9 @@ class NewGameForm(forms.Form):
 
     kind = forms.ChoiceField(label="Game")
     capacity = forms.IntegerField(label="Seats")  # its range is set from the games on offer
-    private = forms.BooleanField(label="Private (invite link only)", required=False, initial=False)
+    private = forms.BooleanField(
+        label="Private (invite link only)", label_suffix="", required=False, initial=False
+    )
     watchers = forms.ChoiceField(
         label="Who may watch",
         choices=Game.Watchers.choices,
@@ -24,9 +26,12 @@ class NewGameForm(forms.Form):
         required=False,
         help_text="Once the game has started: anyone, signed-in people, or only the players.",
     )
-    spectator_chat = forms.BooleanField(label="Spectators may chat", required=False, initial=False)
+    spectator_chat = forms.BooleanField(
+        label="Spectators may chat", label_suffix="", required=False, initial=False
+    )
     practice = forms.BooleanField(
         label="Practice (unrated)",
+        label_suffix="",  # the label follows its box (site.css), as the settings' do
         required=False,
         initial=False,
         help_text="The result moves no rating; against bots you may ask for a suggested move.",
