@@ -1,4 +1,4 @@
-""""Your next table is ready": when the tournament seats a person at a live pace, every open page
+""" "Your next table is ready": when the tournament seats a person at a live pace, every open page
 of theirs goes to the new table (a socket of theirs at another table hears page.go); at a
 turn-based pace they are told in the inbox and no page moves."""
 
@@ -37,9 +37,7 @@ async def next_go(ws: Any) -> str:
 
 def table_of(tournament: Tournament, person: User) -> Game:
     """The game of the person's latest tournament table."""
-    entrant = Entrant.objects.select_related("table__game").get(
-        tournament=tournament, user=person
-    )
+    entrant = Entrant.objects.select_related("table__game").get(tournament=tournament, user=person)
     assert entrant.table is not None and entrant.table.game is not None
     return entrant.table.game
 
