@@ -1,4 +1,4 @@
-""" "Your next table is ready": when the tournament seats a person at a live pace, every open page
+"""Your next table is ready: when the tournament seats a person at a live pace, every open page
 of theirs goes to the new table (a socket of theirs at another table hears page.go); at a
 turn-based pace they are told in the inbox and no page moves."""
 
