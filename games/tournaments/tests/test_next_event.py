@@ -65,7 +65,7 @@ def test_the_lobby_shows_the_public_event_starting_soonest_with_its_countdown(
     )
     box = next_event(lobby())
     assert f'href="/tournaments/{soon.pk}/"' in box and "Evening arena" in box
-    assert "an arena of 45 minutes of Midnight Bakery" in box
+    assert "Midnight Bakery: an arena of 45 minutes, fast" in box
     assert "starts in 42 min" in box  # the words without the script
     assert f'data-starts-at="{int(soon.starts_at.timestamp() * 1000)}"' in box
     assert "2 in so far" in box
