@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -42,7 +43,8 @@ def house_game() -> Game:
 
 def moments(game: Game) -> list[Any]:
     """When each of the game's moves was stored."""
-    return list(Action.objects.filter(game=game).order_by("seq").values_list("created_at", flat=True))
+    stored = Action.objects.filter(game=game).order_by("seq")
+    return list(stored.values_list("created_at", flat=True))
 
 
 async def test_the_runner_moves_house_bots_a_pace_apart(runner: Runner) -> None:
@@ -58,5 +60,5 @@ async def test_the_runner_moves_house_bots_a_pace_apart(runner: Runner) -> None:
     assert game.status == Game.Status.RUNNING  # not played through at once
     # Each move waits its pace after the last one stored (Midnight Bakery's bots pick together:
     # a round of three picks, then the next round a pace later).
-    gaps = [(b - a).total_seconds() for a, b in zip(stored, stored[1:], strict=False)]
+    gaps = [(b - a).total_seconds() for a, b in pairwise(stored)]
     assert sum(gap >= PACE for gap in gaps) >= len(gaps) // game.capacity
