@@ -20,6 +20,7 @@ import gc
 import json
 import os
 import random
+import subprocess
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -75,9 +76,11 @@ def ordered(sessions: dict[str, str]) -> list[str]:
 
 def step(site: Site, name: str, **args: Any) -> dict[str, Any]:
     """One set-up step of bench/web/tourney.py, run with the site's environment."""
-    answer: dict[str, Any] = json.loads(
-        sites.manage(site, "-m", "bench.web.tourney", name, json.dumps(args))
-    )
+    try:
+        out = sites.manage(site, "-m", "bench.web.tourney", name, json.dumps(args))
+    except subprocess.CalledProcessError as failed:
+        raise SystemExit(f"The set-up step {name} failed:\n{failed.stderr}") from None
+    answer: dict[str, Any] = json.loads(out)
     return answer
 
 

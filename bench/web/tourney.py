@@ -14,8 +14,9 @@ under way, played out, would take the bench longer than the page it measures).
   pairs the round): {"t0": epoch seconds}.
 - round {"tournament": id, "number": N}: {"paired_at": epoch seconds or null, "tables": n,
   "skipped": n}.
-- standings {"entrants": N}: a running Swiss with N entrants and figures of its third round:
-  {"tournament": id, "url": its page, or "" while the site has none}.
+- standings {"entrants": N}: an arena an hour under way with N entrants and their figures
+  (nobody here, so no table is seated while the page is asked): {"tournament": id, "url": its
+  page, or "" while the site has none}.
 - stop {"tournament": id}: stopped as a moderator stops one (nothing paired after the run).
 """
 
@@ -34,7 +35,7 @@ from typing import Any
 def arena(people: list[str], minutes: int) -> dict[str, Any]:
     from accounts.models import User
     from games.tournaments import services
-    from games.tournaments.models import Entrant
+    from games.tournaments.models import Entrant, Tournament
 
     users = list(User.objects.filter(username__in=people))
     rules = services.Rules(
@@ -42,14 +43,15 @@ def arena(people: list[str], minutes: int) -> dict[str, Any]:
         kind="midnight-bakery",
         format="arena",
         pace="relaxed",
-        starts_at=services.now(),
+        starts_at=services.now() + timedelta(hours=1),  # no sweep starts it before all joined
         seats=4,
         minutes=minutes,
     )
     tournament = services.create(None, rules)
     for user in users:
         services.join(tournament, user)
-    services.start(tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=services.now())
+    services.start(tournament)  # or a Daphne process's sweep did, and this finds it started
     seated = Entrant.objects.filter(tournament=tournament).exclude(table=None)
     rows = seated.values_list("user__username", "table__game_id")
     return {"tournament": tournament.pk, "tables": dict(rows)}
@@ -117,11 +119,11 @@ def standings(entrants: int) -> dict[str, Any]:
     rules = services.Rules(
         name="Bench standings",
         kind="midnight-bakery",
-        format="swiss",
-        pace="day1",
-        starts_at=services.now(),
+        format="arena",
+        pace="relaxed",
+        starts_at=services.now() + timedelta(hours=1),  # no sweep starts it meanwhile
         seats=4,
-        rounds=5,
+        minutes=24 * 60,
     )
     tournament = services.create(None, rules)
     rng = random.Random(39)
@@ -135,13 +137,19 @@ def standings(entrants: int) -> dict[str, Any]:
                 buchholz=rng.randrange(80),
                 wins=rng.randrange(4),
                 games=3,
+                streak=rng.randrange(3),
             )
             for pk in User.objects.filter(username__in=names).values_list("pk", flat=True)
         ],
         batch_size=500,
     )
+    # Under way for an hour, nobody here now: the sweep seats no one while the page is asked.
+    at = services.now()
     Tournament.objects.filter(pk=tournament.pk).update(
-        status=Tournament.Status.RUNNING, started_at=services.now(), current_round=3
+        status=Tournament.Status.RUNNING,
+        starts_at=at - timedelta(hours=1),
+        started_at=at - timedelta(hours=1),
+        ends_at=at + timedelta(hours=23),
     )
     try:
         url = reverse("tournaments:detail", args=[tournament.pk])
