@@ -160,7 +160,7 @@ def recount(kind: str | None = None) -> Recount:
     counters.delete()
     done = Recount()
     games = games.order_by("pk").prefetch_related(
-        "seats", Prefetch("actions", queryset=Action.objects.order_by("seq"))
+        "seats__user", Prefetch("actions", queryset=Action.objects.order_by("seq"))
     )
     for game in games.iterator(chunk_size=100):
         try:
