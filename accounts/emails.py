@@ -158,11 +158,16 @@ def mail_verification(user_id: int, email: str, site: str) -> bool:
     user = User.objects.filter(pk=user_id, email=email, email_verified=False).first()
     if user is None:
         return False
+    owner = User.objects.filter(email__iexact=email, email_verified=True).exclude(pk=user.pk)
+    taken_by = owner.values_list("username", flat=True).first()
     link = site.rstrip("/") + reverse("verify_email", args=[verification_token(user)])
     days = settings.EMAIL_VERIFY_MAX_AGE // (24 * 3600)
-    context = {"user": user, "link": link, "days": days}
-    body = render_to_string("accounts/email/verify_body.txt", context)
-    subject = "".join(render_to_string("accounts/email/verify_subject.txt", context).splitlines())
+    context = {"user": user, "link": link, "days": days, "owner": taken_by, "site": site}
+    # An address another account verified gets no link, only word of its own account: the
+    # sign-up and settings pages answered as for any address, so only its mailbox learns it.
+    name = "address_taken" if taken_by is not None else "verify"
+    body = render_to_string(f"accounts/email/{name}_body.txt", context)
+    subject = "".join(render_to_string(f"accounts/email/{name}_subject.txt", context).splitlines())
     try:
         send_mail(subject, body, None, [email])
     except OSError:  # smtplib's errors are OSErrors, as are refused connections

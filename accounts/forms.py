@@ -5,21 +5,15 @@ from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import BaseUserManager
 from django.utils import formats, timezone
 
-from accounts.emails import verified_elsewhere
 from accounts.models import HeldName, User
 from accounts.names import validate_person_name
 
-ADDRESS_TAKEN = (
-    "Another account has already verified this address. Use another one, or leave it empty."
-)
-
 
 def clean_address(form: forms.ModelForm[User]) -> str:
-    """The optional address, its domain lower-cased; refused if another account verified it."""
-    email = BaseUserManager.normalize_email(form.cleaned_data.get("email") or "")
-    if email and verified_elsewhere(email, form.instance):
-        raise forms.ValidationError(ADDRESS_TAKEN)
-    return email
+    """The optional address, its domain lower-cased. An address another account verified is
+    taken like any other (the page must not tell a stranger whose address has an account): its
+    mailbox is told instead (emails.mail_verification), and it never verifies here."""
+    return BaseUserManager.normalize_email(form.cleaned_data.get("email") or "")
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -52,7 +46,7 @@ class SignUpForm(UserCreationForm[User]):
         return name
 
     def clean_email(self) -> str:
-        """The address, unless another account has verified it."""
+        """The address, normalised."""
         return clean_address(self)
 
 
@@ -101,5 +95,5 @@ class EmailForm(forms.ModelForm[User]):
         help_texts = {"email": "Leave it empty to remove it. A new address is verified by a link."}
 
     def clean_email(self) -> str:
-        """The address, unless another account has verified it."""
+        """The address, normalised."""
         return clean_address(self)

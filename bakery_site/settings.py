@@ -308,6 +308,17 @@ NOTICE_MAIL_WITHIN = float(os.environ.get("NOTICE_MAIL_WITHIN", str(2 * 24 * 360
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:bakehouse@localhost"
+# The push services' hosts a browser's subscription may name (games/push_policy.py): a name, or
+# *.domain for any name under it. By default those of Chrome and most Chromium browsers (FCM),
+# Edge (WNS), Firefox (autopush) and Safari (APNs).
+PUSH_SERVICE_HOSTS = [
+    host.strip().lower()
+    for host in os.environ.get(
+        "PUSH_SERVICE_HOSTS",
+        "fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,*.push.apple.com",
+    ).split(",")
+    if host.strip()
+]
 
 
 LANGUAGE_CODE = "en-gb"

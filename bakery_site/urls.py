@@ -30,6 +30,7 @@ urlpatterns = [
     path("u/<str:username>/", people.profile, name="profile"),
     path("games/", include("games.urls")),
     path("pairing/", include("games.pairing.urls")),
+    path("tournaments/", include("games.tournaments.urls")),
     path("leaderboards/", people.leaderboard_index, name="leaderboards"),
     path("leaderboards/<slug:slug>/", people.leaderboard, name="leaderboard"),
     path("stats/", game_views_history.site_stats, name="stats"),

@@ -458,6 +458,9 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(max_length=200, help_text="The browser's public key.")
     auth = models.CharField(max_length=100, help_text="The browser's auth secret.")
     created_at = models.DateTimeField(auto_now_add=True)
+    failures = models.PositiveSmallIntegerField(
+        default=0, help_text="Pushes in a row that failed; a success clears it."
+    )
 
     def __str__(self) -> str:
         return f"a browser of {self.user}"

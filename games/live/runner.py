@@ -15,7 +15,8 @@ exactly one store each move. The sweep also renews this process's sockets at the
 announces presence that changed with time (games.services.presence), deals the rematches that
 wait only on people who went away (rematch.sweep), hands to a house bot the seat of a person
 long away at a relaxed table (absence.sweep), closes the tables nobody started in time
-(tables.close_unstarted_tables), and tells and mails notifications (notices.sweep). The mail
+(tables.close_unstarted_tables), and tells notifications, mails them on the mail lane and
+pushes them to browsers on the push lane (two lanes: neither waits on the other). The mail
 thread also works the task queue (games/live/task_worker.py: the verification and
 password-reset mails), each sweep and as soon as a task is queued in this process.
 
@@ -51,6 +52,10 @@ ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 LONGEST_TIMER = 3600.0
 """Seconds: a deadline further off is left to the sweep, so no timer is held for days."""
 
+PUSH_SWEEPS = 3
+"""Push sweeps a process runs at once: one held by a slow push service (each push has its own
+deadline) never keeps the next sweep's pushes waiting."""
+
 
 def running_with_bots() -> dict[int, int]:
     """The version of every running game with a bot seat, by game id."""
@@ -83,7 +88,7 @@ def upkeep() -> list[int]:
     away settled, give the seats of people long away at relaxed tables to bots, close the
     tables that waited too long for their start, tell the turns a lost signal missed and the
     tables of vacations that started or ended; the games with a deadline due. (The mails and
-    pushes go on their own thread: Runner.send_notices.)"""
+    pushes go on lanes of their own: Runner.send_notices and Runner.send_pushes.)"""
     parts = (
         outages.check_pool,
         presence.renew,
@@ -121,7 +126,9 @@ class Runner:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.pool: ThreadPoolExecutor | None = None
         self.mailer: ThreadPoolExecutor | None = None
+        self.pusher: ThreadPoolExecutor | None = None
         self.sending = False
+        self.pushing = 0
         self.tasks_waiting = False
         self.busy: set[int] = set()
         self.again: set[int] = set()
@@ -140,6 +147,7 @@ class Runner:
         self.loop = loop
         self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
         self.mailer = ThreadPoolExecutor(1, thread_name_prefix="notices")
+        self.pusher = ThreadPoolExecutor(PUSH_SWEEPS, thread_name_prefix="pushes")
         self.spawn(self.sweep_forever())
         for seconds, job in JOBS:
             self.spawn(self.repeat(seconds, job))
@@ -150,7 +158,7 @@ class Runner:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        pools = [self.pool, self.mailer]
+        pools = [self.pool, self.mailer, self.pusher]
         self.reset()
         for pool in pools:
             if pool is not None:
@@ -159,6 +167,7 @@ class Runner:
     def reset(self) -> None:
         """Forget the loop and everything learnt on it."""
         self.loop, self.pool, self.mailer, self.sending = None, None, None, False
+        self.pusher, self.pushing = None, 0
         self.tasks_waiting = False
         for timer in getattr(self, "timers", {}).values():
             timer.cancel()
@@ -244,6 +253,7 @@ class Runner:
                 for game_id in await self.in_pool(upkeep)():
                     self.wake(game_id)
                 self.spawn(self.send_notices())
+                self.spawn(self.send_pushes())
                 self.wake_tasks()
             except outages.OUTAGE as error:
                 outages.away(error)
@@ -267,9 +277,9 @@ class Runner:
             await asyncio.sleep(seconds)
 
     async def send_notices(self) -> None:
-        """Mail and push the notifications due on the runner's own sender thread, one sending at
-        a time: a slow mail server or push service never holds the sweep (sockets renewed,
-        deadlines found) nor a bot's move."""
+        """Mail the notifications due on the runner's mail lane, one sending at a time: a slow
+        mail server never holds the sweep (sockets renewed, deadlines found), a bot's move, nor
+        a push."""
         if self.sending or self.mailer is None:
             return
         self.sending = True
@@ -284,6 +294,24 @@ class Runner:
             logger.exception("sending notifications failed; it runs again next period")
         finally:
             self.sending = False
+
+    async def send_pushes(self) -> None:
+        """Push the notifications due to browsers on the push lane, beside the mails: a slow
+        push service never holds a mail, the sweep, nor (up to PUSH_SWEEPS) the next pushes."""
+        if self.pushing >= PUSH_SWEEPS or self.pusher is None:
+            return
+        self.pushing += 1
+        try:
+            push = DatabaseSyncToAsync(
+                services.send_pushes, thread_sensitive=False, executor=self.pusher
+            )
+            await push()
+        except outages.OUTAGE as error:
+            outages.away(error)
+        except Exception:
+            logger.exception("pushing notifications failed; it runs again next period")
+        finally:
+            self.pushing -= 1
 
     def hint_tasks(self) -> None:
         """From any thread: a task was queued (a mail leaving its request); run it now."""

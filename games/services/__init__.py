@@ -22,6 +22,7 @@ from games.services.base import (
 from games.services.deletion import delete_account
 from games.services.hints import Suggestion, hints_on, offers_hints, suggest
 from games.services.invitations import invitable, invite
+from games.services.notice_push import sweep_push as send_pushes
 from games.services.notices import send_due as send_notices
 from games.services.notices import sweep as sweep_notices
 from games.services.notices import sweep_turns as tell_lost_turns
@@ -120,6 +121,7 @@ __all__ = [
     "sweep_rematches",
     "stored",
     "send_notices",
+    "send_pushes",
     "sweep_notices",
     "tell_lost_turns",
     "start",

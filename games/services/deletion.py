@@ -19,7 +19,15 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts import friends
-from accounts.models import DELETED_BAKER, HeldName, Rating, RatingPoint, User, deleted_name
+from accounts.models import (
+    DELETED_BAKER,
+    MAIL_KINDS,
+    HeldName,
+    Rating,
+    RatingPoint,
+    User,
+    deleted_name,
+)
 from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
 from games.services import notices
@@ -65,7 +73,8 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     person.first_name, person.last_name = "", ""
     person.move_sound = False
     person.last_seen = None  # when they were last at a table is theirs, not the site's
-    person.mail_turn = person.mail_invite = person.mail_rematch = person.mail_ended = False
+    for kind in MAIL_KINDS:
+        setattr(person, f"mail_{kind}", False)
     person.deleted_at = timezone.now()
     person.save()
     HeldName.hold(old_name)

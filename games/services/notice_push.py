@@ -1,25 +1,35 @@
 """Notifications by Web Push: what is new, one push per person to each browser they subscribed.
 
-Only when the site has VAPID keys (settings; `manage.py vapid_keys` makes a pair). The worker's
-sender thread (games/live/runner.py) calls sweep_push; a subscription the push service answers
-404 or 410 is deleted.
+Only when the site has VAPID keys (settings; `manage.py vapid_keys` makes a pair). A browser's
+subscription is kept only if its endpoint is a push service's (games/push_policy.py), at most
+MOST_BROWSERS per person, and an endpoint moves to another account only with the browser's own
+keys. The worker's push lane (games/live/runner.py) calls sweep_push: every push of a sweep goes
+at once, each within its deadline (games/push_delivery.py), so one slow push service holds no
+other push, and no mail. One browser failing fails alone: it is logged the first time, counted,
+and dropped after FAILURES_TO_DROP in a row; a success clears the count; a subscription its push
+service answers 404 or 410 (forgotten) is deleted at once.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hmac
 import json
 import logging
+import re
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.urls import reverse
 from django.utils import timezone
-from pywebpush import WebPushException, webpush
-from requests import RequestException
 
 from accounts.models import User
+from games import push_delivery, push_policy
 from games.models import Notification, PushSubscription
 from games.services.base import ServiceError
 
@@ -29,6 +39,24 @@ logger = logging.getLogger(__name__)
 PUSH_TTL = 24 * 3600  # seconds a push service keeps a push for a browser that is offline
 PUSH_GONE = (404, 410)  # the push service forgot the subscription: it is deleted
 PUSH_WITHIN = 3600  # seconds: older news is not pushed (a browser subscribed later is not flooded)
+MOST_BROWSERS = 10
+"""Subscriptions a person keeps: a new one past this drops their oldest, so someone who changes
+browsers is never locked out."""
+FAILURES_TO_DROP = 5
+"""Failed pushes in a row after which a subscription is dropped."""
+
+NOT_A_SUBSCRIPTION = push_policy.NOT_A_SUBSCRIPTION
+ANOTHER_ACCOUNTS = (
+    "Another account already gets notifications at this browser's address: press again to "
+    "turn them on with a new one."
+)
+"""The words for a known endpoint posted with other keys (static/js/push.js then drops the
+browser's subscription, so pressing again makes a new endpoint)."""
+
+Built = push_delivery.Push | Exception
+"""One browser's push, or what kept it from being built."""
+Outcome = int | BaseException
+"""What became of one push: the push service's status, or what went wrong."""
 
 
 def push_enabled() -> bool:
@@ -36,18 +64,67 @@ def push_enabled() -> bool:
     return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
 
 
+BASE64URL = re.compile(r"^[A-Za-z0-9_-]{1,200}={0,2}$")
+
+
+def decoded(text: str) -> bytes | None:
+    """The bytes of a browser's base64url key, or None if it is not base64url."""
+    if not BASE64URL.match(text):
+        return None
+    try:
+        return base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def browser_keys_valid(p256dh: str, auth: str) -> bool:
+    """Whether these are a browser's push keys: a P-256 public point and a 16-byte secret."""
+    point, secret = decoded(p256dh), decoded(auth)
+    if point is None or secret is None or len(secret) != 16 or len(point) != 65:
+        return False
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        return False
+    return True
+
+
+def same_keys(browser: PushSubscription, p256dh: str, auth: str) -> bool:
+    """Whether the subscription holds these keys (the same browser asking again)."""
+    return hmac.compare_digest(browser.p256dh, p256dh) and hmac.compare_digest(browser.auth, auth)
+
+
 def subscribe(user: User, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
-    """Keep a browser's push subscription for the person (a known endpoint moves to them)."""
+    """Keep a browser's push subscription for the person. An endpoint another account holds
+    moves to them only with the same keys (the same browser, someone else signed in); past
+    MOST_BROWSERS the person's oldest subscription goes."""
     if not push_enabled():
         raise ServiceError("This site does not send browser notifications.")
-    if not endpoint.startswith("https://") or len(endpoint) > 1000:
-        raise ServiceError("That is not a push subscription.")
-    if not (0 < len(p256dh) <= 200 and 0 < len(auth) <= 100):
-        raise ServiceError("That is not a push subscription.")
-    found, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
-    )
+    refusal = push_policy.endpoint_refusal(endpoint)
+    if refusal is not None:
+        raise ServiceError(refusal)
+    if not browser_keys_valid(p256dh, auth):
+        raise ServiceError(NOT_A_SUBSCRIPTION)
+    with transaction.atomic():
+        found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+        if found is None:
+            found = PushSubscription.objects.create(
+                user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
+            )
+        elif found.user_id != user.pk and not same_keys(found, p256dh, auth):
+            raise ServiceError(ANOTHER_ACCOUNTS)
+        else:
+            found.user, found.p256dh, found.auth, found.failures = user, p256dh, auth, 0
+            found.save(update_fields=["user", "p256dh", "auth", "failures"])
+        keep_latest_browsers(user)
     return found
+
+
+def keep_latest_browsers(user: User) -> int:
+    """Drop the person's subscriptions but the newest MOST_BROWSERS; how many went."""
+    kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")
+    old = list(kept.values_list("pk", flat=True)[MOST_BROWSERS:])
+    return PushSubscription.objects.filter(pk__in=old).delete()[0] if old else 0
 
 
 def unsubscribe_browser(user: User, endpoint: str) -> bool:
@@ -63,17 +140,39 @@ def to_push(now: datetime) -> QuerySet[Notification]:
 
 
 def sweep_push(now: datetime | None = None) -> int:
-    """Push each subscribed person what is new, one push a person; how many people."""
+    """Push each subscribed person what is new, one push a person to each of their browsers,
+    all at once; to how many people a push went."""
     if not push_enabled():
         return 0
     now = now or timezone.now()
     subscribed = PushSubscription.objects.values("user_id")
     due = to_push(now).filter(recipient_id__in=subscribed).values_list("recipient_id", flat=True)
-    return sum(push_one(user_id, now) for user_id in sorted(set(due)))
+    people = sorted(set(due))
+    if not people:
+        return 0
+    vapid = push_delivery.site_key(settings.VAPID_PRIVATE_KEY, settings.VAPID_SUBJECT)
+    built: list[tuple[PushSubscription, Built]] = []
+    for user_id in people:
+        payload = claim(user_id, now)
+        if payload is not None:
+            built += [(browser, made(browser, payload, vapid)) for browser in browsers(user_id)]
+    ready = [(browser, push) for browser, push in built if isinstance(push, push_delivery.Push)]
+    sent = push_delivery.deliver([push for _, push in ready])
+    outcomes: list[tuple[PushSubscription, Outcome]] = [
+        (browser, push) for browser, push in built if isinstance(push, Exception)
+    ]
+    outcomes += [(browser, status) for (browser, _), status in zip(ready, sent, strict=True)]
+    return len({browser.user_id for browser, outcome in outcomes if settle(browser, outcome)})
 
 
-def push_one(user_id: int, now: datetime) -> bool:
-    """Push the person's new notifications to each of their browsers; whether any took it."""
+def browsers(user_id: int) -> list[PushSubscription]:
+    """The person's subscriptions, oldest first."""
+    return list(PushSubscription.objects.filter(user_id=user_id).order_by("created_at", "pk"))
+
+
+def claim(user_id: int, now: datetime) -> bytes | None:
+    """Mark the person's new notifications pushed, in one transaction (another process sweeping
+    at once skips the rows locked here); the push's payload, or None if none were left."""
     with transaction.atomic():
         rows = list(
             to_push(now)
@@ -85,37 +184,65 @@ def push_one(user_id: int, now: datetime) -> bool:
             pushed_at=now
         )
     if not rows:
-        return False
+        return None
     if len(rows) == 1:
         body, url = rows[0].text, rows[0].url
     else:
         body, url = f"{len(rows)} things at your tables.", reverse("games:inbox")
-    payload = json.dumps({"title": "Bakehouse", "body": body, "url": url})
-    sent = [
-        push_to(browser, payload) for browser in PushSubscription.objects.filter(user_id=user_id)
-    ]
-    return any(sent)
+    return json.dumps({"title": "Bakehouse", "body": body, "url": url}).encode()
 
 
-def push_to(browser: PushSubscription, payload: str) -> bool:
-    """Send one push to one browser; a subscription its push service forgot is deleted."""
-    claims: dict[str, str | int] = {"sub": settings.VAPID_SUBJECT}
+def made(browser: PushSubscription, payload: bytes, vapid: object) -> Built:
+    """The push for one browser, or what kept it from being built (it fails alone)."""
     try:
-        webpush(
-            browser.info,
-            payload,
-            vapid_private_key=settings.VAPID_PRIVATE_KEY,
-            vapid_claims=claims,
-            ttl=PUSH_TTL,
-            timeout=10,
+        return push_delivery.build(
+            browser.info, payload, vapid, settings.VAPID_SUBJECT, ttl=PUSH_TTL
         )
-    except WebPushException as refused:
-        if refused.status_code in PUSH_GONE:
-            browser.delete()
-        else:
-            logger.warning("A push to a browser of account %s failed: %s", browser.user_id, refused)
+    except Exception as error:  # a subscription stored before the checks, forged keys, ...
+        return error
+
+
+def settle(browser: PushSubscription, outcome: Outcome) -> bool:
+    """Record what became of one push on its subscription; whether the push service took it."""
+    if isinstance(outcome, int) and 200 <= outcome < 300:
+        if browser.failures:
+            PushSubscription.objects.filter(pk=browser.pk).update(failures=0)
+        return True
+    if isinstance(outcome, int) and outcome in PUSH_GONE:
+        PushSubscription.objects.filter(pk=browser.pk).delete()
         return False
-    except RequestException:
-        logger.warning("A push service did not answer for account %s", browser.user_id)
-        return False
-    return True
+    failed(browser, outcome)
+    return False
+
+
+def why(outcome: Outcome) -> str:
+    """A failed push in words for the log."""
+    if isinstance(outcome, int):
+        return f"the push service answered {outcome}"
+    return f"{type(outcome).__name__}: {outcome}" if str(outcome) else type(outcome).__name__
+
+
+def failed(browser: PushSubscription, outcome: Outcome) -> None:
+    """Count a failed push on its subscription: logged the first time in a row, dropped at
+    FAILURES_TO_DROP."""
+    if browser.failures + 1 >= FAILURES_TO_DROP:
+        PushSubscription.objects.filter(pk=browser.pk).delete()
+        return
+    PushSubscription.objects.filter(pk=browser.pk).update(failures=F("failures") + 1)
+    if browser.failures == 0:
+        logger.warning(
+            "A push to a browser of account %s at %s failed (%s); it is dropped after %s "
+            "failures in a row",
+            browser.user_id,
+            endpoint_host(browser.endpoint),
+            why(outcome),
+            FAILURES_TO_DROP,
+        )
+
+
+def endpoint_host(endpoint: str) -> str:
+    """The host an endpoint names, for the log (the rest of it is the browser's secret)."""
+    try:
+        return urlsplit(endpoint).hostname or "?"
+    except ValueError:
+        return "?"

@@ -9,8 +9,9 @@ the count of moves the person's seat had made), unique per recipient: two proces
 the same turn store one row. Nobody is told of their own doing: the person who offered, invited, or
 made the move that ended the game or brought the turn round. The worker's sweep
 (games/live/runner.py) also looks at turn-based tables whose version moved, so a turn whose signal
-was lost with its process is told all the same, under the same key. The mails (notice_mail) and
-the browser pushes (notice_push) go out on the worker's sender thread (send_due).
+was lost with its process is told all the same, under the same key. The mails (notice_mail, by
+send_due) and the browser pushes (notice_push.sweep_push) go out on two lanes of the worker's,
+so a slow push service never holds a mail, nor a slow mail server a push.
 """
 
 from __future__ import annotations
@@ -375,13 +376,13 @@ def sweep_turns() -> None:
 
 
 def send_due() -> None:
-    """The mails and pushes due (the worker runs this on a thread of its own: a slow mail server
-    or push service must not hold its sweep)."""
+    """The mails due (the worker runs this on a thread of its own: a slow mail server must not
+    hold its sweep; the pushes have a lane of their own, notice_push.sweep_push)."""
     notice_mail.sweep_mail()
-    notice_push.sweep_push()
 
 
 def sweep() -> None:
     """Everything at once: turns a lost signal missed, then the mails and pushes due."""
     sweep_turns()
     send_due()
+    notice_push.sweep_push()

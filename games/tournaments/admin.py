@@ -1,5 +1,6 @@
-"""Tournaments in Django admin: read only, only the services change them; a moderator's two
-actions, "remove from the tournament" and "stop the tournament", call the services."""
+"""Tournaments in Django admin: read only, only the services change them; a moderator's
+actions, "remove from the tournament", "stop the tournament" and hiding chat lines, call the
+services."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.template.response import TemplateResponse
 from games.access import AuthedRequest
 from games.admin.pages import ReadOnly, ReadOnlyAdmin
 from games.tournaments import services
-from games.tournaments.models import Entrant, Round, Table, Tournament
+from games.tournaments.models import ChatLine, Entrant, Round, Table, Tournament
 
 
 class ReasonForm(forms.Form):
@@ -176,3 +177,26 @@ class TableAdmin(ReadOnlyAdmin[Table]):
     search_fields = ("tournament__name", "tournament__id", "game__id")
     fields = ("tournament", "round", "number", "game", "people", "recorded", "recorded_at")
     readonly_fields = (*fields, "awarded")
+
+
+@admin.register(ChatLine)
+class ChatLineAdmin(Moderated):
+    """Tournament chat lines; moderators hide (or show again) lines, which vanish from screens."""
+
+    list_display = ("created_at", "tournament", "author", "text", "hidden")
+    list_filter = ("hidden", ("created_at", admin.DateFieldListFilter))
+    list_select_related = ("tournament", "author")
+    search_fields = ("text", "author__username", "tournament__name", "tournament__id")
+    fields = ("tournament", "author", "text", "created_at", "hidden")
+    readonly_fields = fields
+    actions = ["hide_lines", "show_lines"]
+
+    @admin.action(description="Hide the selected lines from every screen", permissions=["change"])
+    def hide_lines(self, request: AuthedRequest, queryset: QuerySet[ChatLine]) -> None:
+        count = services.chat.hide(queryset, request.user, hidden=True)
+        self.message_user(request, f"{count} line(s) hidden.")
+
+    @admin.action(description="Show the selected lines again", permissions=["change"])
+    def show_lines(self, request: AuthedRequest, queryset: QuerySet[ChatLine]) -> None:
+        count = services.chat.hide(queryset, request.user, hidden=False)
+        self.message_user(request, f"{count} line(s) shown again.")

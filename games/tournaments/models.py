@@ -1,7 +1,8 @@
 """A tournament's rows: the event, its entrants, its Swiss rounds and its tables.
 
-Only games.tournaments.services changes them. The standings are the entrants' figures, which
-are recomputed from the recorded tables (services.results.recount), never patched by hand.
+Only games.tournaments.services changes them (a chat line too, and a moderator's hiding of
+it). The standings are the entrants' figures, which are recomputed from the recorded tables
+(services.results.recount), never patched by hand.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 
 from games import catalog
-from games.models import Game
+from games.models import ChatMessage, Game
 
 
 def new_invite() -> str:
@@ -248,3 +250,30 @@ class Table(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.game_id is None
+
+
+class ChatLine(models.Model):
+    """One line of a tournament's own chat: the table chat's limits and moderation (a
+    moderator hides a line in admin; it vanishes from every screen)."""
+
+    MAX_LENGTH = ChatMessage.MAX_LENGTH
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_chat"
+    )
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(default=timezone.now)
+    hidden = models.BooleanField(
+        default=False, help_text="Hidden by a moderator: it vanishes from every screen."
+    )
+
+    class Meta:
+        ordering = ["tournament", "created_at", "pk"]
+        indexes = [
+            models.Index(fields=["tournament", "created_at"], name="tournament_chat_lines"),
+            models.Index(fields=["author", "created_at"], name="tournament_chat_by_author"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author} in {self.tournament}: {self.text[:40]}"

@@ -31,6 +31,18 @@ from games.web.replay import (
 HISTORY_PAGE = 20
 EXPORT_CHUNK = 50
 
+IN_TOURNAMENT = ("tournament_table__tournament", "tournament_table__round")
+"""A game's tournament, if it was played in one: games/tournaments links a game by its own
+Table row (one to one, `Game.tournament_table`), read here with the game in the same query and
+shown by the tournaments' {% tournament_of game %}."""
+
+
+def with_tournaments(games: QuerySet[Game], only: bool = False) -> QuerySet[Game]:
+    """The games with the tournament each was played in (no query more); `only`: just those."""
+    if only:
+        games = games.filter(tournament_table__isnull=False)
+    return games.select_related(*IN_TOURNAMENT)
+
 
 def page_number(raw: str | None) -> int:
     """A page or move number from the query string; 0 when missing or not a number."""
@@ -48,13 +60,17 @@ def history_list(request: HtmxHttpRequest) -> HttpResponse:
         kind = ""
     # A NUL byte is no part of any name, and PostgreSQL refuses it in a query.
     player = request.GET.get("player", "").replace("\x00", "").strip()
+    tournament = "1" if request.GET.get("tournament") == "1" else ""
     games = history.finished_games(request.user, kind=kind, player=player)
+    games = with_tournaments(games, only=bool(tournament))
     page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
-    query = urlencode({k: v for k, v in (("game", kind), ("player", player)) if v})
+    asked = (("game", kind), ("player", player), ("tournament", tournament))
+    query = urlencode({k: v for k, v in asked if v})
     ctx = {
         "page": page,
         "kind": kind,
         "player": player,
+        "tournament": tournament,
         "query": query,
         "games": catalog.available(),
     }

@@ -20,6 +20,7 @@ from games.models import LIVE, Game, Seat, house_tables
 from games.records import history, personal
 from games.services import tutorial
 from games.web.forms import DeleteAccountForm
+from games.web.history import with_tournaments
 
 RECENT_FINISHED = 15
 HISTORY_POINTS = 60
@@ -72,7 +73,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     ratings = game_records(person, played_by_kind)
     finished = [
         (game, next((s for s in game.ranked if s.user_id == person.pk), None))  # type: ignore[attr-defined]
-        for game in history.finished_games(request.user, player=person.username)[:RECENT_FINISHED]
+        for game in with_tournaments(history.finished_games(request.user, player=person.username))[
+            :RECENT_FINISHED
+        ]
     ]
     going = Seat.objects.filter(user=person).filter(game__status__in=LIVE)
     if request.user.pk != person.pk:

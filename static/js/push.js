@@ -66,10 +66,17 @@
         userVisibleOnly: true,
         applicationServerKey: bytes(box.dataset.key),
       });
-      await post(box.dataset.subscribe, subscription.toJSON());
+      try {
+        await post(box.dataset.subscribe, subscription.toJSON());
+      } catch (refused) {
+        // The site keeps no subscription it refused: the browser drops it too, so this page
+        // never says notifications are on when none will come.
+        await subscription.unsubscribe();
+        throw refused;
+      }
       await show();
     } catch (error) {
-      say(`Could not turn them on: ${error.message}.`);
+      say(`Could not turn them on: ${error.message.replace(/\.$/, "")}.`);
     }
   });
 
@@ -82,7 +89,7 @@
       }
       await show();
     } catch (error) {
-      say(`Could not turn them off: ${error.message}.`);
+      say(`Could not turn them off: ${error.message.replace(/\.$/, "")}.`);
     }
   });
 

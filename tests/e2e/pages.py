@@ -108,3 +108,22 @@ def two_at_a_table(
         page.wait_for_function("() => window.bakehouseLive === true")
         page.locator("#board-live[data-your-move]").wait_for(state="attached")
     return pages
+
+
+def open_tournament(
+    page: Any, base: str, kind: str = "midnight-bakery", seats: int = 2, rounds: int = 1
+) -> str:
+    """Make a Swiss at the relaxed pace, starting in a minute, through the tournaments page's
+    form; its page's URL."""
+    page.goto(base + "/tournaments/")
+    form = page.locator("form.tournament-form")
+    form.locator("#id_name").fill("Evening Swiss")
+    form.locator("#id_kind").select_option(kind)
+    form.locator("#id_format").select_option("swiss")
+    form.locator("#id_pace").select_option("relaxed")
+    form.locator("#id_seats").fill(str(seats))
+    form.locator("#id_rounds").fill(str(rounds))
+    form.locator("#id_starts_in").select_option("1")
+    form.get_by_role("button", name="Make the tournament").click()
+    page.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
+    return str(page.url)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, open_table, sign_up, two_at_a_table
+from tests.e2e.pages import PATIENCE, open_table, open_tournament, sign_up, two_at_a_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -37,9 +37,10 @@ PAGES = [
     "/games/mine/",
     "/games/vacation/",
     "/games/inbox/",
+    "/tournaments/",
     "/games/987654/",  # the site's own not-found page
 ]
-SIGNED_OUT = ["/accounts/login/", "/accounts/signup/", "/", "/games/history/"]
+SIGNED_OUT = ["/accounts/login/", "/accounts/signup/", "/", "/games/history/", "/tournaments/"]
 
 
 def demo_games(db: str) -> None:
@@ -95,7 +96,8 @@ def test_every_page_fits_a_phone_without_sideways_scrolling(
     finished = re.search(r'href="(/games/\d+/)replay/"', page.content())
     assert finished, "the demo games are in history"
     table = open_table(page, base, "midnight-bakery", 4).removeprefix(base)
-    paths = [*PAGES, finished.group(1), finished.group(1) + "replay/", table]
+    tournament = open_tournament(page, base).removeprefix(base)
+    paths = [*PAGES, finished.group(1), finished.group(1) + "replay/", table, tournament]
     for path in paths:
         page.goto(base + path)
         page.wait_for_load_state("load")

@@ -1,6 +1,7 @@
 """Issue 32, point 3: Web Push. A browser subscribes at Settings; the sweep pushes what is new,
-one push a person, signed with the site's VAPID key; a subscription the push service has
-forgotten (404, 410) is deleted. Only the network is faked (requests.post)."""
+one push a person, encrypted to the browser's keys and signed with the site's VAPID key; a
+subscription the push service has forgotten (404, 410) is deleted. The push services are HTTPS
+servers on loopback (tests/web/push_services.py) that take the pushes as a real one would."""
 
 from __future__ import annotations
 
@@ -10,19 +11,21 @@ import os
 from io import StringIO
 from typing import Any
 
+import http_ece
 import pytest
-import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.management import call_command
+from py_vapid import Vapid02
+from py_vapid.utils import b64urldecode
 
 from accounts.models import User
 from games import services
-from games.management.commands.vapid_keys import key_pair
 from games.models import Game, Notification, PushSubscription
 from games.services import notice_push
 from games.services.base import invited
 from tests.conftest import client_for
+from tests.web.push_services import PushNet
 
 pytestmark = pytest.mark.django_db
 
@@ -33,40 +36,32 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+class Browser:
+    """A browser's push keys: what its PushSubscription.toJSON() gives, and its private key to
+    read a push as the browser would."""
+
+    def __init__(self) -> None:
+        self.private = ec.generate_private_key(ec.SECP256R1())
+        point = self.private.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        self.secret = os.urandom(16)
+        self.keys = {"p256dh": b64url(point), "auth": b64url(self.secret)}
+
+    def read(self, body: bytes) -> dict[str, Any]:
+        plain = http_ece.decrypt(
+            body, private_key=self.private, auth_secret=self.secret, version="aes128gcm"
+        )
+        return json.loads(plain)
+
+
 def browser_keys() -> dict[str, str]:
     """What a browser's PushSubscription.toJSON() gives: its public key and auth secret."""
-    key = ec.generate_private_key(ec.SECP256R1()).public_key()
-    point = key.public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    return {"p256dh": b64url(point), "auth": b64url(os.urandom(16))}
+    return Browser().keys
 
 
-class FakeAnswer:
-    def __init__(self, status: int) -> None:
-        self.status_code, self.reason, self.text = status, "", ""
-        self.headers: dict[str, str] = {}
-
-
-class PushService:
-    """requests.post as the push service answers it, recording what was sent."""
-
-    def __init__(self, status: int = 201) -> None:
-        self.status = status
-        self.sent: list[dict[str, Any]] = []
-
-    def __call__(self, url: str, **kwargs: Any) -> FakeAnswer:
-        self.sent.append({"url": url, **kwargs})
-        return FakeAnswer(self.status)
-
-
-@pytest.fixture
-def vapid(settings: Any) -> None:
-    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = key_pair()
-
-
-def subscribe(user: User) -> Any:
-    body = json.dumps({"endpoint": ENDPOINT, "keys": browser_keys()})
+def subscribe(user: User, keys: dict[str, str] | None = None) -> Any:
+    body = json.dumps({"endpoint": ENDPOINT, "keys": keys or browser_keys()})
     return client_for(user).post(
         "/games/inbox/push/subscribe/", body, content_type="application/json"
     )
@@ -87,9 +82,10 @@ def test_the_command_makes_a_key_pair() -> None:
     assert len(public) == 65 and public[0] == 4 and len(private) == 32
 
 
-def test_a_browser_subscribes_and_unsubscribes(vapid: None, rival: User) -> None:
-    assert subscribe(rival).status_code == 200
-    assert subscribe(rival).status_code == 200  # the same browser again: one row
+def test_a_browser_subscribes_and_unsubscribes(vapid: None, push_hosts: None, rival: User) -> None:
+    keys = browser_keys()
+    assert subscribe(rival, keys).status_code == 200
+    assert subscribe(rival, keys).status_code == 200  # the same browser again: one row
     assert list(PushSubscription.objects.values_list("user", "endpoint")) == [(rival.pk, ENDPOINT)]
     page = client_for(rival).get("/accounts/settings/").content.decode()
     assert 'id="push-settings"' in page
@@ -104,12 +100,13 @@ def test_a_browser_subscribes_and_unsubscribes(vapid: None, rival: User) -> None
         "not json",
         json.dumps(["a", "list"]),
         json.dumps({"endpoint": ENDPOINT}),
-        json.dumps({"endpoint": "http://plain.example/x", "keys": {"p256dh": "a", "auth": "b"}}),
         json.dumps({"endpoint": ENDPOINT, "keys": {"p256dh": 1, "auth": "b"}}),
+        json.dumps({"endpoint": ENDPOINT, "keys": {"p256dh": "a", "auth": "b"}}),
+        json.dumps({"endpoint": ENDPOINT, "keys": {**browser_keys(), "auth": b64url(b"short")}}),
     ],
 )
 def test_a_forged_subscription_is_refused_and_stores_nothing(
-    vapid: None, rival: User, body: str
+    vapid: None, push_hosts: None, rival: User, body: str
 ) -> None:
     answer = client_for(rival).post(
         "/games/inbox/push/subscribe/", body, content_type="application/json"
@@ -119,7 +116,7 @@ def test_a_forged_subscription_is_refused_and_stores_nothing(
     assert not PushSubscription.objects.exists()
 
 
-def test_without_vapid_keys_there_is_no_push(rival: User) -> None:
+def test_without_vapid_keys_there_is_no_push(push_hosts: None, rival: User) -> None:
     answer = subscribe(rival)
     assert answer.status_code == 400
     assert answer.json() == {"error": "This site does not send browser notifications."}
@@ -127,38 +124,50 @@ def test_without_vapid_keys_there_is_no_push(rival: User) -> None:
 
 
 def test_what_arrives_together_is_one_push_signed_with_the_sites_key(
-    vapid: None, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+    push_net: PushNet, loopback_push_services: None, player: User, rival: User, settings: Any
 ) -> None:
-    service = PushService()
-    monkeypatch.setattr(requests, "post", service)
-    subscribe(rival)
+    service = push_net.service("push.example.net")
+    browser = Browser()
+    subscribe(rival, browser.keys)
     invite(player, rival, tables=3)
     assert notice_push.sweep_push() == 1
-    (push,) = service.sent
-    assert push["url"] == ENDPOINT
-    assert push["headers"]["authorization"].startswith("vapid t=")
+    (push,) = service.received
+    assert push["line"] == "POST /send/abc123 HTTP/1.1"
     assert push["headers"]["content-encoding"] == "aes128gcm"
     assert int(push["headers"]["ttl"]) == notice_push.PUSH_TTL
+    signed = push["headers"]["authorization"]
+    assert Vapid02.verify(signed)
+    fields = dict(part.split("=", 1) for part in signed.removeprefix("vapid ").split(","))
+    assert fields["k"] == settings.VAPID_PUBLIC_KEY  # signed with the site's key
+    claims = json.loads(b64urldecode(fields["t"].split(".")[1].encode()))
+    assert claims["aud"] == "https://push.example.net"
+    assert browser.read(push["body"]) == {
+        "title": "Bakehouse",
+        "body": "3 things at your tables.",
+        "url": "/games/inbox/",
+    }
     assert notice_push.sweep_push() == 0  # each notification is pushed once
-    assert len(service.sent) == 1
+    assert len(service.received) == 1
     assert not Notification.objects.filter(pushed_at=None).exists()
 
 
 def test_a_subscription_the_push_service_forgot_is_deleted(
-    vapid: None, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+    push_net: PushNet, loopback_push_services: None, player: User, rival: User
 ) -> None:
-    monkeypatch.setattr(requests, "post", PushService(410))
+    service = push_net.service("push.example.net", status=410)
     subscribe(rival)
     invite(player, rival, tables=1)
     assert notice_push.sweep_push() == 0
+    assert len(service.received) == 1
     assert not PushSubscription.objects.exists()
 
 
-def test_a_push_service_error_keeps_the_subscription(
-    vapid: None, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+def test_a_push_service_error_keeps_the_subscription_and_counts_it(
+    push_net: PushNet, loopback_push_services: None, player: User, rival: User
 ) -> None:
-    monkeypatch.setattr(requests, "post", PushService(500))
+    service = push_net.service("push.example.net", status=500)
     subscribe(rival)
     invite(player, rival, tables=1)
     assert notice_push.sweep_push() == 0
-    assert PushSubscription.objects.count() == 1
+    assert len(service.received) == 1
+    assert list(PushSubscription.objects.values_list("failures", flat=True)) == [1]

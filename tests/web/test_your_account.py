@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import HeldName, Rating, RatingPoint, User, deleted_name
+from accounts.models import MAIL_KINDS, HeldName, Rating, RatingPoint, User, deleted_name
 from games import services
 from games.models import ChatMessage, Game
 from games.services import presence
@@ -157,6 +157,7 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     player_rating = Rating.objects.get(user=player, kind="midnight-bakery").rating
     hidden = batch(running_game, rival)
 
+    User.objects.filter(pk=rival.pk).update(**{f"mail_{kind}": True for kind in MAIL_KINDS})
     bob = client_for(rival)
     response = bob.post("/accounts/settings/delete/", {"password": PASSWORD})
     assert response.status_code == 302 and response["Location"] == "/"
@@ -166,6 +167,7 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     name = deleted_name(rival.pk)
     assert gone.username == name == f"a deleted baker #{rival.pk}"
     assert not gone.is_active and gone.deleted_at is not None and not gone.has_usable_password()
+    assert not [kind for kind in MAIL_KINDS if getattr(gone, f"mail_{kind}")]  # no mail choice kept
     login = Client().post("/accounts/login/", {"username": "bob", "password": PASSWORD})
     assert login.status_code == 200  # refused: the form again
 

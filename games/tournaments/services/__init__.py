@@ -4,10 +4,12 @@ changes, bumps its version and announces it to the tournament's group once commi
 Modules: base (the lock, versions, the group, what people are told), entry (create, join,
 withdraw, pause, resume, presence), rounds (start, Swiss rounds, arena seating, a table's end
 and what follows), results (recording a table once, the standings, the end), moderation (a
-moderator's removal and stop). Games are made and played only through games.services.
+moderator's removal and stop), chat (the tournament's own chat). Games are made and played
+only through games.services.
 """
 
 from games.services import NotAllowed, ServiceError
+from games.tournaments.services import chat
 from games.tournaments.services.base import now, tournament_group
 from games.tournaments.services.entry import (
     Rules,
@@ -43,6 +45,7 @@ __all__ = [
     "Standing",
     "advance",
     "block_note",
+    "chat",
     "create",
     "game_ended_here",
     "here",

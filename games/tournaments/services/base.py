@@ -7,8 +7,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 
+from accounts.models import User
 from games.groups import send_to_group
 from games.models import Game, Notification
 from games.services import ServiceError, clocks, notices
@@ -37,6 +38,14 @@ def lock(tournament: Tournament | int) -> Tournament:
     if found is None:
         raise ServiceError("There is no such tournament.")
     return found
+
+
+def lock_person(user: User) -> User:
+    """The person's row, locked until the transaction ends: their own limits (tournaments
+    waiting, chat lines) hold when they press twice at once (lock order: the person, then the
+    tournament)."""
+    no_key = connection.features.has_select_for_no_key_update
+    return User.objects.select_for_update(no_key=no_key).get(pk=user.pk)
 
 
 def bump(tournament: Tournament, fields: list[str] | tuple[str, ...] = ()) -> None:

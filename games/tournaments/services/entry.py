@@ -16,7 +16,7 @@ from games.models import Game, Seat
 from games.services import LEFT, NotAllowed, ServiceError, hand_seat_to_bot
 from games.tournaments import draw
 from games.tournaments.models import Entrant, Tournament
-from games.tournaments.services.base import bump, lock, now
+from games.tournaments.services.base import bump, lock, lock_person, now
 
 LATE_JOIN_CUTOFF = timedelta(minutes=10)
 """An arena takes late entrants until this long before its end."""
@@ -26,6 +26,8 @@ LIVE_PACES = (Game.Pace.RELAXED, Game.Pace.NORMAL, Game.Pace.FAST)
 
 LONGEST_ARENA_MINUTES = 24 * 60
 MOST_ROUNDS = 20
+MOST_WAITING = 3
+"""Tournaments one person may have waiting to start at once (the site's own count for nobody)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,8 @@ def create(creator: User | None, rules: Rules, scheduled_by: str = "") -> Tourna
         raise NotAllowed("Only a person can make a tournament.")
     arena = rules.format == Tournament.Format.ARENA
     with transaction.atomic():
+        if creator is not None:
+            check_waiting(lock_person(creator))
         tournament = Tournament.objects.create(
             name=rules.name.strip(),
             kind=rules.kind,
@@ -136,6 +140,17 @@ def create(creator: User | None, rules: Rules, scheduled_by: str = "") -> Tourna
         )
         bump(tournament)
     return tournament
+
+
+def check_waiting(creator: User) -> None:
+    """Refuse a person who has MOST_WAITING tournaments waiting to start already (their row is
+    locked, so two presses at once cannot both pass)."""
+    waiting = Tournament.objects.filter(creator=creator, status=Tournament.Status.SCHEDULED)
+    if waiting.count() >= MOST_WAITING:
+        raise ServiceError(
+            f"You have {MOST_WAITING} tournaments waiting to start already: make another once "
+            "one of them has started."
+        )
 
 
 # --- join ---------------------------------------------------------------------------------

@@ -86,3 +86,11 @@ def swept(tournament: Tournament) -> Tournament:
     sweep.sweep()
     tournament.refresh_from_db()
     return tournament
+
+
+@pytest.fixture(autouse=True)
+def _fresh_tournament_renders() -> None:
+    """Each test starts with no board or render kept: tournament ids repeat between tests."""
+    from games.tournaments import shared
+
+    shared.forget_all()

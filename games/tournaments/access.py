@@ -1,0 +1,54 @@
+"""Who may see a tournament: a public one anyone; a private one its creator, its entrants and
+whoever opened its link (the invite is kept in the session, so the page's socket and later
+pages accept it). To anyone else a private tournament looks missing, as a private table does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest
+
+from games.tournaments.models import Entrant, Tournament
+
+INVITES = "tournament_invites"
+NOT_FOUND = "No such tournament: it may have been private, or the link mistyped."
+
+
+def remember_invite(request: HttpRequest, tournament: Tournament) -> None:
+    """Keep a valid invite in the session (only the link's token counts)."""
+    if tournament.private and request.GET.get("invite") == tournament.invite:
+        known = set(request.session.get(INVITES, []))
+        known.add(tournament.pk)
+        request.session[INVITES] = sorted(known)
+
+
+def invited_to(session: Any) -> list[int]:
+    """The private tournaments whose link this session has opened."""
+    return list(session.get(INVITES, [])) if session is not None else []
+
+
+def may_see(tournament: Tournament, user: Any, invited: list[int]) -> bool:
+    """Public ones to all; a private one to its creator, its entrants and invited sessions."""
+    if not tournament.private or tournament.pk in invited:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if tournament.creator_id == user.pk:
+        return True
+    return Entrant.objects.filter(tournament=tournament, user_id=user.pk).exists()
+
+
+def invite_known(tournament: Tournament, invited: list[int]) -> str | None:
+    """The tournament's invite if this session opened its link (what a join shows)."""
+    return tournament.invite if tournament.pk in invited else None
+
+
+def tournament_or_404(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament this viewer may see; a private one looks missing to outsiders."""
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None:
+        raise Http404(NOT_FOUND)
+    remember_invite(request, tournament)
+    if not may_see(tournament, request.user, invited_to(request.session)):
+        raise Http404(NOT_FOUND)
+    return tournament

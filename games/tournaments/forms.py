@@ -1,0 +1,289 @@
+"""The form that makes a tournament: every field checked, each refusal in words, before the
+service checks the whole again (games.tournaments.services.entry.check_rules)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from django import forms
+
+from games import catalog
+from games.models import Game
+from games.tournaments import draw, services
+from games.tournaments.models import Tournament
+from games.tournaments.services.entry import (
+    LIVE_PACES,
+    LONGEST_ARENA_MINUTES,
+    MOST_ROUNDS,
+    check_points,
+)
+
+STARTS_IN = [
+    (1, "1 minute"),
+    (2, "2 minutes"),
+    (5, "5 minutes"),
+    (10, "10 minutes"),
+    (15, "15 minutes"),
+    (30, "30 minutes"),
+    (60, "1 hour"),
+    (120, "2 hours"),
+    (360, "6 hours"),
+    (720, "12 hours"),
+    (1440, "1 day"),
+    (2880, "2 days"),
+    (10080, "1 week"),
+]
+"""When a tournament may start, counted from the press."""
+
+LATEST_START = timedelta(days=30)
+MOST_ENTRANTS = 10_000
+HIGHEST_RATING = 4000
+MOST_GAMES = 10_000
+OLDEST_DAYS = 3650
+MOST_STREAK_BONUS = 10
+POINTS_LINE = re.compile(r"^(\d+)\s*:\s*(.+)$")
+
+
+def number(label: str, low: int, high: int, **kwargs: Any) -> forms.IntegerField:
+    """A whole number in a range; every way it can be wrong says so in words."""
+    words = f"{label}: a whole number from {low} to {high}."
+    return forms.IntegerField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        error_messages={
+            "required": f"{label}: say a number from {low} to {high}.",
+            "invalid": words,
+            "min_value": words,
+            "max_value": words,
+        },
+        **kwargs,
+    )
+
+
+def choice(label: str, choices: Any, missing: str, wrong: str, **kwargs: Any) -> Any:
+    """A choice from a list; a forged value is refused in words."""
+    return forms.TypedChoiceField(
+        label=label,
+        choices=choices,
+        error_messages={"required": missing, "invalid_choice": wrong},
+        **kwargs,
+    )
+
+
+def default_points_words() -> str:
+    """The default points by place, as the form states them."""
+    most = max((s.max_players for s in catalog.available()), default=4)
+    said = [f"{n}: {'/'.join(f'{p:g}' for p in draw.place_points(n))}" for n in range(2, most + 1)]
+    return "; ".join(said)
+
+
+def parse_points(text: str, fewest: int, seats: int) -> dict[str, list[float]]:
+    """Points by place as typed, one table size a line ("4: 6/4/2/0"), for the sizes this
+    tournament seats; a ValidationError in words for anything else."""
+    points: dict[str, list[float]] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        found = POINTS_LINE.match(line)
+        if found is None:
+            raise forms.ValidationError(
+                f"Points by place: write each line as a table size, a colon and the points "
+                f"best first, such as 4: 6/4/2/0 (not {line[:30]!r})."
+            )
+        size = int(found.group(1))
+        if not fewest <= size <= seats:
+            raise forms.ValidationError(
+                f"Points by place: this tournament seats tables of {fewest} to {seats}, not {size}."
+            )
+        try:
+            row = [float(p) for p in re.split(r"[/,\s]+", found.group(2).strip()) if p]
+        except ValueError:
+            raise forms.ValidationError(
+                f"Points by place: the points at a table of {size} are numbers, such as 6/4/2/0."
+            ) from None
+        if len(row) != size:
+            raise forms.ValidationError(
+                f"Points by place: a table of {size} needs {size} numbers, one a place."
+            )
+        points[str(size)] = row
+    try:
+        check_points(points)
+    except services.ServiceError as refused:
+        raise forms.ValidationError(f"Points by place: {refused}") from None
+    return points
+
+
+class TournamentForm(forms.Form):
+    """A new tournament's settings (anyone signed in may make one)."""
+
+    name = forms.CharField(
+        label="Name",
+        max_length=100,
+        error_messages={
+            "required": "Give the tournament a name.",
+            "max_length": "A name is at most 100 characters.",
+        },
+    )
+    kind = choice(
+        "Game", catalog.choices, "Choose a game.", "That game is not on offer.", initial=None
+    )
+    format = choice(
+        "Format",
+        Tournament.Format.choices,
+        "Choose Swiss or arena.",
+        "A tournament is a Swiss or an arena.",
+        initial=Tournament.Format.SWISS,
+    )
+    pace = choice(
+        "Pace",
+        Game.Pace.choices,
+        "Choose a pace.",
+        "There is no such pace.",
+        initial=Game.Pace.NORMAL,
+        help_text="An arena is played live: a pace without days a move.",
+    )
+    seats = number("Table size", 2, 8, initial=4, help_text="People a table seats where it can.")
+    fewest = number(
+        "Fewest at a table",
+        2,
+        8,
+        required=False,
+        help_text="Empty: the table size. A table never starts with fewer.",
+    )
+    rounds = number("Rounds", 1, MOST_ROUNDS, required=False, initial=3, help_text="Swiss only.")
+    minutes = number(
+        "Minutes",
+        10,
+        LONGEST_ARENA_MINUTES,
+        required=False,
+        initial=45,
+        help_text="Arena only: how long it runs; no table starts after it.",
+    )
+    starts_in = choice(
+        "Starts in",
+        [(str(m), words) for m, words in STARTS_IN],
+        "Choose when it starts.",
+        "Choose a start from the list.",
+        coerce=int,
+        initial="15",
+    )
+    starts_at = forms.DateTimeField(
+        label="Or starts at (UTC)",
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        error_messages={
+            "invalid": "Write the start as a date and a time, such as 2030-05-01 18:00."
+        },
+        help_text="Overrides Starts in; within 30 days.",
+    )
+    place_points = forms.CharField(
+        label="Points by place",
+        required=False,
+        max_length=400,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={"max_length": "Points by place: at most 400 characters."},
+        help_text=f"Empty: the defaults ({default_points_words()}). Or one line a table size, "
+        "such as 4: 6/4/2/0.",
+    )
+    bye = choice(
+        "Bye (Swiss)",
+        Tournament.Bye.choices,
+        "Choose what a bye is.",
+        "A bye is points or a house bot's seat.",
+        initial=Tournament.Bye.POINTS,
+    )
+    streak_bonus = number(
+        "Streak bonus (arena)",
+        0,
+        MOST_STREAK_BONUS,
+        initial=2,
+        help_text="Points added to a win after two wins in a row.",
+    )
+    rating_min = number("Lowest rating", 0, HIGHEST_RATING, required=False)
+    rating_max = number("Highest rating", 0, HIGHEST_RATING, required=False)
+    games_min = number(
+        "Rated games played", 0, MOST_GAMES, initial=0, help_text="Of this game, at least."
+    )
+    age_min_days = number("Account age in days", 0, OLDEST_DAYS, initial=0, help_text="At least.")
+    max_entrants = number(
+        "Most entrants", 2, MOST_ENTRANTS, required=False, help_text="Empty: no limit."
+    )
+    private = forms.BooleanField(
+        label="Private (only people with its link see and join it)", required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        spec = catalog.get(data["kind"])
+        seats, fewest = data["seats"], data.get("fewest") or data["seats"]
+        if not spec.min_players <= fewest <= seats <= spec.max_players:
+            raise forms.ValidationError(
+                f"{spec.name} tables seat {spec.min_players} to {spec.max_players} people, "
+                "and the fewest at a table is no more than the table size."
+            )
+        if data["format"] == Tournament.Format.SWISS and data.get("rounds") is None:
+            raise forms.ValidationError("Say how many rounds the Swiss plays.")
+        if data["format"] == Tournament.Format.ARENA:
+            if data.get("minutes") is None:
+                raise forms.ValidationError("Say how many minutes the arena lasts.")
+            if data["pace"] not in LIVE_PACES:
+                raise forms.ValidationError(
+                    "An arena is played live: pick a pace without days a move."
+                )
+        low, high = data.get("rating_min"), data.get("rating_max")
+        if low is not None and high is not None and low > high:
+            raise forms.ValidationError("The lowest rating allowed is above the highest.")
+        most = data.get("max_entrants")
+        if most is not None and most < fewest:
+            raise forms.ValidationError(f"A tournament must take at least {fewest} people.")
+        data["place_points"] = parse_points(data.get("place_points") or "", fewest, seats)
+        return data
+
+    def rules(self, at: datetime) -> services.Rules:
+        """The cleaned settings as the service takes them, starting from `at`."""
+        data = self.cleaned_data
+        return services.Rules(
+            name=data["name"],
+            kind=data["kind"],
+            format=data["format"],
+            pace=data["pace"],
+            starts_at=self.start(at),
+            seats=data["seats"],
+            fewest=data.get("fewest") or data["seats"],
+            rounds=data.get("rounds"),
+            minutes=data.get("minutes"),
+            place_points=data["place_points"],
+            bye=data["bye"],
+            streak_bonus=data["streak_bonus"],
+            rating_min=data.get("rating_min"),
+            rating_max=data.get("rating_max"),
+            games_min=data["games_min"],
+            age_min_days=data["age_min_days"],
+            max_entrants=data.get("max_entrants"),
+            private=data["private"],
+        )
+
+    def start(self, at: datetime) -> datetime:
+        """When it starts: the exact time given (UTC), else so long after `at`; a ServiceError
+        in words for a time past or too far ahead."""
+        exact = self.cleaned_data.get("starts_at")
+        if exact is None:
+            return at + timedelta(minutes=self.cleaned_data["starts_in"])
+        if exact <= at:
+            raise services.ServiceError("The start time has passed: choose one ahead.")
+        if exact > at + LATEST_START:
+            raise services.ServiceError("A tournament starts within 30 days.")
+        return exact  # type: ignore[no-any-return]
+
+    def refusal(self) -> str:
+        """The first error in words."""
+        for errors in self.errors.values():
+            return str(errors[0])
+        return "Those settings could not be read."

@@ -1,0 +1,375 @@
+"""A tournament page's socket (/ws/tournaments/<id>/): the standings and tables as they move,
+the viewer's own line, the chat, and the move to their table once they are seated.
+
+It joins the tournament's group, where the services announce each committed change as
+`{"type": "tournament.changed", "version": N}` (services.base.bump), and, signed in, the
+person's own group (their table ready, their inbox badge, their session ending). On a change it
+pushes the live part of the page, read and rendered once per process for every viewer of the
+same round and standings page (shared.py says why a push beats a fetch), at most every
+PUSH_GAP seconds, with the viewer's own line when it changed. While open it tells the
+services every HERE_SECONDS that an entrant is here (services.here), so at a live pace they are
+not skipped as away. A private tournament's socket is refused (4404) to whoever may not see it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from redis.exceptions import RedisError
+
+from games import outages
+from games.boards.inbox import badge_html
+from games.groups import user_group
+from games.live.consumer import LAYER_LOST, NOT_FOUND, TOO_MANY, go_html, off_loop
+from games.live.layer_watch import unwatch, watch
+from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, session_digest
+from games.live.sessions import socket_session as session_of
+from games.tournaments import pages, services, shared
+from games.tournaments.access import invited_to, may_see
+from games.tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
+
+PUSH_GAP = 0.5
+"""Seconds at least between two pushes of the live part to one page: a busy arena's changes
+within them are sent as one, the newest."""
+
+CHAT_HIDDEN_KEPT = 60.0
+"""Seconds a socket keeps whom its viewer blocks or muted before reading it again."""
+
+
+def here_seconds() -> float:
+    """How often an open page says its entrant is here: well within AWAY_SECONDS."""
+    return float(min(30.0, settings.AWAY_SECONDS / 2))
+
+
+@dataclass(frozen=True)
+class View:
+    """What the page shows: the Swiss round asked for (None: the one under way) and the
+    standings page."""
+
+    round: int | None = None
+    page: int = 1
+
+
+def view_of(query: bytes) -> View:
+    """The page's round and standings page from the socket's query string (garbage: the
+    defaults)."""
+    asked = parse_qs(query.decode("latin-1"))
+
+    def number(name: str) -> int | None:
+        raw = (asked.get(name) or [""])[0]
+        return int(raw) if raw.isdigit() and len(raw) < 7 else None
+
+    return View(number("round"), number("page") or 1)
+
+
+@dataclass(frozen=True)
+class Push:
+    """What a socket sends: a close code, or HTML and the version it shows."""
+
+    close: int | None = None
+    html: str = ""
+    version: int = -1
+    you: str = ""
+    hidden: frozenset[int] = frozenset()
+
+
+def you_html(board: pages.Board, user: Any) -> str:
+    """The viewer's own line (their standing, their table ready)."""
+    ctx = {"t": board.tournament, "you": pages.you_of(board, user)}
+    return render_to_string("tournaments/_you_line.html", ctx)
+
+
+def opened(tournament_id: int, user: Any, invited: list[int], view: View) -> Push:
+    """The page's first push, or why it is refused: the tournament gone, or private and not
+    for this viewer."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not may_see(tournament, user, invited):
+        return Push(close=NOT_FOUND)
+    board = shared.board_at(tournament_id, view.round, None)
+    if board is None:
+        return Push(close=NOT_FOUND)
+    chat = shared.chat_at(tournament_id, None)
+    hidden = pages.hidden_authors(user)
+    entrant = board.standing_of(user)
+    if entrant is not None and not entrant.withdrawn:
+        services.here(tournament_id, user.pk)
+    you = you_html(board, user)
+    html = shared.live_html(board, view.round, view.page) + you
+    html += shared.chat_html(tournament_id, chat, hidden)
+    return Push(html=html, version=board.version, you=you, hidden=hidden)
+
+
+def pushed(
+    tournament_id: int,
+    user: Any,
+    session: SocketSession | None,
+    view: View,
+    version: int,
+    you_sent: str,
+) -> Push:
+    """The live part at `version` or later, and the viewer's line if it changed."""
+    if session is not None and not session.alive():
+        return Push(close=SESSION_ENDED)
+    board = shared.board_at(tournament_id, view.round, version)
+    if board is None:
+        return Push(close=NOT_FOUND)
+    you = you_html(board, user) if session is not None else you_sent
+    html = shared.live_html(board, view.round, view.page)
+    return Push(html=html + (you if you != you_sent else ""), version=board.version, you=you)
+
+
+def chat_drawn(tournament_id: int, stamp: float | None, hidden: frozenset[int]) -> str:
+    """The chat lines read after `stamp`, as a viewer who does not see `hidden` people's."""
+    return shared.chat_html(tournament_id, shared.chat_at(tournament_id, stamp), hidden)
+
+
+def beat(tournament_id: int, session: SocketSession | None, view: View) -> int | None:
+    """The page is still open: an entrant is here (services.here); a close code if the
+    session ended."""
+    if session is None:
+        return None
+    if not session.alive():
+        return SESSION_ENDED
+    board = shared.board_at(tournament_id, view.round, -1)
+    if board is None:
+        return NOT_FOUND
+    entrant = board.by_user.get(session.user_id)
+    if entrant is not None and not entrant.withdrawn:
+        services.here(tournament_id, session.user_id)
+    return None
+
+
+class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stubs
+    """Pushes a tournament's standings and tables as they change, to every page that shows it."""
+
+    tournament_id: int
+    view: View
+    session: SocketSession | None = None
+    version: int = -1
+    wanted: int = -1
+    you: str = ""
+    closed: bool = False
+    opened: bool = False
+    last_push: float = 0.0
+    hidden: frozenset[int] = frozenset()
+    hidden_at: float = 0.0
+    due: asyncio.Task[None] | None = None
+    beating: asyncio.Task[None] | None = None
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        self.view = view_of(self.scope.get("query_string", b""))
+        self.groups_joined = []
+        self.pushing = asyncio.Lock()
+        self.session = session_of(self.scope)
+        try:
+            await self.join()
+        except RedisError as error:
+            logger.warning("Channel layer down, tournament socket refused: %s", error)
+            await self.close()
+            return
+        invited = invited_to(self.scope.get("session"))
+        user = self.scope["user"]
+        first = await off_loop(opened)(self.tournament_id, user, invited, self.view)
+        await self.accept()
+        if first.close is not None:
+            # Accepted, then closed with the code that says why (see GameConsumer.connect).
+            await self.leave()
+            await self.end(first.close)
+            return
+        self.opened = True
+        shared.socket_opened(self.tournament_id)
+        watch(self)
+        self.version, self.wanted, self.you = first.version, first.version, first.you
+        self.hidden, self.hidden_at = first.hidden, time.monotonic()
+        self.last_push = time.monotonic()
+        await self.send_html(first.html)
+        self.beating = asyncio.ensure_future(self.beat_forever())
+
+    async def join(self) -> None:
+        """Join the tournament's group, and the person's own (their table ready, their badge)."""
+        groups = [services.tournament_group(self.tournament_id)]
+        if self.session is not None:
+            groups.append(user_group(self.session.user_id))
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+
+    async def leave(self) -> None:
+        """Leave the groups; a failure is harmless (see GameConsumer.leave)."""
+        groups, self.groups_joined = self.groups_joined, []
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except (RedisError, OSError) as error:
+                logger.warning("Channel layer down, %s kept a closed socket: %s", group, error)
+
+    async def beat_forever(self) -> None:
+        """Every here_seconds(): the entrant is here, the session still holds."""
+        while not self.closed:
+            await asyncio.sleep(here_seconds())
+            if self.closed:
+                return
+            try:
+                code = await off_loop(beat)(self.tournament_id, self.session, self.view)
+            except outages.OUTAGE as error:
+                outages.away(error)  # the next beat tries again
+                continue
+            if code is not None:
+                await self.end(code)
+                return
+
+    async def tournament_changed(self, event: dict[str, Any]) -> None:
+        """A change was committed: push its live part, at most every PUSH_GAP seconds."""
+        version = event.get("version")
+        if not isinstance(version, int) or version <= self.wanted:
+            return
+        self.wanted = version
+        if self.due is None:
+            wait = self.last_push + PUSH_GAP - time.monotonic()
+            self.due = asyncio.ensure_future(self.push_later(wait))
+
+    async def push_later(self, wait: float) -> None:
+        """The coalesced push, once its gap has passed."""
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.due = None
+        await self.dispatch({"type": "push.due"})
+
+    async def push_due(self, event: dict[str, Any]) -> None:
+        """Push the newest version announced, unless it is on the page already."""
+        async with self.pushing:
+            if self.closed or self.wanted <= self.version:
+                return
+            user = self.scope["user"]
+            push = await off_loop(pushed)(
+                self.tournament_id, user, self.session, self.view, self.wanted, self.you
+            )
+            self.last_push = time.monotonic()
+            if push.close is not None:
+                await self.end(push.close)
+                return
+            self.version, self.you = push.version, push.you
+            await self.send_html(push.html)
+
+    async def tournament_chat(self, event: dict[str, Any]) -> None:
+        """A chat line came, or was hidden: this viewer's lines."""
+        stamp = event.get("stamp")
+        await self.send_chat(stamp if isinstance(stamp, float) else None)
+
+    async def chat_changed(self, event: dict[str, Any]) -> None:
+        """The person muted someone (at a table): read whom they do not see again."""
+        self.hidden_at = 0.0
+        await self.send_chat(None)
+
+    async def send_chat(self, stamp: float | None) -> None:
+        """Send the chat lines as this viewer sees them."""
+        if self.closed:
+            return
+        user = self.scope["user"]
+        if time.monotonic() - self.hidden_at > CHAT_HIDDEN_KEPT:
+            self.hidden = await off_loop(pages.hidden_authors)(user)
+            self.hidden_at = time.monotonic()
+
+        await self.send_html(await off_loop(chat_drawn)(self.tournament_id, stamp, self.hidden))
+
+    async def page_go(self, event: dict[str, Any]) -> None:
+        """This person was seated at a table (groups.go_to): the page goes there."""
+        html = go_html(event.get("url"))
+        if html:
+            await self.send_html(html)
+
+    async def notices_changed(self, event: dict[str, Any]) -> None:
+        """This person's notifications changed: the menu's inbox link with its badge."""
+        if not self.closed:
+            html = await off_loop(badge_html)(self.scope["user"])
+            if html:
+                await self.send_html(html)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """This person logged out: close the sockets of that session."""
+        if self.session is not None and event.get("session") == session_digest(self.session.key):
+            self.session.forget()
+            await self.end(SESSION_ENDED)
+
+    async def session_check(self, event: dict[str, Any]) -> None:
+        """This person's account changed: close the socket if its session no longer holds."""
+        if self.session is not None and not await off_loop(self.session.alive)(recheck=True):
+            await self.end(SESSION_ENDED)
+
+    async def layer_lost(self, event: dict[str, Any]) -> None:
+        """The channel layer went away: close (not for good) so the page reconnects."""
+        await self.end(LAYER_LOST)
+
+    async def lose(self, why: str) -> None:
+        """The layer lost this socket's subscriptions (live.layer_watch): close to reconnect."""
+        await self.end(LAYER_LOST)
+
+    async def rejoin(self) -> None:
+        """Redis lost its keys, and with them this socket's groups: join them again."""
+        if self.closed:
+            return
+        self.groups_joined = []
+        try:
+            await self.join()
+        except RedisError:
+            await self.end(LAYER_LOST)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page sends nothing: anything it sends closes the socket."""
+        await self.end(TOO_MANY)
+
+    async def disconnect(self, code: int) -> None:
+        self.closed = True
+        unwatch(self)
+        for task in (self.beating, self.due):
+            if task is not None:
+                task.cancel()
+        await self.leave()
+        if self.opened:
+            self.opened = False
+            shared.socket_closed(self.tournament_id)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle a message; one meant for the person's table pages only is let pass. Like
+        GameConsumer.dispatch, without Channels' trip to the one sync thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            return
+        try:
+            await handler(message)
+        except outages.OUTAGE as error:
+            outages.away(error)
+
+    async def send_html(self, html: str) -> None:
+        """Send unless the socket has closed meanwhile."""
+        if self.closed or not html:
+            return
+        try:
+            await self.send(text_data=html)
+        except Disconnected:
+            self.closed = True
+
+    async def end(self, code: int) -> None:
+        """Close with this code; nothing is sent after it."""
+        if self.closed:
+            return
+        self.closed = True
+        if code == SESSION_ENDED and self.session is not None:
+            code = await off_loop(ended_code)(self.session.user_id)
+        with contextlib.suppress(Disconnected):
+            await self.close(code=code)

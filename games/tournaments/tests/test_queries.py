@@ -1,0 +1,115 @@
+"""A tournament's pages cost the same number of queries however many people entered: the
+standings are one query, a page shows STANDINGS_PAGE lines of them (and the viewer's own line
+wherever it stands), a round's tables are one query."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+from games.tournaments import services
+from games.tournaments.models import Entrant, Tournament
+from games.tournaments.pages import STANDINGS_PAGE
+from games.tournaments.tests.conftest import entered, rules, swept
+from games.tournaments.tests.test_pages import text_of
+from tests.conftest import client_for
+from tests.web.clock import Clock
+
+Crowd = Callable[[int], list[User]]
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client: Client, url: str) -> int:
+    """How many queries one GET of the page runs."""
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(ctx.captured_queries)
+
+
+def field(tournament: Tournament, count: int) -> list[User]:
+    """`count` more entrants, made in bulk (what is measured is the reading), each with fewer
+    points than the last."""
+    start = User.objects.count()
+    people = User.objects.bulk_create(
+        [User(username=f"field{start + i}", password="!") for i in range(count)]
+    )
+    lowest = Entrant.objects.filter(tournament=tournament).count()
+    Entrant.objects.bulk_create(
+        [
+            Entrant(tournament=tournament, user=person, rating=1500, points=10_000 - lowest - i)
+            for i, person in enumerate(people)
+        ]
+    )
+    return people
+
+
+def test_a_tournament_page_costs_the_same_with_ten_or_a_hundred_and_thirty_entrants(
+    clock: Clock, crowd: Crowd
+) -> None:
+    tournament = services.create(None, rules(clock))
+    (me,) = field(tournament, 10)[-1:]
+    client = client_for(me)
+    url = tournament.get_absolute_url()
+    few = queries(client, url)
+    field(tournament, 120)
+    assert queries(client, url) == few
+    assert queries(client, f"{url}?page=3") == few
+    assert queries(client_for(None), url) <= few
+
+
+def test_a_running_swiss_page_costs_the_same_with_two_or_six_tables(
+    clock: Clock, crowd: Crowd
+) -> None:
+    small = swept(entered(services.create(None, rules(clock, seats=4)), crowd(8)))
+    large = swept(entered(services.create(None, rules(clock, seats=4)), crowd(24)))
+    clock.forward(61)
+    small, large = swept(small), swept(large)
+    assert small.tables.count() == 2 and large.tables.count() == 6
+    viewer = client_for(Entrant.objects.filter(tournament=small).earliest("pk").user)
+    other = client_for(Entrant.objects.filter(tournament=large).earliest("pk").user)
+    assert queries(viewer, small.get_absolute_url()) == queries(other, large.get_absolute_url())
+
+
+def test_the_list_page_costs_the_same_with_one_or_three_of_each(clock: Clock, crowd: Crowd) -> None:
+    (maker,) = crowd(1)
+
+    def grow() -> None:
+        """One more of each: the site's, a person's, one the viewer entered, one finished."""
+        services.create(None, rules(clock))
+        entered(services.create(crowd(1)[0], rules(clock)), [maker])
+        finished = entered(services.create(None, rules(clock, seats=2, rounds=1)), crowd(2))
+        Tournament.objects.filter(pk=finished.pk).update(status=Tournament.Status.FINISHED)
+        Entrant.objects.filter(tournament=finished).update(place=1)
+
+    client = client_for(maker)
+    grow()
+    one = queries(client, "/tournaments/")
+    grow()
+    grow()
+    assert queries(client, "/tournaments/") == one
+
+
+def test_a_page_shows_fifty_lines_and_your_own_line_wherever_you_stand(
+    clock: Clock, crowd: Crowd
+) -> None:
+    tournament = services.create(None, rules(clock))
+    people = field(tournament, 130)
+    me = people[-1]
+    html = client_for(me).get(tournament.get_absolute_url()).content.decode()
+    assert html.count("<tr data-user=") == STANDINGS_PAGE
+    page = text_of(html.encode())
+    assert "You are in: 130th of 130" in page
+    assert "Places 1\u201350 of 130" in page
+    last = client_for(me).get(f"{tournament.get_absolute_url()}?page=3").content.decode()
+    assert last.count("<tr data-user=") == 30 and f'<tr data-user="{me.pk}"' in last
+    # A page number past the end shows the last page; garbage the first.
+    for asked, shown in (("99", "Places 101\u2013130"), ("x", "Places 1\u201350")):
+        answer = client_for(me).get(f"{tournament.get_absolute_url()}?page={asked}")
+        assert shown in text_of(answer.content)

@@ -1,0 +1,228 @@
+// Bakehouse tournaments: countdowns to a start or an end (the time stands in the text as well),
+// and on a tournament's page its socket: the standings and tables as they move, your own line,
+// the chat, and the way to your table once you are seated. While the socket is down the page
+// asks for the same parts every few seconds.
+(function () {
+  "use strict";
+  var RETRY_FIRST_MS = 500;
+  var RETRY_MAX_MS = 15000;
+  var POLL_OFFLINE_MS = 10000;
+  var HOUR_S = 3600;
+  // Closes the server means as final (4000-4999): reconnecting would not help.
+  var FINAL = {
+    4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
+    4402: "A moderator closed your account.",
+    4404: "This tournament is no longer there for you.",
+    4429: "Too many messages from this page. Reload to go on."
+  };
+
+  var holder = document.getElementById("tournament") || document.getElementById("tournaments");
+  var skew = holder && holder.dataset.serverNow ? Number(holder.dataset.serverNow) - Date.now() : 0;
+
+  // A span as the countdown says it: "4:59" under an hour, else "2 h 5 min" or "3 d 4 h".
+  function span(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    if (s < HOUR_S) {
+      var rest = s % 60;
+      return Math.floor(s / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+    }
+    var m = Math.ceil(s / 60);
+    var days = Math.floor(m / 1440), hours = Math.floor((m % 1440) / 60), mins = m % 60;
+    if (days) return days + " d" + (hours ? " " + hours + " h" : "");
+    return hours + " h" + (mins ? " " + mins + " min" : "");
+  }
+
+  function tick() {
+    var now = Date.now() + skew;
+    document.querySelectorAll(".countdown[data-at]").forEach(function (clock) {
+      var at = Number(clock.dataset.at);
+      if (!at) return;
+      var left = at - now;
+      var text = left > 0 ? (clock.dataset.prefix || "in ") + span(left) : clock.dataset.done || "now";
+      if (clock.textContent !== text) clock.textContent = text;
+    });
+  }
+  setInterval(tick, 1000);
+  tick();
+
+  var root = document.getElementById("tournament");
+  if (!root) return;
+
+  var socket = null;
+  var retries = 0;
+  var retryTimer = null;
+  var stopped = false;
+  var lastPoll = Date.now();
+  var going = false;
+
+  function shownVersion() {
+    var live = document.getElementById("tournament-live");
+    return live ? Number(live.dataset.version) : -1;
+  }
+
+  function status(text) {
+    var line = document.getElementById("live-status");
+    if (line) line.textContent = text;
+  }
+
+  // Your own line in the standings stands out.
+  function markMe() {
+    var me = root.dataset.me;
+    if (!me) return;
+    document.querySelectorAll("#standings tr[data-user]").forEach(function (row) {
+      row.classList.toggle("me", row.dataset.user === me);
+    });
+  }
+
+  function chatToEnd() {
+    var lines = document.querySelector("#tournament-chat-log .chat-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+  }
+
+  // Seated at a table (games.groups.go_to): go there.
+  function follow(html) {
+    if (html.indexOf('id="page-go"') === -1) return false;
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var go = template.content.querySelector("#page-go");
+    var url = go ? go.dataset.url || "" : "";
+    if (url.charAt(0) !== "/" || url.charAt(1) === "/" || url === window.location.pathname) return false;
+    going = true;
+    status("Your table is ready: going there\u2026");
+    window.location.assign(url);
+    return true;
+  }
+
+  // Your panel (its buttons) changes when the tournament starts or ends: asked for anew, each
+  // page at its own moment within two seconds so a thousand pages do not ask at once.
+  function refreshYou() {
+    setTimeout(function () {
+      fetch(root.dataset.you, { credentials: "same-origin" })
+        .then(function (response) { return response.status === 200 ? response.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var template = document.createElement("template");
+          template.innerHTML = html;
+          var fresh = template.content.querySelector("#tournament-you");
+          var old = document.getElementById("tournament-you");
+          if (fresh && old) old.replaceWith(fresh);
+        })
+        .catch(function () { return null; });
+    }, Math.random() * 2000);
+  }
+
+  // Swap in the parts a push (or a poll) brings, by id; the live part never goes backwards.
+  function apply(html) {
+    if (follow(html)) return;
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    Array.prototype.slice.call(template.content.children).forEach(function (node) {
+      var old = node.id ? document.getElementById(node.id) : null;
+      if (!old) return;
+      if (node.id === "tournament-live") {
+        if (Number(node.dataset.version) < shownVersion()) return;
+        var was = root.dataset.status;
+        old.replaceWith(node);
+        if (node.dataset.status !== was) {
+          root.dataset.status = node.dataset.status;
+          refreshYou();
+        }
+      } else {
+        old.replaceWith(node);
+      }
+      if (window.htmx) window.htmx.process(node);
+      if (node.id === "tournament-chat-log") chatToEnd();
+    });
+    markMe();
+    tick();
+    // The version on screen, whatever brought it (browser tests wait on it).
+    document.body.dataset.tournamentVersion = String(shownVersion());
+  }
+
+  function poll() {
+    lastPoll = Date.now();
+    fetch(root.dataset.live, { credentials: "same-origin" })
+      .then(function (response) { return response.status === 200 ? response.text() : null; })
+      .then(function (html) { if (html) apply(html); })
+      .catch(function () { return null; });
+  }
+
+  setInterval(function () {
+    if (stopped || going || document.hidden || (socket && socket.readyState === WebSocket.OPEN)) return;
+    if (Date.now() - lastPoll >= POLL_OFFLINE_MS) poll();
+  }, 1000);
+
+  function connect() {
+    retryTimer = null;
+    if (stopped || going || socket) return;
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + root.dataset.socket);
+    socket.onopen = function () {
+      retries = 0;
+      status("");
+      document.body.dataset.tournamentLive = "yes";
+    };
+    socket.onmessage = function (event) { apply(event.data); };
+    socket.onclose = function (event) {
+      socket = null;
+      document.body.dataset.tournamentLive = "no";
+      if (going) return;
+      if (FINAL[event.code] || (event.code >= 4000 && event.code < 5000)) {
+        stopped = true;
+        status(FINAL[event.code] || "This page's connection closed. Reload to go on.");
+        return;
+      }
+      status("Reconnecting\u2026 the standings refresh every 10 seconds meanwhile.");
+      var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
+      retries += 1;
+      retryTimer = setTimeout(connect, delay * (0.5 + Math.random() / 2));
+    };
+  }
+
+  function reconnectNow() {
+    if (stopped || socket) return;
+    if (retryTimer) clearTimeout(retryTimer);
+    retries = 0;
+    connect();
+  }
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) reconnectNow();
+  });
+
+  // The chat: a line taken clears the box; a refused one keeps its text and says why.
+  function inChat(event) {
+    var elt = event.detail && event.detail.elt;
+    return !!(elt && elt.closest && elt.closest("#tournament-chat"));
+  }
+
+  function sayInChat(text, kind) {
+    var line = document.getElementById("tournament-chat-message");
+    if (!line) return;
+    line.textContent = text;
+    line.className = "message" + (kind ? " " + kind : "");
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!inChat(event) || !event.detail.successful) return;
+    var form = document.getElementById("tournament-chat-form");
+    if (form) form.reset();
+    sayInChat("", "");
+    chatToEnd();
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (!inChat(event)) return;
+    var template = document.createElement("template");
+    template.innerHTML = event.detail.xhr.responseText || "";
+    var line = template.content.querySelector("[role=alert]");
+    sayInChat(line ? line.textContent.trim() : "Your message was refused (" + event.detail.xhr.status + ").", "error");
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (inChat(event)) sayInChat("The bakery could not be reached; your message was not sent.", "error");
+  });
+
+  markMe();
+  chatToEnd();
+  document.body.dataset.tournamentVersion = String(shownVersion());
+  connect();
+})();

@@ -1,0 +1,116 @@
+"""A tournament's page shows standings that move live as a table ends: one person makes a
+small Swiss (tables of two, one round, relaxed pace) from the tournaments page, two join from
+its page and keep it open (so they count as here), the site starts it, they go to their table
+from "Your table is ready" and both resign (house bots play it to its end; two resigned seats
+share the last place, here the first: 3 points each), and a third person's page, never
+reloaded, shows the points, the finished standings and the podium."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.pages import PATIENCE, open_tournament, sign_up
+from tests.e2e.test_phone_pages import too_wide, widest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+START_PATIENCE = 120_000  # ms: it starts a minute after it is made, at the runner's next sweep
+TABLE = re.compile(r".*/games/(\d+)/$")
+
+
+def person(browser: Any, base: str, name: str, viewport: dict[str, int] = DESKTOP) -> Any:
+    """A new person's page, signed up."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(PATIENCE)
+    sign_up(page, base, name)
+    return page
+
+
+def live(page: Any) -> None:
+    """Wait until the tournament page's socket is open."""
+    page.wait_for_function("() => document.body.dataset.tournamentLive === 'yes'")
+
+
+def shot(page: Any, artifacts: Any, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"tournament-{name}.png"), full_page=True)
+
+
+def resign(page: Any) -> None:
+    """Resign the game on the table page (a house bot plays the seat to its end)."""
+    page.locator("#resign-confirm summary").click()
+    page.get_by_role("button", name="Yes, resign this game").click()
+    page.get_by_text("You resigned").wait_for()
+
+
+def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    base = daphne_site["url"]
+    maker = person(browser, base, "swiss_maker")
+    url = open_tournament(maker, base)
+    rival = person(browser, base, "swiss_rival")
+    players = [maker, rival]
+    for page in players:
+        page.goto(url)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_text("You are in: ").wait_for()
+        live(page)
+    watcher = person(browser, base, "swiss_watcher")
+    watcher.goto(base + "/tournaments/")
+    shot(watcher, artifacts, "list-desktop")
+    watcher.goto(url)
+    live(watcher)
+    phone = person(browser, base, "swiss_phone", PHONE)
+    phone.goto(base + "/tournaments/")
+    shot(phone, artifacts, "list-390")
+    assert too_wide(phone) == 0, widest(phone)
+    phone.goto(url)
+    live(phone)
+    watcher.evaluate("() => { window.notReloaded = true; }")
+    standings = watcher.locator("#standings")
+    assert "2 in so far" in watcher.locator("#tournament-live").inner_text()
+    assert standings.locator("tr[data-user]").count() == 2
+    shot(watcher, artifacts, "before-start-desktop")
+    shot(phone, artifacts, "before-start-390")
+    assert too_wide(phone) == 0, widest(phone)
+
+    # The site starts it (the runner's sweep, at its time); each player's page says so.
+    for page in players:
+        ready = page.get_by_role("link", name="Go to your table")
+        ready.wait_for(timeout=START_PATIENCE)
+    watcher.get_by_text("Round 1 of 1 under way").wait_for()
+    # A Swiss takes nobody once started: the watcher's Join goes, and says why, by itself.
+    watcher.get_by_text("You cannot join: This Swiss has started").wait_for()
+    assert watcher.get_by_role("button", name="Join").count() == 0
+    watch = watcher.locator("#tables a", has_text="Watch")
+    assert watch.count() == 1
+    shot(watcher, artifacts, "running-desktop")
+    assert watcher.locator("#standings td strong", has_text="3").count() == 0
+
+    for page in players:
+        page.get_by_role("link", name="Go to your table").click()
+        page.wait_for_url(TABLE)
+    assert maker.url == rival.url
+    for page in players:
+        resign(page)
+
+    # The house bots play the table to its end; the watching page moves by itself.
+    watcher.locator(".podium").wait_for(timeout=START_PATIENCE)
+    assert watcher.evaluate("() => window.notReloaded === true")
+    rows = watcher.locator("#standings tr[data-user]")
+    assert rows.count() == 2
+    assert [rows.nth(i).locator("td strong").inner_text() for i in range(2)] == ["3", "3"]
+    assert watcher.locator("#tables a", has_text="Replay").count() == 1
+    assert "Finished on" in watcher.locator("#tournament-live").inner_text()
+    shot(watcher, artifacts, "finished-desktop")
+    phone.locator(".podium").wait_for()
+    shot(phone, artifacts, "finished-390")
+    assert too_wide(phone) == 0, widest(phone)
+    for page in [*players, watcher, phone]:
+        page.context.close()
