@@ -6,7 +6,6 @@ from typing import Any
 
 from django import template
 from django.db.models import Count, Q
-from django.urls import NoReverseMatch, reverse
 
 from games import catalog
 from games.services import clocks
@@ -26,14 +25,6 @@ def next_public() -> Tournament | None:
     )
 
 
-def page_of(tournament: Tournament) -> str:
-    """The tournament's page, or "" while the site has no tournament pages (nothing to link)."""
-    try:
-        return reverse("tournaments:detail", args=[tournament.pk])
-    except NoReverseMatch:
-        return ""
-
-
 def length_words(tournament: Tournament) -> str:
     """ "a Swiss of 5 rounds", "an arena of 45 minutes"."""
     if tournament.is_swiss:
@@ -44,7 +35,8 @@ def length_words(tournament: Tournament) -> str:
 
 @register.inclusion_tag("tournaments/_next_event.html")
 def next_event() -> dict[str, Any]:
-    """The next event with its countdown (words drawn here; static/js/starts-in.js counts on)."""
+    """The next event with its countdown (words drawn here; static/js/tournament.js counts on,
+    as on the tournaments' own pages) and its page."""
     tournament = next_public()
     if tournament is None:
         return {"event": None}
@@ -52,10 +44,9 @@ def next_event() -> dict[str, Any]:
     left = (tournament.starts_at - at).total_seconds()
     return {
         "event": tournament,
-        "url": page_of(tournament),
+        "url": tournament.get_absolute_url(),
         "game": catalog.get(tournament.kind).name,
         "length": length_words(tournament),
         "starts_in": f"starts in {clocks.span_words(left)}" if left > 0 else "starting now",
         "starts_ms": int(tournament.starts_at.timestamp() * 1000),
-        "now_ms": int(at.timestamp() * 1000),
     }

@@ -1,12 +1,12 @@
 """The lobby's next event: the public tournament that starts soonest, with its countdown (words
-drawn on the server, counted on by starts-in.js) and its page, in one query however many joined."""
+drawn on the server, counted on by tournament.js) and a link to its page, in one query however
+many joined."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.db import connection
@@ -34,18 +34,8 @@ def lobby() -> str:
     return client_for(None).get("/").content.decode()
 
 
-@pytest.fixture
-def with_pages(settings: Any) -> None:
-    settings.ROOT_URLCONF = "games.tournaments.tests.urls_with_pages"
-
-
-@pytest.fixture
-def without_pages(settings: Any) -> None:
-    settings.ROOT_URLCONF = "games.tournaments.tests.urls_without_pages"
-
-
 def test_the_lobby_shows_the_public_event_starting_soonest_with_its_countdown(
-    clock: Clock, crowd: Crowd, with_pages: None
+    clock: Clock, crowd: Crowd
 ) -> None:
     services.create(None, rules(clock, name="Later Swiss", starts_at=clock() + timedelta(days=2)))
     private = services.create(None, rules(clock, name="Friends only", private=True))
@@ -67,19 +57,9 @@ def test_the_lobby_shows_the_public_event_starting_soonest_with_its_countdown(
     assert f'href="/tournaments/{soon.pk}/"' in box and "Evening arena" in box
     assert "Midnight Bakery: an arena of 45 minutes, fast" in box
     assert "starts in 42 min" in box  # the words without the script
-    assert f'data-starts-at="{int(soon.starts_at.timestamp() * 1000)}"' in box
+    assert f'data-at="{int(soon.starts_at.timestamp() * 1000)}"' in box
     assert "2 in so far" in box
     assert "Later Swiss" not in box and private.name not in box
-
-
-def test_the_next_event_shows_without_a_link_while_the_site_has_no_tournament_pages(
-    clock: Clock, without_pages: None
-) -> None:
-    services.create(None, rules(clock, name="Weekly Swiss"))
-    page = client_for(None).get("/")
-    assert page.status_code == 200
-    box = next_event(page.content.decode())
-    assert "<strong>Weekly Swiss</strong>" in box and "<a " not in box
 
 
 def test_a_started_or_cancelled_event_is_not_the_next_one(clock: Clock, crowd: Crowd) -> None:
