@@ -9,7 +9,8 @@ under way, played out, would take the bench longer than the page it measures).
   and here, started: {"tournament": id, "tables": {username: game id}}.
 - swiss {"people": [...], "rounds": R}: a Midnight Bakery Swiss at tables of four starting in an
   hour, everyone in, each person with a waiting table of their own (a page whose socket hears
-  their pushes): {"tournament": id, "waiting": {username: game id}}.
+  their pushes), and a running table of two others to warm the processes with:
+  {"tournament": id, "waiting": {username: game id}, "warm": game id}.
 - go {"tournament": id}: everyone here, the start moved to now (the sweep of a Daphne process
   pairs the round): {"t0": epoch seconds}.
 - round {"tournament": id, "number": N}: {"paired_at": epoch seconds or null, "tables": n,
@@ -77,7 +78,11 @@ def swiss(people: list[str], rounds: int) -> dict[str, Any]:
     for user in users:
         services.join(tournament, user)
         waiting[user.username] = tables.create_game(user, "midnight-bakery", 4).pk
-    return {"tournament": tournament.pk, "waiting": waiting}
+    # A running table of two others, whose page each process draws once before the round: what a
+    # serving process compiles on its first board is not the round's cost.
+    warm = [User.objects.get_or_create(username=f"warm-{i}")[0] for i in range(2)]
+    game = tables.seat_people("midnight-bakery", warm)
+    return {"tournament": tournament.pk, "waiting": waiting, "warm": game.pk}
 
 
 def go(tournament: int) -> dict[str, Any]:
