@@ -9,7 +9,7 @@ set-up, its event made and started through the tournament services (bench/web/to
   open (a waiting table of their own, whose socket hears their pushes): from the round's pairing
   until every page shows its new board (page.go followed, the table page loaded).
 - standings: a running tournament of BENCH_WEB_STANDINGS_ENTRANTS (1,000) people, its page
-  asked BENCH_WEB_STANDINGS_GETS (300) times by BENCH_WEB_STANDINGS_CLIENTS (8) browsers at
+  asked BENCH_WEB_STANDINGS_GETS (300) times by BENCH_WEB_STANDINGS_CLIENTS (4) browsers at
   once, half of them signed in: the answer's time.
 """
 
