@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "games.pairing",
     "games.tournaments",
+    "games.housetable",
 ]
 
 MIDDLEWARE = [
@@ -440,6 +441,13 @@ STAND_INS_BEFORE_BOT = env_int("STAND_INS_BEFORE_BOT", 3)
 # A relaxed table (no clock) that has waited RELAXED_ABSENCE_SECONDS on a person with no socket at
 # it for as long hands their seat to a house bot (games/services/absence.py); they may take it back.
 RELAXED_ABSENCE_SECONDS = float(os.environ.get("RELAXED_ABSENCE_SECONDS", "300"))
+
+# The house table (games/housetable/): when no person's game may be watched, each serving process
+# looks this often whether to start one (one per site); its bots move every
+# HOUSE_TABLE_MOVE_SECONDS, a pace watchers can follow (games/services/clocks.py).
+HOUSE_TABLE = env_flag("HOUSE_TABLE", True)
+HOUSE_TABLE_SWEEP_SECONDS = float(os.environ.get("HOUSE_TABLE_SWEEP_SECONDS", "5"))
+HOUSE_TABLE_MOVE_SECONDS = float(os.environ.get("HOUSE_TABLE_MOVE_SECONDS", "2.5"))
 
 # Tournaments (games/tournaments/): each serving process's runner sweeps them this often (start
 # the due ones, pair the rounds, seat the arenas' free people, record ended tables). An arena

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import Block, User
-from games.models import Game, Seat
+from games.models import Game, Seat, house_tables
 
 INVITES = "invites"
 ONLY_PLAYERS = "Only the players may watch this game: the host chose so."
@@ -116,8 +116,14 @@ def watchable(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
 
 
 def listed(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The games of a list anyone may find there: public ones, never a tutorial."""
-    return games.filter(private=False, tutorial__isnull=True)
+    """The games of a list anyone may find there: public ones, never a tutorial nor a house
+    table (the lobby shows that on its own)."""
+    return games.filter(private=False, tutorial__isnull=True).exclude(house_tables())
+
+
+def live_to_watch() -> QuerySet[Game]:
+    """The running tables of people that anyone may watch (the lobby's Watch live)."""
+    return listed(Game.objects.filter(status=Game.Status.RUNNING, watchers=Game.Watchers.ANYONE))
 
 
 def not_blocked(games: QuerySet[Game], user: Any) -> QuerySet[Game]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -209,6 +210,19 @@ class Seat(models.Model):
         if self.position is None:
             return ""
         return self.game.spec.seat_names[self.position]
+
+
+def house_tables(through: str = "") -> models.Q:
+    """The house tables (games.services.house_table): house bots alone, rating nobody, shown to
+    the lobby when no person's game may be watched. No list, rating, stat or history counts
+    them. `through` names the path from the queried model to its game ("game__" for seats)."""
+    return models.Q(**{f"{through}rated": False, f"{through}host__is_bot": True})
+
+
+def is_house_table(game: Game, seats: Iterable[Seat]) -> bool:
+    """Whether the game is a house table (house_tables), read from its seats with their people
+    (no query): unrated, and its host a house bot seated at it."""
+    return not game.rated and any(s.user_id == game.host_id and s.user.is_bot for s in seats)
 
 
 class Action(models.Model):

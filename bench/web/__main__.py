@@ -29,13 +29,21 @@ import os
 import random
 import resource
 import time
-import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from bench.web import events
 from bench.web import site as sites
-from bench.web.client import MOVES, Person, Table, Tally, lag_probe, play
-from bench.web.players import POLICIES
+from bench.web.client import (
+    MOVES,
+    Person,
+    Table,
+    Tally,
+    keep_playing,
+    lag_probe,
+    percentile,
+    router,
+    stale_sockets,
+)
 from bench.web.site import Site
 
 SEATS = 4
@@ -59,6 +67,7 @@ class Config:
     slices: float = 0.0
     route: str = "table"
     stagger: float = 0.0
+    scenarios: tuple[str, ...] = ("tables", *events.SCENARIOS)
 
 
 def config() -> Config:
@@ -76,6 +85,11 @@ def config() -> Config:
         slices=float(env("BENCH_WEB_SLICES", "0")),
         route=env("BENCH_WEB_ROUTE", "table"),
         stagger=float(env("BENCH_WEB_STAGGER", "0")),
+        scenarios=tuple(
+            n.strip()
+            for n in env("BENCH_WEB_SCENARIOS", ",".join(("tables", *events.SCENARIOS))).split(",")
+            if n.strip()
+        ),
     )
 
 
@@ -101,49 +115,12 @@ async def seat_all(tables: list[Table]) -> None:
     await asyncio.gather(*(one(t) for t in tables))
 
 
-async def keep_playing(table: Table, cfg: Config, rng: random.Random, until: float) -> None:
-    """Play the table until the deadline; a finished game is followed by a new one."""
-    policy = POLICIES[table.game]
-    while time.perf_counter() < until:
-        await asyncio.gather(*(play(p, table, policy, rng, cfg.think, until) for p in table.people))
-        if not table.over():
-            return
-        table.tally.finished += 1
-        await table.leave()
-        if time.perf_counter() < until:
-            await table.seat_or_count()
-
-
 async def play_from(
     table: Table, cfg: Config, rng: random.Random, delay: float, until: float
 ) -> None:
     """Keep the table playing from `delay` seconds on (see BENCH_WEB_STAGGER)."""
     await asyncio.sleep(delay)
-    await keep_playing(table, cfg, rng, until)
-
-
-def router(route: str, urls: list[str]) -> Callable[[int], str | None]:
-    """How the load balancer picks a process for a table's requests and sockets.
-
-    "table": by the table's id, as deploy/nginx.conf hashes it (a table's people all reach one
-    process); "seat": each person keeps the process their seat was given (any request anywhere,
-    a table's four people on both processes).
-    """
-    if route == "table":
-        return lambda game_id: urls[zlib.crc32(str(game_id).encode()) % len(urls)]
-    if route == "seat":
-        return lambda game_id: None
-    raise SystemExit(f"Unknown route {route!r}: use table or seat.")
-
-
-def stale_sockets(tables: list[Table]) -> int:
-    """Sockets whose last push is older than the newest version their table showed anyone."""
-    stale = 0
-    for table in tables:
-        newest = max((p.page.version() or 0) for p in table.people)
-        newest = max([newest, *(v for p in table.people for v, _ in p.pushes)])
-        stale += sum(1 for p in table.people if (p.pushes[-1][0] if p.pushes else -1) < newest)
-    return stale
+    await keep_playing(table, cfg.think, rng, until)
 
 
 async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: Config) -> Outcome:
@@ -199,14 +176,6 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
             for person in table.people:
                 await person.close()
     return Outcome(tally, wall, cpu, generator, before)
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The nearest-rank percentile (0 for no values)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
 def slices(
@@ -311,16 +280,22 @@ def main() -> None:
             site = make_site(kind, cfg)
         try:
             began = time.monotonic()
-            sessions = sites.prepare(site, SEATS * max(cfg.tables))
+            tables = "tables" in cfg.scenarios
+            people = max(SEATS * max(cfg.tables) if tables else 0, events.people_needed(cfg))
+            sessions = sites.prepare(site, people)
             took = time.monotonic() - began
             print(f"== {site.label}: ready, {len(sessions)} people ({took:.0f} s)")
-            for game in cfg.games:
+            for game in cfg.games if tables else []:
                 for count in cfg.tables:
                     began = time.monotonic()
                     with sites.running(site):
                         outcome = asyncio.run(run(site, game, count, sessions, cfg))
                     report(site, game, count, outcome, cfg, sites.transactions(site))
                     print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
+            for name in (n for n in cfg.scenarios if n != "tables"):
+                began = time.monotonic()
+                events.run(name, site, sessions, cfg)
+                print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
         finally:
             sites.drop(site)
 

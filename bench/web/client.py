@@ -9,6 +9,7 @@ import random
 import re
 import ssl
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,9 +20,10 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.typing import Origin
 
 from bench.web.page import BOARD_LIVE, ID, Element, Page, inputs, pushed_version
-from bench.web.players import Post
+from bench.web.players import POLICIES, Post
 
 TABLE_URL = re.compile(r"/games/(\d+)/$")
+PAGE_GO = re.compile(r'<template id="page-go" data-url="(/games/\d+/)">')  # groups.go_to
 TLS = ssl.create_default_context()  # plain http only; one context, not one per person
 CLOSE_RESULTS = "/results/close/"
 OOB = "hx-swap-oob"  # found with str.find: a regular expression over every tag was slow
@@ -91,6 +93,8 @@ class Person:
         self.awaiting: asyncio.Future[None] | None = None
         self.awaited = 0
         self.answer: asyncio.Future[str] | None = None
+        self.go_to = ""  # live.js: a table the site sent this person's pages to (page.go)
+        self.went = asyncio.Event()
 
     @property
     def page(self) -> Page:
@@ -109,6 +113,10 @@ class Person:
         # by a fetch of the whole board anyway (heal).
         self.last_heard = time.perf_counter()
         self.note_end(html)
+        go = PAGE_GO.search(html) if "page-go" in html else None
+        if go is not None:
+            self.go_to = go.group(1)
+            self.went.set()
         answer = self.answer
         if answer is not None and not answer.done() and (MOVE_MADE.search(html) or REFUSAL in html):
             answer.set_result(html)
@@ -421,6 +429,26 @@ class Table:
         start = await self.full_table(host)
         (await host.hx_post(start.attrs["hx-post"], {})).raise_for_status()
 
+    async def sit_down(self, game_id: int) -> None:
+        """As people sent to a table the site seated them at (a tournament's): each opens its
+        page and its socket; the game has started already."""
+        self.game_id = game_id
+        self.tally.games.append(game_id)
+        process = self.route(game_id)
+        self.closing = False
+        for seat, person in enumerate(self.people):
+            person.ended = f"/games/{game_id}/replay/"
+            person.go_to = ""
+            person.went.clear()
+            if process is not None:
+                person.route(process)
+            await person.open(f"/games/{game_id}/")
+            person.pushes = []
+            person.last_poll = 0.0
+            await person.connect()
+            self.readers.append(asyncio.create_task(self.read(seat)))
+            self.readers.append(asyncio.create_task(self.poll(seat)))
+
     async def full_table(self, host: Person) -> Element:
         """The host's Start button, once the pushes show every seat taken (within the timeout)."""
         deadline = time.perf_counter() + self.timeout
@@ -564,6 +592,19 @@ def move_type(post: Post) -> str:
         return "?"
 
 
+async def keep_playing(table: Table, think: float, rng: random.Random, until: float) -> None:
+    """Play the table until the deadline; a finished game is followed by a new one."""
+    policy = POLICIES[table.game]
+    while time.perf_counter() < until:
+        await asyncio.gather(*(play(p, table, policy, rng, think, until) for p in table.people))
+        if not table.over():
+            return
+        table.tally.finished += 1
+        await table.leave()
+        if time.perf_counter() < until:
+            await table.seat_or_count()
+
+
 async def play(
     person: Person, table: Table, policy: Policy, rng: random.Random, think: float, until: float
 ) -> None:
@@ -602,3 +643,35 @@ async def lag_probe(tally: Tally) -> None:
         await asyncio.sleep(LAG_PROBE_SECONDS)
         if tally.measuring:
             tally.lags.append(max(0.0, time.perf_counter() - asked - LAG_PROBE_SECONDS))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def router(route: str, urls: list[str]) -> Callable[[int], str | None]:
+    """How the load balancer picks a process for a table's requests and sockets.
+
+    "table": by the table's id, as deploy/nginx.conf hashes it (a table's people all reach one
+    process); "seat": each person keeps the process their seat was given (any request anywhere,
+    a table's four people on both processes).
+    """
+    if route == "table":
+        return lambda game_id: urls[zlib.crc32(str(game_id).encode()) % len(urls)]
+    if route == "seat":
+        return lambda game_id: None
+    raise SystemExit(f"Unknown route {route!r}: use table or seat.")
+
+
+def stale_sockets(tables: list[Table]) -> int:
+    """Sockets whose last push is older than the newest version their table showed anyone."""
+    stale = 0
+    for table in tables:
+        newest = max((p.page.version() or 0) for p in table.people)
+        newest = max([newest, *(v for p in table.people for v, _ in p.pushes)])
+        stale += sum(1 for p in table.people if (p.pushes[-1][0] if p.pushes else -1) < newest)
+    return stale

@@ -71,6 +71,12 @@ def base_env() -> dict[str, str]:
     return env
 
 
+def busy_evening(env: dict[str, str]) -> None:
+    """The bench plays a busy evening: no house table (it plays only while no person's game may
+    be watched, so on a freshly started site it would add its bots' moves to the first run)."""
+    env["HOUSE_TABLE"] = "0"
+
+
 def own_static(env: dict[str, str], folder: Path) -> None:
     """The set-up collects and serves static files in its temp folder (bench/web/settings.py)."""
     env.update(
@@ -105,6 +111,7 @@ def postgres_site(processes: int) -> Site:
     )
     folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
     own_static(env, folder)
+    busy_evening(env)
     label = f"PostgreSQL + Redis, {processes} Daphne process{'es' if processes > 1 else ''}"
     return Site(label, processes, env, folder, admin_url=admin, database=database)
 
@@ -117,6 +124,7 @@ def sqlite_site() -> Site:
     env.update(DATABASE_URL=f"sqlite:///{path}")  # DEBUG off, cookies over HTTP: as make run
     env.pop("REDIS_PREFIX", None)
     own_static(env, folder)
+    busy_evening(env)
     return Site(
         "make run defaults (SQLite, in-memory layer), 1 Daphne process",
         1,

@@ -182,6 +182,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
         held, why = clocks.held_until(seat, pace, vacation) if running else (None, "")
         # The person deleted their account (before or after a bot took the seat): nobody to await.
         gone = seat.user.deleted_at is not None
+        clocked = running and not seat.bot
         rows.append(
             {
                 "name": seat.name,
@@ -191,9 +192,10 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]
                 "handed_over": services.DELETED if gone and handed else handed,
                 "presence": "gone" if gone else "bot" if seat.bot and not handed else here,
                 "waiting": seat.position in active and running,
-                # Only a running game's clocks count down (an ended one's were stopped anyway).
-                "deadline": epoch_ms(seat.deadline) if running else None,
-                "move_ends": epoch_ms(clocks.move_ends(seat)) if running else None,
+                # Only a running game's clocks count down (an ended one's were stopped anyway);
+                # a bot's deadline is a house table's pace, no clock (clocks.pace_house_bots).
+                "deadline": epoch_ms(seat.deadline) if clocked else None,
+                "move_ends": epoch_ms(clocks.move_ends(seat)) if clocked else None,
                 "clock_starts": epoch_ms(held),
                 "clock_held": why,
                 "turn_based": game.turn_based,

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from games.access import watchable
-from games.models import Game, Seat
+from games.models import Game, Seat, house_tables
 
 ENDED = (Game.Status.OVER, Game.Status.ABORTED)
 """The statuses of a game that was played and ended: listed in history."""
@@ -35,7 +35,7 @@ def finished_games(user: Any, *, kind: str = "", player: str = "") -> QuerySet[G
 
     Games a moderator aborted are listed too, marked (they have no places and no replay).
     """
-    games = Game.objects.filter(status__in=ENDED)
+    games = Game.objects.filter(status__in=ENDED).exclude(house_tables())
     if kind:
         games = games.filter(kind=kind)
     if player:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import catalog, charts
 from games.kinds.base import Facts
-from games.models import Action, Game, Seat, StatCount, Tutorial
+from games.models import Action, Game, Seat, StatCount, Tutorial, house_tables, is_house_table
 from games.records import archive
 
 ACTIVE_DAYS = 7
@@ -31,6 +31,7 @@ def games_by_kind() -> list[dict[str, Any]]:
     counts = {
         row["kind"]: row
         for row in Game.objects.filter(tutorial__isnull=True)
+        .exclude(house_tables())
         .values("kind")
         .annotate(
             finished=Count("pk", filter=Q(status=Game.Status.OVER)),
@@ -130,8 +131,8 @@ def count_finished(
     game: Game, view: Mapping[str, Any], result: Mapping[str, Any], seats: Mapping[int, Any]
 ) -> None:
     """Move the charts' counters for a game that just ended (call inside its transaction); a
-    tutorial counts nowhere."""
-    if Tutorial.objects.filter(game_id=game.pk).exists():
+    tutorial or a house table counts nowhere."""
+    if is_house_table(game, seats.values()) or Tutorial.objects.filter(game_id=game.pk).exists():
         return
     add_counts(game.kind, game_facts(game.kind, view, result, seats))
 
@@ -152,13 +153,14 @@ def recount(kind: str | None = None) -> Recount:
     miscounted."""
     counters = StatCount.objects.all()
     games = Game.objects.filter(status=Game.Status.OVER, tutorial__isnull=True)
+    games = games.exclude(house_tables())
     if kind is not None:
         counters = counters.filter(kind=kind)
         games = games.filter(kind=kind)
     counters.delete()
     done = Recount()
     games = games.order_by("pk").prefetch_related(
-        "seats", Prefetch("actions", queryset=Action.objects.order_by("seq"))
+        "seats__user", Prefetch("actions", queryset=Action.objects.order_by("seq"))
     )
     for game in games.iterator(chunk_size=100):
         try:

@@ -23,7 +23,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import User, Vacation
-from games.models import TURN_BASED, Game, Seat
+from games.models import TURN_BASED, Game, Seat, is_house_table
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -173,6 +173,9 @@ def wind(
     returns those whose clock started (at a turn-based table, their move came). Bots and
     relaxed tables have no clock.
     """
+    if is_house_table(game, seats.values()):  # its bots' pace, not a clock
+        pace_house_bots(game, state, seats, movers, at)
+        return []
     clock = pace(game)
     changed = []
     started = []
@@ -198,6 +201,26 @@ def wind(
     if changed:
         Seat.objects.bulk_update(changed, ["deadline", "bank"])
     return started
+
+
+def pace_house_bots(
+    game: Game, state: Any, seats: Mapping[int, Seat], movers: set[int], at: datetime
+) -> None:
+    """A house table's bots move at a watchable pace, on the clocks' own machinery: a bot the
+    game waits on gets a deadline HOUSE_TABLE_MOVE_SECONDS on (each move made sets the next),
+    before which it does not move (play.due_bot); the runner wakes the game at it as at any
+    deadline, in whichever process, and the version check lets one store the move."""
+    changed = []
+    for position, seat in seats.items():
+        was = seat.deadline
+        if not waits_on(game, state, position):
+            seat.deadline = None
+        elif seat.deadline is None or position in movers:
+            seat.deadline = at + timedelta(seconds=settings.HOUSE_TABLE_MOVE_SECONDS)
+        if seat.deadline != was:
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["deadline"])
 
 
 Span = tuple[datetime, datetime]

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.ratings import rate_game
 from games.engines import IllegalAction
-from games.models import Action, Game, Seat
+from games.models import Action, Game, Seat, is_house_table
 from games.records import archive, stats
 from games.services import clocks
 from games.services.base import (
@@ -200,14 +200,19 @@ def run_bots(game_id: int) -> int:
 
 
 def due_bot(game: Game, state: Any, seats: Mapping[int, Seat]) -> Seat | None:
-    """The first bot seat that must act now, if any."""
+    """The first bot seat that must act now, if any (at a house table, once its deadline came:
+    clocks.pace_house_bots)."""
     engine = game.spec.engine
     if game.status != Game.Status.RUNNING or engine.is_over(state):
         return None
+    not_before = clocks.now() if is_house_table(game, seats.values()) else None
     for position in engine.active_seats(state):
         seat = seats.get(position)
-        if seat is not None and seat.bot and engine.legal_actions(state, position):
-            return seat
+        if seat is None or not seat.bot or not engine.legal_actions(state, position):
+            continue
+        if not_before is not None and seat.deadline is not None and seat.deadline > not_before:
+            continue
+        return seat
     return None
 
 

@@ -193,6 +193,26 @@ def seat_people(
     return game
 
 
+def house_table(kind: str, levels: list[str]) -> Game:
+    """A table of house bots alone at these levels (the first hosts), started at once: unrated,
+    public, anyone may watch; its bots move at a pace watchers can follow
+    (clocks.pace_house_bots). The lobby shows one when no person's game may be watched."""
+    with transaction.atomic():
+        if not levels:
+            raise ServiceError("A house table needs its bots.")
+        spec = check_create(kind, len(levels), {})
+        if any(level not in spec.bot_levels for level in levels):
+            raise ServiceError(f"{spec.name} has no such bot.")
+        host = bot_account(levels[0], set())
+        game = open_table(host, kind, len(levels), host_bot=levels[0], rated=False)
+        for level in levels[1:]:
+            add_bot(game, host, level)
+        game = lock(game.pk)
+        deal(game, check_start(game, host))
+    bots_after_commit(game.pk)
+    return game
+
+
 # --- join and leave -----------------------------------------------------------------------
 
 

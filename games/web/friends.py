@@ -21,7 +21,7 @@ from accounts import friends
 from accounts.models import Rating, User
 from accounts.redirects import next_page
 from games import services
-from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, listed, watchable
+from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, live_to_watch, watchable
 from games.models import LIVE, Game, Seat, TableSocket
 from games.services import clocks, presence
 
@@ -180,7 +180,7 @@ def live_tables(limit: int) -> list[LiveTable]:
         .values("average")
     )
     games = list(
-        listed(Game.objects.filter(status=Game.Status.RUNNING, watchers=Game.Watchers.ANYONE))
+        live_to_watch()
         .annotate(average=Subquery(average))
         .order_by(F("average").desc(nulls_last=True), "-started_at", "-pk")[:limit]
     )

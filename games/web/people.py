@@ -16,7 +16,7 @@ from accounts.emails import under_limit
 from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, RatingPoint, User
 from games import catalog, charts, services
 from games.access import AuthedRequest, not_blocked, watch_refused
-from games.models import LIVE, Game, Seat
+from games.models import LIVE, Game, Seat, house_tables
 from games.records import history, personal
 from games.services import tutorial
 from games.web.forms import DeleteAccountForm
@@ -33,6 +33,7 @@ def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
         for row in Seat.objects.filter(
             user=person, game__status=Game.Status.OVER, game__tutorial__isnull=True
         )
+        .exclude(house_tables("game__"))
         .values("game__kind")
         .annotate(
             games=Count("pk"),

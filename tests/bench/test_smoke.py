@@ -51,6 +51,11 @@ TINY = {
     "BENCH_WEB_SECONDS": "2",
     "BENCH_WEB_THINK": "0.3",
     "BENCH_WEB_STATS_FLUSH": "0",
+    "BENCH_WEB_ARENA_PEOPLE": "8",
+    "BENCH_WEB_ARENA_BESIDE": "1",
+    "BENCH_WEB_SWISS_PEOPLE": "8",
+    "BENCH_WEB_STANDINGS_ENTRANTS": "20",
+    "BENCH_WEB_STANDINGS_GETS": "10",
     "BENCH_SOAK_PEOPLE": "2",
     "BENCH_SOAK_MINUTES": "0.2",
     "BENCH_SOAK_SAMPLE": "4",
@@ -152,20 +157,43 @@ def test_tournaments() -> None:
     assert re.search(r"arena re-seating of a finished table .*: [\d.]+ ms CPU median", out), out
 
 
-def test_web() -> None:
-    """bench-web on this pass's set-up: SQLite and one Daphne, or PostgreSQL, Redis and two."""
+def run_web(scenarios: str) -> str:
+    """bench-web's scenarios on this pass's set-up: SQLite and one Daphne, or PostgreSQL, Redis
+    and two."""
     if ON_POSTGRES:
-        out = run_bench(
+        return run_bench(
             "bench.web",
+            BENCH_WEB_SCENARIOS=scenarios,
             BENCH_WEB_SETUPS="postgres",
             BENCH_DATABASE_URL=os.environ["DATABASE_URL"],
             BENCH_REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         )
-    else:
-        out = run_bench("bench.web", BENCH_WEB_SETUPS="sqlite")
+    return run_bench("bench.web", BENCH_WEB_SCENARIOS=scenarios, BENCH_WEB_SETUPS="sqlite")
+
+
+def test_web() -> None:
+    out = run_web("tables")
     moves = counts(r"\((\d+) moves measured\)", out)
     assert len(moves) == 2, out  # one run of each game
     assert all(n > 0 for n in moves), out
+
+
+def test_web_tournaments() -> None:
+    """The arena beside ordinary tables, a Swiss round's start, the standings page (measured
+    once the site has tournament pages)."""
+    from django.urls import NoReverseMatch, reverse
+
+    out = run_web("arena,swiss,standings")
+    arena = counts(r"(?m)^   (?:arena|ordinary) \(\d+ tables?\): .*\((\d+) moves measured\)", out)
+    assert len(arena) == 2 and all(n > 0 for n in arena), out
+    assert re.search(r"pages sent on and shown: 8 of 8", out), out
+    assert re.search(r"every page on its new board, from the pairing: p50 \d+ ms", out), out
+    try:
+        reverse("tournaments:detail", args=[1])
+    except NoReverseMatch:
+        assert "skipped: this site has no tournament page" in out, out
+    else:
+        assert counts(r"answered: p50 \d+ ms .*\((\d+) answers", out) == [10], out
 
 
 def test_soak() -> None:

@@ -132,3 +132,34 @@ def test_on_a_phone_your_running_clock_stays_in_sight_beside_your_cards(
     me.screenshot(path=str(artifacts / "phone-clock-in-sight.png"))
     for page in (me, rival):
         page.context.close()
+
+
+def test_a_newcomers_lobby_on_a_phone_counts_down_to_the_next_event_and_offers_a_game_to_watch(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    phone = PHONES[0]
+    context = browser.new_context(viewport=phone, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(PATIENCE)
+    page.goto(daphne_site["url"] + "/")
+    # The site's schedule keeps an hourly arena ahead: its countdown ticks in the page's script
+    # ("4:59" under an hour; the server's own words say "5 min").
+    page.wait_for_function(
+        "() => /^(starts in \\d+:\\d\\d|starting now)$/.test("
+        "document.querySelector('#next-event .countdown[data-at]')?.textContent || '')"
+    )
+    # A game to watch: people's, or else the house table, which the site starts within a sweep.
+    for _ in range(PATIENCE // 1000):
+        if page.locator("#watch-live a.watch").count():
+            break
+        page.wait_for_timeout(1000)
+        page.reload()
+    watch = page.locator("#watch-live a.watch").first
+    assert watch.count(), "the lobby offers a game to watch"
+    assert too_wide(page) == 0, widest(page)
+    page.screenshot(path=str(artifacts / "lobby-newcomer-360.png"), full_page=True)
+    watch.click()
+    page.wait_for_selector("#board-live", state="attached")
+    assert too_wide(page) == 0, widest(page)
+    page.screenshot(path=str(artifacts / "watching-360.png"), full_page=True)
+    context.close()

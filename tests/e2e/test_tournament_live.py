@@ -1,7 +1,7 @@
 """A tournament's page shows standings that move live as a table ends: one person makes a
 small Swiss (tables of two, one round, relaxed pace) from the tournaments page, two join from
-its page and keep it open (so they count as here), the site starts it, they go to their table
-from "Your table is ready" and both resign (house bots play it to its end; two resigned seats
+its page and keep it open (so they count as here), the site starts it, their pages go to their
+table by themselves (page.go) and both resign (house bots play it to its end; two resigned seats
 share the last place, here the first: 3 points each), and a third person's page, never
 reloaded, shows the points, the finished standings and the podium."""
 
@@ -80,10 +80,9 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
     shot(phone, artifacts, "before-start-390")
     assert too_wide(phone) == 0, widest(phone)
 
-    # The site starts it (the runner's sweep, at its time); each player's page says so.
+    # The site starts it (the runner's sweep, at its time); each player's page goes to the table.
     for page in players:
-        ready = page.get_by_role("link", name="Go to your table")
-        ready.wait_for(timeout=START_PATIENCE)
+        page.wait_for_url(TABLE, timeout=START_PATIENCE)
     watcher.get_by_text("Round 1 of 1 under way").wait_for()
     # A Swiss takes nobody once started: the watcher's Join goes, and says why, by itself.
     watcher.get_by_text("You cannot join: This Swiss has started").wait_for()
@@ -93,9 +92,6 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
     shot(watcher, artifacts, "running-desktop")
     assert watcher.locator("#standings td strong", has_text="3").count() == 0
 
-    for page in players:
-        page.get_by_role("link", name="Go to your table").click()
-        page.wait_for_url(TABLE)
     assert maker.url == rival.url
     for page in players:
         resign(page)

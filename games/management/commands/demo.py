@@ -1,17 +1,23 @@
-"""Fill a new site with demo bakers and finished games, made through the services."""
+"""Fill a new site with demo bakers, finished games and a finished tournament, made through the
+services, and the site's next scheduled events."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.demo import DEMO_BAKERS, make_demo
+from games.demo import DEMO_BAKERS, demo_bakers, make_demo
 from games.models import Game
+from games.tournaments.demo import make_demo_events, podium
 
 
 class Command(BaseCommand):
-    help = "Make a few demo bakers and finished games of both kinds (history, replays, boards)."
+    help = (
+        "Make a few demo bakers, finished games of both kinds (history, replays, boards) and a "
+        "finished tournament, and the site's next scheduled events."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=8, help="finished games of each kind")
@@ -27,4 +33,7 @@ class Command(BaseCommand):
             f"Demo data: {', '.join(DEMO_BAKERS)} play {options['games']} games of each kind..."
         )
         games = make_demo(options["games"], options["seed"], say=self.stdout.write)
+        tournament = make_demo_events(demo_bakers(), random.Random(options["seed"]))
+        first, second, third = podium(tournament)
+        self.stdout.write(f"{tournament.name}: 1st {first}, 2nd {second}, 3rd {third}")
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: {len(games)} finished games."))

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games import catalog
+from games.groups import go_to
 from games.models import TURN_BASED
 from games.services import seat_people
 from games.services.presence import lately_here
@@ -206,9 +207,10 @@ def seat_tables(
     start_at: int,
 ) -> list[Told]:
     """Start a game for each table (through the services, as any rated game) and its Table row;
-    what each person seated is told."""
+    what each person seated is told. At a live pace their open pages go to it (move_pages)."""
     house_bot = catalog.get(tournament.kind).house_bot
     told = []
+    moves: list[tuple[int, str]] = []
     for number, (people, bot_count) in enumerate(zip(tables, bots, strict=True), start=start_at):
         users: list[User] = [by_id[e].user for e in people]
         game = seat_people(
@@ -227,7 +229,18 @@ def seat_tables(
         for e in people:
             key = f"tournament:{tournament.pk}:table:{table.pk}"
             told.append(Told(by_id[e].user_id, key, f"{where} {tournament.name} is ready.", game))
+            moves.append((by_id[e].user_id, game.get_absolute_url()))
+    if tournament.pace not in TURN_BASED:
+        transaction.on_commit(lambda: move_pages(moves))
     return told
+
+
+def move_pages(moves: list[tuple[int, str]]) -> None:
+    """Once committed: every open page of each person seated (their tournament page, a table
+    page) goes to their new table, as quick pairing's do. Only at a live pace: a turn-based
+    round is told in the inbox and never pulls a person away from a game they are playing."""
+    for user_id, url in moves:
+        go_to(user_id, url)
 
 
 # --- arena --------------------------------------------------------------------------------
