@@ -178,6 +178,10 @@ class PushService:
 
     def close(self) -> None:
         self.let_go.set()
+        try:  # wakes the thread blocked in accept(), which a close alone leaves waiting
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         for thread in self.threads:
             thread.join(WAIT)
