@@ -7,6 +7,7 @@ loopback. Fixtures in tests/web/conftest.py put them together (push_net)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import errno
 import ipaddress
@@ -178,10 +179,9 @@ class PushService:
 
     def close(self) -> None:
         self.let_go.set()
-        try:  # wakes the thread blocked in accept(), which a close alone leaves waiting
+        # A shutdown wakes the thread blocked in accept(), which a close alone leaves waiting.
+        with contextlib.suppress(OSError):
             self.listener.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
         self.listener.close()
         for thread in self.threads:
             thread.join(WAIT)
