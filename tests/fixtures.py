@@ -6,6 +6,8 @@ tests/ folders (games/<feature>/tests/).
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -106,6 +108,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
             test["NAME"] = f"{test.get('NAME') or 'test_' + db['NAME']}_{os.getpid()}"
         elif db["ENGINE"].endswith("sqlite3"):
             test["NAME"] = os.path.join(MEMORY_DIR, f"bakehouse-test-{os.getpid()}.db")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Django removes this process's SQLite test database, not its write-ahead log and shared
+    memory files beside it: remove those too, or every run leaves megabytes in /dev/shm."""
+    for leftover in glob.glob(os.path.join(MEMORY_DIR, f"bakehouse-test-{os.getpid()}.db*")):
+        with contextlib.suppress(OSError):
+            os.remove(leftover)
 
 
 @pytest.fixture

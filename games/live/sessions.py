@@ -17,6 +17,7 @@ from django.contrib.auth import (
     load_backend,
 )
 from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
@@ -134,7 +135,10 @@ def close_on_logout(sender: Any, request: HttpRequest, user: Any, **kwargs: Any)
 def recheck_on_account_change(
     sender: Any, instance: Any, created: bool, update_fields: Any, **kwargs: Any
 ) -> None:
-    """A changed account (password, deactivation, a moderator's action) re-checks its sockets."""
+    """A changed account (password, deactivation, a moderator's action) re-checks its sockets,
+    once the change is committed: never while its transaction holds the database (on SQLite the
+    write lock, which a send that waits for the event loop's thread could hold for good)."""
     if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
         return
-    recheck_sockets(instance.pk)
+    user_id = instance.pk
+    transaction.on_commit(lambda: recheck_sockets(user_id))
