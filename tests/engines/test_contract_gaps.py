@@ -22,7 +22,7 @@ from games.engines import cakehalla as ch
 from games.engines import midnight_bakery as mb
 
 ENGINES = {"midnight-bakery": (mb, (2, 3, 5, 8)), "cakehalla": (ch, (2, 3, 4))}
-SEEDED_GAMES = 24
+SEEDED_GAMES = 8
 JUNK = "__junk__"
 
 
