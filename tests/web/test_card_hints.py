@@ -27,8 +27,8 @@ from games.engines.midnight_bakery.scoring import (
     croissant_points,
     macaron_points,
 )
-from games.kinds.cakehalla import customer_hint, saffron_hint
-from games.kinds.midnight_bakery import HINTS, hint
+from games.kinds.cakehalla.hints import customer_hint, saffron_hint
+from games.kinds.midnight_bakery.hints import HINTS, hint
 from games.models import Game
 from tests.conftest import client_for
 from tests.web.cakehalla_tables import two_baker_table

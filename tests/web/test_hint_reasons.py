@@ -18,7 +18,7 @@ from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.bots import choose_greedy
 from games.engines.midnight_bakery.cards import face_of
 from games.engines.midnight_bakery.pick import can_peel
-from games.kinds.midnight_bakery import advise
+from games.kinds.midnight_bakery.hints import advise
 from tests.engines.midnight_bakery.helpers import crafted, keep, peel
 
 ME = 0
