@@ -417,7 +417,7 @@ def test_a_rivals_peel_says_both_cards_and_rings_them(player: User) -> None:
 
     bun = {"id": "bun-01", "face": "bun", "name": "Cinnamon Bun", "glazed": False}
     tart = {"id": "chocolate-02", "face": "chocolate", "name": "Chocolate tart", "glazed": False}
-    view = {
+    view: Any = {  # the parts of a view the seats' boxes read
         "seats": [box(0, "Flour", []), box(1, "Sugar", [bun, tart])],
         "waiting_for": [0, 1],
         "log": [

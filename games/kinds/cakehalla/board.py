@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, TypedDict
 
 from games.engines.cakehalla import Action, View
+from games.engines.cakehalla.shapes import CardView, Rules, SeatView
 from games.kinds.base import GameRow, SeatRow
 from games.kinds.cakehalla.hints import customer_hint, saffron_hint
-from games.kinds.cakehalla.log import event_text, last_turns, touched
+from games.kinds.cakehalla.log import Turn, event_text, last_turns, touched
 from games.kinds.cakehalla.standings import standings
 from games.kinds.cakehalla.words import (
     SHAPES,
@@ -32,7 +33,7 @@ from games.kinds.cakehalla.words import (
 class Legal:
     """The seat's legal actions, sorted by what the board needs to ask of them."""
 
-    def __init__(self, legal: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, legal: Sequence[Action]) -> None:
         self.takes = sorted({tuple(sorted(a["ingredients"])) for a in legal if a["type"] == "take"})
         self.buy = {a["card"] for a in legal if a["type"] == "buy"}
         self.reserve = {a["card"] for a in legal if a["type"] == "reserve" and "card" in a}
@@ -43,11 +44,23 @@ class Legal:
         self.any = bool(legal)
 
 
+class Cost(TypedDict):
+    """One ingredient of a card's cost as the board draws it: how many, and how many the viewer
+    still pays after their discounts (`covered` when they pay none)."""
+
+    name: str
+    label: str
+    n: int
+    art: str
+    covered: bool
+    pay: int
+
+
 def cost_items(
-    card: Mapping[str, Any], discounts: Mapping[str, int] | None, ingredients: Sequence[str]
-) -> list[dict[str, Any]]:
+    card: CardView, discounts: Mapping[str, int] | None, ingredients: Sequence[str]
+) -> list[Cost]:
     """The cost in the five-ingredient order, each marked covered when discounts pay it all."""
-    out = []
+    out: list[Cost] = []
     for name in ingredients:
         n = card["cost"].get(name, 0)
         if not n:
@@ -71,7 +84,7 @@ def cost_items(
 LOG_LINES = 30
 
 
-def blocked(view: Mapping[str, Any], mine: int | None, legal: Legal) -> str:
+def blocked(view: View, mine: int | None, legal: Legal) -> str:
     """Why the viewer cannot act on the table now, or '' when they can."""
     if view["over"]:
         return "The game is over."
@@ -90,12 +103,12 @@ def blocked(view: Mapping[str, Any], mine: int | None, legal: Legal) -> str:
     return ""
 
 
-def reserve_full(rules: Mapping[str, Any]) -> str:
+def reserve_full(rules: Rules) -> str:
     """Why a baker may not reserve another card."""
     return f"You already hold {rules['reserve_limit']} reserved cards."
 
 
-def cost_words(costs: list[dict[str, Any]], discounted: bool) -> str:
+def cost_words(costs: list[Cost], discounted: bool) -> str:
     """A card's cost in words, for its accessible name: 'costs 3 Sugar, 2 Cherry; you pay 1 Sugar,
     2 Cherry' (what the viewer pays after their discounts, when those change it)."""
     if not costs:
@@ -108,13 +121,13 @@ def cost_words(costs: list[dict[str, Any]], discounted: bool) -> str:
 
 
 def card_box(
-    card: Mapping[str, Any],
+    card: CardView,
     *,
     where: str,
-    box: Mapping[str, Any] | None,
+    box: SeatView | None,
     legal: Legal,
     wait: str,
-    rules: Mapping[str, Any],
+    rules: Rules,
 ) -> dict[str, Any]:
     """A face-up card with its Buy and Reserve offers and why each may be refused."""
     can_buy = card["id"] in legal.buy
@@ -154,9 +167,7 @@ def card_box(
     }
 
 
-def counter_rows(
-    view: Mapping[str, Any], box: Mapping[str, Any] | None, legal: Legal, wait: str
-) -> list[dict[str, Any]]:
+def counter_rows(view: View, box: SeatView | None, legal: Legal, wait: str) -> list[dict[str, Any]]:
     """The counter's rows, the showstoppers on top and the pantry at the bottom."""
     rules = view["rules"]
     rows = []
@@ -191,7 +202,7 @@ def counter_rows(
 
 
 def market_tokens(
-    view: Mapping[str, Any],
+    view: View,
     legal: Legal,
     wait: str,
     moved: AbstractSet[str] = frozenset(),
@@ -233,7 +244,7 @@ def market_tokens(
     return out
 
 
-def token_row(name: str, box: Mapping[str, Any]) -> dict[str, Any]:
+def token_row(name: str, box: SeatView) -> dict[str, Any]:
     """One ingredient as a row shows it: name, label, shape, art and how many the baker holds."""
     return {
         "name": name,
@@ -244,17 +255,17 @@ def token_row(name: str, box: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def bakery_rows(box: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+def bakery_rows(box: SeatView, names: Sequence[str]) -> list[dict[str, Any]]:
     """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
     return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
 
 
 def baker_boxes(
-    view: Mapping[str, Any],
+    view: View,
     names: list[str],
     mine: int | None,
     seats: Sequence[SeatRow],
-    turns: Mapping[int, dict[str, Any]] | None = None,
+    turns: Mapping[int, Turn] | None = None,
 ) -> list[dict[str, Any]]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
     what they did on their latest turn (`last`; `just` when it came since the viewer's own)."""
@@ -276,7 +287,7 @@ def baker_boxes(
                 "rows": bakery_rows(box, kinds),
                 "reserved_cards": [
                     r
-                    if r.get("hidden")
+                    if "hidden" in r
                     else {**r, "costs": cost_items(r, box["discounts"], ingredients)}
                     for r in box["reserved"]
                 ],
@@ -289,7 +300,7 @@ def baker_boxes(
     return out
 
 
-def customer_boxes(view: Mapping[str, Any], box: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def customer_boxes(view: View, box: SeatView | None) -> list[dict[str, Any]]:
     """The face-up customers, each want ticked where the viewer already has that many, and what
     a customer is worth (`hint`)."""
     hint = customer_hint(view["rules"]["customer_points"])
@@ -316,12 +327,12 @@ def customer_boxes(view: Mapping[str, Any], box: Mapping[str, Any] | None) -> li
     return out
 
 
-def return_rows(view: Mapping[str, Any], box: Mapping[str, Any]) -> list[dict[str, Any]]:
+def return_rows(view: View, box: SeatView) -> list[dict[str, Any]]:
     """The put-back dialog's rows: what the baker holds of each ingredient."""
     return [token_row(name, box) for name in tokens(view) if box["ingredients"][name]]
 
 
-def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def customer_choices(legal: Legal, view: View) -> list[dict[str, Any]]:
     """The customers the viewer may choose between, each with its choose action."""
     faces = {c["id"]: c for c in view["customers"]}
     return [
@@ -335,12 +346,12 @@ def customer_choices(legal: Legal, view: Mapping[str, Any]) -> list[dict[str, An
     ]
 
 
-def rival_moved(turns: Mapping[int, dict[str, Any]]) -> set[str]:
+def rival_moved(turns: Mapping[int, Turn]) -> set[str]:
     """The market piles that the rivals' (and bots') turns since the viewer's own moved."""
     return {name for turn in turns.values() if turn["just"] for name in touched(turn["events"])}
 
 
-def just_now(turns: Mapping[int, dict[str, Any]], bakers: list[dict[str, Any]]) -> list[str]:
+def just_now(turns: Mapping[int, Turn], bakers: list[dict[str, Any]]) -> list[str]:
     """Those turns in words, in the order they were played."""
     return [bakers[seat]["last"] for seat, turn in turns.items() if turn["just"]]
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engines.cakehalla import Action, View
+from games.engines.cakehalla.shapes import CardView
 from games.kinds.cakehalla.words import and_list, count_list, label
 
 
@@ -24,9 +25,9 @@ def saffron_hint(wild: str) -> str:
     )
 
 
-def visible_cards(view: View) -> dict[str, Mapping[str, Any]]:
+def visible_cards(view: View) -> dict[str, CardView]:
     """The cards this seat can see by id: the counter's and its own reservations."""
-    cards: dict[str, Mapping[str, Any]] = {}
+    cards: dict[str, CardView] = {}
     for row in view["counter"].values():
         cards.update((c["id"], c) for c in row if c is not None)
     you = view["you"]
@@ -100,7 +101,7 @@ def advise(view: View, action: Action) -> tuple[str, str]:
             words = f"two {labels[0]}"
         return f"Take {words}.", take_why(view, taken)
     if action["type"] == "buy":
-        card = cards.get(action["card"], {})
+        card: Mapping[str, Any] = cards.get(action["card"], {})
         name, points = card.get("name", "card"), int(card.get("points", 0))
         discount = label(str(card.get("discount", "")))
         return (
@@ -114,7 +115,7 @@ def advise(view: View, action: Action) -> tuple[str, str]:
             f"An unseen card kept for later{saffron_too(view)}.",
         )
     if action["type"] == "reserve" and "card" in action:
-        name = cards.get(action["card"], {}).get("name", "card")
+        name = cards[action["card"]]["name"] if action["card"] in cards else "card"
         return f"Reserve the {name}.", f"It keeps the card from your rivals{saffron_too(view)}."
     if action["type"] == "return":
         return (

@@ -59,7 +59,7 @@ class Cakehalla(GameKind[State, View, Action]):
         """The Cakehalla board of one viewer."""
         return context(game, view, legal, me, seats)
 
-    def turn(self, view: Mapping[str, Any]) -> Hashable:
+    def turn(self, view: View) -> Hashable:
         """A turn lasts from its main action through putting tokens back and choosing a customer."""
         return int(view["turns_done"])
 
@@ -75,7 +75,7 @@ class Cakehalla(GameKind[State, View, Action]):
         """The cards the baker bought (the tie-break)."""
         return {"cards_bought": result["cards_bought"][position]}
 
-    def stat_facts(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+    def stat_facts(self, view: View, result: Mapping[str, Any]) -> Facts:
         """The cards bought."""
         return stat_facts(view)
 

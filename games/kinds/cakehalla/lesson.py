@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engines.cakehalla.cards import CARDS
+from games.engines.cakehalla.shapes import BakerSetup
 from games.engines.cakehalla.state import HAND_LIMIT
 from games.kinds.base import Lesson, Press, Scripted
 
@@ -34,7 +35,7 @@ def take_presses(ingredients: Sequence[str]) -> tuple[Press, ...]:
     return (*presses, Press("#market-form [data-take]"))
 
 
-def sends(action: Mapping[str, Any]) -> str:
+def sends(action: Mapping[str, object]) -> str:
     """A selector for the button whose value is this action, whatever the order of its fields."""
     fields = (json.dumps({k: v}, separators=(",", ":"))[1:-1] for k, v in action.items())
     return "button" + "".join(f"[value*='{field}']" for field in fields)
@@ -70,7 +71,7 @@ def lesson_control(action: Mapping[str, Any]) -> tuple[Press, ...]:
 
 # The guided first game starts part way, as a board game's tutorial does: you (the first seat)
 # hold 6 points of cards and race a random bot to 15 in six moves that show every kind of turn.
-LESSON_YOU: dict[str, Any] = {
+LESSON_YOU: BakerSetup = {
     "tokens": {"blueberry": 2, "cocoa": 1},
     "bought": [
         *("1-sugar-1", "1-blueberry-5", "1-matcha-1", "1-matcha-5", "1-matcha-8"),
@@ -79,7 +80,7 @@ LESSON_YOU: dict[str, Any] = {
 }
 
 
-LESSON_RIVAL: dict[str, Any] = {
+LESSON_RIVAL: BakerSetup = {
     "tokens": {"sugar": 1, "cocoa": 2},
     "bought": ["1-cocoa-1", "1-sugar-2", "2-sugar-1", "1-cocoa-8"],
 }

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
+from games.engines.cakehalla.shapes import LogLine, Rules
 from games.kinds.cakehalla.words import count_list, label
 
 
-def event_text(event: Mapping[str, Any], names: list[str], rules: Mapping[str, Any]) -> str:
+class Turn(TypedDict):
+    """A seat's latest turn in a viewer's log: its events, and whether it came since the
+    viewer's own last turn."""
+
+    events: list[LogLine]
+    just: bool
+
+
+def event_text(event: Mapping[str, Any], names: list[str], rules: Rules) -> str:
     """One kitchen log line in words."""
     kind = event["type"]
     who = names[event["seat"]] if "seat" in event else ""
@@ -35,26 +44,24 @@ def event_text(event: Mapping[str, Any], names: list[str], rules: Mapping[str, A
     return f"{who} {kind}."
 
 
-def last_turns(
-    log: Sequence[Mapping[str, Any]], mine: int | None = None
-) -> dict[int, dict[str, Any]]:
+def last_turns(log: Sequence[LogLine], mine: int | None = None) -> dict[int, Turn]:
     """Each seat's latest turn in the viewer's kitchen log, in the order they were played: its
     events, and whether it came since the viewer's own last turn (`just`, marked for a moment).
 
     Several bots answer one move in a row, so the person sees each of those turns; someone who
     does not play (a watcher) sees only the table's newest turn marked.
     """
-    runs: list[tuple[int, list[Mapping[str, Any]]]] = []
+    runs: list[tuple[int, list[LogLine]]] = []
     for e in log:
         seat = e.get("seat")
-        if seat is None:
+        if not isinstance(seat, int):  # a line of no seat's ("over")
             continue
         if not runs or runs[-1][0] != seat:
             runs.append((seat, []))
         runs[-1][1].append(e)
     mine_at = max((n for n, (seat, _) in enumerate(runs) if seat == mine), default=-1)
     since = mine_at + 1 if mine is not None else len(runs) - 1
-    turns: dict[int, dict[str, Any]] = {}
+    turns: dict[int, Turn] = {}
     for n, (seat, events) in enumerate(runs):
         turns.pop(seat, None)  # re-inserted: the dict keeps the order the turns were played in
         turns[seat] = {"events": events, "just": n >= since and seat != mine}

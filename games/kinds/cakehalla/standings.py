@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from games.engines.cakehalla import View
+from games.engines.cakehalla.shapes import Result, Rules
 
-def end_reason(result: Mapping[str, Any], rules: Mapping[str, Any]) -> str:
+
+def end_reason(result: Result, rules: Rules) -> str:
     """Why the game ended, as the engine's result says."""
     if result["ended"] == "passes":
         return "Every baker passed for a whole round, so the game ended as it stood."
     return f"A baker reached {rules['winning_points']} points and the round was played out."
 
 
-def standings(view: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
+def standings(view: View, names: list[str]) -> dict[str, Any]:
     """Final standings in the engine's order, with the winner (or shared win) and why."""
     seats = view["seats"]
     result = view["result"]
+    assert result is not None, "standings are drawn once the game is over"
     winners = result["winners"]
     rows = []
     for place, i in enumerate(result["order"], start=1):

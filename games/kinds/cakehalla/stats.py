@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from games import charts
+from games.engines.cakehalla import View
 from games.kinds.base import Counts, Facts
 
 
-def stat_facts(view: Mapping[str, Any]) -> Facts:
+def stat_facts(view: View) -> Facts:
     """The cards each baker bought, by name."""
     facts: Facts = Counter()
     for seat in view.get("seats", []):

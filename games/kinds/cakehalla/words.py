@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
+from games.engines.cakehalla import View
 from games.kinds.base import SeatRow
 
 SHAPES = {
@@ -31,7 +31,7 @@ def label(name: str) -> str:
     return name.capitalize()
 
 
-def action_json(action: Mapping[str, Any]) -> str:
+def action_json(action: Mapping[str, object]) -> str:
     """An action as the JSON a button posts."""
     return json.dumps(action, separators=(",", ":"))
 
@@ -53,15 +53,13 @@ def count_list(amounts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {label(name)}" for name, n in amounts.items() if n)
 
 
-def tokens(view: Mapping[str, Any]) -> list[str]:
+def tokens(view: View) -> list[str]:
     """Every ingredient token in the market's order, the wild one last."""
     rules = view["rules"]
     return [*rules["ingredients"], rules["wild"]]
 
 
-def player_names(
-    view: Mapping[str, Any], seats: Sequence[SeatRow], seat_names: tuple[str, ...]
-) -> list[str]:
+def player_names(view: View, seats: Sequence[SeatRow], seat_names: tuple[str, ...]) -> list[str]:
     """The display name of each seat position: the seat's name and who sits there."""
     by_position = {s.position: s.user.username for s in seats if s.position is not None}
     return [

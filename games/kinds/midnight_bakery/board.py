@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engines.midnight_bakery import Action, View
+from games.engines.midnight_bakery.shapes import BakeRow, Event
 from games.kinds.base import AppendOnly, GameRow, SeatRow
 from games.kinds.midnight_bakery.hints import hint
 
@@ -30,7 +31,7 @@ def keep_json(card_id: str) -> str:
     return json.dumps({"type": "keep", "card": card_id})
 
 
-def player_names(view: Mapping[str, Any], seats: Sequence[SeatRow]) -> list[str]:
+def player_names(view: View, seats: Sequence[SeatRow]) -> list[str]:
     """The display name at each seat position of the view (the owl by its own name)."""
     by_position = {s.position: s.user.username for s in seats if s.position is not None}
     return [
@@ -39,7 +40,7 @@ def player_names(view: Mapping[str, Any], seats: Sequence[SeatRow]) -> list[str]
     ]
 
 
-def last_reveal(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+def last_reveal(view: View) -> dict[int, dict[str, Any]]:
     """Each seat's part of the latest reveal (and the owl's snatches after it), from the public log:
     the words, the cards filed, whether a Peel took two, and whether it is the newest thing on
     the table (no baker has locked since), which the board marks for a moment.
@@ -59,7 +60,7 @@ def last_reveal(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     for e in events[start:]:
         if e["type"] not in ("keep", "snatch") or "seat" not in e:
             continue
-        cards = e.get("cards") or [e.get("card")]
+        cards: Sequence[str | None] = e.get("cards") or [e.get("card")]
         seen = out.setdefault(
             e["seat"], {"texts": [], "cards": [], "peel": False, "newest": newest}
         )
@@ -69,9 +70,7 @@ def last_reveal(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     return {seat: {**seen, "text": " ".join(seen.pop("texts"))} for seat, seen in out.items()}
 
 
-def boxes(
-    view: Mapping[str, Any], seats: Sequence[SeatRow], mine: int | None
-) -> list[dict[str, Any]]:
+def boxes(view: View, seats: Sequence[SeatRow], mine: int | None) -> list[dict[str, Any]]:
     """Every seat's public box with its truffle ring (gold leader, red empty baker), and its part
     of the latest reveal (`last`)."""
     names = player_names(view, seats)
@@ -98,7 +97,7 @@ def boxes(
     return out
 
 
-def bake_rows(rows: Sequence[Mapping[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+def bake_rows(rows: Sequence[BakeRow], names: list[str]) -> list[dict[str, Any]]:
     """One results row per baker: the breakdown in the table's column order."""
     return [
         {
@@ -111,9 +110,11 @@ def bake_rows(rows: Sequence[Mapping[str, Any]], names: list[str]) -> list[dict[
     ]
 
 
-def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]]:
+def night_rows(view: View, names: list[str]) -> list[dict[str, Any]]:
     """The night's standings: banked points, truffles, bonus, score, winner."""
-    result = view.get("result") or {}
+    result = view.get("result")
+    if result is None:
+        return []
     winners = set(result.get("winners", []))
     rows = []
     for i, score in enumerate(result.get("scores", [])):
@@ -131,7 +132,7 @@ def night_rows(view: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]
     return rows
 
 
-def night_log(events: Sequence[Mapping[str, Any]]) -> AppendOnly:
+def night_log(events: Sequence[Event]) -> AppendOnly:
     """The whole night's log, newest first: each bake, its picks, and what happened on each.
 
     Within a pick the events keep their order (deal, reveals, the owl's snatch, the bake's end).
@@ -152,7 +153,7 @@ def night_log(events: Sequence[Mapping[str, Any]]) -> AppendOnly:
     return AppendOnly(bakes, (len(events), events[-1] if events else None))
 
 
-def results_count(view: Mapping[str, Any]) -> int:
+def results_count(view: View) -> int:
     """How many bakes have been scored: the results a baker can close."""
     return len(view.get("bakes", []))
 

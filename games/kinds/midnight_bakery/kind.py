@@ -51,7 +51,7 @@ class MidnightBakery(GameKind[State, View, Action]):
         """The lobby's invitation to a quick night."""
         return "bake a night"
 
-    def moment(self, view: Mapping[str, Any]) -> str:
+    def moment(self, view: View) -> str:
         """A batch changes only when the pick or the bake moves on."""
         return f"{view['bake']}.{view['pick']}"
 
@@ -70,7 +70,7 @@ class MidnightBakery(GameKind[State, View, Action]):
         """The pastry to keep, and why, from the seat's own batch and case."""
         return advise(view, action)
 
-    def results_count(self, view: Mapping[str, Any]) -> int:
+    def results_count(self, view: View) -> int:
         """How many bakes have been scored."""
         return results_count(view)
 
@@ -82,7 +82,7 @@ class MidnightBakery(GameKind[State, View, Action]):
         """Seats keep their names all night (Flour acts first): the chart names them."""
         return self.seat_names[turn - 1]
 
-    def stat_facts(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+    def stat_facts(self, view: View, result: Mapping[str, Any]) -> Facts:
         """Pastries kept, and the owl's denials."""
         return stat_facts(view, result)
 

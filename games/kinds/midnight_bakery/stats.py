@@ -9,10 +9,11 @@ from typing import Any
 
 from games import charts
 from games.engines import midnight_bakery as engine
+from games.engines.midnight_bakery import View
 from games.kinds.base import Counts, Facts
 
 
-def stat_facts(view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+def stat_facts(view: View, result: Mapping[str, Any]) -> Facts:
     """The pastries kept (from the public log); at two bakers, whether the owl denied the
     truffle bonus, as the engine's result says."""
     facts: Facts = Counter()
