@@ -12,7 +12,7 @@ from games.engines.midnight_bakery.scoring import bun_points
 
 # What each face scores, in one line (rules/midnight-bakery.md's numbers): the board shows it on
 # every card of the batch (its title, its description, a small line under its name). Every face
-# of the deck has one (tests/web/test_card_hints.py).
+# of the deck has one (tests/kinds/midnight_bakery/test_hints.py).
 HINTS: dict[str, str] = {
     "croissant": "A pair scores 4.",
     "macaron": "Three score 9.",
