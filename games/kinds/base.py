@@ -1,6 +1,6 @@
 """What the site needs to know about one game: its engine, bots, seats, options, words and boards.
 
-Each game subclasses `GameKind` once, in its own module (games/kinds/<game>.py), and is
+Each game subclasses `GameKind` once, in its own package (games/kinds/<game>/kind.py), and is
 registered by one line in games/catalog.py. Shared code (services, boards, replays, stats,
 templates) asks the kind and never branches on a slug. The kinds sit below the models: they
 read a table's rows through the small protocols below (games.models.Game and SeatRow fit them),
