@@ -5,7 +5,6 @@ line of why, from the seat's own view only."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import CardView
@@ -65,11 +64,11 @@ def meets(discounts: Mapping[str, int], wants: Mapping[str, int]) -> bool:
     return all(discounts.get(name, 0) >= n for name, n in wants.items())
 
 
-def customers_met_by(view: View, card: Mapping[str, Any]) -> tuple[list[str], bool]:
+def customers_met_by(view: View, card: CardView | None) -> tuple[list[str], bool]:
     """The face-up customers this card's discount would newly meet for the seat, by name, and
     whether another one is met already (then the seat chooses: one visits a turn)."""
     you = view["you"]
-    if you is None or "discount" not in card:
+    if you is None or card is None:
         return [], False
     have = view["seats"][you]["discounts"]
     after = {**have, card["discount"]: have.get(card["discount"], 0) + 1}
@@ -78,7 +77,7 @@ def customers_met_by(view: View, card: Mapping[str, Any]) -> tuple[list[str], bo
     return [name for name in met if name not in already], bool(already)
 
 
-def visit_why(view: View, card: Mapping[str, Any]) -> str:
+def visit_why(view: View, card: CardView | None) -> str:
     """' With it, <customer> visits you ...' when the card's discount meets a customer."""
     met, choice = customers_met_by(view, card)
     points = view["rules"]["customer_points"]
@@ -101,9 +100,10 @@ def advise(view: View, action: Action) -> tuple[str, str]:
             words = f"two {labels[0]}"
         return f"Take {words}.", take_why(view, taken)
     if action["type"] == "buy":
-        card: Mapping[str, Any] = cards.get(action["card"], {})
-        name, points = card.get("name", "card"), int(card.get("points", 0))
-        discount = label(str(card.get("discount", "")))
+        card = cards.get(action["card"])  # a card this seat may buy is one it sees
+        name = card["name"] if card else "card"
+        points = card["points"] if card else 0
+        discount = label(card["discount"]) if card else ""
         return (
             f"Buy the {name}.",
             f"It scores {points} point{'' if points == 1 else 's'} and gives a lasting"

@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from games.engines.cakehalla.cards import CUSTOMERS, INGREDIENTS
 from games.kinds.cakehalla.words import and_list, label
 
 
-def customer_table() -> list[dict[str, Any]]:
+class Want(TypedDict):
+    """One ingredient a customer wants, and how many discounts of it."""
+
+    name: str
+    label: str
+    n: int
+
+
+class Customer(TypedDict):
+    """A famous customer as the rules page lists it."""
+
+    id: str
+    name: str
+    words: str
+    wants: list[Want]
+
+
+def customer_table() -> list[Customer]:
     """Every famous customer of the engine's table, in its order, with what each wants in words
     ("4 Sugar and 4 Blueberry") and as tokens: the rules page lists them all."""
-    table = []
+    table: list[Customer] = []
     for customer in CUSTOMERS:
         wants = [(i, n) for i, n in zip(INGREDIENTS, customer.wants, strict=True) if n]
         table.append(

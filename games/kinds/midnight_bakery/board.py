@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from games.engines.midnight_bakery import Action, View
 from games.engines.midnight_bakery.shapes import BakeRow, Event
@@ -110,13 +110,25 @@ def bake_rows(rows: Sequence[BakeRow], names: list[str]) -> list[dict[str, Any]]
     ]
 
 
-def night_rows(view: View, names: list[str]) -> list[dict[str, Any]]:
+class NightRow(TypedDict):
+    """A baker's line of the night's standings."""
+
+    position: int
+    player: str
+    banked: int | str  # "" when the result holds no banked points
+    truffles: int
+    bonus: int
+    score: int
+    winner: bool
+
+
+def night_rows(view: View, names: list[str]) -> list[NightRow]:
     """The night's standings: banked points, truffles, bonus, score, winner."""
     result = view.get("result")
     if result is None:
         return []
     winners = set(result.get("winners", []))
-    rows = []
+    rows: list[NightRow] = []
     for i, score in enumerate(result.get("scores", [])):
         rows.append(
             {
