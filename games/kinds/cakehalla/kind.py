@@ -10,15 +10,13 @@ from games.engines import cakehalla as engine
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.bots import BOTS
 from games.engines.cakehalla.state import State
-from games.kinds.base import Counts, Facts, GameKind, GameRow, SeatRow, player_name
+from games.kinds.base import Counts, Facts, GameKind, GameRow, SeatRow
 from games.kinds.cakehalla.board import context
 from games.kinds.cakehalla.hints import advise
 from games.kinds.cakehalla.lesson import LESSON
-from games.kinds.cakehalla.log import event_text
-from games.kinds.cakehalla.replay import hands, revealed
+from games.kinds.cakehalla.replay import hands, move_words, revealed
 from games.kinds.cakehalla.rules import customer_table
 from games.kinds.cakehalla.stats import stat_charts, stat_facts
-from games.kinds.cakehalla.words import player_names
 
 
 class Cakehalla(GameKind[State, View, Action]):
@@ -103,10 +101,4 @@ class Cakehalla(GameKind[State, View, Action]):
     ) -> tuple[str, list[str]]:
         """The move in the words of a kitchen log: the mover's own (blind cards named), or the
         watching seat's (a rival's blind card only by its tier)."""
-        reader = seat if eyes is None else eyes
-        old, new = engine.view(before, reader), engine.view(after, reader)
-        names = player_names(new, seats, self.seat_names)
-        lines = [event_text(e, names, new["rules"]) for e in new["log"][len(old["log"]) :]]
-        if not lines:
-            return f"{player_name(seats, seat)} moved.", []
-        return lines[0], lines[1:]
+        return move_words(before, after, seat, seats, self.seat_names, eyes)

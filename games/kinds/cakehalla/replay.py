@@ -1,4 +1,5 @@
-"""A finished Cakehalla game replayed: every reservation face up, and each baker's hidden hand."""
+"""A finished Cakehalla game replayed: every reservation face up, each baker's hidden hand, and
+each move in the words of the kitchen log."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from games.engines.cakehalla import View
 from games.engines.cakehalla.shapes import SeatView
 from games.engines.cakehalla.state import State
 from games.kinds.base import SeatRow, player_name
+from games.kinds.cakehalla.log import event_text
+from games.kinds.cakehalla.words import player_names
 
 
 def hands(state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
@@ -31,3 +34,22 @@ def revealed(state: State) -> View:
         for i, box in enumerate(view["seats"])
     ]
     return {**view, "seats": boxes}
+
+
+def move_words(
+    before: State,
+    after: State,
+    seat: int,
+    seats: Sequence[SeatRow],
+    seat_names: tuple[str, ...],
+    eyes: int | None = None,
+) -> tuple[str, list[str]]:
+    """The move in the words of a kitchen log: the mover's own (blind cards named), or the
+    watching seat's (a rival's blind card only by its tier)."""
+    reader = seat if eyes is None else eyes
+    old, new = engine.view(before, reader), engine.view(after, reader)
+    names = player_names(new, seats, seat_names)
+    lines = [event_text(e, names, new["rules"]) for e in new["log"][len(old["log"]) :]]
+    if not lines:
+        return f"{player_name(seats, seat)} moved.", []
+    return lines[0], lines[1:]
