@@ -1,6 +1,6 @@
 """What the site needs to know about one game: its engine, bots, seats, options, words and boards.
 
-Each game subclasses `GameKind` once, in its own module (games/kinds/<game>.py), and is
+Each game subclasses `GameKind` once, in its own package (games/kinds/<game>/kind.py), and is
 registered by one line in games/catalog.py. Shared code (services, boards, replays, stats,
 templates) asks the kind and never branches on a slug. The kinds sit below the models: they
 read a table's rows through the small protocols below (games.models.Game and SeatRow fit them),
@@ -268,7 +268,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
 
     # --- the table -----------------------------------------------------------------------
 
-    def moment(self, view: Mapping[str, Any]) -> str | None:
+    def moment(self, view: ViewT) -> str | None:
         """A seat's moment, read from its own view, or None for games without.
 
         A move chosen at the same moment is still a fair choice even if the table's version moved
@@ -276,7 +276,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         """
         return None
 
-    def turn(self, view: Mapping[str, Any]) -> Hashable:
+    def turn(self, view: ViewT) -> Hashable:
         """Which turn (or pick) of the game a seat's view is at: a seat still to act after its own
         move plays on in the same turn while this stays the same (one move clock, one stand-in).
 
@@ -306,7 +306,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         """What the game's How to play page reads from its engine's own tables (none here)."""
         return {}
 
-    def results_count(self, view: Mapping[str, Any]) -> int:
+    def results_count(self, view: ViewT) -> int:
         """How many rounds of results this seat's view has shown so far (0 for games without)."""
         return 0
 
@@ -325,7 +325,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         """A turn position (1 acts first) in words, as the win-rate chart labels it."""
         return f"{ordinal(turn)} to play"
 
-    def stat_facts(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> Facts:
+    def stat_facts(self, view: ViewT, result: Mapping[str, Any]) -> Facts:
         """What a finished game adds to this game's own charts, from the spectator's final view
         and the result (every game's size, scores and wins by seat are counted anyway)."""
         return Counter()

@@ -1,9 +1,10 @@
 """Guided first games: a person's tutorial table of one kind, and the step it shows them now.
 
 A tutorial is an ordinary unrated, private, relaxed table against one house bot, dealt from the
-kind's fixed short deal (its `lesson`, games/kinds/) under the real rules. Each step is read
-from the person's own seat view only: the move the strongest bot would make there (as a practice
-table's hint), in the kind's words, and the board control that makes it. A tutorial is finished
+kind's fixed short deal (its `lesson`, games/kinds/<game>/lesson.py) under the real rules. Each
+step is read from the person's own seat view only: the lesson's planned move or the one the
+strongest bot would make there (as a practice table's hint), in the kind's words
+(games/kinds/<game>/hints.py), and the board control that makes it. A tutorial is finished
 when its game is over with the person still in their seat; it never moves a rating or a stat.
 """
 

@@ -17,7 +17,7 @@ import pytest
 
 from accounts import ratings
 from accounts.models import Rating, RatingPoint, User
-from games import catalog, services
+from games import services
 from games.engines.cakehalla.cards import CARD_INDEX, CARDS
 from games.models import Game
 from tests.conftest import client_for
@@ -196,20 +196,6 @@ def test_the_customer_sheet_holds_the_suggest_button_too(player: User) -> None:
     assert "Which customer visits you?" in sheet.text_content()
     assert sheet.cssselect(".sheet-hint button")
     assert "Suggested: Choose" in ask(game, player).content.decode()
-
-
-def test_a_buy_that_brings_a_customer_names_it() -> None:
-    """Lady Meringue wants 4 Sugar and 4 Blueberry; a fourth Blueberry discount meets her."""
-    kind = catalog.get("cakehalla")
-    state = kind.engine.new_game(2, seed=1, setup=SETUP)
-    ready = load_with(state, 0, discounts=[4, 3, 0, 0, 0], tokens=[5, 5, 5, 5, 5, 0])
-    view = kind.engine.view(ready, 0)
-    buy = {"type": "buy", "card": "1-blueberry-7"}
-    assert buy in kind.engine.legal_actions(ready, 0)
-    why = kind.advise(view, buy)[1]
-    assert why.endswith("With it Lady Meringue visits you at the end of this turn (3 points).")
-    other = {"type": "buy", "card": "1-sugar-7"}  # a Sugar discount meets nobody new
-    assert "visit" not in kind.advise(view, other)[1]
 
 
 def test_a_rated_tables_put_back_sheet_has_no_suggest_button(player: User, rival: User) -> None:

@@ -294,7 +294,8 @@ def test_every_bots_cakehalla_turn_since_the_persons_is_marked(
 ) -> None:
     from games.engines.cakehalla import Action
     from games.engines.cakehalla.bots import BOTS
-    from games.kinds.cakehalla import event_text, player_names, touched
+    from games.kinds.cakehalla.log import event_text, touched
+    from games.kinds.cakehalla.words import player_names
     from games.services.tables import draw_positions
 
     greedy = BOTS["greedy"]
@@ -406,7 +407,7 @@ def test_a_rivals_reveal_is_marked_until_someone_locks_again(
 def test_a_rivals_peel_says_both_cards_and_rings_them(player: User) -> None:
     from django.template.loader import render_to_string
 
-    from games.kinds import midnight_bakery
+    from games.kinds.midnight_bakery.board import boxes as seat_boxes
 
     def box(seat: int, name: str, case: list[dict]) -> dict:
         return {
@@ -416,7 +417,7 @@ def test_a_rivals_peel_says_both_cards_and_rings_them(player: User) -> None:
 
     bun = {"id": "bun-01", "face": "bun", "name": "Cinnamon Bun", "glazed": False}
     tart = {"id": "chocolate-02", "face": "chocolate", "name": "Chocolate tart", "glazed": False}
-    view = {
+    view: Any = {  # the parts of a view the seats' boxes read
         "seats": [box(0, "Flour", []), box(1, "Sugar", [bun, tart])],
         "waiting_for": [0, 1],
         "log": [
@@ -427,7 +428,7 @@ def test_a_rivals_peel_says_both_cards_and_rings_them(player: User) -> None:
              "peel": True},
         ],
     }  # fmt: skip
-    boxes = midnight_bakery.boxes(view, [], 0)
+    boxes = seat_boxes(view, [], 0)
     html = render_to_string(
         "games/midnight-bakery/_seats.html",
         {"boxes": [b for b in boxes if not b["me"]], "me": None, "resigned_positions": set()},

@@ -1,11 +1,15 @@
-"""A Midnight Bakery hint's reason is true when it is given (issue 38): it promises no card that no
-later pick of this bake can bring ("It starts a croissant pair" on the bake's last card), and a
-Peel's reason says what the rules say a Peel does, claiming no later use no later pick allows.
+"""Midnight Bakery's hints (games/kinds/midnight_bakery/hints.py).
 
-The exact positions come first, written by hand; then a sweep over many seeded nights checks every
-reason at every pick against the engine itself: the reason's promise must be met by the night
-played on as kindly as it can be (every batch losing one card a pick), and a reason that says it
-is the last pick must be right about that too."""
+Each face says what it scores in one line (issue 31), in the rules' settled numbers, on every card
+of the batch.
+
+A hint's reason is true when it is given (issue 38): it promises no card that no later pick of
+this bake can bring ("It starts a croissant pair" on the bake's last card), and a Peel's reason
+says what the rules say a Peel does, claiming no later use no later pick allows. The exact
+positions come first, written by hand; then a sweep over many seeded nights checks every reason
+at every pick against the engine itself: the reason's promise must be met by the night played on
+as kindly as it can be (every batch losing one card a pick), and a reason that says it is the
+last pick must be right about that too."""
 
 from __future__ import annotations
 
@@ -13,13 +17,78 @@ import random
 from typing import Any
 
 import pytest
+from markupsafe import escape
 
+from accounts.models import User
+from games.boards import render_board
 from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.bots import choose_greedy
-from games.engines.midnight_bakery.cards import face_of
+from games.engines.midnight_bakery.cards import (
+    FACE_NAMES,
+    FACES,
+    TART_FACE_VALUE,
+    face_of,
+    standard_faces,
+)
 from games.engines.midnight_bakery.pick import can_peel
-from games.kinds.midnight_bakery import advise
+from games.engines.midnight_bakery.scoring import (
+    BAGUETTE_RANK_POINTS,
+    EMPTY_BOX_PENALTY,
+    GLAZE_BONUS,
+    THIRD_RANK_FROM,
+    TRUFFLE_LEAD_BONUS,
+    bun_points,
+    croissant_points,
+    macaron_points,
+)
+from games.kinds.midnight_bakery.hints import HINTS, advise, hint
+from games.models import Game
 from tests.engines.midnight_bakery.helpers import crafted, keep, peel
+
+# --- what each face scores, on its card ----------------------------------------------------------
+
+
+def test_every_face_in_the_deck_has_a_hint() -> None:
+    faces = set(FACES) | set(FACE_NAMES) | set(standard_faces(8))
+    for face in faces:
+        assert hint(face), f"{face} has no hint"
+    assert set(HINTS) == faces  # and no hint for a face the deck does not have
+
+
+def test_the_hints_hold_the_engines_numbers() -> None:
+    assert HINTS["croissant"] == f"A pair scores {croissant_points(2)}."
+    assert HINTS["macaron"] == f"Three score {macaron_points(3)}."
+    buns = ", ".join(str(bun_points(n)) for n in range(1, 6))
+    assert HINTS["bun"] == f"{buns} for 1 to 5 buns; +{bun_points(6) - bun_points(5)} each after."
+    first, second, third = (BAGUETTE_RANK_POINTS[r] for r in (1, 2, 3))
+    for face in ("baguette-1", "baguette-2", "baguette-3"):
+        assert HINTS[face] == (
+            f"Most loaves {first}, second {second} (third {third} at {THIRD_RANK_FROM}+ bakers)."
+        )
+    for face, value in TART_FACE_VALUE.items():
+        assert HINTS[face] == f"Scores {value}, or {value + GLAZE_BONUS} glazed."
+    assert HINTS["truffle"] == (
+        f"At dawn: most truffles {TRUFFLE_LEAD_BONUS}, none {EMPTY_BOX_PENALTY}."
+    )
+    assert HINTS["glaze"] == f"+{GLAZE_BONUS} on your best unglazed tart."
+    assert HINTS["peel"].startswith("Scores 0.")
+
+
+@pytest.mark.django_db
+def test_the_batch_shows_each_cards_hint(running_game: Game, player: User) -> None:
+    me = running_game.seats.get(user=player)
+    assert running_game.snapshot is not None
+    batch = mb.view(mb.load(running_game.snapshot), me.position)["batch"]
+    assert batch
+    html = render_board(running_game, player)
+    for card in batch:
+        said = str(escape(HINTS[card["face"]]))
+        name = str(escape(card["name"]))
+        assert f'title="{name}: {said}" aria-description="{said}"' in html
+        assert f'<span class="card-hint">{said}</span>' in html
+
+
+# --- a practice hint's reason ------------------------------------------------------------------
 
 ME = 0
 

@@ -1,0 +1,409 @@
+"""The Cakehalla board of one viewer: the counter, the market, the bakeries, the customers, the
+dialogs and the final standings, from that seat's own view and legal actions.
+
+Every rule (limits, costs, what a baker is short of, the tie-break) comes from the engine's view
+and result; this module only words and draws them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any, TypedDict
+
+from games.engines.cakehalla import Action, View
+from games.engines.cakehalla.shapes import CardView, Rules, SeatView
+from games.kinds.base import GameRow, SeatRow
+from games.kinds.cakehalla.hints import customer_hint, saffron_hint
+from games.kinds.cakehalla.log import Turn, event_text, last_turns, touched
+from games.kinds.cakehalla.standings import standings
+from games.kinds.cakehalla.words import (
+    SHAPES,
+    action_json,
+    count_list,
+    label,
+    offer_json,
+    player_names,
+    token_art,
+    tokens,
+)
+
+
+class Legal:
+    """The seat's legal actions, sorted by what the board needs to ask of them."""
+
+    def __init__(self, legal: Sequence[Action]) -> None:
+        self.takes = sorted({tuple(sorted(a["ingredients"])) for a in legal if a["type"] == "take"})
+        self.buy = {a["card"] for a in legal if a["type"] == "buy"}
+        self.reserve = {a["card"] for a in legal if a["type"] == "reserve" and "card" in a}
+        self.blind = {a["tier"] for a in legal if a["type"] == "reserve" and "tier" in a}
+        self.customers = [a["customer"] for a in legal if a["type"] == "customer"]
+        self.returning = any(a["type"] == "return" for a in legal)
+        self.passing = any(a["type"] == "pass" for a in legal)
+        self.any = bool(legal)
+
+
+class Cost(TypedDict):
+    """One ingredient of a card's cost as the board draws it: how many, and how many the viewer
+    still pays after their discounts (`covered` when they pay none)."""
+
+    name: str
+    label: str
+    n: int
+    art: str
+    covered: bool
+    pay: int
+
+
+def cost_items(
+    card: CardView, discounts: Mapping[str, int] | None, ingredients: Sequence[str]
+) -> list[Cost]:
+    """The cost in the five-ingredient order, each marked covered when discounts pay it all."""
+    out: list[Cost] = []
+    for name in ingredients:
+        n = card["cost"].get(name, 0)
+        if not n:
+            continue
+        have = discounts[name] if discounts else 0
+        out.append(
+            {
+                "name": name,
+                "label": label(name),
+                "n": n,
+                "art": token_art(name),
+                "covered": have >= n,
+                "pay": max(0, n - have),
+            }
+        )
+    return out
+
+
+# While a game runs, the kitchen log shows the newest lines only: every move redraws it on every
+# screen, and a long game's whole log would cost more with each move. At the end it shows all.
+LOG_LINES = 30
+
+
+def blocked(view: View, mine: int | None, legal: Legal) -> str:
+    """Why the viewer cannot act on the table now, or '' when they can."""
+    if view["over"]:
+        return "The game is over."
+    if mine is None:
+        return "You are watching this game."
+    if view["turn"] != mine:
+        # Not the player's name: this reason sits on every card and token, and a name that changes
+        # each turn would redraw the whole counter on every screen at every move.
+        return "It is not your turn."
+    if view["pending"] == "return":
+        return f"Put ingredients back down to {view['rules']['hand_limit']} first."
+    if view["pending"] == "customer":
+        return "Choose which customer visits first."
+    if not legal.any:
+        return "You cannot act now."
+    return ""
+
+
+def reserve_full(rules: Rules) -> str:
+    """Why a baker may not reserve another card."""
+    return f"You already hold {rules['reserve_limit']} reserved cards."
+
+
+def cost_words(costs: list[Cost], discounted: bool) -> str:
+    """A card's cost in words, for its accessible name: 'costs 3 Sugar, 2 Cherry; you pay 1 Sugar,
+    2 Cherry' (what the viewer pays after their discounts, when those change it)."""
+    if not costs:
+        return "free"
+    full = ", ".join(f"{c['n']} {c['label']}" for c in costs)
+    if not discounted or all(c["pay"] == c["n"] for c in costs):
+        return f"costs {full}"
+    pay = ", ".join(f"{c['pay']} {c['label']}" for c in costs if c["pay"])
+    return f"costs {full}; you pay {pay or 'nothing, your discounts cover it'}"
+
+
+def card_box(
+    card: CardView,
+    *,
+    where: str,
+    box: SeatView | None,
+    legal: Legal,
+    wait: str,
+    rules: Rules,
+) -> dict[str, Any]:
+    """A face-up card with its Buy and Reserve offers and why each may be refused."""
+    can_buy = card["id"] in legal.buy
+    can_reserve = where == "counter" and card["id"] in legal.reserve
+    if can_buy:
+        buy_why = ""
+    elif wait:
+        buy_why = wait
+    else:
+        short = box["short"].get(card["id"], 0) if box else 0
+        buy_why = f"You need {short} more ingredient{'s' if short != 1 else ''}."
+    if can_reserve or where != "counter":
+        reserve_why = ""
+    elif wait:
+        reserve_why = wait
+    else:
+        reserve_why = reserve_full(rules)
+    costs = cost_items(card, box["discounts"] if box else None, rules["ingredients"])
+    return {
+        **card,
+        "tier_name": rules["tier_names"].get(str(card["tier"]), ""),
+        "discount_label": label(card["discount"]),
+        "discount_token": {
+            "name": card["discount"],
+            "label": label(card["discount"]),
+            "art": token_art(card["discount"]),
+        },
+        "costs": costs,
+        "cost_words": cost_words(costs, box is not None),
+        "can_buy": can_buy,
+        "buy": offer_json("buy", "card", card["id"]),
+        "buy_why": buy_why,
+        "can_reserve": can_reserve,
+        "reserve": offer_json("reserve", "card", card["id"]),
+        "reserve_why": reserve_why,
+        "where": where,
+    }
+
+
+def counter_rows(view: View, box: SeatView | None, legal: Legal, wait: str) -> list[dict[str, Any]]:
+    """The counter's rows, the showstoppers on top and the pantry at the bottom."""
+    rules = view["rules"]
+    rows = []
+    for tier in ("3", "2", "1"):
+        count = view["piles"][tier]
+        can_blind = int(tier) in legal.blind
+        if can_blind:
+            why = ""
+        elif wait:
+            why = wait
+        elif not count:
+            why = "This pile is empty."
+        else:
+            why = reserve_full(rules)
+        rows.append(
+            {
+                "tier": int(tier),
+                "tier_name": rules["tier_names"][tier],
+                "pile": count,
+                "can_blind": can_blind,
+                "blind": offer_json("reserve", "tier", int(tier)),
+                "blind_why": why,
+                "cards": [
+                    card_box(c, where="counter", box=box, legal=legal, wait=wait, rules=rules)
+                    if c
+                    else None
+                    for c in view["counter"][tier]
+                ],
+            }
+        )
+    return rows
+
+
+def market_tokens(
+    view: View,
+    legal: Legal,
+    wait: str,
+    moved: AbstractSet[str] = frozenset(),
+) -> list[dict[str, Any]]:
+    """The market's piles, each with whether it can be picked once or twice and why not, and
+    whether a rival's turn since the viewer's own moved it (`just`)."""
+    takeable = {name for take in legal.takes for name in take}
+    rules = view["rules"]
+    wild = rules["wild"]
+    out = []
+    for name in tokens(view):
+        left = view["market"][name]
+        if name == wild:
+            why = saffron_hint(wild)
+        elif wait:
+            why = wait
+        elif not left:
+            why = f"No {label(name)} left in the market."
+        elif name not in takeable:
+            why = f"{label(name)} cannot be taken now."
+        else:
+            why = ""
+        two = not why and (name, name) in legal.takes
+        out.append(
+            {
+                "name": name,
+                "label": label(name),
+                "shape": SHAPES[name],
+                "art": token_art(name),
+                "left": left,
+                "why": why,
+                "two": two,
+                "two_why": ""
+                if two
+                else f"Two alike need {rules['two_alike_min']} or more in the pile.",
+                "just": name in moved,
+            }
+        )
+    return out
+
+
+def token_row(name: str, box: SeatView) -> dict[str, Any]:
+    """One ingredient as a row shows it: name, label, shape, art and how many the baker holds."""
+    return {
+        "name": name,
+        "label": label(name),
+        "shape": SHAPES[name],
+        "art": token_art(name),
+        "held": box["ingredients"][name],
+    }
+
+
+def bakery_rows(box: SeatView, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
+    return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
+
+
+def baker_boxes(
+    view: View,
+    names: list[str],
+    mine: int | None,
+    seats: Sequence[SeatRow],
+    turns: Mapping[int, Turn] | None = None,
+) -> list[dict[str, Any]]:
+    """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
+    what they did on their latest turn (`last`; `just` when it came since the viewer's own)."""
+    bots = {s.position: s.bot for s in seats if s.position is not None}
+    kinds = tokens(view)
+    ingredients = view["rules"]["ingredients"]
+    turns = last_turns(view["log"], mine) if turns is None else turns
+    out = []
+    for i, box in enumerate(view["seats"]):
+        out.append(
+            {
+                **box,
+                "position": i,
+                "player": names[i],
+                "bot": bots.get(i, ""),
+                "me": i == mine,
+                "turn": view["turn"] == i,
+                "held": sum(box["ingredients"].values()),
+                "rows": bakery_rows(box, kinds),
+                "reserved_cards": [
+                    r
+                    if "hidden" in r
+                    else {**r, "costs": cost_items(r, box["discounts"], ingredients)}
+                    for r in box["reserved"]
+                ],
+                "last": " ".join(event_text(e, names, view["rules"]) for e in turns[i]["events"])
+                if i in turns
+                else "",
+                "just": i in turns and turns[i]["just"],
+            }
+        )
+    return out
+
+
+def customer_boxes(view: View, box: SeatView | None) -> list[dict[str, Any]]:
+    """The face-up customers, each want ticked where the viewer already has that many, and what
+    a customer is worth (`hint`)."""
+    hint = customer_hint(view["rules"]["customer_points"])
+    out = []
+    for customer in view["customers"]:
+        wants = [
+            {
+                "name": name,
+                "label": label(name),
+                "art": token_art(name),
+                "n": n,
+                "met": box is not None and box["discounts"][name] >= n,
+            }
+            for name, n in customer["wants"].items()
+        ]
+        out.append(
+            {
+                **customer,
+                "wants_list": wants,
+                "all_met": all(w["met"] for w in wants),
+                "hint": hint,
+            }
+        )
+    return out
+
+
+def return_rows(view: View, box: SeatView) -> list[dict[str, Any]]:
+    """The put-back dialog's rows: what the baker holds of each ingredient."""
+    return [token_row(name, box) for name in tokens(view) if box["ingredients"][name]]
+
+
+def customer_choices(legal: Legal, view: View) -> list[dict[str, Any]]:
+    """The customers the viewer may choose between, each with its choose action."""
+    faces = {c["id"]: c for c in view["customers"]}
+    return [
+        {
+            "id": cid,
+            "name": faces[cid]["name"],
+            "wants": count_list(faces[cid]["wants"]),
+            "choose": offer_json("customer", "customer", cid),
+        }
+        for cid in legal.customers
+    ]
+
+
+def rival_moved(turns: Mapping[int, Turn]) -> set[str]:
+    """The market piles that the rivals' (and bots') turns since the viewer's own moved."""
+    return {name for turn in turns.values() if turn["just"] for name in touched(turn["events"])}
+
+
+def just_now(turns: Mapping[int, Turn], bakers: list[dict[str, Any]]) -> list[str]:
+    """Those turns in words, in the order they were played."""
+    return [bakers[seat]["last"] for seat, turn in turns.items() if turn["just"]]
+
+
+def context(
+    game: GameRow, view: View, legal: list[Action], me: SeatRow | None, seats: Sequence[SeatRow]
+) -> dict[str, Any]:
+    """Template context for the Cakehalla board of one viewer."""
+    mine = me.position if me is not None else None
+    names = player_names(view, seats, game.spec.seat_names)
+    allowed = Legal(legal)
+    rules = view["rules"]
+    wait = blocked(view, mine, allowed)
+    turns = last_turns(view["log"], mine)
+    bakers = baker_boxes(view, names, mine, seats, turns)
+    my_box = bakers[mine] if mine is not None else None
+    my_view = view["seats"][mine] if mine is not None else None
+    reserved = []
+    if my_box is not None:
+        reserved = [
+            card_box(r, where="reserve", box=my_view, legal=allowed, wait=wait, rules=rules)
+            for r in my_box["reserved"]
+        ]
+    held = sum(my_view["ingredients"].values()) if my_view else 0
+    return {
+        "view": view,
+        "my_turn": not wait,
+        "turn_name": names[view["turn"]] if view["turn"] is not None else "",
+        # The rivals' (and bots') turns since the viewer's own, in words at the top, where a
+        # phone's screen starts.
+        "just_now": just_now(turns, bakers),
+        "customers": customer_boxes(view, my_view),
+        "bakers": bakers,
+        "my_box": my_box,
+        "reserved": reserved,
+        "rows": counter_rows(view, my_view, allowed, wait),
+        "market": market_tokens(view, allowed, wait, rival_moved(turns)),
+        "takes_json": json.dumps([list(t) for t in allowed.takes]),
+        "can_pass": allowed.passing,
+        "pass_action": action_json({"type": "pass"}),
+        "returning": allowed.returning,
+        "excess": held - rules["hand_limit"],
+        "held": held,
+        "return_rows": return_rows(view, my_view) if allowed.returning and my_view else [],
+        "choosing": customer_choices(allowed, view) if allowed.customers else [],
+        "log": [
+            event_text(e, names, rules)
+            for e in reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])
+        ],
+        "log_total": len(view["log"]),
+        "final": standings(view, names) if view["over"] else None,
+        "piles": [(t, rules["tier_names"][t], view["piles"][t]) for t in ("1", "2", "3")],
+        "hand_limit": rules["hand_limit"],
+        "reserve_limit": rules["reserve_limit"],
+    }

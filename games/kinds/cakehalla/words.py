@@ -1,0 +1,68 @@
+"""Cakehalla's names in words and the small pieces every part of its table writes alike:
+an ingredient's label, shape and drawing, an action as the JSON a button posts, lists in words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from games.engines.cakehalla import View
+from games.kinds.base import SeatRow
+
+SHAPES = {
+    "sugar": "white cube",
+    "blueberry": "blue circle",
+    "matcha": "green leaf",
+    "cherry": "red heart",
+    "cocoa": "brown bean",
+    "saffron": "gold star",
+}
+
+
+def token_art(name: str) -> str:
+    """The static path of an ingredient token's drawing."""
+    return f"cakehalla/tokens/{name}.svg"
+
+
+def label(name: str) -> str:
+    """An ingredient's name as players read it."""
+    return name.capitalize()
+
+
+def action_json(action: Mapping[str, object]) -> str:
+    """An action as the JSON a button posts."""
+    return json.dumps(action, separators=(",", ":"))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def offer_json(kind: str, key: str, value: int | str) -> str:
+    """The JSON of a one-field action ({"type": kind, key: value}), written once per process:
+    the counter offers about thirty of them to every viewer on every push."""
+    return action_json({"type": kind, key: value})
+
+
+def and_list(parts: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 2 else parts)
+
+
+def count_list(amounts: Mapping[str, int]) -> str:
+    """'2 Sugar, 1 Cocoa' for a count per ingredient."""
+    return ", ".join(f"{n} {label(name)}" for name, n in amounts.items() if n)
+
+
+def tokens(view: View) -> list[str]:
+    """Every ingredient token in the market's order, the wild one last."""
+    rules = view["rules"]
+    return [*rules["ingredients"], rules["wild"]]
+
+
+def player_names(view: View, seats: Sequence[SeatRow], seat_names: tuple[str, ...]) -> list[str]:
+    """The display name of each seat position: the seat's name and who sits there."""
+    by_position = {s.position: s.user.username for s in seats if s.position is not None}
+    return [
+        f"{seat_names[i]} ({by_position[i]})" if i in by_position else seat_names[i]
+        for i in range(len(view["seats"]))
+    ]

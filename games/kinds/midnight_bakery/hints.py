@@ -1,0 +1,154 @@
+"""Midnight Bakery's hints: what each face scores in one line (on every card of the batch), and
+a practice table's advice (games/services/hints.py): the pastry to keep in words and one line of
+why, from the seat's own batch and case only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.engines.midnight_bakery import Action, View
+from games.engines.midnight_bakery.bots import LOAVES, TART_VALUE
+from games.engines.midnight_bakery.scoring import bun_points
+
+# What each face scores, in one line (rules/midnight-bakery.md's numbers): the board shows it on
+# every card of the batch (its title, its description, a small line under its name). Every face
+# of the deck has one (tests/kinds/midnight_bakery/test_hints.py).
+HINTS: dict[str, str] = {
+    "croissant": "A pair scores 4.",
+    "macaron": "Three score 9.",
+    "bun": "1, 3, 5, 8, 12 for 1 to 5 buns; +3 each after.",
+    "baguette-1": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
+    "baguette-2": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
+    "baguette-3": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
+    "jam": "Scores 1, or 5 glazed.",
+    "fruit": "Scores 2, or 6 glazed.",
+    "chocolate": "Scores 3, or 7 glazed.",
+    "truffle": "At dawn: most truffles 7, none -3.",
+    "glaze": "+4 on your best unglazed tart.",
+    "peel": "Scores 0. Later, take two at once.",
+}
+
+
+def hint(face: str) -> str:
+    """What a face scores, in one line ("" for a face with no hint)."""
+    return HINTS.get(face, "")
+
+
+def later_batches(view: View, taking: int) -> list[int]:
+    """The most cards each later pick of this bake could hand this seat, in order, once it takes
+    `taking` from its batch now: every batch with cards loses at least one a pick (each baker
+    keeps one or more, the owl snatches one) and passes along the ring, and a baker whose batch
+    is empty sits out. Read off the public batch sizes only (a rival's locked choice is hidden:
+    a Peel spent on it now may leave a batch shorter still)."""
+    me = view["seat"]
+    if me is None:
+        return []
+    seats = view["seats"]
+    step = 1 if view["direction"] == "next" else -1
+    after = [max(0, seat["batch_count"] - 1) for seat in seats]
+    after[me] = max(0, len(view["batch"]) - taking)
+    sizes = []
+    for passes in range(1, max(after) + 1):
+        size = after[(me - step * passes) % len(seats)] - (passes - 1)
+        if size > 0:
+            sizes.append(size)
+    return sizes
+
+
+def later_cards(view: View, taking: int, peels: int) -> int:
+    """The most cards this seat could still keep in this bake after this pick: one a later pick,
+    and one more for each of its `peels` spent on a pick with two cards or more."""
+    sizes = later_batches(view, taking)
+    return len(sizes) + min(peels, sum(1 for n in sizes if n >= 2))
+
+
+def peels_in_case(view: View) -> int:
+    """The Peels in this seat's case now."""
+    seat = view["seat"]
+    case = view["seats"][seat]["case"] if seat is not None else []
+    return sum(1 for card in case if card["face"] == "peel")
+
+
+LAST_PICK = "This is your last pick of the bake"
+
+
+def keep_why(view: View, face: str) -> str:
+    """Why keeping one more of this face helps, read off the seat's own case (public) and the
+    picks still to come this bake; it promises no card that no later pick can bring."""
+    seat = view["seat"]
+    case = view["seats"][seat]["case"] if seat is not None else []
+    count = sum(1 for card in case if card["face"] == face)
+    mine = view["seats"][seat] if seat is not None else None
+    later = later_cards(view, 1, peels_in_case(view))
+    if face == "croissant":
+        if count % 2:
+            return "It completes your croissant pair (4 points)."
+        if later:
+            return "It starts a croissant pair: a pair scores 4."
+        return f"{LAST_PICK}: a croissant without its pair scores 0."
+    if face == "macaron":
+        have = count % 3 + 1
+        if have == 3:
+            return "It completes three macarons (9 points)."
+        if later >= 3 - have:
+            return f"Three macarons score 9: it makes {have} of 3."
+        if not later:
+            return f"{LAST_PICK}: macarons score only in threes, so it adds nothing."
+        return "Macarons score only in threes, and too few cards can still come to you this bake."
+    if face == "bun":
+        gain = bun_points(count + 1) - bun_points(count)
+        points = "1 point" if gain == 1 else f"{gain} points"
+        return f"Buns grow in worth: your bun number {count + 1} adds {points}."
+    if face in TART_VALUE:
+        value = TART_VALUE[face]
+        if mine is not None and mine["waiting_glazes"]:
+            return f"A glaze waits in your case: this tart scores {value + 4}."
+        if later:
+            return f"It scores {value} now, {value + 4} once glazed."
+        return f"It scores {value}: no glaze can come to it after your last pick of the bake."
+    if face == "glaze":
+        unglazed = any(c["face"] in TART_VALUE and not c["glazed"] for c in case)
+        if unglazed:
+            return "It glazes a tart in your case: +4 points."
+        if later:
+            return "It waits for your next tart: +4 points then."
+        return f"{LAST_PICK} and no tart of yours waits for it: a glaze alone scores 0."
+    if face in LOAVES:
+        loaves = LOAVES[face]
+        more = "1 loaf" if loaves == 1 else f"{loaves} loaves"
+        return f"It adds {more} in the race for most loaves (most score 7)."
+    if face == "truffle":
+        have = mine["truffles"] if mine is not None else 0
+        return f"At dawn most truffles score 7 and none -3; you have {have}."
+    if face == "peel":
+        if any(n >= 2 for n in later_batches(view, 1)):
+            return "A Peel lets you take two cards at once on a later pick of this bake."
+        return "A Peel scores 0, and no later pick of this bake holds two cards for it to take."
+    return hint(face) or "The greedy bot scores it highest from what you can see."
+
+
+def peel_why(view: View, faces: Sequence[str]) -> str:
+    """Why spend the Peel on these two now, as the rules have it: it takes both from this batch,
+    then leaves the game; one left unused scores 0 when the bake ends."""
+    used = "Your Peel takes both from this batch, then leaves the game."
+    if "peel" in faces:
+        if any(n >= 2 for n in later_batches(view, 2)):
+            return f"{used} The Peel you take stays in your case for a later pick of this bake."
+        return f"{used} The Peel you take scores 0: no later pick of this bake holds two cards."
+    if any(n >= 2 for n in later_batches(view, 1)):
+        return f"{used} Two cards now are worth more than saving it for a later pick of this bake."
+    return f"{used} No later pick of this bake holds two cards for it, and unused it scores 0."
+
+
+def advise(view: View, action: Action) -> tuple[str, str]:
+    """The suggested keep (or peel) in words and one line of why, from the seat's own view."""
+    names = {c["id"]: c["name"] for c in view["batch"]}
+    faces = {c["id"]: c["face"] for c in view["batch"]}
+    if action["type"] == "peel":
+        first, second = (names.get(c, "pastry") for c in action["cards"])
+        return (
+            f"Use your Peel: take the {first}, then the {second}.",
+            peel_why(view, [faces.get(c, "") for c in action["cards"]]),
+        )
+    card = action["card"]
+    return f"Keep the {names.get(card, 'pastry')}.", keep_why(view, faces.get(card, ""))

@@ -1,0 +1,48 @@
+"""A finished night replayed: each baker's batch at a moment, and a move in words (the choice
+kept face down through a rival's eyes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.engines import midnight_bakery as engine
+from games.engines.midnight_bakery import Action, State
+from games.kinds.base import SeatRow, player_name
+from games.kinds.midnight_bakery.board import art
+
+
+def hands(state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    """Each baker's batch at this moment, from their own view (the locked pick marked)."""
+    out = []
+    for seat in sorted(seats, key=lambda s: s.position or 0):
+        own = engine.view(state, seat.position)
+        cards = [{**c, "art": art(c["face"])} for c in own["batch"]]
+        out.append({"player": player_name(seats, seat.position or 0), "cards": cards})
+    return out
+
+
+def move_words(
+    before: State,
+    after: State,
+    seat: int,
+    action: Action,
+    seats: Sequence[SeatRow],
+    eyes: int | None = None,
+) -> tuple[str, list[str]]:
+    """What the baker chose, and the public events it set off.
+
+    Through another seat's eyes the choice itself stays face down, as it was at the table.
+    """
+    names = {c["id"]: c["name"] for c in engine.view(before, seat)["batch"]}
+    who = player_name(seats, seat)
+    if eyes is not None and eyes != seat:
+        said = f"{who} made their choice, face down."
+    elif action["type"] == "peel":
+        first, second = (names.get(c, c) for c in action["cards"])
+        said = f"{who} used the peel: a {first}, then a {second}."
+    else:
+        said = f"{who} chose a {names.get(action['card'], action['card'])}."
+    seen = len(engine.view(before, None)["log"])
+    events = [e["text"] for e in engine.view(after, None)["log"][seen:]]
+    return said, events
