@@ -399,7 +399,7 @@ if BOT_MOVES not in {"after-commit", "inline"}:
 BOT_THREADS = env_int("BOT_THREADS", 2)
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 
-# Threads a Daphne process renders its sockets' pushes on (games/live/consumer.py). One thread
+# Threads a Daphne process renders its sockets' pushes on (games/live/push_threads.py). One thread
 # shared by every socket (Channels' default) queued pushes behind each other's database round trips.
 PUSH_THREADS = env_int("PUSH_THREADS", 4)
 
