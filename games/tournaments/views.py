@@ -250,7 +250,7 @@ def chat(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     except services.ServiceError as refusal:
         if not request.htmx:
             return refused(request, tournament, str(refusal), refusal.status)
-        # 422, not 400: base.html's htmx config swaps a 400 in (see games.web.tables.chat_change).
+        # 422, not 400: base.html's htmx config swaps a 400 in (see games.web.chat.chat_change).
         status = 422 if refusal.status == 400 else refusal.status
         return HttpResponse(chat_refusal(str(refusal)), status=status)
     if not request.htmx:
