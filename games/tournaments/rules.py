@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games import catalog
 from games.models import TURN_BASED, Game
-from games.tournaments import draw
+from games.tournaments import scoring
 from games.tournaments.models import Tournament
 from games.tournaments.services.entry import LATE_JOIN_CUTOFF
 
@@ -55,7 +55,7 @@ def rules(tournament: Tournament) -> list[tuple[str, str]]:
     )
     own = bool(tournament.place_points)
     points = "; ".join(
-        f"at a table of {n}: {points_words(draw.place_points(n, tournament.place_points))}"
+        f"at a table of {n}: {points_words(scoring.place_points(n, tournament.place_points))}"
         for n in sizes(tournament)
     )
     said = [
@@ -122,7 +122,7 @@ def bye_words(tournament: Tournament) -> str:
             "When the count does not divide into tables, house bots fill the last table, "
             "so everyone plays."
         )
-    points = draw.bye_points(tournament.seats, tournament.place_points)
+    points = scoring.bye_points(tournament.seats, tournament.place_points)
     return (
         "When the count does not divide into tables, who is left over sits the round out "
         f"with a bye worth {points:g} points (the middle place's at a full table): the lowest "
