@@ -1,16 +1,18 @@
-"""Bakehouse settings: one module, configured from environment variables."""
+"""Bakehouse settings: configured from environment variables (read through bakery_site/env.py);
+the channel layers' Redis settings are bakery_site/channel_layers.py, mail's bakery_site/mail.py."""
 
 import os
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import dj_database_url
-import dj_email_url
 import django_stubs_ext
 from csp.constants import NONE, SELF
-from django.core.exceptions import ImproperlyConfigured
+
+from bakery_site.channel_layers import default_layer
+from bakery_site.env import env_flag, env_int
+from bakery_site.mail import email_settings
 
 # Django's generic classes (ModelAdmin[Game], ModelForm[User] ...) subscriptable at run time too,
 # as django-stubs types them.
@@ -18,19 +20,7 @@ django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-
-def env_flag(name: str, default: bool) -> bool:
-    """Read a true/false environment variable."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    """Read a whole-number environment variable."""
-    return int(os.environ.get(name, "").strip() or default)
-
+# --- the site: debug, secrets, hosts, apps, templates, database ----------------------------------
 
 # Off unless asked for: `make dev` sets DEBUG=1.
 DEBUG = env_flag("DEBUG", False)
@@ -149,62 +139,11 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_flag("DB_POOL",
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "5")),
     }
 
+# --- the channel layer and the cache -------------------------------------------------------------
+
+# Redis when REDIS_URL is set (CHANNEL_LAYER chooses pubsub or core, REDIS_POOL_MAX its pool:
+# bakery_site/channel_layers.py), else each process's own memory.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# channels-redis waits up to 5 s for a message (BZPOPMIN); redis-py 8 reads with a 5 s timeout by
-# default, so a quiet socket's wait timed out and crashed its consumer (channels_redis#422).
-REDIS_SOCKET_TIMEOUT = 15.0
-# Redis connections per process (each command in flight holds one; a mass disconnect makes
-# hundreds of group changes at once): past this many a command waits, up to REDIS_POOL_WAIT s.
-REDIS_POOL_MAX = env_int("REDIS_POOL_MAX", 50)
-REDIS_POOL_WAIT = 10.0
-
-
-def redis_host(url: str) -> dict[str, Any]:
-    """How each process talks to Redis: waits outlast the blocking pop, dead connections are
-    replaced, and a command that met a connection Redis dropped is retried on a fresh one."""
-    from redis.asyncio.retry import Retry
-    from redis.backoff import ExponentialBackoff
-
-    return {
-        "address": url,
-        "socket_timeout": REDIS_SOCKET_TIMEOUT,
-        "socket_connect_timeout": 2.0,
-        "health_check_interval": 10,
-        "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
-    }
-
-
-def redis_layer(url: str, prefix: str) -> dict[str, Any]:
-    """The core channel layer on Redis (CHANNEL_LAYER=core): each socket's messages are a sorted
-    set of its own, popped with a round trip per message; a burst of commands waits for a pooled
-    connection (games/live/channel_layer.py)."""
-    host = {**redis_host(url), "max_connections": REDIS_POOL_MAX, "timeout": REDIS_POOL_WAIT}
-    # Several sites (or test runs) can share one Redis under different prefixes.
-    return {
-        "BACKEND": "games.live.channel_layer.WaitingPoolLayer",
-        "CONFIG": {"hosts": [host], "prefix": prefix},
-    }
-
-
-def pubsub_layer(url: str, prefix: str) -> dict[str, Any]:
-    """The channel layer on Redis pub/sub (the default): a group message is one PUBLISH, streamed
-    once to each process that has a socket in the group; the core layer stores it for each socket
-    and each socket's process pops it with a round trip of its own. A broken subscription is told
-    to the sockets, which close or catch up (games/live/layer_watch.py)."""
-    return {
-        "BACKEND": "games.live.channel_layer.HealingPubSubLayer",
-        "CONFIG": {"hosts": [redis_host(url)], "prefix": prefix},
-    }
-
-
-def default_layer(url: str, prefix: str) -> dict[str, Any]:
-    """The layer CHANNEL_LAYER names (pubsub or core) on this Redis."""
-    kind = os.environ.get("CHANNEL_LAYER", "pubsub")
-    if kind not in {"pubsub", "core"}:
-        raise ImproperlyConfigured(f"CHANNEL_LAYER is pubsub or core, not {kind!r}")
-    return pubsub_layer(url, prefix) if kind == "pubsub" else redis_layer(url, prefix)
-
-
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": default_layer(REDIS_URL, os.environ.get("REDIS_PREFIX", "asgi"))}
 else:
@@ -222,6 +161,8 @@ if CACHE_URL:
             "KEY_PREFIX": "bakehouse",
         }
     }
+
+# --- accounts ------------------------------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -251,29 +192,7 @@ AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 # all from 127.0.0.1, raise it.
 SIGNUPS_PER_CLIENT = env_int("SIGNUPS_PER_CLIENT", 5)
 
-
-def mail_folder(file_url: str) -> str:
-    """The folder a file:// EMAIL_URL names, always absolute: dj-email-url reads file:///tmp/mail
-    as the relative tmp/mail (it wants four slashes), but both spellings mean /tmp/mail."""
-    parts = urlsplit(file_url)
-    if parts.netloc not in {"", "localhost"}:
-        raise ImproperlyConfigured(
-            f"EMAIL_URL names a folder by its path, e.g. file:///tmp/mail, not {file_url!r}"
-        )
-    return "/" + parts.path.lstrip("/")
-
-
-def email_settings(url: str) -> dict[str, Any]:
-    """Django's EMAIL_* settings from one URL (dj-email-url): console://, smtp://host:25,
-    submission://user:password@host (STARTTLS on 587), smtp://host:465?ssl=1, dummy://."""
-    conf: dict[str, Any] = dj_email_url.parse(url)
-    if "EMAIL_BACKEND" not in conf:
-        raise ImproperlyConfigured(f"EMAIL_URL has an unknown scheme: {url.split(':', 1)[0]!r}")
-    if url.startswith("file:"):
-        conf["EMAIL_FILE_PATH"] = mail_folder(url)
-    # Parts the URL leaves out keep Django's defaults (no user, port 25 ...).
-    return {key: value for key, value in conf.items() if value not in (None, "")}
-
+# --- mail and notifications ----------------------------------------------------------------------
 
 # Mail (address verification, password resets): printed to the console unless EMAIL_URL names
 # a server, so `make run` needs none.
@@ -320,6 +239,8 @@ PUSH_SERVICE_HOSTS = [
     if host.strip()
 ]
 
+
+# --- language, static files, HTTPS, content security, logging ------------------------------------
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -389,6 +310,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+# --- the live site: bots, pushes, presence, clocks, the house table, tournaments -----------------
+
 # Bot moves run after the request, each in its own short transaction (games/live/runner.py).
 # "after-commit": this process's runner makes them off the request, and its sweep wakes games
 # where a bot must act and nothing moved for BOT_SWEEP_SECONDS (after a restart). "inline": at
@@ -399,7 +322,7 @@ if BOT_MOVES not in {"after-commit", "inline"}:
 BOT_THREADS = env_int("BOT_THREADS", 2)
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 
-# Threads a Daphne process renders its sockets' pushes on (games/live/consumer.py). One thread
+# Threads a Daphne process renders its sockets' pushes on (games/live/push_threads.py). One thread
 # shared by every socket (Channels' default) queued pushes behind each other's database round trips.
 PUSH_THREADS = env_int("PUSH_THREADS", 4)
 

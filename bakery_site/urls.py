@@ -6,9 +6,8 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
+from games.web import health, lobby, people
 from games.web import history as game_views_history
-from games.web import people
-from games.web import tables as game_views
 
 # Every 404 says what was not found in the site's words (never "No Game matches the given query.").
 handler404 = "games.web.errors.not_found"
@@ -16,8 +15,8 @@ handler404 = "games.web.errors.not_found"
 FAVICON = "img/favicon.svg"  # also base.html's <link rel="icon">, swapped by notify.js on a move
 
 urlpatterns = [
-    path("", game_views.lobby, name="lobby"),
-    path("healthz", game_views.healthz, name="healthz"),
+    path("", lobby.lobby, name="lobby"),
+    path("healthz", health.healthz, name="healthz"),
     # Browsers ask for /favicon.ico on their own: the page's one icon, a small SVG among the
     # static files. Not a permanent redirect: in production its name carries the file's hash,
     # which changes with the icon.

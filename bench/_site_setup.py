@@ -293,21 +293,22 @@ def _timed(render: Callable[..., T], work: ConsumerWork) -> Callable[..., T]:
 def consumer_work() -> Iterator[ConsumerWork]:
     """Count the consumers' queries and new connections, and time their renders, meanwhile.
 
-    Every render_* function the consumers module imported is timed while this lasts, and so is
-    all sync work the event loop hands to threads other than the move thread (the consumers').
+    Every render_* function the sockets' pushes (games/live/pushes.py) imported is timed while
+    this lasts, and so is all sync work the event loop hands to threads other than the move
+    thread (the consumers').
     """
     from asgiref.sync import SyncToAsync
 
-    from games.live import consumer
+    from games.live import pushes
 
     work = ConsumerWork()
     originals = {
-        name: getattr(consumer, name)
-        for name in dir(consumer)
-        if name.startswith("render_") and callable(getattr(consumer, name))
+        name: getattr(pushes, name)
+        for name in dir(pushes)
+        if name.startswith("render_") and callable(getattr(pushes, name))
     }
     for name, render in originals.items():
-        setattr(consumer, name, _timed(render, work))
+        setattr(pushes, name, _timed(render, work))
     handler = SyncToAsync.thread_handler
 
     def busy(self: SyncToAsync, *args: Any, **kwargs: Any) -> Any:
@@ -327,7 +328,7 @@ def consumer_work() -> Iterator[ConsumerWork]:
         _watching.remove(work)
         SyncToAsync.thread_handler = handler  # type: ignore[method-assign]
         for name, render in originals.items():
-            setattr(consumer, name, render)
+            setattr(pushes, name, render)
 
 
 def bare_socket() -> Any:

@@ -16,7 +16,7 @@ import statistics
 import time
 from collections import Counter
 
-from games.tournaments import draw
+from games.tournaments import draw, pairs, scoring
 
 PEOPLE = int(os.environ.get("BENCH_TOURNEY_PEOPLE", "1000"))
 RUNS = int(os.environ.get("BENCH_TOURNEY_RUNS", "9"))
@@ -29,9 +29,9 @@ def cpu_ms(fn) -> float:
     return (time.process_time() - start) * 1000
 
 
-def field(rng: random.Random) -> list[draw.Standing]:
+def field(rng: random.Random) -> list[scoring.Standing]:
     return [
-        draw.Standing(
+        scoring.Standing(
             i,
             rng.choice([0, 2, 4, 6, 8, 10, 12]),
             rng.randrange(60),
@@ -43,12 +43,12 @@ def field(rng: random.Random) -> list[draw.Standing]:
     ]
 
 
-def random_history(rng: random.Random, rounds: int) -> Counter[draw.Pair]:
-    met: Counter[draw.Pair] = Counter()
+def random_history(rng: random.Random, rounds: int) -> Counter[pairs.Pair]:
+    met: Counter[pairs.Pair] = Counter()
     for _ in range(rounds):
         ids = rng.sample(range(1, PEOPLE + 1), PEOPLE)
         for at in range(0, PEOPLE, 4):
-            met.update(draw.pairs_of(ids[at : at + 4]))
+            met.update(pairs.pairs_of(ids[at : at + 4]))
     return met
 
 
@@ -57,16 +57,16 @@ def swiss() -> None:
     people = field(rng)
     typical = random_history(rng, 4)
     hard = Counter(typical)
-    order = [s.entrant for s in draw.ranked(people)]
+    order = [s.entrant for s in scoring.ranked(people)]
     for at in range(0, PEOPLE, 4):
-        hard.update(draw.pairs_of(order[at : at + 4]))
-    blocked = {draw.pair(*rng.sample(range(1, PEOPLE + 1), 2)) for _ in range(300)}
+        hard.update(pairs.pairs_of(order[at : at + 4]))
+    blocked = {pairs.pair(*rng.sample(range(1, PEOPLE + 1), 2)) for _ in range(300)}
     for label, met, blocks in (("typical", typical, set()), ("hard", hard, blocked)):
         times = [
             cpu_ms(lambda m=met, b=blocks: draw.swiss(people, 4, 3, m, b)) for _ in range(RUNS)
         ]
         seating = draw.swiss(people, 4, 3, met, blocks)
-        repeats = sum(met.get(p, 0) for t in seating.tables for p in draw.pairs_of(t))
+        repeats = sum(met.get(p, 0) for t in seating.tables for p in pairs.pairs_of(t))
         print(
             f"Swiss round of {PEOPLE} into tables of 4 ({label}): "
             f"{statistics.median(times):.1f} ms CPU median, {len(seating.tables)} tables, "
@@ -89,7 +89,7 @@ def arena() -> None:
             )
             for i in rng.sample(range(1, PEOPLE + 1), 4 + WAITING)
         ]
-        blocked = {draw.pair(*rng.sample([f.entrant for f in freed], 2))}
+        blocked = {pairs.pair(*rng.sample([f.entrant for f in freed], 2))}
         times.append(cpu_ms(lambda f=freed, b=blocked: draw.arena(f, 4, 3, now, 20.0, b)))
     print(
         f"arena re-seating of a finished table ({4 + WAITING} free of {PEOPLE}): "

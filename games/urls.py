@@ -3,9 +3,11 @@
 from django.urls import path
 
 from games.web import (
+    chat,
     friends,
     history,
     inbox,
+    lobby,
     moderation,
     rules,
     tables,
@@ -17,9 +19,9 @@ from games.web import (
 app_name = "games"
 
 urlpatterns = [
-    path("new/", tables.new_game, name="new"),
+    path("new/", lobby.new_game, name="new"),
     path("history/", history.history_list, name="history"),
-    path("quick/", tables.quick_night, name="quick"),
+    path("quick/", lobby.quick_night, name="quick"),
     path("rules/<slug:slug>/", rules.how_to_play, name="rules"),
     path("<int:game_id>/", tables.table, name="table"),
     path("<int:game_id>/board/", tables.board, name="board"),
@@ -38,10 +40,10 @@ urlpatterns = [
     path("<int:game_id>/export.json", history.export_game, name="export"),
     path("<int:game_id>/rematch/", tables.rematch, name="rematch"),
     path("<int:game_id>/rematch/decline/", tables.decline_rematch, name="decline_rematch"),
-    path("<int:game_id>/chat/", tables.chat, name="chat"),
-    path("<int:game_id>/chat/log/", tables.chat_log, name="chat_log"),
-    path("<int:game_id>/chat/mute/", tables.chat_mute, name="chat_mute"),
-    path("<int:game_id>/chat/unmute/", tables.chat_unmute, name="chat_unmute"),
+    path("<int:game_id>/chat/", chat.chat, name="chat"),
+    path("<int:game_id>/chat/log/", chat.chat_log, name="chat_log"),
+    path("<int:game_id>/chat/mute/", chat.chat_mute, name="chat_mute"),
+    path("<int:game_id>/chat/unmute/", chat.chat_unmute, name="chat_unmute"),
     path("<int:game_id>/report/", moderation.report, name="report"),
     path("friends/", friends.friends_page, name="friends"),
     path("friends/<str:username>/<slug:verb>/", friends.change, name="friend_change"),

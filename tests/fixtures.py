@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from bakery_site.settings import default_layer, redis_layer
+from bakery_site.channel_layers import default_layer, redis_layer
 from games import services
 from games.models import Game
 

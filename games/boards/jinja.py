@@ -75,7 +75,8 @@ class BoardVars(dict[str, Any]):
 
 @lru_cache(maxsize=1024)
 def static(path: str) -> str:
-    """A static file's URL (a card's is asked once, when its piece is first drawn: pieces.py)."""
+    """A static file's URL, kept per process: the regions ask for a few on every push (a card's
+    once, when its piece is first drawn: pieces.py); docs/performance.md has the figures."""
     return static_url(path)
 
 

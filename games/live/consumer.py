@@ -1,38 +1,43 @@
-"""The table's websocket: joins the game's group and pushes this user's board as HTML."""
+"""The table's websocket: joins the game's group and pushes this user's board as HTML.
+
+The consumer is the socket's life (connect, groups, limits, the messages it handles, closing);
+what it reads and renders is games/live/pushes.py, the moves sent on it games/live/socket_moves.py,
+and what it and its page say to each other games/live/protocol.py."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
-from datetime import timedelta
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.urls import reverse
-from django.utils.html import format_html
 from redis.exceptions import RedisError
 
 from games import outages
-from games.access import can_watch, invited_to, watch_refused
-from games.boards import Sent, board_message, render_diff, render_whole, shared
-from games.boards.chat import render_chat_log
+from games.access import invited_to
+from games.boards import Sent, board_message, shared
 from games.boards.inbox import badge_html
-from games.boards.shared import TableAt, table_at
-from games.engines import IllegalAction
+from games.boards.shared import TableAt
 from games.groups import group_name, user_group
 from games.live.layer_watch import unwatch, watch
+from games.live.protocol import (
+    DATABASE_AWAY,
+    LAYER_LOST,
+    NOT_FOUND,
+    TOO_MANY,
+    go_html,
+    is_move,
+    page_message,
+)
+from games.live.push_threads import off_loop
+from games.live.pushes import Push, Shown, arrived, chat_for, load_table, pushed
 from games.live.sessions import (
     SESSION_ENDED,
     SocketSession,
@@ -41,287 +46,20 @@ from games.live.sessions import (
     socket_owner,
     socket_session,
 )
-from games.models import Game
-from games.services import ServiceError, clocks, presence, rematch_arrived
-from games.services.moves import close_posted, play_posted
+from games.live.socket_moves import played, results_closed
+from games.services import presence
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
-R = TypeVar("R")
 
-LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
-DATABASE_AWAY = 3013  # the handshake met the database away: the page reconnects (not for good)
 DATABASE_RETRY = 2.0  # seconds before a push the database refused is tried again
-NOT_ALLOWED = 4403
-NOT_FOUND = 4404
-TABS_AT_TABLE = 4408  # this session holds presence.SOCKETS_AT_A_TABLE sockets at the table
-TABS_IN_ALL = 4409  # this session holds presence.SOCKETS_IN_ALL sockets at all tables
-TOO_MANY = 4429
-MAX_MESSAGE = 4096  # a move's fields (its action at most games.services.moves.MAX_ACTION_CHARS) fit
-MAX_FIELDS = 8
 FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 50  # a quick player against bots sends about two moves a second
 RESYNC_EVERY = 1.0
-SENT_FORMS = ("play", "close_results")  # the board's forms live.js sends on the socket
-
-
-_push_pool: ThreadPoolExecutor | None = None
-_push_pool_lock = threading.Lock()
-
-
-def push_pool() -> ThreadPoolExecutor:
-    """The threads this process's sockets read and render on (settings.PUSH_THREADS)."""
-    global _push_pool
-    with _push_pool_lock:
-        if _push_pool is None:
-            _push_pool = ThreadPoolExecutor(settings.PUSH_THREADS, thread_name_prefix="pushes")
-        return _push_pool
-
-
-def off_loop(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """Run sync code (database, rendering) on a push thread, so one socket's round trips never
-    queue every other socket's push behind them; each socket still pushes one thing at a time
-    (GameConsumer.pushing), and the shared caches it reads lock themselves (boards/shared.py)."""
-    run: Callable[..., Awaitable[T]] = database_sync_to_async(
-        fn, thread_sensitive=False, executor=push_pool()
-    )
-    return run
 
 
 def now() -> float:
     """The consumer's clock (seconds, monotonic)."""
     return time.monotonic()
-
-
-def load_table(
-    game_id: int, user: Any, invited: list[int]
-) -> tuple[TableAt, None] | tuple[None, int]:
-    """The table as stored now if this user may watch it, else the close code that says why: one
-    read serves the access checks and the first board."""
-    try:
-        table = table_at(game_id)
-    except Game.DoesNotExist:
-        return None, NOT_FOUND
-    refused = NOT_FOUND if not can_watch(table.game, user, invited) else None
-    if refused is None and watch_refused(table.game, user, table.seats):
-        refused = NOT_ALLOWED
-    if refused is not None:
-        shared.forget_unserved(game_id)  # read for the check alone
-        return None, refused
-    return table, None
-
-
-def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | None:
-    """This viewer's chat lines ("" if they may not read it), or None if the session ended."""
-    if session is not None and not session.alive():
-        return None
-    table = table_at(game_id)  # the seats as this process's sockets share them
-    return render_chat_log(table.game, user, table.seats)
-
-
-CAPPED = {presence.AT_A_TABLE: TABS_AT_TABLE, presence.IN_ALL: TABS_IN_ALL}
-
-
-def arrived(table: TableAt, channel: str, user: Any, owner: str) -> TableAt | int:
-    """The socket's row written (and announced to the table); the table as just read (or newer),
-    with who is at it now, this person included, kept for the table's other sockets here. Or,
-    past a cap of its owner's open sockets, the close code that says which."""
-    passed = presence.opened(channel, table.game.pk, getattr(user, "pk", None), owner)
-    if passed:
-        return CAPPED[passed]
-    if awaits_arrivals(table, user) and rematch_arrived(table.game.pk):
-        return table_at(table.game.pk, presence_stamp=time.time())  # its clocks started now
-    return table_at(table.game.pk, table.game.version, presence_stamp=time.time())
-
-
-def awaits_arrivals(table: TableAt, user: Any) -> bool:
-    """Whether this person coming may start a rematch's first clocks: they sit at a rematch
-    dealt within the arrival grace (read from the table as it is, no query)."""
-    game = table.game
-    if game.rematch_of_id is None or game.status != Game.Status.RUNNING or not game.started_at:
-        return False
-    if not any(s.user_id == getattr(user, "pk", None) for s in table.seats):
-        return False
-    return clocks.now() - game.started_at <= timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)
-
-
-def fresh(
-    game_id: int,
-    session: SocketSession | None,
-    version: int | None,
-    known: TableAt | None = None,
-    stamp: float | None = None,
-) -> TableAt | None:
-    """The table at `version` or later (shared by this process's sockets; `known` if already
-    read), its presence read after `stamp`, or None if the socket's session has ended."""
-    if session is not None and not session.alive():
-        return None
-    return known or table_at(game_id, version, stamp)
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What a socket has sent: the version and status of its board, and each region's prints."""
-
-    version: int
-    status: str
-    prints: Sent
-
-
-@dataclass(frozen=True)
-class Push:
-    """What a socket sends next: the close code that ends it, or the board (whole or the regions
-    that changed, "" if none did) and what it has then sent."""
-
-    close: int | None
-    html: str = ""
-    version: int = -1
-    status: str = ""
-    prints: Sent = field(default_factory=dict)
-
-
-def pushed(
-    game_id: int,
-    user: Any,
-    session: SocketSession | None,
-    shown: Shown,
-    whole: bool,
-    version: int | None = None,
-    known: TableAt | None = None,
-    stamp: float | None = None,
-) -> Push:
-    """The table read again (see fresh) and rendered for this viewer: whole if asked, and always
-    when the phase moved (a lobby on screen has no regions a diff could land in), whatever
-    message found it (a presence change can read a start before the start's own push comes).
-
-    `version`: an announced version; the table as this process already read it will do if
-    it is that new (the table's other sockets here read it once for all). `known`: the table
-    just read (on connect), pushed as it is. `stamp`: when a presence change was announced;
-    presence read before it is read again.
-    """
-    table = fresh(game_id, session, version, known, stamp)
-    if table is None:
-        return Push(SESSION_ENDED)
-    game = table.game
-    if game.status != shown.status and watch_refused(game, user, table.seats):
-        return Push(NOT_ALLOWED)  # the game started, and the host keeps it from you
-    if whole or game.status != shown.status:
-        html, prints = render_whole(game, user, table)
-    else:
-        html, prints = render_diff(game, user, shown.prints, shown.version, table)
-    return Push(None, html, game.version, game.status, prints)
-
-
-def page_message(text: str | None) -> dict[str, Any] | None:
-    """A well-formed message from the table's page, else None: a resync request (the version it
-    shows), or a move or the closing of results (the fields its board form would post, as
-    strings)."""
-    if text is None or len(text.encode()) > MAX_MESSAGE:
-        return None
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(message, dict):
-        return None
-    if message.get("type") == "resync":
-        version = message.get("version")
-        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-            return None
-        return message
-    if message.get("type") in SENT_FORMS:
-        fields = message.get("fields")
-        if not isinstance(fields, dict) or len(fields) > MAX_FIELDS:
-            return None
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
-            return None
-        return message
-    return None
-
-
-def is_move(text: str | None) -> bool:
-    """Whether a page's message is one of its forms (a move), not a resync request."""
-    message = page_message(text)
-    return message is not None and message["type"] in SENT_FORMS
-
-
-def answered(
-    game_id: int,
-    user: Any,
-    session: SocketSession | None,
-    shown: Shown,
-    make: Callable[[], R],
-    then: Callable[[R], Push],
-    what: str,
-) -> Push:
-    """What a socket sends back for a form its page sent on it, made as if posted
-    (games.services.moves): `then(make())` once made; refused, the words why and the board as
-    stored, as a refused post answers, and nothing is changed."""
-    if session is None:
-        refusal = "Log in to take a seat and play."
-    elif not session.alive():
-        return Push(SESSION_ENDED)
-    else:
-        try:
-            made = make()
-        except (ServiceError, IllegalAction) as error:
-            refusal = str(error)
-        except outages.OUTAGE:
-            raise  # told in words by GameConsumer.dispatch, without a board it cannot read
-        except Exception:  # its transaction rolled back: said as a failed post says it
-            logger.exception("%s on the socket to game %s failed", what, game_id)
-            refusal = "Something went wrong on our side; your tap was not taken."
-        else:
-            return then(made)
-    push = pushed(game_id, user, None, shown, True)
-    return replace(push, html=board_message(refusal) + push.html)
-
-
-def played(
-    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
-) -> Push:
-    """A move sent on the socket (see answered). Made, the answer is the version it made
-    (#move-made) and this viewer's regions that changed, at once (the table's announcement
-    follows for the other sockets)."""
-
-    def made(game: Game) -> Push:
-        push = pushed(game_id, user, None, shown, False, game.version)
-        return replace(push, html=move_made(game.version) + push.html)
-
-    return answered(
-        game_id, user, session, shown, lambda: play_posted(game_id, user, fields), made, "A move"
-    )
-
-
-def results_closed(
-    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
-) -> Push:
-    """Results closed on the socket (see answered): this viewer's regions that changed at the
-    version the close made (the table's announcement brings it to the person's other tabs).
-    Closed already, it is the whole board as stored (a push that never came is healed so)."""
-
-    def closed(game: Game | None) -> Push:
-        if game is None:
-            return pushed(game_id, user, None, shown, True)
-        return pushed(game_id, user, None, shown, False, game.version)
-
-    def close() -> Game | None:
-        return close_posted(game_id, user, fields)
-
-    return answered(game_id, user, session, shown, close, closed, "Closing results")
-
-
-def go_html(url: object) -> str:
-    """What sends a page to another of the site's paths (a table quick pairing seated its person
-    at): live.js follows it. Empty for anything but a path of this site."""
-    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
-        return ""
-    return format_html('<template id="page-go" data-url="{}"></template>', url)
-
-
-def move_made(version: int) -> str:
-    """What leads this socket's answer to its own move: the version the move made."""
-    return format_html('<template id="move-made" data-version="{}"></template>', version)
 
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stubs

@@ -26,8 +26,9 @@ from redis.exceptions import RedisError
 
 from games import outages
 from games.groups import user_group
-from games.live.consumer import LAYER_LOST, TOO_MANY, go_html, off_loop
 from games.live.layer_watch import unwatch, watch
+from games.live.protocol import LAYER_LOST, TOO_MANY, go_html
+from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, session_digest
 from games.live.sessions import socket_session as session_of
 from games.pairing import services

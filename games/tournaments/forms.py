@@ -11,7 +11,7 @@ from django import forms
 
 from games import catalog
 from games.models import Game
-from games.tournaments import draw, services
+from games.tournaments import scoring, services
 from games.tournaments.models import Tournament
 from games.tournaments.services.entry import (
     LIVE_PACES,
@@ -76,7 +76,9 @@ def choice(label: str, choices: Any, missing: str, wrong: str, **kwargs: Any) ->
 def default_points_words() -> str:
     """The default points by place, as the form states them."""
     most = max((s.max_players for s in catalog.available()), default=4)
-    said = [f"{n}: {'/'.join(f'{p:g}' for p in draw.place_points(n))}" for n in range(2, most + 1)]
+    said = [
+        f"{n}: {'/'.join(f'{p:g}' for p in scoring.place_points(n))}" for n in range(2, most + 1)
+    ]
     return "; ".join(said)
 
 

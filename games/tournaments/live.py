@@ -31,11 +31,12 @@ from redis.exceptions import RedisError
 from games import outages
 from games.boards.inbox import badge_html
 from games.groups import user_group
-from games.live.consumer import LAYER_LOST, NOT_FOUND, TOO_MANY, go_html, off_loop
 from games.live.layer_watch import unwatch, watch
+from games.live.protocol import LAYER_LOST, NOT_FOUND, TOO_MANY, go_html
+from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, session_digest
 from games.live.sessions import socket_session as session_of
-from games.tournaments import pages, services, shared
+from games.tournaments import chat_panel, pages, services, shared
 from games.tournaments.access import invited_to, may_see
 from games.tournaments.models import Tournament
 
@@ -102,7 +103,7 @@ def opened(tournament_id: int, user: Any, invited: list[int], view: View) -> Pus
     if board is None:
         return Push(close=NOT_FOUND)
     chat = shared.chat_at(tournament_id, None)
-    hidden = pages.hidden_authors(user)
+    hidden = chat_panel.hidden_authors(user)
     entrant = board.standing_of(user)
     if entrant is not None and not entrant.withdrawn:
         services.here(tournament_id, user.pk)
@@ -282,7 +283,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             return
         user = self.scope["user"]
         if time.monotonic() - self.hidden_at > CHAT_HIDDEN_KEPT:
-            self.hidden = await off_loop(pages.hidden_authors)(user)
+            self.hidden = await off_loop(chat_panel.hidden_authors)(user)
             self.hidden_at = time.monotonic()
 
         await self.send_html(await off_loop(chat_drawn)(self.tournament_id, stamp, self.hidden))

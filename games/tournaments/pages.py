@@ -1,8 +1,8 @@
 """What the tournament pages show, read with a fixed number of queries however many people
 entered: the standings (one query, services.standings), the tables of the round shown and the
-tables under way (one query each), the rules in words, and what one viewer sees of themselves.
-Read only: the services change the rows. The page's socket shares one read per version
-(shared.py); a page request reads its own."""
+tables under way (one query each), and what one viewer sees of themselves. Read only: the
+services change the rows. The page's socket shares one read per version (shared.py); a page
+request reads its own. The rules in words are rules.py; the chat panel, chat_panel.py."""
 
 from __future__ import annotations
 
@@ -14,15 +14,12 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
 
-from accounts.models import Block
-from games import catalog
 from games.boards import epoch_ms
-from games.models import TURN_BASED, Game, Mute
-from games.tournaments import draw, services
-from games.tournaments.models import ChatLine, Entrant, Table, Tournament
+from games.models import Game
+from games.tournaments import services
+from games.tournaments.models import Entrant, Table, Tournament
 from games.tournaments.services.base import ordinal
-from games.tournaments.services.chat import closed_because
-from games.tournaments.services.entry import LATE_JOIN_CUTOFF, check_join
+from games.tournaments.services.entry import check_join
 
 STANDINGS_PAGE = 50
 """Standing lines a page shows (the viewer's own line is always shown beside them)."""
@@ -323,161 +320,6 @@ def you_with_buttons(board: Board, user: Any, invite: str | None, at: datetime) 
     )
 
 
-# --- the rules in words -------------------------------------------------------------------
-
-
-def points_words(points: list[float]) -> str:
-    """6/4/2/0."""
-    return "/".join(f"{p:g}" for p in points)
-
-
-def sizes(tournament: Tournament) -> range:
-    """The table sizes this tournament may seat."""
-    return range(tournament.fewest, tournament.seats + 1)
-
-
-def pace_words(pace: str) -> str:
-    """A pace as its choice says it."""
-    return str(Game.Pace(pace).label) if pace in Game.Pace.values else pace
-
-
-def entry_words(tournament: Tournament) -> str:
-    """The entry conditions in a sentence."""
-    game = catalog.get(tournament.kind).name
-    low, high = tournament.rating_min, tournament.rating_max
-    needs = []
-    if low is not None and high is not None:
-        needs.append(f"a {game} rating from {low} to {high}")
-    elif low is not None:
-        needs.append(f"a {game} rating of at least {low}")
-    elif high is not None:
-        needs.append(f"a {game} rating of at most {high}")
-    if tournament.games_min:
-        needs.append(f"{tournament.games_min} rated games of {game}")
-    if tournament.age_min_days:
-        needs.append(f"an account at least {tournament.age_min_days} days old")
-    if not needs:
-        return "Open to everyone with an account."
-    return "Needs " + ", ".join(needs) + "."
-
-
-def rules(tournament: Tournament) -> list[tuple[str, str]]:
-    """The tournament's rules, each a heading and its words, as the page states them."""
-    spec = catalog.get(tournament.kind)
-    seats = (
-        f"{tournament.seats} people"
-        if tournament.fewest == tournament.seats
-        else f"{tournament.seats} people where the count allows, else as few as {tournament.fewest}"
-    )
-    own = bool(tournament.place_points)
-    points = "; ".join(
-        f"at a table of {n}: {points_words(draw.place_points(n, tournament.place_points))}"
-        for n in sizes(tournament)
-    )
-    said = [
-        ("Format", format_words(tournament)),
-        (
-            "Game",
-            f"{spec.name}; pace: {pace_words(tournament.pace)}. Every game is rated as any other.",
-        ),
-        ("Tables", f"Seat {seats}."),
-        (
-            "Points by place",
-            f"{points[:1].upper()}{points[1:]} ({'set by its creator' if own else 'the defaults'})."
-            " People who share a place share the points of the places they cover.",
-        ),
-    ]
-    if tournament.is_swiss:
-        said.append(("Bye", bye_words(tournament)))
-    else:
-        said.append(("Streak", streak_words(tournament)))
-        said.append(
-            (
-                "Pause",
-                "You may pause (you keep your points and get no new table) and come back "
-                "when you like.",
-            )
-        )
-    said += [
-        (
-            "Tie-breaks",
-            "1) points, 2) Buchholz (the sum of the points of everyone a person met, once per "
-            "meeting), 3) wins (first places), 4) rating at entry.",
-        ),
-        ("Away", away_words(tournament)),
-        ("Leaving", leaving_words(tournament)),
-        ("Blocks", "Two people where one blocks the other never share a table."),
-        ("Entry", entry_words(tournament)),
-    ]
-    if tournament.max_entrants is not None:
-        said.append(("Entrants", f"At most {tournament.max_entrants}."))
-    return said
-
-
-def format_words(tournament: Tournament) -> str:
-    """What kind of event it is, in a sentence."""
-    if tournament.is_swiss:
-        rounds = tournament.rounds or 0
-        return (
-            f"Swiss of {rounds} round{'s' if rounds != 1 else ''}: each round seats people by "
-            "their standing, the leaders together, and keeps people who met before apart where "
-            "it can."
-        )
-    late = int(LATE_JOIN_CUTOFF.total_seconds() // 60)
-    return (
-        f"Arena of {tournament.minutes} minutes: whoever finishes a table is seated again as "
-        f"soon as enough are free. No table starts after the end; those under way still count. "
-        f"Late entrants are taken until {late} minutes before the end."
-    )
-
-
-def bye_words(tournament: Tournament) -> str:
-    """The Swiss bye rule."""
-    if tournament.bye == Tournament.Bye.BOT:
-        return (
-            "When the count does not divide into tables, house bots fill the last table, "
-            "so everyone plays."
-        )
-    points = draw.bye_points(tournament.seats, tournament.place_points)
-    return (
-        "When the count does not divide into tables, who is left over sits the round out "
-        f"with a bye worth {points:g} points (the middle place's at a full table): the lowest "
-        "standing among those with the fewest byes."
-    )
-
-
-def streak_words(tournament: Tournament) -> str:
-    """The arena's streak bonus."""
-    if not tournament.streak_bonus:
-        return "No streak bonus."
-    return f"A win after two wins in a row adds {tournament.streak_bonus} points."
-
-
-def away_words(tournament: Tournament) -> str:
-    """Who is skipped as away, and what it costs."""
-    if tournament.pace in TURN_BASED:
-        return "At this turn-based pace nobody is skipped as away."
-    if tournament.is_arena:
-        return (
-            "At this live pace, an entrant with neither this page nor a table of the "
-            "tournament open is not seated until they are back."
-        )
-    return (
-        "At this live pace, an entrant with neither this page nor a table of the tournament "
-        "open when a round is paired is skipped: no table, 0 points; two rounds in a row "
-        "withdraw them."
-    )
-
-
-def leaving_words(tournament: Tournament) -> str:
-    """What withdrawing does."""
-    return (
-        "Before the start your entry simply goes. After it you are out of the standings at the "
-        "end (your points still count in others' Buchholz), and a house bot plays your table "
-        "under way to its end."
-    )
-
-
 # --- what the live part of the page shows ---------------------------------------------------
 
 
@@ -541,56 +383,4 @@ def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, 
         "tie_breaks": TIE_BREAKS,
         "starts_ms": epoch_ms(tournament.starts_at),
         "ends_ms": epoch_ms(tournament.ends_at),
-    }
-
-
-# --- the chat -----------------------------------------------------------------------------
-
-CHAT_SHOWN = 50
-"""The newest lines a page shows."""
-
-
-@dataclass(frozen=True)
-class Said:
-    """One chat line as a page shows it."""
-
-    pk: int
-    author_id: int
-    username: str
-    text: str
-
-
-SAID_FIELDS = ("pk", "author_id", "author__username", "text")
-
-
-def hidden_authors(user: Any) -> frozenset[int]:
-    """Whose lines this viewer does not see: the people they block or muted (one query)."""
-    if not getattr(user, "is_authenticated", False):
-        return frozenset()
-    blocked = Block.objects.filter(blocker=user).values_list("blocked_id", flat=True)
-    muted = Mute.objects.filter(user=user).values_list("muted_id", flat=True)
-    return frozenset(blocked.union(muted))
-
-
-def recent_lines(
-    tournament_id: int, hidden: frozenset[int] = frozenset(), limit: int = CHAT_SHOWN
-) -> list[Said]:
-    """The newest lines not hidden by a moderator, oldest first, without these authors'."""
-    rows = ChatLine.objects.filter(tournament_id=tournament_id, hidden=False)
-    if hidden:
-        rows = rows.exclude(author_id__in=hidden)
-    found = rows.order_by("-created_at", "-pk").values_list(*SAID_FIELDS)[:limit]
-    return [Said(*row) for row in reversed(found)]
-
-
-def chat_context(tournament: Tournament, user: Any, writer: bool) -> dict[str, Any]:
-    """What the chat panel shows this viewer (`writer`: an entrant or the creator)."""
-    closed = closed_because(tournament)
-    return {
-        "t": tournament,
-        "lines": recent_lines(tournament.pk, hidden_authors(user)),
-        "signed_in": bool(getattr(user, "is_authenticated", False)),
-        "writable": writer and not closed,
-        "closed": closed,
-        "max_length": ChatLine.MAX_LENGTH,
     }

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 
 from games.tournaments import pages
+from games.tournaments.chat_panel import CHAT_SHOWN, Said, recent_lines
 from games.tournaments.models import Tournament
 
 KEEP = 256
@@ -34,7 +35,7 @@ class Chat:
     """A tournament's newest chat lines as read at one moment (time.time())."""
 
     read_at: float
-    lines: list[pages.Said]
+    lines: list[Said]
 
 
 _lock = threading.Lock()
@@ -113,7 +114,7 @@ def chat_at(tournament_id: int, stamp: float | None) -> Chat:
         if known is not None and stamp is not None and known.read_at >= stamp:
             return known
         read_at = time.time()
-        known = Chat(read_at, pages.recent_lines(tournament_id, limit=2 * pages.CHAT_SHOWN))
+        known = Chat(read_at, recent_lines(tournament_id, limit=2 * CHAT_SHOWN))
         with _lock:
             _chats[tournament_id] = known
             _chats.move_to_end(tournament_id)
@@ -126,7 +127,7 @@ def chat_at(tournament_id: int, stamp: float | None) -> Chat:
 def chat_html(tournament_id: int, chat: Chat, hidden: frozenset[int]) -> str:
     """The chat lines for a viewer who does not see `hidden` people's: one render per process
     for every viewer who sees the same lines."""
-    lines = [line for line in chat.lines if line.author_id not in hidden][-pages.CHAT_SHOWN :]
+    lines = [line for line in chat.lines if line.author_id not in hidden][-CHAT_SHOWN:]
     key = tuple(line.pk for line in lines)
     with _lock:
         known = _chat_renders.get(tournament_id)

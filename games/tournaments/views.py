@@ -22,8 +22,9 @@ from django.views.decorators.http import require_GET, require_POST
 from games import catalog
 from games.access import AuthedRequest
 from games.boards import epoch_ms
-from games.tournaments import pages, services
+from games.tournaments import pages, rules, services
 from games.tournaments.access import invite_known, invited_to, tournament_or_404
+from games.tournaments.chat_panel import chat_context
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entrant, Tournament
 
@@ -140,8 +141,8 @@ def detail_context(request: HttpRequest, tournament: Tournament, error: str = ""
         "board": board,
         "standings": standings,
         "you": you,
-        "rules": pages.rules(tournament),
-        "chat": pages.chat_context(tournament, user, writer),
+        "rules": rules.rules(tournament),
+        "chat": chat_context(tournament, user, writer),
         "error": error,
         "query": page_query(board, standings.number),
         "share": tournament.private and (writer or tournament.pk in invited),
@@ -250,12 +251,12 @@ def chat(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     except services.ServiceError as refusal:
         if not request.htmx:
             return refused(request, tournament, str(refusal), refusal.status)
-        # 422, not 400: base.html's htmx config swaps a 400 in (see games.web.tables.chat_change).
+        # 422, not 400: base.html's htmx config swaps a 400 in (see games.web.chat.chat_change).
         status = 422 if refusal.status == 400 else refusal.status
         return HttpResponse(chat_refusal(str(refusal)), status=status)
     if not request.htmx:
         return redirect(tournament)
-    ctx = pages.chat_context(tournament, request.user, True)
+    ctx = chat_context(tournament, request.user, True)
     return render(request, "tournaments/_chat_log.html", ctx)
 
 
@@ -264,5 +265,7 @@ def chat_log(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The lines as this viewer sees them (the page asks while its socket is down)."""
     tournament = tournament_or_404(request, tournament_id)
     return render(
-        request, "tournaments/_chat_log.html", pages.chat_context(tournament, request.user, False)
+        request,
+        "tournaments/_chat_log.html",
+        chat_context(tournament, request.user, False),
     )

@@ -20,7 +20,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from bakery_site.settings import email_settings
+from bakery_site.mail import email_settings
 from games.live import task_worker
 from tests.conftest import client_for
 from tests.web.mail_queue import sent

@@ -20,7 +20,7 @@ from channels.layers import get_channel_layer
 from redis.asyncio.connection import AbstractConnection, Connection
 from redis.exceptions import RedisError
 
-from bakery_site.settings import pubsub_layer
+from bakery_site.channel_layers import pubsub_layer
 from games.live import channel_layer
 from games.live.channel_layer import (
     BACK,

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from games import services
 from games.models import Action, Game
-from games.web.tables import LIVE_HEADER
+from games.web.table_changes import LIVE_HEADER
 from tests.conftest import client_for
 from tests.web.test_socket_moves import keep_fields
 

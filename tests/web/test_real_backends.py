@@ -13,7 +13,7 @@ from channels_redis.core import RedisChannelLayer
 from django.db import connection
 
 from accounts.models import User
-from bakery_site.settings import pubsub_layer
+from bakery_site.channel_layers import pubsub_layer
 from games import groups, services
 from games.live.channel_layer import HealingPubSubLayer
 from games.models import Game

@@ -164,6 +164,17 @@ def test_the_plain_sql_reads_give_the_rows_the_orm_gives(
         rows.game_with_host(game.pk + 1000)
 
 
+def test_the_undocumented_orm_methods_the_plain_sql_reads_use_still_exist() -> None:
+    """rows.py finds a column's converters as the ORM's compiler does, through methods Django
+    does not document: a release that renames one fails here (its rows are compared with the
+    ORM's above)."""
+    from games.services import rows
+
+    for owner, names in rows.INTERNALS_USED.items():
+        for name in names:
+            assert callable(getattr(owner, name, None)), f"{owner.__name__}.{name} is gone"
+
+
 def test_the_plain_sql_of_a_thread_ends_with_the_thread() -> None:
     """Each request runs in a thread of its own: what rows.py writes for its connection must go
     with it, or every request would leave its SQL behind."""

@@ -219,7 +219,7 @@ async def test_a_move_that_fails_on_our_side_is_told_and_the_socket_stays_open(
     def broken(*args: Any) -> None:
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr("games.live.consumer.play_posted", broken)
+    monkeypatch.setattr("games.live.socket_moves.play_posted", broken)
     ws = await socket(running_game, player)
     await open_board(ws)
     fields = await database_sync_to_async(keep_fields)(running_game, player)

@@ -13,6 +13,7 @@ from django.db.backends.utils import CursorWrapper
 from accounts.models import User
 from games.boards.shared import TableAt
 from games.live import consumer as live_consumer
+from games.live import pushes
 from games.models import Game
 from tests.web.sockets import closed_with, next_output, open_board, shown_version, socket
 from tests.web.test_consumer import keep_first, pick_for
@@ -82,7 +83,7 @@ async def test_garbage_closes_the_socket_without_a_board(
 async def test_a_version_committed_between_load_and_join_reaches_the_socket(
     running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    load = live_consumer.load_table
+    load = pushes.load_table
 
     def load_then_move(
         game_id: int, user: Any, invited: list[int]
@@ -111,11 +112,9 @@ async def test_a_push_racing_a_disconnect_is_a_quiet_no_op(
 
     table = TableAt(Game(version=2), [], None)
     monkeypatch.setattr(
-        live_consumer, "fresh", lambda game_id, session, version, known=None, stamp=None: table
+        pushes, "fresh", lambda game_id, session, version, known=None, stamp=None: table
     )
-    monkeypatch.setattr(
-        live_consumer, "render_whole", lambda game, user, table: ("<div>board</div>", {})
-    )
+    monkeypatch.setattr(pushes, "render_whole", lambda game, user, table: ("<div>board</div>", {}))
     consumer = live_consumer.GameConsumer()
     consumer.scope, consumer.game_id, consumer.base_send = {"user": None}, 1, gone
     consumer.init_limits()

@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from django.test import Client
 
 from accounts.models import User
-from bakery_site.settings import pubsub_layer, redis_layer
+from bakery_site.channel_layers import pubsub_layer, redis_layer
 from games import groups
 from games.models import Game
 from tests.conftest import client_for, needs_env

@@ -18,7 +18,7 @@ from games.services.tables import (
     WAITING_TURN_BASED_FOR,
     WAITING_TURN_BASED_TABLES,
 )
-from games.web.tables import LOBBY_TABLES, LOBBY_TABLES_PER_HOST
+from games.web.lobby import LOBBY_TABLES, LOBBY_TABLES_PER_HOST
 from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.finished_games import finished_game

@@ -14,7 +14,7 @@ from accounts.ratings import new_rating
 from games import catalog
 from games.models import Game, Seat
 from games.services import LEFT, NotAllowed, ServiceError, hand_seat_to_bot
-from games.tournaments import draw
+from games.tournaments import pairs
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.services.base import bump, lock, lock_person, now
 
@@ -349,10 +349,10 @@ def here(tournament_id: int, user_id: int) -> None:
     Entrant.objects.filter(tournament_id=tournament_id, user_id=user_id).update(seen_at=now())
 
 
-def blocked_pairs(entrants: list[Entrant]) -> set[draw.Pair]:
+def blocked_pairs(entrants: list[Entrant]) -> set[pairs.Pair]:
     """The pairs of these entrants that a block keeps apart (either way), by entrant id."""
     by_user = {e.user_id: e.pk for e in entrants}
     rows = Block.objects.filter(blocker_id__in=list(by_user), blocked_id__in=list(by_user))
     return {
-        draw.pair(by_user[a], by_user[b]) for a, b in rows.values_list("blocker_id", "blocked_id")
+        pairs.pair(by_user[a], by_user[b]) for a, b in rows.values_list("blocker_id", "blocked_id")
     }

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from games.models import Game, Seat
-from games.tournaments import draw
+from games.tournaments import scoring
 from games.tournaments.models import Entrant, Table, Tournament
 from games.tournaments.services.base import Told, bump, lock, now, ordinal, tell_each
 
@@ -20,22 +20,22 @@ def recount(tournament: Tournament) -> int:
     """Every entrant's figures recomputed from the recorded tables in the order they were made
     (the order played); only the rows that changed are written. How many changed."""
     tables = Table.objects.filter(tournament=tournament, recorded=True).order_by("pk")
-    history: dict[int, list[draw.Played]] = defaultdict(list)
+    history: dict[int, list[scoring.Played]] = defaultdict(list)
     for people, awarded, game_id in tables.values_list("people", "awarded", "game_id"):
         for award in awarded:
             entrant = award["entrant"]
             history[entrant].append(
-                draw.Played(
+                scoring.Played(
                     points=award["points"] + award.get("bonus", 0),
                     won=award.get("place") == 1,
                     opponents=tuple(e for e in people if e != entrant),
                     bye=game_id is None,
                 )
             )
-    figures = draw.figures(history)
+    figures = scoring.figures(history)
     changed = []
     for entrant in Entrant.objects.filter(tournament=tournament).only("pk", *FIGURES):
-        new = figures.get(entrant.pk, draw.Figures(0.0, 0.0, 0, 0, 0, 0))
+        new = figures.get(entrant.pk, scoring.Figures(0.0, 0.0, 0, 0, 0, 0))
         if any(getattr(entrant, f) != getattr(new, f) for f in FIGURES):
             for f in FIGURES:
                 setattr(entrant, f, getattr(new, f))
@@ -48,7 +48,7 @@ def awards(tournament: Tournament, table: Table, seats: list[Seat]) -> list[dict
     """What each entrant at a finished table earns: the points of their place (a shared place
     shares its points), and in an arena the streak bonus."""
     places = [s.place or len(seats) for s in seats]
-    points = draw.points_by_place(places, tournament.place_points)
+    points = scoring.points_by_place(places, tournament.place_points)
     by_user = dict(Entrant.objects.filter(pk__in=table.people).values_list("user_id", "pk"))
     streaks = dict(Entrant.objects.filter(pk__in=table.people).values_list("pk", "streak"))
     awarded: list[dict[str, object]] = []
@@ -58,7 +58,7 @@ def awards(tournament: Tournament, table: Table, seats: list[Seat]) -> list[dict
             continue  # a house bot's seat
         bonus = 0
         if tournament.is_arena:
-            bonus = draw.streak_bonus(place == 1, streaks[entrant], tournament.streak_bonus)
+            bonus = scoring.streak_bonus(place == 1, streaks[entrant], tournament.streak_bonus)
         awarded.append({"entrant": entrant, "place": place, "points": earned, "bonus": bonus})
     return awarded
 

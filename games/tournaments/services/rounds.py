@@ -22,7 +22,7 @@ from games.groups import go_to
 from games.models import TURN_BASED
 from games.services import seat_people
 from games.services.presence import lately_here
-from games.tournaments import draw
+from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.services.base import Told, bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
@@ -114,12 +114,12 @@ def present(tournament: Tournament, entrants: list[Entrant], at: datetime) -> se
 # --- Swiss --------------------------------------------------------------------------------
 
 
-def met_before(tournament: Tournament) -> dict[draw.Pair, int]:
+def met_before(tournament: Tournament) -> dict[pairs.Pair, int]:
     """How often each pair of entrants shared a table so far."""
-    met: dict[draw.Pair, int] = {}
+    met: dict[pairs.Pair, int] = {}
     tables = Table.objects.filter(tournament=tournament).exclude(game=None)
     for people in tables.values_list("people", flat=True):
-        for p in draw.pairs_of(people):
+        for p in pairs.pairs_of(people):
             met[p] = met.get(p, 0) + 1
     return met
 
@@ -148,7 +148,7 @@ def pair_round(tournament: Tournament, number: int) -> Round | None:
     skipped = [e for e in entrants if e.pk not in here]
     playing = [e for e in entrants if e.pk in here]
     seating = draw.swiss(
-        [draw.Standing(e.pk, e.points, e.buchholz, e.wins, e.rating, e.byes) for e in playing],
+        [scoring.Standing(e.pk, e.points, e.buchholz, e.wins, e.rating, e.byes) for e in playing],
         tournament.seats,
         tournament.fewest,
         met_before(tournament),
@@ -160,7 +160,7 @@ def pair_round(tournament: Tournament, number: int) -> Round | None:
     )
     by_id = {e.pk: e for e in entrants}
     told = seat_tables(tournament, made, seating.tables, seating.bots, by_id, start_at=1)
-    bye_points = draw.bye_points(tournament.seats, tournament.place_points)
+    bye_points = scoring.bye_points(tournament.seats, tournament.place_points)
     for n, entrant_id in enumerate(seating.byes, start=len(seating.tables) + 1):
         bye = Table.objects.create(
             tournament=tournament,

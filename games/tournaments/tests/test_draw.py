@@ -1,6 +1,7 @@
-"""The draw's properties over many seeded random fields (games/tournaments/draw.py): nobody sits
-twice, the leaders sit together, repeats are avoided as well as a brute force finds, byes are
-spread, blocked pairs never share a table; points by place and the standings' figures."""
+"""The draw's properties over many seeded random fields (games/tournaments/draw.py, its search
+pairs.py, and scoring.py): nobody sits twice, the leaders sit together, repeats are avoided as
+well as a brute force finds, byes are spread, blocked pairs never share a table; points by place
+and the standings' figures."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ from collections import Counter
 
 import pytest
 
-from games.tournaments import draw
+from games.tournaments import draw, pairs, scoring
 
 FIELDS = 300
 
 
-def field(rng: random.Random, count: int) -> list[draw.Standing]:
+def field(rng: random.Random, count: int) -> list[scoring.Standing]:
     """Entrants with random figures (points in the steps tables give)."""
     return [
-        draw.Standing(
+        scoring.Standing(
             entrant=i + 1,
             points=rng.choice([0, 2, 3, 4, 6, 8, 9, 10, 12]),
             buchholz=rng.randrange(40),
@@ -32,21 +33,21 @@ def field(rng: random.Random, count: int) -> list[draw.Standing]:
 
 def history(rng: random.Random, people: list[int], rounds: int, seats: int) -> dict:
     """Random earlier tables among these people: how often each pair met."""
-    met: Counter[draw.Pair] = Counter()
+    met: Counter[pairs.Pair] = Counter()
     for _ in range(rounds):
         shuffled = rng.sample(people, len(people))
         for at in range(0, len(shuffled), seats):
-            met.update(draw.pairs_of(shuffled[at : at + seats]))
+            met.update(pairs.pairs_of(shuffled[at : at + seats]))
     return dict(met)
 
 
-def some_blocks(rng: random.Random, people: list[int], count: int) -> set[draw.Pair]:
+def some_blocks(rng: random.Random, people: list[int], count: int) -> set[pairs.Pair]:
     """Random blocked pairs among these people."""
-    return {draw.pair(*rng.sample(people, 2)) for _ in range(count)}
+    return {pairs.pair(*rng.sample(people, 2)) for _ in range(count)}
 
 
 def repeat_cost(tables, met) -> int:
-    return sum(met.get(p, 0) for t in tables for p in draw.pairs_of(t))
+    return sum(met.get(p, 0) for t in tables for p in pairs.pairs_of(t))
 
 
 # --- Swiss ----------------------------------------------------------------------------------
@@ -78,7 +79,7 @@ def test_the_leaders_sit_together_with_no_history() -> None:
     for _ in range(FIELDS):
         people = field(rng, rng.randrange(4, 60))
         seating = draw.swiss(people, 4, 3, {})
-        order = [s.entrant for s in draw.ranked(people) if s.entrant not in seating.byes]
+        order = [s.entrant for s in scoring.ranked(people) if s.entrant not in seating.byes]
         assert [e for t in seating.tables for e in t] == order  # cut straight from the top
 
 
@@ -88,9 +89,9 @@ def test_nobody_moves_more_than_one_table_from_their_standing() -> None:
         people = field(rng, rng.randrange(6, 50))
         ids = [p.entrant for p in people]
         seating = draw.swiss(people, 4, 3, history(rng, ids, 3, 4))
-        order = [s.entrant for s in draw.ranked(people) if s.entrant not in seating.byes]
+        order = [s.entrant for s in scoring.ranked(people) if s.entrant not in seating.byes]
         sizes = [len(t) for t in seating.tables]
-        home = {e: i for i, t in enumerate(draw.cut(order, sizes)) for e in t}
+        home = {e: i for i, t in enumerate(pairs.cut(order, sizes)) for e in t}
         for i, table in enumerate(seating.tables):
             assert all(abs(home[e] - i) <= 1 for e in table)
 
@@ -98,7 +99,7 @@ def test_nobody_moves_more_than_one_table_from_their_standing() -> None:
 def best_repeats(order: list[int], sizes: list[int], met: dict) -> int:
     """The fewest repeat meetings of any seating with these table sizes where nobody sits more
     than one table from where the straight cut puts them (brute force)."""
-    home = {e: i for i, t in enumerate(draw.cut(order, sizes)) for e in t}
+    home = {e: i for i, t in enumerate(pairs.cut(order, sizes)) for e in t}
     best = None
 
     def fill(left: list[int], tables: list[list[int]]) -> None:
@@ -126,7 +127,7 @@ def test_repeats_are_as_few_as_a_brute_force_finds_on_two_tables() -> None:
         ids = [p.entrant for p in people]
         met = history(rng, ids, rng.randrange(1, 4), 4)
         seating = draw.swiss(people, 4, 4, met)
-        order = [s.entrant for s in draw.ranked(people)]
+        order = [s.entrant for s in scoring.ranked(people)]
         assert repeat_cost(seating.tables, met) == best_repeats(order, [4, 4], met)
 
 
@@ -138,20 +139,20 @@ def test_repeats_are_as_few_as_a_brute_force_finds_on_up_to_four_tables() -> Non
         ids = [p.entrant for p in people]
         met = history(rng, ids, rng.randrange(1, 3), 3)
         seating = draw.swiss(people, 3, 3, met)
-        order = [s.entrant for s in draw.ranked(people)]
+        order = [s.entrant for s in scoring.ranked(people)]
         best = best_repeats(order, [3] * (len(ids) // 3), met)
         assert repeat_cost(seating.tables, met) == best
-        avoidable += best == 0 < repeat_cost(draw.cut(order, [3] * (len(ids) // 3)), met)
+        avoidable += best == 0 < repeat_cost(pairs.cut(order, [3] * (len(ids) // 3)), met)
     assert avoidable > 20  # fields where the straight cut repeats and a seating avoids it
 
 
 def test_byes_go_to_the_lowest_standing_with_the_fewest_byes() -> None:
     people = [
-        draw.Standing(1, points=12),
-        draw.Standing(2, points=9),
-        draw.Standing(3, points=6),
-        draw.Standing(4, points=3, byes=1),
-        draw.Standing(5, points=0, byes=1),
+        scoring.Standing(1, points=12),
+        scoring.Standing(2, points=9),
+        scoring.Standing(3, points=6),
+        scoring.Standing(4, points=3, byes=1),
+        scoring.Standing(5, points=0, byes=1),
     ]
     seating = draw.swiss(people, 4, 4, {})
     assert seating.byes == (3,)  # 4 and 5 had theirs
@@ -160,18 +161,20 @@ def test_byes_go_to_the_lowest_standing_with_the_fewest_byes() -> None:
 def test_byes_are_spread_over_a_whole_event() -> None:
     rng = random.Random(11)
     for count in (5, 9, 13, 14, 7):
-        people = {i: draw.Standing(i, rating=1500 + i) for i in range(1, count + 1)}
+        people = {i: scoring.Standing(i, rating=1500 + i) for i in range(1, count + 1)}
         rounds = count  # long enough for everyone to have a bye or more
         for _ in range(rounds):
             seating = draw.swiss(list(people.values()), 4, 4, {})
             for e in seating.byes:
-                people[e] = draw.Standing(
+                people[e] = scoring.Standing(
                     e, people[e].points, rating=people[e].rating, byes=people[e].byes + 1
                 )
             for table in seating.tables:
                 for place, e in enumerate(rng.sample(table, len(table))):
                     s = people[e]
-                    people[e] = draw.Standing(e, s.points + 3 - place, rating=s.rating, byes=s.byes)
+                    people[e] = scoring.Standing(
+                        e, s.points + 3 - place, rating=s.rating, byes=s.byes
+                    )
         byes = [s.byes for s in people.values()]
         assert max(byes) - min(byes) <= 1
 
@@ -183,7 +186,7 @@ def test_bots_fill_the_last_table_when_byes_are_bots() -> None:
     assert seating.bots == (0, 0, 3) and seating.byes == ()
 
 
-def seatable_apart(ids: list[int], sizes: list[int], blocked: set[draw.Pair]) -> bool:
+def seatable_apart(ids: list[int], sizes: list[int], blocked: set[pairs.Pair]) -> bool:
     """Whether any seating with these table sizes keeps every blocked pair apart (brute force)."""
 
     def fill(left: list[int], tables: list[list[int]]) -> bool:
@@ -191,7 +194,7 @@ def seatable_apart(ids: list[int], sizes: list[int], blocked: set[draw.Pair]) ->
             return True
         e = left[0]
         for i, t in enumerate(tables):
-            if len(t) < sizes[i] and not any(draw.pair(e, o) in blocked for o in t):
+            if len(t) < sizes[i] and not any(pairs.pair(e, o) in blocked for o in t):
                 t.append(e)
                 if fill(left[1:], tables):
                     return True
@@ -210,9 +213,9 @@ def test_a_blocked_pair_never_shares_a_table_when_any_seating_keeps_them_apart()
         blocked = some_blocks(rng, ids, rng.randrange(1, 12))
         seating = draw.swiss(people, 3, 3, {}, blocked)
         sizes = [len(t) + b for t, b in zip(seating.tables, seating.bots, strict=True)]
-        rest = [e for e in ids if e not in draw.bye_takers(draw.ranked(people), 0)]
+        rest = [e for e in ids if e not in draw.bye_takers(scoring.ranked(people), 0)]
         for table in seating.tables:
-            assert draw.blocked_at(table, blocked) == 0  # never, whatever happens
+            assert pairs.blocked_at(table, blocked) == 0  # never, whatever happens
         if seatable_apart(rest[: sum(sizes)], sizes, blocked) and not seating.byes:
             tried += 1
         if not seating.byes or draw.table_sizes(len(ids), 3, 3)[1]:
@@ -224,8 +227,8 @@ def test_a_blocked_pair_never_shares_a_table_when_any_seating_keeps_them_apart()
 
 
 def test_when_everyone_blocks_everyone_the_lower_standing_sit_out_for_bots() -> None:
-    people = [draw.Standing(i, points=10 - i) for i in range(1, 5)]
-    blocked = set(draw.pairs_of(range(1, 5)))
+    people = [scoring.Standing(i, points=10 - i) for i in range(1, 5)]
+    blocked = set(pairs.pairs_of(range(1, 5)))
     seating = draw.swiss(people, 4, 4, {}, blocked)
     assert seating.tables == ((1,),) and seating.bots == (3,)
     assert sorted(seating.byes) == [2, 3, 4]
@@ -238,7 +241,7 @@ def test_a_big_round_keeps_blocked_pairs_apart() -> None:
     blocked = some_blocks(rng, ids, 300)
     seating = draw.swiss(people, 4, 3, history(rng, ids, 4, 4), blocked)
     assert not seating.byes
-    assert all(draw.blocked_at(t, blocked) == 0 for t in seating.tables)
+    assert all(pairs.blocked_at(t, blocked) == 0 for t in seating.tables)
 
 
 # --- arena ----------------------------------------------------------------------------------
@@ -293,7 +296,7 @@ def test_the_arena_never_seats_a_blocked_pair_together() -> None:
         ids = [f.entrant for f in free]
         blocked = some_blocks(rng, ids, rng.randrange(1, 10))
         tables = draw.arena(free, 4, 3, 0.0, 20.0, blocked)
-        assert all(draw.blocked_at(t, blocked) == 0 for t in tables)
+        assert all(pairs.blocked_at(t, blocked) == 0 for t in tables)
         seated = [e for t in tables for e in t]
         assert len(seated) == len(set(seated))
 
@@ -302,49 +305,49 @@ def test_the_arena_never_seats_a_blocked_pair_together() -> None:
 
 
 def test_points_by_place_defaults_and_larger_tables_spread_evenly() -> None:
-    assert draw.place_points(2) == [6, 0]
-    assert draw.place_points(3) == [6, 3, 0]
-    assert draw.place_points(4) == [6, 4, 2, 0]
-    assert draw.place_points(5) == [6, 4.5, 3, 1.5, 0]
-    assert draw.place_points(7) == [6, 5, 4, 3, 2, 1, 0]
-    assert draw.place_points(4, {"4": [10, 5, 1, 0]}) == [10, 5, 1, 0]
-    assert draw.place_points(3, {"4": [10, 5, 1, 0]}) == [6, 3, 0]
+    assert scoring.place_points(2) == [6, 0]
+    assert scoring.place_points(3) == [6, 3, 0]
+    assert scoring.place_points(4) == [6, 4, 2, 0]
+    assert scoring.place_points(5) == [6, 4.5, 3, 1.5, 0]
+    assert scoring.place_points(7) == [6, 5, 4, 3, 2, 1, 0]
+    assert scoring.place_points(4, {"4": [10, 5, 1, 0]}) == [10, 5, 1, 0]
+    assert scoring.place_points(3, {"4": [10, 5, 1, 0]}) == [6, 3, 0]
 
 
 def test_a_shared_place_shares_its_points() -> None:
-    assert draw.points_by_place([1, 1, 3, 4]) == [5, 5, 2, 0]
-    assert draw.points_by_place([1, 2, 2, 2]) == [6, 2, 2, 2]
-    assert draw.points_by_place([2, 1, 3]) == [3, 6, 0]
+    assert scoring.points_by_place([1, 1, 3, 4]) == [5, 5, 2, 0]
+    assert scoring.points_by_place([1, 2, 2, 2]) == [6, 2, 2, 2]
+    assert scoring.points_by_place([2, 1, 3]) == [3, 6, 0]
 
 
 def test_a_bye_is_worth_the_median_place() -> None:
-    assert draw.bye_points(4) == 3
-    assert draw.bye_points(3) == 3
-    assert draw.bye_points(5) == 3
+    assert scoring.bye_points(4) == 3
+    assert scoring.bye_points(3) == 3
+    assert scoring.bye_points(5) == 3
 
 
 def test_the_streak_bonus_needs_two_wins_in_a_row_before() -> None:
-    assert draw.streak_bonus(True, 2, 2) == 2
-    assert draw.streak_bonus(True, 1, 2) == 0
-    assert draw.streak_bonus(False, 5, 2) == 0
+    assert scoring.streak_bonus(True, 2, 2) == 2
+    assert scoring.streak_bonus(True, 1, 2) == 0
+    assert scoring.streak_bonus(False, 5, 2) == 0
 
 
 def test_figures_count_points_buchholz_wins_and_the_streak() -> None:
     played = {
-        1: [draw.Played(6, True, (2, 3)), draw.Played(6, True, (2,))],
-        2: [draw.Played(3, False, (1, 3)), draw.Played(0, False, (1,))],
-        3: [draw.Played(0, False, (1, 2)), draw.Played(3, False, (), bye=True)],
+        1: [scoring.Played(6, True, (2, 3)), scoring.Played(6, True, (2,))],
+        2: [scoring.Played(3, False, (1, 3)), scoring.Played(0, False, (1,))],
+        3: [scoring.Played(0, False, (1, 2)), scoring.Played(3, False, (), bye=True)],
     }
-    got = draw.figures(played)
-    assert got[1] == draw.Figures(12, 3 + 3 + 3, 2, 2, 0, 2)
+    got = scoring.figures(played)
+    assert got[1] == scoring.Figures(12, 3 + 3 + 3, 2, 2, 0, 2)
     assert got[2].buchholz == 12 + 3 + 12
-    assert got[3] == draw.Figures(3, 15, 0, 1, 1, 0)
+    assert got[3] == scoring.Figures(3, 15, 0, 1, 1, 0)
 
 
 def test_standings_order_by_points_buchholz_wins_then_rating() -> None:
-    a = draw.Standing(1, points=6, buchholz=10, wins=1, rating=1500)
-    b = draw.Standing(2, points=6, buchholz=12, wins=0, rating=1400)
-    c = draw.Standing(3, points=6, buchholz=12, wins=1, rating=1300)
-    d = draw.Standing(4, points=6, buchholz=12, wins=1, rating=1600)
-    e = draw.Standing(5, points=7)
-    assert [s.entrant for s in draw.ranked([a, b, c, d, e])] == [5, 4, 3, 2, 1]
+    a = scoring.Standing(1, points=6, buchholz=10, wins=1, rating=1500)
+    b = scoring.Standing(2, points=6, buchholz=12, wins=0, rating=1400)
+    c = scoring.Standing(3, points=6, buchholz=12, wins=1, rating=1300)
+    d = scoring.Standing(4, points=6, buchholz=12, wins=1, rating=1600)
+    e = scoring.Standing(5, points=7)
+    assert [s.entrant for s in scoring.ranked([a, b, c, d, e])] == [5, 4, 3, 2, 1]

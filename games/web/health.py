@@ -1,0 +1,24 @@
+"""The load balancer's probe: /healthz."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """200 when the database and the channel layer answer."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        layer = get_channel_layer()
+        if layer is None:
+            raise RuntimeError("no channel layer")
+        async_to_sync(layer.group_send)("healthz", {"type": "health.check"})
+    except Exception as exc:
+        return JsonResponse({"ok": False, "error": type(exc).__name__}, status=503)
+    return JsonResponse({"ok": True})
