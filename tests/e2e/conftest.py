@@ -17,8 +17,18 @@ import pytest
 from bench.web.site import base_env, free_port, own_static, wait_ready
 
 CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 ARTIFACTS = ROOT / "artifacts"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder drives the browser: marked e2e (so `-m "not e2e"` leaves it out)
+    whether or not its module says so."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")
