@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import pytest
@@ -26,13 +27,18 @@ Data = dict[str, Any] | Callable[["Tables"], dict[str, Any]]
 
 @dataclass
 class Tables:
-    """The tables a case can post to: one open (host and a bot), one running, one over."""
+    """The tables a case can post to: one open (host and a bot), one running, one over (played
+    out only for the cases that post to it: a whole night is most of a case's cost)."""
 
     open: Game
     other: Game
     running: Game
-    over: Game
+    finish: Callable[[], Game]
     people: dict[str, User | None]
+
+    @cached_property
+    def over(self) -> Game:
+        return self.finish()
 
     def bot_seat(self, game: Game) -> int:
         return game.seats.exclude(bot="").values_list("pk", flat=True)[0]
@@ -337,11 +343,10 @@ def tables(player: User, rival: User, outsider: User) -> Tables:
     running = services.create_game(player, "midnight-bakery", 2)
     services.join(running, rival)
     services.start(running, player)
-    over = finished_game([player, rival])
     for game in (open_game, other, running):
         game.refresh_from_db()
     people = {"alice": player, "bob": rival, "carol": outsider, "anonymous": None}
-    return Tables(open_game, other, running, over, people)
+    return Tables(open_game, other, running, lambda: finished_game([player, rival]), people)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
