@@ -36,7 +36,7 @@ run: install $(LOCAL_SECRET)
 dev: export DEBUG = 1
 dev: run
 
-# PYTEST_ARGS narrows a run (.ci/run's second pass leaves out what does not touch the database).
+# PYTEST_ARGS narrows a run (.ci/run's second pass runs only the tests marked backend).
 test: install
 	$(PY) -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import inspect
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -108,6 +109,30 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
             test["NAME"] = f"{test.get('NAME') or 'test_' + db['NAME']}_{os.getpid()}"
         elif db["ENGINE"].endswith("sqlite3"):
             test["NAME"] = os.path.join(MEMORY_DIR, f"bakehouse-test-{os.getpid()}.db")
+
+
+# What commits, waits on a lock or a socket, or runs another process: the behaviour PostgreSQL and
+# Redis can change. A plain `db` test (one transaction, rolled back) meets them only through its
+# SQL; the modules whose SQL differs between the two databases say so with the `backend` marker
+# themselves (pytestmark). CI's second pass, on PostgreSQL and Redis, runs `-m backend` alone.
+COMMITTING_FIXTURES = {"transactional_db", "live_server", "django_db_serialized_rollback"}
+
+
+def meets_backends(item: pytest.Item) -> bool:
+    """Whether the test commits to the database or runs on an event loop (sockets, the layer)."""
+    if not isinstance(item, pytest.Function):
+        return False
+    if COMMITTING_FIXTURES & set(item.fixturenames) or inspect.iscoroutinefunction(item.obj):
+        return True
+    marker = item.get_closest_marker("django_db")
+    return marker is not None and bool(marker.kwargs.get("transaction"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if meets_backends(item):
+            item.add_marker(pytest.mark.backend)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

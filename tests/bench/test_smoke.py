@@ -4,8 +4,8 @@ Each bench runs as `make bench` and `make bench-web` run it, in a process of its
 benches set Django up on their own throwaway database). The figures are printed, never asserted:
 a test only checks the bench ended well and printed its report with some work in it.
 On the defaults (no DATABASE_URL) the in-process benches and bench-web's and the soak's SQLite
-set-ups run; with
-DATABASE_URL and REDIS_URL (CI's second pass) their PostgreSQL + Redis set-ups run instead.
+set-ups run; with DATABASE_URL and REDIS_URL their PostgreSQL + Redis set-ups run instead (CI's
+second pass runs bench-web's tables alone there, the one marked `backend`).
 """
 
 from __future__ import annotations
@@ -171,6 +171,7 @@ def run_web(scenarios: str) -> str:
     return run_bench("bench.web", BENCH_WEB_SCENARIOS=scenarios, BENCH_WEB_SETUPS="sqlite")
 
 
+@pytest.mark.backend  # the production stack: PostgreSQL, Redis, two Daphne processes
 def test_web() -> None:
     out = run_web("tables")
     moves = counts(r"\((\d+) moves measured\)", out)

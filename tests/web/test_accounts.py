@@ -8,7 +8,8 @@ from django.test import Client
 from accounts.models import User
 from tests.conftest import client_for
 
-pytestmark = pytest.mark.django_db
+# backend: names unique whatever their case: a database constraint.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def test_signup_creates_an_account_and_logs_in() -> None:

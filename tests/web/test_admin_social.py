@@ -21,7 +21,8 @@ from games.services import notices
 from games.services.base import invited
 from tests.conftest import client_for
 
-pytestmark = pytest.mark.django_db
+# backend: admin search and filters are SQL.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 Capture = Callable[..., Any]
 

@@ -15,7 +15,8 @@ from games.demo import DEMO_BAKERS
 from games.models import Game, StatCount
 from games.tournaments.models import Entrant, Table, Tournament
 
-pytestmark = pytest.mark.django_db
+# backend: make run's demo data, on either database.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def test_demo_makes_finished_games_of_both_kinds_and_only_on_an_empty_site() -> None:

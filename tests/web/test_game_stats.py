@@ -23,7 +23,8 @@ from games.records import stats
 from tests.engines.midnight_bakery.helpers import crafted
 from tests.web.finished_games import finished_game
 
-pytestmark = pytest.mark.django_db
+# backend: its aggregates and percentiles are SQL each database computes.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def counters(kind: str) -> dict[tuple[str, str], int]:

@@ -14,7 +14,8 @@ from games.web.history import HISTORY_PAGE
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game, running_game
 
-pytestmark = pytest.mark.django_db
+# backend: filters and ordering are SQL.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def over(host: User, kind: str = "midnight-bakery", **fields: object) -> Game:

@@ -13,7 +13,8 @@ from accounts.models import MIN_RANKED_GAMES, RANKED_RECENT_DAYS, Rating, User
 from accounts.ratings import display
 from tests.web.finished_games import finished_game
 
-pytestmark = pytest.mark.django_db
+# backend: ranking and ties are ordered in SQL.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def rated(

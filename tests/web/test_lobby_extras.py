@@ -15,7 +15,8 @@ from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 from tests.web.finished_games import running_game as bot_game
 
-pytestmark = pytest.mark.django_db
+# backend: the lobby's lists are SQL.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 LIVE_CUE = re.compile(r'id="board-live" hidden data-version="\d+" data-your-move="(yes|no)"')
 LOBBY_MARK = 'data-your-move="yes">your move</strong>'

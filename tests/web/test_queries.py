@@ -15,7 +15,8 @@ from games.models import Game
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 
-pytestmark = pytest.mark.django_db
+# backend: query counts are the database's.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def queries(client: Client, url: str) -> int:

@@ -13,7 +13,8 @@ from games.management.commands.simulate import simulate_one
 from games.models import Game
 from tests.web.finished_games import finished_game, running_game
 
-pytestmark = pytest.mark.django_db
+# backend: ratings are updated under row locks.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def placed(user: User, place: int, winner: bool = False) -> SimpleNamespace:

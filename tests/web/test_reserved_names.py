@@ -12,7 +12,8 @@ from accounts.models import User
 from games import services
 from games.models import Game
 
-pytestmark = pytest.mark.django_db
+# backend: names unique whatever their case: a database constraint.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 PASSWORD = "crusty-loaf-1987"
 

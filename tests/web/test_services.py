@@ -13,7 +13,8 @@ from games.engines import IllegalAction
 from games.models import Action, Game
 from games.services.tables import draw_positions
 
-pytestmark = pytest.mark.django_db
+# backend: the services' locks and constraints are the database's.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def engine_of(game: Game) -> Any:

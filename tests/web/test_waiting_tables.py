@@ -23,7 +23,8 @@ from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.finished_games import finished_game
 
-pytestmark = pytest.mark.django_db
+# backend: the lobby's lists are SQL (windows, per-host caps).
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def open_tables_section(viewer: User | None) -> str:

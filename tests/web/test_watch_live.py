@@ -16,7 +16,8 @@ from games.models import Game
 from games.services import presence, tutorial
 from tests.conftest import client_for
 
-pytestmark = pytest.mark.django_db
+# backend: who may watch is decided in SQL (games/access.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def rate(user: User, kind: str, rating: int) -> None:

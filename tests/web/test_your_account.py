@@ -18,7 +18,8 @@ from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 from tests.web.sockets import at_table
 
-pytestmark = pytest.mark.django_db
+# backend: deletion and changes cascade in the database.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 PASSWORD = "a-long-baking-secret"
 

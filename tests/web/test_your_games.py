@@ -16,7 +16,8 @@ from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.test_turn_based import move, to_move, turn_based
 
-pytestmark = pytest.mark.django_db
+# backend: its lists are SQL.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def rows(html: str) -> list[str]:

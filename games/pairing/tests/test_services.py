@@ -20,7 +20,8 @@ from games.services import ServiceError
 from tests.conftest import client_for
 from tests.web.clock import Clock
 
-pytestmark = pytest.mark.django_db
+# backend: the pool is read and locked in SQL.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 CAKE = "cakehalla"
 MB = "midnight-bakery"

@@ -20,7 +20,8 @@ from tests.web.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 
-pytestmark = pytest.mark.django_db
+# backend: standings are ordered in SQL.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def text_of(html: bytes) -> str:

@@ -22,7 +22,8 @@ from tests.web.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 
-pytestmark = pytest.mark.django_db
+# backend: query counts are the database's.
+pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 
 def queries(client: Client, url: str) -> int:
