@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.conf import settings
 
 from accounts.models import User
 from games.live import sessions
@@ -97,16 +95,20 @@ async def test_a_saved_last_login_leaves_the_socket_open(
 
 @pytest.mark.parametrize("ask", [False, True], ids=["next-move", "resync"])
 async def test_an_ended_session_gets_nothing_more_even_if_the_close_was_lost(
-    running_game: Game, player: User, rival: User, monkeypatch: pytest.MonkeyPatch, ask: bool
+    running_game: Game,
+    player: User,
+    rival: User,
+    monkeypatch: pytest.MonkeyPatch,
+    ask: bool,
+    settings: Any,
 ) -> None:
     monkeypatch.setattr("games.live.sessions.send_to_group", lambda group, message: False)
     client = await database_sync_to_async(client_for)(player)
     ws = socket_of(running_game, client)
     await open_board(ws)
     await database_sync_to_async(client.post)("/accounts/logout/")
-    # The last yes is older than the backstop's trust (time moved on, not slept).
-    held = time.monotonic() - settings.SOCKET_SESSION_RECHECK - 1
-    monkeypatch.setattr("games.live.sessions._held", dict.fromkeys(sessions._held, held))
+    # No yes is trusted any longer (as when time has moved on): the next push asks in full.
+    settings.SOCKET_SESSION_RECHECK = 0
     if ask:
         await ws.send_to(text_data='{"type": "resync", "version": 0}')
     else:
