@@ -45,7 +45,7 @@ def announce(game_id: int, version: int) -> None:
 
 @dataclass(frozen=True)
 class Moved:
-    """What a stored move (or the deal) leaves to tell once committed (play.record says)."""
+    """What a stored move (or the deal) leaves to tell once committed (move_log.record says)."""
 
     turn_came: tuple[int, ...] = ()
     """The people whose move came at a turn-based table (their clocks started)."""
