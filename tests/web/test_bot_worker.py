@@ -339,6 +339,7 @@ async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sen
         let_go.wait(WAIT)
 
     monkeypatch.setattr(services, "send_notices", hanging_mail_server)
+
     def due_deadlines() -> list[int]:
         sweeps.append(time.monotonic())
         return []
