@@ -17,7 +17,7 @@ from django.db import transaction
 from games.models import Game, Seat, is_house_table
 from games.services import clocks
 from games.services.base import commit_version, load_state, lock
-from games.services.move_log import MOVE_FIELDS, action_row, record, seated
+from games.services.move_log import MOVE_FIELDS, action_row, at_locked_row, record, seated
 
 
 class Step(enum.Enum):
@@ -94,7 +94,7 @@ def store_bot_move(
     if game.version != loaded.version:
         return False
     assert seat.position is not None
-    seats = {s.position: s for s in everyone if s.position is not None}
+    seats = at_locked_row(everyone, game)
     state = game.spec.engine.apply_action(state, seat.position, action)
     log = [action_row(game, seat.position, action, user=seat.user, bot=seat.bot)]
     moved = record(game, state, log, seats)

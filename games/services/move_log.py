@@ -33,6 +33,14 @@ def by_position(seats: list[Seat]) -> dict[int, Seat]:
     return {s.position: s for s in seats if s.position is not None}
 
 
+def at_locked_row(everyone: list[Seat], game: Game) -> dict[int, Seat]:
+    """Seats read before the row was locked (a bot's or stand-in's step, the version re-checked
+    since), made to point at the locked row, as stored and handed to the sockets; by position."""
+    for seat in everyone:
+        seat.game = game
+    return by_position(everyone)
+
+
 def action_row(
     game: Game, position: int, action: Mapping[str, Any], *, user: User | None, bot: str
 ) -> Action:

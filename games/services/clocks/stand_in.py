@@ -19,7 +19,7 @@ from games.services import clocks
 from games.services.base import commit_version, lock, notice
 from games.services.bots import Step, decide
 from games.services.handover import ABSENT, hand_over
-from games.services.move_log import MOVE_FIELDS, action_row, record
+from games.services.move_log import MOVE_FIELDS, action_row, at_locked_row, record
 
 STAND_IN = "stand-in"
 """The Action rows' bot name for a move a stand-in made when a person's time ran out."""
@@ -76,7 +76,7 @@ def store_stand_in(
     if fresh.deadline != seat.deadline or fresh.bot or fresh.deadline is None:
         return False
     assert seat.position is not None
-    seats = {s.position: s for s in everyone if s.position is not None}
+    seats = at_locked_row(everyone, game)
     before = state
     state, log = stand_in_turn(game, state, seat, action)
     seat.stand_ins += 1
