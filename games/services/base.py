@@ -71,7 +71,7 @@ def commit_version(
 
     What follows once the transaction commits, in this order (follow_commit):
     1. `stored`: this process's sockets are handed the table as saved (given `seats` with the
-       `state`: a move, a bot's and a stand-in's too, or the deal), so they push without reading
+       `state`: every move, a person's, a bot's and a stand-in's), so they push without reading
        it back; other processes read it once per version;
     2. `announce`: the table's group hears the new version, in every process;
     3. `turn_came`: the people whose move came at a turn-based table are told (`moved`);

@@ -8,11 +8,12 @@ row per person. A table keeps one turn row per person: a new turn told there del
 ones. A row's key names its event for its person (the turn is
 the count of moves the person's seat had made), unique per recipient: two processes that hear of
 the same turn store one row. Nobody is told of their own doing: the person who offered, invited, or
-made the move that ended the game or brought the turn round. The worker's sweep
-(games/live/runner.py) also looks at turn-based tables whose version moved, so a turn whose signal
-was lost with its process is told all the same, under the same key. The mails (notice_mail, by
-send_due) and the browser pushes (notice_push.sweep_push) go out on two lanes of the worker's,
-so a slow push service never holds a mail, nor a slow mail server a push.
+made the move that ended the game or brought the turn round. A job run with the runner's sweep
+(sweep_turns, registered in games/wiring.py) also looks at turn-based tables whose version
+moved, so a turn whose event was lost with its process is told all the same, under the same key.
+The mails (notice_mail, by send_due) and the browser pushes (notice_push.sweep_push) go out on
+two lanes of the worker's, so a slow push service never holds a mail, nor a slow mail server a
+push.
 """
 
 from __future__ import annotations
