@@ -15,14 +15,13 @@ from django.db.models.signals import post_save
 from django_tasks.signals import task_enqueued
 
 from accounts import friends
-from games import events, outages
+from games import events, outages, services
 from games.boards import shared
 from games.housetable import services as house_table
 from games.live import runner, sessions
 from games.pairing import services as pairing
 from games.pairing import sweep as pairing_sweep
-from games.services import absence, notices, presence, tables, vacation
-from games.services.rematch import sweep as rematch_sweep
+from games.services import notices, presence
 from games.tournaments import services as tournaments
 from games.tournaments import sweep as tournaments_sweep
 
@@ -87,14 +86,15 @@ def periodic_jobs() -> None:
     the runner's own sweep wakes the games with a bot stuck or a deadline due, and sends the
     notifications' mails and pushes on lanes of their own (games/live/runner.py)."""
     each_sweep = runner.each_sweep  # BOT_SWEEP_SECONDS, read at every period
+    # (Each from its feature's module: games/outages.py, games/services/<module>.py.)
     runner.every(each_sweep, outages.check_pool)  # pooled connections a restart broke
-    runner.every(each_sweep, presence.renew)  # this process's sockets at the tables
-    runner.every(each_sweep, presence.sweep)  # presence that changed with time, told
-    runner.every(each_sweep, rematch_sweep)  # rematches the away people settled, dealt
-    runner.every(each_sweep, absence.sweep)  # seats of people long away at relaxed tables
-    runner.every(each_sweep, tables.close_unstarted_tables)  # tables nobody started in time
-    runner.every(each_sweep, notices.sweep_turns)  # turns a lost event missed
-    runner.every(each_sweep, vacation.announce_vacations)  # vacations that started or ended
+    runner.every(each_sweep, presence.renew)  # presence.py: this process's sockets renewed
+    runner.every(each_sweep, presence.sweep)  # presence.py: what changed with time, told
+    runner.every(each_sweep, services.sweep_rematches)  # rematch.py: offers the away settled
+    runner.every(each_sweep, services.sweep_absences)  # absence.py: long away, relaxed tables
+    runner.every(each_sweep, services.close_unstarted_tables)  # tables.py: never started
+    runner.every(each_sweep, services.tell_lost_turns)  # notices.py: turns a lost event missed
+    runner.every(each_sweep, services.announce_vacations)  # vacation.py: begun or ended
     runner.every(pairing_sweep.EVERY_SECONDS, pairing_sweep.sweep)  # quick pairing's pass
     # A tournament's next step; a table whose game_ended was lost (a restart) is recorded here,
     # and the record's flag under the row lock lets only one count.

@@ -38,7 +38,6 @@ from django.db import transaction
 
 from games import groups, outages, services
 from games.live import task_worker
-from games.services.bots import running_with_bots
 from games.services.clocks import deadlines
 
 logger = logging.getLogger(__name__)
@@ -199,7 +198,7 @@ class Runner:
         first = True
         while True:
             try:
-                for game_id in self.stuck(await self.in_pool(running_with_bots)(), first):
+                for game_id in self.stuck(await self.in_pool(services.running_with_bots)(), first):
                     self.wake(game_id)
                 for game_id in await self.in_pool(deadlines.due_deadlines)():
                     self.wake(game_id)

@@ -20,7 +20,7 @@ from games.services.base import (
     closed_unstarted,
     lock_user,
 )
-from games.services.bots import Step, bot_due
+from games.services.bots import Step, bot_due, running_with_bots
 from games.services.clocks.stand_in import STAND_IN
 from games.services.deletion import delete_account
 from games.services.handover import (
@@ -106,6 +106,7 @@ __all__ = [
     "replay",
     "resign",
     "run_bots",
+    "running_with_bots",
     "seat_people",
     "seated",
     "sweep_absences",
