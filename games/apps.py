@@ -6,9 +6,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from games.boards import shared  # noqa: F401  (keeps what this process stores)
-        from games.live import (
-            runner,  # noqa: F401  (bot moves after the services' commits)
-            sessions,  # noqa: F401  (signal handlers that close sockets)
-        )
-        from games.services import notices  # noqa: F401  (signals become notifications)
+        from games import wiring  # every receiver and periodic job, registered in one place
+
+        wiring.wire()

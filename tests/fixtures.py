@@ -29,12 +29,12 @@ def _fast_passwords(settings: object) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
 
 
-@pytest.fixture(autouse=True)
-def _bots_inline(settings: object) -> None:
-    """Bots move right after each service returns, in the same thread: tests read them at once.
-
-    tests/web/test_bot_worker.py turns this off to test the real path (games/live/runner.py).
-    """
+@pytest.fixture
+def bots_inline(settings: object) -> None:
+    """Bots move right after each service returns, in the same thread (BOT_MOVES = "inline"), so
+    a test reads their moves at once. Not the default: the default is the site's own path, each
+    commit leaving the bots to this process's runner (games/live/runner.py). A folder whose tests
+    read the bots' answers at once says so in its conftest.py (tests/web/, tests/e2e/)."""
     settings.BOT_MOVES = "inline"  # type: ignore[attr-defined]
 
 

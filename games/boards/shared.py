@@ -30,7 +30,7 @@ from games.boards import pieces
 from games.boards.jinja import board_environment, render_template
 from games.boards.pieces import render_counts as render_counts  # counted here for its readers
 from games.models import Game, Seat
-from games.services import presence, rows, stored
+from games.services import presence, rows
 
 # What is kept is bounded by what it serves: a table and its renders are forgotten when the last
 # socket of this process at it closes (socket_closed). The counts below are the backstop.
@@ -154,7 +154,7 @@ def read(game: Game, known: TableAt | None = None) -> TableAt:
 
 
 def remember(game: Game, seats: list[Seat], state: Any) -> None:
-    """A version this process just stored (services.base.stored): kept for the table's sockets
+    """A version this process just stored (the `stored` event): kept for the table's sockets
     here, with the presence they last read, so none of them reads it back. Only for a table whose
     sockets this process serves, and whose presence is fresh enough to keep (see read)."""
     known = recent(game.pk)
@@ -166,11 +166,8 @@ def remember(game: Game, seats: list[Seat], state: Any) -> None:
 
 
 def on_stored(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
-    """services.base.stored: remember the version."""
+    """The `stored` event (games/events.py, wired in games/wiring.py): remember the version."""
     remember(game, seats, state)
-
-
-stored.connect(on_stored, dispatch_uid="games.boards.shared")
 
 
 def socket_opened(game_id: int) -> None:

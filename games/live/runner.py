@@ -1,24 +1,22 @@
-"""Bot moves after the request: each server process runs the due ones on its own event loop.
+"""The runner: each serving process's scheduler, on its own event loop. It only schedules; the
+work it runs lives beside each feature.
 
-A commit that leaves a bot to act hints this process's runner (transaction.on_commit). The runner
-drives that game one bot step at a time in a small thread pool, each step its own short
-transaction (services.bot_step): think on a loaded state, then lock, re-check the version and
-store, announced on commit like any move. A sweep at start-up and every BOT_SWEEP_SECONDS wakes
-the running games with a bot seat that did not move for a whole period (a restart, a process
-that died, a change made by a command), so no game waits forever. Move clocks use the same
-path: a drive that leaves a person's clock running sets a timer for its deadline on the loop,
-and every sweep wakes the games with a deadline due (set by another process, or before a
-restart); bot_step then lets a stand-in move. A deadline more than LONGEST_TIMER away (a
-turn-based table's, days off) gets no timer: the sweep finds it when it is due. Several
-processes may wake the same game: the version and deadline re-check under the row lock lets
-exactly one store each move. The sweep also renews this process's sockets at the tables,
-announces presence that changed with time (games.services.presence), deals the rematches that
-wait only on people who went away (rematch.sweep), hands to a house bot the seat of a person
-long away at a relaxed table (absence.sweep), closes the tables nobody started in time
-(tables.close_unstarted_tables), and tells notifications, mails them on the mail lane and
-pushes them to browsers on the push lane (two lanes: neither waits on the other). The mail
-thread also works the task queue (games/live/task_worker.py: the verification and
-password-reset mails), each sweep and as soon as a task is queued in this process.
+- Bots and clocks: a commit that leaves a bot to act sends `bots_due` (games/services/base.py:
+  commit_version; wired in games/wiring.py), which hints this process's runner. The runner drives
+  that game one step at a time in a small thread pool (services.bot_step: a bot's move, or a
+  stand-in's when a deadline passed, each its own short transaction), then sets a timer on the
+  loop for the game's next deadline (games/services/clocks/deadlines.py says when, and leaves a
+  deadline more than LONGEST_TIMER away to the sweep). Several processes may wake the same game:
+  the version and deadline re-check under the row lock lets exactly one store each move.
+- Its sweep, at start-up and every BOT_SWEEP_SECONDS, wakes the running games with a bot seat
+  that did not move for a whole period (a restart, a process that died, a change made by a
+  command) and the games with a deadline due, and sends the notifications' mails on the mail
+  lane and pushes on the push lane (two lanes: neither waits on the other). The mail thread also
+  works the task queue (games/live/task_worker.py: verification and password-reset mails), each
+  sweep and as soon as a task is queued in this process.
+- The features' periodic jobs (presence, rematches, absence, tables nobody started, lost turns,
+  vacations, quick pairing, tournaments, the house table) are registered with `every` in
+  games/wiring.py, each running on its own.
 
 The runner lives on the server's loop, so announcements from its threads reach the in-memory
 channel layer on that loop; it starts when Daphne's reactor runs (start_with_server) or at the
@@ -37,86 +35,37 @@ from typing import Any
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import transaction
-from django.dispatch import receiver
-from django_tasks.signals import task_enqueued
 
 from games import groups, outages, services
 from games.live import task_worker
-from games.models import Game, Seat
-from games.services import bots_due, clocks, presence
+from games.services.clocks import deadlines
 
 logger = logging.getLogger(__name__)
 
 ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
-
-LONGEST_TIMER = 3600.0
-"""Seconds: a deadline further off is left to the sweep, so no timer is held for days."""
 
 PUSH_SWEEPS = 3
 """Push sweeps a process runs at once: one held by a slow push service (each push has its own
 deadline) never keeps the next sweep's pushes waiting."""
 
 
-def running_with_bots() -> dict[int, int]:
-    """The version of every running game with a bot seat, by game id."""
-    bots = Seat.objects.exclude(bot="").values("game_id")
-    games = Game.objects.filter(status=Game.Status.RUNNING, pk__in=bots)
-    return dict(games.values_list("pk", "version"))
-
-
-def due_deadlines() -> list[int]:
-    """The running games where a person's time ran out."""
-    due = Seat.objects.filter(deadline__lte=clocks.now(), game__status=Game.Status.RUNNING)
-    return sorted(set(due.values_list("game_id", flat=True)))
-
-
-def next_deadline(game_id: int) -> float | None:
-    """Seconds until the game's next deadline (negative if due), or None without a clock."""
-    first = (
-        Seat.objects.filter(game_id=game_id, game__status=Game.Status.RUNNING)
-        .exclude(deadline=None)
-        .order_by("deadline")
-        .values_list("deadline", flat=True)
-        .first()
-    )
-    return None if first is None else (first - clocks.now()).total_seconds()
-
-
-def upkeep() -> list[int]:
-    """Each sweep: replace the pooled connections a database restart broke, renew this
-    process's sockets, announce presence moved by time, deal the rematches that someone's going
-    away settled, give the seats of people long away at relaxed tables to bots, close the
-    tables that waited too long for their start, tell the turns a lost signal missed and the
-    tables of vacations that started or ended; the games with a deadline due. (The mails and
-    pushes go on lanes of their own: Runner.send_notices and Runner.send_pushes.)"""
-    parts = (
-        outages.check_pool,
-        presence.renew,
-        presence.sweep,
-        services.sweep_rematches,
-        services.sweep_absences,
-        services.close_unstarted_tables,
-    )
-    for part in (*parts, services.tell_lost_turns, services.announce_vacations):
-        try:
-            part()
-        except outages.OUTAGE as error:
-            outages.away(error)
-        except Exception:  # one part failing must not keep the deadlines from their stand-ins
-            logger.exception("%s failed in the sweep; it runs again next period", part.__module__)
-    return due_deadlines()
-
-
 Job = Callable[[], object]
-JOBS: list[tuple[float, Job]] = []
+Period = float | Callable[[], float]
+"""Seconds between a job's runs, or a function saying them (read at every period)."""
+JOBS: list[tuple[Period, Job]] = []
 """The features' periodic work (registered by `every`), run by each serving process's runner."""
 
 
-def every(seconds: float, job: Job) -> None:
+def every(seconds: Period, job: Job) -> None:
     """Run `job` (a feature's sweep: synchronous, its own transactions) every `seconds` in each
     serving process, in the runner's threads, one run at a time; a failure is logged and the job
-    runs again next period. Register from an AppConfig.ready(), before the server starts."""
+    runs again next period. Registered in games/wiring.py, before the server starts."""
     JOBS.append((seconds, job))
+
+
+def each_sweep() -> float:
+    """The period of the runner's sweep (BOT_SWEEP_SECONDS), for jobs that run with it."""
+    return float(settings.BOT_SWEEP_SECONDS)
 
 
 class Runner:
@@ -215,7 +164,7 @@ class Runner:
                     pass
                 if game_id in self.again:
                     continue
-                delay = await self.in_pool(next_deadline)(game_id)
+                delay = await self.in_pool(deadlines.next_deadline)(game_id)
                 if game_id in self.again:  # a commit hinted while the deadline was read
                     continue
                 self.set_timer(game_id, delay)
@@ -234,8 +183,8 @@ class Runner:
         old = self.timers.pop(game_id, None)
         if old is not None:
             old.cancel()
-        if delay is not None and delay <= LONGEST_TIMER and self.loop is not None:
-            at = max(0.0, delay) + 0.05  # just past it: the stand-in checks it is due
+        at = deadlines.timer_delay(delay)
+        if at is not None and self.loop is not None:
             self.timers[game_id] = self.loop.call_later(at, self.timer_due, game_id)
 
     def timer_due(self, game_id: int) -> None:
@@ -244,13 +193,14 @@ class Runner:
         self.wake(game_id)
 
     async def sweep_forever(self) -> None:
-        """Wake stuck games at once and then every BOT_SWEEP_SECONDS."""
+        """Wake stuck games and those with a deadline due, and send the mails and pushes due, at
+        once and then every BOT_SWEEP_SECONDS."""
         first = True
         while True:
             try:
-                for game_id in self.stuck(await self.in_pool(running_with_bots)(), first):
+                for game_id in self.stuck(await self.in_pool(services.running_with_bots)(), first):
                     self.wake(game_id)
-                for game_id in await self.in_pool(upkeep)():
+                for game_id in await self.in_pool(deadlines.due_deadlines)():
                     self.wake(game_id)
                 self.spawn(self.send_notices())
                 self.spawn(self.send_pushes())
@@ -264,7 +214,7 @@ class Runner:
             first = False
             await asyncio.sleep(settings.BOT_SWEEP_SECONDS)
 
-    async def repeat(self, seconds: float, job: Job) -> None:
+    async def repeat(self, seconds: Period, job: Job) -> None:
         """Run a feature's job now and then every `seconds`, until the runner stops."""
         run = self.in_pool(job)
         while True:
@@ -274,7 +224,7 @@ class Runner:
                 outages.away(error)
             except Exception:
                 logger.exception("%s failed; it runs again next period", job.__qualname__)
-            await asyncio.sleep(seconds)
+            await asyncio.sleep(seconds() if callable(seconds) else seconds)
 
     async def send_notices(self) -> None:
         """Mail the notifications due on the runner's mail lane, one sending at a time: a slow
@@ -369,15 +319,15 @@ def hint(game_id: int) -> None:
     RUNNER.hint(game_id)
 
 
-@receiver(bots_due)
 def bots_due_here(sender: Any, game_id: int, **kwargs: Any) -> None:
-    """The services committed a change that may leave a bot to act: look."""
+    """The `bots_due` event (games/wiring.py): a committed change may leave a bot to act, or a
+    clock to time: look."""
     hint(game_id)
 
 
-@receiver(task_enqueued)
 def task_queued_here(sender: Any, **kwargs: Any) -> None:
-    """A task was queued in this process: its mail thread runs it once the queuing commits."""
+    """django_tasks' task_enqueued (games/wiring.py): a task was queued in this process; its
+    mail thread runs it once the queuing commits."""
     transaction.on_commit(RUNNER.hint_tasks, robust=True)
 
 

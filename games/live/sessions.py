@@ -16,10 +16,7 @@ from django.contrib.auth import (
     get_user_model,
     load_backend,
 )
-from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
@@ -122,22 +119,21 @@ def socket_owner(scope: dict[str, Any], session: SocketSession | None) -> str:
     return ADDRESS_OWNER + hashlib.sha256(address.encode()).hexdigest()[:32]
 
 
-@receiver(user_logged_out)
 def close_on_logout(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
-    """Logging out closes the sockets this session opened."""
+    """Logging out closes the sockets this session opened (user_logged_out, games/wiring.py)."""
     session_key = request.session.session_key
     if user is not None and session_key:
         message = {"type": "session.ended", "session": session_digest(session_key)}
         send_to_group(user_group(user.pk), message)
 
 
-@receiver(post_save, sender=settings.AUTH_USER_MODEL)
 def recheck_on_account_change(
     sender: Any, instance: Any, created: bool, update_fields: Any, **kwargs: Any
 ) -> None:
-    """A changed account (password, deactivation, a moderator's action) re-checks its sockets,
-    once the change is committed: never while its transaction holds the database (on SQLite the
-    write lock, which a send that waits for the event loop's thread could hold for good)."""
+    """A changed account (password, deactivation, a moderator's action) re-checks its sockets
+    (post_save of the user model, games/wiring.py), once the change is committed: never while
+    its transaction holds the database (on SQLite the write lock, which a send that waits for the
+    event loop's thread could hold for good)."""
     if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
         return
     user_id = instance.pk

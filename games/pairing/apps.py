@@ -1,4 +1,5 @@
-"""Quick pairing as a Django app: its sweep runs every second in each serving process."""
+"""Quick pairing as a Django app: its sweep (every second in each serving process) and its
+log-out receiver are registered with everyone else's in games/wiring.py."""
 
 from django.apps import AppConfig
 
@@ -7,14 +8,3 @@ class PairingConfig(AppConfig):
     name = "games.pairing"
     label = "pairing"
     verbose_name = "Quick pairing"
-
-    def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_out
-
-        from games.live import runner
-        from games.pairing import services, sweep
-
-        # Pairs the people waiting, and lets go of those whose page went (games/live/runner.py).
-        runner.every(sweep.EVERY_SECONDS, sweep.sweep)
-        # Logging out takes the person out of the pool (the session's sockets close too).
-        user_logged_out.connect(services.stop_on_logout, dispatch_uid="pairing-logout")

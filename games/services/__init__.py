@@ -1,51 +1,45 @@
 """The only code that changes a game: every change is check_ then do_, in one transaction.
 
-Each verb locks the game row, validates, changes, stores and announces the new version to the
-table's channel group once the transaction commits; bots answer after the commit, each move in
-its own transaction (bot_step, run by games.live.runner). Callers use the verbs below; the modules
-hold the steps: base (refusals, the lock, versions and announcements), tables (before the game),
-play (the game).
+Each verb locks the game row, validates, changes, and stores the new version through
+base.commit_version, which says what follows once the transaction commits (the table's sockets
+told, this process's handed the saved table, turn notifications, bots due); bots answer after the
+commit, each move in its own transaction (autoplay.bot_step, run by games.live.runner). Callers
+use the verbs below; the modules hold the steps: base (refusals, the lock, commit_version), tables
+(before the game), play (a person's move), move_log (every move written down), bots and autoplay
+(the moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes), handover
+and leaving (a seat handed to a bot, resigning).
 """
 
 from games.services import chat, notices, tutorial
 from games.services.absence import sweep as sweep_absences
+from games.services.autoplay import bot_step, run_bots
 from games.services.base import (
     NotAllowed,
     ServiceError,
     StaleVersion,
-    bots_due,
     closed_unstarted,
-    game_ended,
     lock_user,
-    stored,
 )
+from games.services.bots import Step, bot_due, running_with_bots
+from games.services.clocks.stand_in import STAND_IN
 from games.services.deletion import delete_account
-from games.services.hints import Suggestion, hints_on, offers_hints, suggest
-from games.services.invitations import invitable, invite
-from games.services.notice_push import sweep_push as send_pushes
-from games.services.notices import send_due as send_notices
-from games.services.notices import sweep as sweep_notices
-from games.services.notices import sweep_turns as tell_lost_turns
-from games.services.play import (
+from games.services.handover import (
     ABSENT,
     DEACTIVATED,
     DELETED,
     LEFT,
-    STAND_IN,
-    Step,
-    bot_due,
-    bot_step,
-    close_results,
-    hand_all_seats_to_bots,
-    hand_seat_to_bot,
     handed_over,
-    play,
-    replay,
-    resign,
-    run_bots,
-    seated,
     take_seat_back,
 )
+from games.services.hints import Suggestion, hints_on, offers_hints, suggest
+from games.services.invitations import invitable, invite
+from games.services.leaving import hand_all_seats_to_bots, hand_seat_to_bot, resign
+from games.services.move_log import seated
+from games.services.notice_push import sweep_push as send_pushes
+from games.services.notices import send_due as send_notices
+from games.services.notices import sweep as sweep_notices
+from games.services.notices import sweep_turns as tell_lost_turns
+from games.services.play import close_results, play, replay
 from games.services.rematch import (
     accept_rematch,
     current_rematch,
@@ -86,7 +80,6 @@ __all__ = [
     "add_bot",
     "bot_account",
     "bot_due",
-    "bots_due",
     "bot_step",
     "cancel",
     "chat",
@@ -98,7 +91,6 @@ __all__ = [
     "current_rematch",
     "decline_rematch",
     "delete_account",
-    "game_ended",
     "house_table",
     "join",
     "leave",
@@ -114,12 +106,12 @@ __all__ = [
     "replay",
     "resign",
     "run_bots",
+    "running_with_bots",
     "seat_people",
     "seated",
     "sweep_absences",
     "announce_vacations",
     "sweep_rematches",
-    "stored",
     "send_notices",
     "send_pushes",
     "sweep_notices",

@@ -19,8 +19,9 @@ from django.db.models import Exists, OuterRef
 
 from games.models import Game, Seat, TableSocket
 from games.services import clocks
+from games.services.autoplay import inline_bots
 from games.services.base import load_state, lock
-from games.services.play import ABSENT, bots_after_commit, do_hand_seat_to_bot
+from games.services.handover import ABSENT, do_hand_seat_to_bot
 
 
 def absent_since(at: datetime) -> datetime:
@@ -84,7 +85,7 @@ def hand_over_absent(game: Game, seat: Seat, since: datetime) -> bool:
         return False
     if not do_hand_over_absent(game.pk, seat.pk, game.version, since):
         return False
-    bots_after_commit(game.pk)
+    inline_bots(game.pk)
     return True
 
 

@@ -1,14 +1,18 @@
-"""What every service shares: refusals, the row lock, versions and announcements."""
+"""What every service shares: refusals, the row lock, and the one way a table's new version is
+stored and what follows its commit (commit_version)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.dispatch import Signal
 
 from accounts.models import User
+from games import events
 from games.groups import group_name, send_to_group
 from games.models import Game, Seat
 from games.services import rows
@@ -39,48 +43,74 @@ def announce(game_id: int, version: int) -> None:
     send_to_group(group_name(game_id), {"type": "game.updated", "version": version})
 
 
-# Sent once a change that may leave a bot to act (or a clock to run) is committed, with the game's
-# id: the live path's runner (games.live.runner) listens, so the services never import it.
-bots_due = Signal()
+@dataclass(frozen=True)
+class Moved:
+    """What a stored move (or the deal) leaves to tell once committed (move_log.record says)."""
+
+    turn_came: tuple[int, ...] = ()
+    """The people whose move came at a turn-based table (their clocks started)."""
+    ended: bool = False
+    """The game finished."""
 
 
-# Sent once a move's transaction commits, with the game row, its seats (their users read) and
-# the engine state exactly as stored: games.boards.shared keeps them for this process's sockets,
-# which then need not read back what this process just wrote.
-stored = Signal()
+NOTHING_MOVED = Moved()
 
 
-# What people are told outside the table (games' notifications listen; the services never import
-# them). Each is sent once its transaction commits, with the game's id:
-# - turn_came: user_ids, the people whose move it became at a turn-based table;
-# - game_ended: the game finished (not aborted);
-# - rematch_offered: by (the user id who offered), the new table's id as game_id;
-# - invited: by and to (user ids), an invitation to the table.
-turn_came = Signal()
-game_ended = Signal()
-rematch_offered = Signal()
-invited = Signal()
+def commit_version(
+    game: Game,
+    fields: Iterable[str],
+    *,
+    seats: list[Seat] | None = None,
+    state: Any = None,
+    moved: Moved = NOTHING_MOVED,
+    bots: bool = False,
+) -> None:
+    """Save the table's changed fields with its next version. Every change to a table is stored
+    through here: a person's move, a bot's, a stand-in's, the deal, a seat handed over or taken
+    back, a join, a close.
 
-
-def hand_to_sockets(game: Game, seats: list[Seat], state: Any) -> None:
-    """Once committed, send `stored` with this game as it then is (call before bump, so the
-    sockets here have it before the announcement reaches them)."""
-    transaction.on_commit(lambda: stored.send(Game, game=game, seats=seats, state=state))
-
-
-def bump(game: Game, fields: list[str]) -> None:
-    """Save the changed fields with a new version, announced once the transaction commits."""
+    What follows once the transaction commits, in this order (follow_commit):
+    1. `stored`: this process's sockets are handed the table as saved (given `seats` with the
+       `state`: every move, a person's, a bot's and a stand-in's), so they push without reading
+       it back; other processes read it once per version;
+    2. `announce`: the table's group hears the new version, in every process;
+    3. `turn_came`: the people whose move came at a turn-based table are told (`moved`);
+    4. `game_ended`: the game finished (`moved`);
+    5. `bots_due` (given `bots`): this process's runner looks for a bot to move or a clock to
+       time. In inline mode (BOT_MOVES = "inline": commands, tests) the verb runs the bots itself
+       once its transaction is over (autoplay.inline_bots).
+    """
     game.version += 1
     game.save(update_fields=[*fields, "version"])
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: announce(game_id, version))
+    table = None if seats is None else (game, seats, state)
+    transaction.on_commit(lambda: follow_commit(game_id, version, table, moved, bots))
+
+
+def follow_commit(
+    game_id: int,
+    version: int,
+    table: tuple[Game, list[Seat], Any] | None,
+    moved: Moved,
+    bots: bool,
+) -> None:
+    """What follows a new version's commit (commit_version says why, in this order)."""
+    if table is not None:
+        events.stored.tell(*table)
+    announce(game_id, version)
+    if moved.turn_came:
+        events.turn_came.tell(game_id, list(moved.turn_came))
+    if moved.ended:
+        events.game_ended.tell(game_id)
+    if bots and settings.BOT_MOVES != "inline":
+        events.bots_due.tell(game_id)
 
 
 NOTICES_KEPT = 8
 
 
 def notice(game: Game, text: str) -> None:
-    """Add a public notice to the table (saved by the caller's bump with "notices")."""
+    """Add a public notice to the table (saved by the caller's commit_version with "notices")."""
     game.notices = [*game.notices, {"text": text}][-NOTICES_KEPT:]
 
 

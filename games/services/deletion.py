@@ -31,10 +31,11 @@ from accounts.models import (
 from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
 from games.services import notices
-from games.services.base import NotAllowed, ServiceError, bump, lock, lock_user
+from games.services.autoplay import inline_bots
+from games.services.base import NotAllowed, ServiceError, commit_version, lock, lock_user
 from games.services.chat import announce_chat
+from games.services.handover import DELETED
 from games.services.moderation import give_up_tables
-from games.services.play import DELETED, bots_after_commit
 
 
 def check_delete(person: User, password: str) -> None:
@@ -52,7 +53,7 @@ def delete_account(person: User, password: str) -> User:
     commit. The account row stays, renamed, so finished games keep who sat where."""
     person, handed = do_delete_account(person, password)
     for game_id in handed:
-        bots_after_commit(game_id)
+        inline_bots(game_id)
     return person
 
 
@@ -122,6 +123,6 @@ def rename_in_notices(person: User, old_name: str) -> None:
             continue
         game.notices = notices
         if game.status in LIVE:
-            bump(game, ["notices"])
+            commit_version(game, ["notices"])
         else:
             game.save(update_fields=["notices"])

@@ -2,7 +2,7 @@
 
 Only at an unrated table against bots, for a seated person whose move it is. The bot is handed
 `engine.view(state, position)` (what that seat may know) and its legal actions, exactly as a bot
-seat decides (games/services/play.py `decide`); nothing is stored and no move is made.
+seat decides (games/services/bots.py `decide`); nothing is stored and no move is made.
 """
 
 from __future__ import annotations

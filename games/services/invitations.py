@@ -13,9 +13,10 @@ from django.db import transaction
 from accounts import friends
 from accounts.emails import under_limit
 from accounts.models import User
+from games import events
 from games.models import Game
 from games.services import notices
-from games.services.base import NotAllowed, ServiceError, closed_reason, invited
+from games.services.base import NotAllowed, ServiceError, closed_reason
 
 # Invitations one person may send per hour, at all their tables together.
 INVITES_PER_HOUR = 20
@@ -58,7 +59,7 @@ def invite(game: Game, by: User, to: User | None) -> User:
     """Invite a friend to the table; `invited` is sent once the transaction commits."""
     friend = check_invite(game, by, to)
     game_id, by_id, to_id = game.pk, by.pk, friend.pk
-    transaction.on_commit(lambda: invited.send(Game, game_id=game_id, by=by_id, to=to_id))
+    transaction.on_commit(lambda: events.invited.tell(game_id, by_id, to_id))
     return friend
 
 

@@ -19,12 +19,16 @@ from accounts.models import User
 from games.groups import recheck_sockets
 from games.models import Game, Report, Seat
 from games.services import clocks
-from games.services.base import NotAllowed, ServiceError, bump, closed_reason, lock, lock_user
-from games.services.play import (
-    DEACTIVATED,
-    bots_after_commit,
-    do_keep_seat_for_bot,
+from games.services.autoplay import inline_bots
+from games.services.base import (
+    NotAllowed,
+    ServiceError,
+    closed_reason,
+    commit_version,
+    lock,
+    lock_user,
 )
+from games.services.handover import DEACTIVATED, do_keep_seat_for_bot
 from games.services.tables import cancel, leave
 
 logger = logging.getLogger(__name__)
@@ -81,7 +85,7 @@ def abort(game: Game | int, moderator: User, reason: str) -> Game:
     game.aborted_by = moderator
     game.finished_at = timezone.now()
     clocks.clear(game)  # no stand-in moves, no countdown says "time is up"
-    bump(game, ["status", "abort_reason", "aborted_by", "finished_at"])
+    commit_version(game, ["status", "abort_reason", "aborted_by", "finished_at"])
     log_moderation(moderator, game, f"Aborted: {reason}")
     return game
 
@@ -130,7 +134,7 @@ def deactivate(person: User | int, moderator: User, reason: str) -> User:
     """Close an account: it cannot log in, its sockets close, bots take its running seats."""
     person, handed = do_deactivate(person, moderator, reason)
     for game_id in handed:
-        bots_after_commit(game_id)
+        inline_bots(game_id)
     return person
 
 

@@ -1,17 +1,19 @@
 """Notifications: what people are told outside the table, and their inbox.
 
-The services' signals (games/services/base.py: turn_came, game_ended, rematch_offered, invited) and
+The games' events (games/events.py: turn_came, game_ended, rematch_offered, invited, stored) and
 the friends' (accounts/friends.py: friend_asked, friend_accepted; no game, never between a blocked
 pair, and friend_blocked takes back what the pair was told) are heard here once their change
-commits, and each becomes one Notification row per person. A table keeps one turn row per person: a
-new turn told there deletes the older ones. A row's key names its event for its person (the turn is
+commits (the *_here receivers, connected in games/wiring.py), and each becomes one Notification
+row per person. A table keeps one turn row per person: a new turn told there deletes the older
+ones. A row's key names its event for its person (the turn is
 the count of moves the person's seat had made), unique per recipient: two processes that hear of
 the same turn store one row. Nobody is told of their own doing: the person who offered, invited, or
-made the move that ended the game or brought the turn round. The worker's sweep
-(games/live/runner.py) also looks at turn-based tables whose version moved, so a turn whose signal
-was lost with its process is told all the same, under the same key. The mails (notice_mail, by
-send_due) and the browser pushes (notice_push.sweep_push) go out on two lanes of the worker's,
-so a slow push service never holds a mail, nor a slow mail server a push.
+made the move that ended the game or brought the turn round. A job run with the runner's sweep
+(sweep_turns, registered in games/wiring.py) also looks at turn-based tables whose version
+moved, so a turn whose event was lost with its process is told all the same, under the same key.
+The mails (notice_mail, by send_due) and the browser pushes (notice_push.sweep_push) go out on
+two lanes of the worker's, so a slow push service never holds a mail, nor a slow mail server a
+push.
 """
 
 from __future__ import annotations
@@ -24,11 +26,10 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
-from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.friends import blocked_between, friend_accepted, friend_asked, friend_blocked
+from accounts.friends import blocked_between
 from accounts.models import User
 from games.groups import send_to_group, user_group
 from games.models import (
@@ -41,13 +42,6 @@ from games.models import (
     TableSocket,
 )
 from games.services import notice_mail, notice_push
-from games.services.base import (
-    game_ended,
-    invited,
-    rematch_offered,
-    stored,
-    turn_came,
-)
 
 logger = logging.getLogger(__name__)
 
@@ -195,7 +189,6 @@ def quietly(receiver_function: Receiver) -> Receiver:
     return run
 
 
-@receiver(turn_came)
 @quietly
 def turn_came_here(
     sender: Any, game_id: int, user_ids: Iterable[int], by: int | None = None, **kwargs: Any
@@ -226,7 +219,6 @@ def waiting_on(game: Game, seats: Iterable[Seat], state: Any) -> list[int]:
     return [seat.user_id for seat in seats if seat.position in active and not seat.bot]
 
 
-@receiver(stored)
 @quietly
 def stored_here(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
     """A move was stored: the turns it ended are no longer news."""
@@ -234,7 +226,6 @@ def stored_here(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs
         settle_turns(game, waiting_on(game, seats, state))
 
 
-@receiver(game_ended)
 @quietly
 def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
     """A game finished."""
@@ -243,7 +234,6 @@ def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
         tell_ended(game)
 
 
-@receiver(rematch_offered)
 @quietly
 def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> None:
     """A rematch was offered (game_id is the new table)."""
@@ -252,7 +242,6 @@ def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> N
         tell_rematch(game, by)
 
 
-@receiver(invited)
 @quietly
 def invited_here(
     sender: Any, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
@@ -281,21 +270,18 @@ def tell_friend(kind: str, by: int, to: int, request: int) -> None:
     tell(None, Kind.FRIEND, {to: f"friend:{kind}:{request}"}, text, friends_page())
 
 
-@receiver(friend_asked)
 @quietly
 def friend_asked_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
     """Someone asked another person to be friends."""
     tell_friend("asked", by, to, request)
 
 
-@receiver(friend_accepted)
 @quietly
 def friend_accepted_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
     """Someone accepted another person's friend request."""
     tell_friend("accepted", by, to, request)
 
 
-@receiver(friend_blocked)
 @quietly
 def friend_blocked_here(
     sender: Any, by: int, to: int, requests: Iterable[int], **kwargs: Any

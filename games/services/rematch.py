@@ -21,19 +21,19 @@ from django.utils import timezone
 
 from accounts import friends
 from accounts.models import User
+from games import events
 from games.models import Game, Seat
 from games.services import clocks, presence
+from games.services.autoplay import inline_bots
 from games.services.base import (
     NotAllowed,
     ServiceError,
-    bump,
+    commit_version,
     lock,
     lock_with_seats,
     notice,
-    rematch_offered,
     seats_in_order,
 )
-from games.services.play import bots_after_commit
 from games.services.tables import bot_account, check_host, deal
 
 
@@ -64,7 +64,7 @@ def rematch(game: Game | int, user: User) -> Game:
     """Offer to play again, or say yes to the offer already made; the new table."""
     new = do_rematch(game, user)
     if new.status == Game.Status.RUNNING:
-        bots_after_commit(new.pk)
+        inline_bots(new.pk)
     return new
 
 
@@ -99,7 +99,7 @@ def do_rematch(game: Game | int, user: User) -> Game:
             said_yes = bool(seat.bot) or seat.user_id == user.pk
             Seat.objects.create(game=new, user=seat.user, bot=seat.bot, accepted=said_yes or None)
     new_id, by = new.pk, user.pk
-    transaction.on_commit(lambda: rematch_offered.send(Game, game_id=new_id, by=by))
+    transaction.on_commit(lambda: events.rematch_offered.tell(new_id, by))
     return start_if_agreed(old, new)
 
 
@@ -124,7 +124,7 @@ def accept_rematch(new: Game | int, user: User) -> Game:
     """Say yes to a rematch; the last yes starts it (the bots move after the commit)."""
     game = do_accept_rematch(new, user)
     if game.status == Game.Status.RUNNING:
-        bots_after_commit(game.pk)
+        inline_bots(game.pk)
     return game
 
 
@@ -199,8 +199,8 @@ def read_answers(new: Game, seats: list[Seat] | None = None) -> Answers:
 def start_if_agreed(old: Game, new: Game) -> Game:
     """Deal the rematch if everyone present said yes; the change is pushed to both tables."""
     if not settle(new, read_answers(new)):
-        bump(new, [])
-    bump(old, [])
+        commit_version(new, [])
+    commit_version(old, [])
     return new
 
 
@@ -259,8 +259,8 @@ def arrived(game_id: int) -> bool:
             return False
         if not start_held_clocks(game, seats):
             return False
-        bump(game, [])
-    bots_after_commit(game_id)  # the runner's timer moves to the nearer deadline
+        commit_version(game, [], bots=True)  # the runner's timer moves to the nearer deadline
+    inline_bots(game_id)
     return True
 
 
@@ -274,7 +274,7 @@ def start_rematch(old: Game, new: Game, user: User) -> None:
     if not settle(new, found):
         names = ", ".join(s.user.username for s in found.away)
         raise ServiceError(f"Too few bakers said yes: waiting for {names} to come back.")
-    bump(old, [])
+    commit_version(old, [])
 
 
 # The away people each open rematch showed when this process last told the old table.
@@ -321,7 +321,7 @@ def settle_later(new_id: int) -> bool:
     """
     dealt = do_settle(new_id)
     if dealt:
-        bots_after_commit(new_id)
+        inline_bots(new_id)
     return dealt
 
 
@@ -335,7 +335,7 @@ def do_settle(new_id: int) -> bool:
     new = lock(new_id)
     if new.status != Game.Status.OPEN or not settle(new, read_answers(new)):
         return False
-    bump(old, [])
+    commit_version(old, [])
     return True
 
 
@@ -353,6 +353,6 @@ def decline_rematch(new: Game | int, user: User) -> Game:
     seat.save(update_fields=["accepted"])
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
-    bump(game, ["status", "finished_at"])
-    bump(old, [])
+    commit_version(game, ["status", "finished_at"])
+    commit_version(old, [])
     return game

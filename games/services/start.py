@@ -6,8 +6,8 @@ from django.db import transaction
 
 from accounts.models import User
 from games.models import Game
+from games.services.autoplay import inline_bots
 from games.services.base import lock
-from games.services.play import bots_after_commit
 from games.services.rematch import start_rematch
 from games.services.tables import check_start, deal
 
@@ -15,7 +15,7 @@ from games.services.tables import check_start, deal
 def start(game: Game | int, user: User) -> Game:
     """Draw the seats and deal the game; the bots make their first moves after the commit."""
     game = do_start(game, user)
-    bots_after_commit(game.pk)
+    inline_bots(game.pk)
     return game
 
 

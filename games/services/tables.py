@@ -17,18 +17,19 @@ from games.engines.rng import seed_state, shuffled
 from games.kinds.base import AnyKind
 from games.models import TURN_BASED, Game, Seat
 from games.services import clocks
+from games.services.autoplay import inline_bots
 from games.services.base import (
     NOTICES_KEPT,
     UNSTARTED,
     NotAllowed,
     ServiceError,
-    bump,
     closed_reason,
+    commit_version,
     lock,
     lock_user,
     seats_in_order,
 )
-from games.services.play import bots_after_commit, record
+from games.services.move_log import record
 
 # --- create -------------------------------------------------------------------------------
 
@@ -158,7 +159,7 @@ def quick_game(host: User, kind: str, *, rated: bool = True) -> Game:
             add_bot(game, host, level)
         game = lock(game.pk)
         deal(game, check_start(game, host))
-    bots_after_commit(game.pk)
+    inline_bots(game.pk)
     return game
 
 
@@ -189,7 +190,7 @@ def seat_people(
             add_bot(game, host, level)
         game = lock(game.pk)
         deal(game, check_start(game, host))
-    bots_after_commit(game.pk)
+    inline_bots(game.pk)
     return game
 
 
@@ -209,7 +210,7 @@ def house_table(kind: str, levels: list[str]) -> Game:
             add_bot(game, host, level)
         game = lock(game.pk)
         deal(game, check_start(game, host))
-    bots_after_commit(game.pk)
+    inline_bots(game.pk)
     return game
 
 
@@ -238,7 +239,7 @@ def join(game: Game | int, user: User, invite: str | None = None) -> Seat:
     game = lock(game)
     check_join(game, user, invite)
     seat = Seat.objects.create(game=game, user=user)
-    bump(game, [])
+    commit_version(game, [])
     return seat
 
 
@@ -261,7 +262,7 @@ def leave(game: Game | int, user: User) -> Game:
     """Take the user's seat away before the start; the table as it now stands."""
     game = lock(game)
     check_leave(game, user).delete()
-    bump(game, [])
+    commit_version(game, [])
     return game
 
 
@@ -303,7 +304,7 @@ def add_bot(game: Game | int, host: User, level: str) -> Seat:
     if len(taken) >= game.capacity:
         raise ServiceError("Every seat at this table is taken.")
     seat = Seat.objects.create(game=game, user=bot_account(level, taken), bot=level)
-    bump(game, [])
+    commit_version(game, [])
     return seat
 
 
@@ -316,7 +317,7 @@ def remove_bot(game: Game | int, host: User, seat_id: int) -> Game:
     if seat is None:
         raise ServiceError("There is no such bot at this table.")
     seat.delete()
-    bump(game, [])
+    commit_version(game, [])
     return game
 
 
@@ -333,9 +334,9 @@ def cancel(game: Game | int, host: User) -> Game:
     check_host(game, host)
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
-    bump(game, ["status", "finished_at"])
+    commit_version(game, ["status", "finished_at"])
     if old is not None:
-        bump(old, [])
+        commit_version(old, [])
     return game
 
 
@@ -379,9 +380,9 @@ def close_unstarted(game_id: int) -> bool:
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
     game.notices = [*game.notices, {"text": unstarted_words(game), UNSTARTED: True}][-NOTICES_KEPT:]
-    bump(game, ["status", "finished_at", "notices"])
+    commit_version(game, ["status", "finished_at", "notices"])
     if old is not None:
-        bump(old, [])
+        commit_version(old, [])
     return True
 
 
@@ -426,6 +427,6 @@ def deal(game: Game, seats: list[Seat], setup: Mapping[str, object] | None = Non
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     seated = {s.position: s for s in seats if s.position is not None}
-    record(game, state, [], seated, clocks_at=clocks.first_clocks_at(game))
+    moved = record(game, state, [], seated, clocks_at=clocks.first_clocks_at(game))
     fields = ["status", "started_at", "setup", "rules_version", "snapshot", "moves"]
-    bump(game, [*fields, "finished_at"])
+    commit_version(game, [*fields, "finished_at"], moved=moved, bots=True)

@@ -22,8 +22,8 @@ from accounts.models import User
 from games import catalog
 from games.kinds.base import AnyKind, Lesson, Press, Scripted
 from games.models import Game, Seat, Tutorial
+from games.services.autoplay import inline_bots
 from games.services.base import ServiceError, load_state, lock, lock_user, seats_in_order
-from games.services.play import bots_after_commit
 from games.services.tables import add_bot, check_start, deal, open_table
 
 SEATS = 2
@@ -117,7 +117,7 @@ def start_tutorial(user: User, slug: str) -> Game:
         game = lock(game.pk)
         deal(game, check_start(game, user), lesson.setup)
         Tutorial.objects.create(game=game, user=user, kind=kind.slug)
-    bots_after_commit(game.pk)
+    inline_bots(game.pk)
     return game
 
 

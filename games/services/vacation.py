@@ -21,7 +21,7 @@ from django.db.models import Q
 from accounts.models import User, Vacation, vacation_refusal
 from games.models import TURN_BASED, Game, Seat
 from games.services import clocks
-from games.services.base import ServiceError, bump, lock, lock_user
+from games.services.base import ServiceError, commit_version, lock, lock_user
 
 
 def vacation_starts_at(on: date, at: datetime) -> datetime:
@@ -50,7 +50,7 @@ def take_vacation(user: User, on: date, days: int) -> Vacation:
         if seat.deadline is not None:
             seat.deadline = clocks.paused(seat.deadline, at, starts_at, ends_at)
             seat.save(update_fields=["deadline"])
-        bump(game, [])
+        commit_version(game, [])
     return vacation
 
 
@@ -81,7 +81,7 @@ def end_vacation(user: User, vacation_id: int) -> Vacation | None:
         if seat.deadline is not None and seat.deadline >= vacation.ends_at:
             seat.deadline -= vacation.ends_at - cut
             seat.save(update_fields=["deadline"])
-        bump(game, [])
+        commit_version(game, [])
     if cut == vacation.starts_at:
         vacation.delete()
         return None
@@ -125,7 +125,7 @@ def tell_tables(vacation_id: int, at: datetime) -> int:
     if vacation.told == now_says:
         return 0
     for game, _seat in turn_based_seats(user):
-        bump(game, [])
+        commit_version(game, [])
     vacation.told = now_says
     vacation.save(update_fields=["told"])
     return 1

@@ -16,6 +16,14 @@ import pytest
 
 from bench.web.site import base_env, free_port, own_static, wait_ready
 
+
+@pytest.fixture(autouse=True)
+def _bots_inline_here(bots_inline: None) -> None:
+    """What a browser test sets up in its own process (tables dealt, bots seated) has its bots'
+    answers stored at once, before the site (its own Daphne, with its runner) is asked for the
+    page: bots move inline in this folder's test process (tests/fixtures.py: bots_inline)."""
+
+
 CHROMIUM = "/usr/bin/chromium"
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

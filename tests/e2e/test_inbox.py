@@ -19,7 +19,7 @@ PHONE = {"width": 360, "height": 740}
 TELL = """
 from accounts.models import User
 from games import services
-from games.services.base import invited
+from games.events import invited
 from games.models import Game
 import os
 host = User.objects.get(username=os.environ["TELL_HOST"])

@@ -15,6 +15,13 @@ from tests.web.clock import Clock, patched_clock
 from tests.web.push_services import TEST_DOMAIN, LoopbackOnly, NameLookup, PushNet
 
 
+@pytest.fixture(autouse=True)
+def _bots_inline_here(bots_inline: None) -> None:
+    """The web tests read the bots' answers as soon as a service returns: bots move inline in
+    this folder (tests/fixtures.py: bots_inline). test_bot_worker.py, test_deadlines.py and
+    test_push_safety.py put the runner's path back to test it."""
+
+
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     """The server's time, moved forward by hand (tests/web/clock.py)."""

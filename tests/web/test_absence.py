@@ -15,12 +15,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.live.runner import upkeep
 from games.models import Action, Game, Seat
 from games.services import absence, presence
 from games.services.base import load_state
 from tests.web.clock import Clock
 from tests.web.sockets import at_table
+from tests.web.sweeps import sweep_once
 from tests.web.test_bot_worker import WAIT
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ def later(clock: Clock, seconds: float, settings: Any) -> None:
     while seconds > 0:
         clock.forward(min(step, seconds))
         seconds -= step
-        upkeep()
+        sweep_once()
 
 
 def test_a_person_away_while_the_table_waits_gets_a_house_bot_and_may_come_back(

@@ -16,9 +16,9 @@ from django.utils import timezone
 from accounts import friends
 from accounts.models import Block, Friendship, User
 from games import services
+from games.events import invited
 from games.models import Game, Notification
 from games.services import notices
-from games.services.base import invited
 from tests.conftest import client_for
 
 # backend: admin search and filters are SQL.

@@ -19,8 +19,8 @@ from games import services
 from games.boards import board_context, render_whole
 from games.boards.chat import render_chat_log
 from games.boards.shared import read, render_counts
+from games.events import invited
 from games.models import Game, Seat
-from games.services.base import invited
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 from tests.web.sockets import open_board, socket

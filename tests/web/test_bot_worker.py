@@ -24,8 +24,10 @@ from accounts.models import User
 from games import catalog, groups, services
 from games.live import runner as live_runner
 from games.live import task_worker
-from games.live.runner import RUNNER, Runner, running_with_bots
+from games.live.runner import RUNNER, Runner
 from games.models import Action, Game
+from games.services.bots import running_with_bots
+from games.services.clocks import deadlines
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -245,17 +247,17 @@ async def test_a_move_made_while_a_drive_ends_is_not_lost(
     """A person's move committed while the runner reads the game's next deadline, at the end of
     its drive, still gets its bots' answers (not only at the next sweep, an hour away here)."""
     game = await database_sync_to_async(table)([player], 2)
-    read_deadline, moved = live_runner.next_deadline, list[bool]()
+    read_deadline, moved = deadlines.next_deadline, list[bool]()
 
     def move_meanwhile(game_id: int) -> float | None:
-        # The bots answered the start: the person picks as this game's drive ends (the runner
-        # drives other games too, such as the house table's).
+        # The bots answered the start: the person picks as the drive ends (this game's drive:
+        # the house table's job may have dealt a game of bots that the runner drives too).
         if game_id == game.pk and not moved:
             moved.append(True)
             keep_first(game, player)
         return read_deadline(game_id)
 
-    monkeypatch.setattr(live_runner, "next_deadline", move_meanwhile)
+    monkeypatch.setattr(deadlines, "next_deadline", move_meanwhile)
     await database_sync_to_async(services.start)(game, player)
     await until(lambda: bot_moves(game) == 4, "the bots answered the move made meanwhile")
 
@@ -280,18 +282,17 @@ def test_the_sweep_lists_running_games_with_a_bot_seat(
     assert running_with_bots() == {with_bot.pk: fresh(with_bot).version}
 
 
-def test_a_failing_part_of_the_sweep_does_not_keep_deadlines_waiting(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from games.live import runner
-    from games.services import absence
+def test_each_part_of_the_sweep_is_a_job_of_its_own() -> None:
+    """A part failing (the database away a moment) keeps no other part, nor the deadlines the
+    runner's own sweep finds, waiting: each runs on its own (a failed run is logged and runs
+    again next period: the test below)."""
+    from games.services import absence, notices, presence
 
-    def broken() -> list[int]:
-        raise OperationalError("the database went away a moment")
-
-    monkeypatch.setattr(absence, "sweep", broken)
-    monkeypatch.setattr(runner, "due_deadlines", lambda: [7])
-    assert runner.upkeep() == [7]
+    with_sweep = [job for period, job in live_runner.JOBS if period is live_runner.each_sweep]
+    for part in (presence.renew, absence.sweep, notices.sweep_turns):
+        assert with_sweep.count(part) == 1
+    assert services.close_unstarted_tables in with_sweep
+    assert deadlines.due_deadlines not in with_sweep  # the runner's own sweep wakes those
 
 
 @pytest.mark.parametrize(
@@ -340,7 +341,12 @@ async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sen
         let_go.wait(WAIT)
 
     monkeypatch.setattr(services, "send_notices", hanging_mail_server)
-    monkeypatch.setattr(services, "tell_lost_turns", lambda: sweeps.append(time.monotonic()))
+
+    def due_deadlines() -> list[int]:
+        sweeps.append(time.monotonic())
+        return []
+
+    monkeypatch.setattr(deadlines, "due_deadlines", due_deadlines)
     RUNNER.start()
     try:
         await until(hung.is_set, "the notifications were sent")

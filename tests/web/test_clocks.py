@@ -15,7 +15,7 @@ from games import services
 from games.boards import epoch_ms, render_board
 from games.models import Action, Game, Seat
 from games.services import clocks
-from games.services.play import seated
+from games.services.move_log import seated
 from tests.conftest import client_for
 from tests.web.cakehalla_tables import SETUP, load_with, start_with, state_of, user_at
 from tests.web.clock import Clock

@@ -3,7 +3,7 @@
 Two real Daphne processes share the test's PostgreSQL database and Redis, each with its worker's
 sweep waking due deadlines every 0.1 s, so both find every deadline due. Nobody at the table
 moves: stand-ins play until a bot takes each seat. Each deadline must give one stand-in move,
-never two (games/services/play.py: store_stand_in re-checks under the row lock).
+never two (games/services/clocks/stand_in.py: store_stand_in re-checks under the row lock).
 """
 
 from __future__ import annotations

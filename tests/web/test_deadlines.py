@@ -18,11 +18,11 @@ from django.db import connection
 
 from accounts.models import User
 from games import catalog, services
-from games.live import runner as live_runner
 from games.live.runner import RUNNER, Runner
 from games.models import Action, Game
-from games.services.base import load_state
-from games.services.play import seated, store_stand_in
+from games.services.base import load_state, seats_in_order
+from games.services.clocks import deadlines
+from games.services.clocks.stand_in import store_stand_in
 from tests.web.clock import Clock
 from tests.web.test_bot_worker import WAIT, until
 
@@ -100,8 +100,8 @@ def test_a_stand_in_thought_out_on_an_older_table_is_not_stored(
     game = fast_night([player, rival])
     clock.forward(FAST)
     state = load_state(game)
-    seats = seated(game)
-    late = next(s for s in seats.values() if s.user_id == player.pk)
+    seats = seats_in_order(game)
+    late = next(s for s in seats if s.user_id == player.pk)
     legal = game.spec.engine.legal_actions(state, late.position)
     services.play(game, player, legal[0], game.version)  # the person moved just in time
     assert not store_stand_in(game, state, seats, late, legal[-1])
@@ -126,7 +126,7 @@ async def test_with_every_browser_closed_the_sweep_lets_a_stand_in_move(
     clock: Clock, runner: Runner, player: User, rival: User
 ) -> None:
     game = await database_sync_to_async(fast_night)([player, rival])
-    assert await database_sync_to_async(live_runner.due_deadlines)() == []
+    assert await database_sync_to_async(deadlines.due_deadlines)() == []
     clock.forward(FAST)
     await until(lambda: stand_ins(game) >= 2, "stand-ins played both bakers' picks")
     moves = await database_sync_to_async(

@@ -12,9 +12,9 @@ from django.test import Client
 from accounts import friends
 from accounts.models import Friendship, User
 from games import services
+from games.events import invited
 from games.models import Game
 from games.services import invitations, presence
-from games.services.base import invited
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,9 @@ from django.db.models import F
 from accounts import friends
 from accounts.models import User
 from games import services
+from games.events import game_ended, invited, rematch_offered, turn_came
 from games.models import Game, Notification
 from games.services import notices
-from games.services.base import game_ended, invited, rematch_offered, turn_came
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
 from tests.web.notices import move, turn_based, whose_move

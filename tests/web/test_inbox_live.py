@@ -12,10 +12,10 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from games import services
+from games.events import invited
 from games.groups import serve_here
 from games.models import Game
 from games.services import notices
-from games.services.base import invited
 from tests.web.sockets import open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,9 +16,9 @@ from django.utils import timezone
 from accounts import emails
 from accounts.models import User
 from games import services
+from games.events import invited
 from games.models import Game, Notification
 from games.services import notice_mail, notices
-from games.services.base import invited
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -21,9 +21,9 @@ from py_vapid.utils import b64urldecode
 
 from accounts.models import User
 from games import services
+from games.events import invited
 from games.models import Game, Notification, PushSubscription
 from games.services import notice_push
-from games.services.base import invited
 from tests.conftest import client_for
 from tests.web.push_services import PushNet
 

@@ -14,7 +14,6 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.boards import render_board
-from games.live.runner import upkeep
 from games.models import Game
 from games.services import clocks, presence
 from tests.conftest import client_for
@@ -22,6 +21,7 @@ from tests.web.clock import Clock
 from tests.web.finished_games import finished_game, play_out
 from tests.web.finished_games import running_game as bot_game
 from tests.web.sockets import at_table, open_board, socket
+from tests.web.sweeps import sweep_once
 
 # The module (games.services.rematch, the name, is the service function).
 rematch_offers = importlib.import_module("games.services.rematch")
@@ -191,7 +191,7 @@ def test_a_rematch_keeps_the_tables_settings(player: User) -> None:
 def after_the_away_rule(clock: Clock, settings: Any) -> None:
     """Time passes beyond the away rule; the worker's sweep runs (it renews open sockets)."""
     clock.forward(settings.AWAY_SECONDS + 1)
-    upkeep()
+    sweep_once()
 
 
 @pytest.mark.django_db
@@ -241,12 +241,12 @@ def test_someone_going_away_deals_the_rematch_at_the_next_sweep(
     assert new.status == Game.Status.OPEN  # dave is here and has not answered
     presence.closed(gone, old.pk)  # dave closes his tab
     clock.forward(settings.AWAY_SECONDS - 5)
-    upkeep()
+    sweep_once()
     new.refresh_from_db()
     assert new.status == Game.Status.OPEN  # reconnecting is not away
     version = Game.objects.get(pk=old.pk).version
     clock.forward(6)
-    upkeep()
+    sweep_once()
     new.refresh_from_db()
     assert new.status == Game.Status.RUNNING
     assert set(new.seats.values_list("user__username", flat=True)) == {"alice", "bob"}
@@ -343,7 +343,7 @@ async def test_the_away_list_is_pushed_to_the_old_tables_screens(
     assert "Waiting for bob." in await ws.receive_from()
     settings.PRESENCE_PUSHES = True
     clock.forward(settings.AWAY_SECONDS + 1)
-    await database_sync_to_async(upkeep)()  # bob is away now: the old table is told
+    await database_sync_to_async(sweep_once)()  # bob is away now: the old table is told
     while "Away: bob." not in (pushed := await ws.receive_from()):
         pass
     assert "Too few bakers said yes without them" in pushed

@@ -23,7 +23,18 @@ NAMESPACES = {
     "rows",
     "tutorial",
 }
-INNER = {"base", "hints", "play", "rematch", "tables"}
+INNER = {
+    "autoplay",
+    "base",
+    "bots",
+    "handover",
+    "hints",
+    "leaving",
+    "move_log",
+    "play",
+    "rematch",
+    "tables",
+}
 
 
 def imports_of_the_services() -> list[tuple[str, str]]:

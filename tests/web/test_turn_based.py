@@ -20,13 +20,14 @@ from django.utils import timezone
 from accounts.models import Rating, User
 from games import services
 from games.boards import render_board
-from games.live import runner as live_runner
-from games.live.runner import LONGEST_TIMER, Runner, due_deadlines, upkeep
+from games.events import turn_came
+from games.live.runner import Runner
 from games.models import Action, Game, Seat
 from games.services import absence, clocks
-from games.services.base import turn_came
+from games.services.clocks.deadlines import LONGEST_TIMER, due_deadlines, next_deadline
 from tests.conftest import client_for
 from tests.web.clock import Clock
+from tests.web.sweeps import sweep_once
 
 pytestmark = pytest.mark.django_db
 
@@ -148,10 +149,10 @@ def test_a_turn_based_game_is_played_over_days_through_a_restart_and_a_missed_de
             deadlines = game.seats.filter(user__in=waiting).exclude(deadline=None)
             first = min(s.deadline for s in deadlines if s.deadline is not None)
             clock.at = first - timedelta(seconds=1)
-            assert game.pk not in upkeep()
+            assert game.pk not in sweep_once()
             clock.forward(2)
             # The runner's sweep after a restart finds the deadline days after it was set.
-            assert game.pk in upkeep()
+            assert game.pk in sweep_once()
             assert services.run_bots(game.pk) >= 1
             stood_in = Action.objects.filter(game=game, bot=services.STAND_IN)
             late = {a.user for a in stood_in if a.user is not None}
@@ -237,7 +238,7 @@ def test_the_absence_sweep_never_hands_over_a_turn_based_seat(
     game = turn_based([player, rival], "cakehalla", "day7")
     clock.forward(settings.RELAXED_ABSENCE_SECONDS * 100)  # nobody has a socket at the table
     assert absence.sweep() == []
-    upkeep()
+    sweep_once()
     assert not game.seats.filter(resigned=True).exists()
     waiting = game.seats.exclude(deadline=None).get()
     assert not absence.waits_on_absent(game, waiting, absence.absent_since(clock.at))
@@ -262,7 +263,7 @@ def test_the_sweep_finds_a_deadline_set_before_a_restart(
     deadline = game.seats.exclude(deadline=None).get().deadline
     assert deadline is not None
     clock.at = deadline + timedelta(seconds=1)
-    assert live_runner.next_deadline(game.pk) is not None
+    assert next_deadline(game.pk) is not None
     assert game.pk in due_deadlines()
     assert services.run_bots(game.pk) == 1
     assert timezone.is_aware(deadline)

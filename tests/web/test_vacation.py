@@ -11,9 +11,9 @@ import pytest
 from accounts.models import User, Vacation
 from games import services
 from games.boards import render_board
-from games.live.runner import due_deadlines
 from games.models import Seat
 from games.services import clocks
+from games.services.clocks.deadlines import due_deadlines
 from games.services.vacation import announce_vacations, end_vacation, take_vacation
 from tests.conftest import client_for
 from tests.web.clock import Clock

@@ -10,7 +10,6 @@ import pytest
 from accounts.friends import block
 from accounts.models import User
 from games import services
-from games.live.runner import upkeep
 from games.models import Game, Seat
 from games.services.tables import (
     WAITING_LIVE_FOR,
@@ -22,6 +21,7 @@ from games.web.lobby import LOBBY_TABLES, LOBBY_TABLES_PER_HOST
 from tests.conftest import client_for
 from tests.web.clock import Clock
 from tests.web.finished_games import finished_game
+from tests.web.sweeps import sweep_once
 
 # backend: the lobby's lists are SQL (windows, per-host caps).
 pytestmark = [pytest.mark.django_db, pytest.mark.backend]
@@ -148,7 +148,7 @@ def test_a_table_nobody_started_in_a_day_is_closed_by_the_sweep(
     services.join(live, rival)
     turn_based = services.create_game(player, "cakehalla", 2, pace=Game.Pace.DAY1)
     clock.at = turn_based.created_at + WAITING_LIVE_FOR + timedelta(seconds=1)
-    upkeep()
+    sweep_once()
     live.refresh_from_db()
     turn_based.refresh_from_db()
     assert (live.status, turn_based.status) == (Game.Status.CANCELLED, Game.Status.OPEN)
@@ -157,7 +157,7 @@ def test_a_table_nobody_started_in_a_day_is_closed_by_the_sweep(
     with pytest.raises(services.ServiceError, match=words):
         services.join(live, outsider)
     clock.at = turn_based.created_at + WAITING_TURN_BASED_FOR + timedelta(seconds=1)
-    upkeep()
+    sweep_once()
     turn_based.refresh_from_db()
     assert turn_based.status == Game.Status.CANCELLED
     page = client_for(player).get(turn_based.get_absolute_url()).content.decode()
@@ -170,6 +170,6 @@ def test_a_rematch_nobody_answered_in_a_day_is_called_off(
     game = finished_game([player, rival], bots=0)  # without bob, too few to deal it
     offered = services.rematch(game, player)
     clock.at = offered.created_at + WAITING_LIVE_FOR + timedelta(seconds=1)
-    upkeep()
+    sweep_once()
     offered.refresh_from_db()
     assert offered.status == Game.Status.CANCELLED

@@ -82,7 +82,7 @@ def test_the_download_holds_every_finished_game_and_the_ratings(
 def test_the_download_holds_the_inbox_and_the_vacations_and_nobody_elses(
     player: User, rival: User
 ) -> None:
-    from games.services.base import invited
+    from games.events import invited
     from games.services.vacation import take_vacation
 
     table = services.create_game(rival, "cakehalla", 2)

@@ -18,6 +18,13 @@ from tests.web.finished_games import play_out
 
 
 @pytest.fixture(autouse=True)
+def _bots_inline_here(bots_inline: None) -> None:
+    """The tournament tests read the bots' answers at once, and no runner of their own may run
+    the features' sweeps under their feet (a socket test would start one): bots move inline in
+    this folder (tests/fixtures.py: bots_inline)."""
+
+
+@pytest.fixture(autouse=True)
 def _no_site_schedule(settings: Any) -> None:
     """The site's own events are not made unless a test asks (test_schedule.py)."""
     settings.TOURNAMENT_SCHEDULE = []

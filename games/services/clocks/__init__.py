@@ -1,5 +1,9 @@
 """Move clocks: each seat's deadline and bank, stored on the seat so a reload or restart keeps them.
 
+The clocks' home. This module: the arithmetic (winding, stopping, paces, vacations, words).
+deadlines.py: what fires a deadline (the queries behind the runner's timers and sweep);
+stand_in.py: the stand-in's move once a deadline passed, and the hand-over after too many.
+
 A seat's clock runs while the game waits for its person: a move's own time (`per_move`) and
 then its bank. The seat stores when a stand-in plays for it (`deadline`) and the bank it had
 when the clock started (`bank`), so the move's own time ends at `deadline - bank`. A move stops
@@ -208,7 +212,7 @@ def pace_house_bots(
 ) -> None:
     """A house table's bots move at a watchable pace, on the clocks' own machinery: a bot the
     game waits on gets a deadline HOUSE_TABLE_MOVE_SECONDS on (each move made sets the next),
-    before which it does not move (play.due_bot); the runner wakes the game at it as at any
+    before which it does not move (bots.due_bot); the runner wakes the game at it as at any
     deadline, in whichever process, and the version check lets one store the move."""
     changed = []
     for position, seat in seats.items():

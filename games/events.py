@@ -1,0 +1,121 @@
+"""What the games tell the rest of the site: every event, declared here once.
+
+An event is a Django Signal with its arguments typed: the services send one once their change
+commits (games/services/base.py: commit_version says which follow a new version), never knowing
+who listens; games/wiring.py connects every receiver, in one place, so the services never import
+the live path, the boards or the notifications that hear them.
+
+After a change to a table (each sent with the Game model as sender, in this order):
+- `stored`: the table as just saved (game, seats, state), for this process's sockets;
+- `turn_came`: it became these people's move at a turn-based table;
+- `game_ended`: the game finished (not aborted);
+- `bots_due`: a bot may have to act, or a clock to be timed.
+Outside a move:
+- `rematch_offered`: a rematch was offered (game_id is the new table);
+- `invited`: a person (or several) was invited to a table.
+
+The friends' events (friend_asked, friend_accepted, friend_blocked) are declared in
+accounts/friends.py, because accounts imports no game code; they are wired in games/wiring.py too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from django.dispatch import Signal
+
+from games.models import Game, Seat
+
+
+class Stored(Signal):
+    """A change stored a table's state: the game row, its seats (users read) and the engine
+    state exactly as saved, so this process's sockets need not read back what it just wrote."""
+
+    class Receiver(Protocol):
+        def __call__(
+            self, sender: Any, *, game: Game, seats: list[Seat], state: Any, **kwargs: Any
+        ) -> None: ...
+
+    def hear(self, receiver: Receiver, uid: str) -> None:
+        """Connect a receiver (games/wiring.py)."""
+        self.connect(receiver, dispatch_uid=uid)
+
+    def tell(self, game: Game, seats: list[Seat], state: Any) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game=game, seats=seats, state=state)
+
+
+class GameEvent(Signal):
+    """Something happened at a table, named by the game's id alone."""
+
+    class Receiver(Protocol):
+        def __call__(self, sender: Any, *, game_id: int, **kwargs: Any) -> None: ...
+
+    def hear(self, receiver: Receiver, uid: str) -> None:
+        """Connect a receiver (games/wiring.py)."""
+        self.connect(receiver, dispatch_uid=uid)
+
+    def tell(self, game_id: int) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id)
+
+
+class TurnCame(Signal):
+    """It became these people's move at a turn-based table (`user_ids`); `by`, if given, made
+    the move that brought it round."""
+
+    class Receiver(Protocol):
+        def __call__(
+            self, sender: Any, *, game_id: int, user_ids: Iterable[int], **kwargs: Any
+        ) -> None: ...
+
+    def hear(self, receiver: Receiver, uid: str) -> None:
+        """Connect a receiver (games/wiring.py)."""
+        self.connect(receiver, dispatch_uid=uid)
+
+    def tell(self, game_id: int, user_ids: list[int]) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id, user_ids=user_ids)
+
+
+class RematchOffered(Signal):
+    """Person `by` offered a rematch; `game_id` is the new table."""
+
+    class Receiver(Protocol):
+        def __call__(self, sender: Any, *, game_id: int, by: int, **kwargs: Any) -> None: ...
+
+    def hear(self, receiver: Receiver, uid: str) -> None:
+        """Connect a receiver (games/wiring.py)."""
+        self.connect(receiver, dispatch_uid=uid)
+
+    def tell(self, game_id: int, by: int) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id, by=by)
+
+
+class Invited(Signal):
+    """Person `by` invited `to` (a user id, or several) to the table."""
+
+    class Receiver(Protocol):
+        def __call__(
+            self, sender: Any, *, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
+        ) -> None: ...
+
+    def hear(self, receiver: Receiver, uid: str) -> None:
+        """Connect a receiver (games/wiring.py)."""
+        self.connect(receiver, dispatch_uid=uid)
+
+    def tell(self, game_id: int, by: int, to: int | Iterable[int]) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id, by=by, to=to)
+
+
+stored = Stored()
+turn_came = TurnCame()
+game_ended = GameEvent()
+"""The game finished (OVER; an aborted game is not ended this way)."""
+bots_due = GameEvent()
+"""A committed change may leave a bot to act, or a person's clock running: the runner looks."""
+rematch_offered = RematchOffered()
+invited = Invited()

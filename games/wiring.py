@@ -1,0 +1,104 @@
+"""Who hears what, and what runs when: every receiver and every periodic job, registered here.
+
+Read it top to bottom to know what follows a change. The events are declared in games/events.py
+(the friends' in accounts/friends.py); the services send them once their change commits and never
+import who hears them. Each serving process's runner (games/live/runner.py) schedules the jobs;
+each job lives beside its feature. GamesConfig.ready() calls `wire` once per process, after every
+app is loaded, so this module may import any feature: it sits above them all.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_save
+from django_tasks.signals import task_enqueued
+
+from accounts import friends
+from games import events, outages, services
+from games.boards import shared
+from games.housetable import services as house_table
+from games.live import runner, sessions
+from games.pairing import services as pairing
+from games.pairing import sweep as pairing_sweep
+from games.services import notices, presence
+from games.tournaments import services as tournaments
+from games.tournaments import sweep as tournaments_sweep
+
+
+def wire() -> None:
+    """Connect every receiver and register every periodic job (once per process)."""
+    after_a_table_changes()
+    around_the_tables()
+    sessions_and_sockets()
+    periodic_jobs()
+
+
+def after_a_table_changes() -> None:
+    """What follows a new version's commit, in the order games/services/base.py: commit_version
+    sends it (every change to a table: a person's move, a bot's, a stand-in's, the deal, ...)."""
+    # 1. The table as just saved (moves of people, bots and stand-ins): this process's sockets
+    #    keep it, so they push without reading it back; the turns it ended are no longer news.
+    events.stored.hear(shared.on_stored, "boards.shared.on_stored")
+    events.stored.hear(notices.stored_here, "notices.stored_here")
+    # 2. The new version goes to the table's group (base.announce): every socket of the table,
+    #    in every process, hears it through the channel layer; nothing is connected for it here.
+    # 3. Whose move came at a turn-based table: a notification each.
+    events.turn_came.hear(notices.turn_came_here, "notices.turn_came_here")
+    # 4. The game finished: its people are told; a tournament's table is recorded.
+    events.game_ended.hear(notices.game_ended_here, "notices.game_ended_here")
+    events.game_ended.hear(tournaments.game_ended_here, "tournaments.game_ended_here")
+    # 5. A bot may have to act, or a clock to be timed: this process's runner looks.
+    events.bots_due.hear(runner.bots_due_here, "runner.bots_due_here")
+
+
+def around_the_tables() -> None:
+    """What people are told outside a move: rematches, invitations, friends."""
+    events.rematch_offered.hear(notices.rematch_offered_here, "notices.rematch_offered_here")
+    events.invited.hear(notices.invited_here, "notices.invited_here")
+    friends.friend_asked.connect(notices.friend_asked_here, dispatch_uid="notices.friend_asked")
+    friends.friend_accepted.connect(
+        notices.friend_accepted_here, dispatch_uid="notices.friend_accepted"
+    )
+    friends.friend_blocked.connect(
+        notices.friend_blocked_here, dispatch_uid="notices.friend_blocked"
+    )
+
+
+def sessions_and_sockets() -> None:
+    """A session or an account that changes: its sockets, its place in the pairing pool, and
+    the mails it queued."""
+    user_logged_out.connect(sessions.close_on_logout, dispatch_uid="sessions.close_on_logout")
+    user_logged_out.connect(pairing.stop_on_logout, dispatch_uid="pairing-logout")
+    post_save.connect(
+        sessions.recheck_on_account_change,
+        sender=settings.AUTH_USER_MODEL,
+        dispatch_uid="sessions.recheck_on_account_change",
+    )
+    # A task queued in this process (a verification or password-reset mail): the runner's mail
+    # thread runs it once the queuing commits.
+    task_enqueued.connect(runner.task_queued_here, dispatch_uid="runner.task_queued_here")
+
+
+def periodic_jobs() -> None:
+    """The sweeps each serving process runs (runner.every: in the runner's threads, each on its
+    own, one run at a time; a failure is logged and the job runs again next period). Beside them
+    the runner's own sweep wakes the games with a bot stuck or a deadline due, and sends the
+    notifications' mails and pushes on lanes of their own (games/live/runner.py)."""
+    each_sweep = runner.each_sweep  # BOT_SWEEP_SECONDS, read at every period
+    # (Each from its feature's module: games/outages.py, games/services/<module>.py.)
+    runner.every(each_sweep, outages.check_pool)  # pooled connections a restart broke
+    runner.every(each_sweep, presence.renew)  # presence.py: this process's sockets renewed
+    runner.every(each_sweep, presence.sweep)  # presence.py: what changed with time, told
+    runner.every(each_sweep, services.sweep_rematches)  # rematch.py: offers the away settled
+    runner.every(each_sweep, services.sweep_absences)  # absence.py: long away, relaxed tables
+    runner.every(each_sweep, services.close_unstarted_tables)  # tables.py: never started
+    runner.every(each_sweep, services.tell_lost_turns)  # notices.py: turns a lost event missed
+    runner.every(each_sweep, services.announce_vacations)  # vacation.py: begun or ended
+    runner.every(pairing_sweep.EVERY_SECONDS, pairing_sweep.sweep)  # quick pairing's pass
+    # A tournament's next step; a table whose game_ended was lost (a restart) is recorded here,
+    # and the record's flag under the row lock lets only one count.
+    runner.every(settings.TOURNAMENT_SWEEP_SECONDS, tournaments_sweep.sweep)
+    if settings.HOUSE_TABLE:
+        # The house table, started when none runs and no person's game may be watched.
+        runner.every(settings.HOUSE_TABLE_SWEEP_SECONDS, house_table.keep_going)
