@@ -40,12 +40,15 @@ def bots_inline(settings: object) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_table_caches() -> None:
-    """Each test starts with no table read or region render kept: game ids repeat between tests."""
+    """Each test starts with no table read, region render or told rematch kept: game ids repeat
+    between tests."""
     from django.core.cache import cache
 
     from games.boards.shared import forget_all
+    from games.services.rematch import forget_told_away
 
     forget_all()
+    forget_told_away()  # which rematch away lists were told: rematch ids repeat too
     cache.clear()  # the limits on mail and tries (accounts.emails.under_limit): ids repeat too
 
 

@@ -281,6 +281,11 @@ def start_rematch(old: Game, new: Game, user: User) -> None:
 _told_away: dict[int, frozenset[int]] = {}
 
 
+def forget_told_away() -> None:
+    """Forget which away lists this process told (a fresh database, whose ids start again)."""
+    _told_away.clear()
+
+
 def sweep() -> list[int]:
     """Each worker sweep: deal the open rematches that someone's going away settled; tell the
     finished game's screens when its rematch's away list changed. The rematches dealt."""

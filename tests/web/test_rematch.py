@@ -311,7 +311,6 @@ def test_the_host_may_deal_by_hand_once_only_people_away_are_left(
 def test_the_old_tables_screens_are_told_when_its_rematchs_away_list_changes(
     settings: Any, clock: Clock, monkeypatch: pytest.MonkeyPatch, player: User, rival: User
 ) -> None:
-    monkeypatch.setattr(rematch_offers, "_told_away", {})
     told: list[int] = []
     monkeypatch.setattr(presence, "announce", told.append)
     old = finished_game([player, rival], "midnight-bakery", bots=0)
@@ -334,7 +333,6 @@ def test_the_old_tables_screens_are_told_when_its_rematchs_away_list_changes(
 async def test_the_away_list_is_pushed_to_the_old_tables_screens(
     settings: Any, clock: Clock, monkeypatch: pytest.MonkeyPatch, player: User, rival: User
 ) -> None:
-    monkeypatch.setattr(rematch_offers, "_told_away", {})
     old = await database_sync_to_async(finished_game)([player, rival], "midnight-bakery", 0)
     clock.at = timezone.now()
     ws = await socket(old, player)
