@@ -356,8 +356,8 @@
 
   // A move, or the closing of a round's results, tapped while the socket is up goes on the
   // socket, as the fields its form would post (no request of its own for the server to serve);
-  // other taps, and any tap while the socket is down, are posted.
-  window.bakehouseSocketMoves = true;  // browser tests of the posted path turn this off
+  // other taps, and any tap while the socket is down (or the browser says it is offline), are
+  // posted.
 
   function socketType(path) {
     if (path === root.dataset.play) return "play";
@@ -367,7 +367,7 @@
 
   function sentOnSocket(event) {
     var detail = event.detail;
-    if (!window.bakehouseSocketMoves || navigator.onLine === false) return false;
+    if (navigator.onLine === false) return false;
     if (!socket || socket.readyState !== WebSocket.OPEN || !window.bakehouseLive) return false;
     var type = detail.verb === "post" ? socketType(detail.path) : "";
     if (!type) return false;

@@ -119,7 +119,8 @@ def test_an_answer_older_than_the_board_shown_is_dropped(
         held.append((route, route.fetch(headers=headers)))  # stored now; its answer waits
 
     slow.route("**/play/", hold_the_answer)
-    slow.evaluate("window.bakehouseSocketMoves = false")  # posted, as when the socket is down
+    # The browser says it is offline (its socket still up): the page posts its taps.
+    slow.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => false})")
     shown = int(version(slow))
     slow.locator("#batch-form button.card").first.click()
     for _ in range(400):
