@@ -54,12 +54,8 @@ def _fresh_table_caches() -> None:
 
 @pytest.fixture(autouse=True)
 def _presence_quiet(settings: object) -> None:
-    """Sockets coming and going, and inbox badges, are not pushed, so a test's next message is
-    the one it awaits.
-
-    tests/web/test_presence.py and test_inbox_live.py turn them on to test the pushes themselves.
-    """
-    settings.PRESENCE_PUSHES = False  # type: ignore[attr-defined]
+    """Inbox badges are not pushed, so a test's next message is the one it awaits
+    (test_inbox_live.py turns them on to test the pushes themselves)."""
     settings.BADGE_PUSHES = False  # type: ignore[attr-defined]  # test_inbox_live.py: on
 
 

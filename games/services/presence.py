@@ -117,8 +117,6 @@ def announce(game_id: int) -> None:
     game, everyone leaving) push each screen once, not once for every socket. Elsewhere (a command,
     a test's own thread) it is sent at once.
     """
-    if not settings.PRESENCE_PUSHES:
-        return
     if settings.PRESENCE_GATHER_SECONDS > 0 and on_serving_loop(gather, game_id):
         return
     send_to_group(group_name(game_id), presence_changed())

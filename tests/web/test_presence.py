@@ -30,11 +30,6 @@ from tests.web.sockets import open_board, socket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def _pushes(settings: Any) -> None:
-    settings.PRESENCE_PUSHES = True
-
-
 def presence_of(html: str, name: str) -> str:
     """What the table region says of this person's seat ("here", "dropped", "away", "bot")."""
     for line in re.findall(

@@ -339,7 +339,6 @@ async def test_the_away_list_is_pushed_to_the_old_tables_screens(
     await open_board(ws)
     await database_sync_to_async(services.rematch)(old, player)
     assert "Waiting for bob." in await ws.receive_from()
-    settings.PRESENCE_PUSHES = True
     clock.forward(settings.AWAY_SECONDS + 1)
     await database_sync_to_async(sweep_once)()  # bob is away now: the old table is told
     while "Away: bob." not in (pushed := await ws.receive_from()):
