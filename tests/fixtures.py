@@ -15,12 +15,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group
 from django.test import Client
 
 from accounts.models import User
 from bakery_site.channel_layers import default_layer, redis_layer
 from games import services
 from games.models import Game
+from tests.support.clock import Clock, patched_clock
 
 
 @pytest.fixture(autouse=True)
@@ -168,6 +170,23 @@ def rival(make_user: Callable[[str], User]) -> User:
 def outsider(make_user: Callable[[str], User]) -> User:
     """Someone with an account who does not sit at the table."""
     return make_user("carol")
+
+
+@pytest.fixture
+def moderator(make_user: Callable[[str], User]) -> User:
+    """Staff in the Moderators group (made by a migration), not a superuser."""
+    user = make_user("mod")
+    user.is_staff = True
+    user.save()
+    user.groups.add(Group.objects.get(name="Moderators"))
+    return User.objects.get(pk=user.pk)  # fresh: no cached permissions
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The server's time, moved forward by hand (tests/support/clock.py): the clocks', the
+    tournaments' and the sweeps'."""
+    return patched_clock(monkeypatch)
 
 
 def client_for(user: User | None) -> Client:

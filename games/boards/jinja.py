@@ -63,7 +63,7 @@ class BoardEnvironment(jinja2.Environment):
 class BoardVars(dict[str, Any]):
     """A board's context with the environment's globals already in it, made once per viewer, so
     each template rendered with it is handed it as it is instead of a merged copy. No board
-    context key is a global's name (tests/web/test_shared_renders.py)."""
+    context key is a global's name (tests/boards/test_shared_renders.py)."""
 
     @classmethod
     def of(cls, values: Mapping[str, Any]) -> BoardVars:

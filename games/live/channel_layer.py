@@ -46,7 +46,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 logger = logging.getLogger(__name__)
 
 # The one module that reaches into libraries' private names. It was read against these releases
-# (tests/web/test_channel_layer.py fails on any other until it is read again):
+# (tests/live/test_channel_layer.py fails on any other until it is read again):
 CHECKED_AGAINST = {"channels-redis": "4.3.0", "redis": "8.1.0"}
 
 LOST = "lost"  # a shard's subscriptions broke: what was published to them meanwhile is gone

@@ -11,8 +11,8 @@ as the ORM makes them: each field's converters, then Model.from_db. That is Djan
 API but for one reach, named in INTERNALS_USED: a column's converters are found as the ORM's own
 compiler finds them (Field.get_col, then get_db_converters of the connection's operations and of
 the column), methods Django does not document. A test reads both ways and compares them value
-for value, and checks each of these names still exists (tests/web/test_services_lock_and_seats.py);
-everything else goes through the ORM.
+for value, and checks each of these names still exists
+(tests/services/test_services_lock_and_seats.py); everything else goes through the ORM.
 """
 
 from __future__ import annotations

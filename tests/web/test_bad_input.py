@@ -15,7 +15,7 @@ from accounts.models import User
 from games import services
 from games.models import Action, Game, Seat
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game
+from tests.support.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
 

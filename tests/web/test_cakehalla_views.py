@@ -13,7 +13,7 @@ from games import services
 from games.engines import cakehalla as engine
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.cakehalla_tables import (
+from tests.support.cakehalla_tables import (
     SETUP,
     load_with,
     play,

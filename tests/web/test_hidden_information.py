@@ -11,7 +11,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game
+from tests.support.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from games.events import game_ended, invited, rematch_offered, turn_came
 from games.models import Game, Notification
 from games.services import notices
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game
+from tests.support.finished_games import finished_game
 from tests.web.notices import move, turn_based, whose_move
 
 pytestmark = pytest.mark.django_db

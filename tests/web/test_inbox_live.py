@@ -16,7 +16,7 @@ from games.events import invited
 from games.groups import serve_here
 from games.models import Game
 from games.services import notices
-from tests.web.sockets import open_board, socket
+from tests.support.sockets import open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ import pytest
 
 from accounts.models import User
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game, running_game
+from tests.support.finished_games import finished_game, running_game
 
 pytestmark = pytest.mark.django_db
 

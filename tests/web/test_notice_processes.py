@@ -20,9 +20,9 @@ import pytest
 from accounts.models import User
 from games.models import Game, Notification, TableSocket
 from tests.conftest import needs_env, own_prefix
-from tests.web.daphnes import Person, daphnes
+from tests.support.daphnes import Person, daphnes
+from tests.support.sockets import session_of
 from tests.web.notices import move, turn_based, whose_move
-from tests.web.sockets import session_of
 
 pytestmark = [
     needs_env("DATABASE_URL"),

@@ -10,8 +10,8 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game
-from tests.web.finished_games import running_game as bot_game
+from tests.support.finished_games import finished_game
+from tests.support.finished_games import running_game as bot_game
 
 pytestmark = pytest.mark.django_db
 

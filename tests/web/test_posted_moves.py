@@ -12,7 +12,7 @@ from games import services
 from games.models import Action, Game
 from games.web.table_changes import LIVE_HEADER
 from tests.conftest import client_for
-from tests.web.test_socket_moves import keep_fields
+from tests.live.test_socket_moves import keep_fields
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.finished_games import play_to_first_results
+from tests.support.finished_games import play_to_first_results
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from games.boards import board_context, render_board
 from games.boards.changes import fingerprint
 from games.models import Game
 from tests.conftest import client_for
-from tests.web.finished_games import finished_game
+from tests.support.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import services
 from games.models import Game
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 MOST_STEPS = 2000
 

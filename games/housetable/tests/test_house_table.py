@@ -18,7 +18,7 @@ from games.housetable.tests.play import play_on
 from games.models import Game, Seat, StatCount
 from games.records import stats
 from tests.conftest import client_for
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from games import services as tables
 from games.models import Game
 from games.pairing import services
 from games.pairing.models import Seek
-from tests.web.sockets import Communicator, closed_with, open_board, session_of, socket
+from tests.support.sockets import Communicator, closed_with, open_board, session_of, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

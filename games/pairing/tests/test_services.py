@@ -18,7 +18,7 @@ from games.pairing.draw import SETTLE_SECONDS, WINDOW_EVERY
 from games.pairing.models import Seek
 from games.services import ServiceError
 from tests.conftest import client_for
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 # backend: the pool is read and locked in SQL.
 pytestmark = [pytest.mark.django_db, pytest.mark.backend]

@@ -11,7 +11,7 @@ from games.live.runner import RUNNER
 from games.models import Game
 from games.pairing import services, sweep
 from games.pairing.models import Seek
-from tests.web.test_bot_worker import after_commit, until  # noqa: F401  (a fixture)
+from tests.live.test_bot_worker import after_commit, until  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,8 +13,8 @@ from accounts.models import User
 from games.models import Game
 from games.tournaments import services, sweep
 from games.tournaments.models import Entrant, Table, Tournament
-from tests.web.clock import Clock, patched_clock
-from tests.web.finished_games import play_out
+from tests.support.clock import Clock
+from tests.support.finished_games import play_out
 
 
 @pytest.fixture(autouse=True)
@@ -28,12 +28,6 @@ def _bots_inline_here(bots_inline: None) -> None:
 def _no_site_schedule(settings: Any) -> None:
     """The site's own events are not made unless a test asks (test_schedule.py)."""
     settings.TOURNAMENT_SCHEDULE = []
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """The server's time, moved forward by hand (the clocks' and the tournaments')."""
-    return patched_clock(monkeypatch)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from games.tournaments.services.entry import MOST_WAITING
 from games.tournaments.tests.conftest import rules
 from games.tournaments.tests.test_pages import text_of
 from tests.conftest import client_for
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 

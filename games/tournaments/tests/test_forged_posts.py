@@ -17,7 +17,7 @@ from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.tests.conftest import entered, rules, swept
 from games.tournaments.tests.test_pages import text_of
 from tests.conftest import client_for
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 

@@ -22,8 +22,8 @@ from games.tournaments import live, services, shared
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
 from tests.conftest import client_for
-from tests.web.clock import Clock
-from tests.web.sockets import Communicator, closed_with, session_of
+from tests.support.clock import Clock
+from tests.support.sockets import Communicator, closed_with, session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

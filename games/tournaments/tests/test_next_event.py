@@ -16,7 +16,7 @@ from accounts.models import User
 from games.tournaments import services
 from games.tournaments.tests.conftest import entered, rules
 from tests.conftest import client_for
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,8 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.services import rounds
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
-from tests.web.clock import Clock
-from tests.web.sockets import open_board, socket
+from tests.support.clock import Clock
+from tests.support.sockets import open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,7 +16,7 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Table, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
 from tests.conftest import client_for
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 

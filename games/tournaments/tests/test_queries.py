@@ -18,7 +18,7 @@ from games.tournaments.pages import STANDINGS_PAGE
 from games.tournaments.tests.conftest import entered, rules, swept
 from games.tournaments.tests.test_pages import text_of
 from tests.conftest import client_for
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 

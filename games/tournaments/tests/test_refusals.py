@@ -17,7 +17,7 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.tests.conftest import entered, rules, running_tables, swept
 from tests.conftest import client_for, needs_env
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 

@@ -17,8 +17,8 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
 from tests.conftest import client_for
-from tests.web.clock import Clock
-from tests.web.finished_games import finished_game
+from tests.support.clock import Clock
+from tests.support.finished_games import finished_game
 
 Crowd = Callable[[int], list[User]]
 

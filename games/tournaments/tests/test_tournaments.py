@@ -19,7 +19,7 @@ from games.tournaments.tests.conftest import (
     running_tables,
     swept,
 )
-from tests.web.clock import Clock
+from tests.support.clock import Clock
 
 Crowd = Callable[[int], list[User]]
 
@@ -213,7 +213,7 @@ def test_withdrawing_mid_round_hands_the_seat_to_a_house_bot(clock: Clock, crowd
     assert seat.resigned and seat.bot
     entrant = Entrant.objects.get(tournament=tournament, user=people[0])
     assert entrant.withdrawn and entrant.withdrawn_why == "left"
-    from tests.web.finished_games import play_out
+    from tests.support.finished_games import play_out
 
     assert table.game is not None
     play_out(table.game, people[1:])

@@ -11,7 +11,7 @@ from games import catalog
 from games.boards import render_board
 from games.engines.cakehalla.cards import CUSTOMER_POINTS
 from games.kinds.cakehalla.hints import customer_hint, saffron_hint
-from tests.web.cakehalla_tables import SETUP, load_with, two_baker_table
+from tests.support.cakehalla_tables import SETUP, load_with, two_baker_table
 
 
 @pytest.mark.django_db

@@ -1,0 +1,167 @@
+"""deploy/nginx.conf in front of two Daphne processes: each table on one process.
+
+The file as shipped, with only its addresses changed to the test's ports, run by the machine's
+nginx; it skips where nginx is not installed (.ci/run installs it), as the other multi-process
+tests skip without PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from channels.db import database_sync_to_async
+
+from accounts.models import User
+from bench.web.site import Site, wait_ready
+from games import services
+from games.models import Game
+from tests.conftest import needs_env
+from tests.flows.processes.test_daphne_processes import shared_redis_site, stored_version
+from tests.live.test_consumer import batch_ids
+from tests.support.daphnes import Person, free_port
+from tests.support.sockets import session_of, shown_version
+
+NGINX = shutil.which("nginx") or next(
+    (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
+)
+CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
+PROCESS = "X-Bakehouse-Process"  # the header deploy/nginx.conf adds: which process answered
+
+pytestmark = [
+    needs_env("DATABASE_URL"),
+    needs_env("REDIS_URL"),
+    pytest.mark.skipif(NGINX is None, reason="nginx is not installed"),
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.xdist_group("daphne-processes"),
+]
+
+
+def address(url: str) -> str:
+    """host:port of a process's URL."""
+    return url.removeprefix("http://").rstrip("/")
+
+
+def configured(site: Site, port: int) -> str:
+    """deploy/nginx.conf with the test's two processes behind it and its own port in front."""
+    text = CONF.read_text()
+    shipped = re.findall(r"server (127\.0\.0\.1:\d+);", text)
+    assert len(shipped) == len(site.urls) == 2, shipped
+    for old, url in zip(shipped, site.urls, strict=True):
+        text = text.replace(f"server {old};", f"server {address(url)};")
+    return text.replace("listen 127.0.0.1:8000;", f"listen 127.0.0.1:{port};")
+
+
+@pytest.fixture
+def proxied(transactional_db: None) -> Iterator[tuple[str, Site]]:
+    """Two Daphne processes behind nginx as deploy/nginx.conf routes them: (nginx's URL, site)."""
+    assert NGINX is not None
+    for site in shared_redis_site():
+        folder = Path(tempfile.mkdtemp(prefix="nginx-"))
+        (folder / "logs").mkdir()
+        port = free_port()
+        (folder / "nginx.conf").write_text(configured(site, port))
+        log = (folder / "error.log").open("wb")
+        own = f"daemon off; pid {folder / 'nginx.pid'};"
+        server = subprocess.Popen(
+            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr", "-g", own],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            try:
+                wait_ready(url, server)  # the processes' /healthz, through nginx
+            except SystemExit:
+                pytest.fail("nginx did not answer: " + (folder / "error.log").read_text())
+            yield url, site
+        finally:
+            server.terminate()
+            server.wait(10)
+            log.close()
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def served_by(answer: httpx.Response) -> str:
+    return answer.headers[PROCESS]
+
+
+async def test_a_tables_pages_posts_and_sockets_reach_one_process_and_tables_spread(
+    running_game: Game, player: User, rival: User, proxied: tuple[str, Site]
+) -> None:
+    url, site = proxied
+    behind = {address(u) for u in site.urls}
+    watcher = Person(url, await database_sync_to_async(session_of)(player))
+    mover = Person(url, await database_sync_to_async(session_of)(rival))
+    try:
+        version = await database_sync_to_async(stored_version)(running_game)
+        board = await watcher.open_socket(running_game.pk)
+        assert watcher.socket is not None and watcher.socket.response is not None
+        table_process = watcher.socket.response.headers[PROCESS]
+        assert table_process in behind
+        assert shown_version(board) == version
+        page = await mover.http.get(f"/games/{running_game.pk}/")
+        assert page.status_code == 200
+        assert served_by(page) == table_process
+        card = (await database_sync_to_async(batch_ids)(running_game, rival))[0]
+        answer = await mover.keep(running_game, card, version)
+        assert answer.status_code == 200, answer.text
+        assert served_by(answer) == table_process
+        pushed = await watcher.until_version(version + 1)
+        assert f'data-base="{version}"' in pushed
+        assert card not in pushed  # the rival's pick stays hidden
+        # Every table sticks to one process, and the tables are shared between both.
+        tables: dict[int, set[str]] = {}
+        for game_id in range(1, 41):
+            for path in (f"/games/{game_id}/", f"/games/{game_id}/board/"):
+                tables.setdefault(game_id, set()).add(served_by(await mover.http.get(path)))
+        assert all(len(processes) == 1 for processes in tables.values()), tables
+        assert set().union(*tables.values()) == behind
+    finally:
+        await watcher.close()
+        await mover.close()
+
+
+def night_between(host: User, guest: User) -> Game:
+    """A new running two-baker night."""
+    game = services.create_game(host, "midnight-bakery", 2)
+    services.join(game, guest)
+    services.start(game, host)
+    game.refresh_from_db()
+    return game
+
+
+async def test_a_table_on_each_process_hears_its_moves(
+    player: User, rival: User, proxied: tuple[str, Site]
+) -> None:
+    """Tables new nights land on, one on each process: a move at each reaches its socket."""
+    url, site = proxied
+    watcher = Person(url, await database_sync_to_async(session_of)(player))
+    mover = Person(url, await database_sync_to_async(session_of)(rival))
+    on: dict[str, Game] = {}
+    try:
+        for _ in range(30):
+            game = await database_sync_to_async(night_between)(player, rival)
+            on.setdefault(served_by(await mover.http.get(f"/games/{game.pk}/")), game)
+            if len(on) == len(site.urls):
+                break
+        assert set(on) == {address(u) for u in site.urls}
+        for game in on.values():
+            version = await database_sync_to_async(stored_version)(game)
+            await watcher.open_socket(game.pk)
+            card = (await database_sync_to_async(batch_ids)(game, rival))[0]
+            answer = await mover.keep(game, card, version)
+            assert answer.status_code == 200, answer.text
+            assert shown_version(await watcher.until_version(version + 1)) == version + 1
+            assert watcher.socket is not None
+            await watcher.socket.close()
+    finally:
+        await watcher.close()
+        await mover.close()
