@@ -36,7 +36,7 @@ def bots_inline(settings: object) -> None:
     """Bots move right after each service returns, in the same thread (BOT_MOVES = "inline"), so
     a test reads their moves at once. Not the default: the default is the site's own path, each
     commit leaving the bots to this process's runner (games/live/runner.py). A folder whose tests
-    read the bots' answers at once says so in its conftest.py (tests/web/, tests/e2e/)."""
+    read the bots' answers at once says so in its conftest.py (tests/README.md lists them)."""
     settings.BOT_MOVES = "inline"  # type: ignore[attr-defined]
 
 

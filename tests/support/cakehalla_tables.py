@@ -1,4 +1,4 @@
-"""Cakehalla tables for the web tests: a crafted deal, started through the services."""
+"""Cakehalla tables for the tests: a crafted deal, started through the services."""
 
 from __future__ import annotations
 
