@@ -11,4 +11,3 @@ class GamesConfig(AppConfig):
             runner,  # noqa: F401  (bot moves after the services' commits)
             sessions,  # noqa: F401  (signal handlers that close sockets)
         )
-        from games.services import notices  # noqa: F401  (signals become notifications)

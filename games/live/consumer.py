@@ -28,7 +28,6 @@ from games import outages
 from games.access import can_watch, invited_to, watch_refused
 from games.boards import Sent, board_message, render_diff, render_whole, shared
 from games.boards.chat import render_chat_log
-from games.boards.inbox import badge_html
 from games.boards.shared import TableAt, table_at
 from games.engines import IllegalAction
 from games.groups import group_name, user_group
@@ -42,6 +41,7 @@ from games.live.sessions import (
     socket_session,
 )
 from games.models import Game
+from games.notifications.badge import badge_html
 from games.services import ServiceError, clocks, presence, rematch_arrived
 from games.services.moves import close_posted, play_posted
 

@@ -41,6 +41,7 @@ from django.dispatch import receiver
 from django_tasks.signals import task_enqueued
 
 from games import groups, outages, services
+from games.notifications import sweep as notifications
 from games.live import task_worker
 from games.models import Game, Seat
 from games.services import bots_due, clocks, presence
@@ -88,7 +89,7 @@ def upkeep() -> list[int]:
     away settled, give the seats of people long away at relaxed tables to bots, close the
     tables that waited too long for their start, tell the turns a lost signal missed and the
     tables of vacations that started or ended; the games with a deadline due. (The mails and
-    pushes go on lanes of their own: Runner.send_notices and Runner.send_pushes.)"""
+    pushes go on lanes of their own: Runner.send_mails and Runner.send_pushes.)"""
     parts = (
         outages.check_pool,
         presence.renew,
@@ -97,7 +98,7 @@ def upkeep() -> list[int]:
         services.sweep_absences,
         services.close_unstarted_tables,
     )
-    for part in (*parts, services.tell_lost_turns, services.announce_vacations):
+    for part in (*parts, notifications.sweep_turns, services.announce_vacations):
         try:
             part()
         except outages.OUTAGE as error:
@@ -146,7 +147,7 @@ class Runner:
         self.reset()
         self.loop = loop
         self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
-        self.mailer = ThreadPoolExecutor(1, thread_name_prefix="notices")
+        self.mailer = ThreadPoolExecutor(1, thread_name_prefix="mails")
         self.pusher = ThreadPoolExecutor(PUSH_SWEEPS, thread_name_prefix="pushes")
         self.spawn(self.sweep_forever())
         for seconds, job in JOBS:
@@ -252,7 +253,7 @@ class Runner:
                     self.wake(game_id)
                 for game_id in await self.in_pool(upkeep)():
                     self.wake(game_id)
-                self.spawn(self.send_notices())
+                self.spawn(self.send_mails())
                 self.spawn(self.send_pushes())
                 self.wake_tasks()
             except outages.OUTAGE as error:
@@ -276,7 +277,7 @@ class Runner:
                 logger.exception("%s failed; it runs again next period", job.__qualname__)
             await asyncio.sleep(seconds)
 
-    async def send_notices(self) -> None:
+    async def send_mails(self) -> None:
         """Mail the notifications due on the runner's mail lane, one sending at a time: a slow
         mail server never holds the sweep (sockets renewed, deadlines found), a bot's move, nor
         a push."""
@@ -285,7 +286,7 @@ class Runner:
         self.sending = True
         try:
             send = DatabaseSyncToAsync(
-                services.send_notices, thread_sensitive=False, executor=self.mailer
+                notifications.send_mails, thread_sensitive=False, executor=self.mailer
             )
             await send()
         except outages.OUTAGE as error:
@@ -303,7 +304,7 @@ class Runner:
         self.pushing += 1
         try:
             push = DatabaseSyncToAsync(
-                services.send_pushes, thread_sensitive=False, executor=self.pusher
+                notifications.send_pushes, thread_sensitive=False, executor=self.pusher
             )
             await push()
         except outages.OUTAGE as error:

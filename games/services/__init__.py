@@ -7,25 +7,25 @@ hold the steps: base (refusals, the lock, versions and announcements), tables (b
 play (the game).
 """
 
-from games.services import chat, notices, tutorial
+from games.services import chat, tutorial
 from games.services.absence import sweep as sweep_absences
 from games.services.base import (
     NotAllowed,
     ServiceError,
     StaleVersion,
+    account_deleted,
     bots_due,
+    closed_reason,
     closed_unstarted,
     game_ended,
+    invited,
     lock_user,
+    rematch_offered,
     stored,
+    turn_came,
 )
 from games.services.deletion import delete_account
 from games.services.hints import Suggestion, hints_on, offers_hints, suggest
-from games.services.invitations import invitable, invite
-from games.services.notice_push import sweep_push as send_pushes
-from games.services.notices import send_due as send_notices
-from games.services.notices import sweep as sweep_notices
-from games.services.notices import sweep_turns as tell_lost_turns
 from games.services.play import (
     ABSENT,
     DEACTIVATED,
@@ -72,6 +72,11 @@ from games.services.tables import (
 from games.services.vacation import announce_vacations
 
 __all__ = [
+    "account_deleted",
+    "closed_reason",
+    "invited",
+    "rematch_offered",
+    "turn_came",
     "ABSENT",
     "DEACTIVATED",
     "DELETED",
@@ -92,7 +97,6 @@ __all__ = [
     "chat",
     "close_unstarted_tables",
     "closed_unstarted",
-    "notices",
     "close_results",
     "create_game",
     "current_rematch",
@@ -120,17 +124,11 @@ __all__ = [
     "announce_vacations",
     "sweep_rematches",
     "stored",
-    "send_notices",
-    "send_pushes",
-    "sweep_notices",
-    "tell_lost_turns",
     "start",
     "suggest",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",
     "handed_over",
-    "invitable",
-    "invite",
     "take_seat_back",
     "tutorial",
 ]

@@ -50,8 +50,8 @@ bots_due = Signal()
 stored = Signal()
 
 
-# What people are told outside the table (games' notifications listen; the services never import
-# them). Each is sent once its transaction commits, with the game's id:
+# What people are told outside the table (games/notifications/receivers.py listens; the services
+# never import it). Each is sent once its transaction commits, with the game's id:
 # - turn_came: user_ids, the people whose move it became at a turn-based table;
 # - game_ended: the game finished (not aborted);
 # - rematch_offered: by (the user id who offered), the new table's id as game_id;
@@ -60,6 +60,11 @@ turn_came = Signal()
 game_ended = Signal()
 rematch_offered = Signal()
 invited = Signal()
+
+# Sent inside an account deletion's transaction (games/services/deletion.py), with the person (the
+# row renamed) and old_name: what the features keep of them goes with the deletion (the
+# notifications and browser pushes, games/notifications/receivers.py).
+account_deleted = Signal()
 
 
 def hand_to_sockets(game: Game, seats: list[Seat], state: Any) -> None:

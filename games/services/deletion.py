@@ -30,8 +30,14 @@ from accounts.models import (
 )
 from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
-from games.services import notices
-from games.services.base import NotAllowed, ServiceError, bump, lock, lock_user
+from games.services.base import (
+    NotAllowed,
+    ServiceError,
+    account_deleted,
+    bump,
+    lock,
+    lock_user,
+)
 from games.services.chat import announce_chat
 from games.services.moderation import give_up_tables
 from games.services.play import DELETED, bots_after_commit
@@ -84,7 +90,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     Rating.objects.filter(user=person).delete()
     RatingPoint.objects.filter(user=person).delete()
     rename_in_notices(person, old_name)
-    notices.forget(person, old_name)
+    account_deleted.send(User, person=person, old_name=old_name)  # its notifications go
     # The admin log's lines about the account named it; they name the deleted baker now.
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(User), object_id=str(person.pk)

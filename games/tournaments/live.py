@@ -29,7 +29,7 @@ from django.template.loader import render_to_string
 from redis.exceptions import RedisError
 
 from games import outages
-from games.boards.inbox import badge_html
+from games.notifications.badge import badge_html
 from games.groups import user_group
 from games.live.consumer import LAYER_LOST, NOT_FOUND, TOO_MANY, go_html, off_loop
 from games.live.layer_watch import unwatch, watch

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 
 from accounts.models import User
 from tests.web.clock import Clock, patched_clock
-from tests.web.push_services import TEST_DOMAIN, LoopbackOnly, NameLookup, PushNet
+from games.notifications.tests.push_services import TEST_DOMAIN, LoopbackOnly, NameLookup, PushNet
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def moderator(make_user: Callable[[str], User]) -> User:
 @pytest.fixture
 def vapid(settings: Any) -> None:
     """The site has a VAPID key pair, so it offers and sends browser notifications."""
-    from games.management.commands.vapid_keys import key_pair
+    from games.notifications.management.commands.vapid_keys import key_pair
 
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = key_pair()
 
@@ -49,7 +49,7 @@ def push_hosts(settings: Any) -> None:
 def push_net(
     vapid: None, push_hosts: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> Iterator[PushNet]:
-    """Web Push's network on loopback (tests/web/push_services.py): test names resolve where the
+    """Web Push's network on loopback (games/notifications/tests/push_services.py): test names resolve where the
     test says, the sender trusts the test CA, and any connection off loopback is refused."""
     lookup = NameLookup(socket.getaddrinfo)
     guard = LoopbackOnly()
@@ -67,7 +67,7 @@ def push_net(
 def loopback_push_services(monkeypatch: pytest.MonkeyPatch) -> None:
     """The address policy lets the tests' push services on 127.0.0.1 through (and nothing
     else it would not)."""
-    from games import push_policy
+    from games.notifications import push_policy
 
     public = push_policy.public_address
     monkeypatch.setattr(

@@ -26,6 +26,7 @@ from games.live import runner as live_runner
 from games.live import task_worker
 from games.live.runner import RUNNER, Runner, running_with_bots
 from games.models import Action, Game
+from games.notifications import sweep as notifications
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -337,15 +338,15 @@ async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sen
         hung.set()
         let_go.wait(WAIT)
 
-    monkeypatch.setattr(services, "send_notices", hanging_mail_server)
-    monkeypatch.setattr(services, "tell_lost_turns", lambda: sweeps.append(time.monotonic()))
+    monkeypatch.setattr(notifications, "send_mails", hanging_mail_server)
+    monkeypatch.setattr(notifications, "sweep_turns", lambda: sweeps.append(time.monotonic()))
     RUNNER.start()
     try:
         await until(hung.is_set, "the notifications were sent")
         seen = len(sweeps)
         await until(lambda: len(sweeps) >= seen + 3, "the sweep went on while the mail hung")
         assert len(sendings) == 1  # no second sending piles up behind the hung one
-        assert sendings[0].startswith("notices")
+        assert sendings[0].startswith("mails")
     finally:
         let_go.set()
         await RUNNER.stop()
@@ -403,6 +404,6 @@ async def test_a_reset_mail_queued_in_a_request_goes_out_on_the_runners_mail_thr
         await until(lambda: len(mail.outbox) == 1, "the reset mail went out")
         assert mail.outbox[0].to == ["dora@example.com"]
         await until(lambda: len(runs) == 2, "the run the request woke ended")
-        assert all(name.startswith("notices") for name in runs)  # the mail thread
+        assert all(name.startswith("mails") for name in runs)  # the mail thread
     finally:
         await RUNNER.stop()

@@ -2,7 +2,7 @@
 
 Two real Daphne processes share the test's PostgreSQL database and Redis, each with its worker's
 sweep every 0.1 s, and each sweep tells the person whose move it is at every turn-based table
-whose version it has not looked at (games/services/notices.py): both processes hear of every
+whose version it has not looked at (games/notifications/services.py): both processes hear of every
 turn, as they would if each had been sent it. The database must hold one row per turn and
 person, and neither process may lose the race by an error.
 """
@@ -21,7 +21,7 @@ from accounts.models import User
 from games.models import Game, Notification, TableSocket
 from tests.conftest import needs_env, own_prefix
 from tests.web.daphnes import Person, daphnes
-from tests.web.notices import move, turn_based, whose_move
+from games.notifications.tests.tables import move, turn_based, whose_move
 from tests.web.sockets import session_of
 
 pytestmark = [

@@ -24,13 +24,13 @@ from django.core import mail
 from django.db import connections
 
 from accounts.models import User
-from games import push_delivery, push_policy, services
+from games.notifications import push_delivery, push_policy, services
 from games.live.runner import RUNNER
 from games.models import Game, Notification, PushSubscription
 from games.services import notice_push, notices
 from games.services.base import invited
 from tests.conftest import client_for
-from tests.web.push_services import WAIT, PushNet
+from games.notifications.tests.push_services import WAIT, PushNet
 from tests.web.test_notice_push import Browser, browser_keys
 
 pytestmark = pytest.mark.django_db

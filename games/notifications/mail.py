@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.emails import unsubscribe_token
-from games.models import Notification
+from games.notifications.models import Notification
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def mail_one(user_id: int, now: datetime) -> bool:
     subject = rows[0].text if len(rows) == 1 else f"{len(rows)} things at your tables"
     message = EmailMessage(
         subject=f"Bakehouse: {subject}",
-        body=render_to_string("games/email/notices_body.txt", context),
+        body=render_to_string("notifications/mail_body.txt", context),
         to=[user.email],
         headers={
             "List-Unsubscribe": f"<{unsubscribe_all}>",

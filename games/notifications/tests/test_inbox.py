@@ -22,7 +22,7 @@ from games.services import notices
 from games.services.base import game_ended, invited, rematch_offered, turn_came
 from tests.conftest import client_for
 from tests.web.finished_games import finished_game
-from tests.web.notices import move, turn_based, whose_move
+from games.notifications.tests.tables import move, turn_based, whose_move
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """Issue 32, point 3: Web Push. A browser subscribes at Settings; the sweep pushes what is new,
 one push a person, encrypted to the browser's keys and signed with the site's VAPID key; a
 subscription the push service has forgotten (404, 410) is deleted. The push services are HTTPS
-servers on loopback (tests/web/push_services.py) that take the pushes as a real one would."""
+servers on loopback (games/notifications/tests/push_services.py) that take the pushes as a real one would."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from games.models import Game, Notification, PushSubscription
 from games.services import notice_push
 from games.services.base import invited
 from tests.conftest import client_for
-from tests.web.push_services import PushNet
+from games.notifications.tests.push_services import PushNet
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,13 @@
+"""Notifications as a Django app: what people are told outside the table (the inbox, its badge,
+mails and browser pushes)."""
+
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    name = "games.notifications"
+    label = "notifications"
+    verbose_name = "Notifications"
+
+    def ready(self) -> None:
+        from games.notifications import receivers  # noqa: F401  (signals become notifications)
