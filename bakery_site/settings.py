@@ -310,8 +310,9 @@ VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:bakehouse@localhost"
 # The push services' hosts a browser's subscription may name
-# (games/notifications/push_policy.py): a name, or *.domain for any name under it. By default those of Chrome and most Chromium browsers (FCM),
-# Edge (WNS), Firefox (autopush) and Safari (APNs).
+# (games/notifications/push_policy.py): a name, or *.domain for any name under it. By default
+# those of Chrome and most Chromium browsers (FCM), Edge (WNS), Firefox (autopush) and Safari
+# (APNs).
 PUSH_SERVICE_HOSTS = [
     host.strip().lower()
     for host in os.environ.get(

@@ -41,9 +41,9 @@ from django.dispatch import receiver
 from django_tasks.signals import task_enqueued
 
 from games import groups, outages, services
-from games.notifications import sweep as notifications
 from games.live import task_worker
 from games.models import Game, Seat
+from games.notifications import sweep as notifications
 from games.services import bots_due, clocks, presence
 
 logger = logging.getLogger(__name__)

@@ -1,5 +1,6 @@
-"""Moderators see notifications, friendships and blocks in admin, search and filter them, and
-may delete one; nobody adds or edits one there, and players cannot open them."""
+"""Moderators see friendships and blocks in admin, search and filter them, and may delete one;
+nobody adds or edits one there, and players cannot open them (nor notifications, whose admin is
+tested in games/notifications/tests/test_admin.py)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,16 @@ from django.utils import timezone
 from accounts import friends
 from accounts.models import Block, Friendship, User
 from games import services
-from games.models import Game, Notification
-from games.services import notices
-from games.services.base import invited
+from games.models import Game
+from games.notifications.models import Notification
+from games.services import invited
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
 Capture = Callable[..., Any]
 
-NOTICES = "/admin/games/notification/"
+NOTICES = "/admin/notifications/notification/"  # its tests: games/notifications/tests/test_admin.py
 FRIENDSHIPS = "/admin/accounts/friendship/"
 BLOCKS = "/admin/accounts/block/"
 
@@ -33,19 +34,6 @@ BLOCKS = "/admin/accounts/block/"
 @pytest.fixture
 def mod(moderator: User) -> Client:
     return client_for(moderator)
-
-
-@pytest.fixture
-def told(
-    player: User, rival: User, outsider: User, django_capture_on_commit_callbacks: Capture
-) -> Game:
-    """bob is told alice asks to be his friend (read), carol that alice invites her (unread)."""
-    with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
-    Notification.objects.filter(recipient=rival).update(read_at=timezone.now())
-    game = services.create_game(player, "cakehalla", 2)
-    invited.send(Game, game_id=game.pk, by=player.pk, to=[outsider.pk])
-    return game
 
 
 @pytest.fixture
@@ -62,87 +50,6 @@ def social(player: User, rival: User, outsider: User, make_user: Callable[[str],
 def rows_shown(html: str, admin_url: str) -> set[int]:
     """The ids of the rows a changelist links to."""
     return {int(pk) for pk in re.findall(rf'href="{admin_url}(\d+)/change/', html)}
-
-
-# --- notifications --------------------------------------------------------------------------
-
-
-def test_a_moderator_lists_searches_and_filters_notifications(
-    mod: Client, told: Game, rival: User, outsider: User
-) -> None:
-    asked = Notification.objects.get(recipient=rival)
-    invite = Notification.objects.get(recipient=outsider)
-    page = mod.get(NOTICES)
-    assert page.status_code == 200
-    html = page.content.decode()
-    assert rows_shown(html, NOTICES) == {asked.pk, invite.pk}
-    assert ">bob</a>" in html and ">carol</a>" in html
-    assert "alice asks to be your friend." in html and str(told) in html
-    assert "created_at__year=" in html  # the date hierarchy
-    by_name = mod.get(NOTICES, {"q": "carol"}).content.decode()
-    assert rows_shown(by_name, NOTICES) == {invite.pk}
-    friend = mod.get(NOTICES, {"kind__exact": "friend"}).content.decode()
-    assert rows_shown(friend, NOTICES) == {asked.pk}
-    unread = mod.get(NOTICES, {"read": "no"}).content.decode()
-    assert rows_shown(unread, NOTICES) == {invite.pk}
-    read = mod.get(NOTICES, {"read": "yes"}).content.decode()
-    assert rows_shown(read, NOTICES) == {asked.pk}
-
-
-def test_a_notification_cannot_be_added_or_changed_in_admin(
-    mod: Client, told: Game, outsider: User
-) -> None:
-    invite = Notification.objects.get(recipient=outsider)
-    assert mod.get(f"{NOTICES}add/").status_code == 403
-    assert 'href="/admin/games/notification/add/"' not in mod.get(NOTICES).content.decode()
-    response = mod.post(
-        f"{NOTICES}{invite.pk}/change/", {"text": "a forged notice", "kind": "friend"}
-    )
-    assert response.status_code == 403
-    invite.refresh_from_db()
-    assert invite.text != "a forged notice" and invite.kind == "invite"
-    page = mod.get(f"{NOTICES}{invite.pk}/change/").content.decode()
-    assert 'name="text"' not in page and 'name="_save"' not in page
-    assert f"{NOTICES}{invite.pk}/delete/" in page
-
-
-def test_a_moderator_deletes_a_notification_and_its_persons_badge_is_told(
-    mod: Client,
-    told: Game,
-    outsider: User,
-    monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Capture,
-) -> None:
-    invite = Notification.objects.get(recipient=outsider)
-    badges: list[set[int]] = []
-    monkeypatch.setattr(notices, "badges_changed", lambda ids: badges.append(set(ids)))
-    with django_capture_on_commit_callbacks(execute=True):
-        response = mod.post(f"{NOTICES}{invite.pk}/delete/", {"post": "yes"})
-    assert response.status_code == 302
-    assert not Notification.objects.filter(pk=invite.pk).exists()
-    assert Notification.objects.count() == 1  # bob's stays
-    assert badges == [{outsider.pk}]
-    assert LogEntry.objects.filter(object_id=str(invite.pk), action_flag=DELETION).exists()
-
-
-def test_a_moderator_deletes_notifications_from_the_list(
-    mod: Client,
-    told: Game,
-    rival: User,
-    outsider: User,
-    monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Capture,
-) -> None:
-    every = list(Notification.objects.values_list("pk", flat=True))
-    badges: list[set[int]] = []
-    monkeypatch.setattr(notices, "badges_changed", lambda ids: badges.append(set(ids)))
-    with django_capture_on_commit_callbacks(execute=True):
-        response = mod.post(
-            NOTICES, {"action": "delete_selected", "_selected_action": every, "post": "yes"}
-        )
-    assert response.status_code == 302
-    assert not Notification.objects.exists()
-    assert badges == [{rival.pk, outsider.pk}]
 
 
 # --- friendships and blocks -----------------------------------------------------------------

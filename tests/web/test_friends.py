@@ -13,8 +13,8 @@ from accounts import friends
 from accounts.models import Friendship, User
 from games import services
 from games.models import Game
-from games.services import invitations, presence
-from games.services.base import invited
+from games.notifications import invitations
+from games.services import invited, presence
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from accounts.models import User
 from games import services
 from games.groups import serve_here
 from games.models import Game
-from games.services import notices
-from games.services.base import invited
+from games.notifications import services as notifications
+from games.services import invited
 from tests.web.sockets import open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +50,7 @@ async def test_an_invitation_lights_the_badge_at_another_table_and_reading_clear
     await database_sync_to_async(invited.send)(Game, game_id=other.pk, by=player.pk, to=rival.pk)
     assert unread_shown(await next_badge(ws)) == 1
 
-    await database_sync_to_async(notices.mark_all_read)(rival)
+    await database_sync_to_async(notifications.mark_all_read)(rival)
     assert unread_shown(await next_badge(ws)) == 0
     await ws.disconnect()
 

@@ -18,10 +18,11 @@ from datetime import datetime
 import pytest
 
 from accounts.models import User
-from games.models import Game, Notification, TableSocket
+from games.models import Game, TableSocket
+from games.notifications.models import Notification
+from games.notifications.tests.tables import move, turn_based, whose_move
 from tests.conftest import needs_env, own_prefix
 from tests.web.daphnes import Person, daphnes
-from games.notifications.tests.tables import move, turn_based, whose_move
 from tests.web.sockets import session_of
 
 pytestmark = [
