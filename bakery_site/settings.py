@@ -424,9 +424,6 @@ AWAY_SECONDS = float(os.environ.get("AWAY_SECONDS", "30"))
 PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "20"))
 # Whether presence changes are pushed to the table's sockets (tests of other things turn it off).
 PRESENCE_PUSHES = env_flag("PRESENCE_PUSHES", True)
-# Whether a person's open table sockets get the menu's inbox badge anew when their notifications
-# change (games/notifications/services.py; tests of other things turn it off, like presence pushes).
-BADGE_PUSHES = env_flag("BADGE_PUSHES", True)
 # Pages without a table socket (the lobby, the inbox, profiles...) ask for the badge this often.
 BADGE_POLL_SECONDS = env_int("BADGE_POLL_SECONDS", 60)
 # A serving process gathers a table's presence changes this many seconds and announces them once

@@ -48,13 +48,13 @@ def _fresh_table_caches() -> None:
 
 @pytest.fixture(autouse=True)
 def _presence_quiet(settings: object) -> None:
-    """Sockets coming and going, and inbox badges, are not pushed, so a test's next message is
-    the one it awaits.
+    """Sockets coming and going are not pushed, so a test's next message is the one it awaits.
 
-    tests/web/test_presence.py and test_inbox_live.py turn them on to test the pushes themselves.
+    tests/web/test_presence.py turns them on to test the pushes themselves. (The inbox badge is
+    always pushed: a test whose person is told something while their socket is open gets it,
+    and says so, as tests/web/test_rematch.py does.)
     """
     settings.PRESENCE_PUSHES = False  # type: ignore[attr-defined]
-    settings.BADGE_PUSHES = False  # type: ignore[attr-defined]  # test_inbox_live.py: on
 
 
 def own_prefix(label: str) -> str:

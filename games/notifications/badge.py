@@ -25,8 +25,6 @@ def unread_count(user: Any) -> int:
 def badges_changed(user_ids: Iterable[int]) -> None:
     """Tell these people's open sockets (at any table) that their unread count may have moved:
     each sends its page the menu's inbox link anew (games/live/consumer.py)."""
-    if not settings.BADGE_PUSHES:
-        return
     for user_id in set(user_ids):
         send_to_group(user_group(user_id), {"type": "notices.changed"})
 

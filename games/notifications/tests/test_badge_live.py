@@ -21,11 +21,6 @@ from tests.web.sockets import open_board, socket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def _badge_pushes(settings: Any) -> None:
-    settings.BADGE_PUSHES = True
-
-
 async def next_badge(ws: WebsocketCommunicator) -> str:
     """The next inbox link the socket sends (other pushes are passed over)."""
     while True:
