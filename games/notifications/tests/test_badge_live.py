@@ -4,7 +4,6 @@ link anew when a notification comes or is read."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
