@@ -300,10 +300,16 @@ UNSUBSCRIBE_MAX_AGE = env_int("UNSUBSCRIBE_MAX_AGE", 60 * 24 * 3600)
 # (games/live/task_worker.py), and `manage.py db_worker` may work it too.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Notification mails (games/notifications/mail.py): the worker mails a person what waited at
-# least NOTICE_MAIL_AFTER seconds unread (so what arrives together goes in one mail), and nothing
-# older than NOTICE_MAIL_WITHIN seconds.
-NOTICE_MAIL_AFTER = float(os.environ.get("NOTICE_MAIL_AFTER", "60"))
-NOTICE_MAIL_WITHIN = float(os.environ.get("NOTICE_MAIL_WITHIN", str(2 * 24 * 3600)))
+# least NOTIFICATION_MAIL_AFTER seconds unread (so what arrives together goes in one mail), and
+# nothing older than NOTIFICATION_MAIL_WITHIN seconds. (NOTICE_MAIL_AFTER and NOTICE_MAIL_WITHIN,
+# their names before, are still read.)
+NOTIFICATION_MAIL_AFTER = float(
+    os.environ.get("NOTIFICATION_MAIL_AFTER") or os.environ.get("NOTICE_MAIL_AFTER", "60")
+)
+NOTIFICATION_MAIL_WITHIN = float(
+    os.environ.get("NOTIFICATION_MAIL_WITHIN")
+    or os.environ.get("NOTICE_MAIL_WITHIN", str(2 * 24 * 3600))
+)
 # Web Push (pywebpush): on when both VAPID keys are set (`manage.py vapid_keys` makes a pair);
 # the subject is how a push service reaches the site's operator.
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()

@@ -57,12 +57,12 @@ class NotificationAdmin(ReadOrDeleteAdmin[Notification]):
     readonly_fields = fields
 
     @admin.display(description="Recipient", ordering="recipient__username")
-    def recipient_link(self, notice: Notification) -> str:
-        return person_link(notice.recipient)
+    def recipient_link(self, notification: Notification) -> str:
+        return person_link(notification.recipient)
 
     @admin.display(description="Read", boolean=True, ordering="read_at")
-    def read(self, notice: Notification) -> bool:
-        return notice.read_at is not None
+    def read(self, notification: Notification) -> bool:
+        return notification.read_at is not None
 
     def delete_model(self, request: HttpRequest, obj: Notification) -> None:
         services.remove(Notification.objects.filter(pk=obj.pk))

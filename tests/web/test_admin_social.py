@@ -26,7 +26,8 @@ pytestmark = pytest.mark.django_db
 
 Capture = Callable[..., Any]
 
-NOTICES = "/admin/notifications/notification/"  # its tests: games/notifications/tests/test_admin.py
+# Its own tests are in games/notifications/tests/test_admin.py.
+NOTIFICATIONS = "/admin/notifications/notification/"
 FRIENDSHIPS = "/admin/accounts/friendship/"
 BLOCKS = "/admin/accounts/block/"
 
@@ -163,17 +164,21 @@ def test_a_player_cannot_open_or_delete_what_a_moderator_sees(
     game = services.create_game(player, "cakehalla", 2)
     invited.send(Game, game_id=game.pk, by=player.pk, to=[outsider.pk])
     client = client_for(player)
-    notice = Notification.objects.first()
+    notification = Notification.objects.first()
     friendship = Friendship.objects.first()
     block = Block.objects.first()
-    assert notice is not None and friendship is not None and block is not None
-    for url, pk in [(NOTICES, notice.pk), (FRIENDSHIPS, friendship.pk), (BLOCKS, block.pk)]:
+    assert notification is not None and friendship is not None and block is not None
+    for url, pk in [
+        (NOTIFICATIONS, notification.pk),
+        (FRIENDSHIPS, friendship.pk),
+        (BLOCKS, block.pk),
+    ]:
         for page in [url, f"{url}{pk}/change/", f"{url}{pk}/delete/"]:
             assert mod.get(page).status_code == 200
             response = client.get(page)
             assert response.status_code == 302 and "/admin/login/" in response["Location"]
         assert client.post(f"{url}{pk}/delete/", {"post": "yes"}).status_code == 302
-    assert Notification.objects.filter(pk=notice.pk).exists()
+    assert Notification.objects.filter(pk=notification.pk).exists()
     assert Friendship.objects.filter(pk=friendship.pk).exists()
     assert Block.objects.filter(pk=block.pk).exists()
 

@@ -195,13 +195,16 @@ def test_the_menu_counts_unread_and_the_inbox_reads_them(
     assert badge(client.get("/").content.decode()) == 2
     assert badge(client_for(outsider).get("/").content.decode()) is None
     page = client.get("/games/inbox/").content.decode()
-    assert page.count('class="notice unread"') == 2
+    assert page.count('class="notification unread"') == 2
     first = rows(rival)[0]
     opened = client.get(f"/games/inbox/{first.pk}/")
     assert opened.status_code == 302 and opened["Location"] == first.url
     assert badge(client.get("/").content.decode()) == 1
     page = client.get("/games/inbox/").content.decode()
-    assert page.count('class="notice unread"') == 1 and page.count('class="notice read"') == 1
+    assert (
+        page.count('class="notification unread"') == 1
+        and page.count('class="notification read"') == 1
+    )
     client.post("/games/inbox/read/")
     assert badge(client.get("/").content.decode()) is None
     assert not Notification.objects.filter(read_at=None).exists()

@@ -81,7 +81,7 @@ def turn_rows(game: Game) -> list[tuple[int, str]]:
 def test_two_daphne_processes_tell_each_turn_once(
     player: User, rival: User, outsider: User
 ) -> None:
-    prefix = own_prefix("notices")
+    prefix = own_prefix("notifications")
     extra = {"BOT_SWEEP_SECONDS": str(SWEEP), "EMAIL_URL": "dummy://"}
     with daphnes(2, os.environ["REDIS_URL"], prefix, **extra) as site, asyncio.Runner() as loop:
         games = [turn_based([player, rival]) for _ in range(TABLES)]

@@ -298,7 +298,7 @@ async def test_a_push_service_that_holds_its_push_delays_no_one_elses_push_or_ma
 ) -> None:
     settings.BOT_MOVES, settings.BOT_SWEEP_SECONDS = "after-commit", 0.05
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    settings.NOTICE_MAIL_AFTER = 0
+    settings.NOTIFICATION_MAIL_AFTER = 0
     monkeypatch.setattr(push_delivery, "PUSH_DEADLINE", 4 * WAIT)  # it holds the whole test
     host, slow, other = [
         await database_sync_to_async(make_user)(name) for name in ("alice", "bob", "carol")
