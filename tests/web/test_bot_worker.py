@@ -57,8 +57,11 @@ def after_commit(settings: Any) -> Iterator[None]:
 
 
 @pytest.fixture
-async def runner(after_commit: None) -> AsyncIterator[Runner]:
-    """The process's runner on the test's loop, stopped afterwards."""
+async def runner(after_commit: None, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Runner]:
+    """The process's runner on the test's loop, stopped afterwards; without the features' jobs
+    (the house table's would seat house bots of its own, and its writes, made while a later sync
+    fixture holds the test's loop, waited on that loop with the database locked)."""
+    monkeypatch.setattr(live_runner, "JOBS", [])
     RUNNER.start()
     yield RUNNER
     await RUNNER.stop()
