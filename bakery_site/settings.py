@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "accounts",
     "games",
+    "games.notifications",
     "games.pairing",
     "games.tournaments",
     "games.housetable",
@@ -91,7 +92,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.web.inbox.menu",
+                "games.notifications.badge.menu",
             ],
         },
     },
@@ -217,19 +218,26 @@ UNSUBSCRIBE_MAX_AGE = env_int("UNSUBSCRIBE_MAX_AGE", 60 * 24 * 3600)
 # database (django-tasks); each Daphne process's runner works the queue on its mail thread
 # (games/live/task_worker.py), and `manage.py db_worker` may work it too.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-# Notification mails (games/services/notice_mail.py): the worker mails a person what waited at
-# least NOTICE_MAIL_AFTER seconds unread (so what arrives together goes in one mail), and nothing
-# older than NOTICE_MAIL_WITHIN seconds.
-NOTICE_MAIL_AFTER = float(os.environ.get("NOTICE_MAIL_AFTER", "60"))
-NOTICE_MAIL_WITHIN = float(os.environ.get("NOTICE_MAIL_WITHIN", str(2 * 24 * 3600)))
+# Notification mails (games/notifications/mail.py): the worker mails a person what waited at
+# least NOTIFICATION_MAIL_AFTER seconds unread (so what arrives together goes in one mail), and
+# nothing older than NOTIFICATION_MAIL_WITHIN seconds. (NOTICE_MAIL_AFTER and NOTICE_MAIL_WITHIN,
+# their names before, are still read.)
+NOTIFICATION_MAIL_AFTER = float(
+    os.environ.get("NOTIFICATION_MAIL_AFTER") or os.environ.get("NOTICE_MAIL_AFTER", "60")
+)
+NOTIFICATION_MAIL_WITHIN = float(
+    os.environ.get("NOTIFICATION_MAIL_WITHIN")
+    or os.environ.get("NOTICE_MAIL_WITHIN", str(2 * 24 * 3600))
+)
 # Web Push (pywebpush): on when both VAPID keys are set (`manage.py vapid_keys` makes a pair);
 # the subject is how a push service reaches the site's operator.
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:bakehouse@localhost"
-# The push services' hosts a browser's subscription may name (games/push_policy.py): a name, or
-# *.domain for any name under it. By default those of Chrome and most Chromium browsers (FCM),
-# Edge (WNS), Firefox (autopush) and Safari (APNs).
+# The push services' hosts a browser's subscription may name
+# (games/notifications/push_policy.py): a name, or *.domain for any name under it. By default
+# those of Chrome and most Chromium browsers (FCM), Edge (WNS), Firefox (autopush) and Safari
+# (APNs).
 PUSH_SERVICE_HOSTS = [
     host.strip().lower()
     for host in os.environ.get(
@@ -343,9 +351,6 @@ SOCKET_SESSION_RECHECK = float(os.environ.get("SOCKET_SESSION_RECHECK", "30"))
 # renewal.
 AWAY_SECONDS = float(os.environ.get("AWAY_SECONDS", "30"))
 PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "20"))
-# Whether a person's open table sockets get the menu's inbox badge anew when their notifications
-# change (games/services/notices.py; tests of other things turn it off).
-BADGE_PUSHES = env_flag("BADGE_PUSHES", True)
 # Pages without a table socket (the lobby, the inbox, profiles...) ask for the badge this often.
 BADGE_POLL_SECONDS = env_int("BADGE_POLL_SECONDS", 60)
 # A serving process gathers a table's presence changes this many seconds and announces them once

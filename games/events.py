@@ -12,7 +12,9 @@ After a change to a table (each sent with the Game model as sender, in this orde
 - `bots_due`: a bot may have to act, or a clock to be timed.
 Outside a move:
 - `rematch_offered`: a rematch was offered (game_id is the new table);
-- `invited`: a person (or several) was invited to a table.
+- `invited`: a person (or several) was invited to a table;
+- `account_deleted`: sent inside an account deletion's transaction (not after it), so what a
+  feature keeps of the person goes with the deletion, and a receiver that fails rolls it back.
 
 The friends' events (friend_asked, friend_accepted, friend_blocked) are declared in
 accounts/friends.py, because accounts imports no game code; they are wired in games/wiring.py too.
@@ -25,6 +27,7 @@ from typing import Any, Protocol
 
 from django.dispatch import Signal
 
+from accounts.models import User
 from games.models import Game, Seat
 
 
@@ -111,6 +114,22 @@ class Invited(Signal):
         self.send(Game, game_id=game_id, by=by, to=to)
 
 
+class AccountDeleted(Signal):
+    """A person's account is being deleted: `person` (the row, already renamed) and `old_name`.
+    Sent inside the deletion's transaction (games/services/deletion.py)."""
+
+    class Receiver(Protocol):
+        def __call__(self, sender: Any, *, person: User, old_name: str, **kwargs: Any) -> None: ...
+
+    def hear(self, receiver: Receiver, uid: str) -> None:
+        """Connect a receiver (games/wiring.py)."""
+        self.connect(receiver, dispatch_uid=uid)
+
+    def tell(self, person: User, old_name: str) -> None:
+        """Send it now, inside the deletion's transaction."""
+        self.send(User, person=person, old_name=old_name)
+
+
 stored = Stored()
 turn_came = TurnCame()
 game_ended = GameEvent()
@@ -119,3 +138,4 @@ bots_due = GameEvent()
 """A committed change may leave a bot to act, or a person's clock running: the runner looks."""
 rematch_offered = RematchOffered()
 invited = Invited()
+account_deleted = AccountDeleted()

@@ -1,12 +1,11 @@
 """Table URLs under /games/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from games.web import (
     chat,
     friends,
     history,
-    inbox,
     lobby,
     moderation,
     rules,
@@ -55,10 +54,5 @@ urlpatterns = [
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
     path("vacation/", vacation.vacation_page, name="vacation"),
     path("vacation/<int:vacation_id>/end/", vacation.end_vacation_now, name="end_vacation"),
-    path("inbox/", inbox.inbox, name="inbox"),
-    path("inbox/read/", inbox.mark_all_read, name="inbox_read"),
-    path("inbox/badge/", inbox.badge, name="inbox_badge"),
-    path("inbox/<int:notification_id>/", inbox.open_notification, name="inbox_open"),
-    path("inbox/push/subscribe/", inbox.push_subscribe, name="push_subscribe"),
-    path("inbox/push/unsubscribe/", inbox.push_unsubscribe, name="push_unsubscribe"),
+    path("inbox/", include("games.notifications.urls")),
 ]

@@ -19,9 +19,11 @@ from games import events, outages, services
 from games.boards import shared
 from games.housetable import services as house_table
 from games.live import runner, sessions
+from games.notifications import receivers as notifications
+from games.notifications import sweep as notifications_sweep
 from games.pairing import services as pairing
 from games.pairing import sweep as pairing_sweep
-from games.services import notices, presence
+from games.services import presence
 from games.tournaments import services as tournaments
 from games.tournaments import sweep as tournaments_sweep
 
@@ -40,13 +42,13 @@ def after_a_table_changes() -> None:
     # 1. The table as just saved (moves of people, bots and stand-ins): this process's sockets
     #    keep it, so they push without reading it back; the turns it ended are no longer news.
     events.stored.hear(shared.on_stored, "boards.shared.on_stored")
-    events.stored.hear(notices.stored_here, "notices.stored_here")
+    events.stored.hear(notifications.stored_here, "notifications.stored_here")
     # 2. The new version goes to the table's group (base.announce): every socket of the table,
     #    in every process, hears it through the channel layer; nothing is connected for it here.
     # 3. Whose move came at a turn-based table: a notification each.
-    events.turn_came.hear(notices.turn_came_here, "notices.turn_came_here")
+    events.turn_came.hear(notifications.turn_came_here, "notifications.turn_came_here")
     # 4. The game finished: its people are told; a tournament's table is recorded.
-    events.game_ended.hear(notices.game_ended_here, "notices.game_ended_here")
+    events.game_ended.hear(notifications.game_ended_here, "notifications.game_ended_here")
     events.game_ended.hear(tournaments.game_ended_here, "tournaments.game_ended_here")
     # 5. A bot may have to act, or a clock to be timed: this process's runner looks.
     events.bots_due.hear(runner.bots_due_here, "runner.bots_due_here")
@@ -54,14 +56,18 @@ def after_a_table_changes() -> None:
 
 def around_the_tables() -> None:
     """What people are told outside a move: rematches, invitations, friends."""
-    events.rematch_offered.hear(notices.rematch_offered_here, "notices.rematch_offered_here")
-    events.invited.hear(notices.invited_here, "notices.invited_here")
-    friends.friend_asked.connect(notices.friend_asked_here, dispatch_uid="notices.friend_asked")
+    events.rematch_offered.hear(
+        notifications.rematch_offered_here, "notifications.rematch_offered_here"
+    )
+    events.invited.hear(notifications.invited_here, "notifications.invited_here")
+    friends.friend_asked.connect(
+        notifications.friend_asked_here, dispatch_uid="notifications.friend_asked"
+    )
     friends.friend_accepted.connect(
-        notices.friend_accepted_here, dispatch_uid="notices.friend_accepted"
+        notifications.friend_accepted_here, dispatch_uid="notifications.friend_accepted"
     )
     friends.friend_blocked.connect(
-        notices.friend_blocked_here, dispatch_uid="notices.friend_blocked"
+        notifications.friend_blocked_here, dispatch_uid="notifications.friend_blocked"
     )
 
 
@@ -78,6 +84,10 @@ def sessions_and_sockets() -> None:
     # A task queued in this process (a verification or password-reset mail): the runner's mail
     # thread runs it once the queuing commits.
     task_enqueued.connect(runner.task_queued_here, dispatch_uid="runner.task_queued_here")
+    # An account being deleted (inside its transaction): its notifications and browsers go.
+    events.account_deleted.hear(
+        notifications.account_deleted_here, "notifications.account_deleted_here"
+    )
 
 
 def periodic_jobs() -> None:
@@ -93,7 +103,8 @@ def periodic_jobs() -> None:
     runner.every(each_sweep, services.sweep_rematches)  # rematch.py: offers the away settled
     runner.every(each_sweep, services.sweep_absences)  # absence.py: long away, relaxed tables
     runner.every(each_sweep, services.close_unstarted_tables)  # tables.py: never started
-    runner.every(each_sweep, services.tell_lost_turns)  # notices.py: turns a lost event missed
+    # notifications/sweep.py: turns a lost event missed
+    runner.every(each_sweep, notifications_sweep.sweep_turns)
     runner.every(each_sweep, services.announce_vacations)  # vacation.py: begun or ended
     runner.every(pairing_sweep.EVERY_SECONDS, pairing_sweep.sweep)  # quick pairing's pass
     # A tournament's next step; a table whose game_ended was lost (a restart) is recorded here,

@@ -54,13 +54,6 @@ def _fresh_table_caches() -> None:
     cache.clear()  # the limits on mail and tries (accounts.emails.under_limit): ids repeat too
 
 
-@pytest.fixture(autouse=True)
-def _presence_quiet(settings: object) -> None:
-    """Inbox badges are not pushed, so a test's next message is the one it awaits
-    (test_inbox_live.py turns them on to test the pushes themselves)."""
-    settings.BADGE_PUSHES = False  # type: ignore[attr-defined]  # test_inbox_live.py: on
-
-
 def own_prefix(label: str) -> str:
     """A Redis prefix for this test process: its xdist worker and process id keep two workers,
     and two suites side by side on one machine, apart."""

@@ -1,6 +1,7 @@
 """Moderation in Django admin: tables (games, seats, actions, chat, reports), people (accounts,
-ratings) and what they tell each other (notifications, friendships, blocks). Rows are read only;
-a moderator's buttons call the services, and a few rows a moderator may delete."""
+ratings) and how they stand to each other (friendships, blocks; notifications have their own,
+games/notifications/admin.py). Rows are read only; a moderator's buttons call the services, and
+a few rows a moderator may delete."""
 
 from games.admin import people, social, tables
 

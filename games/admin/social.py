@@ -1,83 +1,25 @@
-"""What people are told and how they stand to each other, in Django admin: notifications,
-friendships and blocks. Moderators look and may delete a row (after a harassment report, say);
-nobody adds or edits one here: the inbox (games/services/notices.py) and the friends' rules
-(accounts/friends.py) make them."""
+"""How people stand to each other, in Django admin: friendships and blocks. Moderators look and
+may delete a row (after a harassment report, say); nobody adds or edits one here: the friends'
+rules (accounts/friends.py) make them. (What people are told, their notifications, is in
+games/notifications/admin.py.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
 from accounts.models import Block, Friendship, User
 from games.admin.pages import ReadOrDeleteAdmin
-from games.models import Notification
-from games.services import notices
 
 
 def person_link(person: User) -> str:
     """The person's name, a link to their page in admin."""
     url = reverse("admin:accounts_user_change", args=[person.pk])
     return format_html('<a href="{}">{}</a>', url, person)
-
-
-class ReadFilter(admin.SimpleListFilter):
-    """Notifications their person has read, or not yet."""
-
-    title = "read"
-    parameter_name = "read"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("no", "Unread"), ("yes", "Read")]
-
-    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
-        if self.value() == "yes":
-            return queryset.exclude(read_at=None)
-        if self.value() == "no":
-            return queryset.filter(read_at=None)
-        return queryset
-
-
-@admin.register(Notification)
-class NotificationAdmin(ReadOrDeleteAdmin[Notification]):
-    """What each person was told (inbox, mail, push), newest first."""
-
-    list_display = ("id", "recipient_link", "kind", "text", "game", "created_at", "read")
-    list_filter = ("kind", ReadFilter)
-    list_select_related = ("recipient", "game")
-    search_fields = ("recipient__username",)
-    date_hierarchy = "created_at"
-    fields = (
-        "recipient_link",
-        "kind",
-        "text",
-        "game",
-        "url",
-        "key",
-        "created_at",
-        "read_at",
-        "emailed_at",
-        "pushed_at",
-    )
-    readonly_fields = fields
-
-    @admin.display(description="Recipient", ordering="recipient__username")
-    def recipient_link(self, notice: Notification) -> str:
-        return person_link(notice.recipient)
-
-    @admin.display(description="Read", boolean=True, ordering="read_at")
-    def read(self, notice: Notification) -> bool:
-        return notice.read_at is not None
-
-    def delete_model(self, request: HttpRequest, obj: Notification) -> None:
-        notices.remove(Notification.objects.filter(pk=obj.pk))
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
-        notices.remove(queryset)
 
 
 class StateFilter(admin.SimpleListFilter):

@@ -23,7 +23,6 @@ from redis.exceptions import RedisError
 from games import outages
 from games.access import invited_to
 from games.boards import Sent, board_message, shared
-from games.boards.inbox import badge_html
 from games.boards.shared import TableAt
 from games.groups import group_name, user_group
 from games.live.layer_watch import unwatch, watch
@@ -47,6 +46,7 @@ from games.live.sessions import (
     socket_session,
 )
 from games.live.socket_moves import played, results_closed
+from games.notifications.badge import badge_html
 from games.services import presence
 
 logger = logging.getLogger(__name__)

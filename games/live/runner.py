@@ -38,6 +38,7 @@ from django.db import transaction
 
 from games import groups, outages, services
 from games.live import task_worker
+from games.notifications import sweep as notifications
 from games.services.clocks import deadlines
 
 logger = logging.getLogger(__name__)
@@ -95,7 +96,7 @@ class Runner:
         self.reset()
         self.loop = loop
         self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
-        self.mailer = ThreadPoolExecutor(1, thread_name_prefix="notices")
+        self.mailer = ThreadPoolExecutor(1, thread_name_prefix="mails")
         self.pusher = ThreadPoolExecutor(PUSH_SWEEPS, thread_name_prefix="pushes")
         self.spawn(self.sweep_forever())
         for seconds, job in JOBS:
@@ -202,7 +203,7 @@ class Runner:
                     self.wake(game_id)
                 for game_id in await self.in_pool(deadlines.due_deadlines)():
                     self.wake(game_id)
-                self.spawn(self.send_notices())
+                self.spawn(self.send_mails())
                 self.spawn(self.send_pushes())
                 self.wake_tasks()
             except outages.OUTAGE as error:
@@ -226,7 +227,7 @@ class Runner:
                 logger.exception("%s failed; it runs again next period", job.__qualname__)
             await asyncio.sleep(seconds() if callable(seconds) else seconds)
 
-    async def send_notices(self) -> None:
+    async def send_mails(self) -> None:
         """Mail the notifications due on the runner's mail lane, one sending at a time: a slow
         mail server never holds the sweep (sockets renewed, deadlines found), a bot's move, nor
         a push."""
@@ -235,7 +236,7 @@ class Runner:
         self.sending = True
         try:
             send = DatabaseSyncToAsync(
-                services.send_notices, thread_sensitive=False, executor=self.mailer
+                notifications.send_mails, thread_sensitive=False, executor=self.mailer
             )
             await send()
         except outages.OUTAGE as error:
@@ -253,7 +254,7 @@ class Runner:
         self.pushing += 1
         try:
             push = DatabaseSyncToAsync(
-                services.send_pushes, thread_sensitive=False, executor=self.pusher
+                notifications.send_pushes, thread_sensitive=False, executor=self.pusher
             )
             await push()
         except outages.OUTAGE as error:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import friends
 from accounts.models import MAIL_KINDS, User, Vacation
-from games.models import Action, ChatMessage, Game, Notification, Seat, Tutorial
+from games.models import Action, ChatMessage, Game, Seat, Tutorial
 from games.records import archive
 
 DATA_FORMAT = "bakehouse-my-data/1"
@@ -128,7 +128,7 @@ def chat_lines(person: User) -> list[dict[str, Any]]:
 
 def notifications(person: User) -> list[dict[str, Any]]:
     """What the person was told (their inbox), oldest first."""
-    rows = Notification.objects.filter(recipient=person).order_by("created_at", "pk")
+    rows = person.notifications.order_by("created_at", "pk")  # games/notifications/models.py
     return [
         {
             "kind": n.kind,

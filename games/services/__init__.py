@@ -10,13 +10,14 @@ use the verbs below; the modules hold the steps: base (refusals, the lock, commi
 and leaving (a seat handed to a bot, resigning).
 """
 
-from games.services import chat, notices, tutorial
+from games.services import chat, tutorial
 from games.services.absence import sweep as sweep_absences
 from games.services.autoplay import bot_step, run_bots
 from games.services.base import (
     NotAllowed,
     ServiceError,
     StaleVersion,
+    closed_reason,
     closed_unstarted,
     lock_user,
 )
@@ -32,13 +33,8 @@ from games.services.handover import (
     take_seat_back,
 )
 from games.services.hints import Suggestion, hints_on, offers_hints, suggest
-from games.services.invitations import invitable, invite
 from games.services.leaving import hand_all_seats_to_bots, hand_seat_to_bot, resign
 from games.services.move_log import seated
-from games.services.notice_push import sweep_push as send_pushes
-from games.services.notices import send_due as send_notices
-from games.services.notices import sweep as sweep_notices
-from games.services.notices import sweep_turns as tell_lost_turns
 from games.services.play import close_results, play, replay
 from games.services.rematch import (
     accept_rematch,
@@ -84,8 +80,8 @@ __all__ = [
     "cancel",
     "chat",
     "close_unstarted_tables",
+    "closed_reason",
     "closed_unstarted",
-    "notices",
     "close_results",
     "create_game",
     "current_rematch",
@@ -112,17 +108,11 @@ __all__ = [
     "sweep_absences",
     "announce_vacations",
     "sweep_rematches",
-    "send_notices",
-    "send_pushes",
-    "sweep_notices",
-    "tell_lost_turns",
     "start",
     "suggest",
     "hand_all_seats_to_bots",
     "hand_seat_to_bot",
     "handed_over",
-    "invitable",
-    "invite",
     "take_seat_back",
     "tutorial",
 ]

@@ -28,9 +28,9 @@ from accounts.models import (
     User,
     deleted_name,
 )
+from games import events
 from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
-from games.services import notices
 from games.services.autoplay import inline_bots
 from games.services.base import NotAllowed, ServiceError, commit_version, lock, lock_user
 from games.services.chat import announce_chat
@@ -85,7 +85,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     Rating.objects.filter(user=person).delete()
     RatingPoint.objects.filter(user=person).delete()
     rename_in_notices(person, old_name)
-    notices.forget(person, old_name)
+    events.account_deleted.tell(person, old_name)  # its notifications go with it
     # The admin log's lines about the account named it; they name the deleted baker now.
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(User), object_id=str(person.pk)

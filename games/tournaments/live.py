@@ -29,13 +29,13 @@ from django.template.loader import render_to_string
 from redis.exceptions import RedisError
 
 from games import outages
-from games.boards.inbox import badge_html
 from games.groups import user_group
 from games.live.layer_watch import unwatch, watch
 from games.live.protocol import LAYER_LOST, NOT_FOUND, TOO_MANY, go_html
 from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, session_digest
 from games.live.sessions import socket_session as session_of
+from games.notifications.badge import badge_html
 from games.tournaments import chat_panel, pages, services, shared
 from games.tournaments.access import invited_to, may_see
 from games.tournaments.models import Tournament

@@ -23,6 +23,7 @@ from accounts.redirects import next_page
 from games import services
 from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, live_to_watch, watchable
 from games.models import LIVE, Game, Seat, TableSocket
+from games.notifications import invitations
 from games.services import clocks, presence
 
 # --- the profile's buttons ------------------------------------------------------------------
@@ -130,7 +131,7 @@ def friends_page(request: AuthedRequest) -> HttpResponse:
 
 def invite_context(game: Game, user: Any, message: str = "", error: bool = False) -> dict[str, Any]:
     """What the table's invite panel shows this person (nothing unless they sit at it, open)."""
-    people = services.invitable(game, user) if user.is_authenticated else []
+    people = invitations.invitable(game, user) if user.is_authenticated else []
     return {"game": game, "invitable": people, "message": message, "error": error}
 
 
@@ -142,7 +143,7 @@ def invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     number = request.POST.get("user", "")
     friend = User.objects.filter(pk=int(number)).first() if number.isdigit() else None
     try:
-        invited = services.invite(game, request.user, friend)  # type: ignore[arg-type]
+        invited = invitations.invite(game, request.user, friend)  # type: ignore[arg-type]
     except services.ServiceError as refused:
         message, error = str(refused), True
     else:

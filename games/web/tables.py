@@ -43,7 +43,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),
         "seated": any(s.user_id == request.user.pk for s in seats_and_state.seats),
-        "badge_poll": 0,  # the table's socket pushes the menu's badge (games/boards/inbox.py)
+        "badge_poll": 0,  # the table's socket pushes the menu's badge (notifications/badge.py)
     }
     return render(request, "games/table.html", ctx)
 

@@ -23,9 +23,10 @@ from accounts.models import User
 from bakery_site.mail import email_settings
 from games.live import task_worker
 from tests.conftest import client_for
-from tests.web.mail_queue import sent
+from tests.support.mail_queue import sent
 
-# The mails go through the task queue, whose worker needs committed rows (tests/web/mail_queue.py).
+# The mails go through the task queue, whose worker needs committed rows
+# (tests/support/mail_queue.py).
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NEUTRAL = "If that address is verified for a Bakehouse account"

@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts.models import Friendship, User
 from accounts.redirects import local_path
-from games.models import Notification
+from games.notifications.models import Notification
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db

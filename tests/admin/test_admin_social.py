@@ -1,5 +1,6 @@
-"""Moderators see notifications, friendships and blocks in admin, search and filter them, and
-may delete one; nobody adds or edits one there, and players cannot open them."""
+"""Moderators see friendships and blocks in admin, search and filter them, and may delete one;
+nobody adds or edits one there, and players cannot open them (nor notifications, whose admin is
+tested in games/notifications/tests/test_admin.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from accounts import friends
 from accounts.models import Block, Friendship, User
 from games import services
 from games.events import invited
-from games.models import Game, Notification
-from games.services import notices
+from games.models import Game
+from games.notifications.models import Notification
 from tests.conftest import client_for
 
 # backend: admin search and filters are SQL.
@@ -26,7 +27,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.backend]
 
 Capture = Callable[..., Any]
 
-NOTICES = "/admin/games/notification/"
+# Its own tests are in games/notifications/tests/test_admin.py.
+NOTIFICATIONS = "/admin/notifications/notification/"
 FRIENDSHIPS = "/admin/accounts/friendship/"
 BLOCKS = "/admin/accounts/block/"
 
@@ -34,19 +36,6 @@ BLOCKS = "/admin/accounts/block/"
 @pytest.fixture
 def mod(moderator: User) -> Client:
     return client_for(moderator)
-
-
-@pytest.fixture
-def told(
-    player: User, rival: User, outsider: User, django_capture_on_commit_callbacks: Capture
-) -> Game:
-    """bob is told alice asks to be his friend (read), carol that alice invites her (unread)."""
-    with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
-    Notification.objects.filter(recipient=rival).update(read_at=timezone.now())
-    game = services.create_game(player, "cakehalla", 2)
-    invited.send(Game, game_id=game.pk, by=player.pk, to=[outsider.pk])
-    return game
 
 
 @pytest.fixture
@@ -63,87 +52,6 @@ def social(player: User, rival: User, outsider: User, make_user: Callable[[str],
 def rows_shown(html: str, admin_url: str) -> set[int]:
     """The ids of the rows a changelist links to."""
     return {int(pk) for pk in re.findall(rf'href="{admin_url}(\d+)/change/', html)}
-
-
-# --- notifications --------------------------------------------------------------------------
-
-
-def test_a_moderator_lists_searches_and_filters_notifications(
-    mod: Client, told: Game, rival: User, outsider: User
-) -> None:
-    asked = Notification.objects.get(recipient=rival)
-    invite = Notification.objects.get(recipient=outsider)
-    page = mod.get(NOTICES)
-    assert page.status_code == 200
-    html = page.content.decode()
-    assert rows_shown(html, NOTICES) == {asked.pk, invite.pk}
-    assert ">bob</a>" in html and ">carol</a>" in html
-    assert "alice asks to be your friend." in html and str(told) in html
-    assert "created_at__year=" in html  # the date hierarchy
-    by_name = mod.get(NOTICES, {"q": "carol"}).content.decode()
-    assert rows_shown(by_name, NOTICES) == {invite.pk}
-    friend = mod.get(NOTICES, {"kind__exact": "friend"}).content.decode()
-    assert rows_shown(friend, NOTICES) == {asked.pk}
-    unread = mod.get(NOTICES, {"read": "no"}).content.decode()
-    assert rows_shown(unread, NOTICES) == {invite.pk}
-    read = mod.get(NOTICES, {"read": "yes"}).content.decode()
-    assert rows_shown(read, NOTICES) == {asked.pk}
-
-
-def test_a_notification_cannot_be_added_or_changed_in_admin(
-    mod: Client, told: Game, outsider: User
-) -> None:
-    invite = Notification.objects.get(recipient=outsider)
-    assert mod.get(f"{NOTICES}add/").status_code == 403
-    assert 'href="/admin/games/notification/add/"' not in mod.get(NOTICES).content.decode()
-    response = mod.post(
-        f"{NOTICES}{invite.pk}/change/", {"text": "a forged notice", "kind": "friend"}
-    )
-    assert response.status_code == 403
-    invite.refresh_from_db()
-    assert invite.text != "a forged notice" and invite.kind == "invite"
-    page = mod.get(f"{NOTICES}{invite.pk}/change/").content.decode()
-    assert 'name="text"' not in page and 'name="_save"' not in page
-    assert f"{NOTICES}{invite.pk}/delete/" in page
-
-
-def test_a_moderator_deletes_a_notification_and_its_persons_badge_is_told(
-    mod: Client,
-    told: Game,
-    outsider: User,
-    monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Capture,
-) -> None:
-    invite = Notification.objects.get(recipient=outsider)
-    badges: list[set[int]] = []
-    monkeypatch.setattr(notices, "badges_changed", lambda ids: badges.append(set(ids)))
-    with django_capture_on_commit_callbacks(execute=True):
-        response = mod.post(f"{NOTICES}{invite.pk}/delete/", {"post": "yes"})
-    assert response.status_code == 302
-    assert not Notification.objects.filter(pk=invite.pk).exists()
-    assert Notification.objects.count() == 1  # bob's stays
-    assert badges == [{outsider.pk}]
-    assert LogEntry.objects.filter(object_id=str(invite.pk), action_flag=DELETION).exists()
-
-
-def test_a_moderator_deletes_notifications_from_the_list(
-    mod: Client,
-    told: Game,
-    rival: User,
-    outsider: User,
-    monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Capture,
-) -> None:
-    every = list(Notification.objects.values_list("pk", flat=True))
-    badges: list[set[int]] = []
-    monkeypatch.setattr(notices, "badges_changed", lambda ids: badges.append(set(ids)))
-    with django_capture_on_commit_callbacks(execute=True):
-        response = mod.post(
-            NOTICES, {"action": "delete_selected", "_selected_action": every, "post": "yes"}
-        )
-    assert response.status_code == 302
-    assert not Notification.objects.exists()
-    assert badges == [{rival.pk, outsider.pk}]
 
 
 # --- friendships and blocks -----------------------------------------------------------------
@@ -257,17 +165,21 @@ def test_a_player_cannot_open_or_delete_what_a_moderator_sees(
     game = services.create_game(player, "cakehalla", 2)
     invited.send(Game, game_id=game.pk, by=player.pk, to=[outsider.pk])
     client = client_for(player)
-    notice = Notification.objects.first()
+    notification = Notification.objects.first()
     friendship = Friendship.objects.first()
     block = Block.objects.first()
-    assert notice is not None and friendship is not None and block is not None
-    for url, pk in [(NOTICES, notice.pk), (FRIENDSHIPS, friendship.pk), (BLOCKS, block.pk)]:
+    assert notification is not None and friendship is not None and block is not None
+    for url, pk in [
+        (NOTIFICATIONS, notification.pk),
+        (FRIENDSHIPS, friendship.pk),
+        (BLOCKS, block.pk),
+    ]:
         for page in [url, f"{url}{pk}/change/", f"{url}{pk}/delete/"]:
             assert mod.get(page).status_code == 200
             response = client.get(page)
             assert response.status_code == 302 and "/admin/login/" in response["Location"]
         assert client.post(f"{url}{pk}/delete/", {"post": "yes"}).status_code == 302
-    assert Notification.objects.filter(pk=notice.pk).exists()
+    assert Notification.objects.filter(pk=notification.pk).exists()
     assert Friendship.objects.filter(pk=friendship.pk).exists()
     assert Block.objects.filter(pk=block.pk).exists()
 

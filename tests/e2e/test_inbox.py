@@ -62,16 +62,16 @@ def test_the_badge_counts_unread_and_the_inbox_takes_you_to_the_table(
     page.screenshot(path=str(artifacts / "inbox-badge-360.png"))
     page.click("a.inbox-link")
     page.wait_for_url(base + "/games/inbox/")
-    assert page.locator(".notice.unread").count() == 3
+    assert page.locator(".notification.unread").count() == 3
     assert too_wide(page) == 0
     page.screenshot(path=str(artifacts / "inbox-360.png"), full_page=True)
-    page.locator(".notice.unread a").first.click()
+    page.locator(".notification.unread a").first.click()
     page.wait_for_url(f"{base}/games/*/")
     assert page.locator("#inbox-badge").inner_text().startswith("2")
     page.goto(base + "/games/inbox/")
     page.click("text=Mark all read")
     page.wait_for_url(base + "/games/inbox/")
-    assert page.locator(".notice.unread").count() == 0
+    assert page.locator(".notification.unread").count() == 0
     assert page.locator("#inbox-badge").count() == 0
     page.screenshot(path=str(artifacts / "inbox-read-360.png"), full_page=True)
     context.close()
@@ -97,7 +97,7 @@ def test_a_friend_request_shows_in_the_inbox_on_a_phone(
     assert asked.locator("#inbox-badge").inner_text().startswith("1")
     asked.click("a.inbox-link")
     asked.wait_for_url(base + "/games/inbox/")
-    line = asked.locator(".notice.unread", has_text="crumb_asker asks to be your friend.")
+    line = asked.locator(".notification.unread", has_text="crumb_asker asks to be your friend.")
     line.wait_for()
     assert too_wide(asked) == 0
     asked.screenshot(path=str(artifacts / "inbox-friend-request-390.png"), full_page=True)
@@ -106,7 +106,9 @@ def test_a_friend_request_shows_in_the_inbox_on_a_phone(
     asked.get_by_role("button", name="Accept").click()
     asked.get_by_text("You and crumb_asker are friends now.").wait_for()
     asker.goto(base + "/games/inbox/")
-    asker.locator(".notice.unread", has_text="crumb_asked accepted your friend request.").wait_for()
+    asker.locator(
+        ".notification.unread", has_text="crumb_asked accepted your friend request."
+    ).wait_for()
     assert too_wide(asker) == 0
     for page in pages:
         page.context.close()

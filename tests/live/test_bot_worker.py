@@ -26,6 +26,7 @@ from games.live import runner as live_runner
 from games.live import task_worker
 from games.live.runner import RUNNER, Runner
 from games.models import Action, Game
+from games.notifications import sweep as notifications
 from games.services.bots import running_with_bots
 from games.services.clocks import deadlines
 
@@ -59,7 +60,8 @@ def after_commit(settings: Any) -> Iterator[None]:
 
 @pytest.fixture
 async def runner(after_commit: None) -> AsyncIterator[Runner]:
-    """The process's runner on the test's loop, stopped afterwards."""
+    """The process's runner on the test's loop, with every job wiring gave it, stopped
+    afterwards."""
     RUNNER.start()
     yield RUNNER
     await RUNNER.stop()
@@ -286,10 +288,10 @@ def test_each_part_of_the_sweep_is_a_job_of_its_own() -> None:
     """A part failing (the database away a moment) keeps no other part, nor the deadlines the
     runner's own sweep finds, waiting: each runs on its own (a failed run is logged and runs
     again next period: the test below)."""
-    from games.services import absence, notices, presence
+    from games.services import absence, presence
 
     with_sweep = [job for period, job in live_runner.JOBS if period is live_runner.each_sweep]
-    for part in (presence.renew, absence.sweep, notices.sweep_turns):
+    for part in (presence.renew, absence.sweep, notifications.sweep_turns):
         assert with_sweep.count(part) == 1
     assert services.close_unstarted_tables in with_sweep
     assert deadlines.due_deadlines not in with_sweep  # the runner's own sweep wakes those
@@ -340,7 +342,7 @@ async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sen
         hung.set()
         let_go.wait(WAIT)
 
-    monkeypatch.setattr(services, "send_notices", hanging_mail_server)
+    monkeypatch.setattr(notifications, "send_mails", hanging_mail_server)
 
     def due_deadlines() -> list[int]:
         sweeps.append(time.monotonic())
@@ -353,7 +355,7 @@ async def test_a_mail_server_that_hangs_holds_neither_the_sweep_nor_a_second_sen
         seen = len(sweeps)
         await until(lambda: len(sweeps) >= seen + 3, "the sweep went on while the mail hung")
         assert len(sendings) == 1  # no second sending piles up behind the hung one
-        assert sendings[0].startswith("notices")
+        assert sendings[0].startswith("mails")
     finally:
         let_go.set()
         await RUNNER.stop()
@@ -411,6 +413,6 @@ async def test_a_reset_mail_queued_in_a_request_goes_out_on_the_runners_mail_thr
         await until(lambda: len(mail.outbox) == 1, "the reset mail went out")
         assert mail.outbox[0].to == ["dora@example.com"]
         await until(lambda: len(runs) == 2, "the run the request woke ended")
-        assert all(name.startswith("notices") for name in runs)  # the mail thread
+        assert all(name.startswith("mails") for name in runs)  # the mail thread
     finally:
         await RUNNER.stop()

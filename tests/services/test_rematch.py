@@ -15,6 +15,7 @@ from accounts.models import User
 from games import services
 from games.boards import render_board
 from games.models import Game
+from games.notifications.badge import unread_count
 from games.services import clocks, presence
 from tests.conftest import client_for
 from tests.support.clock import Clock
@@ -164,7 +165,13 @@ async def test_the_offer_and_the_start_are_pushed_to_the_old_tables_screens(
     ws = await socket(old, rival)
     await open_board(ws)
     new = await database_sync_to_async(services.rematch)(old, player)
-    pushed = await ws.receive_from()
+    # Two pushes, in either order: the offer on the board, and the menu's inbox badge (bob is
+    # told of the offer).
+    pushes = [await ws.receive_from(), await ws.receive_from()]
+    (badge,) = [html for html in pushes if 'id="inbox-link"' in html]
+    (pushed,) = [html for html in pushes if html != badge]
+    unread = await database_sync_to_async(unread_count)(rival)  # the offer (and the end, maybe)
+    assert unread >= 1 and f'title="Unread notifications">{unread}<' in badge
     assert f'href="/games/{new.pk}/"' in pushed and "Yes, play again" in pushed
     await database_sync_to_async(services.rematch)(old, rival)
     pushed = await ws.receive_from()

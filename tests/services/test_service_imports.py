@@ -10,15 +10,12 @@ import games.services
 ROOT = Path(__file__).resolve().parents[2]
 # The service modules callers may name as a whole (their verbs read as chat.post, moderation.abort).
 # presence: the sockets' rows; moves: a move as the page sends it; rows: a table's rows in SQL;
-# tutorial: guided first games (tutorial.start_tutorial, tutorial.step); notices: the inbox's
-# notifications; notice_push: a browser's push subscription (notice_push.subscribe).
+# tutorial: guided first games (tutorial.start_tutorial, tutorial.step).
 NAMESPACES = {
     "chat",
     "clocks",
     "moderation",
     "moves",
-    "notice_push",
-    "notices",
     "presence",
     "rows",
     "tutorial",

@@ -15,7 +15,10 @@ from tests.support.finished_games import finished_game, running_game
 
 pytestmark = pytest.mark.django_db
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+# The site's templates, then each feature app's own (games/notifications/templates/, ...).
+TEMPLATE_DIRS = [TEMPLATES, *sorted(ROOT.glob("games/*/templates"))]
 EXTENDS = re.compile(r'{%\s*extends\s+"([^"]+)"\s*%}')
 OWN_DESCRIPTION = '<meta name="description"'
 # Django admin's own pages, and mails, are not the site's pages.
@@ -38,27 +41,33 @@ def describes(template: Path) -> bool:
         name = parent(template)
         if name is None:
             return False
-        template = TEMPLATES / name
+        template = found(name)
     return False
+
+
+def found(name: str) -> Path:
+    """The template of this name, where Django would find it first."""
+    return next((d / name for d in TEMPLATE_DIRS if (d / name).exists()), TEMPLATES / name)
 
 
 def page_templates() -> list[Path]:
     """The templates that are whole pages: each extends another or is an HTML document."""
     out = []
-    for template in sorted(TEMPLATES.rglob("*.html")):
-        relative = template.relative_to(TEMPLATES)
-        if set(relative.parts) & set(NOT_PAGES) or relative.parts[0] == "jinja2":
-            continue
-        text = template.read_text()
-        if parent(template) or "<html" in text:
-            out.append(template)
+    for directory in TEMPLATE_DIRS:
+        for template in sorted(directory.rglob("*.html")):
+            relative = template.relative_to(directory)
+            if set(relative.parts) & set(NOT_PAGES) or relative.parts[0] == "jinja2":
+                continue
+            text = template.read_text()
+            if parent(template) or "<html" in text:
+                out.append(template)
     return out
 
 
 def test_every_page_template_carries_a_meta_description() -> None:
     pages = page_templates()
     assert len(pages) > 40  # the site's pages, found
-    missing = [str(p.relative_to(TEMPLATES)) for p in pages if not describes(p)]
+    missing = [str(p.relative_to(ROOT)) for p in pages if not describes(p)]
     assert missing == []
 
 

@@ -11,8 +11,10 @@ from django.db import connection, transaction
 
 from accounts.models import User
 from games.groups import send_to_group
-from games.models import Game, Notification
-from games.services import ServiceError, clocks, notices
+from games.models import Game
+from games.notifications.badge import badges_changed
+from games.notifications.models import Notification
+from games.services import ServiceError, clocks
 from games.tournaments.models import Tournament
 
 TOLD = Notification.Kind.TOURNAMENT
@@ -91,7 +93,7 @@ def tell_each(tournament: Tournament, items: Iterable[Told]) -> None:
         return
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     told = [row.recipient_id for row in rows]
-    transaction.on_commit(lambda: notices.badges_changed(told))
+    transaction.on_commit(lambda: badges_changed(told))
 
 
 def tell(

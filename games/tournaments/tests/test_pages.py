@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from accounts.models import User
-from games.models import Notification
+from games.notifications.models import Notification
 from games.tournaments import services
 from games.tournaments.models import Entrant, Table, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept

@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games.models import Notification
+from games.notifications.models import Notification
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept

@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 
 from accounts.models import Block, User
-from games.models import Game, Notification, Seat
+from games.models import Game, Seat
+from games.notifications.models import Notification
 from games.tournaments import services
 from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.tests.conftest import (

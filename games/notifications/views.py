@@ -1,7 +1,7 @@
-"""The inbox: a person's notifications, read and unread, and the menu's unread badge."""
+"""The inbox's pages: a person's notifications, read and unread, the menu's badge for a page
+without a table socket, and a browser's push subscription."""
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -15,23 +15,11 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from accounts.redirects import local_path
 from games.access import AuthedRequest
-from games.services import ServiceError, notice_push, notices
+from games.notifications import push, services
+from games.notifications.badge import MENU_LINK, unread_count
+from games.services import ServiceError
 
 SHOWN = 50
-
-
-def menu(request: HttpRequest) -> dict[str, Any]:
-    """The menu's badge (the unread count, counted only where a page shows it: one query) and
-    the key a page subscribes to Web Push with."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return {}
-    count: Callable[[], int] = lambda: notices.unread_count(user)  # noqa: E731
-    return {
-        "inbox_unread": count,
-        "push_key": settings.VAPID_PUBLIC_KEY,
-        "badge_poll": settings.BADGE_POLL_SECONDS,  # a table page sets 0: its socket pushes it
-    }
 
 
 @require_GET
@@ -43,10 +31,10 @@ def badge(request: HttpRequest) -> HttpResponse:
     context = {"inbox_unread": 0, "badge_poll": 0}
     if isinstance(user, User) and user.is_authenticated:
         context = {
-            "inbox_unread": notices.unread_count(user),
+            "inbox_unread": unread_count(user),
             "badge_poll": settings.BADGE_POLL_SECONDS,
         }
-    return render(request, "games/inbox/_menu_link.html", context)
+    return render(request, MENU_LINK, context)
 
 
 @login_required
@@ -55,14 +43,14 @@ def inbox(request: AuthedRequest) -> HttpResponse:
     """The person's latest notifications, newest first, the unread ones marked."""
     rows = request.user.notifications.select_related("game")[:SHOWN]
     context: dict[str, Any] = {"notifications": rows}
-    return render(request, "games/inbox/inbox.html", context)
+    return render(request, "notifications/inbox.html", context)
 
 
 @login_required
 @require_GET
 def open_notification(request: AuthedRequest, notification_id: int) -> HttpResponse:
     """Follow a notification to its table: it is read from then on."""
-    found = notices.mark_read(request.user, notification_id)
+    found = services.mark_read(request.user, notification_id)
     if found is None:
         raise Http404("No such notification.")
     return HttpResponseRedirect(local_path(found.url, reverse("games:inbox")))
@@ -72,7 +60,7 @@ def open_notification(request: AuthedRequest, notification_id: int) -> HttpRespo
 @require_POST
 def mark_all_read(request: AuthedRequest) -> HttpResponse:
     """Mark every notification read."""
-    count = notices.mark_all_read(request.user)
+    count = services.mark_all_read(request.user)
     messages.success(request, "Everything is marked read." if count else "Nothing was unread.")
     return redirect("games:inbox")
 
@@ -99,7 +87,7 @@ def push_subscribe(request: AuthedRequest) -> HttpResponse:
     """Keep this browser's push subscription (posted as JSON by static/js/push.js)."""
     try:
         fields = subscription(request)
-        notice_push.subscribe(request.user, **fields)
+        push.subscribe(request.user, **fields)
     except ValueError:
         return JsonResponse({"error": "That is not a push subscription."}, status=400)
     except ServiceError as refused:
@@ -118,5 +106,5 @@ def push_unsubscribe(request: AuthedRequest) -> HttpResponse:
     endpoint = data.get("endpoint") if isinstance(data, dict) else None
     if not isinstance(endpoint, str):
         return JsonResponse({"error": "That is not a push subscription."}, status=400)
-    notice_push.unsubscribe_browser(request.user, endpoint)
+    push.unsubscribe_browser(request.user, endpoint)
     return JsonResponse({"subscribed": False})

@@ -2,7 +2,7 @@
 the request signed with the site's VAPID key, by pywebpush's and py_vapid's own pieces), and a
 sweep's pushes POSTed all at once, each within PUSH_DEADLINE.
 
-The sending is aiohttp's, so that what games/push_policy.py allows is where the connection goes:
+The sending is aiohttp's, so that what push_policy.py allows is where the connection goes:
 the name is looked up once, by a resolver that answers only a listed host's addresses and only if
 every one is public, and the connector connects to exactly what it answered (no second lookup an
 attacker's DNS could answer otherwise); the sockets themselves are made only for a public
@@ -32,7 +32,7 @@ from py_vapid import Vapid
 from pywebpush import WebPusher
 from yarl import URL
 
-from games import push_policy
+from games.notifications import push_policy
 
 if TYPE_CHECKING:
     from aiohappyeyeballs import AddrInfoType

@@ -1,7 +1,8 @@
 """Issue 32, point 3: Web Push. A browser subscribes at Settings; the sweep pushes what is new,
 one push a person, encrypted to the browser's keys and signed with the site's VAPID key; a
 subscription the push service has forgotten (404, 410) is deleted. The push services are HTTPS
-servers on loopback (tests/web/push_services.py) that take the pushes as a real one would."""
+servers on loopback (push_services.py, beside this file) that take the pushes as a real one
+would."""
 
 from __future__ import annotations
 
@@ -22,10 +23,11 @@ from py_vapid.utils import b64urldecode
 from accounts.models import User
 from games import services
 from games.events import invited
-from games.models import Game, Notification, PushSubscription
-from games.services import notice_push
+from games.models import Game
+from games.notifications import push as browser_push
+from games.notifications.models import Notification, PushSubscription
+from games.notifications.tests.push_services import PushNet
 from tests.conftest import client_for
-from tests.web.push_services import PushNet
 
 pytestmark = pytest.mark.django_db
 
@@ -130,11 +132,11 @@ def test_what_arrives_together_is_one_push_signed_with_the_sites_key(
     browser = Browser()
     subscribe(rival, browser.keys)
     invite(player, rival, tables=3)
-    assert notice_push.sweep_push() == 1
+    assert browser_push.sweep_push() == 1
     (push,) = service.received
     assert push["line"] == "POST /send/abc123 HTTP/1.1"
     assert push["headers"]["content-encoding"] == "aes128gcm"
-    assert int(push["headers"]["ttl"]) == notice_push.PUSH_TTL
+    assert int(push["headers"]["ttl"]) == browser_push.PUSH_TTL
     signed = push["headers"]["authorization"]
     assert Vapid02.verify(signed)
     fields = dict(part.split("=", 1) for part in signed.removeprefix("vapid ").split(","))
@@ -146,7 +148,7 @@ def test_what_arrives_together_is_one_push_signed_with_the_sites_key(
         "body": "3 things at your tables.",
         "url": "/games/inbox/",
     }
-    assert notice_push.sweep_push() == 0  # each notification is pushed once
+    assert browser_push.sweep_push() == 0  # each notification is pushed once
     assert len(service.received) == 1
     assert not Notification.objects.filter(pushed_at=None).exists()
 
@@ -157,7 +159,7 @@ def test_a_subscription_the_push_service_forgot_is_deleted(
     service = push_net.service("push.example.net", status=410)
     subscribe(rival)
     invite(player, rival, tables=1)
-    assert notice_push.sweep_push() == 0
+    assert browser_push.sweep_push() == 0
     assert len(service.received) == 1
     assert not PushSubscription.objects.exists()
 
@@ -168,6 +170,6 @@ def test_a_push_service_error_keeps_the_subscription_and_counts_it(
     service = push_net.service("push.example.net", status=500)
     subscribe(rival)
     invite(player, rival, tables=1)
-    assert notice_push.sweep_push() == 0
+    assert browser_push.sweep_push() == 0
     assert len(service.received) == 1
     assert list(PushSubscription.objects.values_list("failures", flat=True)) == [1]

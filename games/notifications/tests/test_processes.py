@@ -2,7 +2,7 @@
 
 Two real Daphne processes share the test's PostgreSQL database and Redis, each with its worker's
 sweep every 0.1 s, and each sweep tells the person whose move it is at every turn-based table
-whose version it has not looked at (games/services/notices.py): both processes hear of every
+whose version it has not looked at (games/notifications/services.py): both processes hear of every
 turn, as they would if each had been sent it. The database must hold one row per turn and
 person, and neither process may lose the race by an error.
 """
@@ -18,11 +18,12 @@ from datetime import datetime
 import pytest
 
 from accounts.models import User
-from games.models import Game, Notification, TableSocket
+from games.models import Game, TableSocket
+from games.notifications.models import Notification
+from games.notifications.tests.tables import move, turn_based, whose_move
 from tests.conftest import needs_env, own_prefix
 from tests.support.daphnes import Person, daphnes
 from tests.support.sockets import session_of
-from tests.web.notices import move, turn_based, whose_move
 
 pytestmark = [
     needs_env("DATABASE_URL"),
@@ -80,7 +81,7 @@ def turn_rows(game: Game) -> list[tuple[int, str]]:
 def test_two_daphne_processes_tell_each_turn_once(
     player: User, rival: User, outsider: User
 ) -> None:
-    prefix = own_prefix("notices")
+    prefix = own_prefix("notifications")
     extra = {"BOT_SWEEP_SECONDS": str(SWEEP), "EMAIL_URL": "dummy://"}
     with daphnes(2, os.environ["REDIS_URL"], prefix, **extra) as site, asyncio.Runner() as loop:
         games = [turn_based([player, rival]) for _ in range(TABLES)]

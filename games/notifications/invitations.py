@@ -1,7 +1,7 @@
 """Inviting a friend to your open table: checked, limited, and announced with `invited`.
 
-The invitation itself is the friend's notification: the notifications listen to `invited`
-(games.services.base) and store one row per friend and table with the table's link (its invite
+The invitation itself is the friend's notification: receivers.py listens to `invited`
+(games.services.base) and stores one row per friend and table with the table's link (its invite
 link for a private table); that row is what says the friend is invited already. The hourly limit
 lives in Django's cache, like accounts.emails' (one count across processes with CACHE_URL).
 """
@@ -15,8 +15,8 @@ from accounts.emails import under_limit
 from accounts.models import User
 from games import events
 from games.models import Game
-from games.services import notices
-from games.services.base import NotAllowed, ServiceError, closed_reason
+from games.notifications.services import invited_to
+from games.services import NotAllowed, ServiceError, closed_reason
 
 # Invitations one person may send per hour, at all their tables together.
 INVITES_PER_HOUR = 20
@@ -47,7 +47,7 @@ def check_invite(game: Game, by: User, to: User | None) -> User:
         raise ServiceError(f"{to.username} already sits at this table.")
     if len(seated) >= game.capacity:
         raise ServiceError("Every seat at this table is taken.")
-    if notices.invited_to(game, [to.pk]):
+    if invited_to(game, [to.pk]):
         raise ServiceError(f"{to.username} is already invited to this table.")
     if not under_limit(f"invites:user:{by.pk}", INVITES_PER_HOUR):
         raise TooMany(f"You sent {INVITES_PER_HOUR} invitations this hour; try again later.")
@@ -71,5 +71,5 @@ def invitable(game: Game, user: User) -> list[tuple[User, bool]]:
         return []
     ids = friends.friend_ids(user) - seated
     people = list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
-    done = notices.invited_to(game, [p.pk for p in people])
+    done = invited_to(game, [p.pk for p in people])
     return [(p, p.pk in done) for p in people]

@@ -18,8 +18,8 @@ from django.utils import timezone
 from accounts import friends
 from accounts.models import User
 from games import services
-from games.models import Notification
-from games.services import notice_mail
+from games.notifications.mail import sweep_mail
+from games.notifications.models import Notification
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +123,7 @@ def test_a_friend_request_is_mailed_with_its_own_unsubscribe_link(
     rival.save()
     with django_capture_on_commit_callbacks(execute=True):
         friends.ask(player, rival)
-    assert notice_mail.sweep_mail(timezone.now() + timedelta(hours=1)) == 1
+    assert sweep_mail(timezone.now() + timedelta(hours=1)) == 1
     (message,) = mail.outbox
     assert message.subject == "Bakehouse: alice asks to be your friend."
     assert "http://testserver/games/friends/" in str(message.body)

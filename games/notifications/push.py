@@ -1,10 +1,10 @@
 """Notifications by Web Push: what is new, one push per person to each browser they subscribed.
 
 Only when the site has VAPID keys (settings; `manage.py vapid_keys` makes a pair). A browser's
-subscription is kept only if its endpoint is a push service's (games/push_policy.py), at most
+subscription is kept only if its endpoint is a push service's (push_policy.py), at most
 MOST_BROWSERS per person, and an endpoint moves to another account only with the browser's own
 keys. The worker's push lane (games/live/runner.py) calls sweep_push: every push of a sweep goes
-at once, each within its deadline (games/push_delivery.py), so one slow push service holds no
+at once, each within its deadline (push_delivery.py), so one slow push service holds no
 other push, and no mail. One browser failing fails alone: it is logged the first time, counted,
 and dropped after FAILURES_TO_DROP in a row; a success clears the count; a subscription its push
 service answers 404 or 410 (forgotten) is deleted at once.
@@ -29,9 +29,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import push_delivery, push_policy
-from games.models import Notification, PushSubscription
-from games.services.base import ServiceError
+from games.notifications import push_delivery, push_policy
+from games.notifications.models import Notification, PushSubscription
+from games.services import ServiceError
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 at a time), bare listeners that only count who connects, a name lookup that answers a test name
 with whatever address the test says, a certificate authority the sender trusts for the test
 (SSL_CERT_FILE, REQUESTS_CA_BUNDLE), and a guard that refuses, and records, any connection off
-loopback. Fixtures in tests/web/conftest.py put them together (push_net)."""
+loopback. Fixtures in this folder's conftest.py put them together (push_net)."""
 
 from __future__ import annotations
 

@@ -1,29 +1,20 @@
-"""Notifications: what people are told outside the table, and their inbox.
+"""Notifications made and read: one row per person and event, and the inbox's services.
 
-The games' events (games/events.py: turn_came, game_ended, rematch_offered, invited, stored) and
-the friends' (accounts/friends.py: friend_asked, friend_accepted; no game, never between a blocked
-pair, and friend_blocked takes back what the pair was told) are heard here once their change
-commits (the *_here receivers, connected in games/wiring.py), and each becomes one Notification
-row per person. A table keeps one turn row per person: a new turn told there deletes the older
-ones. A row's key names its event for its person (the turn is
-the count of moves the person's seat had made), unique per recipient: two processes that hear of
-the same turn store one row. Nobody is told of their own doing: the person who offered, invited, or
-made the move that ended the game or brought the turn round. A job run with the runner's sweep
-(sweep_turns, registered in games/wiring.py) also looks at turn-based tables whose version
-moved, so a turn whose event was lost with its process is told all the same, under the same key.
-The mails (notice_mail, by send_due) and the browser pushes (notice_push.sweep_push) go out on
-two lanes of the worker's, so a slow push service never holds a mail, nor a slow mail server a
-push.
+Each event (a turn come round, a game ended, a rematch offered, an invitation, a friend request;
+receivers.py hears them once their change commits) becomes one Notification row per person. A
+table keeps one turn row per person: a new turn told there deletes the older ones. A row's key
+names its event for its person (the turn is the count of moves the person's seat had made),
+unique per recipient: two processes that hear of the same turn store one row. Nobody is told of
+their own doing: the person who offered, invited, or made the move that ended the game or brought
+the turn round. The sweep (sweep.py) also looks at turn-based tables whose version moved, so a
+turn whose signal was lost with its process is told all the same, under the same key.
 """
 
 from __future__ import annotations
 
-import functools
-import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
@@ -31,19 +22,9 @@ from django.utils import timezone
 
 from accounts.friends import blocked_between
 from accounts.models import User
-from games.groups import send_to_group, user_group
-from games.models import (
-    TURN_BASED,
-    Action,
-    Game,
-    Notification,
-    PushSubscription,
-    Seat,
-    TableSocket,
-)
-from games.services import notice_mail, notice_push
-
-logger = logging.getLogger(__name__)
+from games.models import Action, Game, Seat, TableSocket
+from games.notifications.badge import badges_changed
+from games.notifications.models import Notification, PushSubscription
 
 Kind = Notification.Kind
 
@@ -93,15 +74,6 @@ def keep_latest_turns(game: Game, user_ids: Iterable[int]) -> int:
     kept = {pk for _, pk in latest.values()}
     gone = [pk for pk, _, _ in rows if pk not in kept]
     return Notification.objects.filter(pk__in=gone).delete()[0] if gone else 0
-
-
-def badges_changed(user_ids: Iterable[int]) -> None:
-    """Tell these people's open sockets (at any table) that their unread count may have moved:
-    each sends its page the menu's inbox link anew (games/live/consumer.py)."""
-    if not settings.BADGE_PUSHES:
-        return
-    for user_id in set(user_ids):
-        send_to_group(user_group(user_id), {"type": "notices.changed"})
 
 
 def last_mover(game: Game) -> int | None:
@@ -166,39 +138,6 @@ def tell_invited(game: Game, by: int, to: Iterable[int]) -> None:
     tell(game, Kind.INVITE, {pk: invite_key(game) for pk in ids}, text, url)
 
 
-def the_game(game_id: int) -> Game | None:
-    """The game, if it still exists."""
-    return Game.objects.filter(pk=game_id).first()
-
-
-Receiver = Callable[..., None]
-
-
-def quietly(receiver_function: Receiver) -> Receiver:
-    """A receiver whose failure is logged, never raised: it runs after the change committed, in
-    the request or bot step that made it, which must not fail for a notification (the sweep
-    tells a lost turn again)."""
-
-    @functools.wraps(receiver_function)
-    def run(*args: Any, **kwargs: Any) -> None:
-        try:
-            receiver_function(*args, **kwargs)
-        except Exception:
-            logger.exception("A notification was not stored (%s)", receiver_function.__name__)
-
-    return run
-
-
-@quietly
-def turn_came_here(
-    sender: Any, game_id: int, user_ids: Iterable[int], by: int | None = None, **kwargs: Any
-) -> None:
-    """It became these people's move at a turn-based table."""
-    game = the_game(game_id)
-    if game is not None:
-        tell_turn(game, user_ids, by)
-
-
 def settle_turns(game: Game, waiting_on: Iterable[int]) -> int:
     """Mark read the turns told at this table that are over (the table no longer waits on their
     person): old news is neither counted on the badge nor mailed; how many."""
@@ -219,39 +158,6 @@ def waiting_on(game: Game, seats: Iterable[Seat], state: Any) -> list[int]:
     return [seat.user_id for seat in seats if seat.position in active and not seat.bot]
 
 
-@quietly
-def stored_here(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
-    """A move was stored: the turns it ended are no longer news."""
-    if game.turn_based:
-        settle_turns(game, waiting_on(game, seats, state))
-
-
-@quietly
-def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
-    """A game finished."""
-    game = the_game(game_id)
-    if game is not None:
-        tell_ended(game)
-
-
-@quietly
-def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> None:
-    """A rematch was offered (game_id is the new table)."""
-    game = the_game(game_id)
-    if game is not None:
-        tell_rematch(game, by)
-
-
-@quietly
-def invited_here(
-    sender: Any, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
-) -> None:
-    """A person (or several) was invited to a table."""
-    game = the_game(game_id)
-    if game is not None:
-        tell_invited(game, by, [to] if isinstance(to, int) else to)
-
-
 def friends_page() -> str:
     """Where a friend notification leads: the friends page (requests to answer, friends)."""
     return reverse("games:friends")
@@ -270,35 +176,7 @@ def tell_friend(kind: str, by: int, to: int, request: int) -> None:
     tell(None, Kind.FRIEND, {to: f"friend:{kind}:{request}"}, text, friends_page())
 
 
-@quietly
-def friend_asked_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
-    """Someone asked another person to be friends."""
-    tell_friend("asked", by, to, request)
-
-
-@quietly
-def friend_accepted_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
-    """Someone accepted another person's friend request."""
-    tell_friend("accepted", by, to, request)
-
-
-@quietly
-def friend_blocked_here(
-    sender: Any, by: int, to: int, requests: Iterable[int], **kwargs: Any
-) -> None:
-    """A block ended these requests or this friendship: what either was told of it goes."""
-    keys = [f"friend:{kind}:{pk}" for pk in requests for kind in ("asked", "accepted")]
-    told = Notification.objects.filter(kind=Kind.FRIEND, recipient_id__in=[by, to], key__in=keys)
-    if told.delete()[0]:
-        badges_changed([by, to])
-
-
-# --- the inbox ----------------------------------------------------------------------------
-
-
-def unread_count(user: User) -> int:
-    """How many of the person's notifications are unread."""
-    return Notification.objects.filter(recipient=user, read_at=None).count()
+# --- the inbox (its unread count is the badge's, badge.unread_count) ------------------------
 
 
 def mark_read(user: User, notification_id: int) -> Notification | None:
@@ -339,36 +217,3 @@ def forget(person: User, old_name: str) -> None:
     for row in named.only("pk", "text"):
         row.text = person.username + row.text[len(old_name) :]
         row.save(update_fields=["text"])
-
-
-# --- the sweep: turns a lost signal missed, and the mails ---------------------------------
-
-LOOKED: dict[int, int] = {}
-"""The version of each running turn-based table at this process's last look."""
-
-
-def sweep_turns() -> None:
-    """Tell the people whose move it is at turn-based tables that changed since the last look."""
-    running = Game.objects.filter(status=Game.Status.RUNNING, pace__in=TURN_BASED)
-    versions = dict(running.values_list("pk", "version"))
-    for game in running.filter(pk__in=[g for g, v in versions.items() if LOOKED.get(g) != v]):
-        state = game.spec.engine.load(game.snapshot)
-        waiting = waiting_on(game, Seat.objects.filter(game=game), state)
-        settle_turns(game, waiting)  # a bot or a stand-in may have ended a turn
-        tell_turn(game, waiting)
-        LOOKED[game.pk] = game.version
-    for gone in set(LOOKED) - set(versions):
-        del LOOKED[gone]
-
-
-def send_due() -> None:
-    """The mails due (the worker runs this on a thread of its own: a slow mail server must not
-    hold its sweep; the pushes have a lane of their own, notice_push.sweep_push)."""
-    notice_mail.sweep_mail()
-
-
-def sweep() -> None:
-    """Everything at once: turns a lost signal missed, then the mails and pushes due."""
-    sweep_turns()
-    send_due()
-    notice_push.sweep_push()

@@ -2,7 +2,7 @@
 
 The worker's sender thread (games/live/runner.py) calls sweep_mail: each person with a verified
 address who opted in to a kind (Settings) gets one mail with everything of those kinds that waited
-unread NOTICE_MAIL_AFTER seconds, each kind with a signed one-click unsubscribe link (and the
+unread NOTIFICATION_MAIL_AFTER seconds, each kind with a signed one-click unsubscribe link (and the
 List-Unsubscribe headers). A row is marked mailed under a row lock before the mail goes, so two
 processes never mail it twice (a failed send is not tried again).
 """
@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.emails import unsubscribe_token
-from games.models import Notification
+from games.notifications.models import Notification
 
 logger = logging.getLogger(__name__)
 
@@ -42,16 +42,16 @@ def wanted_by_mail() -> Q:
 
 def to_mail(now: datetime) -> QuerySet[Notification]:
     """Unread notifications not mailed yet, recent enough, that their person wants mailed."""
-    since = now - timedelta(seconds=settings.NOTICE_MAIL_WITHIN)
+    since = now - timedelta(seconds=settings.NOTIFICATION_MAIL_WITHIN)
     fresh = Notification.objects.filter(emailed_at=None, read_at=None, created_at__gte=since)
     return fresh.filter(wanted_by_mail())
 
 
 def sweep_mail(now: datetime | None = None) -> int:
-    """Mail each person whose oldest unmailed notification waited NOTICE_MAIL_AFTER seconds all
-    of theirs in one mail; how many mails went out."""
+    """Mail each person whose oldest unmailed notification waited NOTIFICATION_MAIL_AFTER seconds
+    all of theirs in one mail; how many mails went out."""
     now = now or timezone.now()
-    ripe = now - timedelta(seconds=settings.NOTICE_MAIL_AFTER)
+    ripe = now - timedelta(seconds=settings.NOTIFICATION_MAIL_AFTER)
     due = to_mail(now).filter(created_at__lte=ripe).values_list("recipient_id", flat=True)
     return sum(mail_one(user_id, now) for user_id in sorted(set(due)))
 
@@ -101,7 +101,7 @@ def mail_one(user_id: int, now: datetime) -> bool:
     subject = rows[0].text if len(rows) == 1 else f"{len(rows)} things at your tables"
     message = EmailMessage(
         subject=f"Bakehouse: {subject}",
-        body=render_to_string("games/email/notices_body.txt", context),
+        body=render_to_string("notifications/mail_body.txt", context),
         to=[user.email],
         headers={
             "List-Unsubscribe": f"<{unsubscribe_all}>",

@@ -4,7 +4,6 @@ link anew when a notification comes or is read."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -15,15 +14,10 @@ from games import services
 from games.events import invited
 from games.groups import serve_here
 from games.models import Game
-from games.services import notices
+from games.notifications import services as notifications
 from tests.support.sockets import open_board, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _badge_pushes(settings: Any) -> None:
-    settings.BADGE_PUSHES = True
 
 
 async def next_badge(ws: WebsocketCommunicator) -> str:
@@ -50,7 +44,7 @@ async def test_an_invitation_lights_the_badge_at_another_table_and_reading_clear
     await database_sync_to_async(invited.send)(Game, game_id=other.pk, by=player.pk, to=rival.pk)
     assert unread_shown(await next_badge(ws)) == 1
 
-    await database_sync_to_async(notices.mark_all_read)(rival)
+    await database_sync_to_async(notifications.mark_all_read)(rival)
     assert unread_shown(await next_badge(ws)) == 0
     await ws.disconnect()
 

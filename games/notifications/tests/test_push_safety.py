@@ -24,14 +24,17 @@ from django.core import mail
 from django.db import connections
 
 from accounts.models import User
-from games import push_delivery, push_policy, services
+from games import services
 from games.events import invited
 from games.live.runner import RUNNER
-from games.models import Game, Notification, PushSubscription
-from games.services import notice_push, notices
+from games.models import Game
+from games.notifications import push as browser_push
+from games.notifications import push_delivery, push_policy
+from games.notifications import services as notifications
+from games.notifications.models import Notification, PushSubscription
+from games.notifications.tests.push_services import WAIT, PushNet
+from games.notifications.tests.test_push import Browser, browser_keys
 from tests.conftest import client_for
-from tests.web.push_services import WAIT, PushNet
-from tests.web.test_notice_push import Browser, browser_keys
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +60,7 @@ def invite(host: User, people: list[User]) -> Game:
 def news(people: list[User], n: int) -> None:
     """Something new for these people (the n-th time), as a friend's request would be told."""
     keys = {person.pk: f"news:{n}" for person in people}
-    notices.tell(None, Notification.Kind.FRIEND, keys, "alice wants to be your friend.", "/")
+    notifications.tell(None, Notification.Kind.FRIEND, keys, "alice wants to be your friend.", "/")
 
 
 def opted_in_to_mail(user: User) -> User:
@@ -180,7 +183,7 @@ def test_no_push_goes_to_a_listed_name_that_resolves_to_a_private_address(
     listener = push_net.listener("push.example.net", address)
     stored(rival, "https://push.example.net/send/abc")
     invite(player, [rival])
-    assert notice_push.sweep_push() == 0
+    assert browser_push.sweep_push() == 0
     assert listener.connections() == 0
     assert push_net.guard.refused == []  # not even tried
     assert PushSubscription.objects.get().failures == 1
@@ -194,7 +197,7 @@ def test_a_push_connects_only_to_the_address_that_was_checked(
     push_net.lookup.later["push.example.net"] = ("127.0.0.1", listener.port)  # then rebinds
     stored(rival, "https://push.example.net/send/abc")
     invite(player, [rival])
-    assert notice_push.sweep_push() == 0
+    assert browser_push.sweep_push() == 0
     assert listener.connections() == 0
     assert push_net.guard.refused == [
         "142.250.74.74"
@@ -209,7 +212,7 @@ def test_a_redirect_is_a_failed_push_and_is_never_followed(
     first = push_net.service("push.example.net", status=307, location=target)
     stored(rival, "https://push.example.net/send/abc")
     invite(player, [rival])
-    assert notice_push.sweep_push() == 0
+    assert browser_push.sweep_push() == 0
     assert len(first.received) == 1
     assert second.connections() == 0
     assert PushSubscription.objects.get().failures == 1
@@ -242,7 +245,7 @@ def test_a_push_that_drips_is_cut_off_at_its_deadline(
     tarpit = push_net.service("tarpit.example.net", drip=0.05)  # a byte every 50 ms, for ever
     stored(rival, "https://tarpit.example.net/send/slow")
     invite(player, [rival])
-    swept = run_aside(notice_push.sweep_push)
+    swept = run_aside(browser_push.sweep_push)
     try:
         assert swept.wait(WAIT), "the sweep waited on the dripping push service"
         assert tarpit.hung_up.wait(WAIT)  # the sender hung up on it: it never stopped dripping
@@ -265,7 +268,7 @@ def test_in_one_sweep_a_push_service_that_holds_its_push_delays_no_other_push(
     stored(slow, "https://tarpit.example.net/send/slow")  # bob's comes first in the sweep
     stored(other, "https://quick.example.net/send/quick")
     invite(host, [slow, other])
-    swept = run_aside(notice_push.sweep_push)
+    swept = run_aside(browser_push.sweep_push)
     try:
         assert tarpit.holding.wait(WAIT)
         assert quick.took.wait(WAIT), "carol's push waited on bob's"
@@ -295,7 +298,7 @@ async def test_a_push_service_that_holds_its_push_delays_no_one_elses_push_or_ma
 ) -> None:
     settings.BOT_MOVES, settings.BOT_SWEEP_SECONDS = "after-commit", 0.05
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    settings.NOTICE_MAIL_AFTER = 0
+    settings.NOTIFICATION_MAIL_AFTER = 0
     monkeypatch.setattr(push_delivery, "PUSH_DEADLINE", 4 * WAIT)  # it holds the whole test
     host, slow, other = [
         await database_sync_to_async(make_user)(name) for name in ("alice", "bob", "carol")
@@ -334,13 +337,13 @@ def test_a_subscription_that_cannot_be_pushed_fails_alone_once_logged_then_goes(
     ]
     browser = Browser()
     good = stored(fine, "https://quick.example.net/send/good", browser.keys)
-    caplog.set_level(logging.WARNING, logger=notice_push.__name__)
-    for sweep in range(1, notice_push.FAILURES_TO_DROP + 1):
+    caplog.set_level(logging.WARNING, logger=browser_push.__name__)
+    for sweep in range(1, browser_push.FAILURES_TO_DROP + 1):
         news([broken, fine], sweep)
-        assert notice_push.sweep_push() == 1  # carol's went out all the same
+        assert browser_push.sweep_push() == 1  # carol's went out all the same
         assert len(quick.received) == sweep
         left = PushSubscription.objects.filter(pk__in=[row.pk for row in bad])
-        if sweep < notice_push.FAILURES_TO_DROP:
+        if sweep < browser_push.FAILURES_TO_DROP:
             assert sorted(left.values_list("failures", flat=True)) == [sweep] * 3
         else:
             assert not left.exists()
@@ -355,19 +358,20 @@ def test_a_success_clears_the_count_of_failures(
 ) -> None:
     service = push_net.service("push.example.net", status=500)
     row = stored(rival, "https://push.example.net/send/abc")
-    for n in range(notice_push.FAILURES_TO_DROP - 1):
+    for n in range(browser_push.FAILURES_TO_DROP - 1):
         news([rival], n)
-        notice_push.sweep_push()
+        browser_push.sweep_push()
     service.status = 201
-    news([rival], notice_push.FAILURES_TO_DROP)
-    assert notice_push.sweep_push() == 1
+    news([rival], browser_push.FAILURES_TO_DROP)
+    assert browser_push.sweep_push() == 1
     assert PushSubscription.objects.get(pk=row.pk).failures == 0
 
 
 def test_an_account_keeps_only_its_newest_subscriptions(
     vapid: None, push_hosts: None, rival: User
 ) -> None:
-    endpoints = [f"https://push.example.net/send/{n}" for n in range(notice_push.MOST_BROWSERS + 2)]
+    most = browser_push.MOST_BROWSERS
+    endpoints = [f"https://push.example.net/send/{n}" for n in range(most + 2)]
     for endpoint in endpoints:
         assert subscribe(rival, endpoint).status_code == 200
     kept = set(PushSubscription.objects.filter(user=rival).values_list("endpoint", flat=True))
@@ -382,7 +386,7 @@ def test_an_endpoint_moves_to_another_account_only_with_the_same_browsers_keys(
     assert subscribe(rival, endpoint, keys).status_code == 200
     answer = subscribe(player, endpoint)  # knows the endpoint, not the browser's keys
     assert answer.status_code == 400
-    assert answer.json() == {"error": notice_push.ANOTHER_ACCOUNTS}
+    assert answer.json() == {"error": browser_push.ANOTHER_ACCOUNTS}
     row = PushSubscription.objects.get()
     assert (row.user_id, row.p256dh, row.auth) == (rival.pk, keys["p256dh"], keys["auth"])
     assert subscribe(player, endpoint, keys).status_code == 200  # the same browser, alice now

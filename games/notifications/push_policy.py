@@ -3,7 +3,7 @@ port 443, and only to public addresses, whatever its name resolves to.
 
 A subscription is whatever a page posts, so without this policy anyone signed in could aim the
 site's requests (signed with its VAPID key) at the site's own network: a metadata service, a
-database port, an admin page. The subscribe service and the sender (games/push_delivery.py) both
+database port, an admin page. The subscribe service and the sender (push_delivery.py) both
 ask it: a subscription stored before a setting changed is judged again before every push.
 """
 

@@ -1,6 +1,6 @@
 """The menu's inbox badge on pages without a table socket: the page asks for it every
 BADGE_POLL_SECONDS (htmx), so a notification shows on the lobby without a reload. A table page's
-socket pushes it instead (tests/web/test_inbox_live.py), so it does not ask."""
+socket pushes it instead (test_badge_live.py), so it does not ask."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.test import Client
 
 from accounts.models import User
 from games import services
-from games.models import Notification
-from games.services import notices
+from games.notifications import services as notifications
+from games.notifications.models import Notification
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def test_the_badge_says_what_is_unread_now_and_keeps_asking(player: User, rival:
     answer = client.get("/games/inbox/badge/", headers={"HX-Request": "true"}).content.decode()
     assert 'id="inbox-badge"' not in answer and POLLING.search(answer)
     game = services.create_game(rival, "midnight-bakery", 2)
-    notices.tell_invited(game, rival.pk, [player.pk])
+    notifications.tell_invited(game, rival.pk, [player.pk])
     assert Notification.objects.filter(recipient=player, read_at__isnull=True).count() == 1
     answer = client.get("/games/inbox/badge/", headers={"HX-Request": "true"}).content.decode()
     assert re.search(r'id="inbox-badge"[^>]*>1<', answer)

@@ -17,8 +17,10 @@ from accounts import emails
 from accounts.models import User
 from games import services
 from games.events import invited
-from games.models import Game, Notification
-from games.services import notice_mail, notices
+from games.models import Game
+from games.notifications import services as notifications
+from games.notifications.mail import sweep_mail
+from games.notifications.models import Notification
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -56,29 +58,29 @@ def links(body: str) -> list[str]:
 def test_three_notifications_go_in_one_mail(player: User, rival: User) -> None:
     opted_in(rival)
     games = invite(player, [rival], tables=3)
-    assert notice_mail.sweep_mail(LATER) == 1
+    assert sweep_mail(LATER) == 1
     (message,) = mail.outbox
     assert message.to == ["bob@example.com"]
     assert message.subject == "Bakehouse: 3 things at your tables"
     for game in games:
         assert f"alice invites you to {game}." in message.body
         assert f"http://testserver/games/{game.pk}/" in message.body
-    assert notice_mail.sweep_mail(LATER) == 0  # each is mailed once
+    assert sweep_mail(LATER) == 0  # each is mailed once
     assert len(mail.outbox) == 1
 
 
 def test_nothing_is_mailed_before_it_waited(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    assert notice_mail.sweep_mail(timezone.now()) == 0
+    assert sweep_mail(timezone.now()) == 0
     assert mail.outbox == []
 
 
 def test_a_read_notification_is_not_mailed(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    notices.mark_all_read(rival)
-    assert notice_mail.sweep_mail(LATER) == 0
+    notifications.mark_all_read(rival)
+    assert sweep_mail(LATER) == 0
 
 
 def test_unverified_or_opted_out_people_get_no_mail(
@@ -89,7 +91,7 @@ def test_unverified_or_opted_out_people_get_no_mail(
     rival.save()
     opted_in(outsider, invite=False)
     invite(player, [rival, outsider])
-    assert notice_mail.sweep_mail(LATER) == 0
+    assert sweep_mail(LATER) == 0
     assert mail.outbox == []
     assert Notification.objects.count() == 2  # the inbox shows them all the same
 
@@ -97,7 +99,7 @@ def test_unverified_or_opted_out_people_get_no_mail(
 def test_the_unsubscribe_link_stops_that_kind_of_mail(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    notice_mail.sweep_mail(LATER)
+    sweep_mail(LATER)
     (message,) = mail.outbox
     unsubscribe = [link for link in links(str(message.body)) if "/unsubscribe/" in link]
     assert len(unsubscribe) == 1
@@ -114,14 +116,14 @@ def test_the_unsubscribe_link_stops_that_kind_of_mail(player: User, rival: User)
     rival.refresh_from_db()
     assert not rival.mail_invite and rival.mail_turn
     invite(player, [rival])
-    assert notice_mail.sweep_mail(LATER) == 0
+    assert sweep_mail(LATER) == 0
     assert len(mail.outbox) == 1
 
 
 def test_the_list_unsubscribe_header_posts_in_one_click(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    notice_mail.sweep_mail(LATER)
+    sweep_mail(LATER)
     header = mail.outbox[0].extra_headers["List-Unsubscribe"].strip("<>")
     path = header.removeprefix("http://testserver")
     answer = Client(enforce_csrf_checks=True).post(path, {"List-Unsubscribe": "One-Click"})
@@ -161,7 +163,7 @@ def unsubscribe_path(message: mail.EmailMessage) -> str:
 def test_the_unsubscribe_pages_show_no_address(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    notice_mail.sweep_mail(LATER)
+    sweep_mail(LATER)
     path = unsubscribe_path(mail.outbox[0])
     holder = Client()  # whoever holds the link, say from a forwarded mail
     for page in (holder.get(path), holder.post(path)):
@@ -181,7 +183,7 @@ def test_an_unsubscribe_link_lapses_after_sixty_days(
             stamp = signing.b62_encode(mailed_at)
             then.setattr(signing.TimestampSigner, "timestamp", lambda self, s=stamp: s)
             invite(player, [rival])
-            notice_mail.sweep_mail(LATER)
+            sweep_mail(LATER)
         assert len(mail.outbox) == table
     fresh_enough, too_old = (unsubscribe_path(message) for message in mail.outbox)
     refused = Client().post(too_old)
@@ -198,7 +200,7 @@ def test_an_unsubscribe_link_lapses_after_sixty_days(
 def test_an_unsubscribe_link_for_a_replaced_address_lapses(player: User, rival: User) -> None:
     opted_in(rival)
     invite(player, [rival])
-    notice_mail.sweep_mail(LATER)
+    sweep_mail(LATER)
     path = unsubscribe_path(mail.outbox[0])
     rival.email = "bob@new.example"
     rival.save()

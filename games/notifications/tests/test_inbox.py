@@ -18,11 +18,13 @@ from accounts import friends
 from accounts.models import User
 from games import services
 from games.events import game_ended, invited, rematch_offered, turn_came
-from games.models import Game, Notification
-from games.services import notices
+from games.models import Game
+from games.notifications import invitations, receivers, sweep
+from games.notifications import services as notifications
+from games.notifications.models import Notification
+from games.notifications.tests.tables import move, turn_based, whose_move
 from tests.conftest import client_for
 from tests.support.finished_games import finished_game
-from tests.web.notices import move, turn_based, whose_move
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +77,7 @@ def test_an_older_turn_told_late_does_not_come_back(player: User, rival: User) -
         move(game)
     turn_came.send(Game, game_id=game.pk, user_ids=[first.pk])
     (new,) = rows(first, "turn")
-    notices.tell(game, "turn", {first.pk: old.key}, old.text)  # a slow process, one turn late
+    notifications.tell(game, "turn", {first.pk: old.key}, old.text)  # a slow process, one turn late
     assert [r.key for r in rows(first, "turn")] == [new.key]
 
 
@@ -124,11 +126,11 @@ def test_the_sweep_tells_a_turn_whose_signal_was_lost_under_the_same_key(
 ) -> None:
     game = turn_based([player, rival])
     waiting = whose_move(game)
-    notices.LOOKED.clear()
-    notices.sweep_turns()
+    sweep.LOOKED.clear()
+    sweep.sweep_turns()
     turn_came.send(Game, game_id=game.pk, user_ids=[waiting.pk])
-    notices.LOOKED.clear()
-    notices.sweep_turns()
+    sweep.LOOKED.clear()
+    sweep.sweep_turns()
     (row,) = rows(waiting, "turn")
     assert row.key == f"turn:{game.pk}:0"
     assert Notification.objects.count() == 1
@@ -193,13 +195,16 @@ def test_the_menu_counts_unread_and_the_inbox_reads_them(
     assert badge(client.get("/").content.decode()) == 2
     assert badge(client_for(outsider).get("/").content.decode()) is None
     page = client.get("/games/inbox/").content.decode()
-    assert page.count('class="notice unread"') == 2
+    assert page.count('class="notification unread"') == 2
     first = rows(rival)[0]
     opened = client.get(f"/games/inbox/{first.pk}/")
     assert opened.status_code == 302 and opened["Location"] == first.url
     assert badge(client.get("/").content.decode()) == 1
     page = client.get("/games/inbox/").content.decode()
-    assert page.count('class="notice unread"') == 1 and page.count('class="notice read"') == 1
+    assert (
+        page.count('class="notification unread"') == 1
+        and page.count('class="notification read"') == 1
+    )
     client.post("/games/inbox/read/")
     assert badge(client.get("/").content.decode()) is None
     assert not Notification.objects.filter(read_at=None).exists()
@@ -227,7 +232,7 @@ def test_a_friends_invitation_reaches_the_inbox(
     friends.accept(rival, player)
     game = services.create_game(player, "cakehalla", 2)
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(game, player, rival)
+        invitations.invite(game, player, rival)
     (row,) = rows(rival, "invite")
     assert row.text == f"alice invites you to {game}." and row.url == f"/games/{game.pk}/"
     assert rows(player) == []
@@ -253,7 +258,7 @@ def test_a_failing_notification_never_fails_the_move(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the notifications table is gone")
 
-    monkeypatch.setattr(notices, "tell_turn", broken)
+    monkeypatch.setattr(receivers, "tell_turn", broken)
     turn_came.send(Game, game_id=game.pk, user_ids=[whose_move(game).pk])
     assert "A notification was not stored (turn_came_here)" in caplog.text
 
@@ -283,9 +288,9 @@ def test_the_sweep_settles_a_turn_a_stand_in_ended(player: User, rival: User) ->
     state = engine.apply_action(state, position, engine.legal_actions(state, position)[0])
     # Stored as a stand-in's move is (no `stored` signal): only the sweep sees the turn end.
     Game.objects.filter(pk=game.pk).update(snapshot=engine.dump(state), version=F("version") + 1)
-    notices.LOOKED.clear()
+    sweep.LOOKED.clear()
     assert rows(first, "turn")[0].read_at is None
-    notices.sweep_turns()
+    sweep.sweep_turns()
     assert rows(first, "turn")[0].read_at is not None
 
 
