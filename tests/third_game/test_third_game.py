@@ -27,7 +27,7 @@ from tests.third_game.kind import HighCard
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "third_game" / "jinja2"
+TEMPLATES = Path(__file__).resolve().parent / "jinja2"
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from tests.support.sockets import session_of, shown_version
 NGINX = shutil.which("nginx") or next(
     (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
 )
-CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
+CONF = Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf"
 PROCESS = "X-Bakehouse-Process"  # the header deploy/nginx.conf adds: which process answered
 
 pytestmark = [
