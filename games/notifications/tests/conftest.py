@@ -1,5 +1,6 @@
 """What the notification tests share: the site's VAPID keys and Web Push's network on loopback
-(push_services.py). The clock moved by hand and a moderator are the suite's (tests/fixtures.py)."""
+(push_services.py); the clock moved by hand and a moderator are the suite's (tests/fixtures.py);
+bots move inline here."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ from typing import Any
 import pytest
 
 from games.notifications.tests.push_services import TEST_DOMAIN, LoopbackOnly, NameLookup, PushNet
+
+
+@pytest.fixture(autouse=True)
+def _bots_inline_here(bots_inline: None) -> None:
+    """Bots move inline in this folder: the tests read the notifications a game's end or a
+    bot's move makes as soon as a service returns (tests/fixtures.py: bots_inline).
+    test_push_safety.py puts the runner's path back to test it."""
 
 
 @pytest.fixture
