@@ -81,7 +81,7 @@ class SignedInRequest(HttpRequest):
     user: User
 
 
-def settings_context(request: SignedInRequest, **forms: Any) -> dict[str, Any]:
+def settings_context(request: SignedInRequest, **forms: Any) -> dict[str, object]:
     """The settings page's two forms: the given ones, else fresh ones for the person."""
     return {
         "form": forms.get("form") or SettingsForm(instance=request.user),

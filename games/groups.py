@@ -22,7 +22,7 @@ def group_name(game_id: int) -> str:
     return f"game_{game_id}"
 
 
-def send_to_group(group: str, message: dict[str, Any]) -> None:
+def send_to_group(group: str, message: dict[str, object]) -> None:
     """Send to a channel group; a layer that is down is logged, never raised (sockets resync).
 
     From a thread of a serving process (a socket's push thread, a request's thread), the send is
@@ -86,14 +86,14 @@ def on_serving_loop(callback: Callable[..., object], *args: Any) -> bool:
 _sending: set[asyncio.Task[None]] = set()  # held until done (the loop keeps tasks only weakly)
 
 
-def _send_soon(layer: Any, group: str, message: dict[str, Any]) -> None:
+def _send_soon(layer: Any, group: str, message: dict[str, object]) -> None:
     """On the loop: send the message in a task of its own."""
     task = asyncio.get_running_loop().create_task(_send(layer, group, message))
     _sending.add(task)
     task.add_done_callback(_sending.discard)
 
 
-async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+async def _send(layer: Any, group: str, message: dict[str, object]) -> None:
     """Send; a layer that is down is logged (the pages heal by resync or their poll)."""
     try:
         await layer.group_send(group, message)

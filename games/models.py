@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -466,6 +465,6 @@ class PushSubscription(models.Model):
         return f"a browser of {self.user}"
 
     @property
-    def info(self) -> dict[str, Any]:
+    def info(self) -> dict[str, object]:
         """The subscription as pywebpush takes it."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

@@ -60,7 +60,7 @@ def moderation_page(
     title: str,
     button: str,
     form_class: type[forms.Form],
-    run: Callable[[dict[str, Any]], str],
+    run: Callable[[dict[str, object]], str],
 ) -> HttpResponse:
     """A small admin page with one form; a valid post runs a service and says what it did.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin
@@ -34,7 +34,7 @@ class NewestRowsFormSet(BaseInlineFormSet[Model, User, forms.ModelForm[Model]]):
             self._newest = super().get_queryset()[:INLINE_ROWS]
         return self._newest
 
-    def more(self) -> dict[str, Any] | None:
+    def more(self) -> dict[str, object] | None:
         """How many rows there are in all and where the list of all of them is, when capped."""
         if len(self.get_queryset()) < INLINE_ROWS:
             return None
@@ -272,11 +272,11 @@ class BakehouseUserAdmin(UserAdmin[User]):
         assert person is not None
         moderator = request.user
 
-        def run(data: dict[str, Any]) -> str:
+        def run(data: dict[str, object]) -> str:
             if active:
-                moderation.reactivate(person, moderator, data["reason"])
+                moderation.reactivate(person, moderator, cast(str, data["reason"]))
                 return f"{person} can log in again."
-            moderation.deactivate(person, moderator, data["reason"])
+            moderation.deactivate(person, moderator, cast(str, data["reason"]))
             return f"{person} is deactivated: logged out everywhere, bots play their games."
 
         verb = "Reactivate" if active else "Deactivate"

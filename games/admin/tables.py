@@ -4,7 +4,7 @@ them; a moderator's buttons (abort a game, close a report) call the services."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -213,8 +213,8 @@ def abort_view(model_admin: GameAdmin, request: AuthedRequest, object_id: str) -
     refuse_unless(request.user.has_perm("games.abort_game"))
     game = get_object_or_404(Game, pk=object_id)
 
-    def run(data: dict[str, Any]) -> str:
-        moderation.abort(game, request.user, data["reason"])
+    def run(data: dict[str, object]) -> str:
+        moderation.abort(game, request.user, cast(str, data["reason"]))
         return f"{game} was aborted; every screen shows the reason."
 
     return moderation_page(
@@ -316,8 +316,10 @@ class ReportAdmin(ReadOnlyAdmin[Report]):
         refuse_unless(self.has_handle_permission(request))
         report = get_object_or_404(Report, pk=object_id)
 
-        def run(data: dict[str, Any]) -> str:
-            moderation.handle_report(report, request.user, data["status"], data["resolution"])
+        def run(data: dict[str, object]) -> str:
+            moderation.handle_report(
+                report, request.user, cast(str, data["status"]), cast(str, data["resolution"])
+            )
             return f"Report {report.pk}: {report.get_status_display().lower()}."
 
         return moderation_page(

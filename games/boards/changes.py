@@ -170,12 +170,12 @@ def read_groups(get: Callable[[str, Any], Any], groups: Groups) -> tuple[Hashabl
     return tuple(values)
 
 
-def inputs(context: Mapping[str, Any], template_name: str) -> Inputs:
+def inputs(context: Mapping[str, object], template_name: str) -> Inputs:
     """Everything a region would show to this viewer (each path looked up: a region reads a
     few things of the engine's whole view, which moves on every move)."""
     return Inputs(read_groups(context.get, region_groups(template_name)))
 
 
-def fingerprint(context: Mapping[str, Any], template_name: str) -> int:
+def fingerprint(context: Mapping[str, object], template_name: str) -> int:
     """The hash of everything a region would show to this viewer."""
     return inputs(context, template_name).print

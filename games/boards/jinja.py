@@ -60,13 +60,13 @@ class BoardEnvironment(jinja2.Environment):
         return found
 
 
-class BoardVars(dict[str, Any]):
+class BoardVars(dict[str, object]):
     """A board's context with the environment's globals already in it, made once per viewer, so
     each template rendered with it is handed it as it is instead of a merged copy. No board
     context key is a global's name (tests/web/test_shared_renders.py)."""
 
     @classmethod
-    def of(cls, values: Mapping[str, Any]) -> BoardVars:
+    def of(cls, values: Mapping[str, object]) -> BoardVars:
         """These values over the boards' globals."""
         merged = cls(board_environment().globals)
         merged.update(values)
@@ -90,7 +90,7 @@ def _url(prefix: str, name: str, args: tuple[Any, ...]) -> str:
     return reverse(name, args=args)
 
 
-def token(t: Mapping[str, Any], size: int = 20) -> SafeString:
+def token(t: Mapping[str, object], size: int = 20) -> SafeString:
     """A Cakehalla ingredient token `t` (its name, art and label) as an image `size` pixels
     square: a board shows dozens, each drawn once per process."""
     return token_image(str(t["name"]), str(t["art"]), str(t["label"]), int(size))
@@ -161,7 +161,7 @@ def board_environment() -> BoardEnvironment:
     return env
 
 
-def render_template(template: jinja2.Template, context: Mapping[str, Any]) -> Markup:
+def render_template(template: jinja2.Template, context: Mapping[str, object]) -> Markup:
     """A compiled template rendered with this context and the environment's globals (BoardVars
     as they are; anything else merged once, not twice as Template.render does), as HTML that
     neither language escapes again."""

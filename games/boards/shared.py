@@ -209,7 +209,7 @@ def forget_all() -> None:
     pieces.forget_all()
 
 
-def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, Any]) -> str:
+def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, object]) -> str:
     """A region of this game at its version, for a viewer to whom it shows `seen` (the plain
     values its template reads in `context`): rendered once per process for all such viewers."""
     key = (template, seen)
@@ -232,6 +232,6 @@ def render_region(game: Game, template: str, seen: Hashable, context: Mapping[st
     return html
 
 
-def render_plain(template: str, context: Mapping[str, Any]) -> str:
+def render_plain(template: str, context: Mapping[str, object]) -> str:
     """A board template rendered for a socket (no request: no CSRF token, nothing of a session)."""
     return render_template(board_environment().template(template), context)

@@ -42,7 +42,6 @@ from games.services.clocks import deadlines
 
 logger = logging.getLogger(__name__)
 
-ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 
 PUSH_SWEEPS = 3
 """Push sweeps a process runs at once: one held by a slow push service (each push has its own
@@ -331,10 +330,10 @@ def task_queued_here(sender: Any, **kwargs: Any) -> None:
     transaction.on_commit(RUNNER.hint_tasks, robust=True)
 
 
-def serve(app: ASGIApp) -> ASGIApp:
+def serve(app: outages.ASGIApp) -> outages.ASGIApp:
     """The ASGI application, starting the runner on the server's loop at its first call."""
 
-    async def with_bots(scope: Any, receive: Any, send: Any) -> None:
+    async def with_bots(scope: outages.Scope, receive: outages.Receive, send: outages.Send) -> None:
         RUNNER.start()
         await app(scope, receive, send)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
 from games import catalog
@@ -52,7 +50,7 @@ class LookForm(forms.Form):
         error_messages={"invalid": "Say after how many seconds bots may fill the table."},
     )
 
-    def wanted(self) -> dict[str, Any]:
+    def wanted(self) -> dict[str, object]:
         """The cleaned choice, as services.look takes it."""
         data = self.cleaned_data
         return {

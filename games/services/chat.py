@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import User, signed_in
 from games.groups import group_name, send_to_group, user_group
 from games.models import ChatMessage, Game, Mute, Seat, TableSocket
 from games.services.base import NotAllowed, ServiceError, lock_user
@@ -36,21 +37,21 @@ def now() -> datetime:
     return timezone.now()
 
 
-def seated_person(seats: Iterable[Seat], user: Any) -> bool:
+def seated_person(seats: Iterable[Seat], user: User | AnonymousUser) -> bool:
     """Whether the user is a person (not a bot) seated at the table."""
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return False
     return any(s.user_id == user.pk and not s.user.is_bot for s in seats)
 
 
-def may_read(game: Game, user: Any, seats: Iterable[Seat]) -> bool:
+def may_read(game: Game, user: User | AnonymousUser, seats: Iterable[Seat]) -> bool:
     """The players read the chat; spectators too when the host allowed them."""
     return game.spectator_chat or seated_person(seats, user)
 
 
-def may_write(game: Game, user: Any, seats: Iterable[Seat]) -> bool:
+def may_write(game: Game, user: User | AnonymousUser, seats: Iterable[Seat]) -> bool:
     """The players write in the chat; signed-in spectators too when the host allowed them."""
-    if not getattr(user, "is_authenticated", False) or getattr(user, "is_bot", False):
+    if not signed_in(user) or getattr(user, "is_bot", False):
         return False
     return game.spectator_chat or seated_person(seats, user)
 

@@ -219,7 +219,7 @@ class TournamentForm(forms.Form):
         label="Private (only people with its link see and join it)", required=False
     )
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         if self.errors:
             return data

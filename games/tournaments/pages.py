@@ -11,9 +11,11 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
 
+from accounts.models import User, signed_in
 from games.boards import epoch_ms
 from games.models import Game
 from games.tournaments import services
@@ -128,7 +130,7 @@ class Board:
         asked = number if isinstance(number, int | str) else None
         return Paginator(self.standings, STANDINGS_PAGE).get_page(asked)
 
-    def standing_of(self, user: Any) -> services.Standing | None:
+    def standing_of(self, user: User | AnonymousUser) -> services.Standing | None:
         """The viewer's own line, if they entered."""
         pk = getattr(user, "pk", None)
         return self.by_user.get(pk) if isinstance(pk, int) else None
@@ -225,7 +227,7 @@ def table_line(
     )
 
 
-def award_words(award: dict[str, Any] | None) -> str:
+def award_words(award: dict[str, object] | None) -> str:
     """What a person took from a counted table: "1st, +6" ("+3" for a bye; "" before)."""
     if award is None:
         return ""
@@ -281,13 +283,13 @@ class You:
     may_resume: bool = False
 
 
-def you_of(board: Board, user: Any) -> You:
+def you_of(board: Board, user: User | AnonymousUser) -> You:
     """The viewer's own line and table, from the board alone (no query)."""
     tournament = board.tournament
     standing = board.standing_of(user)
     table = board.under_way.get(standing.entrant) if standing is not None else None
     return You(
-        signed_in=bool(getattr(user, "is_authenticated", False)),
+        signed_in=signed_in(user),
         standing=standing,
         table=table if table is not None and table.running else None,
         entrants=board.playing,
@@ -295,7 +297,9 @@ def you_of(board: Board, user: Any) -> You:
     )
 
 
-def you_with_buttons(board: Board, user: Any, invite: str | None, at: datetime) -> You:
+def you_with_buttons(
+    board: Board, user: User | AnonymousUser, invite: str | None, at: datetime
+) -> You:
     """The viewer's line with what they may press; whether they may join is the join's own
     check (a few queries, for a signed-in viewer who has not entered)."""
     shown = you_of(board, user)
@@ -370,7 +374,7 @@ def lines(standings: Page[services.Standing], finished: bool) -> list[Line]:
     ]
 
 
-def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, Any]:
+def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, object]:
     """What the live part of the page (status, podium, standings, tables) reads: the same for
     every viewer of one version, round and standings page (the socket renders it once)."""
     tournament = board.tournament

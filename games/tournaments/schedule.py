@@ -5,7 +5,6 @@ it)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
@@ -16,7 +15,7 @@ from games.tournaments.services import Rules, ServiceError, create
 EVERY = ("hourly", "daily", "weekly")
 
 
-def next_start(entry: dict[str, Any], after: datetime) -> datetime:
+def next_start(entry: dict[str, object], after: datetime) -> datetime:
     """The entry's first start strictly after `after` (UTC): at its minute of each hour, its hour
     and minute of each day, or also its weekday (0 is Monday) of each week."""
     every = entry.get("every")
@@ -36,7 +35,7 @@ def next_start(entry: dict[str, Any], after: datetime) -> datetime:
     return at
 
 
-def rules_of(entry: dict[str, Any], starts_at: datetime) -> Rules:
+def rules_of(entry: dict[str, object], starts_at: datetime) -> Rules:
     """A schedule entry as a tournament's settings."""
     return Rules(
         name=entry["name"],

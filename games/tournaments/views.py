@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -53,7 +52,7 @@ def podiums(finished: list[Tournament]) -> dict[int, list[tuple[int, str]]]:
     return found
 
 
-def list_context(request: HttpRequest, form: TournamentForm, error: str = "") -> dict[str, Any]:
+def list_context(request: HttpRequest, form: TournamentForm, error: str = "") -> dict[str, object]:
     """What the list page shows this viewer."""
     public = Tournament.objects.filter(private=False)
     scheduled = public.filter(status=Tournament.Status.SCHEDULED).order_by("starts_at", "pk")
@@ -125,7 +124,9 @@ def page_query(board: pages.Board, page: int) -> str:
     return "?" + "&".join(parts) if parts else ""
 
 
-def detail_context(request: HttpRequest, tournament: Tournament, error: str = "") -> dict[str, Any]:
+def detail_context(
+    request: HttpRequest, tournament: Tournament, error: str = ""
+) -> dict[str, object]:
     """Everything the tournament's page shows this viewer."""
     board = pages.read_board(tournament, request.GET.get("round"))
     standings = board.page(request.GET.get("page"))

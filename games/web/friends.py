@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Avg, F, OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -128,7 +129,9 @@ def friends_page(request: AuthedRequest) -> HttpResponse:
 # --- inviting a friend to your table --------------------------------------------------------
 
 
-def invite_context(game: Game, user: Any, message: str = "", error: bool = False) -> dict[str, Any]:
+def invite_context(
+    game: Game, user: User | AnonymousUser, message: str = "", error: bool = False
+) -> dict[str, object]:
     """What the table's invite panel shows this person (nothing unless they sit at it, open)."""
     people = services.invitable(game, user) if user.is_authenticated else []
     return {"game": game, "invitable": people, "message": message, "error": error}

@@ -1,7 +1,5 @@
 """A person's profile (their games, ratings and charts) and the leaderboards."""
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -26,7 +24,7 @@ RECENT_FINISHED = 15
 HISTORY_POINTS = 60
 
 
-def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
+def finished_by_kind(person: User) -> dict[str, dict[str, object]]:
     """Per game kind: the person's finished games, wins, average and best score (one query)."""
     return {
         row["game__kind"]: row
@@ -44,7 +42,7 @@ def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
     }
 
 
-def game_records(person: User, played: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def game_records(person: User, played: dict[str, dict[str, object]]) -> list[dict[str, object]]:
     """Per game the person is rated at: the rating (provisional or not), the games, wins,
     average and best score, and the rating's history as a small chart (a query per game)."""
     names = dict(catalog.choices())

@@ -13,9 +13,10 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from accounts.models import User
+from accounts.models import User, signed_in
 from games.groups import send_to_group
 from games.models import ChatMessage
 from games.services import NotAllowed, ServiceError
@@ -38,9 +39,9 @@ def closed_because(tournament: Tournament) -> str:
     return ""
 
 
-def may_write(tournament: Tournament, user: Any) -> bool:
+def may_write(tournament: Tournament, user: User | AnonymousUser) -> bool:
     """The entrants (also those who left) and the creator write; nobody else."""
-    if not getattr(user, "is_authenticated", False) or getattr(user, "is_bot", False):
+    if not signed_in(user) or getattr(user, "is_bot", False):
         return False
     if tournament.creator_id == user.pk:
         return True
