@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
@@ -215,7 +216,7 @@ class VerifiedPasswordResetForm(PasswordResetForm):
         try:
             EmailMultiAlternatives(subject, body, from_email, [to_email]).send()
         except OSError:
-            account = context["user"].pk
+            account = cast(User, context["user"]).pk
             logger.exception("Could not send the password-reset mail to account %s", account)
             raise
 

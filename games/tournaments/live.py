@@ -28,7 +28,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from redis.exceptions import RedisError
 
-from accounts.models import User
+from accounts.models import User, signed_in
 from games import outages
 from games.boards.inbox import badge_html
 from games.groups import user_group
@@ -106,7 +106,7 @@ def opened(tournament_id: int, user: User | AnonymousUser, invited: list[int], v
     chat = shared.chat_at(tournament_id, None)
     hidden = chat_panel.hidden_authors(user)
     entrant = board.standing_of(user)
-    if entrant is not None and not entrant.withdrawn:
+    if entrant is not None and not entrant.withdrawn and signed_in(user):
         services.here(tournament_id, user.pk)
     you = you_html(board, user)
     html = shared.live_html(board, view.round, view.page) + you

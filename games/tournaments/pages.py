@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
@@ -231,7 +231,8 @@ def award_words(award: dict[str, object] | None) -> str:
     """What a person took from a counted table: "1st, +6" ("+3" for a bye; "" before)."""
     if award is None:
         return ""
-    points = f"+{round(award['points'] + award.get('bonus', 0), 2):g}"
+    won = cast(float, award["points"]) + cast(float, award.get("bonus", 0))
+    points = f"+{round(won, 2):g}"
     place = award.get("place")
     return f"{ordinal(place)}, {points}" if isinstance(place, int) else points
 
@@ -304,7 +305,7 @@ def you_with_buttons(
     check (a few queries, for a signed-in viewer who has not entered)."""
     shown = you_of(board, user)
     tournament = board.tournament
-    if not shown.signed_in or shown.over:
+    if not signed_in(user) or shown.over:  # as shown.signed_in says
         return shown
     standing = shown.standing
     if standing is None:

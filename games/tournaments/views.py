@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from functools import wraps
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -164,7 +165,8 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         html = render_to_string("tournaments/_live.html", ctx) + render_to_string(
             "tournaments/_you_line.html", ctx
         )
-        html += render_to_string("tournaments/_chat_log.html", ctx["chat"])
+        chat = cast(dict[str, object], ctx["chat"])
+        html += render_to_string("tournaments/_chat_log.html", chat)
         return HttpResponse(html)
     if part == "you":
         return render(request, "tournaments/_you.html", ctx)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 from django.http import HttpRequest
 from django.utils.safestring import mark_safe
 
 from games.boards import render_page_part
-from games.kinds.base import player_name
+from games.kinds.base import AnyKind, Hand, player_name
 from games.models import Game, Seat
 from games.records import archive
 
@@ -39,7 +39,7 @@ class Replay:
     game: Game
     seats: list[Seat] = field(default_factory=list)
     moves: list[tuple[int, dict[str, object]]] = field(default_factory=list)
-    states: list[Any] = field(default_factory=list)
+    states: list[object] = field(default_factory=list)  # engine states (opaque here)
 
     @classmethod
     def of(cls, game: Game) -> Replay:
@@ -74,7 +74,7 @@ class Replay:
         """A frame number within the game."""
         return max(0, min(n, self.total))
 
-    def state(self, n: int) -> Any:
+    def state(self, n: int) -> object:
         """The state after the first n moves (applying only moves not applied yet)."""
         engine = self.game.spec.engine
         while len(self.states) <= n:
@@ -86,7 +86,7 @@ class Replay:
 # --- a frame ------------------------------------------------------------------------------
 
 
-def hidden_hands(replay: Replay, n: int) -> list[dict[str, object]]:
+def hidden_hands(replay: Replay, n: int) -> list[Hand]:
     """Every seat's hidden hand after move n, or [] when the game has none or all are empty."""
     hands = replay.game.spec.hidden_hands(replay.state(n), replay.seats)
     return hands if any(h["cards"] for h in hands) else []
@@ -181,8 +181,10 @@ def draw_frame(ctx: dict[str, object], request: HttpRequest) -> dict[str, object
     """The frame's board regions and hidden hands drawn with the boards' templates
     (games/boards/jinja.py), for the frame's page template to place: `regions`, `hands_html`."""
     board = {**ctx, "user": request.user}
-    parts = [render_page_part(name, board, request) for name in ctx["region_templates"]]
+    templates = cast(list[str], ctx["region_templates"])
+    parts = [render_page_part(name, board, request) for name in templates]
     ctx["regions"] = [mark_safe(html) for html in parts]
-    hands = render_page_part(ctx["spec"].hands_template, board, request) if ctx["hands"] else ""
+    spec = cast(AnyKind, ctx["spec"])
+    hands = render_page_part(spec.hands_template, board, request) if ctx["hands"] else ""
     ctx["hands_html"] = mark_safe(hands)
     return ctx

@@ -260,7 +260,9 @@ def test_no_board_context_key_hides_a_templates_global(
 
 
 def test_a_box_that_only_locks_keeps_its_case(running_game: Game, player: User) -> None:
-    box = next(b for b in board_context(running_game, player)["boxes"])
+    boxes = board_context(running_game, player)["boxes"]
+    assert isinstance(boxes, list)
+    box = next(b for b in boxes)
     template = "games/midnight-bakery/_box.html"
     forget_all()
     _, rendered, _ = pieces_of(template, {"box": box, "resigned": False})
