@@ -154,7 +154,7 @@ class Inputs:
         )
 
 
-def read_groups(get: Callable[[str, Any], Any], groups: Groups) -> tuple[Hashable, ...]:
+def read_groups(get: Callable[[str, object], object], groups: Groups) -> tuple[Hashable, ...]:
     """The plain values a template reads, a group per first name (`get`: the context's lookup
     of a name). The paths under a name missing from the context are all missing: one MISSING."""
     values: list[Hashable] = []

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from accounts.models import Block, User, signed_in
@@ -63,7 +62,7 @@ def render_chat_log(game: Game, user: User | AnonymousUser, seats: list[Seat] | 
     return render_to_string("games/_chat_log.html", ctx)
 
 
-def render_chat_panel(game: Game, user: User | AnonymousUser, request: Any) -> str:
+def render_chat_panel(game: Game, user: User | AnonymousUser, request: HttpRequest | None) -> str:
     """The whole chat panel (#chat) for this viewer, hidden when they may not read it."""
     ctx = {"game": game, "chat": chat_context(game, user), "user": user}
     return render_to_string("games/_chat.html", ctx, request)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sized
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, SupportsFloat, cast
 
 import jinja2
 from django.template import engines
@@ -43,7 +43,7 @@ class BoardEnvironment(jinja2.Environment):
         super().__init__(**options)
         self.compiled: dict[str, jinja2.Template] = {}
 
-    def getattr(self, obj: Any, attribute: str) -> Any:
+    def getattr(self, obj: object, attribute: str) -> object:
         if type(obj) is dict:
             try:
                 return obj[attribute]
@@ -80,13 +80,13 @@ def static(path: str) -> str:
     return static_url(path)
 
 
-def url(name: str, *args: Any) -> str:
+def url(name: str, *args: object) -> str:
     """A URL by its name and arguments, as {% url %} gives it."""
     return _url(get_script_prefix(), name, args)
 
 
 @lru_cache(maxsize=4096)
-def _url(prefix: str, name: str, args: tuple[Any, ...]) -> str:
+def _url(prefix: str, name: str, args: tuple[object, ...]) -> str:
     return reverse(name, args=args)
 
 
@@ -109,22 +109,22 @@ def token_image(name: str, art: str, label: str, size: int) -> SafeString:
     )
 
 
-def pluralize(value: Any, suffix: str = "s") -> str:
+def pluralize(value: object, suffix: str = "s") -> str:
     """ "s" unless the count (a number, or a sized value's length) is one, as Django's filter;
     "y,ies" gives the singular and the plural ending."""
     singular, _, plural = suffix.rpartition(",")
     if isinstance(value, Sized) and not isinstance(value, str):
-        count: Any = len(value)
+        count: object = len(value)
     else:
         count = value
     try:
-        one = float(count) == 1
+        one = float(cast("SupportsFloat | str", count)) == 1  # or TypeError, ValueError
     except (TypeError, ValueError):
         return ""
     return singular if one else plural
 
 
-def floatformat(value: Any, places: int = -1) -> str:
+def floatformat(value: object, places: int = -1) -> str:
     """A number with `places` decimals (a negative count: only if it has a fraction), as
     Django's filter."""
     from django.template.defaultfilters import floatformat as django_floatformat
@@ -132,7 +132,7 @@ def floatformat(value: Any, places: int = -1) -> str:
     return str(django_floatformat(value, places))
 
 
-def capfirst(value: Any) -> str:
+def capfirst(value: object) -> str:
     """The text with its first letter a capital (the rest untouched, unlike `capitalize`)."""
     text = str(value)
     return text[:1].upper() + text[1:]
@@ -141,7 +141,7 @@ def capfirst(value: Any) -> str:
 def piece_renderer(env: BoardEnvironment) -> Callable[..., Markup]:
     """The `piece` global of this environment (see the module's docstring)."""
 
-    def piece(template: str, /, **values: Any) -> Markup:
+    def piece(template: str, /, **values: object) -> Markup:
         seen = written(values)
         if seen is None:
             seen = plain(values)
