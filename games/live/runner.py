@@ -30,7 +30,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import ParamSpec, TypeVar
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
@@ -41,6 +41,8 @@ from games.live import task_worker
 from games.services.clocks import deadlines
 
 logger = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 PUSH_SWEEPS = 3
@@ -139,16 +141,16 @@ class Runner:
         self.busy.add(game_id)
         self.spawn(self.drive(game_id))
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[object, None, None]) -> None:
         """A task on the runner's loop, kept until it ends."""
         assert self.loop is not None
         task = self.loop.create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def in_pool(self, func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    def in_pool(self, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         """The function run in the bots' threads, with Django's connection upkeep around it."""
-        run: Callable[..., Awaitable[Any]] = DatabaseSyncToAsync(
+        run: Callable[P, Awaitable[R]] = DatabaseSyncToAsync(
             func, thread_sensitive=False, executor=self.pool
         )
         return run
@@ -318,13 +320,13 @@ def hint(game_id: int) -> None:
     RUNNER.hint(game_id)
 
 
-def bots_due_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+def bots_due_here(sender: object, game_id: int, **kwargs: object) -> None:
     """The `bots_due` event (games/wiring.py): a committed change may leave a bot to act, or a
     clock to time: look."""
     hint(game_id)
 
 
-def task_queued_here(sender: Any, **kwargs: Any) -> None:
+def task_queued_here(sender: object, **kwargs: object) -> None:
     """django_tasks' task_enqueued (games/wiring.py): a task was queued in this process; its
     mail thread runs it once the queuing commits."""
     transaction.on_commit(RUNNER.hint_tasks, robust=True)

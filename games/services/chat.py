@@ -10,7 +10,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -69,7 +68,7 @@ def closed_because(game: Game) -> str:
     return ""
 
 
-def clean_line(text: Any) -> str:
+def clean_line(text: object) -> str:
     """The line as stored: one line of printable text, or a ServiceError saying what is wrong."""
     if not isinstance(text, str):
         raise ServiceError("Write a message first.")
@@ -96,7 +95,7 @@ def shown(character: str) -> bool:
     return character in EMOJI_FORMAT or not unicodedata.category(character).startswith("C")
 
 
-def check_say(game: Game, user: User, text: Any) -> str:
+def check_say(game: Game, user: User, text: object) -> str:
     """The cleaned line this person may say at this table now, or a ServiceError."""
     closed = closed_because(game)
     if closed:
@@ -115,7 +114,7 @@ def check_say(game: Game, user: User, text: Any) -> str:
 
 
 @transaction.atomic
-def say(game: Game, user: User, text: Any) -> ChatMessage:
+def say(game: Game, user: User, text: object) -> ChatMessage:
     """Store a chat line (the person's row locked, so the rate limit holds) and push it."""
     if user.is_authenticated:
         lock_user(user)
