@@ -8,9 +8,9 @@ seen once is kept in the session, so the socket and later pages accept it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -46,7 +46,7 @@ def remember_invite(request: HttpRequest, game: Game) -> None:
         request.session[INVITES] = sorted(known)
 
 
-def invited_to(session: Any) -> list[int]:
+def invited_to(session: SessionBase | None) -> list[int]:
     """The private tables whose invite this session has shown."""
     return list(session.get(INVITES, [])) if session is not None else []
 

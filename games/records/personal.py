@@ -8,7 +8,7 @@ still hides the other players' cards and picks.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
 
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -21,7 +21,7 @@ from games.records import archive
 DATA_FORMAT = "bakehouse-my-data/1"
 
 
-def when(moment: Any) -> str | None:
+def when(moment: datetime | None) -> str | None:
     """A time as ISO 8601, or None."""
     return moment.isoformat() if moment else None
 

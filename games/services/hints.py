@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 
@@ -74,7 +73,7 @@ def hint_rng(game: Game, position: int) -> random.Random:
 
 
 def advise(
-    kind: AnyKind, view: Mapping[str, object], legal: list[Any], rng: random.Random
+    kind: AnyKind, view: Mapping[str, object], legal: list[Mapping[str, object]], rng: random.Random
 ) -> Suggestion:
     """The strongest bot's choice from this view, in the kind's words."""
     action = kind.bots[kind.strongest_bot](view, legal, rng)

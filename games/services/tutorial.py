@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -188,7 +187,9 @@ def same_move(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     return plain(a) == plain(b)
 
 
-def next_planned(game: Game, lesson: Lesson, position: int, legal: list[Any]) -> Scripted | None:
+def next_planned(
+    game: Game, lesson: Lesson, position: int, legal: Sequence[Mapping[str, object]]
+) -> Scripted | None:
     """The lesson's next planned move (a Scripted) while the learner has kept to the plan and it
     is legal now; None otherwise."""
     done = list(game.actions.filter(seat=position).values_list("payload", flat=True))

@@ -4,9 +4,8 @@ pages accept it). To anyone else a private tournament looks missing, as a privat
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.http import Http404, HttpRequest
 
 from accounts.models import User, signed_in
@@ -24,7 +23,7 @@ def remember_invite(request: HttpRequest, tournament: Tournament) -> None:
         request.session[INVITES] = sorted(known)
 
 
-def invited_to(session: Any) -> list[int]:
+def invited_to(session: SessionBase | None) -> list[int]:
     """The private tournaments whose link this session has opened."""
     return list(session.get(INVITES, [])) if session is not None else []
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib import messages
@@ -28,7 +27,7 @@ from games.services import clocks, presence
 
 # --- the profile's buttons ------------------------------------------------------------------
 
-CHANGES: dict[str, tuple[Callable[[User, User | None], Any], str]] = {
+CHANGES: dict[str, tuple[Callable[[User, User | None], object], str]] = {
     "ask": (friends.ask, "You asked {name} to be your friend."),
     "accept": (friends.accept, "You and {name} are friends now."),
     "decline": (friends.decline, "You declined {name}'s friend request."),
@@ -80,7 +79,7 @@ class Friend:
     table: Game | None
 
 
-def seen_lately() -> Any:
+def seen_lately() -> datetime:
     """Socket rows seen since then show their person online (here, or reconnecting)."""
     return clocks.now() - timedelta(seconds=settings.AWAY_SECONDS)
 

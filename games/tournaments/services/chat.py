@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -48,7 +47,7 @@ def may_write(tournament: Tournament, user: User | AnonymousUser) -> bool:
     return Entrant.objects.filter(tournament=tournament, user_id=user.pk).exists()
 
 
-def check_say(tournament: Tournament, user: User, text: Any) -> str:
+def check_say(tournament: Tournament, user: User, text: object) -> str:
     """The cleaned line this person may say here now, or a ServiceError."""
     closed = closed_because(tournament)
     if closed:
@@ -67,7 +66,7 @@ def check_say(tournament: Tournament, user: User, text: Any) -> str:
     return line
 
 
-def say(tournament: Tournament, user: User, text: Any) -> ChatLine:
+def say(tournament: Tournament, user: User, text: object) -> ChatLine:
     """Store a line (the person's row locked, so the rate limit holds) and announce it."""
     with transaction.atomic():
         lock_person(user)
