@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
@@ -180,6 +180,19 @@ TABLE_FIELDS = (
     "people",
     "awarded",
 )
+# A table as TABLE_FIELDS reads it: its id, round (None in an arena), number, game (None for a
+# bye) with its status and invite, whether counted, its entrants and what each was awarded.
+TableRow = tuple[
+    int,
+    int | None,
+    int,
+    int | None,
+    str | None,
+    str | None,
+    bool,
+    list[int],
+    list[dict[str, object]],
+]
 
 
 def table_rows(
@@ -205,7 +218,7 @@ def running_tables(tournament: Tournament, names: dict[int, tuple[str, bool]]) -
 
 
 def table_line(
-    tournament: Tournament, row: tuple[Any, ...], names: dict[int, tuple[str, bool]]
+    tournament: Tournament, row: TableRow, names: dict[int, tuple[str, bool]]
 ) -> TableLine:
     """One table's row as the page lists it."""
     pk, round_number, number, game_id, status, invite, recorded, people, awarded = row
@@ -242,7 +255,7 @@ def profile_url(username: str) -> str:
     return reverse("profile", args=[username])
 
 
-def table_url(tournament: Tournament, game_id: int | None, status: str, invite: str) -> str:
+def table_url(tournament: Tournament, game_id: int | None, status: str, invite: str | None) -> str:
     """Where a table is watched (under way) or replayed (finished); "" for a bye or an aborted
     game. A private tournament's tables are private too: its link carries the table's invite,
     as everyone who may see the tournament may watch its tables."""
