@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
@@ -82,7 +82,7 @@ class VerificationRefused(Exception):
 def verify(token: str) -> User:
     """Mark the address the token names verified, and return its account; or refuse in words."""
     try:
-        payload: dict[str, Any] = signing.loads(
+        payload: dict[str, object] = signing.loads(
             token, salt=VERIFY_SALT, max_age=settings.EMAIL_VERIFY_MAX_AGE
         )
     except signing.SignatureExpired as expired:
@@ -205,7 +205,7 @@ class VerifiedPasswordResetForm(PasswordResetForm):
         self,
         subject_template_name: str,
         email_template_name: str,
-        context: dict[str, Any],
+        context: dict[str, object],
         from_email: str | None,
         to_email: str,
         html_email_template_name: str | None = None,
@@ -216,7 +216,7 @@ class VerifiedPasswordResetForm(PasswordResetForm):
         try:
             EmailMultiAlternatives(subject, body, from_email, [to_email]).send()
         except OSError:
-            account = context["user"].pk
+            account = cast(User, context["user"]).pk
             logger.exception("Could not send the password-reset mail to account %s", account)
             raise
 
@@ -240,7 +240,7 @@ GO_TO_SETTINGS = "You can turn these mails off at Settings after logging in."
 def unsubscribe_target(token: str) -> tuple[User, list[str]]:
     """The account and the kinds of mail a token turns off; ValueError in words otherwise."""
     try:
-        payload: dict[str, Any] = signing.loads(
+        payload: dict[str, object] = signing.loads(
             token, salt=UNSUBSCRIBE_SALT, max_age=settings.UNSUBSCRIBE_MAX_AGE
         )
     except signing.SignatureExpired as expired:

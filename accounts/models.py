@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
@@ -133,6 +133,11 @@ class User(AbstractUser):
         if fields is not None and "username" in fields:
             kwargs["update_fields"] = {*fields, "name_skeleton"}
         super().save(*args, **kwargs)
+
+
+def signed_in(user: User | AnonymousUser | None) -> TypeGuard[User]:
+    """Whether a request's user is a signed-in person (an account), not an anonymous visitor."""
+    return bool(getattr(user, "is_authenticated", False))
 
 
 class Rating(models.Model):

@@ -2,8 +2,6 @@
 Django's own views (a next page only when accounts.redirects finds it local; the reset mail
 queued). A person's profile and the leaderboards are pages of the games (games/web/people.py)."""
 
-from typing import Any
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -81,7 +79,9 @@ class SignedInRequest(HttpRequest):
     user: User
 
 
-def settings_context(request: SignedInRequest, **forms: Any) -> dict[str, Any]:
+def settings_context(
+    request: SignedInRequest, **forms: SettingsForm | EmailForm
+) -> dict[str, object]:
     """The settings page's two forms: the given ones, else fresh ones for the person."""
     return {
         "form": forms.get("form") or SettingsForm(instance=request.user),
@@ -187,7 +187,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     template_name = "accounts/password_reset_form.html"
     success_url = reverse_lazy("password_reset_done")
 
-    def form_valid(self, form: Any) -> HttpResponse:
+    def form_valid(self, form: emails.VerifiedPasswordResetForm) -> HttpResponse:
         """Queue the link, unless this client or this address has asked too often this hour."""
         email = form.cleaned_data["email"]
         client = client_ip(self.request) or "unknown"

@@ -2,7 +2,7 @@
 CHANNEL_LAYER chooses between (bakery_site/settings.py names the one in use)."""
 
 import os
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -17,7 +17,14 @@ REDIS_POOL_MAX = env_int("REDIS_POOL_MAX", 50)
 REDIS_POOL_WAIT = 10.0
 
 
-def redis_host(url: str) -> dict[str, Any]:
+class Layer(TypedDict):
+    """A channel layer as CHANNEL_LAYERS names it: its class, and what it is made with."""
+
+    BACKEND: str
+    CONFIG: NotRequired[dict[str, object]]
+
+
+def redis_host(url: str) -> dict[str, object]:
     """How each process talks to Redis: waits outlast the blocking pop, dead connections are
     replaced, and a command that met a connection Redis dropped is retried on a fresh one."""
     from redis.asyncio.retry import Retry
@@ -32,7 +39,7 @@ def redis_host(url: str) -> dict[str, Any]:
     }
 
 
-def redis_layer(url: str, prefix: str) -> dict[str, Any]:
+def redis_layer(url: str, prefix: str) -> Layer:
     """The core channel layer on Redis (CHANNEL_LAYER=core): each socket's messages are a sorted
     set of its own, popped with a round trip per message; a burst of commands waits for a pooled
     connection (games/live/channel_layer.py)."""
@@ -44,7 +51,7 @@ def redis_layer(url: str, prefix: str) -> dict[str, Any]:
     }
 
 
-def pubsub_layer(url: str, prefix: str) -> dict[str, Any]:
+def pubsub_layer(url: str, prefix: str) -> Layer:
     """The channel layer on Redis pub/sub (the default): a group message is one PUBLISH, streamed
     once to each process that has a socket in the group; the core layer stores it for each socket
     and each socket's process pops it with a round trip of its own. A broken subscription is told
@@ -55,7 +62,7 @@ def pubsub_layer(url: str, prefix: str) -> dict[str, Any]:
     }
 
 
-def default_layer(url: str, prefix: str) -> dict[str, Any]:
+def default_layer(url: str, prefix: str) -> Layer:
     """The layer CHANNEL_LAYER names (pubsub or core) on this Redis."""
     kind = os.environ.get("CHANNEL_LAYER", "pubsub")
     if kind not in {"pubsub", "core"}:

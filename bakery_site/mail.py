@@ -1,6 +1,5 @@
 """Django's EMAIL_* settings from one EMAIL_URL (dj-email-url)."""
 
-from typing import Any
 from urllib.parse import urlsplit
 
 import dj_email_url
@@ -18,10 +17,10 @@ def mail_folder(file_url: str) -> str:
     return "/" + parts.path.lstrip("/")
 
 
-def email_settings(url: str) -> dict[str, Any]:
+def email_settings(url: str) -> dict[str, object]:
     """Django's EMAIL_* settings from one URL (dj-email-url): console://, smtp://host:25,
     submission://user:password@host (STARTTLS on 587), smtp://host:465?ssl=1, dummy://."""
-    conf: dict[str, Any] = dj_email_url.parse(url)
+    conf: dict[str, object] = dj_email_url.parse(url)
     if "EMAIL_BACKEND" not in conf:
         raise ImproperlyConfigured(f"EMAIL_URL has an unknown scheme: {url.split(':', 1)[0]!r}")
     if url.startswith("file:"):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import cast
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
@@ -10,10 +11,12 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
 
+from games.outages import ASGIApp, Receive, Send
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 Origin = tuple[str, str, int]
-Scope = dict[str, Any]
+Scope = dict[str, object]  # an ASGI scope
 
 
 def parse_origin(raw: str) -> Origin | None:
@@ -30,7 +33,8 @@ def parse_origin(raw: str) -> Origin | None:
 
 def header_map(scope: Scope) -> dict[bytes, str]:
     """The handshake's headers by lowercase name (the last of repeats)."""
-    return {name.lower(): value.decode("latin1") for name, value in scope.get("headers", [])}
+    headers = cast(Iterable[tuple[bytes, bytes]], scope.get("headers", []))
+    return {name.lower(): value.decode("latin1") for name, value in headers}
 
 
 def is_secure(scope: Scope, headers: dict[bytes, str]) -> bool:
@@ -85,10 +89,11 @@ def allowed_origin(scope: Scope) -> bool:
 class SiteOriginValidator:
     """Refuse a websocket whose Origin is not this site's own (scheme, host and port)."""
 
-    def __init__(self, application: Any) -> None:
+    def __init__(self, application: ASGIApp) -> None:
         self.application = application
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and not allowed_origin(scope):
-            return await WebsocketDenier()(scope, receive, send)
-        return await self.application(scope, receive, send)
+            await WebsocketDenier()(scope, receive, send)
+            return
+        await self.application(scope, receive, send)

@@ -4,7 +4,6 @@ the channel layers' Redis settings are bakery_site/channel_layers.py, mail's bak
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import dj_database_url
 import django_stubs_ext
@@ -382,7 +381,7 @@ TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "1")
 ARENA_SETTLE_SECONDS = float(os.environ.get("ARENA_SETTLE_SECONDS", "20"))
 # The site's own events, kept created ahead by the sweep (games/tournaments/schedule.py): an
 # hourly arena per game at the fast pace (45 minutes) and a weekly turn-based Swiss per game.
-TOURNAMENT_SCHEDULE: list[dict[str, Any]] = [
+TOURNAMENT_SCHEDULE: list[dict[str, object]] = [
     {
         "key": f"hourly-arena-{slug}",
         "name": f"Hourly {name} arena",

@@ -8,8 +8,9 @@ seen once is kept in the session, so the socket and later pages accept it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -17,7 +18,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
-from accounts.models import Block, User
+from accounts.models import Block, User, signed_in
 from games.models import Game, Seat, house_tables
 
 INVITES = "invites"
@@ -45,16 +46,16 @@ def remember_invite(request: HttpRequest, game: Game) -> None:
         request.session[INVITES] = sorted(known)
 
 
-def invited_to(session: Any) -> list[int]:
+def invited_to(session: SessionBase | None) -> list[int]:
     """The private tables whose invite this session has shown."""
     return list(session.get(INVITES, [])) if session is not None else []
 
 
-def can_watch(game: Game, user: Any, invited: list[int]) -> bool:
+def can_watch(game: Game, user: User | AnonymousUser, invited: list[int]) -> bool:
     """Public tables are open to all; a private one to its seats and invited guests."""
     if not game.private or game.pk in invited:
         return True
-    return bool(getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists())
+    return signed_in(user) and game.seats.filter(user=user).exists()
 
 
 def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
@@ -75,7 +76,7 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
 NOT_FOR_YOU = "This table is not available to you."  # as joining it says (accounts.friends)
 
 
-def blocked_from(game: Game, user: Any) -> bool:
+def blocked_from(game: Game, user: User | AnonymousUser) -> bool:
     """Whether someone seated at this open table blocks this viewer, who does not sit there: its
     waiting room is kept from them as its seats are (one query)."""
     if game.status != Game.Status.OPEN or not signed_in(user):
@@ -88,11 +89,9 @@ def blocked_from(game: Game, user: Any) -> bool:
 # --- watchers: the host's choice at creation holds from the start on every page of the game ---
 
 
-def signed_in(user: Any) -> bool:
-    return bool(getattr(user, "is_authenticated", False))
-
-
-def watch_refused(game: Game, user: Any, seats: Iterable[Seat] | None = None) -> str:
+def watch_refused(
+    game: Game, user: User | AnonymousUser, seats: Iterable[Seat] | None = None
+) -> str:
     """Why this user may not watch the game ("" when they may); `seats`: already read."""
     if game.status == Game.Status.OPEN or game.watchers == Game.Watchers.ANYONE:
         return ""
@@ -107,7 +106,7 @@ def watch_refused(game: Game, user: Any, seats: Iterable[Seat] | None = None) ->
     return ONLY_PLAYERS if game.watchers == Game.Watchers.PLAYERS else SIGN_IN
 
 
-def watchable(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+def watchable(games: QuerySet[Game], user: User | AnonymousUser) -> QuerySet[Game]:
     """The games of a list this user may watch, by the host's choice (privacy apart)."""
     if not signed_in(user):
         return games.filter(watchers=Game.Watchers.ANYONE)
@@ -126,7 +125,7 @@ def live_to_watch() -> QuerySet[Game]:
     return listed(Game.objects.filter(status=Game.Status.RUNNING, watchers=Game.Watchers.ANYONE))
 
 
-def not_blocked(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+def not_blocked(games: QuerySet[Game], user: User | AnonymousUser) -> QuerySet[Game]:
     """The games of a list where no seated person blocks this user or is blocked by them (in
     the same query: a block keeps the user from sitting there)."""
     if not signed_in(user):
@@ -138,7 +137,7 @@ def not_blocked(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
     return games.exclude(Exists(kept_from))
 
 
-def joinable(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+def joinable(games: QuerySet[Game], user: User | AnonymousUser) -> QuerySet[Game]:
     """The open tables of a list with a free seat this user could take: not one they sit at
     already, none a block keeps them from; each with how many sit there (`seated`)."""
     seated = (

@@ -23,7 +23,7 @@ accounts/friends.py, because accounts imports no game code; they are wired in ga
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 from django.dispatch import Signal
 
@@ -37,14 +37,14 @@ class Stored(Signal):
 
     class Receiver(Protocol):
         def __call__(
-            self, sender: Any, *, game: Game, seats: list[Seat], state: Any, **kwargs: Any
+            self, sender: object, *, game: Game, seats: list[Seat], state: object, **kwargs: object
         ) -> None: ...
 
     def hear(self, receiver: Receiver, uid: str) -> None:
         """Connect a receiver (games/wiring.py)."""
         self.connect(receiver, dispatch_uid=uid)
 
-    def tell(self, game: Game, seats: list[Seat], state: Any) -> None:
+    def tell(self, game: Game, seats: list[Seat], state: object) -> None:
         """Send it now (the caller runs once the change committed)."""
         self.send(Game, game=game, seats=seats, state=state)
 
@@ -53,7 +53,7 @@ class GameEvent(Signal):
     """Something happened at a table, named by the game's id alone."""
 
     class Receiver(Protocol):
-        def __call__(self, sender: Any, *, game_id: int, **kwargs: Any) -> None: ...
+        def __call__(self, sender: object, *, game_id: int, **kwargs: object) -> None: ...
 
     def hear(self, receiver: Receiver, uid: str) -> None:
         """Connect a receiver (games/wiring.py)."""
@@ -70,7 +70,7 @@ class TurnCame(Signal):
 
     class Receiver(Protocol):
         def __call__(
-            self, sender: Any, *, game_id: int, user_ids: Iterable[int], **kwargs: Any
+            self, sender: object, *, game_id: int, user_ids: Iterable[int], **kwargs: object
         ) -> None: ...
 
     def hear(self, receiver: Receiver, uid: str) -> None:
@@ -86,7 +86,7 @@ class RematchOffered(Signal):
     """Person `by` offered a rematch; `game_id` is the new table."""
 
     class Receiver(Protocol):
-        def __call__(self, sender: Any, *, game_id: int, by: int, **kwargs: Any) -> None: ...
+        def __call__(self, sender: object, *, game_id: int, by: int, **kwargs: object) -> None: ...
 
     def hear(self, receiver: Receiver, uid: str) -> None:
         """Connect a receiver (games/wiring.py)."""
@@ -102,7 +102,13 @@ class Invited(Signal):
 
     class Receiver(Protocol):
         def __call__(
-            self, sender: Any, *, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
+            self,
+            sender: object,
+            *,
+            game_id: int,
+            by: int,
+            to: int | Iterable[int],
+            **kwargs: object,
         ) -> None: ...
 
     def hear(self, receiver: Receiver, uid: str) -> None:
@@ -119,7 +125,9 @@ class AccountDeleted(Signal):
     Sent inside the deletion's transaction (games/services/deletion.py)."""
 
     class Receiver(Protocol):
-        def __call__(self, sender: Any, *, person: User, old_name: str, **kwargs: Any) -> None: ...
+        def __call__(
+            self, sender: object, *, person: User, old_name: str, **kwargs: object
+        ) -> None: ...
 
     def hear(self, receiver: Receiver, uid: str) -> None:
         """Connect a receiver (games/wiring.py)."""

@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol, TypeVarTuple
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
+Ts = TypeVarTuple("Ts")
 
 
 def group_name(game_id: int) -> str:
@@ -22,7 +23,7 @@ def group_name(game_id: int) -> str:
     return f"game_{game_id}"
 
 
-def send_to_group(group: str, message: dict[str, Any]) -> None:
+def send_to_group(group: str, message: dict[str, object]) -> None:
     """Send to a channel group; a layer that is down is logged, never raised (sockets resync).
 
     From a thread of a serving process (a socket's push thread, a request's thread), the send is
@@ -70,7 +71,7 @@ def serving_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
 
 
-def on_serving_loop(callback: Callable[..., object], *args: Any) -> bool:
+def on_serving_loop(callback: Callable[[*Ts], object], *args: *Ts) -> bool:
     """Hand `callback(*args)` to the server's loop (not waited for): whether it was handed (False
     in a command or a test without a server, or if the loop closed meanwhile)."""
     loop = serving_loop()
@@ -83,17 +84,23 @@ def on_serving_loop(callback: Callable[..., object], *args: Any) -> bool:
     return True
 
 
+class GroupSender(Protocol):
+    """A channel layer, as far as a send to a group goes."""
+
+    async def group_send(self, group: str, message: dict[str, object]) -> None: ...
+
+
 _sending: set[asyncio.Task[None]] = set()  # held until done (the loop keeps tasks only weakly)
 
 
-def _send_soon(layer: Any, group: str, message: dict[str, Any]) -> None:
+def _send_soon(layer: GroupSender, group: str, message: dict[str, object]) -> None:
     """On the loop: send the message in a task of its own."""
     task = asyncio.get_running_loop().create_task(_send(layer, group, message))
     _sending.add(task)
     task.add_done_callback(_sending.discard)
 
 
-async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+async def _send(layer: GroupSender, group: str, message: dict[str, object]) -> None:
     """Send; a layer that is down is logged (the pages heal by resync or their poll)."""
     try:
         await layer.group_send(group, message)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from django.db import InterfaceError, OperationalError, connection
 
@@ -55,16 +55,23 @@ def answered() -> None:
     logger.warning("The database is back after %.1f s (%d failures meanwhile).", lasted, failures)
 
 
+# An ASGI application as this site's wrappers see it: a scope, and the two ends of its messages.
+Scope = dict[str, object]
+Receive = Callable[[], Awaitable[dict[str, object]]]
+Send = Callable[[dict[str, object]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
 class HandshakeGuard:
     """A websocket whose handshake meets the database away (Channels' AuthMiddleware reads the
     session and the person before the table's consumer runs) is refused quietly: one line in the
     log for the outage, and the page, which sees the refusal as a dropped connection, reconnects
     with its backoff. The consumer handles the database going away after that itself."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await self.app(scope, receive, send)
         except OUTAGE as error:

@@ -4,7 +4,7 @@ moderator's one-form pages that call a service and say what it did."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -21,13 +21,13 @@ from games import services
 class ReadOnly:
     """Viewed, searched and filtered in admin, never added or changed behind the services."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -42,8 +42,9 @@ class ReadOrDeleteAdmin(ReadOnlyAdmin[M]):
     """Read only, but a row may be deleted by whoever holds the delete permission (the admin
     log keeps who deleted what, and when)."""
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return admin.ModelAdmin.has_delete_permission(self, request, obj)
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        # The row is this admin's model's (Django asks only of its own rows).
+        return admin.ModelAdmin.has_delete_permission(self, request, cast("M | None", obj))
 
 
 class ReasonForm(forms.Form):
@@ -53,14 +54,14 @@ class ReasonForm(forms.Form):
 
 
 def moderation_page(
-    model_admin: admin.ModelAdmin[Any],
+    model_admin: admin.ModelAdmin[M],
     request: HttpRequest,
-    obj: Any,
+    obj: M,
     *,
     title: str,
     button: str,
     form_class: type[forms.Form],
-    run: Callable[[dict[str, Any]], str],
+    run: Callable[[dict[str, object]], str],
 ) -> HttpResponse:
     """A small admin page with one form; a valid post runs a service and says what it did.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from django import forms
 from django.contrib import admin
@@ -29,12 +29,12 @@ INLINE_ROWS = 20
 class NewestRowsFormSet(BaseInlineFormSet[Model, User, forms.ModelForm[Model]]):
     """An inline's first INLINE_ROWS rows in its order, and a link to the list of every one."""
 
-    def get_queryset(self) -> QuerySet[Any]:
+    def get_queryset(self) -> QuerySet[Model]:
         if not hasattr(self, "_newest"):
             self._newest = super().get_queryset()[:INLINE_ROWS]
         return self._newest
 
-    def more(self) -> dict[str, Any] | None:
+    def more(self) -> dict[str, object] | None:
         """How many rows there are in all and where the list of all of them is, when capped."""
         if len(self.get_queryset()) < INLINE_ROWS:
             return None
@@ -108,7 +108,7 @@ class FriendshipInline(NewestRowsInline):
     model = Friendship
     show_change_link = True
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Model]:
         return super().get_queryset(request).select_related("from_user", "to_user")
 
     @admin.display(description="State")
@@ -138,7 +138,7 @@ class BlockInline(NewestRowsInline):
     model = Block
     show_change_link = True
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Model]:
         return super().get_queryset(request).select_related("blocker", "blocked")
 
 
@@ -160,7 +160,9 @@ class BlockedByInline(BlockInline):
 
 # The person's page for moderators: ratings, reports, what they said in table chats, then
 # their friendships and blocks, both ways.
-PERSON_INLINES: list[type[admin.options.InlineModelAdmin[Any, User]]] = [
+PERSON_INLINES: tuple[
+    type[admin.TabularInline[Rating, User]] | type[admin.TabularInline[Model, User]], ...
+] = (
     RatingInline,
     ReportsAgainstInline,
     ReportsMadeInline,
@@ -169,7 +171,7 @@ PERSON_INLINES: list[type[admin.options.InlineModelAdmin[Any, User]]] = [
     FriendshipsAskedOfInline,
     BlocksMadeInline,
     BlockedByInline,
-]
+)
 
 
 class DeletedFilter(admin.SimpleListFilter):
@@ -178,10 +180,12 @@ class DeletedFilter(admin.SimpleListFilter):
     title = "deleted"
     parameter_name = "deleted"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[User]
+    ) -> list[tuple[str, str]]:
         return [("yes", "Deleted"), ("no", "Not deleted")]
 
-    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
         if self.value() == "yes":
             return queryset.exclude(deleted_at=None)
         if self.value() == "no":
@@ -214,7 +218,9 @@ class BakehouseUserAdmin(UserAdmin[User]):
     readonly_fields = ("is_bot", "deleted_at", "recent_games")
     inlines = PERSON_INLINES
 
-    def get_readonly_fields(self, request: HttpRequest, obj: User | None = None) -> Any:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: User | None = None
+    ) -> list[str] | tuple[str, ...]:
         """A deleted account's name ("a deleted baker #n") is the site's, not a username the
         form would accept: it stays as it is, and the rest of the account can still be saved."""
         fields = super().get_readonly_fields(request, obj)
@@ -272,11 +278,11 @@ class BakehouseUserAdmin(UserAdmin[User]):
         assert person is not None
         moderator = request.user
 
-        def run(data: dict[str, Any]) -> str:
+        def run(data: dict[str, object]) -> str:
             if active:
-                moderation.reactivate(person, moderator, data["reason"])
+                moderation.reactivate(person, moderator, cast(str, data["reason"]))
                 return f"{person} can log in again."
-            moderation.deactivate(person, moderator, data["reason"])
+            moderation.deactivate(person, moderator, cast(str, data["reason"]))
             return f"{person} is deactivated: logged out everywhere, bots play their games."
 
         verb = "Reactivate" if active else "Deactivate"
@@ -291,7 +297,11 @@ class BakehouseUserAdmin(UserAdmin[User]):
         )
 
     def change_view(
-        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, object] | None = None,
     ) -> HttpResponse:
         person = User.objects.filter(pk=object_id).first() if object_id.isdigit() else None
         extra = dict(extra_context or {})
@@ -328,8 +338,8 @@ class RatingAdmin(admin.ModelAdmin[Rating]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Rating | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Rating | None = None) -> bool:
         return False

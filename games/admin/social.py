@@ -5,9 +5,8 @@ games/notifications/admin.py.)"""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -28,10 +27,14 @@ class StateFilter(admin.SimpleListFilter):
     title = "state"
     parameter_name = "state"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Friendship]
+    ) -> list[tuple[str, str]]:
         return [("asked", "Asked"), ("accepted", "Accepted")]
 
-    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[Friendship]
+    ) -> QuerySet[Friendship]:
         if self.value() == "asked":
             return queryset.filter(accepted=False)
         if self.value() == "accepted":

@@ -4,11 +4,11 @@ them; a moderator's buttons (abort a game, close a report) call the services."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import cast
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Case, When
+from django.db.models import Case, Model, QuerySet, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
@@ -91,7 +91,11 @@ class GameAdmin(ReadOnlyAdmin[Game]):
         return [abort, *super().get_urls()]
 
     def change_view(
-        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, object] | None = None,
     ) -> HttpResponse:
         game = Game.objects.filter(pk=object_id).only("status").first()
         extra = dict(extra_context or {})
@@ -178,18 +182,18 @@ class ChatMessageAdmin(ReadOnlyAdmin[ChatMessage]):
     readonly_fields = fields
     actions = ["hide_lines", "show_lines"]
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         # Change rights, for the actions only: every field stays read only.
         return bool(request.user.has_perm("games.change_chatmessage"))
 
     @admin.action(description="Hide the selected lines from every screen")
-    def hide_lines(self, request: HttpRequest, queryset: Any) -> None:
-        count = chat.hide(queryset, request.user, hidden=True)  # type: ignore[arg-type]
+    def hide_lines(self, request: AuthedRequest, queryset: QuerySet[ChatMessage]) -> None:
+        count = chat.hide(queryset, request.user, hidden=True)
         self.message_user(request, f"{count} line(s) hidden.")
 
     @admin.action(description="Show the selected lines again")
-    def show_lines(self, request: HttpRequest, queryset: Any) -> None:
-        count = chat.hide(queryset, request.user, hidden=False)  # type: ignore[arg-type]
+    def show_lines(self, request: AuthedRequest, queryset: QuerySet[ChatMessage]) -> None:
+        count = chat.hide(queryset, request.user, hidden=False)
         self.message_user(request, f"{count} line(s) shown again.")
 
 
@@ -213,8 +217,8 @@ def abort_view(model_admin: GameAdmin, request: AuthedRequest, object_id: str) -
     refuse_unless(request.user.has_perm("games.abort_game"))
     game = get_object_or_404(Game, pk=object_id)
 
-    def run(data: dict[str, Any]) -> str:
-        moderation.abort(game, request.user, data["reason"])
+    def run(data: dict[str, object]) -> str:
+        moderation.abort(game, request.user, cast(str, data["reason"]))
         return f"{game} was aborted; every screen shows the reason."
 
     return moderation_page(
@@ -261,7 +265,7 @@ class ReportAdmin(ReadOnlyAdmin[Report]):
     readonly_fields = fields
     actions = ["dismiss", "act_on"]
 
-    def get_queryset(self, request: HttpRequest) -> Any:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
         # Open reports first, then the newest.
         open_first = Case(When(status=Report.Status.OPEN, then=0), default=1)
         return super().get_queryset(request).order_by(open_first, "-created_at", "-pk")
@@ -284,7 +288,7 @@ class ReportAdmin(ReadOnlyAdmin[Report]):
             report.game.get_absolute_url(),
         )
 
-    def handle_many(self, request: AuthedRequest, queryset: Any, status: str) -> None:
+    def handle_many(self, request: AuthedRequest, queryset: QuerySet[Report], status: str) -> None:
         done = 0
         for report in queryset:
             try:
@@ -297,11 +301,11 @@ class ReportAdmin(ReadOnlyAdmin[Report]):
         self.message_user(request, f"{done} report{'s' if done != 1 else ''} {label}.")
 
     @admin.action(description="Dismiss the selected reports", permissions=["handle"])
-    def dismiss(self, request: AuthedRequest, queryset: Any) -> None:
+    def dismiss(self, request: AuthedRequest, queryset: QuerySet[Report]) -> None:
         self.handle_many(request, queryset, Report.Status.DISMISSED)
 
     @admin.action(description="Mark the selected reports acted on", permissions=["handle"])
-    def act_on(self, request: AuthedRequest, queryset: Any) -> None:
+    def act_on(self, request: AuthedRequest, queryset: QuerySet[Report]) -> None:
         self.handle_many(request, queryset, Report.Status.ACTED)
 
     def get_urls(self) -> list[URLPattern]:
@@ -316,8 +320,10 @@ class ReportAdmin(ReadOnlyAdmin[Report]):
         refuse_unless(self.has_handle_permission(request))
         report = get_object_or_404(Report, pk=object_id)
 
-        def run(data: dict[str, Any]) -> str:
-            moderation.handle_report(report, request.user, data["status"], data["resolution"])
+        def run(data: dict[str, object]) -> str:
+            moderation.handle_report(
+                report, request.user, cast(str, data["status"]), cast(str, data["resolution"])
+            )
             return f"Report {report.pk}: {report.get_status_display().lower()}."
 
         return moderation_page(
@@ -331,7 +337,11 @@ class ReportAdmin(ReadOnlyAdmin[Report]):
         )
 
     def change_view(
-        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, object] | None = None,
     ) -> HttpResponse:
         report = Report.objects.filter(pk=object_id).first()
         extra = dict(extra_context or {})

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.template import engines
 from django.utils.html import format_html
 from markupsafe import Markup
 
-from accounts.models import DELETED_BAKER
+from accounts.models import DELETED_BAKER, User, signed_in
 from games import services
-from games.access import signed_in
 from games.boards.changes import Inputs, fingerprint, inputs
 from games.boards.jinja import BoardVars, url
 from games.boards.shared import TableAt, read, render_plain, render_region
@@ -32,7 +31,9 @@ PLAYING_REGIONS = ("resign", "rematch")
 NOTICES_SHOWN = 4
 
 
-def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[str, Any]:
+def board_context(
+    game: Game, user: User | AnonymousUser, table: TableAt | None = None
+) -> dict[str, object]:
     """Everything a board template needs for this user, built from their seat's view only.
 
     `table`: the seats and state already read for this game row (shared.table_at), else read here.
@@ -91,7 +92,7 @@ def board_context(game: Game, user: Any, table: TableAt | None = None) -> dict[s
     return ctx
 
 
-def kept_out(game: Game, user: Any, table: TableAt, me: Seat | None) -> str:
+def kept_out(game: Game, user: User | AnonymousUser, table: TableAt, me: Seat | None) -> str:
     """Why a block keeps this viewer from the open table's free seats ("" if none does; asked
     only of a signed-in viewer without a seat while one is free, and read once per version for
     all of them: see shared.Blocks)."""
@@ -102,7 +103,7 @@ def kept_out(game: Game, user: Any, table: TableAt, me: Seat | None) -> str:
     return table.kept_out().why(user.pk)
 
 
-def rematch_context(game: Game, me: Seat | None) -> dict[str, Any] | None:
+def rematch_context(game: Game, me: Seat | None) -> dict[str, object] | None:
     """What a finished game's "Play again" panel shows this viewer (None: nothing to show)."""
     if game.status != Game.Status.OVER:
         return None
@@ -159,7 +160,7 @@ def seen_words(at: datetime | None, here: str, seat: Seat) -> str:
     return clocks.day_words(at)
 
 
-def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, Any]:
+def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, object]:
     """Who sits where, who is here, whom the table waits for, the clocks, the watchers, notices."""
     engine = game.spec.engine
     running = game.status == Game.Status.RUNNING
@@ -233,14 +234,14 @@ def region_template(game: Game, name: str) -> str:
 
 
 def render_parts(
-    game: Game, ctx: Mapping[str, Any], names: Iterable[str], request: HttpRequest | None = None
+    game: Game, ctx: Mapping[str, object], names: Iterable[str], request: HttpRequest | None = None
 ) -> dict[str, str]:
     """These regions of the board, each as the HTML that sits in the board and is swapped alone
     (with a request, as a page draws them: with its CSRF token)."""
     return {name: render_page_part(region_template(game, name), ctx, request) for name in names}
 
 
-def render_page_part(template: str, ctx: Mapping[str, Any], request: HttpRequest | None) -> str:
+def render_page_part(template: str, ctx: Mapping[str, object], request: HttpRequest | None) -> str:
     """A board template as a page or an HTTP answer draws it (with a request: its CSRF token), or
     as a socket does (without one)."""
     if request is None:
@@ -248,20 +249,23 @@ def render_page_part(template: str, ctx: Mapping[str, Any], request: HttpRequest
     return Markup(engines["boards"].get_template(template).render(dict(ctx), request))
 
 
-def board_html(game: Game, ctx: Mapping[str, Any], parts: Mapping[str, str]) -> str:
+def board_html(game: Game, ctx: Mapping[str, object], parts: Mapping[str, str]) -> str:
     """The whole board (#board) around its rendered regions."""
     return render_plain("games/_board.html", {**ctx, "parts": list(parts.values())})
 
 
 def render_board(
-    game: Game, user: Any, request: HttpRequest | None = None, table: TableAt | None = None
+    game: Game,
+    user: User | AnonymousUser,
+    request: HttpRequest | None = None,
+    table: TableAt | None = None,
 ) -> str:
     """The whole board (#board) for this user (`table`: as board_context)."""
     ctx = board_context(game, user, table)
     return board_html(game, ctx, render_parts(game, ctx, region_names(game), request))
 
 
-def render_regions(game: Game, user: Any) -> dict[str, str]:
+def render_regions(game: Game, user: User | AnonymousUser) -> dict[str, str]:
     """Each region of the board by name, as a push swaps it in."""
     ctx = board_context(game, user)
     return render_parts(game, ctx, region_names(game))
@@ -272,18 +276,18 @@ def render_regions(game: Game, user: Any) -> dict[str, str]:
 Sent = dict[str, tuple[int, int | None]]
 
 
-def region_prints(game: Game, ctx: Mapping[str, Any]) -> dict[str, int]:
+def region_prints(game: Game, ctx: Mapping[str, object]) -> dict[str, int]:
     """Each region's fingerprint for this viewer (what it shows, hashed; see changes.py)."""
     return {name: fingerprint(ctx, region_template(game, name)) for name in region_names(game)}
 
 
-def region_inputs(game: Game, ctx: Mapping[str, Any]) -> dict[str, Inputs]:
+def region_inputs(game: Game, ctx: Mapping[str, object]) -> dict[str, Inputs]:
     """What each region shows this viewer: the plain values its template reads (changes.py)."""
     return {name: inputs(ctx, region_template(game, name)) for name in region_names(game)}
 
 
 def render_shared(
-    game: Game, ctx: Mapping[str, Any], seen: Mapping[str, Inputs], names: Iterable[str]
+    game: Game, ctx: Mapping[str, object], seen: Mapping[str, Inputs], names: Iterable[str]
 ) -> dict[str, str]:
     """These regions for one viewer; one that shows another viewer of this table the very same
     thing at this version was rendered once for both (shared.render_region)."""
@@ -293,7 +297,7 @@ def render_shared(
 
 
 def render_changed(
-    game: Game, user: Any, before: Sent, table: TableAt | None = None
+    game: Game, user: User | AnonymousUser, before: Sent, table: TableAt | None = None
 ) -> tuple[dict[str, str], Sent]:
     """The regions that changed since `before`, rendered, and what to keep now.
 
@@ -314,7 +318,7 @@ def render_changed(
 
 
 def render_diff(
-    game: Game, user: Any, before: Sent, base: int, table: TableAt | None = None
+    game: Game, user: User | AnonymousUser, before: Sent, base: int, table: TableAt | None = None
 ) -> tuple[str, Sent]:
     """The changed regions as one message, led by the version they lead from (`base`) and to.
 
@@ -341,7 +345,9 @@ def diff_marker(base: int, version: int) -> str:
     )
 
 
-def render_whole(game: Game, user: Any, table: TableAt | None = None) -> tuple[str, Sent]:
+def render_whole(
+    game: Game, user: User | AnonymousUser, table: TableAt | None = None
+) -> tuple[str, Sent]:
     """The whole board, and what a socket keeps of each region, from one rendering."""
     ctx = board_context(game, user, table)
     seen = region_inputs(game, ctx)

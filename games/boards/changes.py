@@ -154,7 +154,7 @@ class Inputs:
         )
 
 
-def read_groups(get: Callable[[str, Any], Any], groups: Groups) -> tuple[Hashable, ...]:
+def read_groups(get: Callable[[str, object], object], groups: Groups) -> tuple[Hashable, ...]:
     """The plain values a template reads, a group per first name (`get`: the context's lookup
     of a name). The paths under a name missing from the context are all missing: one MISSING."""
     values: list[Hashable] = []
@@ -170,12 +170,12 @@ def read_groups(get: Callable[[str, Any], Any], groups: Groups) -> tuple[Hashabl
     return tuple(values)
 
 
-def inputs(context: Mapping[str, Any], template_name: str) -> Inputs:
+def inputs(context: Mapping[str, object], template_name: str) -> Inputs:
     """Everything a region would show to this viewer (each path looked up: a region reads a
     few things of the engine's whole view, which moves on every move)."""
     return Inputs(read_groups(context.get, region_groups(template_name)))
 
 
-def fingerprint(context: Mapping[str, Any], template_name: str) -> int:
+def fingerprint(context: Mapping[str, object], template_name: str) -> int:
     """The hash of everything a region would show to this viewer."""
     return inputs(context, template_name).print

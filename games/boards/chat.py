@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from accounts.models import Block, User
+from accounts.models import Block, User, signed_in
 from games.models import ChatMessage, Game, Mute, Seat
 from games.services.chat import closed_because, may_read, may_write, seated_person
 
 SHOWN = 50  # the newest lines a screen shows
 
 
-def muted_by(user: Any) -> list[User]:
+def muted_by(user: User | AnonymousUser) -> list[User]:
     """The people this user has muted."""
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return []
     ids = Mute.objects.filter(user=user).values("muted_id")
     return list(User.objects.filter(pk__in=ids).order_by("username"))
 
 
-def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict[str, Any]:
+def chat_context(
+    game: Game, user: User | AnonymousUser, seats: list[Seat] | None = None
+) -> dict[str, object]:
     """What the chat panel shows this viewer (`readable` False: no chat for them at all).
 
     `seats`: the table's seats with their users, when already read.
@@ -36,7 +38,7 @@ def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
     lines = ChatMessage.objects.filter(game=game, hidden=False).exclude(
         author__in=[m.pk for m in muted]
     )
-    if getattr(user, "is_authenticated", False):
+    if signed_in(user):
         lines = lines.exclude(author__in=Block.objects.filter(blocker=user).values("blocked_id"))
     lines = lines.select_related("author").order_by("-created_at", "-pk")[:SHOWN]
     return {
@@ -52,7 +54,7 @@ def chat_context(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
     }
 
 
-def render_chat_log(game: Game, user: Any, seats: list[Seat] | None = None) -> str:
+def render_chat_log(game: Game, user: User | AnonymousUser, seats: list[Seat] | None = None) -> str:
     """The #chat-log element for this viewer, or "" when they may not read the chat."""
     ctx = chat_context(game, user, seats)
     if not ctx["readable"]:
@@ -60,7 +62,7 @@ def render_chat_log(game: Game, user: Any, seats: list[Seat] | None = None) -> s
     return render_to_string("games/_chat_log.html", ctx)
 
 
-def render_chat_panel(game: Game, user: Any, request: Any) -> str:
+def render_chat_panel(game: Game, user: User | AnonymousUser, request: HttpRequest | None) -> str:
     """The whole chat panel (#chat) for this viewer, hidden when they may not read it."""
     ctx = {"game": game, "chat": chat_context(game, user), "user": user}
     return render_to_string("games/_chat.html", ctx, request)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sized
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, SupportsFloat, cast
 
 import jinja2
 from django.template import engines
@@ -43,7 +43,7 @@ class BoardEnvironment(jinja2.Environment):
         super().__init__(**options)
         self.compiled: dict[str, jinja2.Template] = {}
 
-    def getattr(self, obj: Any, attribute: str) -> Any:
+    def getattr(self, obj: object, attribute: str) -> object:
         if type(obj) is dict:
             try:
                 return obj[attribute]
@@ -60,13 +60,13 @@ class BoardEnvironment(jinja2.Environment):
         return found
 
 
-class BoardVars(dict[str, Any]):
+class BoardVars(dict[str, object]):
     """A board's context with the environment's globals already in it, made once per viewer, so
     each template rendered with it is handed it as it is instead of a merged copy. No board
     context key is a global's name (tests/boards/test_shared_renders.py)."""
 
     @classmethod
-    def of(cls, values: Mapping[str, Any]) -> BoardVars:
+    def of(cls, values: Mapping[str, object]) -> BoardVars:
         """These values over the boards' globals."""
         merged = cls(board_environment().globals)
         merged.update(values)
@@ -80,17 +80,17 @@ def static(path: str) -> str:
     return static_url(path)
 
 
-def url(name: str, *args: Any) -> str:
+def url(name: str, *args: object) -> str:
     """A URL by its name and arguments, as {% url %} gives it."""
     return _url(get_script_prefix(), name, args)
 
 
 @lru_cache(maxsize=4096)
-def _url(prefix: str, name: str, args: tuple[Any, ...]) -> str:
+def _url(prefix: str, name: str, args: tuple[object, ...]) -> str:
     return reverse(name, args=args)
 
 
-def token(t: Mapping[str, Any], size: int = 20) -> SafeString:
+def token(t: Mapping[str, object], size: int = 20) -> SafeString:
     """A Cakehalla ingredient token `t` (its name, art and label) as an image `size` pixels
     square: a board shows dozens, each drawn once per process."""
     return token_image(str(t["name"]), str(t["art"]), str(t["label"]), int(size))
@@ -109,22 +109,22 @@ def token_image(name: str, art: str, label: str, size: int) -> SafeString:
     )
 
 
-def pluralize(value: Any, suffix: str = "s") -> str:
+def pluralize(value: object, suffix: str = "s") -> str:
     """ "s" unless the count (a number, or a sized value's length) is one, as Django's filter;
     "y,ies" gives the singular and the plural ending."""
     singular, _, plural = suffix.rpartition(",")
     if isinstance(value, Sized) and not isinstance(value, str):
-        count: Any = len(value)
+        count: object = len(value)
     else:
         count = value
     try:
-        one = float(count) == 1
+        one = float(cast("SupportsFloat | str", count)) == 1  # or TypeError, ValueError
     except (TypeError, ValueError):
         return ""
     return singular if one else plural
 
 
-def floatformat(value: Any, places: int = -1) -> str:
+def floatformat(value: object, places: int = -1) -> str:
     """A number with `places` decimals (a negative count: only if it has a fraction), as
     Django's filter."""
     from django.template.defaultfilters import floatformat as django_floatformat
@@ -132,7 +132,7 @@ def floatformat(value: Any, places: int = -1) -> str:
     return str(django_floatformat(value, places))
 
 
-def capfirst(value: Any) -> str:
+def capfirst(value: object) -> str:
     """The text with its first letter a capital (the rest untouched, unlike `capitalize`)."""
     text = str(value)
     return text[:1].upper() + text[1:]
@@ -141,7 +141,7 @@ def capfirst(value: Any) -> str:
 def piece_renderer(env: BoardEnvironment) -> Callable[..., Markup]:
     """The `piece` global of this environment (see the module's docstring)."""
 
-    def piece(template: str, /, **values: Any) -> Markup:
+    def piece(template: str, /, **values: object) -> Markup:
         seen = written(values)
         if seen is None:
             seen = plain(values)
@@ -161,7 +161,7 @@ def board_environment() -> BoardEnvironment:
     return env
 
 
-def render_template(template: jinja2.Template, context: Mapping[str, Any]) -> Markup:
+def render_template(template: jinja2.Template, context: Mapping[str, object]) -> Markup:
     """A compiled template rendered with this context and the environment's globals (BoardVars
     as they are; anything else merged once, not twice as Template.render does), as HTML that
     neither language escapes again."""

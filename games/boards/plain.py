@@ -39,7 +39,7 @@ OPAQUE = Tag("opaque")  # (OPAQUE, n): a value that cannot be compared, equal to
 WRITTEN = Tag("written")  # (WRITTEN, bytes): a dict, list or tuple of plain builtins (see plain)
 
 
-def written(value: Any) -> Hashable | None:
+def written(value: Any) -> Hashable | None:  # anything: marshal decides
     """A value made of exact builtins only (str, int, bool, float, None, dict, list, tuple, set)
     as its marshal bytes, else None.
 
@@ -58,7 +58,7 @@ def opaque() -> Hashable:
     return (OPAQUE, next(_opaque))
 
 
-def plain(value: Any) -> Hashable:
+def plain(value: object) -> Hashable:
     """A hashable stand-in, equal for two values only if they render alike.
 
     The class is part of every form but plain str, int and list (so `1`, `1.0`, `True`, a safe
@@ -68,7 +68,7 @@ def plain(value: Any) -> Hashable:
     """
     kind = type(value)
     if kind is str or kind is int or value is None or value is MISSING:
-        return cast(Hashable, value)  # str, int, None and MISSING hash as they are
+        return value  # str, int, None and MISSING hash as they are
     if kind is dict or kind is list or kind is tuple:
         form = written(value)
         if form is not None:
@@ -76,7 +76,7 @@ def plain(value: Any) -> Hashable:
     if isinstance(value, AppendOnly):
         return (TYPED, AppendOnly, len(value), plain(value.newest))
     if kind is list:
-        return tuple([plain(v) for v in value])
+        return tuple([plain(v) for v in cast(list[object], value)])
     if isinstance(value, str | int | float):
         return (TYPED, kind, value)
     if isinstance(value, Mapping):
@@ -86,7 +86,7 @@ def plain(value: Any) -> Hashable:
     if isinstance(value, models.Model):
         # A model handed over whole: every plain field (JSON fields are reached by their paths),
         # with its class (so 120 and 120.0, 1 and True stay apart).
-        fields = model_fields(kind)(value)
+        fields = model_fields(type(value))(value)
         try:
             hash(fields)
         except TypeError:
@@ -100,10 +100,10 @@ def plain(value: Any) -> Hashable:
     return (TYPED, kind, repr(value))
 
 
-_model_fields: dict[type[models.Model], Callable[[models.Model], tuple[Any, ...]]] = {}
+_model_fields: dict[type[models.Model], Callable[[models.Model], tuple[object, ...]]] = {}
 
 
-def model_fields(kind: type[models.Model]) -> Callable[[models.Model], tuple[Any, ...]]:
+def model_fields(kind: type[models.Model]) -> Callable[[models.Model], tuple[object, ...]]:
     """What reads a model's plain fields (all but JSON fields) as a tuple (made once a class)."""
     if kind not in _model_fields:
         names = [

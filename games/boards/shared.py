@@ -23,7 +23,6 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from accounts.friends import KeptOut, kept_out
 from games.boards import pieces
@@ -63,7 +62,7 @@ class TableAt:
 
     game: Game
     seats: list[Seat]
-    state: Any
+    state: object  # the engine's (opaque here)
     presence: presence.Presence = presence.NOBODY
     blocks: Blocks = field(default_factory=Blocks, compare=False, repr=False)
 
@@ -153,7 +152,7 @@ def read(game: Game, known: TableAt | None = None) -> TableAt:
     return TableAt(game, seats, state, seen)
 
 
-def remember(game: Game, seats: list[Seat], state: Any) -> None:
+def remember(game: Game, seats: list[Seat], state: object) -> None:
     """A version this process just stored (the `stored` event): kept for the table's sockets
     here, with the presence they last read, so none of them reads it back. Only for a table whose
     sockets this process serves, and whose presence is fresh enough to keep (see read)."""
@@ -165,7 +164,9 @@ def remember(game: Game, seats: list[Seat], state: Any) -> None:
     keep(TableAt(copy.copy(game), [copy.copy(s) for s in seats], state, known.presence))
 
 
-def on_stored(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
+def on_stored(
+    sender: object, game: Game, seats: list[Seat], state: object, **kwargs: object
+) -> None:
     """The `stored` event (games/events.py, wired in games/wiring.py): remember the version."""
     remember(game, seats, state)
 
@@ -209,7 +210,7 @@ def forget_all() -> None:
     pieces.forget_all()
 
 
-def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, Any]) -> str:
+def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, object]) -> str:
     """A region of this game at its version, for a viewer to whom it shows `seen` (the plain
     values its template reads in `context`): rendered once per process for all such viewers."""
     key = (template, seen)
@@ -232,6 +233,6 @@ def render_region(game: Game, template: str, seen: Hashable, context: Mapping[st
     return html
 
 
-def render_plain(template: str, context: Mapping[str, Any]) -> str:
+def render_plain(template: str, context: Mapping[str, object]) -> str:
     """A board template rendered for a socket (no request: no CSRF token, nothing of a session)."""
     return render_template(board_environment().template(template), context)

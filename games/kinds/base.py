@@ -12,19 +12,19 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar, cast
 
 # A game's own engine state, view and action (the engines' shapes); a kind names them once.
 StateT = TypeVar("StateT")
-ViewT = TypeVar("ViewT", bound=Mapping[str, Any])
-ActionT = TypeVar("ActionT", bound=Mapping[str, Any])
+ViewT = TypeVar("ViewT", bound=Mapping[str, object])
+ActionT = TypeVar("ActionT", bound=Mapping[str, object])
 # The same, as a protocol reads them (a view and a legal action only ever come out of an engine).
 S = TypeVar("S")
-V_co = TypeVar("V_co", bound=Mapping[str, Any], covariant=True)
-V_contra = TypeVar("V_contra", bound=Mapping[str, Any], contravariant=True)
-A = TypeVar("A", bound=Mapping[str, Any])
+V_co = TypeVar("V_co", bound=Mapping[str, object], covariant=True)
+V_contra = TypeVar("V_contra", bound=Mapping[str, object], contravariant=True)
+A = TypeVar("A", bound=Mapping[str, object])
 # What a finished game adds to its kind's stats counters: (chart, key) -> count.
 Facts = Counter[tuple[str, str]]
 # The stats counters of one kind, read back: chart -> key -> count.
@@ -53,6 +53,13 @@ class SeatRow(Protocol):
     def user(self) -> PersonRow: ...
 
 
+class Hand(TypedDict):
+    """A seat's hidden hand as a replay shows it: whose, and its cards as its owner saw them."""
+
+    player: str
+    cards: Sequence[Mapping[str, object]]
+
+
 class GameRow(Protocol):
     """A table as the kinds read it (games.models.Game)."""
 
@@ -60,7 +67,7 @@ class GameRow(Protocol):
     def spec(self) -> AnyKind: ...
 
 
-class AppendOnly(list[Any]):
+class AppendOnly(list[object]):
     """A list that only ever grows at one end (a game's log): its length and its newest item
     tell it apart, so a region's fingerprint (games/boards/changes.py) costs the same for three
     entries or three hundred.
@@ -68,7 +75,7 @@ class AppendOnly(list[Any]):
     Only for a list every viewer sees alike (a public log): viewers with equal fingerprints share
     one render, and this fingerprint does not look at the older items."""
 
-    def __init__(self, items: Any, newest: Any) -> None:
+    def __init__(self, items: Iterable[object], newest: object) -> None:
         super().__init__(items)
         self.newest = newest
 
@@ -107,9 +114,9 @@ class Engine(Protocol[S, V_co, A]):
 
     def is_over(self, state: S) -> bool: ...
 
-    def result(self, state: S) -> Mapping[str, Any]: ...
+    def result(self, state: S) -> Mapping[str, object]: ...
 
-    def dump(self, state: S) -> Mapping[str, Any]: ...
+    def dump(self, state: S) -> Mapping[str, object]: ...
 
     # A snapshot as the database hands it back: JSON of dump's shape, whatever its static type.
     def load(self, data: Any) -> S: ...
@@ -144,7 +151,7 @@ class Press:
 class Scripted:
     """One of the learner's moves in a lesson's planned path, and one sentence of why."""
 
-    action: Mapping[str, Any]
+    action: Mapping[str, object]
     why: str
 
 
@@ -165,7 +172,7 @@ class Lesson:
     # While a round's results wait to be closed: one sentence about them.
     round_scored: str
     # The board's taps that make an action of this kind, in order (one for a one-tap move).
-    control: Callable[[Mapping[str, Any]], tuple[Press, ...]]
+    control: Callable[[Mapping[str, object]], tuple[Press, ...]]
     # The results on the board, and the control that closes a round's results.
     results_control: str
     close_control: str
@@ -258,7 +265,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         """The options a game gets when none are chosen."""
         return {o.name: o.default for o in self.options}
 
-    def option_labels(self, chosen: Mapping[str, Any]) -> list[str]:
+    def option_labels(self, chosen: Mapping[str, str]) -> list[str]:
         """The chosen options in words ("Passing: Alternate")."""
         out = []
         for option in self.options:
@@ -292,7 +299,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         legal: list[ActionT],
         me: SeatRow | None,
         seats: Sequence[SeatRow],
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Template context of the board for one viewer, from their own view only."""
 
     def advise(self, view: ViewT, action: ActionT) -> tuple[str, str]:
@@ -302,7 +309,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
             "The strongest bot scores it highest from what you can see."
         )
 
-    def rules_context(self) -> dict[str, Any]:
+    def rules_context(self) -> dict[str, object]:
         """What the game's How to play page reads from its engine's own tables (none here)."""
         return {}
 
@@ -310,9 +317,9 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         """How many rounds of results this seat's view has shown so far (0 for games without)."""
         return 0
 
-    def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
+    def seat_results(self, result: Mapping[str, object], position: int) -> dict[str, object]:
         """What a seat keeps of the final result (its own slice of each per-seat list)."""
-        count = len(result["scores"])
+        count = len(cast(list[object], result["scores"]))
         return {
             key: value[position]
             for key, value in result.items()
@@ -325,12 +332,12 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         """A turn position (1 acts first) in words, as the win-rate chart labels it."""
         return f"{ordinal(turn)} to play"
 
-    def stat_facts(self, view: ViewT, result: Mapping[str, Any]) -> Facts:
+    def stat_facts(self, view: ViewT, result: Mapping[str, object]) -> Facts:
         """What a finished game adds to this game's own charts, from the spectator's final view
         and the result (every game's size, scores and wins by seat are counted anyway)."""
         return Counter()
 
-    def stat_charts(self, counts: Counts) -> dict[str, Any]:
+    def stat_charts(self, counts: Counts) -> dict[str, object]:
         """This game's own charts (`own` in stats_template), drawn from its counters."""
         return {}
 
@@ -340,7 +347,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         """What a replay shows of the table at a state: the spectator's view unless told more."""
         return self.engine.view(state, None)
 
-    def hidden_hands(self, state: StateT, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: StateT, seats: Sequence[SeatRow]) -> list[Hand]:
         """Every seat's hidden hand at this state ({"player", "cards"}), [] for games without."""
         return []
 
@@ -362,6 +369,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
 # A kind whose game the reader does not know (the catalog's, a table's): its state, views and
 # actions pass between its own engine and kind only, opaque to the shared code in between.
 AnyKind = GameKind[Any, Any, Any]
+AnyEngine = Engine[Any, Any, Any]  # a kind's engine, read as above
 
 
 def ordinal(n: int) -> str:

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import cast
 
 from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import (
@@ -39,7 +39,7 @@ from channels_redis.pubsub import (
 )
 from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
 from redis.asyncio.client import PubSub
-from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.connection import AbstractConnection, Connection
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -51,7 +51,7 @@ CHECKED_AGAINST = {"channels-redis": "4.3.0", "redis": "8.1.0"}
 
 LOST = "lost"  # a shard's subscriptions broke: what was published to them meanwhile is gone
 BACK = "back"  # they are made again: what is published from now on arrives
-Listener = Callable[[Any, str, str], None]  # (the layer, LOST or BACK, why)
+Listener = Callable[["HealingPubSubLayer", str, str], None]  # (the layer, LOST or BACK, why)
 
 
 class CancellableWrites(AbstractConnection):
@@ -78,11 +78,13 @@ class CancellableWrites(AbstractConnection):
 _cancellable: dict[type[AbstractConnection], type[AbstractConnection]] = {}
 
 
-def cancellable_pool(pool_class: type[ConnectionPool], host: dict[str, Any]) -> Any:
+def cancellable_pool(
+    pool_class: type[ConnectionPool], host: Mapping[str, object]
+) -> ConnectionPool:
     """A redis-py pool of this class for one Redis host (its address and connection options),
     whose connections have cancellable writes."""
     options = dict(host)
-    pool = pool_class.from_url(options.pop("address"), **options)
+    pool = pool_class.from_url(cast(str, options.pop("address")), **options)
     pool.connection_class = cancellable(pool.connection_class)
     return pool
 
@@ -107,14 +109,14 @@ class LostReceives:
     resyncs), and the socket's other work ends as usual.
     """
 
-    async def receive(self, channel: str) -> dict[str, Any]:
+    async def receive(self, channel: str) -> dict[str, object]:
         try:
             return await self.redis_receive(channel)
         except RedisError as error:
             await asyncio.sleep(LOST_PAUSE)
             return {"type": "layer.lost", "error": str(error)}
 
-    async def redis_receive(self, channel: str) -> dict[str, Any]:
+    async def redis_receive(self, channel: str) -> dict[str, object]:
         """channels-redis's own receive of the channel's next message."""
         raise NotImplementedError
 
@@ -123,11 +125,11 @@ class WaitingPoolLayer(LostReceives, RedisChannelLayer):  # type: ignore[misc]  
     """channels-redis's layer; each host's pool waits for a free connection when all are busy,
     its connections never swallow a cancellation, and a failed receive is told (LostReceives)."""
 
-    async def redis_receive(self, channel: str) -> dict[str, Any]:
-        message: dict[str, Any] = await RedisChannelLayer.receive(self, channel)
+    async def redis_receive(self, channel: str) -> dict[str, object]:
+        message: dict[str, object] = await RedisChannelLayer.receive(self, channel)
         return message
 
-    def create_pool(self, index: int) -> Any:
+    def create_pool(self, index: int) -> ConnectionPool:
         if "address" not in self.hosts[index]:
             raise ValueError("Give each Redis host as an address (redis://host:port/db).")
         return cancellable_pool(BlockingConnectionPool, self.hosts[index])
@@ -137,12 +139,12 @@ class HealingPubSubLayer(LostReceives, RedisPubSubChannelLayer):  # type: ignore
     """channels-redis's pub/sub layer that tells its listeners when a shard's subscriptions broke
     and when they are back, and whose connections retry a command once on a fresh connection."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.listeners: list[Listener] = []
 
-    async def redis_receive(self, channel: str) -> dict[str, Any]:
-        message: dict[str, Any] = await self._get_layer().receive(channel)  # the loop's layer
+    async def redis_receive(self, channel: str) -> dict[str, object]:
+        message: dict[str, object] = await self._get_layer().receive(channel)  # the loop's layer
         return message
 
     def listen(self, listener: Listener) -> None:
@@ -167,7 +169,7 @@ class NoticedPubSub(PubSub):
 
     shard: HealingShard
 
-    async def on_connect(self, connection: Any) -> None:
+    async def on_connect(self, connection: Connection) -> None:
         await super().on_connect(connection)  # SUBSCRIBE again to every channel it had
         self.shard.back()
 
@@ -182,7 +184,7 @@ class HealingShard(RedisSingleShardConnection):  # type: ignore[misc]  # no stub
 
     _redis: Redis | None
 
-    def __init__(self, host: dict[str, Any], layer: RedisPubSubLoopLayer) -> None:
+    def __init__(self, host: dict[str, object], layer: RedisPubSubLoopLayer) -> None:
         super().__init__(host, layer)
         self.down = False
         self.unsubscribing: asyncio.Task[None] | None = None

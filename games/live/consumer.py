@@ -12,7 +12,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -20,6 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 from redis.exceptions import RedisError
 
+from accounts.models import signed_in
 from games import outages
 from games.access import invited_to
 from games.boards import Sent, board_message, shared
@@ -141,7 +142,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             except (RedisError, OSError) as error:
                 logger.warning("Channel layer down, %s kept a closed socket: %s", group, error)
 
-    async def layer_lost(self, event: dict[str, Any]) -> None:
+    async def layer_lost(self, event: dict[str, object]) -> None:
         """The channel layer went away (its receive failed, games/live/channel_layer.py, or its
         subscriptions broke, live.layer_watch): close (not for good) so the page reconnects and
         resyncs."""
@@ -159,7 +160,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         """Redis lost its keys, and with them this socket's groups (games/live/layer_watch.py)."""
         await self.dispatch({"type": "layer.rejoin"})
 
-    async def layer_rejoin(self, event: dict[str, Any]) -> None:
+    async def layer_rejoin(self, event: dict[str, object]) -> None:
         """Join the groups again, then send what changed since the last push."""
         if self.closed:
             return
@@ -215,7 +216,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             if self.closed:
                 return
             user = self.scope["user"]
-            session = self.session if getattr(user, "is_authenticated", False) else None
+            session = self.session if signed_in(user) else None
             push = await off_loop(work)(self.game_id, user, session, fields, self.shown())
             await self.sent(push)
 
@@ -233,7 +234,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         self.pending = None
         await self.dispatch({"type": "resync.due"})
 
-    async def resync_due(self, event: dict[str, Any]) -> None:
+    async def resync_due(self, event: dict[str, object]) -> None:
         """The coalesced resync's second has passed."""
         await self.resync()
 
@@ -242,7 +243,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         self.last_resync = now()
         await self.refresh(whole=True)
 
-    async def chat_changed(self, event: dict[str, Any]) -> None:
+    async def chat_changed(self, event: dict[str, object]) -> None:
         """A chat line came or was hidden, or this person muted someone: redraw the chat."""
         if event.get("game") == self.game_id:
             await self.send_chat()
@@ -258,38 +259,38 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         elif html:
             await self.send_html(html)
 
-    async def notices_changed(self, event: dict[str, Any]) -> None:
+    async def notices_changed(self, event: dict[str, object]) -> None:
         """This person's notifications changed: send the menu's inbox link with its badge."""
         if not self.closed:
             html = await off_loop(badge_html)(self.scope["user"])
             if html:
                 await self.send_html(html)
 
-    async def page_go(self, event: dict[str, Any]) -> None:
+    async def page_go(self, event: dict[str, object]) -> None:
         """This person was seated at another table (groups.go_to): the page goes there."""
         html = go_html(event.get("url"))
         if html and event.get("url") != reverse("games:table", args=[self.game_id]):
             await self.send_html(html)
 
-    async def game_updated(self, event: dict[str, Any]) -> None:
+    async def game_updated(self, event: dict[str, object]) -> None:
         """A new version was committed: render and send what changed for this user."""
         version = event.get("version", 0)
         if isinstance(version, int) and version > self.version:
             await self.refresh(whole=False, version=version)
 
-    async def presence_changed(self, event: dict[str, Any]) -> None:
+    async def presence_changed(self, event: dict[str, object]) -> None:
         """Someone came or went (or went away): redraw what changed, reading presence anew."""
         stamp = event.get("stamp")
         if isinstance(stamp, float):
             await self.refresh(whole=False, stamp=stamp)
 
-    async def session_ended(self, event: dict[str, Any]) -> None:
+    async def session_ended(self, event: dict[str, object]) -> None:
         """This person logged out: close the sockets of that session."""
         if self.session is not None and event.get("session") == session_digest(self.session.key):
             self.session.forget()
             await self.end(SESSION_ENDED)
 
-    async def session_check(self, event: dict[str, Any]) -> None:
+    async def session_check(self, event: dict[str, object]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
         if self.session is not None and not await off_loop(self.session.alive)(recheck=True):
             await self.end(SESSION_ENDED)
@@ -342,7 +343,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         except Disconnected:
             self.closed = True
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
+    async def dispatch(self, message: dict[str, object]) -> None:
         """Handle a message, without Channels' trip to the process's one sync thread first.
 
         Channels' own dispatch awaits aclose_old_connections before every handler: a hop to the
@@ -361,7 +362,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             outages.away(error)
             await self.database_away(message)
 
-    async def database_away(self, message: dict[str, Any]) -> None:
+    async def database_away(self, message: dict[str, object]) -> None:
         """The database went away while this socket handled `message` (games/outages.py): the
         socket stays open. A move is told in words that it was not taken (the page takes taps
         again); a push is tried again as a whole board a little later, until the database is
@@ -373,7 +374,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             await self.end(DATABASE_AWAY)
         elif kind == "websocket.disconnect" or self.closed:
             return  # the socket's presence row goes stale and counts as closed
-        elif kind == "websocket.receive" and is_move(message.get("text")):
+        elif kind == "websocket.receive" and is_move(cast("str | None", message.get("text"))):
             await self.send_html(board_message(outages.WORDS))
         elif self.pending is None:
             self.pending = asyncio.ensure_future(self.resync_later(DATABASE_RETRY))

@@ -24,8 +24,9 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Coroutine
-from typing import Any, Protocol
+from typing import Protocol, TypeGuard
 
+from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from games.live.channel_layer import BACK, LOST, HealingPubSubLayer
@@ -40,31 +41,44 @@ class Rejoining(Protocol):
     """A socket that can join its groups again and catch up, or close for its page to reconnect
     (games.live.consumer.GameConsumer)."""
 
-    channel_layer: Any
+    channel_layer: object
 
     async def rejoin(self) -> None: ...
 
     async def lose(self, why: str) -> None: ...
 
 
-_sockets: weakref.WeakKeyDictionary[Any, asyncio.AbstractEventLoop] = weakref.WeakKeyDictionary()
-_watchers: dict[int, tuple[Any, asyncio.Task[None]]] = {}
+class RedisLayer(Protocol):
+    """channels-redis's core layer as the watch reads it: its hosts' connections, its keys'
+    prefixes."""
+
+    ring_size: int
+    prefix: str
+    client_prefix: str
+
+    def connection(self, index: int) -> Redis: ...
+
+
+_sockets: weakref.WeakKeyDictionary[Rejoining, asyncio.AbstractEventLoop] = (
+    weakref.WeakKeyDictionary()
+)
+_watchers: dict[int, tuple[RedisLayer, asyncio.Task[None]]] = {}
 _healing: set[asyncio.Task[None]] = set()  # held until done (the loop holds tasks weakly)
 
 
-def soon(work: Coroutine[Any, Any, None]) -> None:
+def soon(work: Coroutine[object, None, None]) -> None:
     """Run this in its own task on the running loop."""
     task = asyncio.get_running_loop().create_task(work)
     _healing.add(task)
     task.add_done_callback(_healing.discard)
 
 
-def is_redis(layer: Any) -> bool:
+def is_redis(layer: object) -> TypeGuard[RedisLayer]:
     """Whether this channel layer keeps its groups in Redis (channels-redis's core layer)."""
     return not telling(layer) and hasattr(layer, "ring_size") and hasattr(layer, "connection")
 
 
-def telling(layer: Any) -> bool:
+def telling(layer: object) -> TypeGuard[HealingPubSubLayer]:
     """Whether this layer tells when its subscriptions broke and mended (HealingPubSubLayer)."""
     return isinstance(layer, HealingPubSubLayer)
 
@@ -91,7 +105,7 @@ def unwatch(socket: Rejoining) -> None:
     _sockets.pop(socket, None)
 
 
-async def forgot(layer: Any, marker: str) -> bool:
+async def forgot(layer: RedisLayer, marker: str) -> bool:
     """Set the marker on every Redis host; True if any of them had lost it."""
     lost = False
     for index in range(layer.ring_size):
@@ -100,7 +114,7 @@ async def forgot(layer: Any, marker: str) -> bool:
     return lost
 
 
-async def watch_forever(layer: Any) -> None:
+async def watch_forever(layer: RedisLayer) -> None:
     """Every WATCH_SECONDS: if Redis lost its keys since the last look, every socket rejoins."""
     marker = f"{layer.prefix}:alive:{layer.client_prefix}"
     first = True
@@ -116,13 +130,13 @@ async def watch_forever(layer: Any) -> None:
         await asyncio.sleep(WATCH_SECONDS)
 
 
-def sockets_on(layer: Any) -> list[Rejoining]:
+def sockets_on(layer: object) -> list[Rejoining]:
     """This event loop's live sockets on this layer."""
     loop = asyncio.get_running_loop()
     return [s for s, on in list(_sockets.items()) if on is loop and s.channel_layer is layer]
 
 
-def told(layer: Any, state: str, why: str) -> None:
+def told(layer: object, state: str, why: str) -> None:
     """The pub/sub layer lost its subscriptions (every socket closes, its page reconnects) or
     made them again (every socket catches up)."""
     if state == LOST:
@@ -134,7 +148,7 @@ def told(layer: Any, state: str, why: str) -> None:
         soon(rejoin_all(layer, "Redis pub/sub subscribed again"))
 
 
-async def rejoin_all(layer: Any, why: str = "Redis lost its keys (restarted?)") -> None:
+async def rejoin_all(layer: object, why: str = "Redis lost its keys (restarted?)") -> None:
     """Every socket of this process on this layer joins its groups again and catches up."""
     sockets = sockets_on(layer)
     if not sockets:

@@ -5,7 +5,7 @@ socket sends beside a board (the version its own move made, a page sent elsewher
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TypedDict, cast
 
 from django.utils.html import format_html
 
@@ -21,7 +21,15 @@ MAX_FIELDS = 8
 SENT_FORMS = ("play", "close_results")  # the board's forms live.js sends on the socket
 
 
-def page_message(text: str | None) -> dict[str, Any] | None:
+class PageMessage(TypedDict, total=False):
+    """A page's message: a resync request (`version`), or one of its forms (`fields`)."""
+
+    type: str
+    version: int
+    fields: dict[str, str]
+
+
+def page_message(text: str | None) -> PageMessage | None:
     """A well-formed message from the table's page, else None: a resync request (the version it
     shows), or a move or the closing of results (the fields its board form would post, as
     strings)."""
@@ -37,14 +45,14 @@ def page_message(text: str | None) -> dict[str, Any] | None:
         version = message.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             return None
-        return message
+        return cast(PageMessage, message)
     if message.get("type") in SENT_FORMS:
         fields = message.get("fields")
         if not isinstance(fields, dict) or len(fields) > MAX_FIELDS:
             return None
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
             return None
-        return message
+        return cast(PageMessage, message)
     return None
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 
+from accounts.models import User
 from games.access import can_watch, watch_refused
 from games.boards import Sent, render_diff, render_whole, shared
 from games.boards.chat import render_chat_log
@@ -22,7 +23,7 @@ from games.services import clocks, presence, rematch_arrived
 
 
 def load_table(
-    game_id: int, user: Any, invited: list[int]
+    game_id: int, user: User | AnonymousUser, invited: list[int]
 ) -> tuple[TableAt, None] | tuple[None, int]:
     """The table as stored now if this user may watch it, else the close code that says why: one
     read serves the access checks and the first board."""
@@ -39,7 +40,7 @@ def load_table(
     return table, None
 
 
-def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | None:
+def chat_for(game_id: int, user: User | AnonymousUser, session: SocketSession | None) -> str | None:
     """This viewer's chat lines ("" if they may not read it), or None if the session ended."""
     if session is not None and not session.alive():
         return None
@@ -50,7 +51,7 @@ def chat_for(game_id: int, user: Any, session: SocketSession | None) -> str | No
 CAPPED = {presence.AT_A_TABLE: TABS_AT_TABLE, presence.IN_ALL: TABS_IN_ALL}
 
 
-def arrived(table: TableAt, channel: str, user: Any, owner: str) -> TableAt | int:
+def arrived(table: TableAt, channel: str, user: User | AnonymousUser, owner: str) -> TableAt | int:
     """The socket's row written (and announced to the table); the table as just read (or newer),
     with who is at it now, this person included, kept for the table's other sockets here. Or,
     past a cap of its owner's open sockets, the close code that says which."""
@@ -62,7 +63,7 @@ def arrived(table: TableAt, channel: str, user: Any, owner: str) -> TableAt | in
     return table_at(table.game.pk, table.game.version, presence_stamp=time.time())
 
 
-def awaits_arrivals(table: TableAt, user: Any) -> bool:
+def awaits_arrivals(table: TableAt, user: User | AnonymousUser) -> bool:
     """Whether this person coming may start a rematch's first clocks: they sit at a rematch
     dealt within the arrival grace (read from the table as it is, no query)."""
     game = table.game
@@ -110,7 +111,7 @@ class Push:
 
 def pushed(
     game_id: int,
-    user: Any,
+    user: User | AnonymousUser,
     session: SocketSession | None,
     shown: Shown,
     whole: bool,

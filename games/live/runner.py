@@ -30,7 +30,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import ParamSpec, TypeVar
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
@@ -42,8 +42,9 @@ from games.notifications import sweep as notifications
 from games.services.clocks import deadlines
 
 logger = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
 
-ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 
 PUSH_SWEEPS = 3
 """Push sweeps a process runs at once: one held by a slow push service (each push has its own
@@ -141,16 +142,16 @@ class Runner:
         self.busy.add(game_id)
         self.spawn(self.drive(game_id))
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[object, None, None]) -> None:
         """A task on the runner's loop, kept until it ends."""
         assert self.loop is not None
         task = self.loop.create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def in_pool(self, func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    def in_pool(self, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         """The function run in the bots' threads, with Django's connection upkeep around it."""
-        run: Callable[..., Awaitable[Any]] = DatabaseSyncToAsync(
+        run: Callable[P, Awaitable[R]] = DatabaseSyncToAsync(
             func, thread_sensitive=False, executor=self.pool
         )
         return run
@@ -320,22 +321,22 @@ def hint(game_id: int) -> None:
     RUNNER.hint(game_id)
 
 
-def bots_due_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+def bots_due_here(sender: object, game_id: int, **kwargs: object) -> None:
     """The `bots_due` event (games/wiring.py): a committed change may leave a bot to act, or a
     clock to time: look."""
     hint(game_id)
 
 
-def task_queued_here(sender: Any, **kwargs: Any) -> None:
+def task_queued_here(sender: object, **kwargs: object) -> None:
     """django_tasks' task_enqueued (games/wiring.py): a task was queued in this process; its
     mail thread runs it once the queuing commits."""
     transaction.on_commit(RUNNER.hint_tasks, robust=True)
 
 
-def serve(app: ASGIApp) -> ASGIApp:
+def serve(app: outages.ASGIApp) -> outages.ASGIApp:
     """The ASGI application, starting the runner on the server's loop at its first call."""
 
-    async def with_bots(scope: Any, receive: Any, send: Any) -> None:
+    async def with_bots(scope: outages.Scope, receive: outages.Receive, send: outages.Send) -> None:
         RUNNER.start()
         await app(scope, receive, send)
 

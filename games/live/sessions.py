@@ -6,7 +6,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 from django.contrib.auth import (
@@ -16,11 +16,15 @@ from django.contrib.auth import (
     get_user_model,
     load_backend,
 )
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
 from accounts.client_ip import socket_ip
+from accounts.models import User, signed_in
 from games.groups import recheck_sockets, send_to_group, user_group
 from games.services.presence import ADDRESS_OWNER, SESSION_OWNER
 
@@ -40,7 +44,7 @@ def session_digest(session_key: str) -> str:
     return hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
-def auth_hashes(user: Any) -> list[str]:
+def auth_hashes(user: AbstractBaseUser) -> list[str]:
     """The session auth hashes that still log this user in (the secret key and its fallbacks)."""
     return [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
 
@@ -97,15 +101,28 @@ class SocketSession:
 MAX_HELD = 100_000
 
 
-def socket_session(scope: dict[str, Any]) -> SocketSession | None:
+class Scope(TypedDict, total=False):
+    """A socket's ASGI scope as the consumers read it: the handshake's, and what channels'
+    middleware adds (the session, its user, the route's arguments)."""
+
+    type: str
+    headers: list[tuple[bytes, bytes]]
+    client: tuple[str, int] | None
+    query_string: bytes
+    session: SessionBase
+    user: User | AnonymousUser
+    url_route: dict[str, dict[str, str]]
+
+
+def socket_session(scope: Scope) -> SocketSession | None:
     """The logged-in session of a socket's scope (None for an anonymous socket)."""
     user, session = scope.get("user"), scope.get("session")
-    if not getattr(user, "is_authenticated", False) or session is None or not session.session_key:
+    if not signed_in(user) or session is None or not session.session_key:
         return None
-    return SocketSession(session.session_key, user.pk)  # type: ignore[union-attr]
+    return SocketSession(session.session_key, user.pk)
 
 
-def socket_owner(scope: dict[str, Any], session: SocketSession | None) -> str:
+def socket_owner(scope: Scope, session: SocketSession | None) -> str:
     """Whose socket this is, for the caps on open sockets (games.services.presence): its
     logged-in session's digest, or a guest's address's (a guest's session is theirs to make up,
     one for each socket); "" (no cap) for a guest whose address is unknown."""
@@ -119,16 +136,25 @@ def socket_owner(scope: dict[str, Any], session: SocketSession | None) -> str:
     return ADDRESS_OWNER + hashlib.sha256(address.encode()).hexdigest()[:32]
 
 
-def close_on_logout(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+def close_on_logout(
+    sender: object, request: HttpRequest, user: User | None, **kwargs: object
+) -> None:
     """Logging out closes the sockets this session opened (user_logged_out, games/wiring.py)."""
     session_key = request.session.session_key
     if user is not None and session_key:
-        message = {"type": "session.ended", "session": session_digest(session_key)}
+        message: dict[str, object] = {
+            "type": "session.ended",
+            "session": session_digest(session_key),
+        }
         send_to_group(user_group(user.pk), message)
 
 
 def recheck_on_account_change(
-    sender: Any, instance: Any, created: bool, update_fields: Any, **kwargs: Any
+    sender: object,
+    instance: User,
+    created: bool,
+    update_fields: frozenset[str] | None,
+    **kwargs: object,
 ) -> None:
     """A changed account (password, deactivation, a moderator's action) re-checks its sockets
     (post_save of the user model, games/wiring.py), once the change is committed: never while

@@ -6,8 +6,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.models import User
 from games import outages
 from games.boards import board_message
 from games.engines import IllegalAction
@@ -24,7 +27,7 @@ R = TypeVar("R")
 
 def answered(
     game_id: int,
-    user: Any,
+    user: User | AnonymousUser,
     session: SocketSession | None,
     shown: Shown,
     make: Callable[[], R],
@@ -55,7 +58,11 @@ def answered(
 
 
 def played(
-    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
+    game_id: int,
+    user: User | AnonymousUser,
+    session: SocketSession | None,
+    fields: dict[str, str],
+    shown: Shown,
 ) -> Push:
     """A move sent on the socket (see answered). Made, the answer is the version it made
     (#move-made) and this viewer's regions that changed, at once (the table's announcement
@@ -65,13 +72,18 @@ def played(
         push = pushed(game_id, user, None, shown, False, game.version)
         return replace(push, html=move_made(game.version) + push.html)
 
-    return answered(
-        game_id, user, session, shown, lambda: play_posted(game_id, user, fields), made, "A move"
-    )
+    def play() -> Game:
+        return play_posted(game_id, cast(User, user), fields)  # a session's: a signed-in person
+
+    return answered(game_id, user, session, shown, play, made, "A move")
 
 
 def results_closed(
-    game_id: int, user: Any, session: SocketSession | None, fields: dict[str, str], shown: Shown
+    game_id: int,
+    user: User | AnonymousUser,
+    session: SocketSession | None,
+    fields: dict[str, str],
+    shown: Shown,
 ) -> Push:
     """Results closed on the socket (see answered): this viewer's regions that changed at the
     version the close made (the table's announcement brings it to the person's other tabs).
@@ -83,6 +95,6 @@ def results_closed(
         return pushed(game_id, user, None, shown, False, game.version)
 
     def close() -> Game | None:
-        return close_posted(game_id, user, fields)
+        return close_posted(game_id, cast(User, user), fields)  # a session's: signed in
 
     return answered(game_id, user, session, shown, close, closed, "Closing results")

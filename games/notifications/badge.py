@@ -5,19 +5,20 @@ context processor), and sent anew to a person's open sockets when their notifica
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from accounts.models import User, signed_in
 from games.groups import send_to_group, user_group
 from games.notifications.models import Notification
 
 MENU_LINK = "notifications/_menu_link.html"
 
 
-def unread_count(user: Any) -> int:
+def unread_count(user: User) -> int:
     """How many of the person's notifications are unread."""
     return Notification.objects.filter(recipient=user, read_at=None).count()
 
@@ -29,15 +30,15 @@ def badges_changed(user_ids: Iterable[int]) -> None:
         send_to_group(user_group(user_id), {"type": "notices.changed"})
 
 
-def badge_html(user: Any) -> str:
+def badge_html(user: User | AnonymousUser) -> str:
     """The inbox link of the menu for this person (the page swaps it in by its id); "" for
     someone signed out."""
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return ""
     return render_to_string(MENU_LINK, {"inbox_unread": unread_count(user)})
 
 
-def menu(request: HttpRequest) -> dict[str, Any]:
+def menu(request: HttpRequest) -> dict[str, object]:
     """The menu's badge (the unread count, counted only where a page shows it: one query) and
     the key a page subscribes to Web Push with."""
     user = getattr(request, "user", None)

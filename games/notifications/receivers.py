@@ -46,7 +46,7 @@ def quietly(receiver_function: Receiver) -> Receiver:
     tells a lost turn again)."""
 
     @functools.wraps(receiver_function)
-    def run(*args: Any, **kwargs: Any) -> None:
+    def run(*args: Any, **kwargs: object) -> None:
         try:
             receiver_function(*args, **kwargs)
         except Exception:
@@ -57,7 +57,7 @@ def quietly(receiver_function: Receiver) -> Receiver:
 
 @quietly
 def turn_came_here(
-    sender: Any, game_id: int, user_ids: Iterable[int], by: int | None = None, **kwargs: Any
+    sender: object, game_id: int, user_ids: Iterable[int], by: int | None = None, **kwargs: object
 ) -> None:
     """It became these people's move at a turn-based table."""
     game = the_game(game_id)
@@ -66,14 +66,16 @@ def turn_came_here(
 
 
 @quietly
-def stored_here(sender: Any, game: Game, seats: list[Seat], state: Any, **kwargs: Any) -> None:
+def stored_here(
+    sender: object, game: Game, seats: list[Seat], state: object, **kwargs: object
+) -> None:
     """A move was stored: the turns it ended are no longer news."""
     if game.turn_based:
         settle_turns(game, waiting_on(game, seats, state))
 
 
 @quietly
-def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+def game_ended_here(sender: object, game_id: int, **kwargs: object) -> None:
     """A game finished."""
     game = the_game(game_id)
     if game is not None:
@@ -81,7 +83,7 @@ def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
 
 
 @quietly
-def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> None:
+def rematch_offered_here(sender: object, game_id: int, by: int, **kwargs: object) -> None:
     """A rematch was offered (game_id is the new table)."""
     game = the_game(game_id)
     if game is not None:
@@ -90,7 +92,7 @@ def rematch_offered_here(sender: Any, game_id: int, by: int, **kwargs: Any) -> N
 
 @quietly
 def invited_here(
-    sender: Any, game_id: int, by: int, to: int | Iterable[int], **kwargs: Any
+    sender: object, game_id: int, by: int, to: int | Iterable[int], **kwargs: object
 ) -> None:
     """A person (or several) was invited to a table."""
     game = the_game(game_id)
@@ -99,20 +101,20 @@ def invited_here(
 
 
 @quietly
-def friend_asked_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
+def friend_asked_here(sender: object, by: int, to: int, request: int, **kwargs: object) -> None:
     """Someone asked another person to be friends."""
     tell_friend("asked", by, to, request)
 
 
 @quietly
-def friend_accepted_here(sender: Any, by: int, to: int, request: int, **kwargs: Any) -> None:
+def friend_accepted_here(sender: object, by: int, to: int, request: int, **kwargs: object) -> None:
     """Someone accepted another person's friend request."""
     tell_friend("accepted", by, to, request)
 
 
 @quietly
 def friend_blocked_here(
-    sender: Any, by: int, to: int, requests: Iterable[int], **kwargs: Any
+    sender: object, by: int, to: int, requests: Iterable[int], **kwargs: object
 ) -> None:
     """A block ended these requests or this friendship: what either was told of it goes."""
     keys = [f"friend:{kind}:{pk}" for pk in requests for kind in ("asked", "accepted")]
@@ -121,7 +123,7 @@ def friend_blocked_here(
         badges_changed([by, to])
 
 
-def account_deleted_here(sender: Any, person: User, old_name: str, **kwargs: Any) -> None:
+def account_deleted_here(sender: object, person: User, old_name: str, **kwargs: object) -> None:
     """A person deleted their account, inside its transaction (not quietly: a failure here
     undoes the deletion): their notifications and browsers go, and others' name them no more."""
     forget(person, old_name)

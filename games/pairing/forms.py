@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django import forms
 
@@ -29,6 +29,16 @@ def count(label: str) -> forms.IntegerField:
     )
 
 
+class Wanted(TypedDict):
+    """A look's choice, as services.look takes it."""
+
+    kind: str
+    pace: str
+    fewest: int
+    most: int
+    bots_after: int | None
+
+
 class LookForm(forms.Form):
     """What a person looks for; garbage is refused in words before the service sees it."""
 
@@ -52,7 +62,7 @@ class LookForm(forms.Form):
         error_messages={"invalid": "Say after how many seconds bots may fill the table."},
     )
 
-    def wanted(self) -> dict[str, Any]:
+    def wanted(self) -> Wanted:
         """The cleaned choice, as services.look takes it."""
         data = self.cleaned_data
         return {

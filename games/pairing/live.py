@@ -16,7 +16,6 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -127,25 +126,25 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
                     return
             await asyncio.sleep(BEAT_SECONDS)
 
-    async def page_go(self, event: dict[str, Any]) -> None:
+    async def page_go(self, event: dict[str, object]) -> None:
         """A pass seated this person (groups.go_to): the page goes to the table."""
         html = go_html(event.get("url"))
         if html:
             await self.send_html(html)
             await self.end(1000)
 
-    async def session_ended(self, event: dict[str, Any]) -> None:
+    async def session_ended(self, event: dict[str, object]) -> None:
         """This person logged out: close the sockets of that session."""
         if self.session is not None and event.get("session") == session_digest(self.session.key):
             self.session.forget()
             await self.end(SESSION_ENDED)
 
-    async def session_check(self, event: dict[str, Any]) -> None:
+    async def session_check(self, event: dict[str, object]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
         if self.session is not None and not await off_loop(self.session.alive)(recheck=True):
             await self.end(SESSION_ENDED)
 
-    async def layer_lost(self, event: dict[str, Any]) -> None:
+    async def layer_lost(self, event: dict[str, object]) -> None:
         """The channel layer went away: close (not for good) so the page reconnects."""
         await self.end(LAYER_LOST)
 
@@ -172,7 +171,7 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
             self.beating.cancel()
         await self.leave()
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
+    async def dispatch(self, message: dict[str, object]) -> None:
         """Handle a message; one meant for the person's table pages only (their chat, their
         inbox badge) is not this page's, and is let pass. Like GameConsumer.dispatch, without
         Channels' trip to the one sync thread: this socket reads only in push threads."""

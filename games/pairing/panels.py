@@ -4,8 +4,10 @@ choices (read by the views and by the waiting page's socket)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.models import User
 from games import catalog
 from games.kinds.base import AnyKind
 from games.models import Game
@@ -82,7 +84,7 @@ def count_words(seek: Seek, spec: AnyKind) -> str:
     return f"{seek.fewest} to {seek.most} bakers"
 
 
-def section_context(user: Any, error: str = "") -> dict[str, Any]:
+def section_context(user: User | AnonymousUser, error: str = "") -> dict[str, object]:
     """What the "Find a game" section shows this person now."""
     seek = Seek.objects.filter(user=user).first() if user.is_authenticated else None
     counts = services.looking_now()
@@ -96,7 +98,7 @@ def section_context(user: Any, error: str = "") -> dict[str, Any]:
     }
 
 
-def panel_context(waiting: services.Waiting) -> dict[str, Any]:
+def panel_context(waiting: services.Waiting) -> dict[str, object]:
     """The waiting panel's words for one moment of a seek."""
     seek = waiting.seek
     minutes, seconds = divmod(waiting.waited, 60)

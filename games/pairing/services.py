@@ -10,14 +10,14 @@ it commits, every open page of each person seated is sent to their table.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.http import HttpRequest
 
 from accounts.models import Block, Rating, User
@@ -152,7 +152,9 @@ def stop(user: User) -> bool:
     return deleted > 0
 
 
-def stop_on_logout(sender: Any, request: HttpRequest, user: User | None, **kwargs: Any) -> None:
+def stop_on_logout(
+    sender: object, request: HttpRequest, user: User | None, **kwargs: object
+) -> None:
     """Logging out takes the person out of the pool (user_logged_out)."""
     if user is not None and user.is_authenticated:
         stop(user)
@@ -212,6 +214,12 @@ class SeekRow(Protocol):
     created_at: datetime
 
 
+class PoolRow(SeekRow, Protocol):
+    """A seek of a pool as a pass reads it: also when its waiting page last asked."""
+
+    last_seen: datetime
+
+
 SEEK_FIELDS = ("user_id", "kind", "pace", "fewest", "most", "rating", "bots_after", "created_at")
 
 
@@ -229,18 +237,18 @@ def seeker(seek: SeekRow) -> draw.Seeker:
     )
 
 
-def pool_seeks(kind: str, pace: str) -> list[Any]:
+def pool_seeks(kind: str, pace: str) -> list[PoolRow]:
     """The pool's seeks as rows of values (a pass reads hundreds)."""
     rows = Seek.objects.filter(kind=kind, pace=pace)
     return list(rows.values_list(*SEEK_FIELDS, "last_seen", named=True))
 
 
-def pool_people(kind: str, pace: str) -> Any:
+def pool_people(kind: str, pace: str) -> QuerySet[Seek, Mapping[str, object]]:
     """The people looking in this pool, as a subquery (never a list of hundreds of ids)."""
     return Seek.objects.filter(kind=kind, pace=pace).values("user_id")
 
 
-def gone(kind: str, pace: str, seeks: list[Any], at: datetime) -> set[int]:
+def gone(kind: str, pace: str, seeks: list[PoolRow], at: datetime) -> set[int]:
     """The people of the pool's seeks to let go: their waiting page went quiet, their account
     was closed, or they sat down at a live table (open or running) since they started looking;
     everyone, if the game is no longer on offer."""

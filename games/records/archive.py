@@ -8,21 +8,23 @@ how a seed deals cannot rewrite the past, and a rules change shows as an unknown
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import cast
 
 from games import catalog
 from games.engines import IllegalAction
+from games.kinds.base import AnyEngine
 from games.models import Action, Game, Seat
 
 EXPORT_FORMAT = "bakehouse-game/1"
+Move = tuple[int, Mapping[str, object]]  # (the seat, its action)
 
 
 class CannotRebuild(Exception):
     """The stored game cannot be played again by today's engine; the message says why."""
 
 
-def engine_for(kind: str, rules_version: int | None) -> Any:
+def engine_for(kind: str, rules_version: int | None) -> AnyEngine:
     """The engine that plays this kind under these rules, or CannotRebuild."""
     try:
         engine = catalog.get(kind).engine
@@ -39,8 +41,13 @@ def engine_for(kind: str, rules_version: int | None) -> Any:
 
 
 def start_state(
-    kind: str, rules_version: int | None, players: int, seed: int, options: Any, setup: Any
-) -> Any:
+    kind: str,
+    rules_version: int | None,
+    players: int,
+    seed: int,
+    options: Mapping[str, object] | None,
+    setup: Mapping[str, object] | None,
+) -> object:
     """The first state of a stored game, dealt from its stored setup."""
     engine = engine_for(kind, rules_version)
     if setup is None:
@@ -51,7 +58,7 @@ def start_state(
         raise CannotRebuild(f"Today's rules cannot deal this game again: {exc}") from exc
 
 
-def played(engine: Any, state: Any, moves: Iterable[tuple[int, Any]]) -> Iterator[Any]:
+def played(engine: AnyEngine, state: object, moves: Iterable[Move]) -> Iterator[object]:
     """Each state after each move, or CannotRebuild at the first move today's rules refuse."""
     for number, (seat, action) in enumerate(moves, start=1):
         try:
@@ -61,7 +68,7 @@ def played(engine: Any, state: Any, moves: Iterable[tuple[int, Any]]) -> Iterato
         yield state
 
 
-def last_state(engine: Any, first: Any, moves: Iterable[tuple[int, Any]]) -> Any:
+def last_state(engine: AnyEngine, first: object, moves: Iterable[Move]) -> object:
     """The state after every move (the first state when there is none)."""
     state = first
     for state in played(engine, first, moves):  # noqa: B007 (the last one is wanted)
@@ -69,13 +76,13 @@ def last_state(engine: Any, first: Any, moves: Iterable[tuple[int, Any]]) -> Any
     return state
 
 
-def first_state(game: Game) -> Any:
+def first_state(game: Game) -> object:
     """A stored game's first state, from its setup and rules version."""
     players = game.seats.exclude(position=None).count()
     return start_state(game.kind, game.rules_version, players, game.seed, game.options, game.setup)
 
 
-def final_state(game: Game) -> Any:
+def final_state(game: Game) -> object:
     """A finished game's last state, rebuilt from its setup and every action under its rules
     version, never its snapshot; CannotRebuild if today's engine cannot, or if the moves do
     not end it. Reads the seats and actions as prefetched, when they are."""
@@ -97,7 +104,7 @@ def exportable(game: Game) -> bool:
     return game.status == Game.Status.OVER
 
 
-def seat_record(seat: Seat) -> dict[str, Any]:
+def seat_record(seat: Seat) -> dict[str, object]:
     """One seat as exported: who sat there and how they finished."""
     return {
         "position": seat.position,
@@ -111,7 +118,7 @@ def seat_record(seat: Seat) -> dict[str, Any]:
     }
 
 
-def export(game: Game, seats: Sequence[Seat], actions: Sequence[Action]) -> dict[str, Any]:
+def export(game: Game, seats: Sequence[Seat], actions: Sequence[Action]) -> dict[str, object]:
     """A finished game as JSON-ready data: enough to play it again and check its result."""
     if not exportable(game):
         raise ValueError("Only finished games are exported.")
@@ -131,7 +138,7 @@ def export(game: Game, seats: Sequence[Seat], actions: Sequence[Action]) -> dict
     }
 
 
-def export_game(game: Game) -> dict[str, Any]:
+def export_game(game: Game) -> dict[str, object]:
     """The export of one finished game, read with its seats and actions."""
     seats = list(game.seats.select_related("user"))
     return export(game, seats, list(game.actions.order_by("seq")))
@@ -140,7 +147,7 @@ def export_game(game: Game) -> dict[str, Any]:
 # --- verify --------------------------------------------------------------------------------
 
 
-def verify(data: Any) -> list[str]:
+def verify(data: object) -> list[str]:
     """Play an exported game again with today's engine: what differs from its stored result.
 
     An empty list means the game replays to the end and every seat's score, place and win
@@ -168,18 +175,21 @@ def verify(data: Any) -> list[str]:
     return result_problems(engine, state, seats)
 
 
-def result_problems(engine: Any, state: Any, seats: Sequence[dict[str, Any]]) -> list[str]:
+def result_problems(
+    engine: AnyEngine, state: object, seats: Sequence[dict[str, object]]
+) -> list[str]:
     """How the stored seats (as `seat_record` writes them) differ from the rebuilt game's end."""
 
     if not engine.is_over(state):
         return ["The stored moves do not bring the game to its end."]
     result = engine.result(state)
-    resigned = {s["position"] for s in seats if s.get("resigned")}
-    places, winners = placings(list(result["scores"]), set(result["winners"]), resigned)
+    resigned = {cast(int, s["position"]) for s in seats if s.get("resigned")}
+    scores = cast(list[int], result["scores"])
+    places, winners = placings(list(scores), set(cast(list[int], result["winners"])), resigned)
     problems = []
     for seat in seats:
-        p = seat["position"]
-        expected = {"score": result["scores"][p], "place": places[p], "winner": p in winners}
+        p = cast(int, seat["position"])
+        expected = {"score": scores[p], "place": places[p], "winner": p in winners}
         for key, value in expected.items():
             if seat.get(key) != value:
                 problems.append(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
+from accounts.models import User, signed_in
 from games.access import watchable
 from games.models import Game, Seat, house_tables
 
@@ -22,15 +22,17 @@ def ranked_seats() -> Prefetch[str, QuerySet[Seat], str]:
     )
 
 
-def visible_to(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
+def visible_to(games: QuerySet[Game], user: User | AnonymousUser) -> QuerySet[Game]:
     """Public games, and the private ones this user sat at; as the host let them be watched."""
-    if getattr(user, "is_authenticated", False):
+    if signed_in(user):
         mine = Seat.objects.filter(user=user).values("game_id")
         return watchable(games.filter(Q(private=False) | Q(pk__in=mine)), user)
     return watchable(games.filter(private=False), user)
 
 
-def finished_games(user: Any, *, kind: str = "", player: str = "") -> QuerySet[Game]:
+def finished_games(
+    user: User | AnonymousUser, *, kind: str = "", player: str = ""
+) -> QuerySet[Game]:
     """Finished games the user may see, newest first, optionally of one kind or one player.
 
     Games a moderator aborted are listed too, marked (they have no places and no replay).

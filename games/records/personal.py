@@ -8,7 +8,7 @@ still hides the other players' cards and picks.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
 
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -21,12 +21,12 @@ from games.records import archive
 DATA_FORMAT = "bakehouse-my-data/1"
 
 
-def when(moment: Any) -> str | None:
+def when(moment: datetime | None) -> str | None:
     """A time as ISO 8601, or None."""
     return moment.isoformat() if moment else None
 
 
-def profile(person: User) -> dict[str, Any]:
+def profile(person: User) -> dict[str, object]:
     """The account's own fields and settings."""
     return {
         "username": person.username,
@@ -42,9 +42,9 @@ def profile(person: User) -> dict[str, Any]:
     }
 
 
-def ratings(person: User) -> list[dict[str, Any]]:
+def ratings(person: User) -> list[dict[str, object]]:
     """Per game kind: the current rating and every point of its history, oldest first."""
-    points: dict[str, list[dict[str, Any]]] = {}
+    points: dict[str, list[dict[str, object]]] = {}
     for point in person.rating_points.order_by("kind", "at", "pk"):
         points.setdefault(point.kind, []).append(
             {"game_id": point.game_id, "rating": point.rating, "at": when(point.at)}
@@ -65,7 +65,7 @@ def ratings(person: User) -> list[dict[str, Any]]:
     ]
 
 
-def finished_games(person: User) -> list[dict[str, Any]]:
+def finished_games(person: User) -> list[dict[str, object]]:
     """The export of every finished game the person sat at, oldest first."""
     sat = Seat.objects.filter(user=person).values("game_id")
     games = (
@@ -79,7 +79,7 @@ def finished_games(person: User) -> list[dict[str, Any]]:
     return [archive.export(g, list(g.seats.all()), list(g.actions.all())) for g in games]
 
 
-def other_tables(person: User) -> list[dict[str, Any]]:
+def other_tables(person: User) -> list[dict[str, object]]:
     """Every other table the person sat at (open, running, cancelled, aborted): no state."""
     seats = (
         Seat.objects.filter(user=person)
@@ -99,7 +99,7 @@ def other_tables(person: User) -> list[dict[str, Any]]:
     ]
 
 
-def tutorials(person: User) -> list[dict[str, Any]]:
+def tutorials(person: User) -> list[dict[str, object]]:
     """The person's guided first games: which game, when started, whether done (played to the
     end in their own seat, as the profile says)."""
     rows = Tutorial.objects.filter(user=person).select_related("game").order_by("created_at")
@@ -120,13 +120,13 @@ def tutorials(person: User) -> list[dict[str, Any]]:
     ]
 
 
-def chat_lines(person: User) -> list[dict[str, Any]]:
+def chat_lines(person: User) -> list[dict[str, object]]:
     """The person's own chat lines."""
     lines = ChatMessage.objects.filter(author=person).order_by("created_at", "pk")
     return [{"game_id": c.game_id, "at": when(c.created_at), "text": c.text} for c in lines]
 
 
-def notifications(person: User) -> list[dict[str, Any]]:
+def notifications(person: User) -> list[dict[str, object]]:
     """What the person was told (their inbox), oldest first."""
     rows = person.notifications.order_by("created_at", "pk")  # games/notifications/models.py
     return [
@@ -142,7 +142,7 @@ def notifications(person: User) -> list[dict[str, Any]]:
     ]
 
 
-def vacations(person: User) -> list[dict[str, Any]]:
+def vacations(person: User) -> list[dict[str, object]]:
     """The person's days away, oldest first."""
     rows = Vacation.objects.filter(user=person).order_by("starts_at", "pk")
     return [
@@ -160,7 +160,7 @@ def people(person: User) -> dict[str, list[str]]:
     }
 
 
-def personal_data(person: User) -> dict[str, Any]:
+def personal_data(person: User) -> dict[str, object]:
     """Everything 'Download my data' holds, JSON-ready."""
     return {
         "format": DATA_FORMAT,

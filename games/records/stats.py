@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import TypedDict
 
 from django.db import connection, transaction
 from django.db.models import Count, Prefetch, Q
@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import catalog, charts
-from games.kinds.base import Facts
+from games.kinds.base import AnyKind, Facts
 from games.models import Action, Game, Seat, StatCount, Tutorial, house_tables, is_house_table
 from games.records import archive
 
@@ -26,7 +26,15 @@ ACTIVE_DAYS = 7
 TOP_ACTIVE = 10
 
 
-def games_by_kind() -> list[dict[str, Any]]:
+class KindCount(TypedDict):
+    """A game's line on the stats page: finished games and games running now."""
+
+    spec: AnyKind
+    finished: int
+    running: int
+
+
+def games_by_kind() -> list[KindCount]:
     """Per game: finished games and games running now."""
     counts = {
         row["kind"]: row
@@ -48,7 +56,7 @@ def games_by_kind() -> list[dict[str, Any]]:
     ]
 
 
-def most_active(days: int = ACTIVE_DAYS, top: int = TOP_ACTIVE) -> list[dict[str, Any]]:
+def most_active(days: int = ACTIVE_DAYS, top: int = TOP_ACTIVE) -> list[dict[str, object]]:
     """The people who finished the most games in the last days (bots left out)."""
     since = timezone.now() - timedelta(days=days)
     return list(
@@ -64,7 +72,7 @@ def most_active(days: int = ACTIVE_DAYS, top: int = TOP_ACTIVE) -> list[dict[str
     )
 
 
-def totals() -> dict[str, Any]:
+def totals() -> dict[str, object]:
     """Everything the stats page shows."""
     kinds = games_by_kind()
     return {
@@ -81,7 +89,7 @@ def totals() -> dict[str, Any]:
 # --- /stats/<game>/: counters moved in the transaction that ends each game ------------------
 
 
-def common_facts(view: Mapping[str, Any], seats: Mapping[int, Any]) -> Facts:
+def common_facts(view: Mapping[str, object], seats: Mapping[int, Seat]) -> Facts:
     """Every game's facts: its size, each seat's score, and who won from which seat.
 
     Seat 0 acts first and positions are drawn at random at the start, so a seat's win rate is
@@ -100,7 +108,7 @@ def common_facts(view: Mapping[str, Any], seats: Mapping[int, Any]) -> Facts:
 
 
 def game_facts(
-    kind: str, view: Mapping[str, Any], result: Mapping[str, Any], seats: Mapping[int, Any]
+    kind: str, view: Mapping[str, object], result: Mapping[str, object], seats: Mapping[int, Seat]
 ) -> Facts:
     """What one finished game adds to its kind's charts (from the spectator's final view)."""
     facts = common_facts(view, seats)
@@ -128,7 +136,7 @@ def add_counts(kind: str, facts: Facts) -> None:
 
 
 def count_finished(
-    game: Game, view: Mapping[str, Any], result: Mapping[str, Any], seats: Mapping[int, Any]
+    game: Game, view: Mapping[str, object], result: Mapping[str, object], seats: Mapping[int, Seat]
 ) -> None:
     """Move the charts' counters for a game that just ended (call inside its transaction); a
     tutorial or a house table counts nowhere."""
@@ -175,7 +183,7 @@ def recount(kind: str | None = None) -> Recount:
     return done
 
 
-def game_charts(kind: str) -> dict[str, Any]:
+def game_charts(kind: str) -> dict[str, object]:
     """Everything /stats/<game>/ draws, from the counters in one query."""
     spec = catalog.get(kind)
     counts: dict[str, dict[str, int]] = defaultdict(dict)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -61,7 +60,7 @@ def commit_version(
     fields: Iterable[str],
     *,
     seats: list[Seat] | None = None,
-    state: Any = None,
+    state: object = None,
     moved: Moved = NOTHING_MOVED,
     bots: bool = False,
 ) -> None:
@@ -90,7 +89,7 @@ def commit_version(
 def follow_commit(
     game_id: int,
     version: int,
-    table: tuple[Game, list[Seat], Any] | None,
+    table: tuple[Game, list[Seat], object] | None,
     moved: Moved,
     bots: bool,
 ) -> None:
@@ -177,7 +176,7 @@ def seats_in_order(game: Game) -> list[Seat]:
     return rows.seats_of(game)
 
 
-def load_state(game: Game) -> Any:
+def load_state(game: Game) -> object:
     """The engine state of a started game, from its snapshot."""
     if game.snapshot is None:
         raise ServiceError("This game has not started yet.")

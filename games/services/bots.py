@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping
-from typing import Any
 
 from django.db import transaction
 
@@ -28,7 +27,7 @@ class Step(enum.Enum):
     MOVED_ON = "moved on"
 
 
-def due_bot(game: Game, state: Any, seats: Mapping[int, Seat]) -> Seat | None:
+def due_bot(game: Game, state: object, seats: Mapping[int, Seat]) -> Seat | None:
     """The first bot seat that must act now, if any (at a house table, once its deadline came:
     clocks.pace_house_bots)."""
     engine = game.spec.engine
@@ -65,17 +64,17 @@ def bot_rng(game: Game) -> random.Random:
     return random.Random(f"{game.seed}:{game.moves}")
 
 
-def decide(game: Game, state: Any, position: int, level: str) -> Mapping[str, Any]:
+def decide(game: Game, state: object, position: int, level: str) -> Mapping[str, object]:
     """The bot's action, chosen from its own view only."""
     engine = game.spec.engine
     legal = engine.legal_actions(state, position)
-    action: Mapping[str, Any] = game.spec.bots[level](
+    action: Mapping[str, object] = game.spec.bots[level](
         engine.view(state, position), legal, bot_rng(game)
     )
     return action
 
 
-def bot_move(game: Game, state: Any, everyone: list[Seat], seat: Seat) -> Step:
+def bot_move(game: Game, state: object, everyone: list[Seat], seat: Seat) -> Step:
     """The due bot's decision, thought on this loaded state, stored if the table has not moved."""
     assert seat.position is not None
     action = decide(game, state, seat.position, seat.bot)
@@ -86,7 +85,7 @@ def bot_move(game: Game, state: Any, everyone: list[Seat], seat: Seat) -> Step:
 
 @transaction.atomic
 def store_bot_move(
-    loaded: Game, state: Any, everyone: list[Seat], seat: Seat, action: Mapping[str, Any]
+    loaded: Game, state: object, everyone: list[Seat], seat: Seat, action: Mapping[str, object]
 ) -> bool:
     """Lock, check the table is still at the version the bot saw, apply and store its move (the
     table handed to this process's sockets on commit, like a person's move)."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import User, signed_in
 from games.groups import group_name, send_to_group, user_group
 from games.models import ChatMessage, Game, Mute, Seat, TableSocket
 from games.services.base import NotAllowed, ServiceError, lock_user
@@ -36,21 +36,21 @@ def now() -> datetime:
     return timezone.now()
 
 
-def seated_person(seats: Iterable[Seat], user: Any) -> bool:
+def seated_person(seats: Iterable[Seat], user: User | AnonymousUser) -> bool:
     """Whether the user is a person (not a bot) seated at the table."""
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return False
     return any(s.user_id == user.pk and not s.user.is_bot for s in seats)
 
 
-def may_read(game: Game, user: Any, seats: Iterable[Seat]) -> bool:
+def may_read(game: Game, user: User | AnonymousUser, seats: Iterable[Seat]) -> bool:
     """The players read the chat; spectators too when the host allowed them."""
     return game.spectator_chat or seated_person(seats, user)
 
 
-def may_write(game: Game, user: Any, seats: Iterable[Seat]) -> bool:
+def may_write(game: Game, user: User | AnonymousUser, seats: Iterable[Seat]) -> bool:
     """The players write in the chat; signed-in spectators too when the host allowed them."""
-    if not getattr(user, "is_authenticated", False) or getattr(user, "is_bot", False):
+    if not signed_in(user) or getattr(user, "is_bot", False):
         return False
     return game.spectator_chat or seated_person(seats, user)
 
@@ -68,7 +68,7 @@ def closed_because(game: Game) -> str:
     return ""
 
 
-def clean_line(text: Any) -> str:
+def clean_line(text: object) -> str:
     """The line as stored: one line of printable text, or a ServiceError saying what is wrong."""
     if not isinstance(text, str):
         raise ServiceError("Write a message first.")
@@ -95,7 +95,7 @@ def shown(character: str) -> bool:
     return character in EMOJI_FORMAT or not unicodedata.category(character).startswith("C")
 
 
-def check_say(game: Game, user: User, text: Any) -> str:
+def check_say(game: Game, user: User, text: object) -> str:
     """The cleaned line this person may say at this table now, or a ServiceError."""
     closed = closed_because(game)
     if closed:
@@ -114,7 +114,7 @@ def check_say(game: Game, user: User, text: Any) -> str:
 
 
 @transaction.atomic
-def say(game: Game, user: User, text: Any) -> ChatMessage:
+def say(game: Game, user: User, text: object) -> ChatMessage:
     """Store a chat line (the person's row locked, so the rate limit holds) and push it."""
     if user.is_authenticated:
         lock_user(user)

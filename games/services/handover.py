@@ -8,7 +8,6 @@ clock hands a seat over from clocks/stand_in.py, a relaxed table's absence from 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.db import transaction
 
@@ -58,7 +57,9 @@ def handed_over(seat: Seat) -> str:
     return (seat.handed_over or LEFT) if seat.resigned else ""
 
 
-def hand_over(game: Game, state: Any, seats: Mapping[int, Seat], seat: Seat, reason: str) -> None:
+def hand_over(
+    game: Game, state: object, seats: Mapping[int, Seat], seat: Seat, reason: str
+) -> None:
     """A house bot takes the seat for the rest of the game (the game row is locked; the caller
     commits the version)."""
     seat.resigned = True

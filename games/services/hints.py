@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from games.kinds.base import AnyKind
@@ -22,7 +23,7 @@ from games.services.base import NotAllowed, ServiceError, load_state, seats_in_o
 class Suggestion:
     """The suggested action, in words, and one line of why."""
 
-    action: Mapping[str, Any]
+    action: Mapping[str, object]
     words: str
     why: str
     version: int = 0  # the table's version it was given at (the page clears it once past)
@@ -33,7 +34,7 @@ def against_bots(seats: Sequence[Seat]) -> bool:
     return any(s.user.is_bot for s in seats)
 
 
-def offers_hints(game: Game, user: Any, seats: Sequence[Seat]) -> bool:
+def offers_hints(game: Game, user: User | AnonymousUser, seats: Sequence[Seat]) -> bool:
     """Whether the table page holds the "Suggest a move" button for this viewer: an unrated table
     still in play where they sit and play their own seat. The button shows only while the board
     says hints are on (`hints_on`); before the start the host may still seat bots."""
@@ -72,7 +73,7 @@ def hint_rng(game: Game, position: int) -> random.Random:
 
 
 def advise(
-    kind: AnyKind, view: Mapping[str, Any], legal: list[Any], rng: random.Random
+    kind: AnyKind, view: Mapping[str, object], legal: list[Mapping[str, object]], rng: random.Random
 ) -> Suggestion:
     """The strongest bot's choice from this view, in the kind's words."""
     action = kind.bots[kind.strongest_bot](view, legal, rng)

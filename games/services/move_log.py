@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import cast
 
 from django.utils import timezone
 
@@ -42,7 +42,7 @@ def at_locked_row(everyone: list[Seat], game: Game) -> dict[int, Seat]:
 
 
 def action_row(
-    game: Game, position: int, action: Mapping[str, Any], *, user: User | None, bot: str
+    game: Game, position: int, action: Mapping[str, object], *, user: User | None, bot: str
 ) -> Action:
     """The next Action row of the game (not saved yet)."""
     game.moves += 1
@@ -51,10 +51,10 @@ def action_row(
 
 def record(
     game: Game,
-    state: Any,
+    state: object,
     log: list[Action],
     seats: Mapping[int, Seat],
-    before: Any = None,
+    before: object = None,
     clocks_at: datetime | None = None,
 ) -> Moved:
     """Append the Action rows, save the snapshot, wind the clocks, and the results at the end;
@@ -79,12 +79,14 @@ def record(
     return Moved(turn_came=came, ended=ended)
 
 
-def write_results(game: Game, result: Mapping[str, Any], seats: Mapping[int, Seat]) -> None:
+def write_results(game: Game, result: Mapping[str, object], seats: Mapping[int, Seat]) -> None:
     """Scores, places, winners and breakdowns on the seats; then the ratings move (not at an
     unrated, practice table)."""
-    scores = list(result["scores"])
+    scores = list(cast(list[int], result["scores"]))
     resigned = {p for p, seat in seats.items() if seat.resigned}
-    places, winners = archive.placings(scores, set(result.get("winners", [])), resigned)
+    places, winners = archive.placings(
+        scores, set(cast(list[int], result.get("winners", []))), resigned
+    )
     for position, seat in seats.items():
         seat.score = scores[position]
         seat.winner = position in winners

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from accounts.models import User
 from games import services
@@ -20,7 +19,7 @@ from games.models import Game
 MAX_ACTION_CHARS = 2000  # longer than any legal action of any game: refused before parsing
 
 
-def parse_action(raw: str) -> dict[str, Any]:
+def parse_action(raw: str) -> dict[str, object]:
     """The posted action, or IllegalAction if it is not a short JSON object."""
     if len(raw) > MAX_ACTION_CHARS:
         raise IllegalAction("That action is too long to be a move.")

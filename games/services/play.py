@@ -9,7 +9,6 @@ is written down by move_log.record and its version committed by base.commit_vers
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.db import transaction
 
@@ -39,7 +38,7 @@ def check_play(
     user: User,
     version: int | None,
     moment: str | None,
-    state: Any,
+    state: object,
     seats: list[Seat],
 ) -> Seat:
     """The seat among `seats` (the game's) that may act now, or a ServiceError.
@@ -71,7 +70,7 @@ def check_play(
 def play(
     game: Game | int,
     user: User,
-    action: Mapping[str, Any],
+    action: Mapping[str, object],
     version: int | None,
     moment: str | None = None,
 ) -> Game:
@@ -84,7 +83,11 @@ def play(
 
 @transaction.atomic
 def do_play(
-    game: Game | int, user: User, action: Mapping[str, Any], version: int | None, moment: str | None
+    game: Game | int,
+    user: User,
+    action: Mapping[str, object],
+    version: int | None,
+    moment: str | None,
 ) -> tuple[Game, bool]:
     """The player's action in one transaction; IllegalAction if refused. With the game: whether
     the worker has anything to do after it (left_for_worker)."""
@@ -106,7 +109,7 @@ def do_play(
     return game, worker_due
 
 
-def left_for_worker(game: Game, state: Any, seats: Mapping[int, Seat]) -> bool:
+def left_for_worker(game: Game, state: object, seats: Mapping[int, Seat]) -> bool:
     """Whether the worker has anything to do after this move: a bot to act now, or a clock
     running (its drive sets the timer for the deadline). After a move at a table of people with
     no clock, waking it would only read the table back to find nothing due."""
@@ -148,7 +151,7 @@ def close_results(game: Game | int, user: User, seen: int) -> Game | None:
 # --- replay -------------------------------------------------------------------------------
 
 
-def replay(game: Game) -> Any:
+def replay(game: Game) -> object:
     """The state rebuilt from the stored setup and the Action rows alone (never the snapshot);
     archive.CannotRebuild if today's engine cannot play it again."""
     moves = game.actions.order_by("seq").values_list("seat", "payload")

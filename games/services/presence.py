@@ -20,7 +20,6 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Q
@@ -122,7 +121,7 @@ def announce(game_id: int) -> None:
     send_to_group(group_name(game_id), presence_changed())
 
 
-def presence_changed() -> dict[str, Any]:
+def presence_changed() -> dict[str, object]:
     """The message that tells a table's sockets to re-read its presence, stamped now."""
     return {"type": "presence.changed", "stamp": time.time()}
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -31,7 +31,8 @@ from django.db.models.expressions import Col
 from accounts.models import User
 from games.models import Game, Seat
 
-Converter = Callable[[Any, Any, Any], Any]
+M = TypeVar("M", bound=Model)
+Converter = Callable[[object, Col, BaseDatabaseWrapper], object]  # (value, column, db)
 
 # The undocumented ORM methods used below, by their owners (a test checks each still exists).
 INTERNALS_USED: dict[type, tuple[str, ...]] = {
@@ -42,17 +43,17 @@ INTERNALS_USED: dict[type, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True)
-class Columns:
+class Columns(Generic[M]):
     """One model's concrete columns as a SELECT lists them, and how each value is converted."""
 
-    model: type[Model]
+    model: type[M]
     db: BaseDatabaseWrapper
     attnames: list[str]
-    converters: list[tuple[Any, list[Converter]]]  # (the column expression, its converters)
+    converters: list[tuple[Col, list[Converter]]]  # (the column expression, its converters)
 
     @classmethod
-    def of(cls, model: type[Model], db: BaseDatabaseWrapper) -> Columns:
-        fields: list[Field[Any, Any]] = list(model._meta.concrete_fields)
+    def of(cls, model: type[M], db: BaseDatabaseWrapper) -> Columns[M]:
+        fields: list[Field[object, object]] = list(model._meta.concrete_fields)
         table = model._meta.db_table
         converters = []
         for field in fields:
@@ -67,7 +68,7 @@ class Columns:
         fields = self.model._meta.concrete_fields
         return ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
 
-    def row(self, values: Sequence[Any]) -> Any:
+    def row(self, values: Sequence[object]) -> M:
         """The model instance of these column values, as the ORM would make it."""
         converted = []
         for value, (col, converters) in zip(values, self.converters, strict=True):
@@ -85,16 +86,16 @@ class Reads:
     """The two reads' SQL for one database, written once."""
 
     db: BaseDatabaseWrapper
-    game: Columns
-    seat: Columns
-    user: Columns
+    game: Columns[Game]
+    seat: Columns[Seat]
+    user: Columns[User]
     lock_sql: str
     game_with_host_sql: str
     seats_sql: str
 
     @classmethod
     def written(cls, db: BaseDatabaseWrapper) -> Reads:
-        game, seat, user = (Columns.of(model, db) for model in (Game, Seat, User))
+        game, seat, user = Columns.of(Game, db), Columns.of(Seat, db), Columns.of(User, db)
         quote = db.ops.quote_name
         games, seats, users = (quote(m._meta.db_table) for m in (Game, Seat, User))
         lock = " FOR UPDATE" if db.features.has_select_for_update else ""

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from accounts.models import User
+from accounts.models import User, signed_in
 from games import catalog
 from games.kinds.base import AnyKind, Lesson, Press, Scripted
 from games.models import Game, Seat, Tutorial
@@ -132,11 +132,11 @@ def step_rng(game: Game, position: int) -> random.Random:
     return random.Random(f"tutorial:{game.kind}:{game.moves}:{position}")
 
 
-def step(game: Game, user: Any) -> Step | None:
+def step(game: Game, user: User | AnonymousUser) -> Step | None:
     """The step this person's tutorial shows now (None: not their tutorial, or nothing to say)."""
     kind = game.spec
     lesson = kind.lesson
-    if lesson is None or not getattr(user, "is_authenticated", False) or game.snapshot is None:
+    if lesson is None or not signed_in(user) or game.snapshot is None:
         return None
     if not Tutorial.objects.filter(game_id=game.pk, user_id=user.pk).exists():
         return None
@@ -177,17 +177,19 @@ def move_step(game: Game, kind: AnyKind, lesson: Lesson, me: Seat) -> Step:
     return Step(words, why, lesson.control(action), intro)
 
 
-def same_move(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+def same_move(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     """Whether two actions are the same move (the ingredients of a take in any order)."""
 
-    def plain(action: Mapping[str, Any]) -> Mapping[str, Any]:
+    def plain(action: Mapping[str, object]) -> Mapping[str, object]:
         items = action.get("ingredients")
         return {**action, "ingredients": sorted(items)} if isinstance(items, list) else action
 
     return plain(a) == plain(b)
 
 
-def next_planned(game: Game, lesson: Lesson, position: int, legal: list[Any]) -> Scripted | None:
+def next_planned(
+    game: Game, lesson: Lesson, position: int, legal: Sequence[Mapping[str, object]]
+) -> Scripted | None:
     """The lesson's next planned move (a Scripted) while the learner has kept to the plan and it
     is legal now; None otherwise."""
     done = list(game.actions.filter(seat=position).values_list("payload", flat=True))
@@ -199,10 +201,10 @@ def next_planned(game: Game, lesson: Lesson, position: int, legal: list[Any]) ->
     return planned if any(same_move(planned.action, a) for a in legal) else None
 
 
-def offers(user: Any) -> list[Offer]:
+def offers(user: User | AnonymousUser) -> list[Offer]:
     """The tutorials the lobby offers this person: each game with a lesson of which they have
     not finished a game yet (a tutorial or a real one)."""
-    if not getattr(user, "is_authenticated", False) or user.is_bot:
+    if not signed_in(user) or user.is_bot:
         return []
     finished = set(
         Seat.objects.filter(user=user, game__status=Game.Status.OVER, resigned=False).values_list(

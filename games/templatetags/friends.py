@@ -3,9 +3,8 @@ invite panel, the lobby's live tables."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
+from django.template import Context
 
 from accounts import friends
 from accounts.models import User
@@ -16,7 +15,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("games/friends/_buttons.html", takes_context=True)
-def friend_buttons(context: dict[str, Any], person: User) -> dict[str, Any]:
+def friend_buttons(context: Context, person: User) -> dict[str, object]:
     """Add friend, Accept, Remove, Block, Unblock: what the viewer may do about this person."""
     viewer = context["request"].user
     shown = viewer.is_authenticated and not person.is_bot and person.is_active
@@ -31,7 +30,7 @@ def friend_buttons(context: dict[str, Any], person: User) -> dict[str, Any]:
 
 
 @register.inclusion_tag("games/friends/_invite.html", takes_context=True)
-def invite_friends(context: dict[str, Any], game: Game) -> dict[str, Any]:
+def invite_friends(context: Context, game: Game) -> dict[str, object]:
     """The open table's panel for inviting a friend (empty for anyone not seated at it)."""
     if game.status != Game.Status.OPEN:
         return {"game": game, "invitable": []}
@@ -40,6 +39,6 @@ def invite_friends(context: dict[str, Any], game: Game) -> dict[str, Any]:
 
 
 @register.inclusion_tag("games/friends/_live.html")
-def watch_live() -> dict[str, Any]:
+def watch_live() -> dict[str, object]:
     """The lobby's few running tables anyone may watch, best first."""
     return {"live": live_tables(LOBBY_LIVE), "more": True}

@@ -4,10 +4,11 @@ pages accept it). To anyone else a private tournament looks missing, as a privat
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.http import Http404, HttpRequest
 
+from accounts.models import User, signed_in
 from games.tournaments.models import Entrant, Tournament
 
 INVITES = "tournament_invites"
@@ -22,16 +23,16 @@ def remember_invite(request: HttpRequest, tournament: Tournament) -> None:
         request.session[INVITES] = sorted(known)
 
 
-def invited_to(session: Any) -> list[int]:
+def invited_to(session: SessionBase | None) -> list[int]:
     """The private tournaments whose link this session has opened."""
     return list(session.get(INVITES, [])) if session is not None else []
 
 
-def may_see(tournament: Tournament, user: Any, invited: list[int]) -> bool:
+def may_see(tournament: Tournament, user: User | AnonymousUser, invited: list[int]) -> bool:
     """Public ones to all; a private one to its creator, its entrants and invited sessions."""
     if not tournament.private or tournament.pk in invited:
         return True
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return False
     if tournament.creator_id == user.pk:
         return True

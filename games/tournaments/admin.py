@@ -4,18 +4,22 @@ services."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from accounts.models import User
 from games.access import AuthedRequest
 from games.admin.pages import ReadOnly, ReadOnlyAdmin
 from games.tournaments import services
 from games.tournaments.models import ChatLine, Entrant, Round, Table, Tournament
+
+M = TypeVar("M", bound=Model)
 
 
 class ReasonForm(forms.Form):
@@ -25,11 +29,11 @@ class ReasonForm(forms.Form):
 
 
 def with_reason(
-    model_admin: admin.ModelAdmin[Any],
+    model_admin: admin.ModelAdmin[M],
     request: AuthedRequest,
-    queryset: QuerySet[Any],
+    queryset: QuerySet[M],
     title: str,
-    act: Any,
+    act: Callable[[M, User, str], object],
 ) -> HttpResponse | None:
     """An action that asks for a reason first: the form, then each row acted on (a refusal is
     told and leaves that row as it was)."""
@@ -56,10 +60,10 @@ def with_reason(
     return None
 
 
-class Moderated(ReadOnlyAdmin[Any]):
+class Moderated(ReadOnlyAdmin[M]):
     """Read only; the change permission serves the moderator's action alone."""
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         opts = self.model._meta
         return bool(request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"))
 
@@ -73,7 +77,7 @@ class EntrantInline(ReadOnly, admin.TabularInline[Entrant, Tournament]):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(Moderated):
+class TournamentAdmin(Moderated[Tournament]):
     """Every tournament; a moderator stops one with a reason its people read."""
 
     list_display = ("id", "name", "kind", "format", "pace", "status", "starts_at", "creator")
@@ -122,7 +126,7 @@ class TournamentAdmin(Moderated):
 
 
 @admin.register(Entrant)
-class EntrantAdmin(Moderated):
+class EntrantAdmin(Moderated[Entrant]):
     """The people in tournaments; a moderator removes one with a reason."""
 
     list_display = ("user", "tournament", "points", "buchholz", "wins", "games", "withdrawn")
@@ -180,7 +184,7 @@ class TableAdmin(ReadOnlyAdmin[Table]):
 
 
 @admin.register(ChatLine)
-class ChatLineAdmin(Moderated):
+class ChatLineAdmin(Moderated[ChatLine]):
     """Tournament chat lines; moderators hide (or show again) lines, which vanish from screens."""
 
     list_display = ("created_at", "tournament", "author", "text", "hidden")

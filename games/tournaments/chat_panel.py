@@ -4,9 +4,10 @@ they block or muted (the services change the lines: services/chat.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from accounts.models import Block
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.models import Block, User, signed_in
 from games.models import Mute
 from games.tournaments.models import ChatLine, Tournament
 from games.tournaments.services.chat import closed_because
@@ -28,9 +29,9 @@ class Said:
 SAID_FIELDS = ("pk", "author_id", "author__username", "text")
 
 
-def hidden_authors(user: Any) -> frozenset[int]:
+def hidden_authors(user: User | AnonymousUser) -> frozenset[int]:
     """Whose lines this viewer does not see: the people they block or muted (one query)."""
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return frozenset()
     blocked = Block.objects.filter(blocker=user).values_list("blocked_id", flat=True)
     muted = Mute.objects.filter(user=user).values_list("muted_id", flat=True)
@@ -48,13 +49,15 @@ def recent_lines(
     return [Said(*row) for row in reversed(found)]
 
 
-def chat_context(tournament: Tournament, user: Any, writer: bool) -> dict[str, Any]:
+def chat_context(
+    tournament: Tournament, user: User | AnonymousUser, writer: bool
+) -> dict[str, object]:
     """What the chat panel shows this viewer (`writer`: an entrant or the creator)."""
     closed = closed_because(tournament)
     return {
         "t": tournament,
         "lines": recent_lines(tournament.pk, hidden_authors(user)),
-        "signed_in": bool(getattr(user, "is_authenticated", False)),
+        "signed_in": signed_in(user),
         "writable": writer and not closed,
         "closed": closed,
         "max_length": ChatLine.MAX_LENGTH,

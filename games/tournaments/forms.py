@@ -4,8 +4,8 @@ service checks the whole again (games.tournaments.services.entry.check_rules).""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from typing import Any
 
 from django import forms
 
@@ -46,7 +46,15 @@ MOST_STREAK_BONUS = 10
 POINTS_LINE = re.compile(r"^(\d+)\s*:\s*(.+)$")
 
 
-def number(label: str, low: int, high: int, **kwargs: Any) -> forms.IntegerField:
+def number(
+    label: str,
+    low: int,
+    high: int,
+    *,
+    required: bool = True,
+    initial: int | None = None,
+    help_text: str = "",
+) -> forms.IntegerField:
     """A whole number in a range; every way it can be wrong says so in words."""
     words = f"{label}: a whole number from {low} to {high}."
     return forms.IntegerField(
@@ -59,17 +67,35 @@ def number(label: str, low: int, high: int, **kwargs: Any) -> forms.IntegerField
             "min_value": words,
             "max_value": words,
         },
-        **kwargs,
+        required=required,
+        initial=initial,
+        help_text=help_text,
     )
 
 
-def choice(label: str, choices: Any, missing: str, wrong: str, **kwargs: Any) -> Any:
+def as_chosen(value: str) -> str:
+    """A choice's value as it was posted (TypedChoiceField's own default)."""
+    return value
+
+
+def choice(
+    label: str,
+    choices: Iterable[tuple[str, str]] | Callable[[], Iterable[tuple[str, str]]],
+    missing: str,
+    wrong: str,
+    *,
+    initial: str | None = None,
+    help_text: str = "",
+    coerce: Callable[[str], object] = as_chosen,
+) -> forms.TypedChoiceField:
     """A choice from a list; a forged value is refused in words."""
     return forms.TypedChoiceField(
         label=label,
         choices=choices,
         error_messages={"required": missing, "invalid_choice": wrong},
-        **kwargs,
+        initial=initial,
+        help_text=help_text,
+        coerce=coerce,
     )
 
 
@@ -219,7 +245,7 @@ class TournamentForm(forms.Form):
         label="Private (only people with its link see and join it)", required=False
     )
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         if self.errors:
             return data

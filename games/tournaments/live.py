@@ -18,16 +18,17 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from redis.exceptions import RedisError
 
+from accounts.models import User, signed_in
 from games import outages
 from games.groups import user_group
 from games.live.layer_watch import unwatch, watch
@@ -87,13 +88,13 @@ class Push:
     hidden: frozenset[int] = frozenset()
 
 
-def you_html(board: pages.Board, user: Any) -> str:
+def you_html(board: pages.Board, user: User | AnonymousUser) -> str:
     """The viewer's own line (their standing, their table ready)."""
     ctx = {"t": board.tournament, "you": pages.you_of(board, user)}
     return render_to_string("tournaments/_you_line.html", ctx)
 
 
-def opened(tournament_id: int, user: Any, invited: list[int], view: View) -> Push:
+def opened(tournament_id: int, user: User | AnonymousUser, invited: list[int], view: View) -> Push:
     """The page's first push, or why it is refused: the tournament gone, or private and not
     for this viewer."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -105,7 +106,7 @@ def opened(tournament_id: int, user: Any, invited: list[int], view: View) -> Pus
     chat = shared.chat_at(tournament_id, None)
     hidden = chat_panel.hidden_authors(user)
     entrant = board.standing_of(user)
-    if entrant is not None and not entrant.withdrawn:
+    if entrant is not None and not entrant.withdrawn and signed_in(user):
         services.here(tournament_id, user.pk)
     you = you_html(board, user)
     html = shared.live_html(board, view.round, view.page) + you
@@ -115,7 +116,7 @@ def opened(tournament_id: int, user: Any, invited: list[int], view: View) -> Pus
 
 def pushed(
     tournament_id: int,
-    user: Any,
+    user: User | AnonymousUser,
     session: SocketSession | None,
     view: View,
     version: int,
@@ -234,7 +235,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
                 await self.end(code)
                 return
 
-    async def tournament_changed(self, event: dict[str, Any]) -> None:
+    async def tournament_changed(self, event: dict[str, object]) -> None:
         """A change was committed: push its live part, at most every PUSH_GAP seconds."""
         version = event.get("version")
         if not isinstance(version, int) or version <= self.wanted:
@@ -251,7 +252,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         self.due = None
         await self.dispatch({"type": "push.due"})
 
-    async def push_due(self, event: dict[str, Any]) -> None:
+    async def push_due(self, event: dict[str, object]) -> None:
         """Push the newest version announced, unless it is on the page already."""
         async with self.pushing:
             if self.closed or self.wanted <= self.version:
@@ -267,12 +268,12 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             self.version, self.you = push.version, push.you
             await self.send_html(push.html)
 
-    async def tournament_chat(self, event: dict[str, Any]) -> None:
+    async def tournament_chat(self, event: dict[str, object]) -> None:
         """A chat line came, or was hidden: this viewer's lines."""
         stamp = event.get("stamp")
         await self.send_chat(stamp if isinstance(stamp, float) else None)
 
-    async def chat_changed(self, event: dict[str, Any]) -> None:
+    async def chat_changed(self, event: dict[str, object]) -> None:
         """The person muted someone (at a table): read whom they do not see again."""
         self.hidden_at = 0.0
         await self.send_chat(None)
@@ -288,31 +289,31 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
 
         await self.send_html(await off_loop(chat_drawn)(self.tournament_id, stamp, self.hidden))
 
-    async def page_go(self, event: dict[str, Any]) -> None:
+    async def page_go(self, event: dict[str, object]) -> None:
         """This person was seated at a table (groups.go_to): the page goes there."""
         html = go_html(event.get("url"))
         if html:
             await self.send_html(html)
 
-    async def notices_changed(self, event: dict[str, Any]) -> None:
+    async def notices_changed(self, event: dict[str, object]) -> None:
         """This person's notifications changed: the menu's inbox link with its badge."""
         if not self.closed:
             html = await off_loop(badge_html)(self.scope["user"])
             if html:
                 await self.send_html(html)
 
-    async def session_ended(self, event: dict[str, Any]) -> None:
+    async def session_ended(self, event: dict[str, object]) -> None:
         """This person logged out: close the sockets of that session."""
         if self.session is not None and event.get("session") == session_digest(self.session.key):
             self.session.forget()
             await self.end(SESSION_ENDED)
 
-    async def session_check(self, event: dict[str, Any]) -> None:
+    async def session_check(self, event: dict[str, object]) -> None:
         """This person's account changed: close the socket if its session no longer holds."""
         if self.session is not None and not await off_loop(self.session.alive)(recheck=True):
             await self.end(SESSION_ENDED)
 
-    async def layer_lost(self, event: dict[str, Any]) -> None:
+    async def layer_lost(self, event: dict[str, object]) -> None:
         """The channel layer went away: close (not for good) so the page reconnects."""
         await self.end(LAYER_LOST)
 
@@ -345,7 +346,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             self.opened = False
             shared.socket_closed(self.tournament_id)
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
+    async def dispatch(self, message: dict[str, object]) -> None:
         """Handle a message; one meant for the person's table pages only is let pass. Like
         GameConsumer.dispatch, without Channels' trip to the one sync thread."""
         handler = getattr(self, get_handler_name(message), None)

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import cast
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
 
+from accounts.models import User, signed_in
 from games.boards import epoch_ms
 from games.models import Game
 from games.tournaments import services
@@ -128,7 +130,7 @@ class Board:
         asked = number if isinstance(number, int | str) else None
         return Paginator(self.standings, STANDINGS_PAGE).get_page(asked)
 
-    def standing_of(self, user: Any) -> services.Standing | None:
+    def standing_of(self, user: User | AnonymousUser) -> services.Standing | None:
         """The viewer's own line, if they entered."""
         pk = getattr(user, "pk", None)
         return self.by_user.get(pk) if isinstance(pk, int) else None
@@ -178,6 +180,19 @@ TABLE_FIELDS = (
     "people",
     "awarded",
 )
+# A table as TABLE_FIELDS reads it: its id, round (None in an arena), number, game (None for a
+# bye) with its status and invite, whether counted, its entrants and what each was awarded.
+TableRow = tuple[
+    int,
+    int | None,
+    int,
+    int | None,
+    str | None,
+    str | None,
+    bool,
+    list[int],
+    list[dict[str, object]],
+]
 
 
 def table_rows(
@@ -203,7 +218,7 @@ def running_tables(tournament: Tournament, names: dict[int, tuple[str, bool]]) -
 
 
 def table_line(
-    tournament: Tournament, row: tuple[Any, ...], names: dict[int, tuple[str, bool]]
+    tournament: Tournament, row: TableRow, names: dict[int, tuple[str, bool]]
 ) -> TableLine:
     """One table's row as the page lists it."""
     pk, round_number, number, game_id, status, invite, recorded, people, awarded = row
@@ -225,11 +240,12 @@ def table_line(
     )
 
 
-def award_words(award: dict[str, Any] | None) -> str:
+def award_words(award: dict[str, object] | None) -> str:
     """What a person took from a counted table: "1st, +6" ("+3" for a bye; "" before)."""
     if award is None:
         return ""
-    points = f"+{round(award['points'] + award.get('bonus', 0), 2):g}"
+    won = cast(float, award["points"]) + cast(float, award.get("bonus", 0))
+    points = f"+{round(won, 2):g}"
     place = award.get("place")
     return f"{ordinal(place)}, {points}" if isinstance(place, int) else points
 
@@ -239,7 +255,7 @@ def profile_url(username: str) -> str:
     return reverse("profile", args=[username])
 
 
-def table_url(tournament: Tournament, game_id: int | None, status: str, invite: str) -> str:
+def table_url(tournament: Tournament, game_id: int | None, status: str, invite: str | None) -> str:
     """Where a table is watched (under way) or replayed (finished); "" for a bye or an aborted
     game. A private tournament's tables are private too: its link carries the table's invite,
     as everyone who may see the tournament may watch its tables."""
@@ -281,13 +297,13 @@ class You:
     may_resume: bool = False
 
 
-def you_of(board: Board, user: Any) -> You:
+def you_of(board: Board, user: User | AnonymousUser) -> You:
     """The viewer's own line and table, from the board alone (no query)."""
     tournament = board.tournament
     standing = board.standing_of(user)
     table = board.under_way.get(standing.entrant) if standing is not None else None
     return You(
-        signed_in=bool(getattr(user, "is_authenticated", False)),
+        signed_in=signed_in(user),
         standing=standing,
         table=table if table is not None and table.running else None,
         entrants=board.playing,
@@ -295,12 +311,14 @@ def you_of(board: Board, user: Any) -> You:
     )
 
 
-def you_with_buttons(board: Board, user: Any, invite: str | None, at: datetime) -> You:
+def you_with_buttons(
+    board: Board, user: User | AnonymousUser, invite: str | None, at: datetime
+) -> You:
     """The viewer's line with what they may press; whether they may join is the join's own
     check (a few queries, for a signed-in viewer who has not entered)."""
     shown = you_of(board, user)
     tournament = board.tournament
-    if not shown.signed_in or shown.over:
+    if not signed_in(user) or shown.over:  # as shown.signed_in says
         return shown
     standing = shown.standing
     if standing is None:
@@ -370,7 +388,7 @@ def lines(standings: Page[services.Standing], finished: bool) -> list[Line]:
     ]
 
 
-def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, Any]:
+def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, object]:
     """What the live part of the page (status, podium, standings, tables) reads: the same for
     every viewer of one version, round and standings page (the socket renders it once)."""
     tournament = board.tournament

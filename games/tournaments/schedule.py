@@ -5,7 +5,7 @@ it)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict, cast
 
 from django.conf import settings
 from django.db import IntegrityError
@@ -16,7 +16,28 @@ from games.tournaments.services import Rules, ServiceError, create
 EVERY = ("hourly", "daily", "weekly")
 
 
-def next_start(entry: dict[str, Any], after: datetime) -> datetime:
+class Entry(TypedDict, total=False):
+    """One entry of settings.TOURNAMENT_SCHEDULE: its key, when it runs, and its settings."""
+
+    key: str
+    every: str
+    minute: int
+    hour: int
+    weekday: int
+    name: str
+    kind: str
+    format: str
+    pace: str
+    seats: int
+    fewest: int
+    rounds: int | None
+    minutes: int | None
+    place_points: dict[str, list[float]] | None
+    bye: str
+    streak_bonus: int
+
+
+def next_start(entry: Entry, after: datetime) -> datetime:
     """The entry's first start strictly after `after` (UTC): at its minute of each hour, its hour
     and minute of each day, or also its weekday (0 is Monday) of each week."""
     every = entry.get("every")
@@ -36,7 +57,7 @@ def next_start(entry: dict[str, Any], after: datetime) -> datetime:
     return at
 
 
-def rules_of(entry: dict[str, Any], starts_at: datetime) -> Rules:
+def rules_of(entry: Entry, starts_at: datetime) -> Rules:
     """A schedule entry as a tournament's settings."""
     return Rules(
         name=entry["name"],
@@ -57,7 +78,7 @@ def rules_of(entry: dict[str, Any], starts_at: datetime) -> Rules:
 def keep_ahead(at: datetime) -> list[Tournament]:
     """Make each schedule entry's next occurrence if it is not there yet; the ones made here."""
     made = []
-    for entry in settings.TOURNAMENT_SCHEDULE:
+    for entry in cast(list[Entry], settings.TOURNAMENT_SCHEDULE):
         starts_at = next_start(entry, at)
         key = str(entry["key"])
         if Tournament.objects.filter(scheduled_by=key, starts_at=starts_at).exists():

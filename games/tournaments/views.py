@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -53,7 +53,7 @@ def podiums(finished: list[Tournament]) -> dict[int, list[tuple[int, str]]]:
     return found
 
 
-def list_context(request: HttpRequest, form: TournamentForm, error: str = "") -> dict[str, Any]:
+def list_context(request: HttpRequest, form: TournamentForm, error: str = "") -> dict[str, object]:
     """What the list page shows this viewer."""
     public = Tournament.objects.filter(private=False)
     scheduled = public.filter(status=Tournament.Status.SCHEDULED).order_by("starts_at", "pk")
@@ -125,7 +125,9 @@ def page_query(board: pages.Board, page: int) -> str:
     return "?" + "&".join(parts) if parts else ""
 
 
-def detail_context(request: HttpRequest, tournament: Tournament, error: str = "") -> dict[str, Any]:
+def detail_context(
+    request: HttpRequest, tournament: Tournament, error: str = ""
+) -> dict[str, object]:
     """Everything the tournament's page shows this viewer."""
     board = pages.read_board(tournament, request.GET.get("round"))
     standings = board.page(request.GET.get("page"))
@@ -163,7 +165,8 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         html = render_to_string("tournaments/_live.html", ctx) + render_to_string(
             "tournaments/_you_line.html", ctx
         )
-        html += render_to_string("tournaments/_chat_log.html", ctx["chat"])
+        chat = cast(dict[str, object], ctx["chat"])
+        html += render_to_string("tournaments/_chat_log.html", chat)
         return HttpResponse(html)
     if part == "you":
         return render(request, "tournaments/_you.html", ctx)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -15,17 +14,19 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from games import services
-from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404
+from games.access import AuthedRequest, get_game_or_404
 from games.boards.chat import render_chat_log, render_chat_panel
 from games.models import Game
 from games.services.moves import parse_number
 
 
-def chat_change(fn: Callable[..., Any]) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+def chat_change(
+    fn: Callable[[AuthedRequest, Game], object],
+) -> Callable[[AuthedRequest, int], HttpResponse]:
     """Run a chat service; answer with this viewer's chat lines, or the refusal in words."""
 
     @wraps(fn)
-    def view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    def view(request: AuthedRequest, game_id: int) -> HttpResponse:
         game = get_game_or_404(request, game_id)
         try:
             fn(request, game)

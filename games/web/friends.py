@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Avg, F, OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,7 +28,7 @@ from games.services import clocks, presence
 
 # --- the profile's buttons ------------------------------------------------------------------
 
-CHANGES: dict[str, tuple[Callable[[User, User | None], Any], str]] = {
+CHANGES: dict[str, tuple[Callable[[User, User | None], object], str]] = {
     "ask": (friends.ask, "You asked {name} to be your friend."),
     "accept": (friends.accept, "You and {name} are friends now."),
     "decline": (friends.decline, "You declined {name}'s friend request."),
@@ -80,7 +80,7 @@ class Friend:
     table: Game | None
 
 
-def seen_lately() -> Any:
+def seen_lately() -> datetime:
     """Socket rows seen since then show their person online (here, or reconnecting)."""
     return clocks.now() - timedelta(seconds=settings.AWAY_SECONDS)
 
@@ -129,7 +129,9 @@ def friends_page(request: AuthedRequest) -> HttpResponse:
 # --- inviting a friend to your table --------------------------------------------------------
 
 
-def invite_context(game: Game, user: Any, message: str = "", error: bool = False) -> dict[str, Any]:
+def invite_context(
+    game: Game, user: User | AnonymousUser, message: str = "", error: bool = False
+) -> dict[str, object]:
     """What the table's invite panel shows this person (nothing unless they sit at it, open)."""
     people = invitations.invitable(game, user) if user.is_authenticated else []
     return {"game": game, "invitable": people, "message": message, "error": error}

@@ -3,15 +3,15 @@ a new table: one set up by hand, or a quick game against bots started at once.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import User
 from games import catalog, services
 from games.access import AuthedRequest, joinable, listed, watchable
 from games.models import Game, Seat
@@ -22,7 +22,7 @@ from games.web.forms import NewGameForm
 RECENT = 10
 
 
-def recently_finished(user: Any) -> QuerySet[Game]:
+def recently_finished(user: User | AnonymousUser) -> QuerySet[Game]:
     """The last public finished games this user may watch, with their (first) winner's name."""
     first_winner = (
         Seat.objects.filter(game=OuterRef("pk"), winner=True)
@@ -46,7 +46,7 @@ LOBBY_TABLES = 30
 LOBBY_TABLES_PER_HOST = 2
 
 
-def tables_to_join(user: Any) -> QuerySet[Game]:
+def tables_to_join(user: User | AnonymousUser) -> QuerySet[Game]:
     """The public tables this viewer could sit at now (access.joinable), newest first, the
     newest LOBBY_TABLES_PER_HOST of each host."""
     newest_of_host = Window(

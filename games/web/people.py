@@ -1,6 +1,7 @@
 """A person's profile (their games, ratings and charts) and the leaderboards."""
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TypedDict, cast
 
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -26,13 +27,21 @@ RECENT_FINISHED = 15
 HISTORY_POINTS = 60
 
 
-def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
+class Played(TypedDict):
+    """A person's finished games of one kind: how many, won, the average and best score."""
+
+    game__kind: str
+    games: int
+    wins: int
+    average: float | None
+    best: int | None
+
+
+def finished_by_kind(person: User) -> dict[str, Played]:
     """Per game kind: the person's finished games, wins, average and best score (one query)."""
-    return {
-        row["game__kind"]: row
-        for row in Seat.objects.filter(
-            user=person, game__status=Game.Status.OVER, game__tutorial__isnull=True
-        )
+    rows = cast(
+        "Iterable[Played]",
+        Seat.objects.filter(user=person, game__status=Game.Status.OVER, game__tutorial__isnull=True)
         .exclude(house_tables("game__"))
         .values("game__kind")
         .annotate(
@@ -40,11 +49,12 @@ def finished_by_kind(person: User) -> dict[str, dict[str, Any]]:
             wins=Count("pk", filter=Q(winner=True)),
             average=Avg("score"),
             best=Max("score"),
-        )
-    }
+        ),
+    )
+    return {row["game__kind"]: row for row in rows}
 
 
-def game_records(person: User, played: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def game_records(person: User, played: dict[str, Played]) -> list[dict[str, object]]:
     """Per game the person is rated at: the rating (provisional or not), the games, wins,
     average and best score, and the rating's history as a small chart (a query per game)."""
     names = dict(catalog.choices())

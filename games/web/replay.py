@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 from django.http import HttpRequest
 from django.utils.safestring import mark_safe
 
 from games.boards import render_page_part
-from games.kinds.base import player_name
+from games.kinds.base import AnyKind, Hand, player_name
 from games.models import Game, Seat
 from games.records import archive
 
@@ -38,8 +38,8 @@ class Replay:
 
     game: Game
     seats: list[Seat] = field(default_factory=list)
-    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    states: list[Any] = field(default_factory=list)
+    moves: list[tuple[int, dict[str, object]]] = field(default_factory=list)
+    states: list[object] = field(default_factory=list)  # engine states (opaque here)
 
     @classmethod
     def of(cls, game: Game) -> Replay:
@@ -74,7 +74,7 @@ class Replay:
         """A frame number within the game."""
         return max(0, min(n, self.total))
 
-    def state(self, n: int) -> Any:
+    def state(self, n: int) -> object:
         """The state after the first n moves (applying only moves not applied yet)."""
         engine = self.game.spec.engine
         while len(self.states) <= n:
@@ -86,7 +86,7 @@ class Replay:
 # --- a frame ------------------------------------------------------------------------------
 
 
-def hidden_hands(replay: Replay, n: int) -> list[dict[str, Any]]:
+def hidden_hands(replay: Replay, n: int) -> list[Hand]:
     """Every seat's hidden hand after move n, or [] when the game has none or all are empty."""
     hands = replay.game.spec.hidden_hands(replay.state(n), replay.seats)
     return hands if any(h["cards"] for h in hands) else []
@@ -102,7 +102,7 @@ def eyes_of(replay: Replay, raw: str | None) -> int | None:
     return eyes if eyes in positions else None
 
 
-def eyes_choices(replay: Replay, eyes: int | None) -> list[dict[str, Any]]:
+def eyes_choices(replay: Replay, eyes: int | None) -> list[dict[str, object]]:
     """The whose-eyes menu: everything, then each seat in order."""
     out = [{"value": "", "label": "Everything", "chosen": eyes is None}]
     for seat in sorted(replay.seats, key=lambda s: s.position or 0):
@@ -124,7 +124,7 @@ def seat_as_watched(seat: Seat, results: int) -> Seat:
     return watched
 
 
-def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, Any]:
+def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, object]:
     """Everything the frame template needs for move n (already clamped), through whose eyes.
 
     With `eyes` a seat position, the frame is built from that seat's engine.view() alone: no
@@ -134,7 +134,7 @@ def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, 
     spec = game.spec
     state = replay.state(n)
     me = next((s for s in replay.seats if s.position == eyes), None) if eyes is not None else None
-    legal: list[dict[str, Any]] = []
+    legal: list[dict[str, object]] = []
     if me is None:
         view = spec.replay_view(state)
         hands = hidden_hands(replay, n)
@@ -145,7 +145,7 @@ def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, 
         me = seat_as_watched(me, spec.results_count(view))
         hands = []  # their own hand is in their own part of the board, as they saw it
         regions = [name for name in spec.regions if name != "dialog"]
-    ctx: dict[str, Any] = {
+    ctx: dict[str, object] = {
         "game": game,
         "spec": spec,
         "seats": replay.seats,
@@ -177,12 +177,14 @@ def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, 
     return ctx
 
 
-def draw_frame(ctx: dict[str, Any], request: HttpRequest) -> dict[str, Any]:
+def draw_frame(ctx: dict[str, object], request: HttpRequest) -> dict[str, object]:
     """The frame's board regions and hidden hands drawn with the boards' templates
     (games/boards/jinja.py), for the frame's page template to place: `regions`, `hands_html`."""
     board = {**ctx, "user": request.user}
-    parts = [render_page_part(name, board, request) for name in ctx["region_templates"]]
+    templates = cast(list[str], ctx["region_templates"])
+    parts = [render_page_part(name, board, request) for name in templates]
     ctx["regions"] = [mark_safe(html) for html in parts]
-    hands = render_page_part(ctx["spec"].hands_template, board, request) if ctx["hands"] else ""
+    spec = cast(AnyKind, ctx["spec"])
+    hands = render_page_part(spec.hands_template, board, request) if ctx["hands"] else ""
     ctx["hands_html"] = mark_safe(hands)
     return ctx

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -334,7 +335,10 @@ def test_who_a_block_keeps_out_is_read_once_for_every_viewer_of_a_version(
     assert kept == ["blocked", "", ""]
     assert len(first.captured_queries) == 1
     with CaptureQueriesContext(connection) as seated_or_anonymous:
-        kept = [board_context(game, viewer, read(game))["kept_out"] for viewer in (player, None)]
+        kept = [
+            board_context(game, viewer, read(game))["kept_out"]
+            for viewer in (player, AnonymousUser())
+        ]
     assert kept == ["", ""]
     assert not [q for q in seated_or_anonymous.captured_queries if "accounts_block" in q["sql"]]
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from unittest import mock
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from games import services
@@ -29,7 +30,7 @@ SCENARIOS = [
 ]
 
 
-def fresh_regions(game: Game, viewer: User | None) -> dict[str, str]:
+def fresh_regions(game: Game, viewer: User | AnonymousUser) -> dict[str, str]:
     """Every region of the viewer's board rendered now, none of it taken from another render."""
     with mock.patch("games.boards.pieces.render_piece", lambda _t, _s, render: render()):
         return render_regions(game, viewer)
@@ -75,7 +76,7 @@ def test_pushing_only_changed_regions_keeps_every_screen_whole(
     people = [make_user(f"p{i}") for i in range(humans)]
     outsider = make_user("outsider")
     game = table(kind, people, bots, seed)
-    viewers: list[User | None] = [*people, outsider, None]
+    viewers: list[User | AnonymousUser] = [*people, outsider, AnonymousUser()]
     shown = [fresh_regions(game, v) for v in viewers]
     prints: list[Sent] = [render_changed(game, v, {})[1] for v in viewers]
     rng = random.Random(seed)

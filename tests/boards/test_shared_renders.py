@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.utils.safestring import SafeString
 
 from accounts.models import User
@@ -44,7 +45,7 @@ def test_seats_never_get_each_others_batch_and_tabs_and_spectators_share(
     watchers = [make_user("w0"), make_user("w1")]
     game = table("midnight-bakery", people, 0, 13)
     # Each seat, a second tab of the first seat, two logged-in spectators and an anonymous one.
-    viewers: list[User | None] = [*people, people[0], *watchers, None]
+    viewers: list[User | AnonymousUser] = [*people, people[0], *watchers, AnonymousUser()]
     kept: list[Sent] = [{} for _ in viewers]
     rng = random.Random(13)
     shared_by = [0] * len(viewers)
@@ -205,7 +206,7 @@ def test_a_blind_reservation_shows_only_on_its_bakers_screens(
     watcher = make_user("cw")
     game = table("cakehalla", people, 0, 21)
     engine = game.spec.engine
-    viewers: list[User | None] = [*people, watcher, None]
+    viewers: list[User | AnonymousUser] = [*people, watcher, AnonymousUser()]
     kept: list[Sent] = [render_changed(game, v, {})[1] for v in viewers]
     shown = [fresh_regions(game, v)["bakers"] for v in viewers]
     state = engine.load(game.snapshot)
@@ -253,13 +254,15 @@ def test_no_board_context_key_hides_a_templates_global(
     # A region's paths leave out the environment's globals (changes.reads): a context key of the
     # same name would be read by the templates but never fingerprinted.
     env = board_environment()
-    for viewer in (player, outsider, None):
+    for viewer in (player, outsider, AnonymousUser()):
         ctx = board_context(running_game, viewer)
         assert all(ctx[name] is value for name, value in env.globals.items())
 
 
 def test_a_box_that_only_locks_keeps_its_case(running_game: Game, player: User) -> None:
-    box = next(b for b in board_context(running_game, player)["boxes"])
+    boxes = board_context(running_game, player)["boxes"]
+    assert isinstance(boxes, list)
+    box = next(b for b in boxes)
     template = "games/midnight-bakery/_box.html"
     forget_all()
     _, rendered, _ = pieces_of(template, {"box": box, "resigned": False})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from games import services
@@ -200,7 +201,7 @@ async def test_a_seated_player_sees_the_cancel_live(
 def test_one_context_renders_the_same_board_and_regions_as_two(
     running_game: Game, player: User, who: str
 ) -> None:
-    user = player if who == "player" else None
+    user = player if who == "player" else AnonymousUser()
     whole = render_whole(running_game, user)
     ctx = board_context(running_game, user)
     marks = region_prints(running_game, ctx)

@@ -7,7 +7,7 @@ import importlib
 import io
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ def stored_golden(golden: dict[str, Any], make_user: Callable[[str], User]) -> G
     )
     for seat, action in golden["actions"]:
         state = spec_engine.apply_action(state, seat, action)
-    result = spec_engine.result(state)
+    result: Mapping[str, Any] = spec_engine.result(state)
     places, winners = placings(list(result["scores"]), set(result["winners"]), set())
     now = timezone.now()
     game = Game.objects.create(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.kinds.base import GameKind, GameRow, SeatRow, player_name
+from games.kinds.base import GameKind, GameRow, Hand, SeatRow, player_name
 from tests.third_game import high_card
 from tests.third_game.high_card import State
 from tests.third_game.high_card.bots import BOTS
@@ -58,7 +58,7 @@ class HighCard(GameKind[State, View, Action]):
         """The card the player kept in hand."""
         return {"kept": result["kept"][position]}
 
-    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[Hand]:
         """Every hand at this moment, from its owner's view."""
         return [
             {

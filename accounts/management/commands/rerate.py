@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -15,6 +15,6 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", default=None, help="only this game slug")
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        count = ratings.rebuild(options["game"])
+    def handle(self, *args: object, **options: object) -> None:
+        count = ratings.rebuild(cast("str | None", options["game"]))  # --game
         self.stdout.write(f"Rated {count} finished game{'s' if count != 1 else ''}.")

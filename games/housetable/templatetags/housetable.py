@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
 from games.housetable.services import showing
@@ -13,6 +11,6 @@ register = template.Library()
 
 
 @register.inclusion_tag("housetable/_watch.html")
-def house_table() -> dict[str, Any]:
+def house_table() -> dict[str, object]:
     """The house bots' game running now (or the words that none runs)."""
     return {"house": showing()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any, TypedDict
+from typing import TypedDict, cast
 
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import CardView, Rules, SeatView
@@ -128,7 +128,7 @@ def card_box(
     legal: Legal,
     wait: str,
     rules: Rules,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A face-up card with its Buy and Reserve offers and why each may be refused."""
     can_buy = card["id"] in legal.buy
     can_reserve = where == "counter" and card["id"] in legal.reserve
@@ -167,7 +167,9 @@ def card_box(
     }
 
 
-def counter_rows(view: View, box: SeatView | None, legal: Legal, wait: str) -> list[dict[str, Any]]:
+def counter_rows(
+    view: View, box: SeatView | None, legal: Legal, wait: str
+) -> list[dict[str, object]]:
     """The counter's rows, the showstoppers on top and the pantry at the bottom."""
     rules = view["rules"]
     rows = []
@@ -206,7 +208,7 @@ def market_tokens(
     legal: Legal,
     wait: str,
     moved: AbstractSet[str] = frozenset(),
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The market's piles, each with whether it can be picked once or twice and why not, and
     whether a rival's turn since the viewer's own moved it (`just`)."""
     takeable = {name for take in legal.takes for name in take}
@@ -244,7 +246,7 @@ def market_tokens(
     return out
 
 
-def token_row(name: str, box: SeatView) -> dict[str, Any]:
+def token_row(name: str, box: SeatView) -> dict[str, object]:
     """One ingredient as a row shows it: name, label, shape, art and how many the baker holds."""
     return {
         "name": name,
@@ -255,9 +257,24 @@ def token_row(name: str, box: SeatView) -> dict[str, Any]:
     }
 
 
-def bakery_rows(box: SeatView, names: Sequence[str]) -> list[dict[str, Any]]:
+def bakery_rows(box: SeatView, names: Sequence[str]) -> list[dict[str, object]]:
     """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
     return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
+
+
+class BakerBox(SeatView):
+    """A baker's box as the board shows it: the public bakery and where it stands."""
+
+    position: int
+    player: str
+    bot: str
+    me: bool
+    turn: bool
+    held: int
+    rows: list[dict[str, object]]
+    reserved_cards: list[Mapping[str, object]]
+    last: str
+    just: bool
 
 
 def baker_boxes(
@@ -266,14 +283,14 @@ def baker_boxes(
     mine: int | None,
     seats: Sequence[SeatRow],
     turns: Mapping[int, Turn] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[BakerBox]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
     what they did on their latest turn (`last`; `just` when it came since the viewer's own)."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
     kinds = tokens(view)
     ingredients = view["rules"]["ingredients"]
     turns = last_turns(view["log"], mine) if turns is None else turns
-    out = []
+    out: list[BakerBox] = []
     for i, box in enumerate(view["seats"]):
         out.append(
             {
@@ -300,7 +317,7 @@ def baker_boxes(
     return out
 
 
-def customer_boxes(view: View, box: SeatView | None) -> list[dict[str, Any]]:
+def customer_boxes(view: View, box: SeatView | None) -> list[dict[str, object]]:
     """The face-up customers, each want ticked where the viewer already has that many, and what
     a customer is worth (`hint`)."""
     hint = customer_hint(view["rules"]["customer_points"])
@@ -327,12 +344,12 @@ def customer_boxes(view: View, box: SeatView | None) -> list[dict[str, Any]]:
     return out
 
 
-def return_rows(view: View, box: SeatView) -> list[dict[str, Any]]:
+def return_rows(view: View, box: SeatView) -> list[dict[str, object]]:
     """The put-back dialog's rows: what the baker holds of each ingredient."""
     return [token_row(name, box) for name in tokens(view) if box["ingredients"][name]]
 
 
-def customer_choices(legal: Legal, view: View) -> list[dict[str, Any]]:
+def customer_choices(legal: Legal, view: View) -> list[dict[str, object]]:
     """The customers the viewer may choose between, each with its choose action."""
     faces = {c["id"]: c for c in view["customers"]}
     return [
@@ -351,14 +368,14 @@ def rival_moved(turns: Mapping[int, Turn]) -> set[str]:
     return {name for turn in turns.values() if turn["just"] for name in touched(turn["events"])}
 
 
-def just_now(turns: Mapping[int, Turn], bakers: list[dict[str, Any]]) -> list[str]:
+def just_now(turns: Mapping[int, Turn], bakers: list[BakerBox]) -> list[str]:
     """Those turns in words, in the order they were played."""
     return [bakers[seat]["last"] for seat, turn in turns.items() if turn["just"]]
 
 
 def context(
     game: GameRow, view: View, legal: list[Action], me: SeatRow | None, seats: Sequence[SeatRow]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Template context for the Cakehalla board of one viewer."""
     mine = me.position if me is not None else None
     names = player_names(view, seats, game.spec.seat_names)
@@ -371,8 +388,16 @@ def context(
     my_view = view["seats"][mine] if mine is not None else None
     reserved = []
     if my_box is not None:
+        # The viewer's own reserved cards: none is hidden from its owner.
         reserved = [
-            card_box(r, where="reserve", box=my_view, legal=allowed, wait=wait, rules=rules)
+            card_box(
+                cast(CardView, r),
+                where="reserve",
+                box=my_view,
+                legal=allowed,
+                wait=wait,
+                rules=rules,
+            )
             for r in my_box["reserved"]
         ]
     held = sum(my_view["ingredients"].values()) if my_view else 0

@@ -4,13 +4,13 @@ lesson, its rules page, its stats and its replay (each in its own module beside 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from games.engines import cakehalla as engine
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.bots import BOTS
 from games.engines.cakehalla.state import State
-from games.kinds.base import Counts, Facts, GameKind, GameRow, SeatRow
+from games.kinds.base import Counts, Facts, GameKind, GameRow, Hand, SeatRow
 from games.kinds.cakehalla.board import context
 from games.kinds.cakehalla.hints import advise
 from games.kinds.cakehalla.lesson import LESSON
@@ -53,7 +53,7 @@ class Cakehalla(GameKind[State, View, Action]):
         legal: list[Action],
         me: SeatRow | None,
         seats: Sequence[SeatRow],
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """The Cakehalla board of one viewer."""
         return context(game, view, legal, me, seats)
 
@@ -65,19 +65,19 @@ class Cakehalla(GameKind[State, View, Action]):
         """The move the strongest bot chose, and why, from the seat's own view."""
         return advise(view, action)
 
-    def rules_context(self) -> dict[str, Any]:
+    def rules_context(self) -> dict[str, object]:
         """The ten famous customers, from the engine's table."""
         return {"customers": customer_table()}
 
-    def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
+    def seat_results(self, result: Mapping[str, object], position: int) -> dict[str, object]:
         """The cards the baker bought (the tie-break)."""
-        return {"cards_bought": result["cards_bought"][position]}
+        return {"cards_bought": cast(list[int], result["cards_bought"])[position]}
 
-    def stat_facts(self, view: View, result: Mapping[str, Any]) -> Facts:
+    def stat_facts(self, view: View, result: Mapping[str, object]) -> Facts:
         """The cards bought."""
         return stat_facts(view)
 
-    def stat_charts(self, counts: Counts) -> dict[str, Any]:
+    def stat_charts(self, counts: Counts) -> dict[str, object]:
         """The most bought cards."""
         return stat_charts(counts)
 
@@ -85,7 +85,7 @@ class Cakehalla(GameKind[State, View, Action]):
         """The table with every reservation face up, as its owner saw it."""
         return revealed(state)
 
-    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[Hand]:
         """Every baker's reserved cards."""
         return hands(state, seats)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from games.engines.cakehalla.cards import CARDS
 from games.engines.cakehalla.shapes import BakerSetup
@@ -53,13 +53,13 @@ def return_presses(amounts: Mapping[str, int]) -> tuple[Press, ...]:
     return (*presses, Press("#return-form [data-return]"))
 
 
-def lesson_control(action: Mapping[str, Any]) -> tuple[Press, ...]:
+def lesson_control(action: Mapping[str, object]) -> tuple[Press, ...]:
     """The board's taps that make this action, in order: a card's (or pile's) menu is opened
     before its Buy or Reserve."""
     if action["type"] == "take":
-        return take_presses(list(action["ingredients"]))
+        return take_presses(list(cast(list[str], action["ingredients"])))
     if action["type"] == "return":
-        return return_presses(action["ingredients"])
+        return return_presses(cast(Mapping[str, int], action["ingredients"]))
     if action["type"] == "reserve" and "tier" in action:
         menu = f"#pile-{action['tier']}"
     elif action["type"] in {"buy", "reserve"}:

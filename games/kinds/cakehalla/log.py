@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import TypedDict, cast
 
 from games.engines.cakehalla.shapes import LogLine, Rules
 from games.kinds.cakehalla.words import count_list, label
@@ -17,22 +17,22 @@ class Turn(TypedDict):
     just: bool
 
 
-def event_text(event: Mapping[str, Any], names: list[str], rules: Rules) -> str:
+def event_text(event: Mapping[str, object], names: list[str], rules: Rules) -> str:
     """One kitchen log line in words."""
     kind = event["type"]
-    who = names[event["seat"]] if "seat" in event else ""
+    who = names[cast(int, event["seat"])] if "seat" in event else ""
     if kind == "take":
-        return f"{who} took {', '.join(label(n) for n in event['ingredients'])}."
+        return f"{who} took {', '.join(label(n) for n in cast(list[str], event['ingredients']))}."
     if kind == "reserve" and event.get("blind"):
         known = f" (the {event['name']})" if "name" in event else ""
         return f"{who} reserved the top of the tier {event['tier']} pile face down{known}."
     if kind == "reserve":
         return f"{who} reserved the {event['name']}."
     if kind == "buy":
-        paid = count_list(event["paid"]) or "nothing"
+        paid = count_list(cast(Mapping[str, int], event["paid"])) or "nothing"
         return f"{who} bought the {event['name']}, paying {paid}."
     if kind == "return":
-        return f"{who} put back {count_list(event['ingredients'])}."
+        return f"{who} put back {count_list(cast(Mapping[str, int], event['ingredients']))}."
     if kind == "customer":
         return f"{event['name']} visited {who}: {rules['customer_points']} points."
     if kind == "final":
@@ -68,14 +68,16 @@ def last_turns(log: Sequence[LogLine], mine: int | None = None) -> dict[int, Tur
     return turns
 
 
-def touched(events: Sequence[Mapping[str, Any]]) -> set[str]:
+def touched(events: Sequence[Mapping[str, object]]) -> set[str]:
     """The market's ingredients a turn moved: taken, paid back, or put back."""
     out: set[str] = set()
     for e in events:
         if e["type"] == "take":
-            out.update(e["ingredients"])
+            out.update(cast(list[str], e["ingredients"]))
         elif e["type"] == "buy":
-            out.update(name for name, n in e.get("paid", {}).items() if n)
+            paid = cast(Mapping[str, int], e.get("paid", {}))
+            out.update(name for name, n in paid.items() if n)
         elif e["type"] == "return":
-            out.update(name for name, n in e["ingredients"].items() if n)
+            put_back = cast(Mapping[str, int], e["ingredients"])
+            out.update(name for name, n in put_back.items() if n)
     return out

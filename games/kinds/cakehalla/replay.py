@@ -4,21 +4,20 @@ each move in the words of the kitchen log."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from games.engines import cakehalla as engine
 from games.engines.cakehalla import View
 from games.engines.cakehalla.shapes import SeatView
 from games.engines.cakehalla.state import State
-from games.kinds.base import SeatRow, player_name
+from games.kinds.base import Hand, SeatRow, player_name
 from games.kinds.cakehalla.log import event_text
 from games.kinds.cakehalla.words import player_names
 
 
-def hands(state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+def hands(state: State, seats: Sequence[SeatRow]) -> list[Hand]:
     """Each baker's reserved cards at this moment, from their own view (a seat never placed at
     the table holds none, and is left out)."""
-    out = []
+    out: list[Hand] = []
     placed = sorted((s.position, s) for s in seats if s.position is not None)
     for position, _ in placed:
         reserved = engine.view(state, position)["seats"][position]["reserved"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.engines.cakehalla import View
 from games.engines.cakehalla.shapes import Result, Rules
 
@@ -15,7 +13,7 @@ def end_reason(result: Result, rules: Rules) -> str:
     return f"A baker reached {rules['winning_points']} points and the round was played out."
 
 
-def standings(view: View, names: list[str]) -> dict[str, Any]:
+def standings(view: View, names: list[str]) -> dict[str, object]:
     """Final standings in the engine's order, with the winner (or shared win) and why."""
     seats = view["seats"]
     result = view["result"]

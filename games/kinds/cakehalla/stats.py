@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from games import charts
 from games.engines.cakehalla import View
@@ -19,6 +18,6 @@ def stat_facts(view: View) -> Facts:
     return facts
 
 
-def stat_charts(counts: Counts) -> dict[str, Any]:
+def stat_charts(counts: Counts) -> dict[str, object]:
     """The most bought cards."""
     return {"bought": charts.top_bars(counts.get("bought", {}))}

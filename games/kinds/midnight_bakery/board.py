@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import TypedDict, cast
 
 from games.engines.midnight_bakery import Action, View
-from games.engines.midnight_bakery.shapes import BakeRow, Event
+from games.engines.midnight_bakery.shapes import BakeRow, Event, SeatView
 from games.kinds.base import AppendOnly, GameRow, SeatRow
 from games.kinds.midnight_bakery.hints import hint
 
@@ -40,7 +40,16 @@ def player_names(view: View, seats: Sequence[SeatRow]) -> list[str]:
     ]
 
 
-def last_reveal(view: View) -> dict[int, dict[str, Any]]:
+class Reveal(TypedDict):
+    """A seat's part of the latest reveal (see last_reveal)."""
+
+    cards: list[str]
+    peel: bool
+    newest: bool
+    text: str
+
+
+def last_reveal(view: View) -> dict[int, Reveal]:
     """Each seat's part of the latest reveal (and the owl's snatches after it), from the public log:
     the words, the cards filed, whether a Peel took two, and whether it is the newest thing on
     the table (no baker has locked since), which the board marks for a moment.
@@ -56,28 +65,44 @@ def last_reveal(view: View) -> dict[int, dict[str, Any]]:
             break
         start -= 1
     newest = not any(box["locked"] for box in view["seats"])
-    out: dict[int, dict[str, Any]] = {}
+    texts: dict[int, list[str]] = {}
+    filed: dict[int, list[str]] = {}
+    peels: dict[int, bool] = {}
     for e in events[start:]:
         if e["type"] not in ("keep", "snatch") or "seat" not in e:
             continue
         cards: Sequence[str | None] = e.get("cards") or [e.get("card")]
-        seen = out.setdefault(
-            e["seat"], {"texts": [], "cards": [], "peel": False, "newest": newest}
-        )
-        seen["texts"].append(e["text"])
-        seen["cards"].extend(c for c in cards if c)
-        seen["peel"] = seen["peel"] or bool(e.get("peel"))
-    return {seat: {**seen, "text": " ".join(seen.pop("texts"))} for seat, seen in out.items()}
+        seat = e["seat"]
+        texts.setdefault(seat, []).append(e["text"])
+        filed.setdefault(seat, []).extend(c for c in cards if c)
+        peels[seat] = peels.get(seat, False) or bool(e.get("peel"))
+    return {
+        seat: {"cards": filed[seat], "peel": peels[seat], "newest": newest, "text": " ".join(said)}
+        for seat, said in texts.items()
+    }
 
 
-def boxes(view: View, seats: Sequence[SeatRow], mine: int | None) -> list[dict[str, Any]]:
+class Box(SeatView):
+    """A seat's box as the board shows it: the public box and where it stands."""
+
+    position: int
+    player: str
+    me: bool
+    leader: bool
+    empty_box: bool
+    choosing: bool
+    backs: list[None]
+    last: Reveal | None
+
+
+def boxes(view: View, seats: Sequence[SeatRow], mine: int | None) -> list[Box]:
     """Every seat's public box with its truffle ring (gold leader, red empty baker), and its part
     of the latest reveal (`last`)."""
     names = player_names(view, seats)
     most = max((box["truffles"] for box in view["seats"]), default=0)
     waiting = set(view.get("waiting_for", []))
     revealed = last_reveal(view)
-    out = []
+    out: list[Box] = []
     for i, box in enumerate(view["seats"]):
         out.append(
             {
@@ -97,7 +122,7 @@ def boxes(view: View, seats: Sequence[SeatRow], mine: int | None) -> list[dict[s
     return out
 
 
-def bake_rows(rows: Sequence[BakeRow], names: list[str]) -> list[dict[str, Any]]:
+def bake_rows(rows: Sequence[BakeRow], names: list[str]) -> list[dict[str, object]]:
     """One results row per baker: the breakdown in the table's column order."""
     return [
         {
@@ -144,6 +169,27 @@ def night_rows(view: View, names: list[str]) -> list[NightRow]:
     return rows
 
 
+class LogLine(TypedDict):
+    """One event of the night's log, in words."""
+
+    type: str
+    text: str
+
+
+class LogPick(TypedDict):
+    """One pick of the night's log and what happened on it."""
+
+    pick: int | None
+    events: list[LogLine]
+
+
+class LogBake(TypedDict):
+    """One bake of the night's log and its picks."""
+
+    bake: int | None
+    picks: list[LogPick]
+
+
 def night_log(events: Sequence[Event]) -> AppendOnly:
     """The whole night's log, newest first: each bake, its picks, and what happened on each.
 
@@ -151,7 +197,7 @@ def night_log(events: Sequence[Event]) -> AppendOnly:
     The log only grows, so the region's fingerprint is its length and newest event (AppendOnly):
     a push that changes nothing in it costs no walk through the night.
     """
-    bakes: list[dict[str, Any]] = []
+    bakes: list[LogBake] = []
     for e in reversed(events):
         if not bakes or bakes[-1]["bake"] != e.get("bake"):
             bakes.append({"bake": e.get("bake"), "picks": []})
@@ -172,7 +218,7 @@ def results_count(view: View) -> int:
 
 def context(
     game: GameRow, view: View, legal: list[Action], me: SeatRow | None, seats: Sequence[SeatRow]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Template context for the Midnight Bakery board of one viewer."""
     mine = me.position if me is not None else None
     all_boxes = boxes(view, seats, mine)
@@ -217,10 +263,13 @@ def context(
     }
 
 
-def seat_results(result: Mapping[str, Any], position: int) -> dict[str, Any]:
+def seat_results(result: Mapping[str, object], position: int) -> dict[str, object]:
     """A baker's own results: truffles, bonus, and each bake's breakdown."""
+    truffles = cast(list[int], result["truffles"])
+    bonus = cast(list[int], result["truffle_bonus"])
+    bakes = cast(list[list[BakeRow]], result.get("bakes", []))
     return {
-        "truffles": result["truffles"][position],
-        "truffle_bonus": result["truffle_bonus"][position],
-        "bakes": [rows[position] for rows in result.get("bakes", []) if position < len(rows)],
+        "truffles": truffles[position],
+        "truffle_bonus": bonus[position],
+        "bakes": [rows[position] for rows in bakes if position < len(rows)],
     }

@@ -4,12 +4,11 @@ replay (each in its own module beside this one)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State, View
 from games.engines.midnight_bakery.bots import BOTS
-from games.kinds.base import Counts, Facts, GameKind, GameRow, Option, SeatRow
+from games.kinds.base import Counts, Facts, GameKind, GameRow, Hand, Option, SeatRow
 from games.kinds.midnight_bakery.board import context, results_count, seat_results
 from games.kinds.midnight_bakery.hints import advise
 from games.kinds.midnight_bakery.lesson import LESSON
@@ -62,7 +61,7 @@ class MidnightBakery(GameKind[State, View, Action]):
         legal: list[Action],
         me: SeatRow | None,
         seats: Sequence[SeatRow],
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """The Midnight Bakery board of one viewer."""
         return context(game, view, legal, me, seats)
 
@@ -74,7 +73,7 @@ class MidnightBakery(GameKind[State, View, Action]):
         """How many bakes have been scored."""
         return results_count(view)
 
-    def seat_results(self, result: Mapping[str, Any], position: int) -> dict[str, Any]:
+    def seat_results(self, result: Mapping[str, object], position: int) -> dict[str, object]:
         """Truffles, bonus, and each bake's breakdown."""
         return seat_results(result, position)
 
@@ -82,15 +81,15 @@ class MidnightBakery(GameKind[State, View, Action]):
         """Seats keep their names all night (Flour acts first): the chart names them."""
         return self.seat_names[turn - 1]
 
-    def stat_facts(self, view: View, result: Mapping[str, Any]) -> Facts:
+    def stat_facts(self, view: View, result: Mapping[str, object]) -> Facts:
         """Pastries kept, and the owl's denials."""
         return stat_facts(view, result)
 
-    def stat_charts(self, counts: Counts) -> dict[str, Any]:
+    def stat_charts(self, counts: Counts) -> dict[str, object]:
         """The owl's denials and the most kept pastries."""
         return stat_charts(counts)
 
-    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    def hidden_hands(self, state: State, seats: Sequence[SeatRow]) -> list[Hand]:
         """Every batch at this moment."""
         return hands(state, seats)
 

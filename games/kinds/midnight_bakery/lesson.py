@@ -4,12 +4,11 @@ and the board's button that keeps a card."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from games.kinds.base import Lesson, Press
 
 
-def keep_control(action: Mapping[str, Any]) -> tuple[Press, ...]:
+def keep_control(action: Mapping[str, object]) -> tuple[Press, ...]:
     """The batch's button that keeps this card (its id, quoted, sits in the button's value)."""
     return (Press(f"#batch-form button[value*='\"{action['card']}\"']"),)
 

@@ -4,17 +4,16 @@ kept face down through a rival's eyes)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State
-from games.kinds.base import SeatRow, player_name
+from games.kinds.base import Hand, SeatRow, player_name
 from games.kinds.midnight_bakery.board import art
 
 
-def hands(state: State, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+def hands(state: State, seats: Sequence[SeatRow]) -> list[Hand]:
     """Each baker's batch at this moment, from their own view (the locked pick marked)."""
-    out = []
+    out: list[Hand] = []
     for seat in sorted(seats, key=lambda s: s.position or 0):
         own = engine.view(state, seat.position)
         cards = [{**c, "art": art(c["face"])} for c in own["batch"]]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
 
 from games import charts
 from games.engines import midnight_bakery as engine
@@ -13,7 +12,7 @@ from games.engines.midnight_bakery import View
 from games.kinds.base import Counts, Facts
 
 
-def stat_facts(view: View, result: Mapping[str, Any]) -> Facts:
+def stat_facts(view: View, result: Mapping[str, object]) -> Facts:
     """The pastries kept (from the public log); at two bakers, whether the owl denied the
     truffle bonus, as the engine's result says."""
     facts: Facts = Counter()
@@ -28,7 +27,7 @@ def stat_facts(view: View, result: Mapping[str, Any]) -> Facts:
     return facts
 
 
-def stat_charts(counts: Counts) -> dict[str, Any]:
+def stat_charts(counts: Counts) -> dict[str, object]:
     """The Night Owl's denials, and the most kept pastries by name."""
     owl = counts.get("owl", {})
     nights, denied = owl.get("nights", 0), owl.get("denied", 0)

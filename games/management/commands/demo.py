@@ -4,7 +4,7 @@ services, and the site's next scheduled events."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import cast
 
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -26,14 +26,13 @@ class Command(BaseCommand):
             "--if-empty", action="store_true", help="do nothing when the site has any game"
         )
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
+        count, seed = cast(int, options["games"]), cast(int, options["seed"])
         if options["if_empty"] and Game.objects.exists():
             return
-        self.stdout.write(
-            f"Demo data: {', '.join(DEMO_BAKERS)} play {options['games']} games of each kind..."
-        )
-        games = make_demo(options["games"], options["seed"], say=self.stdout.write)
-        tournament = make_demo_events(demo_bakers(), random.Random(options["seed"]))
+        self.stdout.write(f"Demo data: {', '.join(DEMO_BAKERS)} play {count} games of each kind...")
+        games = make_demo(count, seed, say=self.stdout.write)
+        tournament = make_demo_events(demo_bakers(), random.Random(seed))
         first, second, third = podium(tournament)
         self.stdout.write(f"{tournament.name}: 1st {first}, 2nd {second}, 3rd {third}")
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: {len(games)} finished games."))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -19,8 +19,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", default=None, help="only this game's slug")
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        kind = options["game"]
+    def handle(self, *args: object, **options: object) -> None:
+        kind = cast("str | None", options["game"])  # --game
         if kind is not None and kind not in {s.slug for s in catalog.available()}:
             raise CommandError(f"Unknown game {kind!r}.")
         done = stats.recount(kind)

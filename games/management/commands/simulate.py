@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -23,19 +23,21 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=1)
         parser.add_argument("--bots", default="greedy", help="a level, or levels comma-separated")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
+        asked = cast(str, options["game"])
+        players, count = cast(int, options["players"]), cast(int, options["games"])
         try:
-            spec = catalog.get(options["game"] or catalog.available()[0].slug)
+            spec = catalog.get(asked or catalog.available()[0].slug)
         except KeyError as exc:
-            raise CommandError(f"Unknown game {options['game']!r}.") from exc
-        levels = [lv.strip() for lv in options["bots"].split(",") if lv.strip()]
+            raise CommandError(f"Unknown game {asked!r}.") from exc
+        levels = [lv.strip() for lv in cast(str, options["bots"]).split(",") if lv.strip()]
         if not levels or any(lv not in spec.bot_levels for lv in levels):
             raise CommandError(f"Bots must be among {', '.join(spec.bot_levels)}.")
-        for n in range(options["games"]):
-            game = simulate_one(spec.slug, options["players"], levels)
+        for n in range(count):
+            game = simulate_one(spec.slug, players, levels)
             seats = game.seats.order_by("position")
             summary = ", ".join(f"{s.user.username} {s.score}" for s in seats)
-            self.stdout.write(f"game {game.pk} ({n + 1}/{options['games']}): {summary}")
+            self.stdout.write(f"game {game.pk} ({n + 1}/{count}): {summary}")
 
 
 def simulate_one(kind: str, players: int, levels: list[str]) -> Game:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.records import archive
 
 
-def exports_in(text: str) -> list[Any]:
+def exports_in(text: str) -> list[object]:
     """The games in a file: one export (export.json) or one per line (games.ndjson)."""
     try:
         return [json.loads(text)]
@@ -37,9 +37,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", help="exported game files")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         checked, failed = 0, []
-        for name in options["files"]:
+        for name in cast(list[str], options["files"]):
             try:
                 text = Path(name).read_text()
             except OSError as exc:

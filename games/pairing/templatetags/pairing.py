@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
+from django.template import Context
 
 from games.pairing.panels import section_context
 
@@ -12,7 +11,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("pairing/_lobby.html", takes_context=True)
-def find_a_game(context: dict[str, Any]) -> dict[str, Any]:
+def find_a_game(context: Context) -> dict[str, object]:
     """The forms per game (or the waiting panel), and how many look per game and pace."""
     ctx = section_context(context["request"].user)
     return {**ctx, "csrf_token": context.get("csrf_token")}

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
@@ -142,7 +141,7 @@ def stop(seat: Seat, at: datetime) -> None:
     seat.deadline = None
 
 
-def waits_on(game: Game, state: Any, position: int) -> bool:
+def waits_on(game: Game, state: object, position: int) -> bool:
     """Whether the game waits for a move from this position now."""
     engine = game.spec.engine
     return (
@@ -152,7 +151,7 @@ def waits_on(game: Game, state: Any, position: int) -> bool:
     )
 
 
-def turn_goes_on(game: Game, before: Any, state: Any, position: int) -> bool:
+def turn_goes_on(game: Game, before: object, state: object, position: int) -> bool:
     """Whether the seat that just moved is still to act in the same turn (a Cakehalla put-back
     or customer after the main action): its clock keeps running."""
     kind = game.spec
@@ -164,11 +163,11 @@ def turn_goes_on(game: Game, before: Any, state: Any, position: int) -> bool:
 
 def wind(
     game: Game,
-    state: Any,
+    state: object,
     seats: Mapping[int, Seat],
     movers: set[int],
     at: datetime,
-    before: Any = None,
+    before: object = None,
 ) -> list[Seat]:
     """Stop the clocks of the movers and of seats no longer waited on; start the waited-on ones.
 
@@ -208,7 +207,7 @@ def wind(
 
 
 def pace_house_bots(
-    game: Game, state: Any, seats: Mapping[int, Seat], movers: set[int], at: datetime
+    game: Game, state: object, seats: Mapping[int, Seat], movers: set[int], at: datetime
 ) -> None:
     """A house table's bots move at a watchable pace, on the clocks' own machinery: a bot the
     game waits on gets a deadline HOUSE_TABLE_MOVE_SECONDS on (each move made sets the next),

@@ -9,7 +9,6 @@ lock lets exactly one of them act on it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -27,7 +26,7 @@ STAND_IN = "stand-in"
 MOST_STEPS = 8
 
 
-def stand_in_step(game: Game, state: Any, everyone: list[Seat]) -> Step:
+def stand_in_step(game: Game, state: object, everyone: list[Seat]) -> Step:
     """If a person's time ran out, a stand-in (the house bot, from that seat's view) moves."""
     seats = {s.position: s for s in everyone if s.position is not None}
     seat = clocks.overdue(seats, clocks.now())
@@ -41,8 +40,8 @@ def stand_in_step(game: Game, state: Any, everyone: list[Seat]) -> Step:
 
 
 def stand_in_turn(
-    game: Game, state: Any, seat: Seat, action: Mapping[str, Any]
-) -> tuple[Any, list[Action]]:
+    game: Game, state: object, seat: Seat, action: Mapping[str, object]
+) -> tuple[object, list[Action]]:
     """The stand-in's action, and the rest of that turn (a Cakehalla put-back or customer).
 
     It stops at the end of the seat's turn or pick: when the game no longer waits on the seat,
@@ -65,7 +64,7 @@ def stand_in_turn(
 
 @transaction.atomic
 def store_stand_in(
-    loaded: Game, state: Any, everyone: list[Seat], seat: Seat, action: Mapping[str, Any]
+    loaded: Game, state: object, everyone: list[Seat], seat: Seat, action: Mapping[str, object]
 ) -> bool:
     """Lock, check the table and the seat's deadline are as the stand-in saw them, and move (the
     table handed to this process's sockets on commit, like a person's move)."""

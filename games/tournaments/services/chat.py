@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from accounts.models import User
+from accounts.models import User, signed_in
 from games.groups import send_to_group
 from games.models import ChatMessage
 from games.services import NotAllowed, ServiceError
@@ -38,16 +38,16 @@ def closed_because(tournament: Tournament) -> str:
     return ""
 
 
-def may_write(tournament: Tournament, user: Any) -> bool:
+def may_write(tournament: Tournament, user: User | AnonymousUser) -> bool:
     """The entrants (also those who left) and the creator write; nobody else."""
-    if not getattr(user, "is_authenticated", False) or getattr(user, "is_bot", False):
+    if not signed_in(user) or getattr(user, "is_bot", False):
         return False
     if tournament.creator_id == user.pk:
         return True
     return Entrant.objects.filter(tournament=tournament, user_id=user.pk).exists()
 
 
-def check_say(tournament: Tournament, user: User, text: Any) -> str:
+def check_say(tournament: Tournament, user: User, text: object) -> str:
     """The cleaned line this person may say here now, or a ServiceError."""
     closed = closed_because(tournament)
     if closed:
@@ -66,7 +66,7 @@ def check_say(tournament: Tournament, user: User, text: Any) -> str:
     return line
 
 
-def say(tournament: Tournament, user: User, text: Any) -> ChatLine:
+def say(tournament: Tournament, user: User, text: object) -> ChatLine:
     """Store a line (the person's row locked, so the rate limit holds) and announce it."""
     with transaction.atomic():
         lock_person(user)

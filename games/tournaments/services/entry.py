@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -95,7 +95,7 @@ def check_rules(rules: Rules, at: datetime) -> None:
         raise ServiceError(f"A tournament must take at least {fewest} people.")
 
 
-def check_points(points: dict[str, Any]) -> None:
+def check_points(points: Mapping[str, object]) -> None:
     """Refuse points by place that are not, per table size, one number a place, best first."""
     for size, row in points.items():
         if not str(size).isdigit() or not isinstance(row, list) or len(row) != int(size):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -329,7 +328,7 @@ def table_ended(game_id: int) -> None:
     advance(table[1])
 
 
-def game_ended_here(sender: Any, game_id: int, **kwargs: Any) -> None:
+def game_ended_here(sender: object, game_id: int, **kwargs: object) -> None:
     """The services' `game_ended` signal (after the game's commit): a failure is logged, never
     raised into the move that ended the game; the sweep records what this missed."""
     try:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 from django.db.models import Count, Q
 
@@ -34,7 +32,7 @@ def length_words(tournament: Tournament) -> str:
 
 
 @register.inclusion_tag("tournaments/_next_event.html")
-def next_event() -> dict[str, Any]:
+def next_event() -> dict[str, object]:
     """The next event with its countdown (words drawn here; static/js/tournament.js counts on,
     as on the tournaments' own pages) and its page."""
     tournament = next_public()

@@ -5,13 +5,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, OuterRef, Subquery
+from django.template import Context
 
+from accounts.models import User
 from games.boards import epoch_ms as to_epoch_ms
+from games.models import Game
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.services.base import ordinal as ordinal_words
 
@@ -40,7 +42,7 @@ def epoch_ms(at: datetime | None) -> int | str:
 
 
 @register.inclusion_tag("tournaments/_results.html", takes_context=True)
-def tournament_results(context: dict[str, Any], person: Any) -> dict[str, Any]:
+def tournament_results(context: Context, person: User) -> dict[str, object]:
     """A person's latest tournaments with their place and points (one query); a private one
     only to the person themselves."""
     viewer = context["request"].user
@@ -59,7 +61,7 @@ def tournament_results(context: dict[str, Any], person: Any) -> dict[str, Any]:
 
 
 @register.inclusion_tag("tournaments/_game_line.html")
-def tournament_of(game: Any) -> dict[str, Any]:
+def tournament_of(game: Game) -> dict[str, object]:
     """The tournament and round a game was played in ("" for any other game); the history
     list reads the table with the game (select_related), so this costs no query."""
     try:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.management.base import BaseCommand
@@ -24,7 +22,7 @@ def key_pair() -> tuple[str, str]:
 class Command(BaseCommand):
     help = "Make a VAPID key pair for Web Push; put both lines in the site's environment."
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         private, public = key_pair()
         self.stdout.write(f"VAPID_PRIVATE_KEY={private}")
         self.stdout.write(f"VAPID_PUBLIC_KEY={public}")
