@@ -66,7 +66,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     person = lock_user(person.pk)
     check_delete(person, password)
     old_name = person.username
-    # Renamed before the seats are handed over (their notices name nobody, see play.DELETED).
+    # Renamed before the seats are handed over (their notices name nobody, see handover.DELETED).
     person.username = deleted_name(person.pk)
     person.is_active = False
     person.set_unusable_password()
