@@ -62,16 +62,19 @@
     return !(attribute === "open" && node.tagName === "DETAILS");
   }
 
-  // A hint given into a sheet on the board (#sheet-hint) stays through a redraw of the same
-  // board; clearPassedHint() clears it once the board is past it.
-  function keepHint(node) {
-    return !(node.id === "sheet-hint" && node.dataset.version);
+  // What the page wrote itself stays through a redraw: a hint given into a sheet on the board
+  // (#sheet-hint; clearPassedHint() clears it once the board is past it), and the invite link's
+  // "Copied." line (invite.js), which a push landing just after the tap would otherwise empty.
+  function keepOwn(node) {
+    if (node.nodeType !== 1) return true;
+    if (node.id === "sheet-hint" && node.dataset.version) return false;
+    return !(node.hasAttribute("data-copied") && node.textContent);
   }
 
   function morph(old, node) {
     node.removeAttribute("hx-swap-oob");
     window.Idiomorph.morph(old, node, {
-      callbacks: { beforeAttributeUpdated: keepLocal, beforeNodeMorphed: keepHint }
+      callbacks: { beforeAttributeUpdated: keepLocal, beforeNodeMorphed: keepOwn }
     });
     var placed = document.getElementById(node.id);
     if (placed) window.htmx.process(placed);

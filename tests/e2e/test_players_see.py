@@ -60,6 +60,8 @@ def test_a_friend_follows_the_invite_signs_up_and_sits(
     friend.get_by_role("button", name="Take a seat").click()
     friend.get_by_role("button", name="Leave the table").wait_for()
     host.locator("#region-waiting .seats").get_by_text("ines").wait_for()  # pushed live
+    # The waiting room was redrawn by that push; the line the host's tap wrote stays.
+    assert host.locator("[data-copied=invite-link]").inner_text().startswith("Copied.")
     friend.screenshot(path=str(artifacts / "players-invite-seated.png"))
     host.screenshot(path=str(artifacts / "players-invite-host.png"))
 
