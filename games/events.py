@@ -22,116 +22,109 @@ accounts/friends.py, because accounts imports no game code; they are wired in ga
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Callable, Iterable
+from typing import Generic, Protocol, TypeVar
 
 from django.dispatch import Signal
 
 from accounts.models import User
 from games.models import Game, Seat
 
+R = TypeVar("R", bound=Callable[..., None])
 
-class Stored(Signal):
-    """A change stored a table's state: the game row, its seats (users read) and the engine
-    state exactly as saved, so this process's sockets need not read back what it just wrote."""
 
-    class Receiver(Protocol):
-        def __call__(
-            self, sender: object, *, game: Game, seats: list[Seat], state: object, **kwargs: object
-        ) -> None: ...
+class Event(Signal, Generic[R]):
+    """A Signal whose receivers take the event's arguments, typed by R (a Protocol below):
+    connected by `hear`, sent by each event's own `tell`."""
 
-    def hear(self, receiver: Receiver, uid: str) -> None:
+    def hear(self, receiver: R, uid: str) -> None:
         """Connect a receiver (games/wiring.py)."""
         self.connect(receiver, dispatch_uid=uid)
+
+
+class HearsStored(Protocol):
+    def __call__(
+        self, sender: object, *, game: Game, seats: list[Seat], state: object, **kwargs: object
+    ) -> None: ...
+
+
+class Stored(Event[HearsStored]):
+    """A change stored a table's state: the game row, its seats (users read) and the engine
+    state exactly as saved, so this process's sockets need not read back what it just wrote."""
 
     def tell(self, game: Game, seats: list[Seat], state: object) -> None:
         """Send it now (the caller runs once the change committed)."""
         self.send(Game, game=game, seats=seats, state=state)
 
 
-class GameEvent(Signal):
+class HearsGameEvent(Protocol):
+    def __call__(self, sender: object, *, game_id: int, **kwargs: object) -> None: ...
+
+
+class GameEvent(Event[HearsGameEvent]):
     """Something happened at a table, named by the game's id alone."""
-
-    class Receiver(Protocol):
-        def __call__(self, sender: object, *, game_id: int, **kwargs: object) -> None: ...
-
-    def hear(self, receiver: Receiver, uid: str) -> None:
-        """Connect a receiver (games/wiring.py)."""
-        self.connect(receiver, dispatch_uid=uid)
 
     def tell(self, game_id: int) -> None:
         """Send it now (the caller runs once the change committed)."""
         self.send(Game, game_id=game_id)
 
 
-class TurnCame(Signal):
+class HearsTurnCame(Protocol):
+    def __call__(
+        self, sender: object, *, game_id: int, user_ids: Iterable[int], **kwargs: object
+    ) -> None: ...
+
+
+class TurnCame(Event[HearsTurnCame]):
     """It became these people's move at a turn-based table (`user_ids`); `by`, if given, made
     the move that brought it round."""
-
-    class Receiver(Protocol):
-        def __call__(
-            self, sender: object, *, game_id: int, user_ids: Iterable[int], **kwargs: object
-        ) -> None: ...
-
-    def hear(self, receiver: Receiver, uid: str) -> None:
-        """Connect a receiver (games/wiring.py)."""
-        self.connect(receiver, dispatch_uid=uid)
 
     def tell(self, game_id: int, user_ids: list[int]) -> None:
         """Send it now (the caller runs once the change committed)."""
         self.send(Game, game_id=game_id, user_ids=user_ids)
 
 
-class RematchOffered(Signal):
+class HearsRematchOffered(Protocol):
+    def __call__(self, sender: object, *, game_id: int, by: int, **kwargs: object) -> None: ...
+
+
+class RematchOffered(Event[HearsRematchOffered]):
     """Person `by` offered a rematch; `game_id` is the new table."""
-
-    class Receiver(Protocol):
-        def __call__(self, sender: object, *, game_id: int, by: int, **kwargs: object) -> None: ...
-
-    def hear(self, receiver: Receiver, uid: str) -> None:
-        """Connect a receiver (games/wiring.py)."""
-        self.connect(receiver, dispatch_uid=uid)
 
     def tell(self, game_id: int, by: int) -> None:
         """Send it now (the caller runs once the change committed)."""
         self.send(Game, game_id=game_id, by=by)
 
 
-class Invited(Signal):
+class HearsInvited(Protocol):
+    def __call__(
+        self,
+        sender: object,
+        *,
+        game_id: int,
+        by: int,
+        to: int | Iterable[int],
+        **kwargs: object,
+    ) -> None: ...
+
+
+class Invited(Event[HearsInvited]):
     """Person `by` invited `to` (a user id, or several) to the table."""
-
-    class Receiver(Protocol):
-        def __call__(
-            self,
-            sender: object,
-            *,
-            game_id: int,
-            by: int,
-            to: int | Iterable[int],
-            **kwargs: object,
-        ) -> None: ...
-
-    def hear(self, receiver: Receiver, uid: str) -> None:
-        """Connect a receiver (games/wiring.py)."""
-        self.connect(receiver, dispatch_uid=uid)
 
     def tell(self, game_id: int, by: int, to: int | Iterable[int]) -> None:
         """Send it now (the caller runs once the change committed)."""
         self.send(Game, game_id=game_id, by=by, to=to)
 
 
-class AccountDeleted(Signal):
+class HearsAccountDeleted(Protocol):
+    def __call__(
+        self, sender: object, *, person: User, old_name: str, **kwargs: object
+    ) -> None: ...
+
+
+class AccountDeleted(Event[HearsAccountDeleted]):
     """A person's account is being deleted: `person` (the row, already renamed) and `old_name`.
     Sent inside the deletion's transaction (games/services/deletion.py)."""
-
-    class Receiver(Protocol):
-        def __call__(
-            self, sender: object, *, person: User, old_name: str, **kwargs: object
-        ) -> None: ...
-
-    def hear(self, receiver: Receiver, uid: str) -> None:
-        """Connect a receiver (games/wiring.py)."""
-        self.connect(receiver, dispatch_uid=uid)
 
     def tell(self, person: User, old_name: str) -> None:
         """Send it now, inside the deletion's transaction."""
