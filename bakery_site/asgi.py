@@ -14,7 +14,7 @@ from django.conf import settings  # noqa: E402
 from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
 from bakery_site.origin import SiteOriginValidator  # noqa: E402
-from games.live import runner  # noqa: E402
+from games.live import drain, runner  # noqa: E402
 from games.outages import HandshakeGuard  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -32,15 +32,17 @@ def require_secret_key() -> None:
 require_secret_key()
 
 # Bot moves run on this process's loop after each commit, and after a restart
-# (games/live/runner.py).
-application = runner.serve(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": SiteOriginValidator(
-                HandshakeGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-            ),
-        }
+# (games/live/runner.py); SIGTERM drains the process (games/live/drain.py).
+application = drain.serve(
+    runner.serve(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": SiteOriginValidator(
+                    HandshakeGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+                ),
+            }
+        )
     )
 )
 runner.start_with_server()

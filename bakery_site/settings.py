@@ -329,6 +329,12 @@ if BOT_MOVES not in {"after-commit", "inline"}:
 BOT_THREADS = env_int("BOT_THREADS", 2)
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 
+# Seconds a process that got SIGTERM spends finishing its moves, pushes, requests and sockets'
+# closes before it stops (games/live/drain.py); give the process manager's stop timeout more.
+DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "15"))
+# Seconds it first goes on serving while /healthz says "draining", for a balancer that checks it.
+DRAIN_NOTICE_SECONDS = float(os.environ.get("DRAIN_NOTICE_SECONDS", "0"))
+
 # Threads a Daphne process renders its sockets' pushes on (games/live/push_threads.py). One thread
 # shared by every socket (Channels' default) queued pushes behind each other's database round trips.
 PUSH_THREADS = env_int("PUSH_THREADS", 4)

@@ -19,12 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bakery_site import processes
+
 ROOT = Path(__file__).resolve().parents[2]
 TICKS = os.sysconf("SC_CLK_TCK")
 READY_SECONDS = 60.0
-# As the Makefile's run target: a handshake waits for the access check, which under load can take
-# longer than Daphne's default 5 s (a reset handshake, then a reconnect).
-DAPHNE_FLAGS = ["--websocket_connect_timeout", "30"]
 
 
 @dataclass
@@ -177,35 +176,38 @@ def prepare(site: Site, people: int) -> dict[str, str]:
 
 
 def start(site: Site) -> None:
-    """Start the Daphne processes and wait until each answers /healthz."""
+    """Start the Daphne processes (as production does: bakery_site/processes.py) and wait until
+    each answers /healthz."""
     if site.external:
         for url in site.urls:
             wait_ready(url)
         return
-    daphne = str(Path(sys.executable).parent / "daphne")
     site.ports = [free_port() for _ in range(site.processes)]
-    for i, port in enumerate(site.ports):
-        log = open(site.folder / f"daphne-{i}.log", "wb")  # noqa: SIM115 (kept open by the child)
-        site.daphnes.append(
-            subprocess.Popen(
-                [
-                    daphne,
-                    *DAPHNE_FLAGS,
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "bakery_site.asgi:application",
-                ],
-                cwd=ROOT,
-                env=site.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        )
+    site.daphnes = [launch(site, i) for i in range(site.processes)]
     site.pids = [p.pid for p in site.daphnes]
     for url, process in zip(site.urls, site.daphnes, strict=True):
         wait_ready(url, process)
+
+
+def launch(site: Site, i: int) -> subprocess.Popen[bytes]:
+    """Start process `i` on its port (beside the one there, if any); it serves on return."""
+    pidfile = site.folder / f"daphne-{i}.pid"
+    process = processes.launch(
+        site.ports[i], pidfile, site.folder / f"daphne-{i}.log", env=site.env
+    )
+    processes.wait_serving(process, pidfile)
+    return process
+
+
+def roll(site: Site, i: int) -> float:
+    """A rolling deploy's step for process `i`: a new process serves on its port, then the old
+    one gets SIGTERM and drains (games/live/drain.py). The seconds the old one took to exit."""
+    old = site.daphnes[i]
+    site.daphnes[i] = launch(site, i)
+    site.pids[i] = site.daphnes[i].pid
+    seconds = processes.drain(old.pid)
+    old.wait()
+    return seconds
 
 
 def wait_ready(url: str, process: subprocess.Popen[bytes] | None = None) -> None:

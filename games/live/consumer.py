@@ -26,11 +26,13 @@ from games.access import invited_to
 from games.boards import Sent, board_message, shared
 from games.boards.shared import TableAt
 from games.groups import group_name, user_group
+from games.live import drain
 from games.live.layer_watch import unwatch, watch
 from games.live.protocol import (
     DATABASE_AWAY,
     LAYER_LOST,
     NOT_FOUND,
+    SERVICE_RESTART,
     TOO_MANY,
     go_html,
     is_move,
@@ -73,6 +75,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
     groups_joined: list[str]
     session: SocketSession | None = None
     closed: bool = False
+    restarted: bool = False
     present: bool = False
     accepted: bool = False
 
@@ -99,8 +102,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
             return
         await self.accept()
         self.accepted = True
+        if drain.draining():  # a handshake this stopping process still took: come back elsewhere
+            await self.leave()
+            await self.end(SERVICE_RESTART)
+            return
         self.prints = {}
         watch(self)
+        drain.opened(self)
         shared.socket_opened(self.game_id)
         owner = socket_owner(self.scope, self.session)
         arrival = await off_loop(arrived)(table, self.channel_name, user, owner)
@@ -177,6 +185,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
     async def disconnect(self, code: int) -> None:
         self.closed = True
         unwatch(self)
+        drain.closed(self)
         if self.pending is not None:
             self.pending.cancel()
         await self.leave()
@@ -211,9 +220,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         await self.answer(results_closed, fields)
 
     async def answer(self, work: Callable[..., Push], fields: dict[str, str]) -> None:
-        """Do what this page sent (`work`, on a push thread) and send its answer."""
+        """Do what this page sent (`work`, on a push thread) and send its answer. Sent as this
+        process's restart closed the socket, it is still made: the page, back on another
+        process, sees it on the board."""
         async with self.pushing:
-            if self.closed:
+            if self.closed and not self.restarted:
                 return
             user = self.scope["user"]
             session = self.session if signed_in(user) else None
@@ -283,6 +294,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         stamp = event.get("stamp")
         if isinstance(stamp, float):
             await self.refresh(whole=False, stamp=stamp)
+
+    async def restart(self) -> None:
+        """This process is stopping (games/live/drain.py): once the move or push in hand is
+        sent, close with SERVICE_RESTART; the page comes back at once, to another process."""
+        async with self.pushing:
+            self.restarted = True
+            await self.end(SERVICE_RESTART)
 
     async def session_ended(self, event: dict[str, object]) -> None:
         """This person logged out: close the sockets of that session."""

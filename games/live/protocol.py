@@ -9,7 +9,9 @@ from typing import TypedDict, cast
 
 from django.utils.html import format_html
 
-LAYER_LOST = 3012  # Daphne sends only 1000 or 3000-4999: 1012 (service restart) in the 3xxx range
+SERVICE_RESTART = 3012  # 1012 (service restart) in the 3xxx range, as Daphne sends only 1000 or
+# 3000-4999: this process is stopping (games/live/drain.py); the page comes back at once
+LAYER_LOST = SERVICE_RESTART  # the channel layer went away: the page comes back alike and resyncs
 DATABASE_AWAY = 3013  # the handshake met the database away: the page reconnects (not for good)
 NOT_ALLOWED = 4403
 NOT_FOUND = 4404

@@ -37,7 +37,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games import groups, outages, services
-from games.live import task_worker
+from games.live import drain, task_worker
 from games.notifications import sweep as notifications
 from games.services.clocks import deadlines
 
@@ -87,6 +87,7 @@ class Runner:
         self.woken: dict[int, int] = {}
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.periodic: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         """Run on the current event loop, with a sweep at once (again on a new loop)."""
@@ -99,9 +100,20 @@ class Runner:
         self.pool = ThreadPoolExecutor(settings.BOT_THREADS, thread_name_prefix="bots")
         self.mailer = ThreadPoolExecutor(1, thread_name_prefix="mails")
         self.pusher = ThreadPoolExecutor(PUSH_SWEEPS, thread_name_prefix="pushes")
-        self.spawn(self.sweep_forever())
+        self.periodic = {self.spawn(self.sweep_forever())}
         for seconds, job in JOBS:
-            self.spawn(self.repeat(seconds, job))
+            self.periodic.add(self.spawn(self.repeat(seconds, job)))
+
+    def quiet(self) -> None:
+        """This process is draining (games/live/drain.py): its sweep and periodic jobs stop (the
+        other processes' go on); bot moves, mails and pushes under way, and new hints, go on."""
+        for task in self.periodic:
+            task.cancel()
+        self.periodic = set()
+
+    def idle(self) -> bool:
+        """Whether nothing is under way: no bot moves, mails, pushes or queued tasks."""
+        return not any(not task.done() for task in self.tasks)
 
     async def stop(self) -> None:
         """Cancel the sweep and the drives, and let the pool's threads finish."""
@@ -125,6 +137,7 @@ class Runner:
         self.busy, self.again, self.seen, self.woken = set(), set(), {}, {}
         self.timers = {}
         self.tasks = set()
+        self.periodic = set()
 
     def hint(self, game_id: int) -> None:
         """From any thread: a commit may have left a bot to act at this game."""
@@ -142,12 +155,13 @@ class Runner:
         self.busy.add(game_id)
         self.spawn(self.drive(game_id))
 
-    def spawn(self, work: Coroutine[object, None, None]) -> None:
+    def spawn(self, work: Coroutine[object, None, None]) -> asyncio.Task[None]:
         """A task on the runner's loop, kept until it ends."""
         assert self.loop is not None
         task = self.loop.create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        return task
 
     def in_pool(self, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         """The function run in the bots' threads, with Django's connection upkeep around it."""
@@ -344,7 +358,11 @@ def serve(app: outages.ASGIApp) -> outages.ASGIApp:
 
 
 def start_with_server() -> None:
-    """Start the runner as soon as Daphne's reactor runs, before any request comes."""
+    """Start the runner as soon as Daphne's reactor runs, before any request comes; from then on
+    a stopping signal drains the process (games/live/drain.py)."""
     reactor = sys.modules.get("twisted.internet.reactor")
-    if reactor is not None and settings.BOT_MOVES != "inline":
+    if reactor is None:
+        return
+    if settings.BOT_MOVES != "inline":
         reactor.callLater(0, RUNNER.start)
+    reactor.callLater(0, drain.install, RUNNER)  # its timed calls run once its signals are set

@@ -25,8 +25,9 @@ from redis.exceptions import RedisError
 
 from games import outages
 from games.groups import user_group
+from games.live import drain
 from games.live.layer_watch import unwatch, watch
-from games.live.protocol import LAYER_LOST, TOO_MANY, go_html
+from games.live.protocol import LAYER_LOST, SERVICE_RESTART, TOO_MANY, go_html
 from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, session_digest
 from games.live.sessions import socket_session as session_of
@@ -89,6 +90,10 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
             return
         await self.accept()
         watch(self)
+        drain.opened(self)
+        if drain.draining():  # a handshake this stopping process still took: come back elsewhere
+            await self.restart()
+            return
         self.beating = asyncio.ensure_future(self.beat_forever())
 
     async def join(self) -> None:
@@ -167,6 +172,7 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
     async def disconnect(self, code: int) -> None:
         self.closed = True
         unwatch(self)
+        drain.closed(self)
         if self.beating is not None:
             self.beating.cancel()
         await self.leave()
@@ -191,6 +197,10 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
             await self.send(text_data=html)
         except Disconnected:
             self.closed = True
+
+    async def restart(self) -> None:
+        """This process is stopping (games/live/drain.py): the page comes back elsewhere."""
+        await self.end(SERVICE_RESTART)
 
     async def end(self, code: int) -> None:
         """Close with this code; nothing is sent after it."""

@@ -31,8 +31,9 @@ from redis.exceptions import RedisError
 from accounts.models import User, signed_in
 from games import outages
 from games.groups import user_group
+from games.live import drain
 from games.live.layer_watch import unwatch, watch
-from games.live.protocol import LAYER_LOST, NOT_FOUND, TOO_MANY, go_html
+from games.live.protocol import LAYER_LOST, NOT_FOUND, SERVICE_RESTART, TOO_MANY, go_html
 from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, session_digest
 from games.live.sessions import socket_session as session_of
@@ -196,6 +197,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         self.opened = True
         shared.socket_opened(self.tournament_id)
         watch(self)
+        drain.opened(self)
+        if drain.draining():  # a handshake this stopping process still took: come back elsewhere
+            await self.restart()
+            return
         self.version, self.wanted, self.you = first.version, first.version, first.you
         self.hidden, self.hidden_at = first.hidden, time.monotonic()
         self.last_push = time.monotonic()
@@ -338,6 +343,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
     async def disconnect(self, code: int) -> None:
         self.closed = True
         unwatch(self)
+        drain.closed(self)
         for task in (self.beating, self.due):
             if task is not None:
                 task.cancel()
@@ -365,6 +371,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             await self.send(text_data=html)
         except Disconnected:
             self.closed = True
+
+    async def restart(self) -> None:
+        """This process is stopping (games/live/drain.py): the page comes back elsewhere."""
+        await self.end(SERVICE_RESTART)
 
     async def end(self, code: int) -> None:
         """Close with this code; nothing is sent after it."""

@@ -15,6 +15,8 @@
   var POLL_LIVE_MS = 20000;     // while it is up: channel layers deliver at most once
   var RETRY_FIRST_MS = 500;
   var RETRY_MAX_MS = 15000;
+  var RESTART = 3012;           // service restart (games/live/protocol.py: SERVICE_RESTART)
+  var RESTART_SPREAD_MS = 500;  // a restart's reconnects spread over this
   // Closes the server means as final (4000-4999): reconnecting would not help.
   var FINAL = {
     4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
@@ -32,6 +34,7 @@
   var retryTimer = null;
   var stopped = false;
   var lastPoll = 0;
+  var restarting = false;
 
   function shownVersion() {
     var live = document.getElementById("board-live");
@@ -208,6 +211,7 @@
     socket = new WebSocket(scheme + window.location.host + root.dataset.socket);
     socket.onopen = function () {
       retries = 0;
+      restarting = false;
       setLive(true);
     };
     socket.onmessage = function (event) {
@@ -215,6 +219,17 @@
     };
     socket.onclose = function (event) {
       socket = null;
+      // The server is restarting (a deploy): come back at once, to another process, with a
+      // little jitter so its pages do not all arrive together. The page says nothing and keeps
+      // its taps: the new socket brings the board as stored, the move just sent included, and
+      // taps meanwhile are posted. Should that reconnect fail, the usual back-off takes over.
+      if (event.code === RESTART && !restarting) {
+        restarting = true;
+        window.bakehouseLive = false;
+        retryTimer = setTimeout(connect, Math.random() * RESTART_SPREAD_MS);
+        return;
+      }
+      restarting = false;
       setLive(false);
       if (awaited) {
         // A move sent on this socket may not have reached the table: say so, and take taps again

@@ -4,6 +4,9 @@
   "use strict";
   var RETRY_FIRST_MS = 500;
   var RETRY_MAX_MS = 15000;
+  var RESTART = 3012;  // service restart (games/live/protocol.py: SERVICE_RESTART)
+  var RESTART_SPREAD_MS = 500;
+  var restarting = false;
   var socket = null;
   var retries = 0;
   var retryTimer = null;
@@ -63,11 +66,18 @@
     if (socket || going || !found || !panel()) return;
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + window.location.host + found.dataset.socket);
-    socket.onopen = function () { retries = 0; };
+    socket.onopen = function () { retries = 0; restarting = false; };
     socket.onmessage = function (event) { received(event.data); };
     socket.onclose = function (event) {
       socket = null;
       if (going || !panel()) return;
+      // A server restarting (a deploy, games/live/drain.py): back at once, quietly, once.
+      if (event.code === RESTART && !restarting) {
+        restarting = true;
+        retryTimer = setTimeout(connect, Math.random() * RESTART_SPREAD_MS);
+        return;
+      }
+      restarting = false;
       if (event.code >= 4000 && event.code < 5000) {
         say(event.code === 4401 || event.code === 4402
           ? "Your session ended, so the search stopped. Reload to go on."

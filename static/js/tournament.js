@@ -6,6 +6,9 @@
   "use strict";
   var RETRY_FIRST_MS = 500;
   var RETRY_MAX_MS = 15000;
+  var RESTART = 3012;  // service restart (games/live/protocol.py: SERVICE_RESTART)
+  var RESTART_SPREAD_MS = 500;
+  var restarting = false;
   var POLL_OFFLINE_MS = 10000;
   var HOUR_S = 3600;
   // Closes the server means as final (4000-4999): reconnecting would not help.
@@ -159,6 +162,7 @@
     socket = new WebSocket(scheme + window.location.host + root.dataset.socket);
     socket.onopen = function () {
       retries = 0;
+      restarting = false;
       status("");
       document.body.dataset.tournamentLive = "yes";
     };
@@ -167,6 +171,13 @@
       socket = null;
       document.body.dataset.tournamentLive = "no";
       if (going) return;
+      // A server restarting (a deploy, games/live/drain.py): back at once, quietly, once.
+      if (event.code === RESTART && !restarting) {
+        restarting = true;
+        retryTimer = setTimeout(connect, Math.random() * RESTART_SPREAD_MS);
+        return;
+      }
+      restarting = false;
       if (FINAL[event.code] || (event.code >= 4000 && event.code < 5000)) {
         stopped = true;
         status(FINAL[event.code] || "This page's connection closed. Reload to go on.");

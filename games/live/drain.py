@@ -1,0 +1,198 @@
+"""A serving process stops without anybody noticing: a deploy mid-evening.
+
+Daphne stops at SIGTERM by cancelling everything it holds: a move in flight is cut off, and every
+socket drops without a close frame (1006), which its page takes for an outage and waits out with
+its back-off (django/daphne#177: Daphne does not drain). So each serving process handles SIGTERM
+and SIGINT itself once its reactor runs (`install`, from games/live/runner.py), and drains:
+
+1. It says so: `/healthz` answers 503 "draining" (games/web/health.py), and every HTTP answer
+   from then on carries `Connection: close`, so a proxy stops reusing its connections here. A
+   balancer that checks /healthz itself is given DRAIN_NOTICE_SECONDS to see it while the
+   process still serves everything (nginx, which only notices refused connections, needs none).
+2. It stops listening: the system refuses a new connection, which a proxy then sends to another
+   process (deploy/nginx.conf: `proxy_next_upstream`); a process started beside this one on the
+   same port (bakery_site/serve.py) takes every new connection.
+3. The runner's sweep and periodic jobs stop (the other processes' go on); bot moves under way
+   go on, and so do those the moves still made here leave to bots.
+4. Each socket closes with SERVICE_RESTART once the move or push in hand is sent; its page comes
+   back at once (with a little jitter), to another process, and gets the board as stored. A move
+   a page sent as the close crossed it is still made (the page sees it on its new socket).
+5. It waits, DRAIN_SECONDS at most, for the requests in flight, the sockets' closing handshakes
+   and the runner's bot moves, mails and pushes, then stops Daphne's reactor.
+
+A second signal stops at once, as Daphne alone would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Protocol, cast
+
+from django.conf import settings
+from twisted.internet.tcp import Port
+
+from games.outages import ASGIApp, Receive, Scope, Send
+
+logger = logging.getLogger(__name__)
+
+WAIT_STEP = 0.05  # seconds between two looks at what is still in flight
+
+
+class Restartable(Protocol):
+    """An open socket of this process (the table's, quick pairing's, a tournament's)."""
+
+    async def restart(self) -> None: ...
+
+
+class Runner(Protocol):
+    """What the drain asks of the process's runner (games/live/runner.py)."""
+
+    def quiet(self) -> None: ...
+
+    def idle(self) -> bool: ...
+
+    async def stop(self) -> None: ...
+
+
+class Reactor(Protocol):
+    """Daphne's Twisted reactor, as the drain uses it."""
+
+    def getReaders(self) -> list[object]: ...
+
+    def stop(self) -> None: ...
+
+
+@dataclass
+class Drain:
+    """This process's drain: whether it began, and what it waits for."""
+
+    draining: bool = False
+    requests: int = 0
+    sockets: weakref.WeakSet[Restartable] = field(default_factory=weakref.WeakSet)
+    task: asyncio.Task[None] | None = None
+
+
+STATE = Drain()
+
+
+def draining() -> bool:
+    """Whether this process is stopping (health says so; new sockets are sent elsewhere)."""
+    return STATE.draining
+
+
+def opened(socket: Restartable) -> None:
+    """A socket was accepted; the drain closes it with SERVICE_RESTART."""
+    STATE.sockets.add(socket)
+
+
+def closed(socket: Restartable) -> None:
+    """A socket closed."""
+    STATE.sockets.discard(socket)
+
+
+def serve(app: ASGIApp) -> ASGIApp:
+    """The ASGI application, counting the HTTP requests in flight and, once draining, answering
+    each with `Connection: close`."""
+
+    async def counted(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        STATE.requests += 1
+        try:
+            await app(scope, receive, closing(send))
+        finally:
+            STATE.requests -= 1
+
+    return counted
+
+
+def closing(send: Send) -> Send:
+    """`send`, adding `Connection: close` to a response that starts while draining."""
+
+    async def send_closing(message: dict[str, object]) -> None:
+        if message["type"] == "http.response.start" and STATE.draining:
+            headers = cast("list[tuple[bytes, bytes]]", message.get("headers", []))
+            kept = [(name, value) for name, value in headers if name.lower() != b"connection"]
+            message = {**message, "headers": [*kept, (b"connection", b"close")]}
+        await send(message)
+
+    return send_closing
+
+
+def install(runner: Runner) -> None:
+    """Once Daphne's reactor runs (its own handlers are in place by then): SIGTERM and SIGINT
+    drain this process; a second one stops it at once."""
+    reactor = cast("Reactor | None", sys.modules.get("twisted.internet.reactor"))
+    if reactor is None:
+        return
+    loop = asyncio.get_running_loop()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        loop.call_soon_threadsafe(begin, reactor, runner)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+
+def begin(reactor: Reactor, runner: Runner) -> None:
+    """A stopping signal came: drain, or after a first one, stop now."""
+    if STATE.task is not None:
+        logger.warning("A second signal while draining: stopping now")
+        reactor.stop()
+        return
+    STATE.task = asyncio.get_running_loop().create_task(drain(reactor, runner))
+
+
+async def drain(reactor: Reactor, runner: Runner) -> None:
+    """Stop taking work, finish what is in hand, close every socket for its page to come back
+    elsewhere, then stop the reactor (see the module's docstring)."""
+    started = time.monotonic()
+    deadline = started + settings.DRAIN_SECONDS
+    STATE.draining = True
+    await asyncio.sleep(settings.DRAIN_NOTICE_SECONDS)
+    stop_listening(reactor)
+    runner.quiet()
+    sockets = list(STATE.sockets)
+    logger.warning(
+        "Draining: no longer listening; %d sockets close, %d requests in flight",
+        len(sockets),
+        STATE.requests,
+    )
+    restarts = [asyncio.ensure_future(socket.restart()) for socket in sockets]
+    await until(lambda: all(r.done() for r in restarts), deadline)
+    await until(lambda: not STATE.sockets and STATE.requests == 0 and runner.idle(), deadline)
+    try:
+        await asyncio.wait_for(runner.stop(), max(deadline - time.monotonic(), WAIT_STEP))
+    except TimeoutError:
+        logger.warning("Draining: the runner's threads outlived DRAIN_SECONDS")
+    left = len(STATE.sockets)
+    logger.warning(
+        "Drained in %.1f s (%d sockets and %d requests still open): stopping",
+        time.monotonic() - started,
+        left,
+        STATE.requests,
+    )
+    reactor.stop()
+
+
+def stop_listening(reactor: Reactor) -> None:
+    """Close every listening port of the reactor (TCP, and Unix sockets, which are TCP ports to
+    Twisted); connections already accepted go on."""
+    for reader in reactor.getReaders():
+        if isinstance(reader, Port):
+            reader.stopListening()  # type: ignore[no-untyped-call]  # Twisted: untyped
+
+
+async def until(done: Callable[[], bool], deadline: float) -> None:
+    """Wait until `done()` or the deadline (monotonic seconds), looking every WAIT_STEP."""
+    while not done() and time.monotonic() < deadline:
+        await asyncio.sleep(WAIT_STEP)
