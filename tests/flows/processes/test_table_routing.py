@@ -7,9 +7,11 @@ tests skip without PostgreSQL and Redis.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from bench.web.site import Site, wait_ready
 from games import services
+from games.live.protocol import SERVICE_RESTART
 from games.models import Game
 from tests.conftest import needs_env
 from tests.flows.processes.test_daphne_processes import shared_redis_site, stored_version
@@ -52,10 +55,10 @@ def address(url: str) -> str:
 def configured(site: Site, port: int) -> str:
     """deploy/nginx.conf with the test's two processes behind it and its own port in front."""
     text = CONF.read_text()
-    shipped = re.findall(r"server (127\.0\.0\.1:\d+);", text)
+    shipped = re.findall(r"server (127\.0\.0\.1:\d+)[ ;]", text)
     assert len(shipped) == len(site.urls) == 2, shipped
     for old, url in zip(shipped, site.urls, strict=True):
-        text = text.replace(f"server {old};", f"server {address(url)};")
+        text = text.replace(f"server {old} ", f"server {address(url)} ")
     return text.replace("listen 127.0.0.1:8000;", f"listen 127.0.0.1:{port};")
 
 
@@ -89,8 +92,13 @@ def proxied(transactional_db: None) -> Iterator[tuple[str, Site]]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def last_tried(header: str) -> str:
+    """The process that answered: nginx lists every one it tried, the one that answered last."""
+    return header.split(", ")[-1]
+
+
 def served_by(answer: httpx.Response) -> str:
-    return answer.headers[PROCESS]
+    return last_tried(answer.headers[PROCESS])
 
 
 async def test_a_tables_pages_posts_and_sockets_reach_one_process_and_tables_spread(
@@ -162,6 +170,42 @@ async def test_a_table_on_each_process_hears_its_moves(
             assert shown_version(await watcher.until_version(version + 1)) == version + 1
             assert watcher.socket is not None
             await watcher.socket.close()
+    finally:
+        await watcher.close()
+        await mover.close()
+
+
+async def test_a_table_whose_process_stopped_is_served_by_the_other(
+    running_game: Game, player: User, rival: User, proxied: tuple[str, Site]
+) -> None:
+    """One process drains and exits (as a deploy's, or a crashed one): its table's socket is
+    closed with 3012, and everything of the table, sent to the same address, is served by the
+    other process from then on: the page, a posted move, the socket and its pushes."""
+    url, site = proxied
+    watcher = Person(url, await database_sync_to_async(session_of)(player))
+    mover = Person(url, await database_sync_to_async(session_of)(rival))
+    try:
+        version = await database_sync_to_async(stored_version)(running_game)
+        await watcher.open_socket(running_game.pk)
+        assert watcher.socket is not None and watcher.socket.response is not None
+        stopped = watcher.socket.response.headers[PROCESS]
+        other = next(address(u) for u in site.urls if address(u) != stopped)
+        process = site.daphnes[[address(u) for u in site.urls].index(stopped)]
+        process.send_signal(signal.SIGTERM)
+        assert await watcher.closed() == SERVICE_RESTART
+        await asyncio.to_thread(process.wait, 30)
+        board = await watcher.open_socket(running_game.pk)
+        assert watcher.socket.response is not None
+        assert last_tried(watcher.socket.response.headers[PROCESS]) == other
+        assert shown_version(board) == version
+        page = await mover.http.get(f"/games/{running_game.pk}/")
+        assert page.status_code == 200 and served_by(page) == other
+        card = (await database_sync_to_async(batch_ids)(running_game, rival))[0]
+        answer = await mover.keep(running_game, card, version)
+        assert answer.status_code == 200, answer.text
+        assert served_by(answer) == other
+        await watcher.until_version(version + 1)
+        assert watcher.closes == [SERVICE_RESTART]
     finally:
         await watcher.close()
         await mover.close()
