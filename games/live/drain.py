@@ -6,19 +6,24 @@ its back-off (django/daphne#177: Daphne does not drain). So each serving process
 and SIGINT itself once its reactor runs (`install`, from games/live/runner.py), and drains:
 
 1. It says so: `/healthz` answers 503 "draining" (games/web/health.py), and every HTTP answer
-   from then on carries `Connection: close`, so a proxy stops reusing its connections here. A
+   from then on carries `Connection: close`, so a proxy or a browser stops reusing its
+   connections here (Twisted keeps a connection open unless the request asks otherwise). A
    balancer that checks /healthz itself is given DRAIN_NOTICE_SECONDS to see it while the
    process still serves everything (nginx, which only notices refused connections, needs none).
 2. It stops listening: the system refuses a new connection, which a proxy then sends to another
    process (deploy/nginx.conf: `proxy_next_upstream`); a process started beside this one on the
-   same port (bakery_site/serve.py) takes every new connection.
+   same port (bakery_site/serve.py) takes every new connection. It closes its idle HTTP
+   connections (kept alive between requests), and each busy one once its answer is sent: a
+   request that was on its way on one meets a closed connection, and the browser or proxy sends
+   it again on a new one (it never reached the application, so it is never made twice).
 3. The runner's sweep and periodic jobs stop (the other processes' go on); bot moves under way
    go on, and so do those the moves still made here leave to bots.
 4. Each socket closes with SERVICE_RESTART once the move or push in hand is sent; its page comes
    back at once (with a little jitter), to another process, and gets the board as stored. A move
    a page sent as the close crossed it is still made (the page sees it on its new socket).
-5. It waits, DRAIN_SECONDS at most, for the requests in flight, the sockets' closing handshakes
-   and the runner's bot moves, mails and pushes, then stops Daphne's reactor.
+5. It waits, DRAIN_SECONDS at most, for its HTTP connections to close (so no answer is cut
+   off), the sockets' closing handshakes and the runner's bot moves, mails and pushes, then
+   stops Daphne's reactor.
 
 A second signal stops at once, as Daphne alone would.
 """
@@ -38,6 +43,7 @@ from typing import Protocol, cast
 
 from django.conf import settings
 from twisted.internet.tcp import Port
+from twisted.web.http import HTTPChannel
 
 from games.outages import ASGIApp, Receive, Scope, Send
 
@@ -169,17 +175,23 @@ async def drain(reactor: Reactor, runner: Runner) -> None:
     )
     restarts = [asyncio.ensure_future(socket.restart()) for socket in sockets]
     await until(lambda: all(r.done() for r in restarts), deadline)
-    await until(lambda: not STATE.sockets and STATE.requests == 0 and runner.idle(), deadline)
+
+    def done() -> bool:
+        idle = not close_idle(reactor) and STATE.requests == 0
+        return idle and not STATE.sockets and runner.idle()
+
+    await until(done, deadline)
     try:
         await asyncio.wait_for(runner.stop(), max(deadline - time.monotonic(), WAIT_STEP))
     except TimeoutError:
         logger.warning("Draining: the runner's threads outlived DRAIN_SECONDS")
-    left = len(STATE.sockets)
+    await until(done, deadline)  # what came while the runner stopped; then stop in this step
     logger.warning(
-        "Drained in %.1f s (%d sockets and %d requests still open): stopping",
+        "Drained in %.1f s: %d sockets, %d requests, %d HTTP connections left; stopping",
         time.monotonic() - started,
-        left,
+        len(STATE.sockets),
         STATE.requests,
+        close_idle(reactor),
     )
     reactor.stop()
 
@@ -190,6 +202,30 @@ def stop_listening(reactor: Reactor) -> None:
     for reader in reactor.getReaders():
         if isinstance(reader, Port):
             reader.stopListening()  # type: ignore[no-untyped-call]  # Twisted: untyped
+
+
+def close_idle(reactor: Reactor) -> int:
+    """Close the HTTP connections that hold no request now; how many are left (busy ones, and
+    those closing). A socket's connection is no HTTP one: it was handed to the websocket
+    protocol at its handshake.
+
+    A connection kept alive between requests must not outlive the process: nginx may send a
+    request on it as the process stops, and a post it sent is never sent again (502 to the
+    page). Twisted keeps a connection's requests on the HTTPChannel its protocol wraps, under
+    a private name (`_GenericHTTPChannelProtocol._channel`, the HTTP/2 switch): there is no
+    public way to tell an idle connection from a busy one. Without it (another Twisted), no
+    connection is taken for idle: the drain then waits for them to close, DRAIN_SECONDS at most,
+    and says how many were left (tests/flows/processes/test_drain.py expects none).
+    """
+    left = 0
+    for reader in reactor.getReaders():
+        protocol = getattr(reader, "protocol", None)
+        channel = getattr(protocol, "_channel", protocol)
+        if isinstance(channel, HTTPChannel):
+            if not channel.requests:
+                channel.loseConnection()  # type: ignore[no-untyped-call]  # Twisted: untyped
+            left += 1
+    return left
 
 
 async def until(done: Callable[[], bool], deadline: float) -> None:

@@ -39,12 +39,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-@pytest.fixture(scope="session")
-def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The site under Daphne; yields its base URL and the path of its database."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium")
-    folder = tmp_path_factory.mktemp("site")
+def prepared_site(folder: Path) -> dict[str, str]:
+    """The environment of a site with its own SQLite file in `folder`, migrated, its static
+    files collected: as `make run` serves it, with the browser tests' shorter clocks."""
     db = folder / "db.sqlite3"
     env = base_env()  # DEBUG off, a secret key, cookies over plain HTTP: as `make run`
     own_static(env, folder)
@@ -67,6 +64,17 @@ def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
             env=env,
             check=True,
         )
+    return env
+
+
+@pytest.fixture(scope="session")
+def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The site under Daphne; yields its base URL and the path of its database."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium")
+    folder = tmp_path_factory.mktemp("site")
+    env = prepared_site(folder)
+    db = folder / "db.sqlite3"
     port = free_port()
     daphne = Path(sys.executable).parent / "daphne"
     log = open(tmp_path_factory.mktemp("log") / "daphne.log", "wb")  # noqa: SIM115

@@ -126,6 +126,8 @@ async def test_sigterm_finishes_a_move_in_flight_answers_it_then_closes_with_301
     try:
         assert shown_version(await mover.open_socket(running_game.pk)) == version
         assert shown_version(await watcher.open_socket(running_game.pk)) == version
+        idle = httpx.AsyncClient(base_url=stopping)  # a connection kept alive, idle
+        assert (await idle.get("/healthz")).status_code == 200
         with RowHeld(running_game.pk):
             await keep_on_socket(mover, card, version)
             await until(lambda: database_sync_to_async(waiting_on_a_lock)(), 20)
@@ -152,7 +154,8 @@ async def test_sigterm_finishes_a_move_in_flight_answers_it_then_closes_with_301
         assert shown_version(await mover.open_socket(running_game.pk)) == version + 1
         log = log_of(two_processes, 0)
         assert "Traceback" not in log and "Killed" not in log, log[-3000:]
-        assert "Drained in" in log
+        assert "0 sockets, 0 requests, 0 HTTP connections left" in log, log[-3000:]
+        await idle.aclose()
     finally:
         await mover.close()
         await watcher.close()
