@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # than Daphne's default 5 s, which resets the handshake (bench/web/site.py starts Daphne alike).
 DAPHNE_FLAGS ?= --websocket_connect_timeout 30
 
-.PHONY: install run dev test check bench bench-web bench-smoke soak lighthouse format clean
+.PHONY: install run dev serve roll stop test check bench bench-web bench-smoke soak lighthouse format clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -35,6 +35,15 @@ run: install $(LOCAL_SECRET)
 
 dev: export DEBUG = 1
 dev: run
+
+# Production's processes on this machine (docs/operations.md, "A rolling deploy"): `make serve`
+# starts one Daphne process a port of PORTS in the background (pids and logs in var/run/), with
+# this shell's environment (DATABASE_URL, REDIS_URL, SECRET_KEY...); `make roll`, once the new code
+# is in place, migrated and its static files collected, replaces each in turn without a player
+# noticing (a new process on the port, then the old one drains); `make stop` drains them all.
+PORTS ?= 8001,8002
+serve roll stop: install
+	$(PY) -m bakery_site.processes $@ --ports $(PORTS)
 
 # PYTEST_ARGS narrows a run (.ci/run's second pass runs only the tests marked backend).
 test: install

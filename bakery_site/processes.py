@@ -1,6 +1,6 @@
 """The site's Daphne processes on this machine, and a rolling deploy of them that nobody notices.
 
-    python -m bakery_site.processes start [--ports 8001,8002] [--run-dir var/run]
+    python -m bakery_site.processes serve [--ports 8001,8002] [--run-dir var/run]
     python -m bakery_site.processes roll  [--ports 8001,8002] [--run-dir var/run]
     python -m bakery_site.processes stop  [--ports 8001,8002] [--run-dir var/run]
 
@@ -136,9 +136,9 @@ def replace(
 
 
 def main(argv: list[str]) -> None:
-    """start, roll or stop the processes on these ports."""
+    """serve, roll or stop the processes on these ports."""
     parser = argparse.ArgumentParser(prog="python -m bakery_site.processes")
-    parser.add_argument("action", choices=["start", "roll", "stop"])
+    parser.add_argument("action", choices=["serve", "roll", "stop"])
     parser.add_argument("--ports", default="8001,8002")
     parser.add_argument("--run-dir", type=Path, default=ROOT / "var" / "run")
     args = parser.parse_args(argv)
