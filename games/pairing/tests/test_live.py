@@ -12,6 +12,8 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from bakery_site.asgi import application
 from games import services as tables
+from games.live import drain
+from games.live.protocol import SERVICE_RESTART
 from games.models import Game
 from games.pairing import services
 from games.pairing.models import Seek
@@ -127,3 +129,16 @@ async def test_a_table_page_of_the_person_paired_goes_to_the_new_table(
     [paired] = await database_sync_to_async(services.pass_pool)("cakehalla", "fast")
     assert await next_go(ws) == paired.url
     await ws.disconnect()
+
+
+async def test_a_restarting_process_sends_the_waiting_page_elsewhere_at_once(player: User) -> None:
+    """A deploy (games/live/drain.py): the waiting socket closes with 3012, which pairing.js
+    follows with a quick reconnect; the search itself stays."""
+    await database_sync_to_async(look)(player)
+    ws = await waiting_socket(player)
+    await ws.connect()
+    await ws.receive_from()
+    (waiting,) = list(drain.STATE.sockets)
+    await waiting.restart()
+    assert await closed_with(ws) == SERVICE_RESTART
+    assert await database_sync_to_async(Seek.objects.filter(user=player).exists)()

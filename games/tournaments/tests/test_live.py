@@ -18,6 +18,8 @@ from django.test import Client
 from accounts.models import Block, User
 from bakery_site.asgi import application
 from games.groups import go_to
+from games.live import drain
+from games.live.protocol import SERVICE_RESTART
 from games.tournaments import live, services, shared
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
@@ -285,3 +287,19 @@ async def test_the_round_and_page_asked_are_shown_and_garbage_is_the_default(
         await ws.disconnect()
     assert live.view_of(b"page=2&round=3") == live.View(3, 2)
     assert live.view_of(b"page=x&round=%00") == live.View(None, 1)
+
+
+async def test_a_restarting_process_sends_the_page_elsewhere_at_once(
+    clock: Clock, crowd: Crowd
+) -> None:
+    """A deploy (games/live/drain.py): the page's socket closes with 3012, which tournament.js
+    follows with a quick reconnect."""
+    (person,) = await database_sync_to_async(crowd)(1)
+    tournament = await database_sync_to_async(
+        lambda: entered(services.create(None, rules(clock)), [person])
+    )()
+    ws = await page_socket(tournament, person)
+    await opened(ws)
+    (page,) = list(drain.STATE.sockets)
+    await page.restart()
+    assert await closed_with(ws) == SERVICE_RESTART
