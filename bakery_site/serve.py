@@ -42,7 +42,7 @@ def write_pidfile(path: Path) -> None:
 
 def main(argv: list[str]) -> None:
     """Bind the port, then run Daphne's own command line on it."""
-    parser = argparse.ArgumentParser(add_help=False)
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("-b", "--bind", default="127.0.0.1")
     parser.add_argument("-p", "--port", type=int, default=8000)
     parser.add_argument("--pidfile", type=Path)

@@ -185,7 +185,7 @@
   }
 
   setInterval(function () {
-    if (stopped || document.hidden) return;
+    if (stopped || restarting || document.hidden) return;  // a restart's board comes with its socket
     var every = window.bakehouseLive ? POLL_LIVE_MS : POLL_OFFLINE_MS;
     if (Date.now() - lastPoll >= every) resync(false);
   }, 1000);
