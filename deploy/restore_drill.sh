@@ -89,10 +89,11 @@ step=$EPOCHREALTIME
 if [ "${DRILL_MIGRATE:-0}" = 1 ]; then
   "${drill_env[@]}" "$PYTHON" manage.py migrate --noinput || fail "step 3: migrate failed on the restored data."
   say "3. migrated in $(since "$step") s."
-else
-  "${drill_env[@]}" "$PYTHON" manage.py migrate --check >/dev/null \
-    || fail "step 3: the dump's schema is not this code's (unapplied migrations above; DRILL_MIGRATE=1 rehearses the upgrade)."
+elif "${drill_env[@]}" "$PYTHON" manage.py migrate --check; then
   say "3. schema is this code's (migrate --check)."
+else
+  "${drill_env[@]}" "$PYTHON" manage.py showmigrations --plan | grep -F '[ ]' >&2 || true
+  fail "step 3: the dump's schema is not this code's: the migrations above are not applied to it (DRILL_MIGRATE=1 rehearses the upgrade)."
 fi
 
 step=$EPOCHREALTIME

@@ -2,7 +2,8 @@
 check of a restored backup).
 
 Every finished game's export, built from its rows, must replay to its stored result: the check
-`verify_export` runs on a file (archive.verify). Every running table must rebuild from its setup
+`verify_export` runs on a file (archive.verify); one played under rules today's engine no longer
+plays is counted apart (`under_other_rules`). Every running table must rebuild from its setup
 and its actions to the snapshot it is stored at, so the site resumes it where it stood; its
 clocks are the clocks' own check (games/services/clocks/check.py). The games are read a chunk
 at a time, with their seats and their actions' fields alone (three queries a chunk, no model
@@ -20,6 +21,7 @@ from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 
+from games import catalog
 from games.models import Action, Game, Seat
 from games.records import archive
 
@@ -70,6 +72,17 @@ def finished_games() -> Iterator[Stored]:
 def running_tables() -> Iterator[Stored]:
     """Every running table."""
     return stored(Game.objects.filter(status=Game.Status.RUNNING))
+
+
+def under_other_rules(game: Game) -> bool:
+    """Whether today's engine does not play this game's rules: its kind is no longer offered, or
+    it was played under another RULES_VERSION. Its record is kept, but it cannot be replayed
+    (a rules change is meant to show so, archive.engine_for), which is no fault of a backup."""
+    try:
+        engine = catalog.get(game.kind).engine
+    except (KeyError, ImportError):
+        return True
+    return game.rules_version is not None and game.rules_version != engine.RULES_VERSION
 
 
 def export_problems(found: Stored) -> list[str]:

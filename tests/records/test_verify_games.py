@@ -179,3 +179,11 @@ def test_a_house_tables_bots_move_times_are_checked(settings: object) -> None:
 
 def test_an_empty_site_passes() -> None:
     assert "0 of 0 finished games replay" in verify()
+
+
+def test_a_finished_game_under_other_rules_is_counted_apart(finished: list[Game]) -> None:
+    older = finished[0]
+    Game.objects.filter(pk=older.pk).update(rules_version=F("rules_version") + 1)
+    output = verify()
+    assert "1 of 1 finished games replay to their stored results" in output
+    assert "1 finished games were played under rules today's engine does not play" in output

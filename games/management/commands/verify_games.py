@@ -29,6 +29,7 @@ class Tally:
     failed: Counter[str] = field(default_factory=Counter)
     names: list[str] = field(default_factory=list)
     ran_out: int = 0
+    other_rules: int = 0
 
 
 def table_problems(table: audit.Stored, tally: Tally) -> list[str]:
@@ -55,6 +56,11 @@ class Command(BaseCommand):
         began, tally = time.monotonic(), Tally()
         each = cast(int, options["verbosity"]) >= 2
         for game in audit.finished_games():
+            if audit.under_other_rules(game.game):
+                tally.other_rules += 1
+                if each:
+                    self.stdout.write(f"game {game.game.pk}: under other rules, not replayed.")
+                continue
             self.report(tally, game.game, FINISHED, audit.export_problems(game), each)
         for table in audit.running_tables():
             self.report(tally, table.game, RUNNING, table_problems(table, tally), each)
@@ -79,6 +85,11 @@ class Command(BaseCommand):
             f"stored results; {sound[RUNNING]} of {tally.checked[RUNNING]} running tables "
             f"rebuild to their stored versions with their clocks in order ({seconds:.1f} s)."
         )
+        if tally.other_rules:
+            summary += (
+                f" {tally.other_rules} finished games were played under rules today's engine "
+                "does not play: kept, not replayed."
+            )
         if tally.ran_out:
             summary += f" {tally.ran_out} clocks have run out: stand-ins move once the site runs."
         self.stdout.write(summary)
