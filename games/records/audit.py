@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, NamedTuple
 
+from django.db import connection, transaction
 from django.db.models import QuerySet
 
 from games import catalog
@@ -62,6 +64,22 @@ def stored(games: QuerySet[Game]) -> Iterator[Stored]:
             for seat in seats[game.pk]:
                 seat.game = game  # its name is read through its game: no query a seat
             yield Stored(game, seats[game.pk], actions[game.pk])
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """On PostgreSQL, the whole check reads one snapshot, read only, as pg_dump does: a table that
+    moves meanwhile is seen before its move or after it, never between (its row read before, its
+    actions after). Inside a transaction already (a test), that one. SQLite's transactions here
+    take the write lock at once (IMMEDIATE), holding up every move: there the check reads as it
+    goes, so check a copy of a running site's file (its `.backup`)."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def finished_games() -> Iterator[Stored]:

@@ -55,15 +55,16 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         began, tally = time.monotonic(), Tally()
         each = cast(int, options["verbosity"]) >= 2
-        for game in audit.finished_games():
-            if audit.under_other_rules(game.game):
-                tally.other_rules += 1
-                if each:
-                    self.stdout.write(f"game {game.game.pk}: under other rules, not replayed.")
-                continue
-            self.report(tally, game.game, FINISHED, audit.export_problems(game), each)
-        for table in audit.running_tables():
-            self.report(tally, table.game, RUNNING, table_problems(table, tally), each)
+        with audit.one_snapshot():
+            for game in audit.finished_games():
+                if audit.under_other_rules(game.game):
+                    tally.other_rules += 1
+                    if each:
+                        self.stdout.write(f"game {game.game.pk}: under other rules, not replayed.")
+                    continue
+                self.report(tally, game.game, FINISHED, audit.export_problems(game), each)
+            for table in audit.running_tables():
+                self.report(tally, table.game, RUNNING, table_problems(table, tally), each)
         self.conclude(tally, time.monotonic() - began)
 
     def report(self, tally: Tally, game: Game, what: str, problems: list[str], each: bool) -> None:
