@@ -6,8 +6,8 @@ The backup is taken with deploy/backup.sh while a Daphne serves the site; deploy
 restores it into a new database, where `manage.py verify_games` passes and the site starts.
 Then a Daphne runs on the restored database alone: the page that was open reconnects to it and
 shows the table at its stored version with its clock, and a move made on a socket there gives the
-next version. A game damaged before the backup fails the drill, named, and the drill's database
-is dropped.
+next version; an action then damaged in the copy fails `verify_games`, named. A game damaged
+before the backup fails the drill, named, and the drill's database is dropped.
 """
 
 from __future__ import annotations
@@ -135,6 +135,13 @@ def table_row(url: str, game_id: int) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
+def damage_an_action(url: str, game_id: int) -> None:
+    """Make a finished game's first action one no rule allows, in the database at this URL."""
+    query = "UPDATE games_action SET payload = %s WHERE game_id = %s AND seq = 1"
+    with psycopg.connect(url) as db:
+        db.execute(query, ['{"type": "buy", "card": "no such card"}', game_id])
+
+
 async def test_a_backup_of_the_running_site_restores_and_its_table_plays_on(
     small_site: SmallSite, player: User, rival: User, drill_database: str, tmp_path: Path
 ) -> None:
@@ -195,6 +202,14 @@ async def test_a_backup_of_the_running_site_restores_and_its_table_plays_on(
     after = await asyncio.to_thread(run, "manage.py", "verify_games", DATABASE_URL=restored)
     assert after.returncode == 0, said(after)
     assert "1 of 1 running tables rebuild" in after.stdout
+
+    # One action of a finished game damaged in the restored copy: named, and the check fails.
+    damaged = small_site.finished[2]
+    await asyncio.to_thread(damage_an_action, restored, damaged.pk)
+    failed = await asyncio.to_thread(run, "manage.py", "verify_games", DATABASE_URL=restored)
+    assert failed.returncode == 1, said(failed)
+    assert f"game {damaged.pk} (cakehalla, finished): Today's rules refuse move" in failed.stderr
+    assert f"1 of 5 games fail the check: game {damaged.pk} (cakehalla, finished)." in failed.stderr
 
 
 def test_a_damaged_game_fails_the_drill_by_name_and_its_database_is_dropped(
