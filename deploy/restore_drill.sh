@@ -75,7 +75,6 @@ drill_env=(env -u REDIS_URL -u CACHE_URL -u EMAIL_URL -u VAPID_PRIVATE_KEY -u VA
   DATABASE_URL="$drill_url")
 
 began=$EPOCHREALTIME
-step=$EPOCHREALTIME
 createdb --maintenance-db="$DATABASE_URL" "$name" || fail "step 1: could not create database $name."
 created=1
 say "1. created database $name."
@@ -101,12 +100,14 @@ step=$EPOCHREALTIME
 say "4. every game checked in $(since "$step") s."
 
 step=$EPOCHREALTIME
+"$PYTHON" -c 'import socket, sys; socket.create_server(("127.0.0.1", int(sys.argv[1]))).close()' \
+  "$port" 2>/dev/null || fail "step 5: port $port is taken (another site?): set DRILL_PORT."
 log="$(mktemp -t restore-drill-daphne.XXXXXX)"
 secret="${SECRET_KEY:-$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(50))')}"
 "${drill_env[@]}" SECRET_KEY="$secret" ALLOWED_HOSTS=127.0.0.1,localhost SITE_URL="http://127.0.0.1:$port" \
   CSRF_TRUSTED_ORIGINS="http://127.0.0.1:$port" SECURE_COOKIES=0 SECURE_SSL_REDIRECT=0 \
   SECURE_HSTS_SECONDS=0 SECURE_PROXY_SSL_HEADER=0 \
-  "$(dirname "$PYTHON")/daphne" --websocket_connect_timeout 30 -b 127.0.0.1 -p "$port" \
+  "$PYTHON" -m daphne --websocket_connect_timeout 30 -b 127.0.0.1 -p "$port" \
   bakery_site.asgi:application >"$log" 2>&1 &
 daphne_pid=$!
 until "$PYTHON" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \
