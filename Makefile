@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 # than Daphne's default 5 s, which resets the handshake (bench/web/site.py starts Daphne alike).
 DAPHNE_FLAGS ?= --websocket_connect_timeout 30
 
-.PHONY: install run dev serve roll stop test check bench bench-web bench-smoke soak lighthouse format clean
+.PHONY: install run dev serve roll stop test check bench bench-web bench-smoke soak lighthouse \
+	backup restore-drill format clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -85,6 +86,18 @@ lighthouse: install $(LIGHTHOUSE_STAMP)
 # A short pass of every benchmark at tiny sizes (tests/bench/test_smoke.py; make test runs it too).
 bench-smoke: install
 	$(PY) -m pytest tests/bench/test_smoke.py
+
+# A backup of the site's PostgreSQL database (DATABASE_URL) with pg_dump, safe while the site
+# runs: deploy/backup.sh writes backups/bakehouse-<UTC time>.dump (DUMP=file names it instead).
+# See docs/operations.md, "Backups and records".
+backup:
+	deploy/backup.sh $(DUMP)
+
+# The restore drill: the newest backup (or DUMP=file) restored into a new database on the same
+# server, migrate --check, verify_games, the site started on it, the database dropped
+# (deploy/restore_drill.sh; DRILL_KEEP=1, DRILL_SERVE=1, DRILL_PORT=... as it says).
+restore-drill: install
+	PYTHON=$(PY) deploy/restore_drill.sh $(DUMP)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache tools/lighthouse/node_modules

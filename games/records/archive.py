@@ -9,15 +9,26 @@ how a seed deals cannot rewrite the past, and a rules change shows as an unknown
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import cast
+from typing import Any, Protocol, cast
 
 from games import catalog
 from games.engines import IllegalAction
 from games.kinds.base import AnyEngine
-from games.models import Action, Game, Seat
+from games.models import Game, Seat
 
 EXPORT_FORMAT = "bakehouse-game/1"
 Move = tuple[int, Mapping[str, object]]  # (the seat, its action)
+
+
+class Logged(Protocol):
+    """An action as logged: an Action row, or its fields read alone (games/records/audit.py)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def payload(self) -> Any: ...
 
 
 class CannotRebuild(Exception):
@@ -118,7 +129,7 @@ def seat_record(seat: Seat) -> dict[str, object]:
     }
 
 
-def export(game: Game, seats: Sequence[Seat], actions: Sequence[Action]) -> dict[str, object]:
+def export(game: Game, seats: Sequence[Seat], actions: Sequence[Logged]) -> dict[str, object]:
     """A finished game as JSON-ready data: enough to play it again and check its result."""
     if not exportable(game):
         raise ValueError("Only finished games are exported.")

@@ -39,14 +39,16 @@ def shared_database_url() -> str:
 
 
 @contextmanager
-def daphnes(count: int, redis_url: str, prefix: str, **extra: str) -> Iterator[Site]:
-    """`count` Daphne processes with DEBUG off on the test's database and this Redis (and any
-    `extra` environment, e.g. PACE_SCALE)."""
+def daphnes(
+    count: int, redis_url: str, prefix: str, database_url: str = "", **extra: str
+) -> Iterator[Site]:
+    """`count` Daphne processes with DEBUG off on the test's database (or `database_url`) and
+    this Redis (and any `extra` environment, e.g. PACE_SCALE)."""
     env = base_env()
     env.update(
         SECRET_KEY=settings.SECRET_KEY,  # the sessions the test made are signed with it
         DJANGO_SETTINGS_MODULE="tests.support.daphne_settings",
-        DATABASE_URL=shared_database_url(),
+        DATABASE_URL=database_url or shared_database_url(),
         REDIS_URL=redis_url,
         REDIS_PREFIX=prefix,
         **extra,
