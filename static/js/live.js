@@ -124,7 +124,23 @@
       return false;
     }
     var live = fragment.querySelector("#board-live");
-    return !live || Number(live.dataset.version) >= shown;
+    return !live || rewound || Number(live.dataset.version) >= shown;
+  }
+
+  // A new socket's first board is older than the one shown: a board that crossed it on its way,
+  // or a site restored from a backup taken before it. The board is asked for once more; if the
+  // site's is still older, that is the table as it stands now, and it is shown.
+  var rewound = false;
+  function confirmOlder() {
+    var url = root.dataset.board;
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) { return response.status === 200 ? response.text() : ""; })
+      .then(function (html) {
+        if (!html || apply(html)) return;
+        rewound = true;
+        try { apply(html); } finally { rewound = false; }
+      })
+      .catch(function () { return false; });
   }
 
   // Note the version the regions just swapped in were rendered at.
@@ -214,8 +230,11 @@
       restarting = false;
       setLive(true);
     };
+    var first = true;
     socket.onmessage = function (event) {
-      if (!follow(event.data)) apply(event.data);
+      if (follow(event.data)) return;
+      if (!apply(event.data) && first) confirmOlder();
+      first = false;
     };
     socket.onclose = function (event) {
       socket = null;

@@ -2,12 +2,15 @@
 on the same port (bakery_site/serve.py), the old one drains (games/live/drain.py).
 
 The page's socket is closed with 3012; it comes back at once to the new process without a word
-of outage, a tap made as it happens is taken once, and the board goes on with the next move.
+of outage, a tap made as it happens is taken once, and the board goes on with the next move. And
+a site restored from a backup older than the board a page shows: the page shows the table as
+restored, and play goes on from there.
 """
 
 from __future__ import annotations
 
 import signal
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,6 +57,7 @@ class Deployed:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.env = prepared_site(folder)
+        self.db = folder / "db.sqlite3"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.serving: list[subprocess.Popen[bytes]] = []
@@ -132,5 +136,43 @@ def test_a_deploy_mid_game_is_not_noticed(
         back = page.evaluate("window.__opened[1]") - closes[0][1]
         print(f"back on the new process {back:.0f} ms after the close")  # measured in bench-web
     me.screenshot(path=str(artifacts / "deploy-reconnect.png"))
+    for page in (me, rival):
+        page.context.close()
+
+
+def copied(source: Path, target: Path) -> None:
+    """A copy of a SQLite database made while the site runs (SQLite's backup)."""
+    with sqlite3.connect(source) as origin, sqlite3.connect(target) as copy:
+        origin.backup(copy)
+
+
+def test_a_page_open_across_a_restore_shows_the_table_as_restored(
+    browser: Any, deployed: Deployed, tmp_path: Path
+) -> None:
+    me, rival = two_at_a_table(
+        browser, deployed.url, ("max", "nia"), "midnight-bakery", init_script=WATCH_THE_SOCKETS
+    )
+    for page in (me, rival):
+        page.locator("#batch-form button.card").first.wait_for()
+        page.wait_for_function("() => window.bakehouseLive === true")
+    backed_up = shown(me)
+    backup = tmp_path / "backup.sqlite3"
+    copied(deployed.db, backup)
+    rival.locator("#batch-form button.card").first.click()
+    me.wait_for_function(
+        f"() => Number(document.getElementById('board-version').value) > {backed_up}"
+    )
+    copied(backup, deployed.db)  # the site restored from the backup, then started again
+    deployed.roll().wait(60)
+    for page in (me, rival):
+        page.wait_for_function(
+            f"() => Number(document.getElementById('board-version').value) === {backed_up}"
+        )
+    # The rival's pick is undone by the restore: they pick again, and both boards go on.
+    rival.locator("#batch-form button.card").first.click()
+    for page in (me, rival):
+        page.wait_for_function(
+            f"() => Number(document.getElementById('board-version').value) > {backed_up}"
+        )
     for page in (me, rival):
         page.context.close()
