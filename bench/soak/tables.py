@@ -180,6 +180,12 @@ async def invite_a_friend(me: Someone, soak: Soak) -> bool:
     answer = await press(person, me.rng.choice(forms), target="invite-friends")
     if not took(answer, soak, TURN_BASED, "invite"):
         return False
+    panel = person.page.find("invite-friends")  # the panel again, with the outcome in words
+    said = list(panel.iter("p")) if panel is not None else []
+    refusal = next((p for p in said if "error" in (p.attrs.get("class") or "").split()), None)
+    if refusal is not None:
+        soak.refused(TURN_BASED, f"invite: {refusal.text_content().strip()}")
+        return False
     soak.count(TURN_BASED, "invited a friend")
     return True
 
