@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import time
 
+import httpx
+
 from bench.soak.people import (
     Config,
     Soak,
@@ -18,6 +20,7 @@ from bench.soak.people import (
     submit,
     took,
 )
+from bench.web.client import Person
 from bench.web.page import Element
 
 NOTIFICATIONS = "notifications"
@@ -64,8 +67,8 @@ async def notifications(me: Someone, soak: Soak, cfg: Config, until: float) -> N
     invitations = [link for link, kind in unread if kind == "invitation"]
     others = [link for link, kind in unread if kind != "invitation"][:1]
     for link in invitations + others:
-        await browse(person, link)
-        soak.count(NOTIFICATIONS, "followed")
+        if not await follow(person, link, soak):
+            continue
         join = button_to(person.page, "/join/")
         if join is not None and took(await press(person, join), soak, NOTIFICATIONS, "join"):
             soak.count(NOTIFICATIONS, "joined an invitation's table")
@@ -75,6 +78,22 @@ async def notifications(me: Someone, soak: Soak, cfg: Config, until: float) -> N
         if form is not None:
             await submit(person, form)
             soak.count(NOTIFICATIONS, "marked all read")
+
+
+async def follow(person: Person, link: str, soak: Soak) -> bool:
+    """Open a notification from the inbox; whether it was still there. A turn told anew at the
+    same table deletes the older one (games/notifications/services.py: keep_latest_turns), so an
+    inbox read a moment before may link to one gone: its page says "No such notification." (404),
+    counted as a refusal in words."""
+    try:
+        await browse(person, link)
+    except httpx.HTTPStatusError as exc:
+        if exc.response.status_code != 404 or exc.request.url.path != link:
+            raise
+        soak.refused(NOTIFICATIONS, "follow: 404 No such notification (gone since the inbox)")
+        return False
+    soak.count(NOTIFICATIONS, "followed")
+    return True
 
 
 def unread_notices(root: Element) -> list[tuple[str, str]]:
