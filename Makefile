@@ -66,8 +66,9 @@ bench: install
 bench-web: install
 	$(PY) -m bench.web
 
-# One Daphne process (PostgreSQL, Redis) for an hour of quick games against bots: its memory,
-# sampled, should level off (issue 29); BENCH_SOAK_MINUTES, BENCH_SOAK_PEOPLE (bench/soak.py).
+# One Daphne process (PostgreSQL, Redis) for an hour of people's evenings: quick games against
+# bots, notifications, friends, tutorials, turn-based tables. Its memory, sampled, should level
+# off (issues 29, 41); BENCH_SOAK_MINUTES, BENCH_SOAK_PEOPLE (bench/soak/__main__.py).
 soak: install
 	$(PY) -m bench.soak
 

@@ -180,9 +180,13 @@ class Person:
         """Load a page (GET), as a browser does before anything else."""
         answer = await self.http.get(url)
         answer.raise_for_status()
+        self.show(url, answer.text)
+
+    def show(self, url: str, text: str) -> None:
+        """A whole page, loaded from this URL, as the browser shows it."""
         self.url = url
         self.queue.clear()
-        self._page = Page(answer.text)
+        self._page = Page(text)
         self.token = self.csrf()
 
     async def hx_post(

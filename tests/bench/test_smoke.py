@@ -57,8 +57,9 @@ TINY = {
     "BENCH_WEB_STANDINGS_ENTRANTS": "20",
     "BENCH_WEB_STANDINGS_GETS": "10",
     "BENCH_SOAK_PEOPLE": "2",
-    "BENCH_SOAK_MINUTES": "0.2",
+    "BENCH_SOAK_MINUTES": "0.6",  # each person's first round: one visit of each kind
     "BENCH_SOAK_SAMPLE": "4",
+    "BENCH_SOAK_THINK": "0.1",
     "BENCH_TOURNEY_PEOPLE": "40",
     "BENCH_TOURNEY_RUNS": "1",
 }
@@ -198,7 +199,8 @@ def test_web_tournaments() -> None:
 
 
 def test_soak() -> None:
-    """The soak (make soak) on one Daphne: on SQLite, or on PostgreSQL and Redis on that pass."""
+    """The soak (make soak) on one Daphne: on SQLite, or on PostgreSQL and Redis on that pass.
+    Every kind of visit its people make happened, without an error."""
     if ON_POSTGRES:
         out = run_bench(
             "bench.soak",
@@ -209,6 +211,22 @@ def test_soak() -> None:
         out = run_bench("bench.soak", BENCH_SOAK_SETUP="sqlite")
     assert len(re.findall(r"^\s+[\d.]+ min  RSS\s+[\d.]+ MB", out, re.M)) >= 2, out  # sampled
     assert re.search(r"growth over the last half: [+-][\d.]+ MB", out), out
-    games = counts(r"finished (\d+) ", out)
-    moves = counts(r"; moves (\d+);", out)
-    assert games and moves and games[0] + moves[0] > 0, out
+    visits = {
+        kind: (int(n), int(errors), did)
+        for kind, n, errors, did in re.findall(
+            r"(?m)^   ([\w -]+): (\d+) visits, (\d+) errors; (.*)$", out
+        )
+    }
+    kinds = ["quick games", "notifications", "friends", "tutorials", "turn-based"]
+    assert sorted(visits) == sorted(kinds), out
+    assert all(n >= 1 and errors == 0 for n, errors, _ in visits.values()), out
+    for kind, done in [
+        ("quick games", "started"),
+        ("notifications", "inboxes read"),
+        ("friends", "pages read"),
+        ("tutorials", "steps followed"),
+        ("turn-based", "made"),
+    ]:
+        found = counts(rf"\b{done} (\d+)", visits[kind][2])
+        assert found and found[0] >= 1, out
+    assert counts(r"server errors logged (\d+)", out) == [0], out
