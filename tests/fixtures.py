@@ -21,6 +21,7 @@ from django.test import Client
 from accounts.models import User
 from bakery_site.channel_layers import default_layer, redis_layer
 from games import services
+from games.live import drain
 from games.models import Game
 from tests.support.clock import Clock, patched_clock
 
@@ -229,3 +230,11 @@ def _database_pools_closed_last(django_db_setup: None, django_db_blocker: Any) -
         close = getattr(connection, "close_pool", None)
         if close is not None:
             close()
+
+
+@pytest.fixture
+def fresh_drain(monkeypatch: pytest.MonkeyPatch) -> drain.Drain:
+    """This process's drain as at its start: no socket of an earlier test in its count."""
+    state = drain.Drain()
+    monkeypatch.setattr(drain, "STATE", state)
+    return state

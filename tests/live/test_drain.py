@@ -6,7 +6,6 @@ tests/e2e/test_deploy_reconnect.py."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from channels.db import database_sync_to_async
@@ -20,20 +19,17 @@ from games.outages import Receive, Scope, Send
 from tests.live.test_consumer import batch_ids
 from tests.support.sockets import next_output, socket, stored_version
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_drain")]
 
 
 @pytest.fixture
-def draining() -> Iterator[None]:
+def draining(fresh_drain: drain.Drain) -> drain.Drain:
     """This process has begun to drain (as at SIGTERM)."""
-    drain.STATE.draining = True
-    try:
-        yield
-    finally:
-        drain.STATE.draining = False
+    fresh_drain.draining = True
+    return fresh_drain
 
 
-def test_health_says_draining(draining: None) -> None:
+def test_health_says_draining(draining: drain.Drain) -> None:
     answer = Client().get("/healthz")
     assert answer.status_code == 503
     assert answer.json() == {"ok": False, "draining": True}
@@ -89,7 +85,7 @@ async def test_a_socket_is_closed_with_3012_and_a_move_crossing_the_close_is_sti
 
 
 async def test_a_socket_opened_while_draining_is_sent_elsewhere_at_once(
-    running_game: Game, player: User, draining: None
+    running_game: Game, player: User, draining: drain.Drain
 ) -> None:
     ws = await socket(running_game, player)
     assert (await ws.connect())[0]

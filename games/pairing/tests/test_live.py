@@ -131,6 +131,7 @@ async def test_a_table_page_of_the_person_paired_goes_to_the_new_table(
     await ws.disconnect()
 
 
+@pytest.mark.usefixtures("fresh_drain")
 async def test_a_restarting_process_sends_the_waiting_page_elsewhere_at_once(player: User) -> None:
     """A deploy (games/live/drain.py): the waiting socket closes with 3012, which pairing.js
     follows with a quick reconnect; the search itself stays."""

@@ -289,6 +289,7 @@ async def test_the_round_and_page_asked_are_shown_and_garbage_is_the_default(
     assert live.view_of(b"page=x&round=%00") == live.View(None, 1)
 
 
+@pytest.mark.usefixtures("fresh_drain")
 async def test_a_restarting_process_sends_the_page_elsewhere_at_once(
     clock: Clock, crowd: Crowd
 ) -> None:
