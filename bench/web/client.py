@@ -40,6 +40,10 @@ RETRY_FIRST = 0.5  # a closed socket is reopened after 0.5 s, doubling up to 15 
 RETRY_MAX = 15.0
 SERVICE_RESTART = 3012  # games/live/protocol.py: the process is stopping, come back at once
 RESTART_SPREAD = 0.5  # live.js: a restart's reconnects spread over 0.5 s
+# A browser waits for a socket's handshake as long as the server does (Daphne's
+# --websocket_connect_timeout, 30 s in bakery_site/processes.py); giving up sooner and trying
+# again would add handshakes a browser never makes.
+HANDSHAKE_TIMEOUT = 30.0
 Policy = Callable[[Page, random.Random], Post | None]
 
 
@@ -77,6 +81,7 @@ class Tally:
     lags: list[float] = field(default_factory=list)  # the generator's own loop lag (see lag_probe)
     closes: Counter[int] = field(default_factory=Counter)  # sockets the site closed, by code
     backs: list[tuple[float, float]] = field(default_factory=list)  # (closed at, seconds to board)
+    handshakes: list[tuple[float, float]] = field(default_factory=list)  # a reopening's (at, s)
     crossed: Counter[int] = field(default_factory=Counter)  # socket moves met by a 3012 (Answer)
 
     def accept(self, game_id: int, post: Post) -> None:
@@ -251,6 +256,7 @@ class Person:
         answer = await self.http.post(url, data=data, headers=headers)
         if 200 <= answer.status_code < 300 and answer.text:
             self.page.apply(answer.text)
+            self.last_heard = time.perf_counter()  # live.js: a board that fits counts as a poll
             self.note_end(answer.text)
             self.changed.set()
         elif answer.status_code == 204 and answer.headers.get(VERSION_HEADER, "").isdigit():
@@ -293,7 +299,7 @@ class Person:
             ws_url,
             origin=Origin(self.base),
             additional_headers={"Cookie": cookie},
-            open_timeout=self.timeout,
+            open_timeout=max(self.timeout, HANDSHAKE_TIMEOUT),
             ping_interval=None,
             max_size=None,
         )
@@ -380,12 +386,14 @@ class Table:
         while not self.closing:
             if person.socket is None:
                 await asyncio.sleep(wait)
+                began = time.perf_counter()
                 try:
                     await person.connect()
                 except (OSError, WebSocketException, TimeoutError) as exc:
                     self.tally.errors[f"socket connect: {type(exc).__name__}"] += 1
                     wait, retries = back_off(retries), retries + 1
                     continue
+                self.tally.handshakes.append((began, time.perf_counter() - began))
                 retries, restarting = 0, False  # live.js: onopen
             socket = person.socket
             assert socket is not None
@@ -425,12 +433,14 @@ class Table:
         self.notify()
 
     async def poll(self, seat: int) -> None:
-        """The page's slow poll: the board every 20 s while live, every 3 s while not."""
+        """The page's slow poll: the board every 20 s while live, every 3 s while not, counted
+        (live.js: lastPoll) from the last poll or board piece, whichever socket brought it: a
+        page whose socket just closed polls only if its board has been quiet 3 s."""
         person = self.people[seat]
         while not self.closing:
             await asyncio.sleep(1.0)
-            every = POLL_LIVE if person.socket is not None else POLL_OFFLINE
-            last = max(person.last_poll, person.last_heard if person.socket else 0.0)
+            every = POLL_LIVE if person.live() else POLL_OFFLINE
+            last = max(person.last_poll, person.last_heard)
             if time.perf_counter() - last < every or self.closing:
                 continue
             try:

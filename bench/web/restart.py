@@ -1,5 +1,5 @@
 """bench-web's rolling restart (issue 41): the tables run's load (BENCH_WEB_TABLES tables of four,
-moves on the socket as live.js sends them) and, BENCH_WEB_ROLL_AT seconds into the clock (a third
+moves on the socket as live.js sends them) and, BENCH_WEB_ROLL_AT seconds into the clock (half
 of BENCH_WEB_SECONDS unless set), a rolling deploy of every Daphne process in turn, as
 bakery_site/processes.py rolls them: a new process serves on the port, then the old one gets
 SIGTERM and drains (games/live/drain.py). The pages behave as live.js does: after a close with
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
+from bakery_site import processes
 from bench.web import site as sites
 from bench.web.client import MOVES, SERVICE_RESTART, Tally, percentile
 from bench.web.site import Site
@@ -44,8 +45,8 @@ ACCESS_STATUS = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+) [^"]*" (?P<status
 
 
 def roll_at(seconds: float) -> float:
-    """When the roll starts, in seconds of the clock (BENCH_WEB_ROLL_AT, else a third)."""
-    return float(os.environ.get("BENCH_WEB_ROLL_AT", str(seconds / 3)))
+    """When the roll starts, in seconds of the clock (BENCH_WEB_ROLL_AT, else halfway)."""
+    return float(os.environ.get("BENCH_WEB_ROLL_AT", str(seconds / 2)))
 
 
 @dataclass
@@ -311,11 +312,13 @@ def report(
         f"-- restart: {game}, {count} tables, {site.label}, {way}, moves {MOVES},"
         f" {cfg.seconds:.0f} s (seated in {tally.seated_in:.0f} s)"
     )
+    bound = processes.drain_seconds() + processes.EXIT_MARGIN
     for roll in rolling.rolls:
+        killed = " (not exited by then: killed)" if roll.drained >= bound else ""
         print(
             f"   process {roll.process}: rolled from {roll.began - clock:.1f} s; the new one served"
-            f" after {roll.serving - roll.began:.1f} s, the old one drained in"
-            f" {roll.drained:.1f} s"
+            f" after {roll.serving - roll.began:.1f} s, the old one exited"
+            f" {roll.drained:.1f} s after its SIGTERM{killed}"
         )
     if end:
         print(f"   restart window: {start - clock:.1f}-{end - clock:.1f} s of the clock")
@@ -329,6 +332,8 @@ def report(
     backs_in = [s for at, s in tally.backs if rolling.inside(at)]
     backs_out = [s for at, s in tally.backs if not rolling.inside(at)]
     print(f"   back within (close to new board), restart: {spread(backs_in)}")
+    shakes = [s for at, s in tally.handshakes if rolling.inside(at)]
+    print(f"   a reopened socket's handshake, restart:       {spread(shakes)}")
     if backs_out:
         print(f"   back within, outside the restart: {spread(backs_out)}")
     moved = list(zip(tally.latencies, tally.sent_at, strict=True))
@@ -354,8 +359,14 @@ def report(
     print(f"   every error seen: {errors or 'none'};  refused {dict(tally.refused) or 'none'}")
     tracebacks = len(log_lines(site, "Traceback"))
     print(f"   server errors logged {sites.log_errors(site)}, tracebacks {tracebacks}")
-    for line in log_lines(site, "Draining:", "Drained in", "did not drain"):
+    for line in log_lines(site, "Draining:", "Drained in", "The database is back"):
         print(f"   log: {line}")
+    cut = len(log_lines(site, "took too long to shut down"))
+    away = len(log_lines(site, "The database went away"))
+    print(
+        f"   log: {cut} application instances killed by Daphne for not ending (10 s after"
+        f" their socket closed); the database away {away} times"
+    )
     if front:
         answers, errors_logged = nginx_counts(site)
         print(f"   nginx answered 5xx: {dict(answers) or 'none'}")
