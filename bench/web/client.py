@@ -79,7 +79,9 @@ class Tally:
     errors_before: int = 0
     seated_in: float = 0.0
     lags: list[float] = field(default_factory=list)  # the generator's own loop lag (see lag_probe)
+    lag_at: list[float] = field(default_factory=list)  # when each lag was seen
     closes: Counter[int] = field(default_factory=Counter)  # sockets the site closed, by code
+    closed: list[tuple[float, int, str]] = field(default_factory=list)  # (at, code, process)
     backs: list[tuple[float, float]] = field(default_factory=list)  # (closed at, seconds to board)
     handshakes: list[tuple[float, float]] = field(default_factory=list)  # a reopening's (at, s)
     crossed: Counter[int] = field(default_factory=Counter)  # socket moves met by a 3012 (Answer)
@@ -407,6 +409,7 @@ class Table:
             self.tally.errors["socket closed"] += 1
             code = socket.close_code or 0
             self.tally.closes[code] += 1
+            self.tally.closed.append((time.perf_counter(), code, person.base))
             person.socket = None
             if person.closed_at is None:
                 person.closed_at = time.perf_counter()
@@ -746,7 +749,9 @@ async def lag_probe(tally: Tally) -> None:
         asked = time.perf_counter()
         await asyncio.sleep(LAG_PROBE_SECONDS)
         if tally.measuring:
-            tally.lags.append(max(0.0, time.perf_counter() - asked - LAG_PROBE_SECONDS))
+            woke = time.perf_counter()
+            tally.lags.append(max(0.0, woke - asked - LAG_PROBE_SECONDS))
+            tally.lag_at.append(woke)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -329,6 +329,13 @@ def report(
     print(f"   {'':50} {'restart':>9} {'outside':>9} {'all':>9}")
     for name in columns[0]:
         print(f"   {name:50} " + " ".join(f"{c[name]:>9}" for c in columns))
+    for base in sorted({b for _, _, b in tally.closed}):
+        codes = Counter(code for _, code, b in tally.closed if b == base)
+        times = [at - clock for at, _, b in tally.closed if b == base]
+        print(
+            f"   closes of the sockets on {base}: {dict(codes)}"
+            f" at {min(times):.1f}-{max(times):.1f} s of the clock"
+        )
     backs_in = [s for at, s in tally.backs if rolling.inside(at)]
     backs_out = [s for at, s in tally.backs if not rolling.inside(at)]
     print(f"   back within (close to new board), restart: {spread(backs_in)}")
@@ -371,8 +378,12 @@ def report(
         answers, errors_logged = nginx_counts(site)
         print(f"   nginx answered 5xx: {dict(answers) or 'none'}")
         print(f"   nginx errors logged: {dict(errors_logged) or 'none'}")
-    lags = [1000 * x for x in tally.lags]
+    lags = list(zip(tally.lags, tally.lag_at, strict=True))
     print(
-        f"   load generator's loop lag: p50 {percentile(lags, 50):.0f} ms"
-        f"  p95 {percentile(lags, 95):.0f} ms  p99 {percentile(lags, 99):.0f} ms"
+        "   load generator's own loop lag (a floor under every time above), restart: "
+        + spread([lag for lag, at in lags if rolling.inside(at)])
+    )
+    print(
+        "   the same outside the restart: "
+        + spread([lag for lag, at in lags if not rolling.inside(at)])
     )
