@@ -292,6 +292,7 @@ def restarted(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         raise SystemExit("The restart scenario rolls the processes it starts: no BENCH_WEB_URLS.")
     began = time.monotonic()
     rolling = restart.Rolling(site, restart.roll_at(cfg.seconds))
+    rolling.note_logs()
     with sites.running(site), restart.proxied(site, cfg.proxy) as front:
         outcome = asyncio.run(run(site, game, count, sessions, cfg, rolling.run, front))
         restart.report(site, game, count, outcome.tally, rolling, cfg, front)

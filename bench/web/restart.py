@@ -91,8 +91,14 @@ class Rolling:
     site: Site
     at: float
     rolls: list[Roll] = field(default_factory=list)
+    logged: dict[str, int] = field(default_factory=dict)  # each Daphne log's size before the run
     marks: list[Mark] = field(default_factory=list)
     clock: float = 0.0
+
+    def note_logs(self) -> None:
+        """Remember how far each Daphne log goes (earlier runs of the set-up wrote to them)."""
+        logs = self.site.folder.glob("daphne-*.log")
+        self.logged = {str(log): log.stat().st_size for log in logs}
 
     async def run(self, tally: Tally) -> None:
         """Wait, then roll each process in turn (the load goes on meanwhile)."""
@@ -286,13 +292,19 @@ def rows(span: Span) -> dict[str, str]:
     }
 
 
-def log_lines(site: Site, *needles: str) -> list[str]:
-    """The Daphne logs' lines holding any of these words."""
-    found = []
-    for log in sorted(site.folder.glob("daphne-*.log")):
-        lines = log.read_text(errors="replace").splitlines()
-        found += [line.strip() for line in lines if any(n in line for n in needles)]
-    return found
+def logged_since(rolling: Rolling) -> list[str]:
+    """The lines the Daphne processes logged in this run."""
+    lines = []
+    for log in sorted(rolling.site.folder.glob("daphne-*.log")):
+        with log.open("rb") as text:
+            text.seek(rolling.logged.get(str(log), 0))
+            lines += text.read().decode(errors="replace").splitlines()
+    return lines
+
+
+def having(lines: list[str], *needles: str) -> list[str]:
+    """The lines holding any of these words."""
+    return [line.strip() for line in lines if any(n in line for n in needles)]
 
 
 def report(
@@ -364,20 +376,22 @@ def report(
     )
     errors = {k: n for k, n in tally.errors.items() if k != "socket closed"}
     print(f"   every error seen: {errors or 'none'};  refused {dict(tally.refused) or 'none'}")
-    tracebacks = len(log_lines(site, "Traceback"))
-    print(f"   server errors logged {sites.log_errors(site)}, tracebacks {tracebacks}")
-    for line in log_lines(site, "Draining:", "Drained in", "The database is back"):
+    logged = logged_since(rolling)
+    errors_logged = sum(1 for line in logged if line.startswith(sites.ERROR_LINES))
+    tracebacks = len(having(logged, "Traceback"))
+    print(f"   server errors logged {errors_logged}, tracebacks {tracebacks}")
+    for line in having(logged, "Draining:", "Drained in", "The database is back"):
         print(f"   log: {line}")
-    cut = len(log_lines(site, "took too long to shut down"))
-    away = len(log_lines(site, "The database went away"))
+    cut = len(having(logged, "took too long to shut down"))
+    away = len(having(logged, "The database went away"))
     print(
         f"   log: {cut} application instances killed by Daphne for not ending (10 s after"
         f" their socket closed); the database away {away} times"
     )
     if front:
-        answers, errors_logged = nginx_counts(site)
+        answers, nginx_errors = nginx_counts(site)
         print(f"   nginx answered 5xx: {dict(answers) or 'none'}")
-        print(f"   nginx errors logged: {dict(errors_logged) or 'none'}")
+        print(f"   nginx errors logged: {dict(nginx_errors) or 'none'}")
     lags = list(zip(tally.lags, tally.lag_at, strict=True))
     print(
         "   load generator's own loop lag (a floor under every time above), restart: "
