@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from time import perf_counter
 from typing import Any
 
@@ -40,6 +41,7 @@ NGINX = shutil.which("nginx") or next(
 NGINX_CONF = sites.ROOT / "deploy" / "nginx.conf"
 UPSTREAM = re.compile(r"(\bserver\s+)127\.0\.0\.1:\d+")
 LISTEN = re.compile(r"(\blisten\s+)127\.0\.0\.1:\d+")
+HTTP_BLOCK = re.compile(r"(?m)^http\s*\{")
 NGINX_ERROR = re.compile(r"\[(?:error|crit|alert|emerg)\] \d+#\d+: (?:\*\d+ )?(.*?)(?: while |,|$)")
 ACCESS_STATUS = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) ')
 
@@ -130,8 +132,9 @@ class Rolling:
 # --- nginx in front (BENCH_WEB_PROXY=nginx) --------------------------------------------------
 
 
-def nginx_conf(site: Site, port: int) -> str:
-    """deploy/nginx.conf with the site's processes behind it and `port` in front."""
+def nginx_conf(site: Site, port: int, logs: Path) -> str:
+    """deploy/nginx.conf with the site's processes behind it, `port` in front, and its access
+    log in `logs` (nginx's own default is the system's /var/log/nginx/access.log)."""
     text = NGINX_CONF.read_text()
     shipped = UPSTREAM.findall(text)
     if len(shipped) != len(site.ports):
@@ -141,6 +144,7 @@ def nginx_conf(site: Site, port: int) -> str:
         )
     ports = iter(site.ports)
     text = UPSTREAM.sub(lambda m: f"{m.group(1)}127.0.0.1:{next(ports)}", text)
+    text = HTTP_BLOCK.sub(lambda m: f"{m.group(0)}\n    access_log {logs / 'access.log'};", text, 1)
     return LISTEN.sub(lambda m: f"{m.group(1)}127.0.0.1:{port}", text, count=1)
 
 
@@ -158,7 +162,7 @@ def proxied(site: Site, proxy: str) -> Iterator[list[str] | None]:
     folder = site.folder / "nginx"
     (folder / "logs").mkdir(parents=True, exist_ok=True)
     port = sites.free_port()
-    (folder / "nginx.conf").write_text(nginx_conf(site, port))
+    (folder / "nginx.conf").write_text(nginx_conf(site, port, folder / "logs"))
     own = f"daemon off; pid {folder / 'nginx.pid'};"
     with (folder / "logs" / "error.log").open("ab") as log:
         server = subprocess.Popen(
