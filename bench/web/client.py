@@ -119,6 +119,7 @@ class Person:
         self.awaited = 0
         self.answer: asyncio.Future[Answer] | None = None
         self.crossing = False  # the socket closed with SERVICE_RESTART before the answer came
+        self.restarting = False  # live.js: reopening at once after a restart (no slow poll)
         self.closed_at: float | None = None  # when the site closed the socket, until a new board
         self.go_to = ""  # live.js: a table the site sent this person's pages to (page.go)
         self.went = asyncio.Event()
@@ -384,7 +385,6 @@ class Table:
         person = self.people[seat]
         retries = 0
         wait = 0.0
-        restarting = False
         while not self.closing:
             if person.socket is None:
                 await asyncio.sleep(wait)
@@ -394,9 +394,10 @@ class Table:
                 except (OSError, WebSocketException, TimeoutError) as exc:
                     self.tally.errors[f"socket connect: {type(exc).__name__}"] += 1
                     wait, retries = back_off(retries), retries + 1
+                    person.restarting = False  # live.js: a failed reopening is an outage
                     continue
                 self.tally.handshakes.append((began, time.perf_counter() - began))
-                retries, restarting = 0, False  # live.js: onopen
+                retries, person.restarting = 0, False  # live.js: onopen
             socket = person.socket
             assert socket is not None
             try:
@@ -416,10 +417,11 @@ class Table:
             person.lost_socket(code)
             if 4000 <= code < 5000:
                 return
-            if code == SERVICE_RESTART and not restarting:
-                wait, restarting = random.uniform(0, RESTART_SPREAD), True
+            if code == SERVICE_RESTART and not person.restarting:
+                wait, person.restarting = random.uniform(0, RESTART_SPREAD), True
             else:
                 wait, retries = back_off(retries), retries + 1
+                person.restarting = False
 
     def heard(self, person: Person, message: str | bytes) -> None:
         """One message of a socket: note its version and when (and the board back after a
@@ -438,10 +440,13 @@ class Table:
     async def poll(self, seat: int) -> None:
         """The page's slow poll: the board every 20 s while live, every 3 s while not, counted
         (live.js: lastPoll) from the last poll or board piece, whichever socket brought it: a
-        page whose socket just closed polls only if its board has been quiet 3 s."""
+        page whose socket just closed polls only if its board has been quiet 3 s. None while the
+        page reopens its socket after a restart: the new socket brings the board."""
         person = self.people[seat]
         while not self.closing:
             await asyncio.sleep(1.0)
+            if person.restarting:
+                continue
             every = POLL_LIVE if person.live() else POLL_OFFLINE
             last = max(person.last_poll, person.last_heard)
             if time.perf_counter() - last < every or self.closing:
