@@ -29,9 +29,10 @@ import os
 import random
 import resource
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bench.web import events
+from bench.web import events, restart
 from bench.web import site as sites
 from bench.web.client import (
     MOVES,
@@ -68,6 +69,7 @@ class Config:
     route: str = "table"
     stagger: float = 0.0
     scenarios: tuple[str, ...] = ("tables", *events.SCENARIOS)
+    proxy: str = ""
 
 
 def config() -> Config:
@@ -90,6 +92,7 @@ def config() -> Config:
             for n in env("BENCH_WEB_SCENARIOS", ",".join(("tables", *events.SCENARIOS))).split(",")
             if n.strip()
         ),
+        proxy=env("BENCH_WEB_PROXY", ""),
     )
 
 
@@ -123,11 +126,25 @@ async def play_from(
     await keep_playing(table, cfg.think, rng, until)
 
 
-async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: Config) -> Outcome:
-    """Seat `count` tables, let them play for the configured time, and count."""
+# What runs beside the tables while the clock runs (a rolling restart): given the tally, awaited
+# before the run ends.
+Beside = Callable[[Tally], Awaitable[None]]
+
+
+async def run(
+    site: Site,
+    game: str,
+    count: int,
+    sessions: dict[str, str],
+    cfg: Config,
+    beside: Beside | None = None,
+    front: list[str] | None = None,
+) -> Outcome:
+    """Seat `count` tables, let them play for the configured time, and count; `beside` runs
+    while the clock does, `front` (a proxy's URL) takes every request instead of the processes."""
     tally = Tally()
     names = sorted(sessions, key=lambda n: int(n.rsplit("-", 1)[1]))
-    urls = site.urls
+    urls = front or site.urls
     tables = []
     for t in range(count):
         people = [
@@ -160,7 +177,7 @@ async def run(site: Site, game: str, count: int, sessions: dict[str, str], cfg: 
         # Said when the clock starts, for anyone attaching a profiler to the Daphne processes.
         print(f"   seated in {tally.seated_in:.0f} s; measuring {cfg.seconds:.0f} s", flush=True)
         tally.errors_before = sum(tally.errors.values())
-        await asyncio.gather(*playing)
+        await asyncio.gather(*playing, *([beside(tally)] if beside else []))
         wall = time.perf_counter() - t0
         cpu = [b - a for a, b in zip(cpu0, sites.cpu_seconds(site), strict=True)]
         generator = time.process_time() - gen0
@@ -268,6 +285,20 @@ def more_files() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def restarted(site: Site, game: str, count: int, sessions: dict[str, str], cfg: Config) -> None:
+    """The tables run with a rolling restart of every process partway (bench/web/restart.py),
+    straight to the processes or through deploy/nginx.conf (BENCH_WEB_PROXY=nginx)."""
+    if site.external:
+        raise SystemExit("The restart scenario rolls the processes it starts: no BENCH_WEB_URLS.")
+    began = time.monotonic()
+    rolling = restart.Rolling(site, restart.roll_at(cfg.seconds))
+    rolling.note_logs()
+    with sites.running(site), restart.proxied(site, cfg.proxy) as front:
+        outcome = asyncio.run(run(site, game, count, sessions, cfg, rolling.run, front))
+        restart.report(site, game, count, outcome.tally, rolling, cfg, front)
+    print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
+
+
 def main() -> None:
     """Every set-up, game and table count of the configuration, each on fresh Daphne processes."""
     more_files()
@@ -281,7 +312,8 @@ def main() -> None:
         try:
             began = time.monotonic()
             tables = "tables" in cfg.scenarios
-            people = max(SEATS * max(cfg.tables) if tables else 0, events.people_needed(cfg))
+            seated = tables or restart.NAME in cfg.scenarios
+            people = max(SEATS * max(cfg.tables) if seated else 0, events.people_needed(cfg))
             sessions = sites.prepare(site, people)
             took = time.monotonic() - began
             print(f"== {site.label}: ready, {len(sessions)} people ({took:.0f} s)")
@@ -292,7 +324,10 @@ def main() -> None:
                         outcome = asyncio.run(run(site, game, count, sessions, cfg))
                     report(site, game, count, outcome, cfg, sites.transactions(site))
                     print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
-            for name in (n for n in cfg.scenarios if n != "tables"):
+            for game in cfg.games if restart.NAME in cfg.scenarios else []:
+                for count in cfg.tables:
+                    restarted(site, game, count, sessions, cfg)
+            for name in (n for n in cfg.scenarios if n not in {"tables", restart.NAME}):
                 began = time.monotonic()
                 events.run(name, site, sessions, cfg)
                 print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)

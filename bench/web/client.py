@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.protocol import State
 from websockets.typing import Origin
 
 from bench.web.page import BOARD_LIVE, ID, Element, Page, inputs, pushed_version
@@ -36,7 +38,24 @@ MOVE_MADE = re.compile(r'<template id="move-made" data-version="(\d+)">')  # a s
 REFUSAL = 'id="board-message"'  # a refused move's answer (the words why, and the board)
 RETRY_FIRST = 0.5  # a closed socket is reopened after 0.5 s, doubling up to 15 s
 RETRY_MAX = 15.0
+SERVICE_RESTART = 3012  # games/live/protocol.py: the process is stopping, come back at once
+RESTART_SPREAD = 0.5  # live.js: a restart's reconnects spread over 0.5 s
+# A browser waits for a socket's handshake as long as the server does (Daphne's
+# --websocket_connect_timeout, 30 s in bakery_site/processes.py); giving up sooner and trying
+# again would add handshakes a browser never makes.
+HANDSHAKE_TIMEOUT = 30.0
 Policy = Callable[[Page, random.Random], Post | None]
+
+
+@dataclass
+class Answer:
+    """What came of a move sent on the socket: "made" or "refused" (its answer on the socket),
+    "crossed" (the socket closed with SERVICE_RESTART before its answer: the board the page's new
+    socket brings answers it, with the move if it was made), "dropped" (any other close before
+    its answer), "timeout" (nothing within the timeout)."""
+
+    kind: str
+    html: str = ""
 
 
 @dataclass
@@ -60,6 +79,12 @@ class Tally:
     errors_before: int = 0
     seated_in: float = 0.0
     lags: list[float] = field(default_factory=list)  # the generator's own loop lag (see lag_probe)
+    lag_at: list[float] = field(default_factory=list)  # when each lag was seen
+    closes: Counter[int] = field(default_factory=Counter)  # sockets the site closed, by code
+    closed: list[tuple[float, int, str]] = field(default_factory=list)  # (at, code, process)
+    backs: list[tuple[float, float]] = field(default_factory=list)  # (closed at, seconds to board)
+    handshakes: list[tuple[float, float]] = field(default_factory=list)  # a reopening's (at, s)
+    crossed: Counter[int] = field(default_factory=Counter)  # socket moves met by a 3012 (Answer)
 
     def accept(self, game_id: int, post: Post) -> None:
         """Count a move the site took, however it was sent; by kind only while the clock runs."""
@@ -92,7 +117,10 @@ class Person:
         self.last_heard = 0.0
         self.awaiting: asyncio.Future[None] | None = None
         self.awaited = 0
-        self.answer: asyncio.Future[str] | None = None
+        self.answer: asyncio.Future[Answer] | None = None
+        self.crossing = False  # the socket closed with SERVICE_RESTART before the answer came
+        self.restarting = False  # live.js: reopening at once after a restart (no slow poll)
+        self.closed_at: float | None = None  # when the site closed the socket, until a new board
         self.go_to = ""  # live.js: a table the site sent this person's pages to (page.go)
         self.went = asyncio.Event()
 
@@ -118,22 +146,48 @@ class Person:
             self.go_to = go.group(1)
             self.went.set()
         answer = self.answer
-        if answer is not None and not answer.done() and (MOVE_MADE.search(html) or REFUSAL in html):
-            answer.set_result(html)
+        if answer is not None and not answer.done():
+            if self.crossing:
+                if pushed_version(html) is not None:  # the new socket's board
+                    answer.set_result(Answer("crossed", html))
+            elif MOVE_MADE.search(html):
+                answer.set_result(Answer("made", html))
+            elif REFUSAL in html:
+                answer.set_result(Answer("refused", html))
         self.changed.set()
 
-    async def play_on_socket(self, data: dict[str, str]) -> str | None:
+    def lost_socket(self, code: int) -> None:
+        """The site closed this page's socket: a move awaiting its answer is answered by the
+        next socket's board after a restart (live.js), else it was dropped."""
+        answer = self.answer
+        if answer is None or answer.done():
+            return
+        if code == SERVICE_RESTART:
+            self.crossing = True
+        else:
+            answer.set_result(Answer("dropped"))
+
+    def live(self) -> bool:
+        """live.js: whether the socket is open (readyState OPEN), so a move goes on it."""
+        return self.socket is not None and self.socket.state is State.OPEN
+
+    async def play_on_socket(self, data: dict[str, str]) -> Answer | None:
         """live.js: a move tapped while the socket is up goes on it, as the fields its form posts;
-        the answer (made, or refused with the board), None if none came in time."""
+        what came of it (see Answer), None if the socket could not take it (live.js then posts
+        the move)."""
         assert self.socket is not None
         self.answer = asyncio.get_running_loop().create_future()
         try:
-            await self.socket.send(json.dumps({"type": "play", "fields": data}))
+            try:
+                await self.socket.send(json.dumps({"type": "play", "fields": data}))
+            except ConnectionClosed:
+                return None
             return await asyncio.wait_for(self.answer, self.timeout)
-        except (ConnectionClosed, TimeoutError):
-            return None
+        except TimeoutError:
+            return Answer("timeout")
         finally:
             self.answer = None
+            self.crossing = False
 
     async def close_on_socket(self, data: dict[str, str]) -> None:
         """live.js: results closed while the socket is up go on it, as the fields its form posts;
@@ -142,7 +196,8 @@ class Person:
         try:
             await self.socket.send(json.dumps({"type": "close_results", "fields": data}))
         except ConnectionClosed:
-            await self.resync(False)
+            with contextlib.suppress(httpx.HTTPError, OSError):
+                await self.resync(False)
 
     def note_end(self, html: str) -> None:
         """Remember that the game ended (its results link to the replay)."""
@@ -199,11 +254,12 @@ class Person:
             "HX-Target": target,
             "X-CSRFToken": self.token,
         }
-        if self.socket is not None:
+        if self.live():
             headers[LIVE_HEADER] = "1"  # live.js: the socket brings the new board
         answer = await self.http.post(url, data=data, headers=headers)
         if 200 <= answer.status_code < 300 and answer.text:
             self.page.apply(answer.text)
+            self.last_heard = time.perf_counter()  # live.js: a board that fits counts as a poll
             self.note_end(answer.text)
             self.changed.set()
         elif answer.status_code == 204 and answer.headers.get(VERSION_HEADER, "").isdigit():
@@ -246,7 +302,7 @@ class Person:
             ws_url,
             origin=Origin(self.base),
             additional_headers={"Cookie": cookie},
-            open_timeout=self.timeout,
+            open_timeout=max(self.timeout, HANDSHAKE_TIMEOUT),
             ping_interval=None,
             max_size=None,
         )
@@ -324,49 +380,75 @@ class Table:
         tick.set()
 
     async def read(self, seat: int) -> None:
-        """A socket's messages: note each version and when, apply it; reconnect as live.js does."""
+        """A socket's messages: note each version and when, apply it; reconnect as live.js does
+        (at once, within RESTART_SPREAD, after a SERVICE_RESTART; else with its back-off)."""
         person = self.people[seat]
         retries = 0
+        wait = 0.0
         while not self.closing:
             if person.socket is None:
-                await asyncio.sleep(
-                    min(RETRY_MAX, RETRY_FIRST * 2**retries) * random.uniform(0.5, 1)
-                )
-                retries += 1
+                await asyncio.sleep(wait)
+                began = time.perf_counter()
                 try:
                     await person.connect()
                 except (OSError, WebSocketException, TimeoutError) as exc:
                     self.tally.errors[f"socket connect: {type(exc).__name__}"] += 1
+                    wait, retries = back_off(retries), retries + 1
+                    person.restarting = False  # live.js: a failed reopening is an outage
                     continue
+                self.tally.handshakes.append((began, time.perf_counter() - began))
+                retries, person.restarting = 0, False  # live.js: onopen
             socket = person.socket
             assert socket is not None
             try:
                 async for message in socket:
-                    now = time.perf_counter()
-                    html = message if isinstance(message, str) else message.decode()
-                    version = pushed_version(html)
-                    if version is not None:
-                        person.pushes.append((version, now))
-                    person.receive(html)
-                    self.notify()
-                retries = 0
+                    self.heard(person, message)
             except ConnectionClosed:
                 pass
             if self.closing:
                 return
             self.tally.errors["socket closed"] += 1
             code = socket.close_code or 0
+            self.tally.closes[code] += 1
+            self.tally.closed.append((time.perf_counter(), code, person.base))
             person.socket = None
+            if person.closed_at is None:
+                person.closed_at = time.perf_counter()
+            person.lost_socket(code)
             if 4000 <= code < 5000:
                 return
+            if code == SERVICE_RESTART and not person.restarting:
+                wait, person.restarting = random.uniform(0, RESTART_SPREAD), True
+            else:
+                wait, retries = back_off(retries), retries + 1
+                person.restarting = False
+
+    def heard(self, person: Person, message: str | bytes) -> None:
+        """One message of a socket: note its version and when (and the board back after a
+        close), apply it."""
+        now = time.perf_counter()
+        html = message if isinstance(message, str) else message.decode()
+        version = pushed_version(html)
+        if version is not None:
+            person.pushes.append((version, now))
+            if person.closed_at is not None:
+                self.tally.backs.append((person.closed_at, now - person.closed_at))
+                person.closed_at = None
+        person.receive(html)
+        self.notify()
 
     async def poll(self, seat: int) -> None:
-        """The page's slow poll: the board every 20 s while live, every 3 s while not."""
+        """The page's slow poll: the board every 20 s while live, every 3 s while not, counted
+        (live.js: lastPoll) from the last poll or board piece, whichever socket brought it: a
+        page whose socket just closed polls only if its board has been quiet 3 s. None while the
+        page reopens its socket after a restart: the new socket brings the board."""
         person = self.people[seat]
         while not self.closing:
             await asyncio.sleep(1.0)
-            every = POLL_LIVE if person.socket is not None else POLL_OFFLINE
-            last = max(person.last_poll, person.last_heard if person.socket else 0.0)
+            if person.restarting:
+                continue
+            every = POLL_LIVE if person.live() else POLL_OFFLINE
+            last = max(person.last_poll, person.last_heard)
             if time.perf_counter() - last < every or self.closing:
                 continue
             try:
@@ -495,6 +577,11 @@ class Table:
         self.readers = []
 
 
+def back_off(retries: int) -> float:
+    """live.js: the wait before reopening a socket after this many failed tries."""
+    return min(RETRY_MAX, RETRY_FIRST * 2**retries) * random.uniform(0.5, 1)
+
+
 def posting(elements: list[Element], action: str) -> Element | None:
     """The element among these that htmx-posts to a URL ending in `action`."""
     return next((e for e in elements if e.attrs.get("hx-post", "").endswith(action)), None)
@@ -522,10 +609,12 @@ MOVES = os.environ.get("BENCH_WEB_MOVES", "socket")
 
 async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] | None:
     """Send what the page sends; for an accepted move, a task that waits for every socket."""
-    on_socket = MOVES != "post" and person.socket is not None
+    on_socket = MOVES != "post" and person.live()
     if post.move and on_socket and post.url == person.page.data("live", "play"):
-        return await send_on_socket(person, table, post)
-    if person.socket is not None and post.url == person.page.data("live", "close-results"):
+        measure = await send_on_socket(person, table, post)
+        if not isinstance(measure, NotSent):
+            return measure
+    elif person.live() and post.url == person.page.data("live", "close-results"):
         await person.close_on_socket(post.data)  # live.js: its push redraws the board
         table.tally.other_taps += 1
         return None
@@ -560,18 +649,37 @@ async def send(person: Person, table: Table, post: Post) -> asyncio.Task[None] |
     return None
 
 
-async def send_on_socket(person: Person, table: Table, post: Post) -> asyncio.Task[None] | None:
-    """A move on the socket, as live.js sends it; a refusal brings its board, nothing to fetch."""
+class NotSent:
+    """A move the socket could not take (it was closing): live.js posts it instead."""
+
+
+NOT_SENT = NotSent()
+
+
+async def send_on_socket(
+    person: Person, table: Table, post: Post
+) -> asyncio.Task[None] | NotSent | None:
+    """A move on the socket, as live.js sends it; a refusal brings its board, nothing to fetch.
+
+    A move the socket's SERVICE_RESTART crossed is answered by the new socket's board: counted
+    in `crossed` (whether it was made is read from the database afterwards), and measured to
+    every screen from that board's version."""
     tally = table.tally
     sent = time.perf_counter()
     answer = await person.play_on_socket(post.data)
     if answer is None:
-        tally.errors["socket move unanswered"] += 1
+        return NOT_SENT
+    if answer.kind in {"timeout", "dropped"}:
+        tally.errors[f"socket move unanswered ({answer.kind})"] += 1
         await heal(person, tally)
         return None
     if tally.measuring:
         tally.answers.append(time.perf_counter() - sent)
-    made = MOVE_MADE.search(answer)
+    if answer.kind == "crossed":
+        tally.crossed[table.game_id] += 1
+        version = pushed_version(answer.html)
+        return asyncio.create_task(table.everyone_holds(version or 0, sent))
+    made = MOVE_MADE.search(answer.html)
     if made is None:
         tally.refused["socket"] += 1
         return None
@@ -646,7 +754,9 @@ async def lag_probe(tally: Tally) -> None:
         asked = time.perf_counter()
         await asyncio.sleep(LAG_PROBE_SECONDS)
         if tally.measuring:
-            tally.lags.append(max(0.0, time.perf_counter() - asked - LAG_PROBE_SECONDS))
+            woke = time.perf_counter()
+            tally.lags.append(max(0.0, woke - asked - LAG_PROBE_SECONDS))
+            tally.lag_at.append(woke)
 
 
 def percentile(values: list[float], q: float) -> float:

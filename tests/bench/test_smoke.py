@@ -180,6 +180,24 @@ def test_web() -> None:
     assert all(n > 0 for n in moves), out
 
 
+@pytest.mark.backend
+@pytest.mark.skipif(not ON_POSTGRES, reason="two Daphne processes to roll: the PostgreSQL pass")
+def test_web_restart() -> None:
+    """A rolling restart of both processes under one table's load (bench/web/restart.py)."""
+    out = run_bench(
+        "bench.web",
+        BENCH_WEB_SCENARIOS="restart",
+        BENCH_WEB_GAMES="midnight-bakery",
+        BENCH_WEB_SETUPS="postgres",
+        BENCH_DATABASE_URL=os.environ["DATABASE_URL"],
+        BENCH_REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+    )
+    assert len(re.findall(r"(?m)^   process \d: rolled from [\d.]+ s", out)) == 2, out
+    closed = counts(r"(?m)^   sockets closed 3012 +\d+ +\d+ +(\d+)$", out)
+    assert closed and closed[0] > 0, out  # the table's sockets were closed and came back
+    assert re.search(r"back within \(close to new board\), restart: p50 \d+", out), out
+
+
 def test_web_tournaments() -> None:
     """The arena beside ordinary tables, a Swiss round's start, the standings page (measured
     once the site has tournament pages)."""
