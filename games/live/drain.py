@@ -82,6 +82,10 @@ class Drain:
 
     draining: bool = False
     requests: int = 0
+    calls: int = 0  # ASGI calls not returned yet, sockets' too: a closed socket's consumer still
+    # leaves its groups and marks its presence (presence.closed on a push thread, which hands its
+    # announcement to this loop: once the loop stops, that thread waits for good, and the
+    # interpreter's exit waits for that thread)
     sockets: weakref.WeakSet[Restartable] = field(default_factory=weakref.WeakSet)
     task: asyncio.Task[None] | None = None
 
@@ -109,14 +113,18 @@ def serve(app: ASGIApp) -> ASGIApp:
     each with `Connection: close`."""
 
     async def counted(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await app(scope, receive, send)
-            return
-        STATE.requests += 1
+        STATE.calls += 1
         try:
-            await app(scope, receive, closing(send))
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            STATE.requests += 1
+            try:
+                await app(scope, receive, closing(send))
+            finally:
+                STATE.requests -= 1
         finally:
-            STATE.requests -= 1
+            STATE.calls -= 1
 
     return counted
 
@@ -166,6 +174,7 @@ async def drain(reactor: Reactor, runner: Runner) -> None:
     STATE.draining = True
     await asyncio.sleep(settings.DRAIN_NOTICE_SECONDS)
     stop_listening(reactor)
+    patient_closes(reactor, deadline - time.monotonic())
     runner.quiet()
     sockets = list(STATE.sockets)
     logger.warning(
@@ -178,7 +187,7 @@ async def drain(reactor: Reactor, runner: Runner) -> None:
 
     def done() -> bool:
         idle = not close_idle(reactor) and STATE.requests == 0
-        return idle and not STATE.sockets and runner.idle()
+        return idle and not STATE.sockets and STATE.calls == 0 and runner.idle()
 
     await until(done, deadline)
     try:
@@ -202,6 +211,17 @@ def stop_listening(reactor: Reactor) -> None:
     for reader in reactor.getReaders():
         if isinstance(reader, Port):
             reader.stopListening()  # type: ignore[no-untyped-call]  # Twisted: untyped
+
+
+def patient_closes(reactor: Reactor, seconds: float) -> None:
+    """Give each socket's closing handshake the drain's time, not autobahn's 1 s: past it,
+    autobahn resets the connection, and a page that had not read the close frame yet (a busy
+    browser, a slow network) loses it with the connection and sees 1006: an outage, its
+    back-off and 3 s poll instead of a restart."""
+    for reader in reactor.getReaders():
+        protocol = getattr(reader, "protocol", None)
+        if protocol is not None and hasattr(protocol, "closeHandshakeTimeout"):
+            protocol.closeHandshakeTimeout = max(seconds, 1.0)
 
 
 def close_idle(reactor: Reactor) -> int:
