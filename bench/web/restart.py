@@ -17,17 +17,15 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
-import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from time import perf_counter
 from typing import Any
 
 from bakery_site import processes
+from bench.web import nginx
 from bench.web import site as sites
 from bench.web.client import MOVES, SERVICE_RESTART, Tally, percentile
 from bench.web.site import Site
@@ -35,13 +33,6 @@ from bench.web.site import Site
 NAME = "restart"
 SETTLE = 2.0  # seconds after the last old process exited that still count as the restart
 ABNORMAL = 1006  # no close frame: the socket just dropped
-NGINX = shutil.which("nginx") or next(
-    (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
-)
-NGINX_CONF = sites.ROOT / "deploy" / "nginx.conf"
-UPSTREAM = re.compile(r"(\bserver\s+)127\.0\.0\.1:\d+")
-LISTEN = re.compile(r"(\blisten\s+)127\.0\.0\.1:\d+")
-HTTP_BLOCK = re.compile(r"(?m)^http\s*\{")
 NGINX_ERROR = re.compile(r"\[(?:error|crit|alert|emerg)\] \d+#\d+: (?:\*\d+ )?(.*?)(?: while |,|$)")
 ACCESS_STATUS = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) ')
 
@@ -132,22 +123,6 @@ class Rolling:
 # --- nginx in front (BENCH_WEB_PROXY=nginx) --------------------------------------------------
 
 
-def nginx_conf(site: Site, port: int, logs: Path) -> str:
-    """deploy/nginx.conf with the site's processes behind it, `port` in front, and its access
-    log in `logs` (nginx's own default is the system's /var/log/nginx/access.log)."""
-    text = NGINX_CONF.read_text()
-    shipped = UPSTREAM.findall(text)
-    if len(shipped) != len(site.ports):
-        raise SystemExit(
-            f"deploy/nginx.conf names {len(shipped)} processes; the run has {len(site.ports)}"
-            " (BENCH_WEB_PROCESSES)."
-        )
-    ports = iter(site.ports)
-    text = UPSTREAM.sub(lambda m: f"{m.group(1)}127.0.0.1:{next(ports)}", text)
-    text = HTTP_BLOCK.sub(lambda m: f"{m.group(0)}\n    access_log {logs / 'access.log'};", text, 1)
-    return LISTEN.sub(lambda m: f"{m.group(1)}127.0.0.1:{port}", text, count=1)
-
-
 @contextmanager
 def proxied(site: Site, proxy: str) -> Iterator[list[str] | None]:
     """nginx with deploy/nginx.conf in front of the site's processes for the block (its URL), or
@@ -157,26 +132,8 @@ def proxied(site: Site, proxy: str) -> Iterator[list[str] | None]:
         return
     if proxy != "nginx":
         raise SystemExit(f"Unknown proxy {proxy!r}: use nginx (or leave BENCH_WEB_PROXY empty).")
-    if NGINX is None:
-        raise SystemExit("BENCH_WEB_PROXY=nginx: nginx is not installed.")
-    folder = site.folder / "nginx"
-    (folder / "logs").mkdir(parents=True, exist_ok=True)
-    port = sites.free_port()
-    (folder / "nginx.conf").write_text(nginx_conf(site, port, folder / "logs"))
-    own = f"daemon off; pid {folder / 'nginx.pid'};"
-    with (folder / "logs" / "error.log").open("ab") as log:
-        server = subprocess.Popen(
-            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr", "-g", own],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        sites.wait_ready(url, server)
+    with nginx.in_front(site.ports, site.folder / "nginx") as url:
         yield [url]
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def nginx_counts(site: Site) -> tuple[Counter[str], Counter[str]]:

@@ -1,18 +1,15 @@
 """deploy/nginx.conf in front of two Daphne processes: each table on one process.
 
-The file as shipped, with only its addresses changed to the test's ports, run by the machine's
-nginx; it skips where nginx is not installed (.ci/run installs it), as the other multi-process
-tests skip without PostgreSQL and Redis.
+The file as shipped, its addresses changed to the test's ports and its access log kept beside
+it, run by the machine's nginx (bench/web/nginx.py); it skips where nginx is not installed
+(.ci/run installs it), as the other multi-process tests skip without PostgreSQL and Redis.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import shutil
 import signal
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,26 +19,23 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from bench.web.site import Site, wait_ready
+from bench.web import nginx
+from bench.web.site import Site
 from games import services
 from games.live.protocol import SERVICE_RESTART
 from games.models import Game
 from tests.conftest import needs_env
 from tests.flows.processes.test_daphne_processes import shared_redis_site, stored_version
 from tests.live.test_consumer import batch_ids
-from tests.support.daphnes import Person, free_port
+from tests.support.daphnes import Person
 from tests.support.sockets import session_of, shown_version
 
-NGINX = shutil.which("nginx") or next(
-    (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
-)
-CONF = Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf"
 PROCESS = "X-Bakehouse-Process"  # the header deploy/nginx.conf adds: which process answered
 
 pytestmark = [
     needs_env("DATABASE_URL"),
     needs_env("REDIS_URL"),
-    pytest.mark.skipif(NGINX is None, reason="nginx is not installed"),
+    pytest.mark.skipif(nginx.NGINX is None, reason="nginx is not installed"),
     pytest.mark.django_db(transaction=True),
     pytest.mark.xdist_group("daphne-processes"),
 ]
@@ -52,43 +46,17 @@ def address(url: str) -> str:
     return url.removeprefix("http://").rstrip("/")
 
 
-def configured(site: Site, port: int) -> str:
-    """deploy/nginx.conf with the test's two processes behind it and its own port in front."""
-    text = CONF.read_text()
-    shipped = re.findall(r"server (127\.0\.0\.1:\d+)[ ;]", text)
-    assert len(shipped) == len(site.urls) == 2, shipped
-    for old, url in zip(shipped, site.urls, strict=True):
-        text = text.replace(f"server {old} ", f"server {address(url)} ")
-    return text.replace("listen 127.0.0.1:8000;", f"listen 127.0.0.1:{port};")
-
-
 @pytest.fixture
 def proxied(transactional_db: None) -> Iterator[tuple[str, Site]]:
     """Two Daphne processes behind nginx as deploy/nginx.conf routes them: (nginx's URL, site)."""
-    assert NGINX is not None
     for site in shared_redis_site():
         folder = Path(tempfile.mkdtemp(prefix="nginx-"))
-        (folder / "logs").mkdir()
-        port = free_port()
-        (folder / "nginx.conf").write_text(configured(site, port))
-        log = (folder / "error.log").open("wb")
-        own = f"daemon off; pid {folder / 'nginx.pid'};"
-        server = subprocess.Popen(
-            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr", "-g", own],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        url = f"http://127.0.0.1:{port}"
         try:
-            try:
-                wait_ready(url, server)  # the processes' /healthz, through nginx
-            except SystemExit:
-                pytest.fail("nginx did not answer: " + (folder / "error.log").read_text())
-            yield url, site
+            with nginx.in_front(site.ports, folder) as url:
+                yield url, site
+        except SystemExit:
+            pytest.fail("nginx did not answer: " + (folder / "logs" / "error.log").read_text())
         finally:
-            server.terminate()
-            server.wait(10)
-            log.close()
             shutil.rmtree(folder, ignore_errors=True)
 
 
