@@ -87,5 +87,5 @@ def check_pool() -> None:
     without, in alternating runs (docs/performance.md). Between a restart and the next sweep, a
     broken connection fails once, told in words like the outage itself."""
     pool = getattr(connection, "pool", None)  # PostgreSQL with DB_POOL; SQLite has none
-    if pool is not None:
+    if pool is not None and not pool.closed:  # a new process's first sweep may come first
         pool.check()
