@@ -1,5 +1,5 @@
 """Daphne on a port that a new process can share: `python -m bakery_site.serve -b HOST -p PORT
-[--pidfile FILE] [any other Daphne option]`.
+[--pidfile FILE] [any other Daphne option] APPLICATION` (the application last).
 
 A rolling deploy starts the new process beside the old one before the old one drains
 (games/live/drain.py; bakery_site/processes.py does it): for those seconds both accept on the same
@@ -47,10 +47,16 @@ def main(argv: list[str]) -> None:
     parser.add_argument("-p", "--port", type=int, default=8000)
     parser.add_argument("--pidfile", type=Path)
     ours, daphne_args = parser.parse_known_args(argv)
-    fileno = listening(ours.bind, ours.port).detach()  # Daphne's now: it closes it
 
     from daphne.cli import CommandLineInterface  # installs Twisted's asyncio reactor
+    from daphne.utils import import_by_path
     from twisted.internet import reactor
+
+    # The application (Django, the site, its warm-up) is loaded before the port is bound: bound
+    # first, the port's share of new connections would wait in this process's backlog for those
+    # seconds, while the process it replaces could have served them.
+    import_by_path(daphne_args[-1])
+    fileno = listening(ours.bind, ours.port).detach()  # Daphne's now: it closes it
 
     if ours.pidfile is not None:
         reactor.callWhenRunning(write_pidfile, ours.pidfile)

@@ -334,6 +334,11 @@ BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
 DRAIN_SECONDS = float(os.environ.get("DRAIN_SECONDS", "15"))
 # Seconds it first goes on serving while /healthz says "draining", for a balancer that checks it.
 DRAIN_NOTICE_SECONDS = float(os.environ.get("DRAIN_NOTICE_SECONDS", "0"))
+# How many of its sockets a draining process closes a second (more if that would take over two
+# thirds of DRAIN_SECONDS): their pages come back to the process that follows it, and all at once
+# they queued there for seconds behind each other's handshakes (docs/performance.md, "A rolling
+# restart").
+DRAIN_CLOSES_PER_SECOND = float(os.environ.get("DRAIN_CLOSES_PER_SECOND", "20"))
 
 # Threads a Daphne process renders its sockets' pushes on (games/live/push_threads.py). One thread
 # shared by every socket (Channels' default) queued pushes behind each other's database round trips.

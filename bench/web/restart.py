@@ -37,6 +37,21 @@ NGINX_ERROR = re.compile(r"\[(?:error|crit|alert|emerg)\] \d+#\d+: (?:\*\d+ )?(.
 ACCESS_STATUS = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) ')
 
 
+def print_backs_by_second(backs: list[tuple[float, float]], rolling: Rolling, clock: float) -> None:
+    """The pages back within, by the second of the clock their socket closed in (the closes
+    are paced, games/live/drain.py): where in a roll the slow ones were."""
+    seconds: dict[int, list[float]] = {}
+    for at, took in backs:
+        if rolling.inside(at):
+            seconds.setdefault(int(at - clock), []).append(took)
+    if seconds:
+        cells = [
+            f"{second}s:{1000 * percentile(t, 95):.0f}({len(t)})"
+            for second, t in sorted(seconds.items())
+        ]
+        print("   back within p95 ms (sockets) by the second they closed: " + " ".join(cells))
+
+
 def roll_at(seconds: float) -> float:
     """When the roll starts, in seconds of the clock (BENCH_WEB_ROLL_AT, else halfway)."""
     return float(os.environ.get("BENCH_WEB_ROLL_AT", str(seconds / 2)))
@@ -312,6 +327,7 @@ def report(
     backs_in = [s for at, s in tally.backs if rolling.inside(at)]
     backs_out = [s for at, s in tally.backs if not rolling.inside(at)]
     print(f"   back within (close to new board), restart: {spread(backs_in)}")
+    print_backs_by_second(tally.backs, rolling, clock)
     shakes = [s for at, s in tally.handshakes if rolling.inside(at)]
     print(f"   a reopened socket's handshake, restart:       {spread(shakes)}")
     if backs_out:

@@ -161,6 +161,16 @@ def board_environment() -> BoardEnvironment:
     return env
 
 
+def compile_all() -> int:
+    """Compile every board template now; how many. A serving process does it before it serves
+    (bakery_site/asgi.py, warm_up): after a deploy, the first boards it pushes would wait for it."""
+    env = board_environment()
+    names = env.list_templates()
+    for name in names:
+        env.template(name)
+    return len(names)
+
+
 def render_template(template: jinja2.Template, context: Mapping[str, object]) -> Markup:
     """A compiled template rendered with this context and the environment's globals (BoardVars
     as they are; anything else merged once, not twice as Template.render does), as HTML that

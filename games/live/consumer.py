@@ -191,7 +191,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         await self.leave()
         if self.present:
             shared.socket_closed(self.game_id)
-            await off_loop(presence.closed)(self.channel_name, self.game_id)
+            if not self.restarted:  # a restart's rows close together (presence.restarted)
+                await off_loop(presence.closed)(self.channel_name, self.game_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A resync request or a move; a flood or anything else closes the socket."""

@@ -18,9 +18,13 @@ and SIGINT itself once its reactor runs (`install`, from games/live/runner.py), 
    it again on a new one (it never reached the application, so it is never made twice).
 3. The runner's sweep and periodic jobs stop (the other processes' go on); bot moves under way
    go on, and so do those the moves still made here leave to bots.
-4. Each socket closes with SERVICE_RESTART once the move or push in hand is sent; its page comes
-   back at once (with a little jitter), to another process, and gets the board as stored. A move
-   a page sent as the close crossed it is still made (the page sees it on its new socket).
+4. Each socket closes with SERVICE_RESTART once the move or push in hand is sent, one after
+   another (DRAIN_CLOSES_PER_SECOND, 20 a second by default): its page comes back at once (with
+   a little jitter) to another process, which takes them as they come instead of all in one
+   queue, and gets the board as stored. A move a page sent as the close crossed it is still
+   made (the page sees it on its new socket). A table's socket keeps its presence row open
+   meanwhile, so its seat never shows "dropped" for the second its page takes to come back: the
+   rows close together once every socket has (games.services.presence.restarted).
 5. It waits, DRAIN_SECONDS at most, for its HTTP connections to close (so no answer is cut
    off), the sockets' closing handshakes and the runner's bot moves, mails and pushes, then
    stops Daphne's reactor.
@@ -45,7 +49,10 @@ from django.conf import settings
 from twisted.internet.tcp import Port
 from twisted.web.http import HTTPChannel
 
+from games import outages
+from games.live.push_threads import off_loop
 from games.outages import ASGIApp, Receive, Scope, Send
+from games.services import presence
 
 logger = logging.getLogger(__name__)
 
@@ -182,7 +189,7 @@ async def drain(reactor: Reactor, runner: Runner) -> None:
         len(sockets),
         STATE.requests,
     )
-    restarts = [asyncio.ensure_future(socket.restart()) for socket in sockets]
+    restarts = await paced_restarts(sockets, deadline - time.monotonic())
     await until(lambda: all(r.done() for r in restarts), deadline)
 
     def done() -> bool:
@@ -190,6 +197,7 @@ async def drain(reactor: Reactor, runner: Runner) -> None:
         return idle and not STATE.sockets and STATE.calls == 0 and runner.idle()
 
     await until(done, deadline)
+    await close_rows()
     try:
         await asyncio.wait_for(runner.stop(), max(deadline - time.monotonic(), WAIT_STEP))
     except TimeoutError:
@@ -203,6 +211,40 @@ async def drain(reactor: Reactor, runner: Runner) -> None:
         close_idle(reactor),
     )
     reactor.stop()
+
+
+def closing_rate(sockets: int, seconds: float) -> float:
+    """How many sockets to close a second: DRAIN_CLOSES_PER_SECOND, or more if that would take
+    over two thirds of the drain's `seconds` (the rest is for the last ones' closing handshakes,
+    and the requests and moves still in hand)."""
+    return max(settings.DRAIN_CLOSES_PER_SECOND, sockets / max(seconds * 2 / 3, WAIT_STEP))
+
+
+async def paced_restarts(sockets: list[Restartable], seconds: float) -> list[asyncio.Task[None]]:
+    """Tell the sockets to restart one after another, evenly over time (see closing_rate): their
+    pages come back as fast as the next process takes them, not all in the same half second to
+    queue there behind each other's handshakes. The sockets not told yet are served as ever."""
+    rate = closing_rate(len(sockets), seconds)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    restarts: list[asyncio.Task[None]] = []
+    for i, socket in enumerate(sockets):
+        await asyncio.sleep(max(0.0, began + i / rate - loop.time()))
+        restarts.append(asyncio.create_task(socket.restart()))
+    return restarts
+
+
+async def close_rows() -> None:
+    """Close the presence rows of the table sockets this drain closed, together and without a
+    word to their tables (presence.restarted): their pages are back on other sockets, or will
+    be told "dropped" by another process's sweep. A database that is away leaves them to go
+    stale, which the sweep tells alike."""
+    try:
+        closed = await off_loop(presence.restarted)()
+    except outages.OUTAGE as error:
+        outages.away(error)
+        return
+    logger.info("Draining: %d presence rows closed", closed)
 
 
 def stop_listening(reactor: Reactor) -> None:

@@ -52,15 +52,18 @@ CAPPED = {presence.AT_A_TABLE: TABS_AT_TABLE, presence.IN_ALL: TABS_IN_ALL}
 
 
 def arrived(table: TableAt, channel: str, user: User | AnonymousUser, owner: str) -> TableAt | int:
-    """The socket's row written (and announced to the table); the table as just read (or newer),
-    with who is at it now, this person included, kept for the table's other sockets here. Or,
+    """The socket's row written (and announced to the table if it changes who is there); the
+    table as just read (or newer), with who is at it now, this person included, kept for the
+    table's other sockets here. Or,
     past a cap of its owner's open sockets, the close code that says which."""
-    passed = presence.opened(channel, table.game.pk, getattr(user, "pk", None), owner)
-    if passed:
-        return CAPPED[passed]
+    row = presence.opened(channel, table.game.pk, getattr(user, "pk", None), owner)
+    if row.passed:
+        return CAPPED[row.passed]
     if awaits_arrivals(table, user) and rematch_arrived(table.game.pk):
         return table_at(table.game.pk, presence_stamp=time.time())  # its clocks started now
-    return table_at(table.game.pk, table.game.version, presence_stamp=time.time())
+    # Presence read again only if this socket changed it (a person already here changes nothing).
+    stamp = time.time() if row.told else None
+    return table_at(table.game.pk, table.game.version, presence_stamp=stamp)
 
 
 def awaits_arrivals(table: TableAt, user: User | AnonymousUser) -> bool:

@@ -88,9 +88,7 @@ class SocketSession:
         if not session_alive(self.key, self.user_id):
             _held.pop(self.key, None)
             return False
-        if len(_held) > MAX_HELD:
-            _held.clear()
-        _held[self.key] = at
+        hold(self.key, at)
         return True
 
     def forget(self) -> None:
@@ -99,6 +97,13 @@ class SocketSession:
 
 
 MAX_HELD = 100_000
+
+
+def hold(session_key: str, at: float | None = None) -> None:
+    """The session was found to log its user in (at `at`, monotonic seconds; now if not given)."""
+    if len(_held) > MAX_HELD:
+        _held.clear()
+    _held[session_key] = time.monotonic() if at is None else at
 
 
 class Scope(TypedDict, total=False):
@@ -119,6 +124,10 @@ def socket_session(scope: Scope) -> SocketSession | None:
     user, session = scope.get("user"), scope.get("session")
     if not signed_in(user) or session is None or not session.session_key:
         return None
+    # Channels' AuthMiddleware has just read this user from the session, checking its auth hash
+    # as Django does: the session holds now (a reconnecting page's first push need not read it
+    # again; after a deploy that was two more reads for each of a process's sockets at once).
+    hold(session.session_key)
     return SocketSession(session.session_key, user.pk)
 
 

@@ -175,44 +175,64 @@ def caps(owner: str) -> tuple[int, int]:
     return SOCKETS_AT_A_TABLE, SOCKETS_IN_ALL
 
 
-def over_cap(owner: str, game_id: int) -> str:
-    """The cap this owner's open sockets pass now (AT_A_TABLE, IN_ALL), or "" (one query)."""
+def open_sockets(owner: str, game_id: int) -> tuple[int, int]:
+    """How many live sockets this owner holds open at this table and in all (one query)."""
     live_since = clocks.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
     counted = TableSocket.objects.filter(owner=owner, open=True, seen_at__gte=live_since).aggregate(
         here=Count("pk", filter=Q(game_id=game_id)), everywhere=Count("pk")
     )
+    return counted["here"], counted["everywhere"]
+
+
+def over_cap(owner: str, here: int, everywhere: int) -> str:
+    """The cap an owner with these open sockets passes (AT_A_TABLE, IN_ALL), or ""."""
     at_a_table, in_all = caps(owner)
-    if counted["here"] > at_a_table:
+    if here > at_a_table:
         return AT_A_TABLE
-    return IN_ALL if counted["everywhere"] > in_all else ""
+    return IN_ALL if everywhere > in_all else ""
 
 
-def opened(channel: str, game_id: int, user_id: int | None, owner: str = "") -> str:
-    """A socket joined the table: its row, announced; "" then. Past a cap of its owner's open
-    sockets (an owner given), no row is kept and nothing is announced: the cap it passed.
+@dataclass(frozen=True)
+class Opened:
+    """What opening a socket's row did: the cap its owner passed ("" if none: the row is kept),
+    and whether the table was told."""
+
+    passed: str = ""
+    told: bool = False
+
+
+def opened(channel: str, game_id: int, user_id: int | None, owner: str = "") -> Opened:
+    """A socket joined the table: its row, announced unless it changes nothing the table shows
+    (its session already has a socket open here: another tab, or the page back after a restart
+    closed its last socket while that row still counts, see `restarted`). Past a cap of its
+    owner's open sockets (an owner given), no row is kept and nothing is announced.
 
     The row is written before the count, so two sockets opening at once in two processes each
-    count the other: neither gets past a cap (at worst both are refused).
+    count the other: neither gets past a cap (at worst both are refused). A socket's channel
+    name is new to the layer, so its row is too: one insert.
     """
-    TableSocket.objects.update_or_create(
+    TableSocket.objects.create(
         channel=channel,
-        defaults={
-            "game_id": game_id,
-            "user_id": user_id,
-            "process": PROCESS,
-            "open": True,
-            "seen_at": clocks.now(),
-            "told": HERE,
-            "owner": owner,
-        },
+        game_id=game_id,
+        user_id=user_id,
+        process=PROCESS,
+        open=True,
+        seen_at=clocks.now(),
+        told=HERE,
+        owner=owner,
     )
-    passed = over_cap(owner, game_id) if owner else ""
-    if passed:
-        TableSocket.objects.filter(channel=channel).delete()
-        return passed
+    here = 1
+    if owner:
+        here, everywhere = open_sockets(owner, game_id)
+        passed = over_cap(owner, here, everywhere)
+        if passed:
+            TableSocket.objects.filter(channel=channel).delete()
+            return Opened(passed=passed)
     seen(user_id)
+    if here > 1 and owner.startswith(SESSION_OWNER):
+        return Opened()  # this person was here already, on another socket of theirs
     announce(game_id)
-    return ""
+    return Opened(told=True)
 
 
 def closed(channel: str, game_id: int) -> None:
@@ -222,6 +242,20 @@ def closed(channel: str, game_id: int) -> None:
     User.objects.filter(pk__in=rows.values("user_id")).update(last_seen=at)
     rows.update(open=False, seen_at=at, told=DROPPED)
     announce(game_id)
+
+
+def restarted(process: str = PROCESS) -> int:
+    """This process stopped for a deploy (games/live/drain.py): its sockets, told to come back to
+    another process, left without closing their rows, so that nobody's seat showed "dropped"
+    for the second their page took to come back. Their rows close now, in one go, without a
+    word to their tables: each row keeps what its table was told ("here"), so a person whose
+    page did come back stays here by the new row, and one whose page did not is told
+    "dropped" by the sweep that finds the row stale (PRESENCE_STALE_SECONDS). How many closed.
+    """
+    at = clocks.now()
+    rows = TableSocket.objects.filter(process=process, open=True)
+    User.objects.filter(pk__in=rows.values("user_id")).update(last_seen=at)
+    return rows.update(open=False, seen_at=at)
 
 
 def seen(user_id: int | None) -> None:

@@ -5,7 +5,10 @@ tests/e2e/test_deploy_reconnect.py."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -14,10 +17,10 @@ from django.test import Client
 from accounts.models import User
 from games.live import drain
 from games.live.protocol import SERVICE_RESTART
-from games.models import Game
+from games.models import Game, TableSocket
 from games.outages import Receive, Scope, Send
 from tests.live.test_consumer import batch_ids
-from tests.support.sockets import next_output, socket, stored_version
+from tests.support.sockets import next_output, open_board, socket, stored_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_drain")]
 
@@ -148,3 +151,48 @@ async def test_the_drain_closes_sockets_waits_then_stops(settings: object) -> No
         "reactor stopped",
     ]
     assert not drain.STATE.sockets
+
+
+class TimedSocket:
+    """A socket noting when (the loop's clock) it was told to restart."""
+
+    def __init__(self, told: list[float]) -> None:
+        self.told = told
+
+    async def restart(self) -> None:
+        self.told.append(asyncio.get_running_loop().time())
+
+
+async def test_the_drain_closes_its_sockets_one_after_another(settings: Any) -> None:
+    """Closed all at once, a process's pages all came back to the next one in the same half
+    second and queued there (docs/performance.md, "A rolling restart"): they are paced."""
+    settings.DRAIN_CLOSES_PER_SECOND = 40
+    told: list[float] = []
+    restarts = await drain.paced_restarts([TimedSocket(told) for _ in range(5)], seconds=15)
+    await asyncio.gather(*restarts)
+    assert len(told) == 5
+    gaps = [later - earlier for earlier, later in itertools.pairwise(told)]
+    assert all(gap >= 1 / 40 - 0.002 for gap in gaps), gaps  # never sooner than the pace
+
+
+def test_many_sockets_are_closed_faster_to_fit_the_drains_time(settings: Any) -> None:
+    settings.DRAIN_CLOSES_PER_SECOND = 20
+    assert drain.closing_rate(100, seconds=15) == 20  # 5 s of the drain's 15
+    assert drain.closing_rate(1000, seconds=15) == 100  # 10 s, two thirds of it, not 50
+
+
+async def test_a_restarted_sockets_presence_row_stays_open_until_the_drain_closes_them(
+    running_game: Game, player: User, rival: User
+) -> None:
+    """The seat shows "here" while its page comes back; the drain closes the rows in one go."""
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    (consumer,) = list(drain.STATE.sockets)
+    await consumer.restart()
+    assert await next_output(ws) == {"type": "websocket.close", "code": SERVICE_RESTART}
+    await ws.wait()  # the consumer's disconnect has run
+    row = await database_sync_to_async(TableSocket.objects.get)(game=running_game, user=player)
+    assert row.open
+    await drain.close_rows()
+    row = await database_sync_to_async(TableSocket.objects.get)(pk=row.pk)
+    assert not row.open and row.told == "here"

@@ -116,6 +116,20 @@ async def test_an_ended_session_gets_nothing_more_even_if_the_close_was_lost(
     assert await next_output(ws) == {"type": "websocket.close", "code": SESSION_ENDED}
 
 
+async def test_a_session_that_still_holds_is_checked_again_and_pushes_go_on(
+    running_game: Game, player: User, rival: User, settings: Any
+) -> None:
+    """The socket's handshake counts as the session's check; once that yes is no longer trusted,
+    the next push reads the session again, finds it holding, and is sent."""
+    ws = await socket(running_game, player)
+    await open_board(ws)
+    settings.SOCKET_SESSION_RECHECK = 0
+    await database_sync_to_async(keep_first)(running_game, rival)
+    moved = await database_sync_to_async(stored_version)(running_game)
+    assert await next_version(ws) == moved
+    await ws.disconnect()
+
+
 @pytest.mark.django_db
 def test_a_session_signed_with_a_fallback_key_still_holds(player: User, settings: Any) -> None:
     """A rotated SECRET_KEY keeps the sessions of its fallbacks, as Django's own log-in check."""

@@ -25,7 +25,7 @@ from games.services import presence
 from games.services.base import load_state
 from tests.conftest import client_for
 from tests.support.clock import Clock
-from tests.support.sockets import open_board, socket
+from tests.support.sockets import open_board, socket, socket_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -268,3 +268,38 @@ async def test_a_tables_presence_changes_are_gathered_into_one_announcement(sett
     assert told["type"] == "presence.changed" and told["stamp"] >= last
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(channel), 2 * settings.PRESENCE_GATHER_SECONDS)
+
+
+async def test_another_tab_of_a_person_already_here_is_not_announced(
+    monkeypatch: pytest.MonkeyPatch, running_game: Game, player: User
+) -> None:
+    """A session's second socket at a table changes nothing any seat shows (as a page back after
+    a restart, while its old row still counts): no screen is pushed for it."""
+    announced: list[int] = []
+    monkeypatch.setattr(presence, "announce", announced.append)
+    client = await database_sync_to_async(client_for)(player)
+    first, second = socket_of(running_game, client), socket_of(running_game, client)
+    await open_board(first)
+    assert announced == [running_game.pk]
+    await open_board(second)
+    assert announced == [running_game.pk]
+    await second.disconnect()
+    assert announced == [running_game.pk] * 2  # a closed socket is told: it may have been the last
+    await first.disconnect()
+
+
+async def test_a_restarts_rows_close_quietly_and_whoever_did_not_come_back_drops_later(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, clock: Clock, running_game: Game, player: User
+) -> None:
+    announced: list[int] = []
+    monkeypatch.setattr(presence, "announce", announced.append)
+    row = {"game": running_game, "user": player, "process": presence.PROCESS, "seen_at": clock.at}
+    await database_sync_to_async(TableSocket.objects.create)(channel="old!1", open=True, **row)
+    assert await database_sync_to_async(presence.restarted)() == 1
+    assert announced == []
+    assert (await database_sync_to_async(presence.read)(running_game.pk)).status(player.pk) == (
+        "dropped"
+    )
+    clock.forward(settings.PRESENCE_STALE_SECONDS + 1)
+    assert await database_sync_to_async(presence.sweep)() == [running_game.pk]
+    assert announced == [running_game.pk]  # told now, once
