@@ -54,8 +54,8 @@ CAPPED = {presence.AT_A_TABLE: TABS_AT_TABLE, presence.IN_ALL: TABS_IN_ALL}
 def arrived(table: TableAt, channel: str, user: User | AnonymousUser, owner: str) -> TableAt | int:
     """The socket's row written (and announced to the table if it changes who is there); the
     table as just read (or newer), with who is at it now, this person included, kept for the
-    table's other sockets here. Or,
-    past a cap of its owner's open sockets, the close code that says which."""
+    table's other sockets here. Or, past a cap of its owner's open sockets, the close code that
+    says which."""
     row = presence.opened(channel, table.game.pk, getattr(user, "pk", None), owner)
     if row.passed:
         return CAPPED[row.passed]
