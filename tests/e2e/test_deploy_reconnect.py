@@ -102,15 +102,22 @@ def shown(page: Any) -> int:
     return int(page.locator("#board-version").input_value())
 
 
-def test_a_deploy_mid_game_is_not_noticed(
-    browser: Any, deployed: Deployed, artifacts: Path
-) -> None:
+def live_table(browser: Any, deployed: Deployed, names: tuple[str, str]) -> tuple[Any, Any]:
+    """Two people's pages at a new Midnight Bakery table, each live with cards to pick (the pages
+    note their sockets' opens and closes: WATCH_THE_SOCKETS)."""
     me, rival = two_at_a_table(
-        browser, deployed.url, ("kit", "lou"), "midnight-bakery", init_script=WATCH_THE_SOCKETS
+        browser, deployed.url, names, "midnight-bakery", init_script=WATCH_THE_SOCKETS
     )
     for page in (me, rival):
         page.locator("#batch-form button.card").first.wait_for()
         page.wait_for_function("() => window.bakehouseLive === true")
+    return me, rival
+
+
+def test_a_deploy_mid_game_is_not_noticed(
+    browser: Any, deployed: Deployed, artifacts: Path
+) -> None:
+    me, rival = live_table(browser, deployed, ("kit", "lou"))
     before = shown(me)
     old = deployed.roll()
     me.locator("#batch-form button.card").first.click()  # a tap as the old process stops
@@ -149,12 +156,7 @@ def copied(source: Path, target: Path) -> None:
 def test_a_page_open_across_a_restore_shows_the_table_as_restored(
     browser: Any, deployed: Deployed, tmp_path: Path
 ) -> None:
-    me, rival = two_at_a_table(
-        browser, deployed.url, ("max", "nia"), "midnight-bakery", init_script=WATCH_THE_SOCKETS
-    )
-    for page in (me, rival):
-        page.locator("#batch-form button.card").first.wait_for()
-        page.wait_for_function("() => window.bakehouseLive === true")
+    me, rival = live_table(browser, deployed, ("max", "nia"))
     backed_up = shown(me)
     backup = tmp_path / "backup.sqlite3"
     copied(deployed.db, backup)

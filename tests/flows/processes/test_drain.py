@@ -106,6 +106,11 @@ async def keep_on_socket(person: Person, card: str, version: int) -> None:
     await person.socket.send(json.dumps({"type": "play", "fields": fields}))
 
 
+async def pages_on(base: str, *users: User) -> dict[int, Person]:
+    """Each person's page on `base`, signed in with a session of their own, by their id."""
+    return {user.pk: Person(base, await database_sync_to_async(session_of)(user)) for user in users}
+
+
 def log_of(site: Site, index: int) -> str:
     return Path(site.folder, f"daphne-{index}.log").read_text(errors="replace")
 
@@ -115,10 +120,7 @@ async def test_sigterm_finishes_a_move_in_flight_answers_it_then_closes_with_301
 ) -> None:
     stopping, staying = two_processes.urls
     process = two_processes.daphnes[0]
-    people = {
-        player.pk: Person(staying, await database_sync_to_async(session_of)(player)),
-        rival.pk: Person(staying, await database_sync_to_async(session_of)(rival)),
-    }
+    people = await pages_on(staying, player, rival)
     mover_id, card, version = await database_sync_to_async(next_keep)(running_game, people)
     mover = people[mover_id]
     mover.base = stopping
@@ -166,10 +168,7 @@ async def test_sigterm_while_pushing_a_move_made_elsewhere_loses_no_version(
 ) -> None:
     stopping, staying = two_processes.urls
     process = two_processes.daphnes[0]
-    people = {
-        player.pk: Person(staying, await database_sync_to_async(session_of)(player)),
-        rival.pk: Person(staying, await database_sync_to_async(session_of)(rival)),
-    }
+    people = await pages_on(staying, player, rival)
     watcher = Person(stopping, people[player.pk].session)
     try:
         version = await database_sync_to_async(stored_version)(running_game)
