@@ -250,12 +250,18 @@ def restarted(process: str = PROCESS) -> int:
     for the second their page took to come back. Their rows close now, in one go, without a
     word to their tables: each row keeps what its table was told ("here"), so a person whose
     page did come back stays here by the new row, and one whose page did not is told
-    "dropped" by the sweep that finds the row stale (PRESENCE_STALE_SECONDS). How many closed.
+    "dropped" by the sweep that finds the row stale (PRESENCE_STALE_SECONDS). Only the tables
+    a guest watched are told now: guests count by socket, and a guest back on a new socket was
+    counted twice meanwhile. How many closed.
     """
     at = clocks.now()
     rows = TableSocket.objects.filter(process=process, open=True)
+    watched_by_guests = set(rows.filter(user=None).values_list("game_id", flat=True))
     User.objects.filter(pk__in=rows.values("user_id")).update(last_seen=at)
-    return rows.update(open=False, seen_at=at)
+    closed = rows.update(open=False, seen_at=at)
+    for game_id in sorted(watched_by_guests):
+        announce(game_id)
+    return closed
 
 
 def seen(user_id: int | None) -> None:

@@ -303,3 +303,22 @@ async def test_a_restarts_rows_close_quietly_and_whoever_did_not_come_back_drops
     clock.forward(settings.PRESENCE_STALE_SECONDS + 1)
     assert await database_sync_to_async(presence.sweep)() == [running_game.pk]
     assert announced == [running_game.pk]  # told now, once
+
+
+async def test_a_restart_tells_the_tables_a_guest_watched_once_its_rows_close(
+    monkeypatch: pytest.MonkeyPatch, clock: Clock, running_game: Game, player: User
+) -> None:
+    """Guests count by socket: a guest back on a new socket counted twice until the old row
+    closed, so that table is told; a table of signed-in people only is not."""
+    announced: list[int] = []
+    monkeypatch.setattr(presence, "announce", announced.append)
+    other = await database_sync_to_async(services.create_game)(player, "midnight-bakery", 2)
+    mine = {"process": presence.PROCESS, "seen_at": clock.at, "open": True}
+    await database_sync_to_async(TableSocket.objects.create)(
+        channel="guest!1", game=running_game, user=None, **mine
+    )
+    await database_sync_to_async(TableSocket.objects.create)(
+        channel="seat!1", game=other, user=player, **mine
+    )
+    assert await database_sync_to_async(presence.restarted)() == 2
+    assert announced == [running_game.pk]
