@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from games.groups import group_name, on_serving_loop, send_to_group
@@ -235,12 +235,17 @@ def opened(channel: str, game_id: int, user_id: int | None, owner: str = "") -> 
     return Opened(told=True)
 
 
+def close(rows: QuerySet[TableSocket], **told: str) -> int:
+    """Close these sockets' rows now, keeping the time (their people were last seen then); how
+    many. `told`: what their tables are told of them, if it changes."""
+    at = clocks.now()
+    User.objects.filter(pk__in=rows.values("user_id")).update(last_seen=at)
+    return rows.update(open=False, seen_at=at, **told)
+
+
 def closed(channel: str, game_id: int) -> None:
     """A socket left the table: its row keeps the time, so its person stays here a while."""
-    at = clocks.now()
-    rows = TableSocket.objects.filter(channel=channel)
-    User.objects.filter(pk__in=rows.values("user_id")).update(last_seen=at)
-    rows.update(open=False, seen_at=at, told=DROPPED)
+    close(TableSocket.objects.filter(channel=channel), told=DROPPED)
     announce(game_id)
 
 
@@ -254,11 +259,9 @@ def restarted(process: str = PROCESS) -> int:
     a guest watched are told now: guests count by socket, and a guest back on a new socket was
     counted twice meanwhile. How many closed.
     """
-    at = clocks.now()
     rows = TableSocket.objects.filter(process=process, open=True)
     watched_by_guests = set(rows.filter(user=None).values_list("game_id", flat=True))
-    User.objects.filter(pk__in=rows.values("user_id")).update(last_seen=at)
-    closed = rows.update(open=False, seen_at=at)
+    closed = close(rows)
     for game_id in sorted(watched_by_guests):
         announce(game_id)
     return closed
