@@ -36,6 +36,16 @@
   var lastPoll = 0;
   var restarting = false;
 
+  // The move this page sent on its socket whose answer has not come (see sentOnSocket). A frame
+  // sent as a restart's close frame arrives is dropped by the browser: the page's socket still
+  // says OPEN until the close event runs, and a busy page taps first. So a move a restart left
+  // unanswered is sent once more on the next socket. The fields carry the version the move was
+  // chosen at, so it is never made twice: made already by the stopping process, the second is
+  // refused (the table moved on, or the pick is locked), and that refusal is not said, as the
+  // board it comes with shows the move (lichess resends unacknowledged moves so).
+  var unanswered = null;
+  var resent = false;
+
   function shownVersion() {
     var live = document.getElementById("board-live");
     return live ? Number(live.dataset.version) : -1;
@@ -158,11 +168,29 @@
     });
   }
 
+  // The answer to the move sent on the socket, if this piece is it (see unanswered): the move
+  // sent again after a restart and refused was made already, so its refusal is not said.
+  function heard(fragment) {
+    var made = fragment.querySelector("#move-made");
+    var refusal = fragment.querySelector("#board-message.error");
+    if (!unanswered || !(made || refusal)) return;
+    if (resent && refusal) {
+      refusal.textContent = "";
+      refusal.classList.remove("error");
+      refusal.removeAttribute("role");
+      awaited = 0;
+      root.classList.remove("awaiting-push");
+    }
+    unanswered = null;
+    resent = false;
+  }
+
   // Swap in a piece of board HTML if it fits the board shown; true if swapped.
   function apply(html) {
     var template = document.createElement("template");
     template.innerHTML = html;
     var fragment = template.content;
+    heard(fragment);
     var stale = !fits(fragment);
     var diff = !!fragment.querySelector("#board-diff");
     var missing = false;
@@ -229,6 +257,10 @@
       retries = 0;
       restarting = false;
       setLive(true);
+      if (unanswered) {
+        resent = true;
+        socket.send(unanswered);
+      }
     };
     var first = true;
     socket.onmessage = function (event) {
@@ -240,8 +272,9 @@
       socket = null;
       // The server is restarting (a deploy): come back at once, to another process, with a
       // little jitter so its pages do not all arrive together. The page says nothing and keeps
-      // its taps: the new socket brings the board as stored, the move just sent included, and
-      // taps meanwhile are posted. Should that reconnect fail, the usual back-off takes over.
+      // its taps: the new socket brings the board as stored, a move sent and not yet answered
+      // is sent again on it (see unanswered), and taps meanwhile are posted. Should that
+      // reconnect fail, the usual back-off takes over.
       if (event.code === RESTART && !restarting) {
         restarting = true;
         window.bakehouseLive = false;
@@ -249,6 +282,7 @@
         return;
       }
       restarting = false;
+      unanswered = null;
       setLive(false);
       if (awaited) {
         // A move sent on this socket may not have reached the table: say so, and take taps again
@@ -412,10 +446,15 @@
     detail.formData.forEach(function (value, key) {
       if (typeof value === "string") fields[key] = value;
     });
+    var message = JSON.stringify({ type: type, fields: fields });
     try {
-      socket.send(JSON.stringify({ type: type, fields: fields }));
+      socket.send(message);
     } catch (error) {
       return false;
+    }
+    if (type === "play") {
+      unanswered = message;
+      resent = false;
     }
     say("", "");
     // A move makes a version (closing results does too, but it is answered with its board).

@@ -147,6 +147,34 @@ def test_a_deploy_mid_game_is_not_noticed(
         page.context.close()
 
 
+# The page's thread busy (a slow phone drawing) while the restart's close frame arrives, then a
+# tap: the browser has the close, the page's socket still says OPEN, and what it sends is dropped.
+BUSY_THEN_TAP = """() => setTimeout(() => {
+  const began = performance.now();
+  while (performance.now() - began < 3000) {}
+  window.__openAtTap = window.__sockets[0].readyState === WebSocket.OPEN;
+  document.querySelector("#batch-form button.card").click();
+}, 0)"""
+
+
+def test_a_tap_a_busy_page_sends_as_the_close_arrives_is_taken_once(
+    browser: Any, deployed: Deployed
+) -> None:
+    me, rival = live_table(browser, deployed, ("oli", "pat"))
+    before = shown(me)
+    old = deployed.serving[-1]
+    deployed.start()
+    me.evaluate(BUSY_THEN_TAP)
+    old.send_signal(signal.SIGTERM)
+    me.get_by_text("Locked. Waiting for the others").wait_for()
+    old.wait(60)
+    assert me.evaluate("window.__openAtTap") is True
+    assert shown(me) == before + 1
+    assert me.locator("#board-message.error").count() == 0
+    for page in (me, rival):
+        page.context.close()
+
+
 def copied(source: Path, target: Path) -> None:
     """A copy of a SQLite database made while the site runs (SQLite's backup)."""
     with sqlite3.connect(source) as origin, sqlite3.connect(target) as copy:

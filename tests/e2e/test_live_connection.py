@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from games.live.protocol import SERVICE_RESTART
 from tests.e2e.pages import PATIENCE, open_table, sign_up, two_at_a_table, version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -176,3 +177,85 @@ def test_a_tab_past_the_sessions_socket_cap_says_why_and_stays_closed(
     extra.screenshot(path=str(artifacts / "socket-cap-phone.png"), full_page=True)
     assert extra.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+class RestartCrossesMove:
+    """Routes a page's table sockets as a restart would meet its move: the first move the page
+    sends on its first socket is either taken by the table (`reaches`) or lost on the way (a
+    browser drops a frame sent as the close frame arrives), and the socket closes with
+    SERVICE_RESTART before any answer reaches the page. Later sockets pass through, noting the
+    moves sent on them and the answers that follow."""
+
+    def __init__(self, reaches: bool) -> None:
+        self.reaches = reaches
+        self.sockets = 0
+        self.cut = False
+        self.resent = 0
+        self.answers: list[str] = []
+
+    def route(self, page_side: Any) -> None:
+        self.sockets += 1
+        server = page_side.connect_to_server()
+        first = self.sockets == 1
+
+        def from_page(message: str | bytes) -> None:
+            move = isinstance(message, str) and json.loads(message).get("type") == "play"
+            if first and move:
+                if self.reaches:
+                    server.send(message)
+                self.cut = True
+                page_side.close(code=SERVICE_RESTART)
+                return
+            if move:
+                self.resent += 1
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if first and self.cut:
+                return  # the answer went out on a socket already closed
+            if self.resent and isinstance(message, str):
+                self.answers.append(message)
+            page_side.send(message)
+
+        page_side.on_message(from_page)
+        server.on_message(from_server)
+
+
+def cross_a_restart(browser: Any, base: str, names: tuple[str, str], reaches: bool) -> Any:
+    """Two at a night; the first's page (reloaded behind RestartCrossesMove) taps a card."""
+    me, rival = a_night_for_two(browser, base, names)
+    crossing = RestartCrossesMove(reaches)
+    me.route_web_socket("**/ws/games/**", crossing.route)
+    me.reload()
+    me.wait_for_function("() => window.bakehouseLive === true")
+    before = int(version(me))
+    me.locator("#batch-form button.card").first.click()
+    me.get_by_text("Locked. Waiting for the others").wait_for()
+    for _ in range(PATIENCE // 50):  # the move sent again, and its answer come
+        if crossing.answers:
+            break
+        me.wait_for_timeout(50)
+    assert crossing.sockets == 2 and crossing.resent == 1, vars(crossing)
+    assert crossing.answers, "the move sent again was answered"
+    assert int(version(me)) == before + 1  # made once
+    assert me.locator("#board-message").inner_text() == ""
+    assert me.locator("#board-message.error").count() == 0
+    rival.context.close()
+    return me
+
+
+def test_a_move_a_restart_left_unanswered_is_sent_again_on_the_new_socket(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    """Lost on the way: the move is made on the new socket."""
+    me = cross_a_restart(browser, daphne_site["url"], ("oda", "pia"), reaches=False)
+    me.context.close()
+
+
+def test_a_move_the_table_took_as_a_restart_closed_is_not_made_twice_nor_refused_in_words(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    """Taken by the stopping process: sent again, it is refused (the pick is locked); the page
+    says nothing of it, as its board shows the pick."""
+    me = cross_a_restart(browser, daphne_site["url"], ("quin", "rue"), reaches=True)
+    me.context.close()
