@@ -39,7 +39,7 @@ REFUSAL = 'id="board-message"'  # a refused move's answer (the words why, and th
 RETRY_FIRST = 0.5  # a closed socket is reopened after 0.5 s, doubling up to 15 s
 RETRY_MAX = 15.0
 SERVICE_RESTART = 3012  # games/live/protocol.py: the process is stopping, come back at once
-RESTART_SPREAD = 0.5  # live.js: a restart's reconnects spread over 0.5 s
+RESTART_SPREAD = 0.1  # live.js: a restart's reconnects spread over 0.1 s
 # A browser waits for a socket's handshake as long as the server does (Daphne's
 # --websocket_connect_timeout, 30 s in bakery_site/processes.py); giving up sooner and trying
 # again would add handshakes a browser never makes.

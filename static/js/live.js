@@ -16,7 +16,9 @@
   var RETRY_FIRST_MS = 500;
   var RETRY_MAX_MS = 15000;
   var RESTART = 3012;           // service restart (games/live/protocol.py: SERVICE_RESTART)
-  var RESTART_SPREAD_MS = 500;  // a restart's reconnects spread over this
+  // A restart's reconnects spread over this: a stopping process already closes its sockets one
+  // after another (games/live/drain.py); this parts those closed in one instant (a lost layer).
+  var RESTART_SPREAD_MS = 100;
   // Closes the server means as final (4000-4999): reconnecting would not help.
   var FINAL = {
     4401: "Your session ended (you logged out, or your password changed). Reload to go on.",

@@ -7,7 +7,7 @@
   var RETRY_FIRST_MS = 500;
   var RETRY_MAX_MS = 15000;
   var RESTART = 3012;  // service restart (games/live/protocol.py: SERVICE_RESTART)
-  var RESTART_SPREAD_MS = 500;
+  var RESTART_SPREAD_MS = 100;  // as live.js
   var restarting = false;
   var POLL_OFFLINE_MS = 10000;
   var HOUR_S = 3600;
