@@ -1,10 +1,10 @@
 """A deploy nobody notices: a Daphne process that gets SIGTERM drains (games/live/drain.py).
 
 Two real processes on the test's PostgreSQL and Redis. One of them is stopped while a move it
-took is still in flight (held on the game's row lock by the test), or while it pushes a move made
-on the other: the move is finished and answered, every socket is closed with 3012 (never dropped),
-the process exits by itself, and the socket that reconnects to the other process goes on with
-every version.
+took is still in flight (held on the game's row lock by the test; or two, pressed by both bakers
+in the same instant), or while it pushes a move made on the other: the move is finished and
+answered, every socket is closed with 3012 (never dropped), the process exits by itself, and
+the socket that reconnects to the other process goes on with every version.
 """
 
 from __future__ import annotations
@@ -98,12 +98,36 @@ async def until(done: Callable[[], Awaitable[object]], timeout: float = 20) -> N
         await asyncio.sleep(0.05)
 
 
-async def keep_on_socket(person: Person, card: str, version: int) -> None:
+async def keep_on_socket(
+    person: Person, card: str, version: int, moment: str | None = None
+) -> None:
     """Keep this pastry as live.js sends a move: the form's fields on the socket."""
     assert person.socket is not None
     action = json.dumps({"type": "keep", "card": card})
     fields = {"action": action, "version": str(version)}
+    if moment is not None:
+        fields["moment"] = moment
     await person.socket.send(json.dumps({"type": "play", "fields": fields}))
+
+
+def keeps_now(game: Game) -> list[tuple[int, str, str]]:
+    """Each person who may keep a pastry now, the first they may keep, and their moment (a
+    Midnight Bakery pick chosen at the same moment stands when a rival's pick moved the table)."""
+    game.refresh_from_db()
+    kind = game.spec
+    state = kind.engine.load(game.snapshot)
+    keeps = []
+    for seat in game.seats.exclude(user=None):
+        legal = kind.engine.legal_actions(state, seat.position)
+        if legal:
+            moment = kind.moment(kind.engine.view(state, seat.position))
+            keeps.append((seat.user_id, str(legal[0]["card"]), str(moment)))
+    return keeps
+
+
+def made_by(game: Game, user_ids: list[int]) -> int:
+    """How many moves these people have made at the table."""
+    return game.actions.filter(user__in=user_ids).count()
 
 
 async def pages_on(base: str, *users: User) -> dict[int, Person]:
@@ -161,6 +185,47 @@ async def test_sigterm_finishes_a_move_in_flight_answers_it_then_closes_with_301
     finally:
         await mover.close()
         await watcher.close()
+
+
+async def test_two_people_pressing_at_once_as_sigterm_comes_are_both_made_and_answered(
+    running_game: Game, player: User, rival: User, two_processes: Site
+) -> None:
+    """Both bakers pick in the same instant on the stopping process, their moves in flight as
+    SIGTERM arrives: each is made once, answered on its own socket, and only then closed."""
+    stopping = two_processes.urls[0]
+    process = two_processes.daphnes[0]
+    people = await pages_on(stopping, player, rival)
+    version = await database_sync_to_async(stored_version)(running_game)
+    keeps = await database_sync_to_async(keeps_now)(running_game)
+    assert sorted(user for user, _, _ in keeps) == sorted(people)
+    try:
+        for person in people.values():
+            assert shown_version(await person.open_socket(running_game.pk)) == version
+        with RowHeld(running_game.pk):
+            await asyncio.gather(
+                *(keep_on_socket(people[u], card, version, moment) for u, card, moment in keeps)
+            )
+            await until(lambda: database_sync_to_async(waiting_on_a_lock)(), 20)
+            process.send_signal(signal.SIGTERM)
+            assert process.poll() is None  # the moves in flight hold the process
+        made = []
+        for person in people.values():
+            assert person.socket is not None
+            answer = ""
+            while 'id="move-made"' not in answer:
+                answer = str(await asyncio.wait_for(person.socket.recv(decode=True), 20))
+                assert 'id="board-message"' not in answer, answer[:300]
+            made.append(answer.split('data-version="', 1)[1].split('"', 1)[0])
+            assert await person.closed() == SERVICE_RESTART
+        assert sorted(made) == [str(version + 1), str(version + 2)]
+        await asyncio.to_thread(process.wait, 30)
+        assert process.returncode == 0
+        assert await database_sync_to_async(made_by)(running_game, list(people)) == 2
+        log = log_of(two_processes, 0)
+        assert "Traceback" not in log and "Killed" not in log, log[-3000:]
+    finally:
+        for person in people.values():
+            await person.close()
 
 
 async def test_sigterm_while_pushing_a_move_made_elsewhere_loses_no_version(
