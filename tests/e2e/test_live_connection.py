@@ -4,6 +4,7 @@ cannot be sent is told in words."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -179,12 +180,15 @@ def test_a_tab_past_the_sessions_socket_cap_says_why_and_stays_closed(
     context.close()
 
 
+ANSWER = re.compile('id="(move-made|board-message)"')  # a move's answer: made, or refused
+
+
 class RestartCrossesMove:
     """Routes a page's table sockets as a restart would meet its move: the first move the page
     sends on its first socket is either taken by the table (`reaches`) or lost on the way (a
     browser drops a frame sent as the close frame arrives), and the socket closes with
     SERVICE_RESTART before any answer reaches the page. Later sockets pass through, noting the
-    moves sent on them and the answers that follow."""
+    moves sent on them and their answers."""
 
     def __init__(self, reaches: bool) -> None:
         self.reaches = reaches
@@ -213,7 +217,7 @@ class RestartCrossesMove:
         def from_server(message: str | bytes) -> None:
             if first and self.cut:
                 return  # the answer went out on a socket already closed
-            if self.resent and isinstance(message, str):
+            if self.resent and isinstance(message, str) and ANSWER.search(message):
                 self.answers.append(message)
             page_side.send(message)
 
