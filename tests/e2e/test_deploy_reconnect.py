@@ -160,7 +160,7 @@ BUSY_THEN_TAP = """() => setTimeout(() => {
 def test_a_tap_a_busy_page_sends_as_the_close_arrives_is_taken_once(
     browser: Any, deployed: Deployed
 ) -> None:
-    me, rival = live_table(browser, deployed, ("oli", "pat"))
+    me, rival = live_table(browser, deployed, ("busy_tap_a", "busy_tap_b"))
     before = shown(me)
     old = deployed.serving[-1]
     deployed.start()

@@ -252,7 +252,7 @@ def test_a_move_a_restart_left_unanswered_is_sent_again_on_the_new_socket(
     browser: Any, daphne_site: dict[str, str]
 ) -> None:
     """Lost on the way: the move is made on the new socket."""
-    me = cross_a_restart(browser, daphne_site["url"], ("oda", "pia"), reaches=False)
+    me = cross_a_restart(browser, daphne_site["url"], ("lost_tap_a", "lost_tap_b"), reaches=False)
     me.context.close()
 
 
@@ -261,5 +261,5 @@ def test_a_move_the_table_took_as_a_restart_closed_is_not_made_twice_nor_refused
 ) -> None:
     """Taken by the stopping process: sent again, it is refused (the pick is locked); the page
     says nothing of it, as its board shows the pick."""
-    me = cross_a_restart(browser, daphne_site["url"], ("quin", "rue"), reaches=True)
+    me = cross_a_restart(browser, daphne_site["url"], ("took_tap_a", "took_tap_b"), reaches=True)
     me.context.close()
