@@ -198,6 +198,10 @@ async def test_two_people_pressing_at_once_as_sigterm_comes_are_both_made_and_an
     version = await database_sync_to_async(stored_version)(running_game)
     keeps = await database_sync_to_async(keeps_now)(running_game)
     assert sorted(user for user, _, _ in keeps) == sorted(people)
+
+    async def both_waiting() -> bool:
+        return await database_sync_to_async(waiting_on_a_lock)() >= 2
+
     try:
         for person in people.values():
             assert shown_version(await person.open_socket(running_game.pk)) == version
@@ -205,7 +209,7 @@ async def test_two_people_pressing_at_once_as_sigterm_comes_are_both_made_and_an
             await asyncio.gather(
                 *(keep_on_socket(people[u], card, version, moment) for u, card, moment in keeps)
             )
-            await until(lambda: database_sync_to_async(waiting_on_a_lock)(), 20)
+            await until(both_waiting, 20)
             process.send_signal(signal.SIGTERM)
             assert process.poll() is None  # the moves in flight hold the process
         made = []
