@@ -61,15 +61,16 @@ def maintenance() -> psycopg.Connection[Any]:
 
 
 def database_reachable(reachable: bool) -> None:
-    """Away: the test database as a restart leaves it for the site, its connections ended and
-    no new one allowed. Back: connections allowed again."""
+    """Away: the test database as a restart leaves it for the site, its connections ended (once
+    this returns: pg_terminate_backend waits with a timeout) and no new one allowed. Back:
+    connections allowed again."""
     db = connection.settings_dict
     with maintenance() as server:
         allow = "true" if reachable else "false"
         server.execute(f'ALTER DATABASE "{db["NAME"]}" WITH ALLOW_CONNECTIONS {allow}')
         if not reachable:
             server.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
                 " WHERE datname = %s AND application_name = %s",
                 [db["NAME"], SITE],
             )
