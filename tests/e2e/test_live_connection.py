@@ -4,13 +4,13 @@ cannot be sent is told in words."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
 
 from games.live.protocol import SERVICE_RESTART
 from tests.e2e.pages import PATIENCE, open_table, sign_up, two_at_a_table, version
+from tests.support.sockets import answers_a_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
@@ -180,9 +180,6 @@ def test_a_tab_past_the_sessions_socket_cap_says_why_and_stays_closed(
     context.close()
 
 
-ANSWER = re.compile('id="(move-made|board-message)"')  # a move's answer: made, or refused
-
-
 class RestartCrossesMove:
     """Routes a page's table sockets as a restart would meet its move: the first move the page
     sends on its first socket is either taken by the table (`reaches`) or lost on the way (a
@@ -217,7 +214,7 @@ class RestartCrossesMove:
         def from_server(message: str | bytes) -> None:
             if first and self.cut:
                 return  # the answer went out on a socket already closed
-            if self.resent and isinstance(message, str) and ANSWER.search(message):
+            if self.resent and isinstance(message, str) and answers_a_move(message):
                 self.answers.append(message)
             page_side.send(message)
 

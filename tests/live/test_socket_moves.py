@@ -20,6 +20,8 @@ from tests.conftest import client_for
 from tests.live.test_consumer import batch_ids, keep_first
 from tests.support.finished_games import play_to_first_results
 from tests.support.sockets import (
+    MADE,
+    answers_a_move,
     closed_with,
     next_output,
     next_version,
@@ -32,7 +34,6 @@ from tests.support.sockets import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MADE = re.compile(r'<template id="move-made" data-version="(\d+)">')
 TOO_MANY = 4429
 
 
@@ -56,7 +57,7 @@ async def send_move(ws: WebsocketCommunicator, fields: dict[str, Any]) -> str:
     await ws.send_to(text_data=json.dumps({"type": "play", "fields": fields}))
     while True:
         message = await ws.receive_from()
-        if MADE.search(message) or 'id="board-message"' in message:
+        if answers_a_move(message):
             return message
 
 

@@ -24,7 +24,7 @@ from websockets.typing import Origin
 
 from bench.web.site import Site, base_env, free_port, start, stop
 from games.models import Game
-from tests.support.sockets import shown_version
+from tests.support.sockets import answers_a_move, shown_version
 
 HTMX = {"HX-Request": "true"}
 
@@ -157,6 +157,16 @@ class Person:
             open_timeout=self.open_timeout,
         )
         return str(await self.socket.recv(decode=True))
+
+    async def move_answer(self, timeout: float = 30) -> str:
+        """The socket's answer to the move this page sent on it (pushes that come first are
+        passed over). No answer at all fails the test."""
+        assert self.socket is not None
+        async with asyncio.timeout(timeout):
+            while True:
+                message = str(await self.socket.recv(decode=True))
+                if answers_a_move(message):
+                    return message
 
     async def until_version(self, version: int, timeout: float = 20) -> str:
         """Read pushes until one brings this version (or a later one); that push.

@@ -68,6 +68,15 @@ async def open_board(ws: WebsocketCommunicator) -> str:
     return await ws.receive_from()
 
 
+MADE = re.compile(r'<template id="move-made" data-version="(\d+)">')  # a made move's answer
+
+
+def answers_a_move(message: str) -> bool:
+    """Whether a socket message is the answer to the page's own move: made, or refused in words
+    (pushes of others' moves are not)."""
+    return MADE.search(message) is not None or 'id="board-message"' in message
+
+
 def shown_version(html: str) -> int | None:
     """The version in a push's #board-version input, if it carries one."""
     found = re.search(r'id="board-version" name="version" value="(\d+)"', html)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -31,7 +30,7 @@ from games.outages import WORDS
 from tests.conftest import needs_env, own_prefix
 from tests.live.test_socket_moves import keep_fields
 from tests.support.daphnes import Person, daphnes
-from tests.support.sockets import session_of
+from tests.support.sockets import MADE, session_of
 
 pytestmark = [
     needs_env("DATABASE_URL"),
@@ -39,9 +38,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.xdist_group("daphne-processes"),
 ]
-
-MADE = re.compile(r'<template id="move-made" data-version="(\d+)">')
-
 
 SITE = "bakehouse-outage"  # the application name of the site's connections (PGAPPNAME)
 
@@ -91,11 +87,7 @@ async def send_move(person: Person, fields: dict[str, str], timeout: float = 30)
     that come first are passed over). No answer at all fails the test."""
     assert person.socket is not None
     await person.socket.send(json.dumps({"type": "play", "fields": fields}))
-    async with asyncio.timeout(timeout):
-        while True:
-            message = str(await person.socket.recv(decode=True))
-            if MADE.search(message) or 'id="board-message"' in message:
-                return message
+    return await person.move_answer(timeout)
 
 
 def logged(site: Site) -> str:

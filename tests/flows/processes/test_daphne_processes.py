@@ -83,15 +83,26 @@ async def test_a_move_posted_to_one_process_reaches_a_socket_on_the_other(
         await mover.close()
 
 
+def keeps_now(game: Game) -> list[tuple[int, str, str]]:
+    """Each person who may keep a pastry now, the first they may keep, and their moment (a
+    Midnight Bakery pick chosen at the same moment stands when a rival's pick moved the table)."""
+    game.refresh_from_db()
+    kind = game.spec
+    state = kind.engine.load(game.snapshot)
+    keeps = []
+    for seat in game.seats.exclude(user=None):
+        legal = kind.engine.legal_actions(state, seat.position)
+        if legal:
+            moment = kind.moment(kind.engine.view(state, seat.position))
+            keeps.append((seat.user_id, str(legal[0]["card"]), str(moment)))
+    return keeps
+
+
 def next_keep(game: Game, people: dict[int, Person]) -> tuple[int, str, int]:
     """Someone who may move now, the pastry they keep, and the version they saw."""
-    game.refresh_from_db()
-    engine = game.spec.engine
-    state = engine.load(game.snapshot)
-    for seat in game.seats.filter(user__in=list(people)):
-        legal = engine.legal_actions(state, seat.position)
-        if legal:
-            return seat.user_id, legal[0]["card"], game.version
+    for user_id, card, _ in keeps_now(game):
+        if user_id in people:
+            return user_id, card, game.version
     raise AssertionError("nobody can move")
 
 

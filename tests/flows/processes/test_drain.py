@@ -28,9 +28,9 @@ from bench.web.site import Site
 from games.live.protocol import SERVICE_RESTART
 from games.models import Game
 from tests.conftest import needs_env, own_prefix
-from tests.flows.processes.test_daphne_processes import next_keep, stored_version
+from tests.flows.processes.test_daphne_processes import keeps_now, next_keep, stored_version
 from tests.support.daphnes import Person, daphnes
-from tests.support.sockets import session_of, shown_version
+from tests.support.sockets import MADE, session_of, shown_version
 
 pytestmark = [
     needs_env("DATABASE_URL"),
@@ -110,21 +110,6 @@ async def keep_on_socket(
     await person.socket.send(json.dumps({"type": "play", "fields": fields}))
 
 
-def keeps_now(game: Game) -> list[tuple[int, str, str]]:
-    """Each person who may keep a pastry now, the first they may keep, and their moment (a
-    Midnight Bakery pick chosen at the same moment stands when a rival's pick moved the table)."""
-    game.refresh_from_db()
-    kind = game.spec
-    state = kind.engine.load(game.snapshot)
-    keeps = []
-    for seat in game.seats.exclude(user=None):
-        legal = kind.engine.legal_actions(state, seat.position)
-        if legal:
-            moment = kind.moment(kind.engine.view(state, seat.position))
-            keeps.append((seat.user_id, str(legal[0]["card"]), str(moment)))
-    return keeps
-
-
 def made_by(game: Game, user_ids: list[int]) -> int:
     """How many moves these people have made at the table."""
     return game.actions.filter(user__in=user_ids).count()
@@ -164,11 +149,8 @@ async def test_sigterm_finishes_a_move_in_flight_answers_it_then_closes_with_301
             assert health.json() == {"ok": False, "draining": True}
             assert process.poll() is None  # the move in flight holds the process
         # Released: the move is stored, answered on its socket, and only then the socket closes.
-        answer = ""
-        assert mover.socket is not None
-        while 'id="move-made"' not in answer:
-            answer = str(await asyncio.wait_for(mover.socket.recv(decode=True), 20))
-        assert f'data-version="{version + 1}"' in answer
+        made = MADE.search(await mover.move_answer(20))
+        assert made is not None and int(made.group(1)) == version + 1
         assert await mover.closed() == SERVICE_RESTART
         await asyncio.to_thread(process.wait, 30)
         assert process.returncode == 0
@@ -214,14 +196,12 @@ async def test_two_people_pressing_at_once_as_sigterm_comes_are_both_made_and_an
             assert process.poll() is None  # the moves in flight hold the process
         made = []
         for person in people.values():
-            assert person.socket is not None
-            answer = ""
-            while 'id="move-made"' not in answer:
-                answer = str(await asyncio.wait_for(person.socket.recv(decode=True), 20))
-                assert 'id="board-message"' not in answer, answer[:300]
-            made.append(answer.split('data-version="', 1)[1].split('"', 1)[0])
+            answer = await person.move_answer(20)
+            found = MADE.search(answer)
+            assert found is not None, answer[:300]  # made, not refused
+            made.append(int(found.group(1)))
             assert await person.closed() == SERVICE_RESTART
-        assert sorted(made) == [str(version + 1), str(version + 2)]
+        assert sorted(made) == [version + 1, version + 2]
         await asyncio.to_thread(process.wait, 30)
         assert process.returncode == 0
         assert await database_sync_to_async(made_by)(running_game, list(people)) == 2
