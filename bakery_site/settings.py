@@ -390,6 +390,10 @@ HOUSE_TABLE_MOVE_SECONDS = float(os.environ.get("HOUSE_TABLE_MOVE_SECONDS", "2.5
 # seats fewer than a full table once its longest waiting has waited ARENA_SETTLE_SECONDS.
 TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "1"))
 ARENA_SETTLE_SECONDS = float(os.environ.get("ARENA_SETTLE_SECONDS", "20"))
+# A live Swiss round that comes due while entrants seem away (no page of the site with a socket,
+# no "I'm here") waits for them this long at most, once they are told; then it is played by
+# those here (games/tournaments/services/absence.py).
+SWISS_CHECK_IN_SECONDS = float(os.environ.get("SWISS_CHECK_IN_SECONDS", "120"))
 # The site's own events, kept created ahead by the sweep (games/tournaments/schedule.py): an
 # hourly arena per game at the fast pace (45 minutes) and a weekly turn-based Swiss per game.
 TOURNAMENT_SCHEDULE: list[dict[str, object]] = [

@@ -107,6 +107,14 @@ def lately_here(game_ids: Iterable[int]) -> set[int]:
     return set(rows.values_list("user_id", flat=True))
 
 
+def people_lately_here(user_ids: Iterable[int]) -> set[int]:
+    """Which of these people have a socket at any table now or lately (played or watched)."""
+    rows = TableSocket.objects.filter(
+        user_id__in=list(user_ids), seen_at__gte=away_since(clocks.now())
+    )
+    return set(rows.values_list("user_id", flat=True))
+
+
 def announce(game_id: int) -> None:
     """Tell the table's sockets that its presence changed (they re-read it).
 

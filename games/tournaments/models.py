@@ -87,6 +87,12 @@ class Tournament(models.Model):
         default=0, help_text="The Swiss round under way."
     )
     warned = models.BooleanField(default=False, help_text='"Starts in 5 minutes" was told.')
+    round_due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Swiss: the next round became due then, and waits for entrants who seem away "
+        "(SWISS_CHECK_IN_SECONDS at most).",
+    )
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -166,6 +172,12 @@ class Entrant(models.Model):
     seen_at = models.DateTimeField(
         null=True, blank=True, help_text="Their tournament page's socket was last open then."
     )
+    checked_in_at = models.DateTimeField(
+        null=True, blank=True, help_text='They pressed "I\'m here" then (for the next round).'
+    )
+    withdrawn_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss: the round they were withdrawn at for absence."
+    )
 
     class Meta:
         ordering = ["tournament", "-points", "-buchholz", "-wins", "-rating", "pk"]
@@ -187,6 +199,22 @@ class Entrant(models.Model):
     def playing(self) -> bool:
         """Still in the event (not withdrawn or removed)."""
         return not self.withdrawn
+
+    @property
+    def withdrawn_words(self) -> str:
+        """Why they are out, as the page and their profile say it ("" while in)."""
+        return withdrawn_words(self.withdrawn, self.withdrawn_why, self.withdrawn_round)
+
+
+def withdrawn_words(withdrawn: bool, why: str, at_round: int | None) -> str:
+    """Why an entrant is out, in a few words: pressing Withdraw is not being away."""
+    if not withdrawn:
+        return ""
+    if why == Entrant.Withdrawn.ABSENT:
+        return f"withdrawn: away at round {at_round}" if at_round else "withdrawn: away"
+    if why == Entrant.Withdrawn.REMOVED:
+        return "removed by a moderator"
+    return "withdrew"
 
 
 class Round(models.Model):

@@ -7,19 +7,21 @@ request reads its own. The rules in words are rules.py; the chat panel, chat_pan
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import cast
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
 
 from accounts.models import User, signed_in
 from games.boards import epoch_ms
-from games.models import Game
+from games.models import TURN_BASED, Game
 from games.tournaments import services
 from games.tournaments.models import Entrant, Table, Tournament
+from games.tournaments.services.absence import CHECK_IN_AHEAD
 from games.tournaments.services.base import ordinal
 from games.tournaments.services.entry import check_join
 
@@ -295,6 +297,7 @@ class You:
     may_withdraw: bool = False
     may_pause: bool = False
     may_resume: bool = False
+    may_check_in: bool = False
 
 
 def you_of(board: Board, user: User | AnonymousUser) -> You:
@@ -327,15 +330,27 @@ def you_with_buttons(
         except services.ServiceError as refused:
             return replace(shown, refusal=str(refused))
         return replace(shown, may_join=True)
-    if standing.withdrawn:
-        return shown
+    if standing.withdrawn:  # away twice in a running Swiss: they may come back
+        away = standing.withdrawn_why == Entrant.Withdrawn.ABSENT
+        return replace(shown, may_join=away and tournament.status == Tournament.Status.RUNNING)
     arena_running = tournament.is_arena and tournament.status == Tournament.Status.RUNNING
     return replace(
         shown,
+        may_check_in=check_in_offered(tournament, at),
         may_withdraw=True,
         may_pause=arena_running and not standing.paused,
         may_resume=arena_running and standing.paused,
     )
+
+
+def check_in_offered(tournament: Tournament, at: datetime) -> bool:
+    """Whether "I'm here" is offered: a live Swiss, running or starting within minutes."""
+    if not tournament.is_swiss or tournament.pace in TURN_BASED:
+        return False
+    if tournament.status == Tournament.Status.RUNNING:
+        return True
+    soon = tournament.starts_at - CHECK_IN_AHEAD
+    return tournament.status == Tournament.Status.SCHEDULED and at >= soon
 
 
 # --- what the live part of the page shows ---------------------------------------------------
@@ -359,6 +374,7 @@ class Line:
     paused: bool
     withdrawn: bool
     podium: bool
+    left: str = ""
 
 
 def figure(value: float) -> str:
@@ -383,6 +399,7 @@ def lines(standings: Page[services.Standing], finished: bool) -> list[Line]:
             s.paused,
             s.withdrawn,
             finished and s.place is not None and s.place <= 3,
+            s.withdrawn_words,
         )
         for s in standings.object_list
     ]
@@ -401,4 +418,12 @@ def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, 
         "tie_breaks": TIE_BREAKS,
         "starts_ms": epoch_ms(tournament.starts_at),
         "ends_ms": epoch_ms(tournament.ends_at),
+        "check_in_by": check_in_by(tournament),
     }
+
+
+def check_in_by(tournament: Tournament) -> datetime | None:
+    """When a Swiss round waiting for the away is played at the latest (None if none waits)."""
+    if tournament.round_due_at is None:
+        return None
+    return tournament.round_due_at + timedelta(seconds=settings.SWISS_CHECK_IN_SECONDS)

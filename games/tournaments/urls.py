@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:tournament_id>/join/", views.join, name="join"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
     path("<int:tournament_id>/pause/", views.pause, name="pause"),
+    path("<int:tournament_id>/here/", views.check_in, name="check_in"),
     path("<int:tournament_id>/resume/", views.resume, name="resume"),
     path("<int:tournament_id>/chat/", views.chat, name="chat"),
     path("<int:tournament_id>/chat/log/", views.chat_log, name="chat_log"),

@@ -221,6 +221,14 @@ def withdraw(request: AuthedRequest, tournament: Tournament) -> str:
 @login_required
 @require_POST
 @button
+def check_in(request: AuthedRequest, tournament: Tournament) -> str:
+    """Swiss: "I'm here" for the next round, whatever page is open then."""
+    return services.check_in(tournament, request.user)
+
+
+@login_required
+@require_POST
+@button
 def pause(request: AuthedRequest, tournament: Tournament) -> str:
     """Arena: get no new table until you come back."""
     return services.pause(tournament, request.user)

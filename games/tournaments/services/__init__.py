@@ -2,7 +2,8 @@
 changes, bumps its version and announces it to the tournament's group once committed.
 
 Modules: base (the lock, versions, the group, what people are told), entry (create, join,
-withdraw, pause, resume, presence), rounds (start, Swiss rounds, arena seating, a table's end
+withdraw, pause, resume, presence), absence (who is here for a Swiss round, "I'm here",
+what the away are told), rounds (start, Swiss rounds, arena seating, a table's end
 and what follows), results (recording a table once, the standings, the end), moderation (a
 moderator's removal and stop), chat (the tournament's own chat). Games are made and played
 only through games.services.
@@ -10,6 +11,7 @@ only through games.services.
 
 from games.services import NotAllowed, ServiceError
 from games.tournaments.services import chat
+from games.tournaments.services.absence import check_in
 from games.tournaments.services.base import now, tournament_group
 from games.tournaments.services.entry import (
     Rules,
@@ -46,6 +48,7 @@ __all__ = [
     "advance",
     "block_note",
     "chat",
+    "check_in",
     "create",
     "game_ended_here",
     "here",

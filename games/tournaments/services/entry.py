@@ -237,6 +237,9 @@ def join(tournament: Tournament | int, user: User, invite: str | None = None) ->
     with transaction.atomic():
         tournament = lock(tournament)
         at = now()
+        away = away_entry(tournament, user)
+        if away is not None:
+            return come_back(tournament, away, at)
         rating = check_join(tournament, user, invite, at)
         running = tournament.status == Tournament.Status.RUNNING
         try:
@@ -253,6 +256,29 @@ def join(tournament: Tournament | int, user: User, invite: str | None = None) ->
         bump(tournament)
         note = block_note(tournament, user)
     return " ".join(filter(None, [f"You are in {tournament.name}.", note]))
+
+
+def away_entry(tournament: Tournament, user: User) -> Entrant | None:
+    """The person's entry to a running tournament they were withdrawn from for being away:
+    they may come back (pressing Withdraw, or a moderator's removal, is for good)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    return Entrant.objects.filter(
+        tournament=tournament, user=user, withdrawn=True, withdrawn_why=Entrant.Withdrawn.ABSENT
+    ).first()
+
+
+def come_back(tournament: Tournament, entrant: Entrant, at: datetime) -> str:
+    """An entrant withdrawn for being away is in again (the row is locked), from the next
+    round, with the points they had."""
+    entrant.withdrawn, entrant.withdrawn_why, entrant.withdrawn_round = False, "", None
+    entrant.absences = 0
+    entrant.seen_at = entrant.checked_in_at = at
+    entrant.free_since = at
+    fields = ["withdrawn", "withdrawn_why", "withdrawn_round", "absences", "seen_at"]
+    entrant.save(update_fields=[*fields, "checked_in_at", "free_since"])
+    bump(tournament)
+    return f"Welcome back to {tournament.name}: you play from the next round."
 
 
 # --- withdraw, pause, resume ---------------------------------------------------------------
@@ -303,12 +329,14 @@ def withdraw(tournament: Tournament | int, user: User) -> str:
     return f"You left {tournament.name}."
 
 
-def leave(entrant: Entrant, why: str) -> None:
-    """The entrant is out (left, away twice, removed); their points stay in others' Buchholz."""
+def leave(entrant: Entrant, why: str, at_round: int | None = None) -> None:
+    """The entrant is out (left, away twice, removed); their points stay in others' Buchholz.
+    `at_round`: the Swiss round they were withdrawn at for being away."""
     entrant.withdrawn = True
     entrant.withdrawn_why = why
+    entrant.withdrawn_round = at_round
     entrant.paused = False
-    entrant.save(update_fields=["withdrawn", "withdrawn_why", "paused"])
+    entrant.save(update_fields=["withdrawn", "withdrawn_why", "withdrawn_round", "paused"])
 
 
 def pause(tournament: Tournament | int, user: User) -> str:

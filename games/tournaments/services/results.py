@@ -10,7 +10,7 @@ from django.db import transaction
 
 from games.models import Game, Seat
 from games.tournaments import scoring
-from games.tournaments.models import Entrant, Table, Tournament
+from games.tournaments.models import Entrant, Table, Tournament, withdrawn_words
 from games.tournaments.services.base import Told, bump, lock, now, ordinal, tell_each
 
 FIGURES = ("points", "buchholz", "wins", "games", "byes", "streak")
@@ -111,6 +111,13 @@ class Standing:
     paused: bool
     withdrawn: bool
     place: int | None
+    withdrawn_why: str = ""
+    withdrawn_round: int | None = None
+
+    @property
+    def withdrawn_words(self) -> str:
+        """Why they are out, in a few words ("" while in)."""
+        return withdrawn_words(self.withdrawn, self.withdrawn_why, self.withdrawn_round)
 
 
 STANDING_ORDER = ("-points", "-buchholz", "-wins", "-rating", "pk")
@@ -136,6 +143,8 @@ def standings(tournament: Tournament, *, limit: int | None = None) -> list[Stand
         "paused",
         "withdrawn",
         "place",
+        "withdrawn_why",
+        "withdrawn_round",
     )
     found = list(rows.order_by(*STANDING_ORDER).values_list(*fields)[:limit])
     found.sort(key=lambda r: r[10])  # those who left after the rest, in order (a stable sort)

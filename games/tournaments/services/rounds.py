@@ -23,6 +23,7 @@ from games.services import seat_people
 from games.services.presence import lately_here
 from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
+from games.tournaments.services import absence
 from games.tournaments.services.base import Told, bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
@@ -57,7 +58,7 @@ def start(tournament: Tournament | int) -> bool:
             Entrant.objects.filter(tournament=tournament).update(free_since=at)
         bump(tournament, fields)
         if tournament.is_swiss:
-            pair_round(tournament, 1)
+            due_round(tournament, 1)
         else:
             seat_free(tournament)
     return True
@@ -92,7 +93,10 @@ def warn_soon(tournament: Tournament | int) -> bool:
             pk: f"tournament:{tournament.pk}:soon"
             for pk in people.values_list("user_id", flat=True)
         }
-        tell(tournament, keys, f"{tournament.name} starts in 5 minutes.")
+        text = f"{tournament.name} starts in 5 minutes."
+        if tournament.is_swiss and tournament.pace not in TURN_BASED:
+            text += ' Press "I\'m here" on its page or keep a page of Bakehouse open.'
+        tell(tournament, keys, text)
     return True
 
 
@@ -100,10 +104,13 @@ def warn_soon(tournament: Tournament | int) -> bool:
 
 
 def present(tournament: Tournament, entrants: list[Entrant], at: datetime) -> set[int]:
-    """The entrants who count as here: at a turn-based pace everyone; at a live pace those whose
+    """The entrants who count as here: at a turn-based pace everyone; in a live Swiss, those with
+    a page of the site open or "I'm here" pressed (absence.present); in an arena, those whose
     tournament page or a table of the tournament had a socket open within AWAY_SECONDS."""
     if tournament.pace in TURN_BASED:
         return {e.pk for e in entrants}
+    if tournament.is_swiss:
+        return absence.present(tournament, entrants, at)
     since = at - timedelta(seconds=settings.AWAY_SECONDS)
     games = Table.objects.filter(tournament=tournament).exclude(game=None)
     at_tables = lately_here(games.values_list("game_id", flat=True))
@@ -179,7 +186,8 @@ def pair_round(tournament: Tournament, number: int) -> Round | None:
                 f"Round {number} of {tournament.name}: you have a bye ({bye_points:g} points).",
             )
         )
-    mark_absences(here, skipped, playing)
+    mark_absences(here, skipped, playing, number)
+    absence.tell_skipped(tournament, number, skipped)
     tournament.current_round = number
     recount(tournament)
     bump(tournament, ["current_round"])
@@ -187,13 +195,60 @@ def pair_round(tournament: Tournament, number: int) -> Round | None:
     return made
 
 
-def mark_absences(here: set[int], skipped: list[Entrant], playing: list[Entrant]) -> None:
+def due_round(tournament: Tournament, number: int) -> Round | None:
+    """Swiss round `number` is due (the locked tournament's start, or its last round over):
+    paired at once when everyone is here; else it waits for the away, who are told once, up to
+    SWISS_CHECK_IN_SECONDS, and is then paired with those here, or stops in words: the first
+    round with fewer here than a table needs, a later one with nobody (absence.py)."""
+    at = now()
+    entrants = list(Entrant.objects.filter(tournament=tournament, withdrawn=False))
+    here = present(tournament, entrants, at)
+    away = [e for e in entrants if e.pk not in here]
+    if away:
+        if tournament.round_due_at is None:
+            tournament.round_due_at = at
+            bump(tournament, ["round_due_at"])
+            absence.warn_away(tournament, number, away)
+        if at < tournament.round_due_at + absence.check_in_wait():
+            return None
+    if away and len(here) < (tournament.fewest if number == 1 else 1):
+        stop_unattended(tournament, len(here), len(entrants), number)
+        return None
+    if tournament.round_due_at is not None:
+        tournament.round_due_at = None
+        tournament.save(update_fields=["round_due_at"])
+    return pair_round(tournament, number)
+
+
+def stop_unattended(tournament: Tournament, came: int, entrants: int, number: int) -> None:
+    """Too few were here for a Swiss round at the end of its wait (the row is locked): for the
+    first round the event is called off, for a later one it ends after the rounds played; the
+    page and everyone in it read why."""
+    reason = absence.nobody_came_words(tournament, came, entrants, number)
+    tournament.stop_reason = reason[:200]
+    tournament.round_due_at = None
+    tournament.save(update_fields=["stop_reason", "round_due_at"])
+    if number > 1:
+        finish(tournament)
+        return
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.finished_at = now()
+    bump(tournament, ["status", "finished_at"])
+    told = Entrant.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    key = f"tournament:{tournament.pk}:cancelled"
+    first = reason[0].lower() + reason[1:]
+    tell(tournament, dict.fromkeys(told, key), f"{tournament.name} was cancelled: {first}")
+
+
+def mark_absences(
+    here: set[int], skipped: list[Entrant], playing: list[Entrant], number: int
+) -> None:
     """Skipped entrants count an absence (withdrawn after two in a row); those here start over."""
     for entrant in skipped:
         entrant.absences += 1
         entrant.save(update_fields=["absences"])
         if entrant.absences >= ABSENCES_TO_WITHDRAW:
-            leave(entrant, Entrant.Withdrawn.ABSENT)
+            leave(entrant, Entrant.Withdrawn.ABSENT, at_round=number)
     Entrant.objects.filter(pk__in=[e.pk for e in playing if e.absences]).update(absences=0)
 
 
@@ -311,7 +366,7 @@ def advance(tournament: Tournament | int) -> None:
             if tournament.current_round >= (tournament.rounds or 0):
                 finish(tournament)
             else:
-                pair_round(tournament, tournament.current_round + 1)
+                due_round(tournament, tournament.current_round + 1)
             return
         if not arena_over(tournament, now()):
             seat_free(tournament)

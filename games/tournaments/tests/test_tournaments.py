@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -175,8 +176,9 @@ def test_a_restart_mid_round_loses_nothing(clock: Clock, crowd: Crowd) -> None:
 
 @pytest.mark.django_db
 def test_an_absent_entrant_is_skipped_and_withdrawn_after_two_rounds(
-    clock: Clock, crowd: Crowd
+    clock: Clock, crowd: Crowd, settings: Any
 ) -> None:
+    settings.SWISS_CHECK_IN_SECONDS = 0  # no wait for the away (test_absence.py has the wait)
     people = crowd(4)
     tournament = entered(services.create(None, rules(clock, pace="fast", rounds=3)), people)
     here, away = people[:3], people[3]

@@ -1,0 +1,164 @@
+"""Who is here for a live Swiss's round, "I'm here", and what the away are told.
+
+"Here" is what a person would think it means: any page of the site with a socket open lately
+(a table of any game, played or watched; any tournament's page; quick pairing's waiting panel),
+or "I'm here" pressed since the round before was paired (before the first, in the
+CHECK_IN_AHEAD before the start). A page without a socket (a profile, the inbox) says nothing
+by itself: the warning reaches it through the inbox badge, and "I'm here" answers it.
+
+The rule (rounds.due_round applies it): a Swiss round that comes due while some entrants seem
+away waits for them up to SWISS_CHECK_IN_SECONDS, and they are told at once (inbox, and mail or
+push as each chose). It is paired as soon as everyone is here, or at the end of the wait with
+those here (a bye for whoever the draw leaves over, as ever); the away sit the round out with
+no points and are told so; two rounds missed in a row withdraw them (told, and they may join
+again). At the end of the wait, fewer here than a table needs for the first round call the
+event off, and nobody here for a later round ends it after the rounds played, each in a
+sentence. At a turn-based pace everyone is here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.models import User
+from games.pairing.models import Seek
+from games.services import ServiceError
+from games.services.presence import people_lately_here
+from games.tournaments.models import Entrant, Round, Tournament
+from games.tournaments.services.base import Told, bump, lock, now, tell_each
+from games.tournaments.services.entry import check_open, entrant_of
+
+CHECK_IN_AHEAD = timedelta(minutes=5)
+"""How long before a Swiss's start "I'm here" counts for its first round."""
+
+
+def check_in_wait() -> timedelta:
+    """How long a due round waits for entrants who seem away."""
+    return timedelta(seconds=settings.SWISS_CHECK_IN_SECONDS)
+
+
+def wait_words() -> str:
+    """The wait as a sentence says it: "2 minutes", "90 seconds"."""
+    seconds = round(settings.SWISS_CHECK_IN_SECONDS)
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = seconds // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+def check_ins_open(tournament: Tournament) -> datetime:
+    """Since when "I'm here" counts for the next round: the round under way's pairing, or
+    CHECK_IN_AHEAD before the start."""
+    if tournament.current_round:
+        paired = (
+            Round.objects.filter(tournament=tournament, number=tournament.current_round)
+            .values_list("paired_at", flat=True)
+            .first()
+        )
+        if paired is not None:
+            return paired
+    return tournament.starts_at - CHECK_IN_AHEAD
+
+
+def present(tournament: Tournament, entrants: list[Entrant], at: datetime) -> set[int]:
+    """The entrants of a live Swiss who count as here (ids): a page of the site open lately, or
+    "I'm here" pressed for this round (three queries at most, for those not known already)."""
+    since = at - timedelta(seconds=settings.AWAY_SECONDS)
+    opens = check_ins_open(tournament)
+    here = {
+        e.pk
+        for e in entrants
+        if (e.seen_at is not None and e.seen_at >= since)
+        or (e.checked_in_at is not None and e.checked_in_at >= opens)
+    }
+    rest = {e.user_id: e.pk for e in entrants if e.pk not in here}
+    if rest:
+        here |= {rest[user_id] for user_id in on_the_site(list(rest), since)}
+    return here
+
+
+def on_the_site(user_ids: list[int], since: datetime) -> set[int]:
+    """Which of these people had a socket of the site open since then: at a table, on a
+    tournament's page, on quick pairing's waiting panel."""
+    found = people_lately_here(user_ids)
+    pages = Entrant.objects.filter(user_id__in=user_ids, seen_at__gte=since)
+    found |= set(pages.values_list("user_id", flat=True))
+    waiting = Seek.objects.filter(user_id__in=user_ids, last_seen__gte=since)
+    return found | set(waiting.values_list("user_id", flat=True))
+
+
+def check_in(tournament: Tournament | int, user: User) -> str:
+    """ "I'm here": the entrant counts as here for the next round of a Swiss, whatever page
+    they have open then."""
+    with transaction.atomic():
+        tournament = lock(tournament)
+        check_open(tournament)
+        if not tournament.is_swiss:
+            raise ServiceError("An arena seats whoever has a page open: there is no check-in.")
+        entrant = entrant_of(tournament, user)
+        at = now()
+        if tournament.status == Tournament.Status.SCHEDULED and at < check_ins_open(tournament):
+            raise ServiceError(
+                '"I\'m here" opens 5 minutes before the start: come back then, or keep a '
+                "page of Bakehouse open when it starts."
+            )
+        entrant.checked_in_at = at
+        entrant.seen_at = at
+        entrant.save(update_fields=["checked_in_at", "seen_at"])
+        bump(tournament)
+    return f"Thank you: you are here for the next round of {tournament.name}."
+
+
+def warn_away(tournament: Tournament, number: int, away: list[Entrant]) -> None:
+    """Before: the round is due and these entrants seem away; each is told once, with what to
+    do (the tournament's row is locked)."""
+    text = (
+        f"Round {number} of {tournament.name} starts within {wait_words()} and you seem away: "
+        'press "I\'m here" on its page, or it goes on without you.'
+    )
+    key = f"tournament:{tournament.pk}:round:{number}:away"
+    tell_each(tournament, [Told(e.user_id, key, text) for e in away])
+
+
+def tell_skipped(tournament: Tournament, number: int, skipped: list[Entrant]) -> None:
+    """After: these entrants sit round `number` out for being away (still in, or withdrawn)."""
+    rounds_left = (tournament.rounds or 0) - number
+    told = []
+    for e in skipped:
+        key = f"tournament:{tournament.pk}:round:{number}:skipped"
+        if e.withdrawn:
+            text = (
+                f"You were withdrawn from {tournament.name} at round {number}: you were away "
+                "two rounds in a row. Your points stay; join it again from its page to play "
+                "the next round."
+            )
+        elif rounds_left > 0:
+            text = (
+                f"Round {number} of {tournament.name} started without you: you seemed away. "
+                f'Be here for round {number + 1} (a page open, or "I\'m here"): '
+                "two rounds missed in a row withdraw you."
+            )
+        else:
+            text = f"The last round of {tournament.name} started without you: you seemed away."
+        told.append(Told(e.user_id, key, text))
+    tell_each(tournament, told)
+
+
+def nobody_came_words(tournament: Tournament, came: int, entrants: int, number: int) -> str:
+    """Why a Swiss stopped for want of people here, as its page and entrants read it."""
+    if number == 1:
+        if came == 0:
+            return (
+                f"Nobody was here when it was due to start: none of its {entrants} entrants had "
+                f'a page of Bakehouse open or pressed "I\'m here" in the {wait_words()} it '
+                "waited."
+            )
+        return (
+            f"Only {came} of its {entrants} entrants {'was' if came == 1 else 'were'} here when "
+            f"it was due to start, fewer than the {tournament.fewest} a table needs, in the "
+            f"{wait_words()} it waited."
+        )
+    return f"It ended after round {number - 1}: nobody was here for round {number}."
