@@ -207,3 +207,25 @@ def test_the_page_and_the_profile_say_withdrawn_for_absence(
     assert ">left<" not in profile
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "You were withdrawn at round 2: you were away two rounds in a row." in page
+
+
+@pytest.mark.django_db
+def test_a_waiting_round_says_so_and_im_here_is_a_form_that_works_without_scripts(
+    clock: Clock, crowd: Crowd, client: Client
+) -> None:
+    people = crowd(2)
+    tournament = fast_swiss(clock, people)
+    clock.forward(61)
+    services.here(tournament.pk, people[0].pk)
+    tournament = swept(tournament)
+    client.force_login(people[1])
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    assert "Round <strong>1</strong> of 3 waits for entrants who seem away" in page
+    action = reverse("tournaments:check_in", args=[tournament.pk])
+    assert f'<form method="post" action="{action}">' in page
+    answer = client.post(action, follow=True)
+    assert "Thank you: you are here for the next round of Test Swiss." in answer.content.decode()
+    tournament = swept(tournament)
+    assert tournament.current_round == 1 and tournament.round_due_at is None
+    assert len({e for t in running_tables(tournament) for e in t.people}) == 2
