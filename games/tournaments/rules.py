@@ -7,6 +7,7 @@ from games import catalog
 from games.models import TURN_BASED, Game
 from games.tournaments import scoring
 from games.tournaments.models import Tournament
+from games.tournaments.services.absence import wait_words
 from games.tournaments.services.entry import LATE_JOIN_CUTOFF
 
 
@@ -147,9 +148,11 @@ def away_words(tournament: Tournament) -> str:
             "tournament open is not seated until they are back."
         )
     return (
-        "At this live pace, an entrant with neither this page nor a table of the tournament "
-        "open when a round is paired is skipped: no table, 0 points; two rounds in a row "
-        "withdraw them."
+        "At this live pace, you are here with any page of Bakehouse open (a table, this page, "
+        'the waiting panel) or once you press "I\'m here" before the round. A round waits '
+        f"up to {wait_words()} for those who seem away, who are told; then whoever is still "
+        "away sits it out (no table, 0 points). Two rounds missed in a row withdraw you; you "
+        "may join again while it runs."
     )
 
 

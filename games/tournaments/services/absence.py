@@ -112,12 +112,20 @@ def check_in(tournament: Tournament | int, user: User) -> str:
     return f"Thank you: you are here for the next round of {tournament.name}."
 
 
+def fitted(text: str, name: str) -> str:
+    """The text with the tournament's name in {name}, the name cut short if the whole would
+    pass a notification's 200 characters (the rule's words are kept whole)."""
+    room = 200 - len(text.format(name=""))
+    return text.format(name=name if len(name) <= room else name[: max(room - 1, 0)] + "…")
+
+
 def warn_away(tournament: Tournament, number: int, away: list[Entrant]) -> None:
     """Before: the round is due and these entrants seem away; each is told once, with what to
     do (the tournament's row is locked)."""
-    text = (
-        f"Round {number} of {tournament.name} starts within {wait_words()} and you seem away: "
-        'press "I\'m here" on its page, or it goes on without you.'
+    text = fitted(
+        f"Round {number} of {{name}} starts within {wait_words()} and you seem away: "
+        'press "I\'m here" on its page, or it goes on without you.',
+        tournament.name,
     )
     key = f"tournament:{tournament.pk}:round:{number}:away"
     tell_each(tournament, [Told(e.user_id, key, text) for e in away])
@@ -131,19 +139,19 @@ def tell_skipped(tournament: Tournament, number: int, skipped: list[Entrant]) ->
         key = f"tournament:{tournament.pk}:round:{number}:skipped"
         if e.withdrawn:
             text = (
-                f"You were withdrawn from {tournament.name} at round {number}: you were away "
-                "two rounds in a row. Your points stay; join it again from its page to play "
-                "the next round."
+                f"You were withdrawn from {{name}} at round {number}: you were away two "
+                "rounds in a row. Your points stay; join it again from its page to play the "
+                "next round."
             )
         elif rounds_left > 0:
             text = (
-                f"Round {number} of {tournament.name} started without you: you seemed away. "
-                f'Be here for round {number + 1} (a page open, or "I\'m here"): '
-                "two rounds missed in a row withdraw you."
+                f"Round {number} of {{name}} started without you: you seemed away. Be here "
+                f'for round {number + 1} (a page open, or "I\'m here"): two rounds missed in '
+                "a row withdraw you."
             )
         else:
-            text = f"The last round of {tournament.name} started without you: you seemed away."
-        told.append(Told(e.user_id, key, text))
+            text = "The last round of {name} started without you: you seemed away."
+        told.append(Told(e.user_id, key, fitted(text, tournament.name)))
     tell_each(tournament, told)
 
 

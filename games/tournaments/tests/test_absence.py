@@ -16,6 +16,7 @@ from games.notifications.models import Notification
 from games.services import presence, seat_people
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
+from games.tournaments.services import absence
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
 from tests.support.clock import Clock
 
@@ -148,6 +149,12 @@ def test_the_away_are_told_before_and_after_and_withdrawn_in_words(
     assert entrant.withdrawn_words == "withdrawn: away at round 2"
 
 
+def test_a_long_name_is_cut_short_in_what_the_away_are_told_not_the_rule() -> None:
+    rule = " started without you: two rounds missed in a row withdraw you."
+    text = absence.fitted("Round 2 of {name}" + rule, "x" * 190)
+    assert len(text) == 200 and text.endswith("x\u2026" + rule)
+
+
 @pytest.mark.django_db
 def test_a_later_round_nobody_is_here_for_ends_the_event_in_words(
     clock: Clock, crowd: Crowd
@@ -222,6 +229,7 @@ def test_a_waiting_round_says_so_and_im_here_is_a_form_that_works_without_script
     url = reverse("tournaments:detail", args=[tournament.pk])
     page = client.get(url).content.decode()
     assert "Round <strong>1</strong> of 3 waits for entrants who seem away" in page
+    assert "A round waits up to 2 minutes for those who seem away, who are told" in page
     action = reverse("tournaments:check_in", args=[tournament.pk])
     assert f'<form method="post" action="{action}">' in page
     answer = client.post(action, follow=True)
