@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.notifications.models import Notification
+from games.pairing.models import Seek
 from games.services import presence, seat_people
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
@@ -237,3 +238,27 @@ def test_a_waiting_round_says_so_and_im_here_is_a_form_that_works_without_script
     tournament = swept(tournament)
     assert tournament.current_round == 1 and tournament.round_due_at is None
     assert len({e for t in running_tables(tournament) for e in t.people}) == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("where", ["another tournament's page", "the waiting panel"])
+def test_other_pages_of_the_site_count_as_here(clock: Clock, crowd: Crowd, where: str) -> None:
+    people = crowd(2)
+    tournament = fast_swiss(clock, people)
+    other = fast_swiss(clock, people, name="Another Swiss", rounds=1)
+    clock.forward(61)
+    for person in people:
+        if where == "the waiting panel":
+            Seek.objects.create(
+                user=person,
+                kind="midnight-bakery",
+                pace="fast",
+                fewest=2,
+                most=4,
+                rating=1500,
+                last_seen=clock(),
+            )
+        else:
+            services.here(other.pk, person.pk)
+    tournament = swept(tournament)
+    assert tournament.current_round == 1
