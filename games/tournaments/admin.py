@@ -97,6 +97,7 @@ class TournamentAdmin(Moderated[Tournament]):
         "ends_at",
         "status",
         "current_round",
+        "round_due_at",
         "place_points",
         "bye",
         "streak_bonus",
@@ -148,6 +149,8 @@ class EntrantAdmin(Moderated[Entrant]):
         "paused",
         "withdrawn",
         "withdrawn_why",
+        "withdrawn_round",
+        "checked_in_at",
         "place",
     )
     readonly_fields = fields
