@@ -21,7 +21,7 @@ from games.boards import epoch_ms
 from games.models import TURN_BASED, Game
 from games.tournaments import services
 from games.tournaments.models import Entrant, Table, Tournament
-from games.tournaments.services.absence import CHECK_IN_AHEAD
+from games.tournaments.services.absence import CHECK_IN_AHEAD, check_ins_open
 from games.tournaments.services.base import ordinal
 from games.tournaments.services.entry import check_join
 
@@ -298,6 +298,7 @@ class You:
     may_pause: bool = False
     may_resume: bool = False
     may_check_in: bool = False
+    checked_in: bool = False
 
 
 def you_of(board: Board, user: User | AnonymousUser) -> You:
@@ -334,9 +335,12 @@ def you_with_buttons(
         away = standing.withdrawn_why == Entrant.Withdrawn.ABSENT
         return replace(shown, may_join=away and tournament.status == Tournament.Status.RUNNING)
     arena_running = tournament.is_arena and tournament.status == Tournament.Status.RUNNING
+    offered = check_in_offered(tournament, at)
+    checked_in = offered and checked_in_for_next(tournament, standing.entrant)
     return replace(
         shown,
-        may_check_in=check_in_offered(tournament, at),
+        may_check_in=offered and not checked_in,
+        checked_in=checked_in,
         may_withdraw=True,
         may_pause=arena_running and not standing.paused,
         may_resume=arena_running and standing.paused,
@@ -351,6 +355,12 @@ def check_in_offered(tournament: Tournament, at: datetime) -> bool:
         return True
     soon = tournament.starts_at - CHECK_IN_AHEAD
     return tournament.status == Tournament.Status.SCHEDULED and at >= soon
+
+
+def checked_in_for_next(tournament: Tournament, entrant: int) -> bool:
+    """Whether the entrant pressed "I'm here" for the next round already (two queries)."""
+    pressed = Entrant.objects.filter(pk=entrant).values_list("checked_in_at", flat=True).first()
+    return pressed is not None and pressed >= check_ins_open(tournament)
 
 
 # --- what the live part of the page shows ---------------------------------------------------

@@ -233,8 +233,10 @@ def test_a_waiting_round_says_so_and_im_here_is_a_form_that_works_without_script
     assert "A round waits up to 2 minutes for those who seem away, who are told" in page
     action = reverse("tournaments:check_in", args=[tournament.pk])
     assert f'<form method="post" action="{action}">' in page
-    answer = client.post(action, follow=True)
-    assert "Thank you: you are here for the next round of Test Swiss." in answer.content.decode()
+    answer = client.post(action, follow=True).content.decode()
+    assert "Thank you: you are here for the next round of Test Swiss." in answer
+    assert "You pressed &ldquo;I&rsquo;m here&rdquo;: you play the next round" in answer
+    assert f'action="{action}"' not in answer
     tournament = swept(tournament)
     assert tournament.current_round == 1 and tournament.round_due_at is None
     assert len({e for t in running_tables(tournament) for e in t.people}) == 2
