@@ -231,6 +231,8 @@ def test_a_waiting_round_says_so_and_im_here_is_a_form_that_works_without_script
     page = client.get(url).content.decode()
     assert "Round <strong>1</strong> of 3 waits for entrants who seem away" in page
     assert "A round waits up to 2 minutes for those who seem away, who are told" in page
+    listed = client.get(reverse("tournaments:list")).content.decode()
+    assert "Round 1 of 3 waits for entrants who seem away" in listed
     action = reverse("tournaments:check_in", args=[tournament.pk])
     assert f'<form method="post" action="{action}">' in page
     answer = client.post(action, follow=True).content.decode()
