@@ -107,6 +107,9 @@ def rematch_context(game: Game, me: Seat | None) -> dict[str, object] | None:
     """What a finished game's "Play again" panel shows this viewer (None: nothing to show)."""
     if game.status != Game.Status.OVER:
         return None
+    event = services.played_for(game)
+    if event is not None:  # the event seats its people again: back to it, no rematch
+        return {"event": event, "table": None, "can_offer": False, "can_answer": False}
     may_offer = me is not None and not me.resigned and not me.user.is_bot
     offered = services.current_rematch(game)
     if offered is None:
