@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
 
@@ -38,6 +40,14 @@ STARTS_IN = [
 """When a tournament may start, counted from the press."""
 
 LATEST_START = timedelta(days=30)
+
+
+@cache
+def known_zones() -> frozenset[str]:
+    """The IANA time zone names this machine knows ("America/New_York", "UTC")."""
+    return frozenset(available_timezones() | {"UTC"})
+
+
 MOST_ENTRANTS = 10_000
 HIGHEST_RATING = 4000
 MOST_GAMES = 10_000
@@ -209,6 +219,13 @@ class TournamentForm(forms.Form):
         },
         help_text="Overrides Starts in; within 30 days.",
     )
+    zone = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput(attrs={"data-browser-zone": ""}),
+        help_text="The time zone the exact start is written in: the browser's (tournament.js), "
+        "else UTC.",
+    )
     place_points = forms.CharField(
         label="Points by place",
         required=False,
@@ -245,8 +262,21 @@ class TournamentForm(forms.Form):
         label="Private (only people with its link see and join it)", required=False
     )
 
+    def clean_zone(self) -> ZoneInfo:
+        """The zone the exact start was written in: UTC if none is given."""
+        name = self.cleaned_data.get("zone") or "UTC"
+        if name not in known_zones():
+            raise forms.ValidationError(
+                "Your browser's time zone is not one the site knows: write the start in UTC."
+            )
+        return ZoneInfo(name)
+
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
+        exact, zone = data.get("starts_at"), data.get("zone")
+        if isinstance(exact, datetime) and isinstance(zone, ZoneInfo):
+            # Read as UTC by the field: the same wall time, in the zone it was written in.
+            data["starts_at"] = exact.replace(tzinfo=zone).astimezone(UTC)
         if self.errors:
             return data
         spec = catalog.get(data["kind"])
@@ -299,8 +329,8 @@ class TournamentForm(forms.Form):
         )
 
     def start(self, at: datetime) -> datetime:
-        """When it starts: the exact time given (UTC), else so long after `at`; a ServiceError
-        in words for a time past or too far ahead."""
+        """When it starts: the exact time given (made UTC by `clean`), else so long after `at`;
+        a ServiceError in words for a time past or too far ahead."""
         exact = self.cleaned_data.get("starts_at")
         if exact is None:
             return at + timedelta(minutes=self.cleaned_data["starts_in"])
