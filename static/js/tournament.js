@@ -1,6 +1,5 @@
 // Bakehouse tournaments: countdowns to a start or an end (the time stands in the text as well),
-// each time written in this browser's zone and language (the page says it in UTC without scripts),
-// the create form's start read in this browser's zone,
+// the create form's start read in this browser's zone (its times: static/js/local-time.js),
 // and on a tournament's page its socket: the standings and tables as they move, your own line,
 // the chat, and the way to your table once you are seated. While the socket is down the page
 // asks for the same parts every few seconds.
@@ -56,28 +55,10 @@
   var zone = "";
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
 
-  var SHOWN = {
-    day: { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" },
-    date: { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" },
-    time: { hour: "2-digit", minute: "2-digit" }
-  };
-
-  // Each <time data-local> in this browser's zone and language, its zone named ("Sun, 6 Dec,
-  // 16:00 GMT-5"); the UTC words the server wrote stay as its title.
+  // Its times in this browser's zone (static/js/local-time.js, on every page).
   function localTimes() {
-    document.querySelectorAll("time[datetime][data-local]").forEach(function (node) {
-      var at = new Date(node.getAttribute("datetime"));
-      var shown = SHOWN[node.dataset.local];
-      if (!shown || isNaN(at.getTime())) return;
-      var options = Object.assign({ timeZoneName: "short" }, shown);
-      var text;
-      try { text = new Intl.DateTimeFormat(undefined, options).format(at); } catch (e) { return; }
-      if (node.textContent === text) return;
-      if (!node.title) node.title = node.textContent;
-      node.textContent = text;
-    });
+    if (window.bakehouseLocalTimes) window.bakehouseLocalTimes();
   }
-  localTimes();
 
   // The create form's exact start is read in this zone (the server reads it in UTC without it).
   var zoneField = document.querySelector("input[name=zone][data-browser-zone]");
