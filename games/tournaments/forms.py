@@ -223,6 +223,7 @@ class TournamentForm(forms.Form):
         required=False,
         max_length=64,
         widget=forms.HiddenInput(attrs={"data-browser-zone": ""}),
+        error_messages={"max_length": "That time zone's name is too long to be one."},
         help_text="The time zone the exact start is written in: the browser's (tournament.js), "
         "else UTC.",
     )
@@ -262,21 +263,20 @@ class TournamentForm(forms.Form):
         label="Private (only people with its link see and join it)", required=False
     )
 
-    def clean_zone(self) -> ZoneInfo:
-        """The zone the exact start was written in: UTC if none is given."""
-        name = self.cleaned_data.get("zone") or "UTC"
-        if name not in known_zones():
-            raise forms.ValidationError(
-                "Your browser's time zone is not one the site knows: write the start in UTC."
-            )
-        return ZoneInfo(name)
-
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
-        exact, zone = data.get("starts_at"), data.get("zone")
-        if isinstance(exact, datetime) and isinstance(zone, ZoneInfo):
-            # Read as UTC by the field: the same wall time, in the zone it was written in.
-            data["starts_at"] = exact.replace(tzinfo=zone).astimezone(UTC)
+        exact = data.get("starts_at")
+        if isinstance(exact, datetime):
+            zone = str(data.get("zone") or "UTC")
+            if zone in known_zones():
+                # Read as UTC by the field: the same wall time, in the zone it was written in.
+                data["starts_at"] = exact.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
+            else:
+                self.add_error(
+                    "starts_at",
+                    f"Your browser's time zone ({zone[:64]}) is not one the site knows: "
+                    "choose the start from Starts in instead.",
+                )
         if self.errors:
             return data
         spec = catalog.get(data["kind"])
