@@ -40,20 +40,18 @@ STARTS_IN = [
 """When a tournament may start, counted from the press."""
 
 LATEST_START = timedelta(days=30)
-
-
-@cache
-def known_zones() -> frozenset[str]:
-    """The IANA time zone names this machine knows ("America/New_York", "UTC")."""
-    return frozenset(available_timezones() | {"UTC"})
-
-
 MOST_ENTRANTS = 10_000
 HIGHEST_RATING = 4000
 MOST_GAMES = 10_000
 OLDEST_DAYS = 3650
 MOST_STREAK_BONUS = 10
 POINTS_LINE = re.compile(r"^(\d+)\s*:\s*(.+)$")
+
+
+@cache
+def known_zones() -> frozenset[str]:
+    """The IANA time zone names this machine knows ("America/New_York", "UTC")."""
+    return frozenset(available_timezones() | {"UTC"})
 
 
 def number(
