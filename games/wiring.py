@@ -24,6 +24,7 @@ from games.notifications import sweep as notifications_sweep
 from games.pairing import services as pairing
 from games.pairing import sweep as pairing_sweep
 from games.services import presence
+from games.tournaments import played_for as tournament_tables
 from games.tournaments import services as tournaments
 from games.tournaments import sweep as tournaments_sweep
 
@@ -60,6 +61,9 @@ def around_the_tables() -> None:
         notifications.rematch_offered_here, "notifications.rematch_offered_here"
     )
     events.invited.hear(notifications.invited_here, "notifications.invited_here")
+    # A tournament's table names its tournament and offers no rematch: the tournament seats.
+    if tournament_tables.played_for not in services.PLAYED_FOR:
+        services.PLAYED_FOR.append(tournament_tables.played_for)
     friends.friend_asked.connect(
         notifications.friend_asked_here, dispatch_uid="notifications.friend_asked"
     )

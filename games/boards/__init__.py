@@ -107,6 +107,9 @@ def rematch_context(game: Game, me: Seat | None) -> dict[str, object] | None:
     """What a finished game's "Play again" panel shows this viewer (None: nothing to show)."""
     if game.status != Game.Status.OVER:
         return None
+    event = services.played_for(game)
+    if event is not None:  # the event seats its people again: back to it, no rematch
+        return {"event": event, "table": None, "can_offer": False, "can_answer": False}
     may_offer = me is not None and not me.resigned and not me.user.is_bot
     offered = services.current_rematch(game)
     if offered is None:
@@ -153,11 +156,19 @@ def seat_order(seat: Seat) -> int:
     return seat.position if seat.position is not None else -1
 
 
+def local_day(at: datetime) -> str:
+    """A moment on a seat's tag as a <time> that static/js/local-time.js writes in the reader's
+    zone; its UTC words ("12 Dec, 18:00 UTC") meanwhile, and for a page without scripts."""
+    return format_html(
+        '<time datetime="{}" data-local="day">{}</time>', at.isoformat(), clocks.day_words(at)
+    )
+
+
 def seen_words(at: datetime | None, here: str, seat: Seat) -> str:
     """When a person not here now was last at a table page ("" if never, or here, or a bot)."""
     if at is None or here == "here" or seat.bot:
         return ""
-    return clocks.day_words(at)
+    return local_day(at)
 
 
 def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, object]:
@@ -200,7 +211,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, obje
                 "clock_starts": epoch_ms(held),
                 "clock_held": why,
                 "turn_based": game.turn_based,
-                "away_until": clocks.day_words(vacation) if vacation is not None else "",
+                "away_until": local_day(vacation) if vacation is not None else "",
                 "last_seen": seen_words(found.last_seen, here, seat),
             }
         )

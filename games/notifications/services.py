@@ -76,6 +76,21 @@ def keep_latest_turns(game: Game, user_ids: Iterable[int]) -> int:
     return Notification.objects.filter(pk__in=gone).delete()[0] if gone else 0
 
 
+def keep_latest(prefix: str, user_ids: Iterable[int]) -> int:
+    """Delete these people's rows whose key starts with `prefix` but each one's latest (its key
+    ends in the largest number): news told again replaces what it said before, one row at a
+    time per person (a tournament's "Your next table is ready"); how many went."""
+    told = Notification.objects.filter(recipient_id__in=list(user_ids), key__startswith=prefix)
+    rows = list(told.values_list("pk", "recipient_id", "key"))
+    latest: dict[int, tuple[int, int]] = {}
+    for pk, user_id, key in rows:
+        mine = (turn_made(key), pk)
+        latest[user_id] = max(latest.get(user_id, mine), mine)
+    kept = {pk for _, pk in latest.values()}
+    gone = [pk for pk, _, _ in rows if pk not in kept]
+    return Notification.objects.filter(pk__in=gone).delete()[0] if gone else 0
+
+
 def last_mover(game: Game) -> int | None:
     """The person who made the game's latest move themselves (not a bot or a stand-in)."""
     last = Action.objects.filter(game=game, seq=game.moves, bot="")

@@ -37,9 +37,12 @@ from games.services.leaving import hand_all_seats_to_bots, hand_seat_to_bot, res
 from games.services.move_log import seated
 from games.services.play import close_results, play, replay
 from games.services.rematch import (
+    PLAYED_FOR,
+    PlayedFor,
     accept_rematch,
     current_rematch,
     decline_rematch,
+    played_for,
     read_answers,
     rematch,
 )
@@ -93,6 +96,9 @@ __all__ = [
     "lock_user",
     "hints_on",
     "offers_hints",
+    "played_for",
+    "PLAYED_FOR",
+    "PlayedFor",
     "read_answers",
     "play",
     "quick_game",

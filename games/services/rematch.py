@@ -12,6 +12,7 @@ change is pushed to both tables: the old table's page links to the new one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -37,6 +38,29 @@ from games.services.base import (
 from games.services.tables import bot_account, check_host, deal
 
 
+@dataclass(frozen=True)
+class PlayedFor:
+    """The event a table was played for, as its page names it: "Round 2 of Sunday Swiss", the
+    event's name and its page. Such a table offers no rematch: its event seats its people."""
+
+    words: str
+    name: str
+    url: str
+
+
+PLAYED_FOR: list[Callable[[Game], PlayedFor | None]] = []
+"""How the features that seat tables (tournaments) find their own; filled by games/wiring.py."""
+
+
+def played_for(game: Game) -> PlayedFor | None:
+    """The event this table was played for, if any (a query for each feature that seats)."""
+    for find in PLAYED_FOR:
+        found = find(game)
+        if found is not None:
+            return found
+    return None
+
+
 def current_rematch(game: Game) -> Game | None:
     """The newest rematch offered at this finished game, if any (a declined one included)."""
     return game.rematches.order_by("-pk").first()
@@ -52,6 +76,9 @@ def check_offer_rematch(game: Game, user: User) -> list[Seat]:
         raise NotAllowed("Only the bakers of this game can offer a rematch.")
     if mine.resigned:
         raise NotAllowed("You resigned this game, so you cannot offer a rematch.")
+    event = played_for(game)
+    if event is not None:
+        raise NotAllowed(f"This table was played for {event.name}, which seats its own tables.")
     blocked, blocking = friends.blocks_among(user, {s.user_id for s in seats} - {user.pk})
     if blocked:
         raise NotAllowed("A rematch with these players is not available to you.")

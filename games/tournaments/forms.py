@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
 
@@ -44,6 +46,12 @@ MOST_GAMES = 10_000
 OLDEST_DAYS = 3650
 MOST_STREAK_BONUS = 10
 POINTS_LINE = re.compile(r"^(\d+)\s*:\s*(.+)$")
+
+
+@cache
+def known_zones() -> frozenset[str]:
+    """The IANA time zone names this machine knows ("America/New_York", "UTC")."""
+    return frozenset(available_timezones() | {"UTC"})
 
 
 def number(
@@ -209,6 +217,14 @@ class TournamentForm(forms.Form):
         },
         help_text="Overrides Starts in; within 30 days.",
     )
+    zone = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput(attrs={"data-browser-zone": ""}),
+        error_messages={"max_length": "That time zone's name is too long to be one."},
+        help_text="The time zone the exact start is written in: the browser's (tournament.js), "
+        "else UTC.",
+    )
     place_points = forms.CharField(
         label="Points by place",
         required=False,
@@ -247,6 +263,18 @@ class TournamentForm(forms.Form):
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
+        exact = data.get("starts_at")
+        if isinstance(exact, datetime):
+            zone = str(data.get("zone") or "UTC")
+            if zone in known_zones():
+                # Read as UTC by the field: the same wall time, in the zone it was written in.
+                data["starts_at"] = exact.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
+            else:
+                self.add_error(
+                    "starts_at",
+                    f"Your browser's time zone ({zone[:64]}) is not one the site knows: "
+                    "choose the start from Starts in instead.",
+                )
         if self.errors:
             return data
         spec = catalog.get(data["kind"])
@@ -299,8 +327,8 @@ class TournamentForm(forms.Form):
         )
 
     def start(self, at: datetime) -> datetime:
-        """When it starts: the exact time given (UTC), else so long after `at`; a ServiceError
-        in words for a time past or too far ahead."""
+        """When it starts: the exact time given (made UTC by `clean`), else so long after `at`;
+        a ServiceError in words for a time past or too far ahead."""
         exact = self.cleaned_data.get("starts_at")
         if exact is None:
             return at + timedelta(minutes=self.cleaned_data["starts_in"])

@@ -114,6 +114,11 @@ class Board:
         """How many are in (not withdrawn)."""
         return sum(1 for s in self.standings if not s.withdrawn)
 
+    @cached_property
+    def ranked(self) -> bool:
+        """Whether places mean anything yet: a game has finished (before it, all are level)."""
+        return any(s.games for s in self.standings)
+
     @property
     def rounds(self) -> list[int]:
         """The Swiss rounds paired so far."""
@@ -292,6 +297,7 @@ class You:
     table: TableLine | None
     entrants: int
     over: bool
+    ranked: bool = True
     may_join: bool = False
     refusal: str = ""
     may_withdraw: bool = False
@@ -312,6 +318,7 @@ def you_of(board: Board, user: User | AnonymousUser) -> You:
         table=table if table is not None and table.running else None,
         entrants=board.playing,
         over=tournament.status in OVER,
+        ranked=board.ranked,
     )
 
 
@@ -425,6 +432,7 @@ def live_context(board: Board, standings: Page[services.Standing]) -> dict[str, 
         "board": board,
         "standings": standings,
         "lines": lines(standings, finished),
+        "ranked": board.ranked,
         "tie_breaks": TIE_BREAKS,
         "starts_ms": epoch_ms(tournament.starts_at),
         "ends_ms": epoch_ms(tournament.ends_at),

@@ -16,6 +16,7 @@ from accounts.models import (
     vacation_hours_left,
 )
 from games.access import AuthedRequest
+from games.boards import local_day
 from games.services import ServiceError, clocks
 from games.services.vacation import end_vacation, take_vacation
 from games.web.forms import VacationForm
@@ -56,8 +57,8 @@ def vacation_context(request: AuthedRequest, form: VacationForm, refusal: str) -
             {
                 "pk": v.pk,
                 "started": v.starts_at <= at,
-                "starts": clocks.day_words(v.starts_at),
-                "ends": clocks.day_words(v.ends_at),
+                "starts": local_day(v.starts_at),  # in the reader's zone: local-time.js
+                "ends": local_day(v.ends_at),
                 "days": v.days,
             }
             for v in coming

@@ -1,4 +1,5 @@
 // Bakehouse tournaments: countdowns to a start or an end (the time stands in the text as well),
+// the create form's start read in this browser's zone (its times: static/js/local-time.js),
 // and on a tournament's page its socket: the standings and tables as they move, your own line,
 // the chat, and the way to your table once you are seated. While the socket is down the page
 // asks for the same parts every few seconds.
@@ -22,12 +23,14 @@
   var holder = document.getElementById("tournament") || document.getElementById("tournaments");
   var skew = holder && holder.dataset.serverNow ? Number(holder.dataset.serverNow) - Date.now() : 0;
 
-  // A span as the countdown says it: "4:59" under an hour, else "2 h 5 min" or "3 d 4 h".
+  // A span as the countdown says it, in words so it never reads as a time of day: "54 s",
+  // "41 min 54 s" under an hour, else "2 h 5 min" or "3 d 4 h".
   function span(ms) {
     var s = Math.max(0, Math.ceil(ms / 1000));
     if (s < HOUR_S) {
       var rest = s % 60;
-      return Math.floor(s / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+      if (s < 60) return s + " s";
+      return Math.floor(s / 60) + " min" + (rest ? " " + rest + " s" : "");
     }
     var m = Math.ceil(s / 60);
     var days = Math.floor(m / 1440), hours = Math.floor((m % 1440) / 60), mins = m % 60;
@@ -47,6 +50,23 @@
   }
   setInterval(tick, 1000);
   tick();
+
+  // This browser's zone ("America/New_York"), or "" if it does not say.
+  var zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
+
+  // Its times in this browser's zone (static/js/local-time.js, on every page).
+  function localTimes() {
+    if (window.bakehouseLocalTimes) window.bakehouseLocalTimes();
+  }
+
+  // The create form's exact start is read in this zone (the server reads it in UTC without it).
+  var zoneField = document.querySelector("input[name=zone][data-browser-zone]");
+  var startLabel = document.querySelector("label[for=id_starts_at]");
+  if (zoneField && zone) {
+    zoneField.value = zone;
+    if (startLabel) startLabel.textContent = "Or starts at (your time, " + zone.replace(/_/g, " ") + ")";
+  }
 
   var root = document.getElementById("tournament");
   if (!root) return;
@@ -138,6 +158,7 @@
     });
     markMe();
     tick();
+    localTimes();
     // The version on screen, whatever brought it (browser tests wait on it).
     document.body.dataset.tournamentVersion = String(shownVersion());
   }

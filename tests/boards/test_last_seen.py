@@ -40,10 +40,10 @@ def test_a_turn_based_rival_who_left_shows_when_they_were_last_seen(
     presence.opened("player-tab", game.pk, player.pk)
     clock.forward(3 * DAY)
     presence.closed("rival-tab", game.pk)
-    left = clocks.day_words(clock.at)
+    left = f'<time datetime="{clock.at.isoformat()}" data-local="day">{clocks.day_words(clock.at)}'
     clock.forward(DAY)
     board = render_board(game, player)
-    assert f"seen {left}" in board
+    assert f"seen {left}</time>" in board  # written in the reader's zone by local-time.js
     assert board.count('class="last-seen') == 1  # not the viewer's own seat, nor the bot's
 
 

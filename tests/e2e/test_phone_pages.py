@@ -143,9 +143,9 @@ def test_a_newcomers_lobby_on_a_phone_counts_down_to_the_next_event_and_offers_a
     page.set_default_timeout(PATIENCE)
     page.goto(daphne_site["url"] + "/")
     # The site's schedule keeps an hourly arena ahead: its countdown ticks in the page's script
-    # ("4:59" under an hour; the server's own words say "5 min").
+    # ("4 min 59 s" under an hour, never a clock's "4:59"; the server's own words say "5 min").
     page.wait_for_function(
-        "() => /^(starts in \\d+:\\d\\d|starting now)$/.test("
+        "() => /^(starts in (\\d+ min( \\d+ s)?|\\d+ s)|starting now)$/.test("
         "document.querySelector('#next-event .countdown[data-at]')?.textContent || '')"
     )
     # A game to watch: people's, or else the house table, which the site starts within a sweep.

@@ -83,7 +83,8 @@ def test_rivals_see_the_vacation_at_the_table_and_in_their_games(
     game.refresh_from_db()
     assert game.version == version + 1  # the rivals' screens are told
     until = clocks.day_words(vacation.ends_at)
-    assert f"on vacation until {until}" in render_board(game, rival)
+    at = f'<time datetime="{vacation.ends_at.isoformat()}" data-local="day">{until}</time>'
+    assert f"on vacation until {at}" in render_board(game, rival)  # in the reader's zone
     page = client_for(rival).get("/games/mine/").content.decode()
     assert f"{player.username}: on vacation until {until}" in page
     clock.at = vacation.ends_at + timedelta(seconds=1)

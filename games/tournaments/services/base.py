@@ -14,6 +14,7 @@ from games.groups import send_to_group
 from games.models import Game
 from games.notifications.badge import badges_changed
 from games.notifications.models import Notification
+from games.notifications.services import keep_latest
 from games.services import ServiceError, clocks
 from games.tournaments.models import Tournament
 
@@ -72,12 +73,15 @@ class Told:
     key: str
     text: str
     game: Game | None = None
+    replaces: str = ""
+    """A key prefix: this person's older rows under it go (one at a time, not piled up)."""
 
 
 def tell_each(tournament: Tournament, items: Iterable[Told]) -> None:
     """Store what these people are told (inbox, mail, push as each chose), once per key, with
     the change; their inbox badges move once it commits."""
     page = tournament.get_absolute_url()
+    items = list(items)
     rows = [
         Notification(
             recipient_id=item.user_id,
@@ -92,6 +96,8 @@ def tell_each(tournament: Tournament, items: Iterable[Told]) -> None:
     if not rows:
         return
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    for prefix in {item.replaces for item in items if item.replaces}:
+        keep_latest(prefix, [item.user_id for item in items if item.replaces == prefix])
     told = [row.recipient_id for row in rows]
     transaction.on_commit(lambda: badges_changed(told))
 

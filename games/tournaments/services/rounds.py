@@ -263,6 +263,7 @@ def seat_tables(
     """Start a game for each table (through the services, as any rated game) and its Table row;
     what each person seated is told. At a live pace their open pages go to it (move_pages)."""
     house_bot = catalog.get(tournament.kind).house_bot
+    tables_told = f"tournament:{tournament.pk}:table:"  # one at a time a person: the latest
     told = []
     moves: list[tuple[int, str]] = []
     for number, (people, bot_count) in enumerate(zip(tables, bots, strict=True), start=start_at):
@@ -281,8 +282,9 @@ def seat_tables(
         Entrant.objects.filter(pk__in=people).update(table=table, free_since=None)
         where = f"Round {made.number} of" if made is not None else "Your next table in"
         for e in people:
-            key = f"tournament:{tournament.pk}:table:{table.pk}"
-            told.append(Told(by_id[e].user_id, key, f"{where} {tournament.name} is ready.", game))
+            key = f"{tables_told}{table.pk}"
+            text = f"{where} {tournament.name} is ready."
+            told.append(Told(by_id[e].user_id, key, text, game, replaces=tables_told))
             moves.append((by_id[e].user_id, game.get_absolute_url()))
     if tournament.pace not in TURN_BASED:
         transaction.on_commit(lambda: move_pages(moves))

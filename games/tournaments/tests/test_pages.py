@@ -89,7 +89,7 @@ def test_joining_shows_you_in_the_standings_and_withdrawing_takes_you_out(
     assert "You are not in this tournament yet" in page and "Join" in page
     joined = client.post(f"/tournaments/{tournament.pk}/join/", follow=True)
     assert "You are in Test Swiss." in text_of(joined.content)
-    assert "You are in: 1st of 1" in text_of(joined.content)
+    assert "You are in, one of 1 entrant so far." in text_of(joined.content)
     assert Entrant.objects.filter(tournament=tournament, user=person).exists()
     left = client.post(f"/tournaments/{tournament.pk}/withdraw/", {"confirm": "yes"}, follow=True)
     assert "You left Test Swiss." in text_of(left.content)

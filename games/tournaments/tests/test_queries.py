@@ -36,7 +36,7 @@ def queries(client: Client, url: str) -> int:
 
 def field(tournament: Tournament, count: int) -> list[User]:
     """`count` more entrants, made in bulk (what is measured is the reading), each with fewer
-    points than the last."""
+    points than the last from a game played."""
     start = User.objects.count()
     people = User.objects.bulk_create(
         [User(username=f"field{start + i}", password="!") for i in range(count)]
@@ -44,7 +44,13 @@ def field(tournament: Tournament, count: int) -> list[User]:
     lowest = Entrant.objects.filter(tournament=tournament).count()
     Entrant.objects.bulk_create(
         [
-            Entrant(tournament=tournament, user=person, rating=1500, points=10_000 - lowest - i)
+            Entrant(
+                tournament=tournament,
+                user=person,
+                rating=1500,
+                points=10_000 - lowest - i,
+                games=1,
+            )
             for i, person in enumerate(people)
         ]
     )
