@@ -27,6 +27,7 @@ from games.models import Action, Game, Seat, TableSocket, house_tables
 INVITES = "invites"
 ONLY_PLAYERS = "Only the players may watch this game: the host chose so."
 SIGN_IN = "Log in to watch this game: the host lets only signed-in people watch."
+NO_SUCH_TABLE = "We could not find that table: it may be private, or the link may be mistyped."
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -67,7 +68,7 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     game = get_object_or_404(Game, pk=game_id)
     remember_invite(request, game)
     if not can_watch(game, request.user, invited_to(request.session)):
-        raise Http404("No such table.")
+        raise Http404(NO_SUCH_TABLE)
     refused = watch_refused(game, request.user)
     if refused:
         raise PermissionDenied(refused)
