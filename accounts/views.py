@@ -191,8 +191,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's "forgot your password" with a limit, and the mail queued, not sent.
 
-    The request does the same for any address: count, queue one task with the address typed,
-    answer the same words. The task mails only a verified address of an active account
+    The request does the same for any address: count, look the account up, queue one task (the
+    account found or none, and a digest of the address: emails.queue_password_reset), answer
+    the same words. The task mails only a verified address of an active account
     (emails.mail_password_reset), so neither the answer nor its time says who has an account.
     """
 
