@@ -88,7 +88,7 @@ def push_subscribe(request: AuthedRequest) -> HttpResponse:
     """Keep this browser's push subscription (posted as JSON by static/js/push.js)."""
     try:
         fields = subscription(request)
-        push.subscribe(request.user, **fields)
+        push.subscribe(request.user, **fields, session_key=request.session.session_key)
     except ValueError:
         return JsonResponse({"error": "That is not a push subscription."}, status=400)
     except ServiceError as refused:
