@@ -59,7 +59,11 @@ def save_new_account(form: SignUpForm) -> User | None:
             return form.save()
     except IntegrityError:
         twin = form.instance.look_alike() or form.instance.username
-        form.add_error("username", f"That name looks too much like “{twin}”, a name already taken.")
+        if twin.casefold() == form.instance.username.casefold():
+            form.add_error("username", f"Someone took the name “{twin}” a moment ago.")
+        else:
+            said = f"That name looks too much like “{twin}”, a name already taken."
+            form.add_error("username", said)
         return None
 
 

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import timezone
 
+from accounts.forms import SignUpForm
 from accounts.models import HeldName, User
 from games import services
 from games.models import Game
@@ -212,11 +213,10 @@ def test_a_sign_up_that_loses_the_race_for_a_look_alike_is_told_and_changes_noth
 ) -> None:
     make_user("demo_brioche")
     # The form was checked before the other sign-up committed: only the unique index sees it.
-    monkeypatch.setattr(User, "look_alike", lambda self: None)
     monkeypatch.setattr(User, "clean", lambda self: None)
     status, page = sign_up("demo_bri0che")
     assert status == 200
-    assert "looks too much like" in page and "a name already taken." in page
+    assert "That name looks too much like “demo_brioche”, a name already taken." in page
     assert not User.objects.filter(username="demo_bri0che").exists()
 
 
@@ -235,3 +235,16 @@ def test_the_migration_keeps_old_look_alikes_and_a_full_save_of_one_still_works(
     kept.first_name = "Bri"
     kept.save()  # a whole save that keeps the name keeps it without a skeleton
     assert User.objects.get(pk=later.pk).name_skeleton is None
+
+
+def test_a_sign_up_that_loses_the_race_for_the_same_name_is_told_so(
+    make_user: Callable[[str], User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_user("demo_brioche")
+    # Both forms were checked before either account was made.
+    monkeypatch.setattr(SignUpForm, "clean_username", lambda form: form.cleaned_data["username"])
+    monkeypatch.setattr(User, "clean", lambda self: None)
+    status, page = sign_up("Demo_Brioche")
+    assert status == 200
+    assert "Someone took the name “demo_brioche” a moment ago." in page
+    assert User.objects.count() == 1
