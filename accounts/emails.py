@@ -184,17 +184,30 @@ def queue_password_reset(request: HttpRequest, email: str) -> None:
     the task carries the account found, if any, and a digest of the address, never the address."""
     found = next(iter(VerifiedPasswordResetForm().get_users(email)), None)
     account = found.pk if found is not None else None
-    mail_password_reset.enqueue(account, mailed_to(email), request.get_host(), request.is_secure())
+    mail_reset_link.enqueue(account, mailed_to(email), request.get_host(), request.is_secure())
 
 
 @task()
-def mail_password_reset(account: int | None, to: str, domain: str, use_https: bool) -> None:
+def mail_reset_link(account: int | None, to: str, domain: str, use_https: bool) -> None:
     """Mail a reset link to the account asked for while the address typed (its digest `to`)
     is still its verified one, and it is active; else nothing."""
     user = User.objects.filter(pk=account).first() if account is not None else None
     if user is None or not user.email or not hmac.compare_digest(mailed_to(user.email), to):
         return
-    form = VerifiedPasswordResetForm({"email": user.email})
+    send_reset_link(user.email, domain, use_https)
+
+
+@task()
+def mail_password_reset(email: str, domain: str, use_https: bool) -> None:
+    """The task the code before mail_reset_link queued (with the address typed): a reset asked
+    just before the deploy that brought mail_reset_link is still mailed. Remove it with the
+    deploy after."""
+    send_reset_link(email, domain, use_https)
+
+
+def send_reset_link(email: str, domain: str, use_https: bool) -> None:
+    """Mail a reset link if the address is an active account's verified one; else nothing."""
+    form = VerifiedPasswordResetForm({"email": email})
     if form.is_valid():
         form.save(
             domain_override=domain,

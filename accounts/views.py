@@ -198,7 +198,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     The request does the same for any address: count, look the account up, queue one task (the
     account found or none, and a digest of the address: emails.queue_password_reset), answer
     the same words. The task mails only a verified address of an active account
-    (emails.mail_password_reset), so neither the answer nor its time says who has an account.
+    (emails.mail_reset_link), so neither the answer nor its time says who has an account.
     """
 
     form_class = emails.VerifiedPasswordResetForm

@@ -358,7 +358,7 @@ def queued_resets() -> list[list[object]]:
     """The reset tasks queued so far, oldest first: each one's arguments."""
     from django_tasks_db.models import DBTaskResult
 
-    rows = DBTaskResult.objects.filter(task_path="accounts.emails.mail_password_reset")
+    rows = DBTaskResult.objects.filter(task_path="accounts.emails.mail_reset_link")
     return [row.args_kwargs["args"] for row in rows.order_by("enqueued_at")]
 
 
@@ -392,11 +392,20 @@ def test_a_reset_task_keeps_no_address_typed(make_user: Callable[[str], User]) -
     for address in ("Alice@Example.com", "nobody@example.com"):
         ask_reset(address)
     sent()  # the worker ran them
-    rows = DBTaskResult.objects.filter(task_path="accounts.emails.mail_password_reset")
+    rows = DBTaskResult.objects.filter(task_path="accounts.emails.mail_reset_link")
     assert rows.count() == 2
     for row in rows:
         stored = json.dumps([row.args_kwargs, row.return_value, row.traceback]).lower()
         assert "example.com" not in stored and "alice@" not in stored
+
+
+def test_a_reset_queued_by_the_code_before_is_still_mailed(
+    make_user: Callable[[str], User],
+) -> None:
+    verified("alice", "alice@example.com", make_user)
+    emails.mail_password_reset.enqueue("alice@example.com", "testserver", False)
+    [message] = sent()
+    assert message.to == ["alice@example.com"]
 
 
 def test_a_reset_asked_before_the_address_changed_mails_nobody(
