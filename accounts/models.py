@@ -233,6 +233,7 @@ class HeldName(models.Model):
         max_length=150,
         db_index=True,
         default="",
+        db_default="",  # the code before this column inserts rows without it (a rolling deploy)
         help_text="The name as it looks (accounts/names.py): its look-alikes are held too.",
     )
     free_at = models.DateTimeField()

@@ -49,6 +49,7 @@ class Migration(migrations.Migration):
             model_name="heldname",
             name="name_skeleton",
             field=models.CharField(
+                db_default="",
                 db_index=True,
                 default="",
                 help_text="The name as it looks (accounts/names.py): its look-alikes are held too.",

@@ -79,6 +79,7 @@ class PushSubscription(models.Model):
         max_length=64,
         blank=True,
         default="",
+        db_default="",  # the code before this column inserts rows without it (a rolling deploy)
         db_index=True,
         help_text="A digest of the log-in session that subscribed it: logging out there drops it.",
     )

@@ -18,6 +18,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='pushsubscription',
             name='session',
-            field=models.CharField(blank=True, db_index=True, default='', help_text='A digest of the log-in session that subscribed it: logging out there drops it.', max_length=64),
+            field=models.CharField(blank=True, db_default='', db_index=True, default='', help_text='A digest of the log-in session that subscribed it: logging out there drops it.', max_length=64),
         ),
     ]
