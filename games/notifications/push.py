@@ -9,8 +9,8 @@ script unsubscribes the browser (static/js/logout.js). The worker's push lane
 deadline (push_delivery.py, which asks again after a 429 or 5xx, a few times), so one slow push
 service holds no other push, and no mail. One browser failing fails alone: it is logged the
 first time, counted, and dropped after FAILURES_TO_DROP in a row; a success clears the count; a
-Retry-After longer than a sweep waits rests the browser that long; a subscription its push
-service answers 404 or 410 (forgotten) is deleted at once.
+Retry-After longer than a sweep waits rests the browser that long (busy, not a failure); a
+subscription its push service answers 404 or 410 (forgotten) is deleted at once.
 """
 
 from __future__ import annotations
@@ -250,8 +250,10 @@ def settle(browser: PushSubscription, outcome: Outcome, now: datetime | None = N
         PushSubscription.objects.filter(pk=browser.pk).delete()
         return False
     if answer is not None and answer.again and answer.retry_after:
+        # The service is busy and said for how long: the browser waits, it has not failed.
         until = (now or timezone.now()) + timedelta(seconds=answer.retry_after)
         PushSubscription.objects.filter(pk=browser.pk).update(resting_until=until)
+        return False
     failed(browser, outcome)
     return False
 
