@@ -7,14 +7,17 @@ and limits below.
 
 The verification and password-reset mails leave the request: the request queues a task
 (django-tasks on the database) and a worker sends it (each Daphne process's mail thread,
-games/live/task_worker.py, or `manage.py db_worker`). A reset's request queues the same task for
-any address typed, and the task looks the account up, so how long the answer takes says nothing
-about which addresses have accounts. The limits count in the request, the same for any address.
+games/live/task_worker.py, or `manage.py db_worker`). A reset's request does the same for any
+address typed: one look-up (the same query, found or not) and one task queued, so how long the
+answer takes says nothing about which addresses have accounts. The task keeps no address: only
+the account found (or none) and a keyed digest of what was typed (mailed_to), which the account
+must still match when the mail goes. The limits count in the request, the same for any address.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 from collections.abc import Iterable
 from typing import cast
@@ -177,12 +180,32 @@ def mail_verification(user_id: int, email: str, site: str) -> bool:
 
 
 def queue_password_reset(request: HttpRequest, email: str) -> None:
-    """Queue a password reset for the typed address, whoever it belongs to (counted already)."""
-    mail_password_reset.enqueue(email, request.get_host(), request.is_secure())
+    """Queue a password reset for the typed address, whoever it belongs to (counted already):
+    the task carries the account found, if any, and a digest of the address, never the address."""
+    found = next(iter(VerifiedPasswordResetForm().get_users(email)), None)
+    account = found.pk if found is not None else None
+    mail_reset_link.enqueue(account, mailed_to(email), request.get_host(), request.is_secure())
+
+
+@task()
+def mail_reset_link(account: int | None, to: str, domain: str, use_https: bool) -> None:
+    """Mail a reset link to the account asked for while the address typed (its digest `to`)
+    is still its verified one, and it is active; else nothing."""
+    user = User.objects.filter(pk=account).first() if account is not None else None
+    if user is None or not user.email or not hmac.compare_digest(mailed_to(user.email), to):
+        return
+    send_reset_link(user.email, domain, use_https)
 
 
 @task()
 def mail_password_reset(email: str, domain: str, use_https: bool) -> None:
+    """The task the code before mail_reset_link queued (with the address typed): a reset asked
+    just before the deploy that brought mail_reset_link is still mailed. Remove it with the
+    deploy after."""
+    send_reset_link(email, domain, use_https)
+
+
+def send_reset_link(email: str, domain: str, use_https: bool) -> None:
     """Mail a reset link if the address is an active account's verified one; else nothing."""
     form = VerifiedPasswordResetForm({"email": email})
     if form.is_valid():

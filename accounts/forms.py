@@ -1,5 +1,6 @@
 """Sign-up and settings forms for the custom User."""
 
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -16,6 +17,17 @@ def clean_address(form: forms.ModelForm[User]) -> str:
     taken like any other (the page must not tell a stranger whose address has an account): its
     mailbox is told instead (emails.mail_verification), and it never verifies here."""
     return BaseUserManager.normalize_email(form.cleaned_data.get("email") or "")
+
+
+def held_words(name: str, held: str, free_at: datetime) -> str:
+    """Why a held name (or one that looks like it) cannot be taken yet, and until when."""
+    day = formats.date_format(timezone.localtime(free_at), "j F Y")
+    if held.casefold() == name.casefold():
+        return f"That name belonged to a deleted account; it is free again on {day}."
+    return (
+        f"That name looks too much like “{held}”, which belonged to a deleted account; "
+        f"names like it are free again on {day}."
+    )
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -38,13 +50,9 @@ class SignUpForm(UserCreationForm[User]):
         if not name:  # Django found it taken (in any case) and already put that on the form
             return name
         validate_person_name(name)
-        free_at = HeldName.free_at_for(name)
-        if free_at is not None:
-            day = formats.date_format(timezone.localtime(free_at), "j F Y")
-            raise forms.ValidationError(
-                f"That name belonged to a deleted account; it is free again on {day}.",
-                code="held",
-            )
+        held = HeldName.held_like(name)
+        if held is not None:
+            raise forms.ValidationError(held_words(name, *held), code="held")
         return name
 
     def clean_email(self) -> str:

@@ -80,14 +80,19 @@ class User(AbstractUser):
         default=False,
         help_text="Mail when a tournament of theirs is about to start, seats them or ends.",
     )
-    name_skeleton = models.CharField(
+    name_skeleton = models.CharField(  # noqa: DJ001 (NULL: none, as many as the index allows)
         max_length=150,
-        db_index=True,
+        unique=True,
+        null=True,
         editable=False,
-        default="",
         help_text="The username as it looks (accounts/names.py): a new name with the same "
-        "skeleton passes for this one and is refused.",
+        "skeleton passes for this one and is refused, by this unique index too. Empty only for "
+        "a look-alike of an older account kept from before a rule (migration 0016).",
     )
+
+    saved_name: str | None = None
+    """The username as last loaded or saved (not a field): save() stores a new skeleton only
+    when it changed."""
 
     class Meta:
         verbose_name = "user"
@@ -126,13 +131,24 @@ class User(AbstractUser):
             others = others.exclude(pk=self.pk)
         return others.values_list("username", flat=True).first()
 
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> User:
+        """Django's own, remembering the name as loaded (save() then knows whether it changed)."""
+        person = super().from_db(db, field_names, values)
+        person.saved_name = person.__dict__.get("username")
+        return person
+
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Store the name's skeleton with it, so look-alikes are one indexed query."""
-        self.name_skeleton = skeleton(self.username)
-        fields = kwargs.get("update_fields")
-        if fields is not None and "username" in fields:
-            kwargs["update_fields"] = {*fields, "name_skeleton"}
+        """Store the name's skeleton with it, so look-alikes are one indexed query, and two at
+        once hit the unique index (IntegrityError). A name kept as it was keeps its skeleton (an
+        old look-alike kept without one stays so)."""
+        if self._state.adding or self.username != getattr(self, "saved_name", None):
+            self.name_skeleton = skeleton(self.username)
+            fields = kwargs.get("update_fields")
+            if fields is not None and "username" in fields:
+                kwargs["update_fields"] = {*fields, "name_skeleton"}
         super().save(*args, **kwargs)
+        self.saved_name = self.username
 
 
 def signed_in(user: User | AnonymousUser | None) -> TypeGuard[User]:
@@ -213,6 +229,13 @@ class HeldName(models.Model):
     """A deleted account's old username, kept from sign-ups until `free_at` (NAME_HELD_DAYS)."""
 
     name = models.CharField(max_length=150, db_index=True)
+    name_skeleton = models.CharField(
+        max_length=150,
+        db_index=True,
+        default="",
+        db_default="",  # the code before this column inserts rows without it (a rolling deploy)
+        help_text="The name as it looks (accounts/names.py): its look-alikes are held too.",
+    )
     free_at = models.DateTimeField()
 
     class Meta:
@@ -224,15 +247,15 @@ class HeldName(models.Model):
     @classmethod
     def hold(cls, name: str) -> HeldName:
         """Keep this name from sign-ups for NAME_HELD_DAYS from now."""
-        return cls.objects.create(
-            name=name, free_at=timezone.now() + timedelta(days=NAME_HELD_DAYS)
-        )
+        free_at = timezone.now() + timedelta(days=NAME_HELD_DAYS)
+        return cls.objects.create(name=name, name_skeleton=skeleton(name), free_at=free_at)
 
     @classmethod
-    def free_at_for(cls, name: str) -> datetime | None:
-        """When this name (any case) is free again, or None when it is free now."""
-        held = cls.objects.filter(name__iexact=name, free_at__gt=timezone.now())
-        return held.order_by("-free_at").values_list("free_at", flat=True).first()
+    def held_like(cls, name: str) -> tuple[str, datetime] | None:
+        """The held name this one looks like (any case, look-alikes too) and when it is free
+        again, or None when none is held."""
+        held = cls.objects.filter(name_skeleton=skeleton(name), free_at__gt=timezone.now())
+        return held.order_by("-free_at").values_list("name", "free_at").first()
 
 
 class Friendship(models.Model):
@@ -298,7 +321,11 @@ class Vacation(models.Model):
     )
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField(db_index=True)
-    days = models.PositiveSmallIntegerField(help_text="Days of the yearly allowance it uses.")
+    days = models.PositiveSmallIntegerField(
+        help_text="How many days it lasts (once ended early, the days it had begun). The "
+        "yearly allowance counts the hours from its start to its end instead "
+        "(vacation_hours_left)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     told = models.CharField(
         max_length=8,

@@ -2,8 +2,10 @@
 
 Look-alikes are refused as django-registration does, with confusable_homoglyphs (Unicode's
 confusables and scripts data): a name may not mix alphabets ("alice" spelt with a Cyrillic "a"),
-and a name whose skeleton (each character as the one it is confused with, case aside) is another
-person's is taken (accounts.models.User.clean).
+and a name whose skeleton (each character as the one it is confused with, case aside, digits read
+as the letters they stand for, and the separators _ - . @ + left out) is another person's or a
+held name's is taken (accounts.models.User.clean, accounts.forms.SignUpForm). The skeleton is
+stored with each account under a unique index, so two sign-ups at once cannot both take it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from django.core.exceptions import ValidationError
 BOT_NAME = re.compile(r".+-bot-\d+", re.IGNORECASE)
 HOUSE_NAMES = frozenset({"owl", "nightowl", "bakehouse"})
 ONLY_DOTS = re.compile(r"\.+")
+# "greedy_b0t_1", "greedy.bot1": a house bot's name with other separators or a digit for the o.
+BOT_LOOK_ALIKE = re.compile(r".+[-_.]b[o0]t[-_.]?\d+", re.IGNORECASE)
 
 
 def bot_name(level: str, index: int) -> str:
@@ -25,18 +29,13 @@ def bot_name(level: str, index: int) -> str:
     return f"{level}-bot-{index}"
 
 
-def squashed(name: str) -> str:
-    """The name lowercased without separators, to compare with the house names."""
-    return re.sub(r"[-_.@+]", "", name).lower()
-
-
 def refusal(name: str) -> str | None:
     """Why a person may not take this username, or None when they may."""
     if ONLY_DOTS.fullmatch(name):
         return "A username cannot be only dots: its profile link would break."
-    if BOT_NAME.fullmatch(name):
+    if BOT_NAME.fullmatch(name) or BOT_LOOK_ALIKE.fullmatch(name):
         return "Names ending in -bot-<number> are kept for the house bots."
-    if squashed(name) in HOUSE_NAMES:
+    if skeleton(name) in HOUSE_SKELETONS:
         return "That name is kept for the house."
     return None
 
@@ -90,7 +89,21 @@ def stand_in(char: str) -> str:
     return min(family, key=lambda c: (not (c.isascii() and c.islower()), not c.isascii(), ord(c)))
 
 
+# Digits read as the letters they pass for ("bri0che", "a1ice", "5ugar"); one letter each, so two
+# numbers never share a skeleton. The confusables data already reads 1 as l; a casefolded I
+# (i) reads as l too, as it does in most sans-serif fonts.
+DIGIT_LETTERS = str.maketrans(
+    {"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "i": "l"}
+)
+# Separators a name may hold that add nothing to how it reads ("demo_brioche_", "demo.brioche").
+SEPARATORS = str.maketrans("", "", "_-.@+")
+
+
 def skeleton(name: str) -> str:
     """The name as it looks, case aside: two names with one skeleton pass for each other."""
     folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(stand_in(char) for char in folded).casefold()
+    looks = "".join(stand_in(char) for char in folded).casefold()
+    return looks.translate(SEPARATORS).translate(DIGIT_LETTERS)
+
+
+HOUSE_SKELETONS = frozenset(skeleton(name) for name in HOUSE_NAMES)

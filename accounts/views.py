@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -50,6 +51,22 @@ def over_signup_limits(request: HttpRequest, form: SignUpForm) -> bool:
     return False
 
 
+def save_new_account(form: SignUpForm) -> User | None:
+    """The new account, or None when another sign-up took the name or a look-alike of it since
+    the form was checked (the unique indexes decide): the form then says so."""
+    try:
+        with transaction.atomic():
+            return form.save()
+    except IntegrityError:
+        twin = form.instance.look_alike() or form.instance.username
+        if twin.casefold() == form.instance.username.casefold():
+            form.add_error("username", f"Someone took the name “{twin}” a moment ago.")
+        else:
+            said = f"That name looks too much like “{twin}”, a name already taken."
+            form.add_error("username", said)
+        return None
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log straight in."""
@@ -58,8 +75,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
-        if not over_signup_limits(request, form):
-            user = form.save()
+        if over_signup_limits(request, form):
+            status = 429
+        elif (user := save_new_account(form)) is not None:
             # Axes needs a backend named explicitly, since the user did not authenticate().
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if user.email:
@@ -67,7 +85,6 @@ def signup(request: HttpRequest) -> HttpResponse:
                 said = f"We are mailing a link to {user.email}: follow it to verify it."
                 messages.info(request, said)
             return HttpResponseRedirect(after_signup(request))
-        status = 429
     # Passed on to the log-in link, so "Log in" from here also comes back to where they were.
     nxt = after_signup(request) if request.GET.get("next") else ""
     return render(request, "accounts/signup.html", {"form": form, "next": nxt}, status=status)
@@ -178,9 +195,10 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's "forgot your password" with a limit, and the mail queued, not sent.
 
-    The request does the same for any address: count, queue one task with the address typed,
-    answer the same words. The task mails only a verified address of an active account
-    (emails.mail_password_reset), so neither the answer nor its time says who has an account.
+    The request does the same for any address: count, look the account up, queue one task (the
+    account found or none, and a digest of the address: emails.queue_password_reset), answer
+    the same words. The task mails only a verified address of an active account
+    (emails.mail_reset_link), so neither the answer nor its time says who has an account.
     """
 
     form_class = emails.VerifiedPasswordResetForm

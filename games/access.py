@@ -8,7 +8,9 @@ seen once is kept in the session, so the socket and later pages accept it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied
@@ -16,14 +18,16 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import Block, User, signed_in
-from games.models import Game, Seat, house_tables
+from games.models import Action, Game, Seat, TableSocket, house_tables
 
 INVITES = "invites"
 ONLY_PLAYERS = "Only the players may watch this game: the host chose so."
 SIGN_IN = "Log in to watch this game: the host lets only signed-in people watch."
+NO_SUCH_TABLE = "We could not find that table: it may be private, or the link may be mistyped."
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -64,7 +68,7 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     game = get_object_or_404(Game, pk=game_id)
     remember_invite(request, game)
     if not can_watch(game, request.user, invited_to(request.session)):
-        raise Http404("No such table.")
+        raise Http404(NO_SUCH_TABLE)
     refused = watch_refused(game, request.user)
     if refused:
         raise PermissionDenied(refused)
@@ -120,9 +124,26 @@ def listed(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.filter(private=False, tutorial__isnull=True).exclude(house_tables())
 
 
-def live_to_watch() -> QuerySet[Game]:
-    """The running tables of people that anyone may watch (the lobby's Watch live)."""
-    return listed(Game.objects.filter(status=Game.Status.RUNNING, watchers=Game.Watchers.ANYONE))
+QUIET_SECONDS = 5 * 60
+"""A running table with no move for this long and none of its people at it is left behind:
+Watch live lists it no more (it comes back with the next move or the next of them to open it)."""
+
+
+def live_to_watch(at: datetime | None = None) -> QuerySet[Game]:
+    """The running tables of people that anyone may watch (the lobby's Watch live), but those
+    left behind: no move for QUIET_SECONDS and none of their seated people here (a socket open,
+    or closed within AWAY_SECONDS)."""
+    at = at or timezone.now()
+    games = Game.objects.filter(status=Game.Status.RUNNING, watchers=Game.Watchers.ANYONE)
+    last_move = Action.objects.filter(game=OuterRef("pk")).order_by("-seq").values("created_at")
+    seated_here = TableSocket.objects.filter(
+        game=OuterRef("pk"),
+        user__seats__game=OuterRef("pk"),
+        seen_at__gte=at - timedelta(seconds=settings.AWAY_SECONDS),
+    )
+    games = games.annotate(last_move=Coalesce(Subquery(last_move[:1]), "started_at"))
+    quiet_since = at - timedelta(seconds=QUIET_SECONDS)
+    return listed(games).filter(Q(last_move__gte=quiet_since) | Exists(seated_here))
 
 
 def not_blocked(games: QuerySet[Game], user: User | AnonymousUser) -> QuerySet[Game]:

@@ -19,6 +19,7 @@ from games import events, outages, services
 from games.boards import shared
 from games.housetable import services as house_table
 from games.live import runner, sessions
+from games.notifications import push
 from games.notifications import receivers as notifications
 from games.notifications import sweep as notifications_sweep
 from games.pairing import services as pairing
@@ -80,6 +81,7 @@ def sessions_and_sockets() -> None:
     the mails it queued."""
     user_logged_out.connect(sessions.close_on_logout, dispatch_uid="sessions.close_on_logout")
     user_logged_out.connect(pairing.stop_on_logout, dispatch_uid="pairing-logout")
+    user_logged_out.connect(push.drop_on_logout, dispatch_uid="push.drop_on_logout")
     post_save.connect(
         sessions.recheck_on_account_change,
         sender=settings.AUTH_USER_MODEL,

@@ -32,8 +32,9 @@ def running_now() -> bool:
 
 
 def people_to_watch() -> bool:
-    """Whether a game of people that anyone may watch is running (the lobby's Watch live)."""
-    return live_to_watch().exists()
+    """Whether a rated game of people that anyone may watch is running (the lobby's Watch live):
+    practice tables and tables left behind do not keep the house table away."""
+    return live_to_watch().filter(rated=True).exists()
 
 
 def next_kind(last: Game | None) -> str:

@@ -70,6 +70,19 @@ class PushSubscription(models.Model):
     failures = models.PositiveSmallIntegerField(
         default=0, help_text="Pushes in a row that failed; a success clears it."
     )
+    resting_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="No push to this browser before then: its push service asked so (Retry-After).",
+    )
+    session = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",  # the code before this column inserts rows without it (a rolling deploy)
+        db_index=True,
+        help_text="A digest of the log-in session that subscribed it: logging out there drops it.",
+    )
 
     class Meta:
         db_table = "games_pushsubscription"

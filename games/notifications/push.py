@@ -3,11 +3,14 @@
 Only when the site has VAPID keys (settings; `manage.py vapid_keys` makes a pair). A browser's
 subscription is kept only if its endpoint is a push service's (push_policy.py), at most
 MOST_BROWSERS per person, and an endpoint moves to another account only with the browser's own
-keys. The worker's push lane (games/live/runner.py) calls sweep_push: every push of a sweep goes
-at once, each within its deadline (push_delivery.py), so one slow push service holds no
-other push, and no mail. One browser failing fails alone: it is logged the first time, counted,
-and dropped after FAILURES_TO_DROP in a row; a success clears the count; a subscription its push
-service answers 404 or 410 (forgotten) is deleted at once.
+keys; logging out drops the subscriptions made in that log-in (drop_on_logout), and the page's
+script unsubscribes the browser (static/js/logout.js). The worker's push lane
+(games/live/runner.py) calls sweep_push: every push of a sweep goes at once, each within its
+deadline (push_delivery.py, which asks again after a 429 or 5xx, a few times), so one slow push
+service holds no other push, and no mail. One browser failing fails alone: it is logged the
+first time, counted, and dropped after FAILURES_TO_DROP in a row; a success clears the count; a
+Retry-After longer than a sweep waits rests the browser that long (busy, not a failure); a
+subscription its push service answers 404 or 410 (forgotten) is deleted at once.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.models import User
 from games.notifications import push_delivery, push_policy
@@ -55,8 +60,9 @@ browser's subscription, so pressing again makes a new endpoint)."""
 
 Built = push_delivery.Push | Exception
 """One browser's push, or what kept it from being built."""
-Outcome = int | BaseException
-"""What became of one push: the push service's status, or what went wrong."""
+Outcome = push_delivery.Answer | BaseException
+"""What became of one push: the push service's answer, or what went wrong."""
+SESSION_SALT = "notifications.push-session"
 
 
 def push_enabled() -> bool:
@@ -94,10 +100,21 @@ def same_keys(browser: PushSubscription, p256dh: str, auth: str) -> bool:
     return hmac.compare_digest(browser.p256dh, p256dh) and hmac.compare_digest(browser.auth, auth)
 
 
-def subscribe(user: User, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
-    """Keep a browser's push subscription for the person. An endpoint another account holds
-    moves to them only with the same keys (the same browser, someone else signed in); past
-    MOST_BROWSERS the person's oldest subscription goes."""
+def session_digest(session_key: str | None) -> str:
+    """A keyed digest of a log-in session's key ("" for none): what a subscription keeps of the
+    log-in that made it, never the key itself."""
+    if not session_key:
+        return ""
+    return salted_hmac(SESSION_SALT, session_key, algorithm="sha256").hexdigest()
+
+
+def subscribe(
+    user: User, endpoint: str, p256dh: str, auth: str, session_key: str | None = None
+) -> PushSubscription:
+    """Keep a browser's push subscription for the person, bound to this log-in (its session).
+    An endpoint another account holds moves to them only with the same keys (the same browser,
+    someone else signed in); past MOST_BROWSERS the person's oldest subscription goes."""
+    session = session_digest(session_key)
     if not push_enabled():
         raise ServiceError("This site does not send browser notifications.")
     refusal = push_policy.endpoint_refusal(endpoint)
@@ -109,13 +126,15 @@ def subscribe(user: User, endpoint: str, p256dh: str, auth: str) -> PushSubscrip
         found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
         if found is None:
             found = PushSubscription.objects.create(
-                user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
+                user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, session=session
             )
         elif found.user_id != user.pk and not same_keys(found, p256dh, auth):
             raise ServiceError(ANOTHER_ACCOUNTS)
         else:
             found.user, found.p256dh, found.auth, found.failures = user, p256dh, auth, 0
-            found.save(update_fields=["user", "p256dh", "auth", "failures"])
+            found.session, found.resting_until = session, None
+            fields = ["user", "p256dh", "auth", "failures", "session", "resting_until"]
+            found.save(update_fields=fields)
         keep_latest_browsers(user)
     return found
 
@@ -131,6 +150,18 @@ def unsubscribe_browser(user: User, endpoint: str) -> bool:
     """Forget the person's subscription at this endpoint; whether there was one."""
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return bool(deleted)
+
+
+def drop_on_logout(
+    sender: object, request: HttpRequest | None, user: User | None, **_: object
+) -> int:
+    """Logging out drops the push subscriptions made in that log-in (user_logged_out): the
+    browser stops getting the person's news; how many went."""
+    key = request.session.session_key if request is not None else None
+    if user is None or not key:
+        return 0
+    mine = PushSubscription.objects.filter(user_id=user.pk, session=session_digest(key))
+    return mine.delete()[0]
 
 
 def to_push(now: datetime) -> QuerySet[Notification]:
@@ -155,19 +186,24 @@ def sweep_push(now: datetime | None = None) -> int:
     for user_id in people:
         payload = claim(user_id, now)
         if payload is not None:
-            built += [(browser, made(browser, payload, vapid)) for browser in browsers(user_id)]
+            mine = browsers(user_id, now)
+            built += [(browser, made(browser, payload, vapid)) for browser in mine]
     ready = [(browser, push) for browser, push in built if isinstance(push, push_delivery.Push)]
     sent = push_delivery.deliver([push for _, push in ready])
     outcomes: list[tuple[PushSubscription, Outcome]] = [
         (browser, push) for browser, push in built if isinstance(push, Exception)
     ]
-    outcomes += [(browser, status) for (browser, _), status in zip(ready, sent, strict=True)]
-    return len({browser.user_id for browser, outcome in outcomes if settle(browser, outcome)})
+    outcomes += [(browser, answer) for (browser, _), answer in zip(ready, sent, strict=True)]
+    took = {browser.user_id for browser, outcome in outcomes if settle(browser, outcome, now)}
+    return len(took)
 
 
-def browsers(user_id: int) -> list[PushSubscription]:
-    """The person's subscriptions, oldest first."""
-    return list(PushSubscription.objects.filter(user_id=user_id).order_by("created_at", "pk"))
+def browsers(user_id: int, now: datetime | None = None) -> list[PushSubscription]:
+    """The person's subscriptions, oldest first, but those resting (their push service asked
+    for a pause: Retry-After)."""
+    awake = Q(resting_until=None) | Q(resting_until__lte=now or timezone.now())
+    mine = PushSubscription.objects.filter(awake, user_id=user_id)
+    return list(mine.order_by("created_at", "pk"))
 
 
 def claim(user_id: int, now: datetime) -> bytes | None:
@@ -202,14 +238,21 @@ def made(browser: PushSubscription, payload: bytes, vapid: object) -> Built:
         return error
 
 
-def settle(browser: PushSubscription, outcome: Outcome) -> bool:
-    """Record what became of one push on its subscription; whether the push service took it."""
-    if isinstance(outcome, int) and 200 <= outcome < 300:
-        if browser.failures:
-            PushSubscription.objects.filter(pk=browser.pk).update(failures=0)
+def settle(browser: PushSubscription, outcome: Outcome, now: datetime | None = None) -> bool:
+    """Record what became of one push on its subscription; whether the push service took it. A
+    Retry-After it did not wait for rests the browser that long."""
+    answer = outcome if isinstance(outcome, push_delivery.Answer) else None
+    if answer is not None and 200 <= answer.status < 300:
+        if browser.failures or browser.resting_until is not None:
+            PushSubscription.objects.filter(pk=browser.pk).update(failures=0, resting_until=None)
         return True
-    if isinstance(outcome, int) and outcome in PUSH_GONE:
+    if answer is not None and answer.status in PUSH_GONE:
         PushSubscription.objects.filter(pk=browser.pk).delete()
+        return False
+    if answer is not None and answer.again and answer.retry_after:
+        # The service is busy and said for how long: the browser waits, it has not failed.
+        until = (now or timezone.now()) + timedelta(seconds=answer.retry_after)
+        PushSubscription.objects.filter(pk=browser.pk).update(resting_until=until)
         return False
     failed(browser, outcome)
     return False
@@ -217,8 +260,8 @@ def settle(browser: PushSubscription, outcome: Outcome) -> bool:
 
 def why(outcome: Outcome) -> str:
     """A failed push in words for the log."""
-    if isinstance(outcome, int):
-        return f"the push service answered {outcome}"
+    if isinstance(outcome, push_delivery.Answer):
+        return f"the push service answered {outcome.status}"
     return f"{type(outcome).__name__}: {outcome}" if str(outcome) else type(outcome).__name__
 
 

@@ -10,17 +10,25 @@ address, a second lock on the same door. IP addresses never reach a resolver, so
 naming one is refused before (the policy's names never are one). No redirect is followed, no
 proxy from the environment is used, and a push that is not done at its deadline (a push service
 that never answers, or drips a byte now and then) is cut off there, its socket closed.
+
+A push service that answers 429 (too many) or a 5xx (its own trouble) is asked again, at most
+TRIES times in all and within the same deadline: after its Retry-After when it gives one, else
+after BACKOFF seconds, doubled each time. A Retry-After longer than WAIT_MOST, or past the
+deadline, is not waited for here: the answer carries it, and push.py rests that browser so long.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import math
 import socket
 import ssl
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -44,6 +52,51 @@ SIGNED_FOR = 12 * 3600
 """Seconds a push's VAPID signature holds (RFC 8292 allows at most a day)."""
 
 ENCODING = "aes128gcm"  # RFC 8188, what every browser takes
+
+TRIES = 3
+"""Tries of one push at most, when its push service answers 429 or a 5xx."""
+BACKOFF = 0.5
+"""Seconds before the second try when the push service names no Retry-After; doubled after."""
+WAIT_MOST = 3.0
+"""Seconds of a Retry-After waited for within a sweep; a longer one rests the browser instead."""
+RETRY_AFTER_MOST = 3600.0
+"""Seconds at most that a push service's Retry-After is taken at its word."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a push service answered: its status, and the seconds it asked to be left alone
+    (Retry-After, read as seconds or as a date), if it did."""
+
+    status: int
+    retry_after: float | None = None
+
+    @property
+    def again(self) -> bool:
+        """Whether the push may go again later: too many (429) or the service's trouble (5xx)."""
+        return self.status == 429 or 500 <= self.status < 600
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """A Retry-After header as seconds from now (bounded to RETRY_AFTER_MOST), or None when
+    there is none or it is neither a number of seconds nor an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        seconds = float(value)
+    else:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        at = datetime.now(UTC).timestamp() if now is None else now
+        seconds = when.timestamp() - at
+    if not math.isfinite(seconds):
+        return None
+    return min(max(seconds, 0.0), RETRY_AFTER_MOST)
 
 
 @dataclass(frozen=True)
@@ -114,17 +167,32 @@ def reads_alike(url: URL, push: Push) -> bool:
     return (url.scheme, url.user, url.password, url.host, url.port) == wanted
 
 
-async def post(session: ClientSession, push: Push) -> int:
-    """POST one push within PUSH_DEADLINE; the push service's status (a redirect is answered,
-    never followed)."""
-    async with asyncio.timeout(PUSH_DEADLINE):
-        url = URL(push.endpoint, encoded=True)
-        if not reads_alike(url, push):
-            raise ValueError("the endpoint reads differently to the sender")
-        async with session.post(
-            url, headers=push.headers, data=push.body, allow_redirects=False
-        ) as answer:
-            return answer.status
+async def post_once(session: ClientSession, push: Push) -> Answer:
+    """POST one push once; what the push service answered (a redirect is answered, never
+    followed)."""
+    url = URL(push.endpoint, encoded=True)
+    if not reads_alike(url, push):
+        raise ValueError("the endpoint reads differently to the sender")
+    async with session.post(
+        url, headers=push.headers, data=push.body, allow_redirects=False
+    ) as answer:
+        return Answer(answer.status, retry_after(answer.headers.get("Retry-After")))
+
+
+async def post(session: ClientSession, push: Push) -> Answer:
+    """POST one push, all its tries within PUSH_DEADLINE: a 429 or 5xx goes again after its
+    Retry-After or the back-off, at most TRIES times; the last answer."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PUSH_DEADLINE
+    async with asyncio.timeout_at(deadline):
+        for tried in range(1, TRIES + 1):
+            answer = await post_once(session, push)
+            wait = BACKOFF * 2 ** (tried - 1) if answer.retry_after is None else answer.retry_after
+            too_long = wait > WAIT_MOST or loop.time() + wait >= deadline
+            if not answer.again or tried == TRIES or too_long:
+                return answer
+            await asyncio.sleep(wait)
+    raise AssertionError("unreachable: the last try returns")
 
 
 class PushSockets:
@@ -150,7 +218,7 @@ class PushSockets:
             made.close()
 
 
-async def post_all(pushes: Sequence[Push], sockets: PushSockets) -> list[int | BaseException]:
+async def post_all(pushes: Sequence[Push], sockets: PushSockets) -> list[Answer | BaseException]:
     """POST every push at once, each on its own deadline; each one's status or what failed."""
     connector = TCPConnector(
         resolver=PublicResolver(),
@@ -164,9 +232,9 @@ async def post_all(pushes: Sequence[Push], sockets: PushSockets) -> list[int | B
         return await asyncio.gather(*posts, return_exceptions=True)
 
 
-def deliver(pushes: Sequence[Push]) -> list[int | BaseException]:
+def deliver(pushes: Sequence[Push]) -> list[Answer | BaseException]:
     """Send the pushes on an event loop of this thread's own (the push lane's); each one's
-    status or what failed, in order."""
+    answer or what failed, in order."""
     if not pushes:
         return []
     sockets = PushSockets()

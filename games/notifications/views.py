@@ -18,6 +18,7 @@ from games.access import AuthedRequest
 from games.notifications import push, services
 from games.notifications.badge import MENU_LINK, unread_count
 from games.services import ServiceError
+from games.web.errors import NO_SUCH_NOTIFICATION
 
 SHOWN = 50
 
@@ -52,7 +53,7 @@ def open_notification(request: AuthedRequest, notification_id: int) -> HttpRespo
     """Follow a notification to its table: it is read from then on."""
     found = services.mark_read(request.user, notification_id)
     if found is None:
-        raise Http404("No such notification.")
+        raise Http404(NO_SUCH_NOTIFICATION)
     return HttpResponseRedirect(local_path(found.url, reverse("games:inbox")))
 
 
@@ -87,7 +88,7 @@ def push_subscribe(request: AuthedRequest) -> HttpResponse:
     """Keep this browser's push subscription (posted as JSON by static/js/push.js)."""
     try:
         fields = subscription(request)
-        push.subscribe(request.user, **fields)
+        push.subscribe(request.user, **fields, session_key=request.session.session_key)
     except ValueError:
         return JsonResponse({"error": "That is not a push subscription."}, status=400)
     except ServiceError as refused:

@@ -9,7 +9,7 @@ from django.template import Context
 from accounts import friends
 from accounts.models import User
 from games.models import Game
-from games.web.friends import LOBBY_LIVE, invite_context, live_tables
+from games.web.friends import LOBBY_LIVE, invite_context, live_context, live_tables
 
 register = template.Library()
 
@@ -41,4 +41,4 @@ def invite_friends(context: Context, game: Game) -> dict[str, object]:
 @register.inclusion_tag("games/friends/_live.html")
 def watch_live() -> dict[str, object]:
     """The lobby's few running tables anyone may watch, best first."""
-    return {"live": live_tables(LOBBY_LIVE), "more": True}
+    return live_context(live_tables(LOBBY_LIVE), more=True)

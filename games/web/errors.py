@@ -7,15 +7,20 @@ import re
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from games.access import NO_SUCH_TABLE
+
 # get_object_or_404 says "No <Model> matches the given query."; the site names the thing.
 DJANGO_WORDS = re.compile(r"No (\w+) matches the given query\.")
+NO_SUCH_PERSON = "Nobody here goes by that name: it may be mistyped, or the account deleted."
+NO_SUCH_GAME = "We offer no game by that name: the lobby lists the games you can play."
+NO_SUCH_NOTIFICATION = "We could not find that notification among yours: it may be gone."
 NOT_FOUND_WORDS = {
-    "Game": "No such table: it may have been private, or the link mistyped.",
-    "User": "No such person: the name may be mistyped, or the account deleted.",
-    "Notification": "No such notification.",
-    "Report": "No such report.",
-    "Tutorial": "No such tutorial.",
-    "Vacation": "No such vacation.",
+    "Game": NO_SUCH_TABLE,
+    "User": NO_SUCH_PERSON,
+    "Notification": NO_SUCH_NOTIFICATION,
+    "Report": "We could not find that report: it may have been dealt with and removed.",
+    "Tutorial": "We could not find that tutorial: it may have been finished or deleted.",
+    "Vacation": "We could not find that vacation among yours: it may have been called off.",
 }
 NOTHING_HERE = (
     "There is nothing at this address: the table may have been private, or the link mistyped."

@@ -52,7 +52,7 @@ def back_to(request: HttpRequest, person: User) -> str:
 def change(request: AuthedRequest, username: str, verb: str) -> HttpResponse:
     """Ask, accept, decline, remove, block or unblock a person; told in words on the page."""
     if verb not in CHANGES:
-        raise Http404("No such change.")
+        raise Http404("That link asks for a change we do not know: it may be mistyped.")
     person = get_object_or_404(User, username=username)
     fn, said = CHANGES[verb]
     try:
@@ -174,8 +174,9 @@ class LiveTable:
 
 
 def live_tables(limit: int) -> list[LiveTable]:
-    """The running public tables anyone may watch, the highest average rating first (four
-    queries however many tables)."""
+    """The running public tables anyone may watch, but those left behind (access.live_to_watch):
+    rated games first, the highest average rating first, then practice tables (four queries
+    however many tables)."""
     average = (
         Rating.objects.filter(kind=OuterRef("kind"), user__seats__game=OuterRef("pk"))
         .values("kind")
@@ -185,7 +186,9 @@ def live_tables(limit: int) -> list[LiveTable]:
     games = list(
         live_to_watch()
         .annotate(average=Subquery(average))
-        .order_by(F("average").desc(nulls_last=True), "-started_at", "-pk")[:limit]
+        .order_by(F("rated").desc(), F("average").desc(nulls_last=True), "-started_at", "-pk")[
+            :limit
+        ]
     )
     seats: dict[int, list[Seat]] = {g.pk: [] for g in games}
     for seat in Seat.objects.filter(game__in=games).select_related("user"):
@@ -207,7 +210,13 @@ def live_tables(limit: int) -> list[LiveTable]:
     ]
 
 
+def live_context(live: list[LiveTable], more: bool = False) -> dict[str, object]:
+    """The Watch live box: its tables, and whether a rated game is among them (when none is, the
+    house table leads, above any practice table)."""
+    return {"live": live, "more": more, "rated": any(t.game.rated for t in live)}
+
+
 @require_GET
 def watch_live(request: HttpRequest) -> HttpResponse:
     """Every running table anyone may watch, best first."""
-    return render(request, "games/friends/live_page.html", {"live": live_tables(PAGE_LIVE)})
+    return render(request, "games/friends/live_page.html", live_context(live_tables(PAGE_LIVE)))

@@ -19,6 +19,7 @@ from games import catalog
 from games.access import HtmxHttpRequest, get_game_or_404
 from games.models import Action, Game, Seat
 from games.records import archive, history, stats
+from games.web.errors import NO_SUCH_GAME, NO_SUCH_PERSON
 from games.web.replay import (
     Replay,
     ReplayBroken,
@@ -148,7 +149,7 @@ async def export_lines_async(games: QuerySet[Game]) -> AsyncIterator[str]:
 def player_games(request: HtmxHttpRequest, username: str) -> StreamingHttpResponse:
     """A person's finished games that this user may see, oldest first, one export per line."""
     if "\x00" in username:
-        raise Http404("No such player.")
+        raise Http404(NO_SUCH_PERSON)
     person = get_object_or_404(User, username=username)
     sat = Seat.objects.filter(user=person).values("game_id")
     games = history.visible_to(
@@ -165,7 +166,7 @@ def player_games(request: HtmxHttpRequest, username: str) -> StreamingHttpRespon
 def game_stats(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """One game's charts, drawn on the server from counters kept as games end."""
     if slug not in {s.slug for s in catalog.available()}:
-        raise Http404("No such game.")
+        raise Http404(NO_SUCH_GAME)
     spec = catalog.get(slug)
     return render(request, "stats_game.html", {"spec": spec, **stats.game_charts(slug)})
 

@@ -20,6 +20,7 @@ from games.access import AuthedRequest, not_blocked, watch_refused
 from games.models import LIVE, Game, Seat, house_tables
 from games.records import history, personal
 from games.services import tutorial
+from games.web.errors import NO_SUCH_GAME, NO_SUCH_PERSON
 from games.web.forms import DeleteAccountForm
 from games.web.history import with_tournaments
 
@@ -77,7 +78,7 @@ def game_records(person: User, played: dict[str, Played]) -> list[dict[str, obje
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings per game, recent finished games, and games still going."""
     if "\x00" in username:
-        raise Http404("No such player.")
+        raise Http404(NO_SUCH_PERSON)
     person = get_object_or_404(User, username=username)
     played_by_kind = finished_by_kind(person)
     ratings = game_records(person, played_by_kind)
@@ -144,7 +145,7 @@ def leaderboard_index(request: HttpRequest) -> HttpResponse:
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """One game's leaderboard, paginated: rank, player, rating, games, wins, win %."""
     if slug not in {s.slug for s in catalog.available()}:
-        raise Http404("No such game.")
+        raise Http404(NO_SUCH_GAME)
     bots = leaderboards.wants_bots(request.GET.get("bots"))
     rows = leaderboards.board(slug, bots=bots)
     page = Paginator(rows, leaderboards.PAGE_SIZE).get_page(request.GET.get("page"))

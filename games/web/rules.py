@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 
 from games import catalog
 from games.kinds.base import AnyKind
+from games.web.errors import NO_SUCH_GAME
 
 
 def kind_or_404(slug: str) -> AnyKind:
@@ -15,7 +16,7 @@ def kind_or_404(slug: str) -> AnyKind:
     try:
         return catalog.get(slug)
     except KeyError:
-        raise Http404("No such game.") from None
+        raise Http404(NO_SUCH_GAME) from None
 
 
 def summary_templates(slug: str) -> list[str]:

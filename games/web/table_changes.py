@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from games import services
-from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404
+from games.access import NO_SUCH_TABLE, AuthedRequest, HtmxHttpRequest, get_game_or_404
 from games.boards import (
     Sent,
     board_context,
@@ -139,7 +139,7 @@ def seat_move(
         try:
             changed = fn(request, game_id)
         except Game.DoesNotExist as exc:
-            raise Http404("No such table.") from exc
+            raise Http404(NO_SUCH_TABLE) from exc
         except services.ServiceError as exc:
             return refused(request, get_game_or_404(request, game_id), exc.status, str(exc))
         except IllegalAction as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -19,6 +20,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from accounts import emails
 from accounts.models import User
 from bakery_site.mail import email_settings
 from games.live import task_worker
@@ -356,7 +358,7 @@ def queued_resets() -> list[list[object]]:
     """The reset tasks queued so far, oldest first: each one's arguments."""
     from django_tasks_db.models import DBTaskResult
 
-    rows = DBTaskResult.objects.filter(task_path="accounts.emails.mail_password_reset")
+    rows = DBTaskResult.objects.filter(task_path="accounts.emails.mail_reset_link")
     return [row.args_kwargs["args"] for row in rows.order_by("enqueued_at")]
 
 
@@ -373,8 +375,46 @@ def test_a_reset_request_does_the_same_work_for_a_verified_an_unverified_and_an_
     assert [w["mailed"] for w in work] == [[], [], []]  # no mail goes out in the request
     assert work[0] == work[1] == work[2]
     assert work[0]["statements"], "the request queues its task in the database"
-    # One task each, carrying the address as typed; the task, not the request, looks it up.
-    assert queued_resets() == [[a, "testserver", False] for a in addresses]
+    # One task each, carrying the account found (or none) and the address's digest, never the
+    # address: the task rows keep nothing the person typed.
+    alice = User.objects.get(username="alice")
+    accounts = [alice.pk, None, None]
+    assert queued_resets() == [
+        [account, emails.mailed_to(a), "testserver", False]
+        for account, a in zip(accounts, addresses, strict=True)
+    ]
+
+
+def test_a_reset_task_keeps_no_address_typed(make_user: Callable[[str], User]) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    verified("alice", "alice@example.com", make_user)
+    for address in ("Alice@Example.com", "nobody@example.com"):
+        ask_reset(address)
+    sent()  # the worker ran them
+    rows = DBTaskResult.objects.filter(task_path="accounts.emails.mail_reset_link")
+    assert rows.count() == 2
+    for row in rows:
+        stored = json.dumps([row.args_kwargs, row.return_value, row.traceback]).lower()
+        assert "example.com" not in stored and "alice@" not in stored
+
+
+def test_a_reset_queued_by_the_code_before_is_still_mailed(
+    make_user: Callable[[str], User],
+) -> None:
+    verified("alice", "alice@example.com", make_user)
+    emails.mail_password_reset.enqueue("alice@example.com", "testserver", False)
+    [message] = sent()
+    assert message.to == ["alice@example.com"]
+
+
+def test_a_reset_asked_before_the_address_changed_mails_nobody(
+    make_user: Callable[[str], User],
+) -> None:
+    alice = verified("alice", "alice@example.com", make_user)
+    ask_reset("alice@example.com")
+    User.objects.filter(pk=alice.pk).update(email="alice@elsewhere.example")
+    assert sent() == []
 
 
 def test_the_reset_mail_goes_out_from_the_worker_to_a_verified_address_only(
@@ -491,10 +531,11 @@ def test_finished_task_results_are_pruned_at_most_once_an_hour(
     ask_reset("b@example.com")
     sent()
     old = timezone.now() - timedelta(days=task_worker.KEEP_DAYS, hours=1)
-    DBTaskResult.objects.filter(args_kwargs__args__0="a@example.com").update(finished_at=old)
+    a_digest, b_digest = emails.mailed_to("a@example.com"), emails.mailed_to("b@example.com")
+    DBTaskResult.objects.filter(args_kwargs__args__1=a_digest).update(finished_at=old)
     monkeypatch.setattr(task_worker, "last_pruned", None)
     task_worker.prune_now_and_then(1000.0)
-    assert queued_resets() == [["b@example.com", "testserver", False]]
+    assert queued_resets() == [[None, b_digest, "testserver", False]]
     DBTaskResult.objects.update(finished_at=old)
     task_worker.prune_now_and_then(1000.0 + task_worker.PRUNE_EVERY - 1)
     assert len(queued_resets()) == 1  # not again within the hour

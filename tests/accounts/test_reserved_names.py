@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import lxml.html
 import pytest
+from django.apps import apps as django_apps
+from django.db import IntegrityError, transaction
 from django.test import Client
+from django.utils import timezone
 
-from accounts.models import User
+from accounts.forms import SignUpForm
+from accounts.models import HeldName, User
 from games import services
 from games.models import Game
 
@@ -153,3 +158,93 @@ def change_form(client: Client, url: str, **changes: str) -> dict[str, str]:
     page = lxml.html.fromstring(client.get(url).content.decode())
     form = next(f for f in page.forms if f.get("id") == "user_form")
     return {**dict(form.form_values()), **changes}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "demo_bri0che",
+        "demo_brioche_",
+        "Demo.Brioche",
+        "demo-br1oche",
+        "dem0_8rioche",
+        "demobrioche",
+    ],
+)
+def test_signup_refuses_digits_for_letters_and_added_separators(
+    name: str, make_user: Callable[[str], User]
+) -> None:
+    make_user("demo_brioche")
+    status, page = sign_up(name)
+    assert status == 200
+    assert "That name looks too much like “demo_brioche”, a name already taken." in page
+    assert not User.objects.filter(username=name).exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [("N1ght_0wl", "kept for the house"), ("greedy_b0t_1", "kept for the house bots")],
+)
+def test_signup_refuses_a_look_alike_of_a_kept_name(name: str, says: str) -> None:
+    status, page = sign_up(name)
+    assert status == 200 and says in page
+    assert not User.objects.filter(username=name).exists()
+
+
+def test_signup_refuses_a_look_alike_of_a_held_name() -> None:
+    HeldName.hold("demo_brioche")
+    status, page = sign_up("demo.bri0che")
+    assert status == 200
+    assert "looks too much like “demo_brioche”, which belonged to a deleted account" in page
+    assert not User.objects.filter(username="demo.bri0che").exists()
+
+
+def test_the_database_refuses_a_second_account_with_the_same_skeleton(
+    make_user: Callable[[str], User],
+) -> None:
+    make_user("demo_brioche")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user(username="demo_bri0che", password=PASSWORD)
+    assert list(User.objects.values_list("username", flat=True)) == ["demo_brioche"]
+
+
+def test_a_sign_up_that_loses_the_race_for_a_look_alike_is_told_and_changes_nothing(
+    make_user: Callable[[str], User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_user("demo_brioche")
+    # The form was checked before the other sign-up committed: only the unique index sees it.
+    monkeypatch.setattr(User, "clean", lambda self: None)
+    status, page = sign_up("demo_bri0che")
+    assert status == 200
+    assert "That name looks too much like “demo_brioche”, a name already taken." in page
+    assert not User.objects.filter(username="demo_bri0che").exists()
+
+
+def test_the_migration_keeps_old_look_alikes_and_a_full_save_of_one_still_works(
+    make_user: Callable[[str], User],
+) -> None:
+    older, later = make_user("demo_brioche"), make_user("other")
+    User.objects.filter(pk=later.pk).update(username="demo_bri0che", name_skeleton="x")
+    HeldName.objects.create(name="Held_Name", free_at=timezone.now(), name_skeleton="")
+    migration = importlib.import_module("accounts.migrations.0016_unique_name_skeleton")
+    migration.skeletons_again(django_apps, None)
+    skeletons = dict(User.objects.values_list("pk", "name_skeleton"))
+    assert skeletons == {older.pk: "demobrloche", later.pk: None}
+    assert HeldName.objects.get().name_skeleton == "heldname"
+    kept = User.objects.get(pk=later.pk)
+    kept.first_name = "Bri"
+    kept.save()  # a whole save that keeps the name keeps it without a skeleton
+    assert User.objects.get(pk=later.pk).name_skeleton is None
+
+
+def test_a_sign_up_that_loses_the_race_for_the_same_name_is_told_so(
+    make_user: Callable[[str], User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_user("demo_brioche")
+    # Both forms were checked before either account was made.
+    monkeypatch.setattr(SignUpForm, "clean_username", lambda form: form.cleaned_data["username"])
+    monkeypatch.setattr(User, "clean", lambda self: None)
+    status, page = sign_up("Demo_Brioche")
+    assert status == 200
+    assert "Someone took the name “demo_brioche” a moment ago." in page
+    assert User.objects.count() == 1

@@ -220,3 +220,17 @@ def test_a_vacation_ended_early_or_started_at_once_is_not_told_again(
     assert announce_vacations() == 0
     game.refresh_from_db()
     assert game.version == version
+
+
+def test_the_days_field_says_what_it_holds_once_the_allowance_counts_hours(
+    clock: Clock, player: User
+) -> None:
+    clock.at = datetime(2027, 3, 1, 9, tzinfo=UTC)
+    vacation = take_vacation(player, clock.at.date(), 14)
+    clock.forward(60)
+    ended = end_vacation(player, vacation.pk)
+    assert ended is not None and ended.days == 1  # the day it had begun, not the allowance used
+    help_text = str(Vacation._meta.get_field("days").help_text)
+    assert "Days of the yearly allowance it uses" not in help_text
+    assert "once ended early, the days it had begun" in help_text
+    assert "counts the hours" in help_text

@@ -4,15 +4,18 @@ players, ratings, pace and watchers, each opened in one click, in the same queri
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import Rating, User
 from games import services
-from games.models import Game
+from games.access import QUIET_SECONDS
+from games.models import Action, Game
 from games.services import presence, tutorial
 from tests.conftest import client_for
 
@@ -156,3 +159,39 @@ def test_a_tutorial_is_never_listed_even_if_its_row_says_public(people: list[Use
     page = client_for(None).get("/").content.decode()
     assert f"/games/{game.pk}/" not in page
     assert f"/games/{game.pk}/" not in client_for(None).get("/games/live/").content.decode()
+
+
+def leave_behind(game: Game) -> None:
+    """No move at the table for longer than access.QUIET_SECONDS."""
+    long_ago = timezone.now() - timedelta(seconds=QUIET_SECONDS + 60)
+    Game.objects.filter(pk=game.pk).update(started_at=long_ago)
+    Action.objects.filter(game=game).update(created_at=long_ago)
+
+
+def test_a_table_left_behind_is_not_listed_until_one_of_its_people_is_back(
+    people: list[User],
+) -> None:
+    ann, ben, cat, dan, eve, _ = people
+    left = running(ann, ben, rated=False)
+    playing = running(cat, dan)
+    leave_behind(left)
+    presence.opened("w!1", left.pk, eve.pk)  # a spectator alone keeps nothing moving
+    for path in ("/", "/games/live/"):
+        assert live_ids(client_for(None).get(path).content.decode()) == [playing.pk]
+    presence.opened("p!1", left.pk, ann.pk)
+    assert live_ids(client_for(None).get("/games/live/").content.decode()) == [
+        playing.pk,
+        left.pk,
+    ]
+
+
+def test_practice_tables_come_after_rated_games_whatever_their_ratings(
+    people: list[User],
+) -> None:
+    ann, ben, cat, dan, _, _ = people
+    practice = running(ann, ben, rated=False)
+    rated = running(cat, dan)
+    rate(ann, "midnight-bakery", 2000)
+    rate(ben, "midnight-bakery", 2000)
+    rate(cat, "midnight-bakery", 1200)
+    assert live_ids(client_for(None).get("/").content.decode()) == [rated.pk, practice.pk]

@@ -1,5 +1,5 @@
-"""The house table in the lobby's Watch live box, when no person's game may be watched:
-{% load housetable %}{% house_table %}."""
+"""The house table in the lobby's Watch live box, when no rated game of people may be watched
+(above any practice table): {% load housetable %}{% house_table others %}."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("housetable/_watch.html")
-def house_table() -> dict[str, object]:
-    """The house bots' game running now (or the words that none runs)."""
-    return {"house": showing()}
+def house_table(others: object = None) -> dict[str, object]:
+    """The house bots' game running now (or, with no other table to list, the words that none
+    runs)."""
+    return {"house": showing(), "others": bool(others)}

@@ -4,18 +4,21 @@ running for the whole site, at a pace watchers can follow, counted in no rating,
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import Rating, User
 from games import services
+from games.access import QUIET_SECONDS
 from games.housetable import services as house
 from games.housetable.models import HouseTable
 from games.housetable.tests.play import play_on
-from games.models import Game, Seat, StatCount
+from games.models import Action, Game, Seat, StatCount
 from games.records import stats
 from tests.conftest import client_for
 from tests.support.clock import Clock
@@ -154,3 +157,20 @@ def test_the_lobby_costs_the_same_queries_with_three_or_six_house_bots_or_old_ho
     assert f'href="/games/{bigger.pk}/"' in box
     assert all(s.user.username in box for s in Seat.objects.filter(game=bigger))
     assert lobby_queries() == three
+
+
+def test_the_house_table_keeps_its_place_above_practice_tables_and_tables_left_behind(
+    make_user: Callable[[str], User],
+) -> None:
+    ann, ben, cat, dan = (make_user(name) for name in ("ann", "ben", "cat", "dan"))
+    practice = services.seat_people("cakehalla", [ann, ben], rated=False)
+    left = services.seat_people("cakehalla", [cat, dan])
+    long_ago = timezone.now() - timedelta(seconds=QUIET_SECONDS + 60)
+    Game.objects.filter(pk=left.pk).update(started_at=long_ago)
+    Action.objects.filter(game=left).update(created_at=long_ago)
+    game = house.keep_going()
+    assert game is not None
+    box = watch_box(lobby())
+    assert "No rated game of people that anyone may watch is running" in box
+    assert box.index(f'href="/games/{game.pk}/"') < box.index(f'href="/games/{practice.pk}/"')
+    assert f'href="/games/{left.pk}/"' not in box

@@ -106,7 +106,8 @@ def read_head(stream: Any) -> tuple[str, dict[str, str]] | None:
 class PushService:
     """A push service on 127.0.0.1 over TLS: records each POST and answers `status` (with
     `location`, a redirect), or with `drip` holds the connection sending a byte every `drip`
-    seconds until the client hangs up (hung_up) or the test lets go (let_go)."""
+    seconds until the client hangs up (hung_up) or the test lets go (let_go). `first` answers
+    the first POSTs instead, in order: each a status and a Retry-After ("" for none)."""
 
     def __init__(
         self,
@@ -114,8 +115,10 @@ class PushService:
         status: int = 201,
         location: str = "",
         drip: float = 0.0,
+        first: tuple[tuple[int, str], ...] = (),
     ) -> None:
         self.context, self.status, self.location, self.drip = context, status, location, drip
+        self.first = list(first)
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.received: list[dict[str, Any]] = []
@@ -160,9 +163,11 @@ class PushService:
             pass
 
     def answer(self, tls: ssl.SSLSocket) -> None:
+        status, wait = self.first.pop(0) if self.first else (self.status, "")
         location = f"Location: {self.location}\r\n" if self.location else ""
+        location += f"Retry-After: {wait}\r\n" if wait else ""
         tls.sendall(
-            f"HTTP/1.1 {self.status} Stand-in\r\n{location}"
+            f"HTTP/1.1 {status} Stand-in\r\n{location}"
             "Content-Length: 0\r\nConnection: close\r\n\r\n".encode()
         )
 

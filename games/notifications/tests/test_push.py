@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+from datetime import UTC, datetime, timedelta
 from io import StringIO
 from typing import Any
 
@@ -17,6 +18,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
 from py_vapid import Vapid02
 from py_vapid.utils import b64urldecode
 
@@ -25,6 +28,7 @@ from games import services
 from games.events import invited
 from games.models import Game
 from games.notifications import push as browser_push
+from games.notifications import push_delivery
 from games.notifications.models import Notification, PushSubscription
 from games.notifications.tests.push_services import PushNet
 from tests.conftest import client_for
@@ -171,5 +175,82 @@ def test_a_push_service_error_keeps_the_subscription_and_counts_it(
     subscribe(rival)
     invite(player, rival, tables=1)
     assert browser_push.sweep_push() == 0
-    assert len(service.received) == 1
+    assert len(service.received) == push_delivery.TRIES  # asked again, a few times at most
     assert list(PushSubscription.objects.values_list("failures", flat=True)) == [1]
+
+
+@pytest.mark.parametrize("first", [((503, ""),), ((429, "0"),), ((500, ""), (429, "1"))])
+def test_a_push_service_busy_for_a_moment_is_asked_again_and_takes_the_push(
+    push_net: PushNet,
+    loopback_push_services: None,
+    player: User,
+    rival: User,
+    first: tuple[tuple[int, str], ...],
+) -> None:
+    service = push_net.service("push.example.net", status=201, first=first)
+    subscribe(rival)
+    invite(player, rival, tables=1)
+    assert browser_push.sweep_push() == 1
+    assert len(service.received) == len(first) + 1
+    assert list(PushSubscription.objects.values_list("failures", flat=True)) == [0]
+
+
+def test_a_long_retry_after_rests_the_browser_that_long(
+    push_net: PushNet, loopback_push_services: None, player: User, rival: User
+) -> None:
+    service = push_net.service("push.example.net", status=201, first=((429, "120"),))
+    subscribe(rival)
+    invite(player, rival, tables=1)
+    before = timezone.now()
+    assert browser_push.sweep_push() == 0
+    assert len(service.received) == 1  # not waited for within the sweep
+    browser = PushSubscription.objects.get()
+    assert browser.failures == 0 and browser.resting_until is not None  # busy, not broken
+    assert before + timedelta(seconds=119) <= browser.resting_until
+    invite(player, rival, tables=1)
+    assert browser_push.sweep_push() == 0
+    assert len(service.received) == 1  # resting: nothing sent before its Retry-After
+    PushSubscription.objects.update(resting_until=timezone.now() - timedelta(seconds=1))
+    invite(player, rival, tables=1)
+    assert browser_push.sweep_push() == 1
+    assert len(service.received) == 2
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        ("30", 30.0),
+        ("Sun, 06 Dec 2026 22:01:00 GMT", 60.0),
+        ("Sun, 06 Dec 2026 21:00:00 GMT", 0.0),
+        ("99999999", 3600.0),
+        ("soon", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_retry_after_is_read_as_seconds_or_a_date(
+    header: str | None, seconds: float | None
+) -> None:
+    now = datetime(2026, 12, 6, 22, 0, tzinfo=UTC).timestamp()
+    assert push_delivery.retry_after(header, now) == seconds
+
+
+def subscribe_at(client: Client, endpoint: str) -> None:
+    body = json.dumps({"endpoint": endpoint, "keys": browser_keys()})
+    answer = client.post("/games/inbox/push/subscribe/", body, content_type="application/json")
+    assert answer.status_code == 200
+
+
+def test_logging_out_drops_the_subscription_made_in_that_log_in_only(
+    vapid: None, push_hosts: None, rival: User
+) -> None:
+    here, elsewhere = client_for(rival), client_for(rival)
+    subscribe_at(here, ENDPOINT)
+    subscribe_at(elsewhere, ENDPOINT + "-elsewhere")
+    assert here.post("/accounts/logout/").status_code == 302
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [
+        ENDPOINT + "-elsewhere"
+    ]
+    stored = PushSubscription.objects.get()
+    key = elsewhere.session.session_key
+    assert key and stored.session and key not in stored.session  # a digest, never the key
