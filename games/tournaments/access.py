@@ -12,7 +12,7 @@ from accounts.models import User, signed_in
 from games.tournaments.models import Entrant, Tournament
 
 INVITES = "tournament_invites"
-NOT_FOUND = "No such tournament: it may have been private, or the link mistyped."
+NOT_FOUND = "We could not find that tournament: it may be private, or the link mistyped."
 
 
 def remember_invite(request: HttpRequest, tournament: Tournament) -> None:

@@ -180,7 +180,7 @@ def test_a_missing_page_is_the_sites_own_not_found_page() -> None:
     response = Client().get("/games/987654/")
     assert response.status_code == 404
     page = response.content.decode()
-    assert "No such page" in page and "Back to the lobby" in page and "URLconf" not in page
+    assert "Nothing here" in page and "Back to the lobby" in page and "URLconf" not in page
 
 
 def test_a_server_error_is_the_sites_own_page_even_with_nothing_to_render_it_with() -> None:
