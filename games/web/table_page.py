@@ -17,10 +17,11 @@ from games.web.rules import summary_templates
 
 
 def table_page(
-    request: HttpRequest, game: Game, *, refusal: str = "", status: int = 200
+    request: HttpRequest, game: Game, *, refusal: str = "", hint: str = "", status: int = 200
 ) -> HttpResponse:
-    """The table's page for this person; `refusal`: why their last tap changed nothing (a page
-    with no script yet posts its forms as plain forms, and reads the answer here)."""
+    """The table's page for this person; `refusal`: why their last tap changed nothing, `hint`:
+    the hint they asked for (a page with no script yet posts its forms as plain forms, and reads
+    the answer here)."""
     seats_and_state = read(game)  # one read of the seats for the board and the chat
     board = render_board(game, request.user, request, seats_and_state)
     step = tutorial.step(game, request.user)
@@ -28,6 +29,7 @@ def table_page(
         "game": game,
         "board": board,
         "refusal": refusal,
+        "hint": hint,
         "tutorial": step,
         "hints": step is None and services.offers_hints(game, request.user, seats_and_state.seats),
         "hints_on": services.hints_on(game, seats_and_state.seats),

@@ -174,12 +174,17 @@ def hint_html(text: str, *, version: int = 0, refused: bool = False, line: str =
 @require_POST
 def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
     """A practice table's hint: the strongest bot's move from your own view, and why. It changes
-    nothing; a rated table, a watcher, or a seat with no move to make is refused in words."""
+    nothing; a rated table, a watcher, or a seat with no move to make is refused in words. A
+    plain post (a page with no script yet) gets the table's page with the hint or the words."""
     game = get_game_or_404(request, game_id)
     line = request.POST.get("line", "board")  # the sheet's own button answers into the sheet
     try:
         hint = services.suggest(game, request.user)
     except services.ServiceError as exc:
+        if not request.htmx:
+            return table_page(request, game, refusal=str(exc), status=exc.status)
         return HttpResponse(hint_html(str(exc), refused=True, line=line), status=exc.status)
     said = f"Suggested: {hint.words} Why: {hint.why}"
+    if not request.htmx:
+        return table_page(request, game, hint=said)
     return HttpResponse(hint_html(said, version=hint.version, line=line))

@@ -20,6 +20,7 @@ from games import services
 from games.models import Action, Game
 from games.services.base import load_state
 from tests.conftest import client_for
+from tests.services.test_practice_hints import practice_table
 from tests.web.forms_on_page import Form, forms_on, script_posts
 
 pytestmark = pytest.mark.django_db
@@ -221,3 +222,15 @@ def test_the_results_are_not_closed_past_the_bakes_scored(
     assert response.status_code == 400
     assert "Those results are not out yet." in response.content.decode()
     assert running_game.seats.get(user=player).results_seen == 0
+
+
+def test_a_plain_hint_asked_shows_on_the_tables_page(player: User) -> None:
+    game = practice_table(player)
+    client = strict_client(player)
+    html = page_of(client, game)
+    form = next(f for f in forms_on(html) if f.attrs.get("action", "").endswith("/suggest/"))
+    response = client.post(form.attrs["action"], form.posts(form.buttons[0]))
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert re.search(r'id="board-hint"[^>]*>Suggested: ', body), "no hint on the page"
+    assert 'id="board"' in body
