@@ -18,6 +18,7 @@ from django.test import Client
 from accounts.models import User
 from games import services
 from games.models import Action, Game
+from games.services import chat
 from games.services.base import load_state
 from tests.conftest import client_for
 from tests.services.test_practice_hints import practice_table
@@ -234,3 +235,17 @@ def test_a_plain_hint_asked_shows_on_the_tables_page(player: User) -> None:
     assert response.status_code == 200
     assert re.search(r'id="board-hint"[^>]*>Suggested: ', body), "no hint on the page"
     assert 'id="board"' in body
+
+
+def test_muting_and_unmuting_in_the_chat_work_as_plain_forms(
+    running_game: Game, player: User, rival: User
+) -> None:
+    chat.say(running_game, rival, "Good luck!")
+    client = strict_client(player)
+    for words in ("Mute", "Unmute"):
+        html = page_of(client, running_game)
+        check_forms(html, running_game)
+        form = next(f for f in forms_on(html) if any(b.text == words for b in f.buttons))
+        response = client.post(form.attrs["action"], form.posts(form.buttons[0]))
+        assert response.status_code == 302
+    assert "Muted by you" not in page_of(client, running_game)
