@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from accounts.models import User
-from games import services
+from games import catalog, services
 from games.models import Action, Game
 from games.services import chat
 from games.services.base import load_state
@@ -249,3 +251,29 @@ def test_muting_and_unmuting_in_the_chat_work_as_plain_forms(
         response = client.post(form.attrs["action"], form.posts(form.buttons[0]))
         assert response.status_code == 302
     assert "Muted by you" not in page_of(client, running_game)
+
+
+BOARD_TEMPLATES = [
+    *sorted((settings.BASE_DIR / "templates" / "jinja2" / "games").rglob("*.html")),
+    *sorted((settings.BASE_DIR / "templates" / "games").glob("_chat*.html")),
+]
+FORM = re.compile(r"<form\b[^>]*>.*?</form>", re.S)
+POSTS = re.compile(r"<(\w+)\b[^>]*\bhx-post=[^>]*>")
+
+
+@pytest.mark.parametrize("template", BOARD_TEMPLATES, ids=lambda p: "/".join(p.parts[-3:]))
+def test_every_form_in_a_board_template_posts_without_a_script(template: Path) -> None:
+    """The same rule read from the templates, so a form in a state no game above reaches
+    fails too."""
+    text = template.read_text()
+    for form in FORM.findall(text):
+        opening = form[: form.index(">") + 1]
+        assert 'method="post"' in opening and " action=" in opening, opening
+        assert "csrf_input" in form or "csrf_token" in form, opening
+        if "games:play" in opening:
+            found = re.search(r'\bid="([^"]+)"', opening)
+            play_forms = {name for kind in catalog.available() for name in kind.play_forms}
+            assert found and found.group(1) in play_forms, f"not in a kind's play_forms: {opening}"
+    for found in POSTS.finditer(text):
+        tag = found.group(0)
+        assert found.group(1) == "form" or "data-needs-script" in tag, tag
