@@ -202,6 +202,9 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     regions: tuple[str, ...] = ("status", "results")
     # The regions a replay shows (a seat's own controls mean nothing to a watcher).
     replay_regions: tuple[str, ...] = ("status", "results")
+    # The ids of the board's forms that make a move (post to games:play): the version region
+    # gives each the version and moment its page shows, so the form works with no script at all.
+    play_forms: tuple[str, ...] = ()
     # Static files the table page adds (css, js), paths under static/.
     extra: Mapping[str, str] = {}
     # Moves stay secret until revealed (simultaneous picks): staff pages hide a running log.

@@ -50,7 +50,9 @@ def play_posted(game: Game | int, user: User, fields: Mapping[str, str]) -> Game
     if version is None:
         # Without it a move chosen on an old screen would land on the new table unnoticed.
         raise services.ServiceError("The move did not say which table it was chosen on; reload.")
-    return services.play(game, user, action, version, fields.get("moment") or None)
+    # The results the page showed beside the move (a bake's, in Midnight Bakery): put away by it.
+    seen = parse_number(fields.get("seen"), "count of results")
+    return services.play(game, user, action, version, fields.get("moment") or None, seen)
 
 
 def close_posted(game: Game | int, user: User, fields: Mapping[str, str]) -> Game | None:

@@ -73,9 +73,11 @@ def play(
     action: Mapping[str, object],
     version: int | None,
     moment: str | None = None,
+    seen: int | None = None,
 ) -> Game:
-    """Apply a player's action and store it; the bots answer after the commit."""
-    game, worker_due = do_play(game, user, action, version, moment)
+    """Apply a player's action and store it; the bots answer after the commit. `seen`: the
+    results the page showed beside the move, which the move puts away (see close_with_move)."""
+    game, worker_due = do_play(game, user, action, version, moment, seen)
     if worker_due:
         inline_bots(game.pk)
     return game
@@ -88,6 +90,7 @@ def do_play(
     action: Mapping[str, object],
     version: int | None,
     moment: str | None,
+    seen: int | None = None,
 ) -> tuple[Game, bool]:
     """The player's action in one transaction; IllegalAction if refused. With the game: whether
     the worker has anything to do after it (left_for_worker)."""
@@ -96,6 +99,7 @@ def do_play(
     seat = check_play(game, user, version, moment, state, everyone)
     if not isinstance(action, dict):
         raise IllegalAction("That is not an action.")
+    close_with_move(game, seat, state, seen)
     assert seat.position is not None
     before, state = state, game.spec.engine.apply_action(state, seat.position, action)
     log = [action_row(game, seat.position, action, user=user, bot="")]
@@ -119,6 +123,20 @@ def left_for_worker(game: Game, state: object, seats: Mapping[int, Seat]) -> boo
 
 
 # --- per-seat screen state ----------------------------------------------------------------
+
+
+def close_with_move(game: Game, seat: Seat, state: object, seen: int | None) -> None:
+    """A move made while a round's results were open puts them away up to `seen` (a Midnight
+    Bakery pick made beside the bake's results: the pick's time runs from the bake, so the
+    results never stand between a person and their pick). Checked before the move, so a count
+    past the results out refuses the move too; read only when it would change something."""
+    if seen is None or seen <= seat.results_seen:
+        return
+    assert seat.position is not None
+    if state is None or seen > game.spec.results_count(game.spec.engine.view(state, seat.position)):
+        raise ServiceError("Those results are not out yet.")
+    seat.results_seen = seen
+    seat.save(update_fields=["results_seen"])
 
 
 def check_close_results(game: Game, user: User, seen: int, seats: list[Seat]) -> Seat:

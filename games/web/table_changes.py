@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import wraps
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 
 from games import services
 from games.access import NO_SUCH_TABLE, AuthedRequest, HtmxHttpRequest, get_game_or_404
@@ -23,6 +23,7 @@ from games.boards import (
 )
 from games.engines import IllegalAction
 from games.models import Game
+from games.web.table_page import table_page
 
 
 def board_response(
@@ -57,11 +58,12 @@ def shown_on_page(request: HttpRequest, game: Game) -> Sent | None:
 
 
 def refused(request: HtmxHttpRequest, game: Game, status: int, message: str) -> HttpResponse:
-    """A refused change: the board with the message (HTMX), or a small page saying why."""
+    """A refused change: the board with the message (HTMX), or for a plain form post (a page
+    with no script yet) the table's page as it stands, the words why above its board."""
     if request.htmx:
         return board_response(request, game, status, message)
-    ctx = {"game": game, "message": message}
-    return render(request, "games/refused.html", ctx, status=status)
+    game.refresh_from_db()
+    return table_page(request, game, refusal=message, status=status)
 
 
 # Sent by live.js with a tap while the page's socket is open: that socket brings the new board.

@@ -7,45 +7,25 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404
-from games.boards import epoch_ms, render_board
-from games.boards.chat import chat_context
-from games.boards.shared import read
+from games.boards import render_board
 from games.models import Game
-from games.services import tutorial
 from games.services.moves import close_posted, parse_number, play_posted
-from games.web.rules import summary_templates
 from games.web.table_changes import seat_move, table_change, table_move
+from games.web.table_page import table_page
 
 
 @require_GET
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The table: the waiting room before the start, the board after."""
     game = get_game_or_404(request, game_id)
-    seats_and_state = read(game)  # one read of the seats for the board and the chat
-    board = render_board(game, request.user, request, seats_and_state)
     if request.htmx:
-        return HttpResponse(board)
-    step = tutorial.step(game, request.user)
-    ctx = {
-        "game": game,
-        "board": board,
-        "tutorial": step,
-        "hints": step is None and services.offers_hints(game, request.user, seats_and_state.seats),
-        "hints_on": services.hints_on(game, seats_and_state.seats),
-        "chat": chat_context(game, request.user, seats_and_state.seats),
-        "server_now": epoch_ms(timezone.now()),
-        "rules_summary": summary_templates(game.spec.slug),
-        "seated": any(s.user_id == request.user.pk for s in seats_and_state.seats),
-        "badge_poll": 0,  # the table's socket pushes the menu's badge (notifications/badge.py)
-    }
-    return render(request, "games/table.html", ctx)
+        return HttpResponse(render_board(game, request.user, request))
+    return table_page(request, game)
 
 
 @require_GET
@@ -194,12 +174,17 @@ def hint_html(text: str, *, version: int = 0, refused: bool = False, line: str =
 @require_POST
 def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
     """A practice table's hint: the strongest bot's move from your own view, and why. It changes
-    nothing; a rated table, a watcher, or a seat with no move to make is refused in words."""
+    nothing; a rated table, a watcher, or a seat with no move to make is refused in words. A
+    plain post (a page with no script yet) gets the table's page with the hint or the words."""
     game = get_game_or_404(request, game_id)
     line = request.POST.get("line", "board")  # the sheet's own button answers into the sheet
     try:
         hint = services.suggest(game, request.user)
     except services.ServiceError as exc:
+        if not request.htmx:
+            return table_page(request, game, refusal=str(exc), status=exc.status)
         return HttpResponse(hint_html(str(exc), refused=True, line=line), status=exc.status)
     said = f"Suggested: {hint.words} Why: {hint.why}"
+    if not request.htmx:
+        return table_page(request, game, hint=said)
     return HttpResponse(hint_html(said, version=hint.version, line=line))

@@ -41,6 +41,9 @@
     if (!target) return;
     var pick = target.closest("[data-pick]");
     if (pick) {
+      // Without this script the pastry is a plain "keep it" button (a tap before the page's
+      // scripts ran still makes a move); with it, a tap chooses it for a keep or a peel.
+      event.preventDefault();
       var form = pick.closest("form");
       var order = chosen(form);
       var at = order.indexOf(pick.dataset.pick);
@@ -161,6 +164,9 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    // Every deferred script has run: the controls only a script can work are offered now
+    // (site.css dims [data-needs-script] until then, so no tap goes nowhere).
+    document.documentElement.classList.add("scripted");
     following = !!document.querySelector(".rematch-link[data-follow]");
     restorePicks(); cue(); wideTables();
   });

@@ -487,8 +487,13 @@ def test_a_tap_before_the_next_step_is_shown_makes_no_move(
         # was: its control is pointed at again, and taken.
         page.evaluate(
             """() => {
-              document.getElementById('board-version').value = '0';
-              document.getElementById('board-moment').value = 'gone';
+              // The version and moment the forms send (#board-live's, one for each move form).
+              document.querySelectorAll('#board-live input[name=version]').forEach((i) => {
+                i.value = '0';
+              });
+              document.querySelectorAll('#board-live input[name=moment]').forEach((i) => {
+                i.value = 'gone';
+              });
             }"""
         )
         page.locator("#live .tutorial-target").click()

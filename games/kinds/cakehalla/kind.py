@@ -42,6 +42,14 @@ class Cakehalla(GameKind[State, View, Action]):
         "dialog",
     )
     replay_regions = ("status", "results", "info", "customers", "bakers", "counter", "market")
+    play_forms = (
+        "return-form",
+        "choose-form",
+        "reserve-form",
+        "counter-form",
+        "market-form",
+        "pass-form",
+    )
     extra = {"css": "cakehalla/cakehalla.css", "js": "cakehalla/board.js"}
     stats_template = "games/cakehalla/_stats.html"
     lesson = LESSON

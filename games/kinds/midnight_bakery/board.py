@@ -244,7 +244,9 @@ def context(
         "boxes": [b for b in all_boxes if not b["me"]],
         "my_box": next((b for b in all_boxes if b["me"]), None),
         "batch": batch,
-        "my_turn": bool(view.get("my_turn")) and bool(legal) and not unseen,
+        # Results still open never stand between a person and the pick whose time runs: the
+        # batch is offered beside them, and the pick puts them away (services.play: seen).
+        "my_turn": bool(view.get("my_turn")) and bool(legal),
         "results_open": unseen,
         "can_peel": bool(view.get("can_peel")),
         "waiting_names": waiting_names,

@@ -38,6 +38,7 @@ class MidnightBakery(GameKind[State, View, Action]):
     session = "night"
     regions = ("status", "results", "seats", "mine", "log")
     replay_regions = ("status", "results", "seats", "log")
+    play_forms = ("batch-form",)
     secret_moves = True
     demo_two_every = 3  # a night of two is where the Night Owl plays
     seat_chart_title = "Win rate by seat"
