@@ -58,6 +58,8 @@ def look(request: AuthedRequest) -> HttpResponse:
         logger.exception("the pass after a look failed")
         paired = []
     table = next((p.url for p in paired if request.user.pk in p.people), None)
+    # Another press's pass may have seated this person first (this pass then found nobody).
+    table = table or services.table_since(request.user.pk, seek.created_at)
     if table is None:
         return section(request)
     if request.htmx:

@@ -65,7 +65,9 @@
     var found = section();
     if (socket || going || !found || !panel()) return;
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + found.dataset.socket);
+    // The search's start: a socket that finds it over goes to the table it became, if any.
+    var since = panel().dataset.since ? "?since=" + encodeURIComponent(panel().dataset.since) : "";
+    socket = new WebSocket(scheme + window.location.host + found.dataset.socket + since);
     socket.onopen = function () { retries = 0; restarting = false; };
     socket.onmessage = function (event) { received(event.data); };
     socket.onclose = function (event) {

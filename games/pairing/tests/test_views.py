@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games.models import Game
+from games.pairing import services, views
 from games.pairing.models import Seek
 from tests.conftest import client_for
 
@@ -117,3 +118,23 @@ def test_the_counts_alone_can_be_asked_again(player: User) -> None:
     html = Client().get("/pairing/looking/").content.decode()
     assert '<ul class="looking-now" id="looking-now"' in html
     assert "<strong>Cakehalla</strong>: 1 looking (1 fast)" in html
+
+
+def test_a_look_whose_pass_another_pass_beat_still_goes_to_the_table(
+    player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two presses at once: the rival's pass seats both before the player's own pass runs, which
+    then finds nobody to seat. The player's look goes to the table all the same."""
+    real_pass = services.pass_pool
+
+    def beaten(kind: str, pace: str) -> list[services.Paired]:
+        services.look(rival, "cakehalla", "fast", 2, 2)
+        [seated] = real_pass(kind, pace)  # the rival's pass seats both
+        assert player.pk in seated.people
+        return real_pass(kind, pace)  # the player's own pass, after it: nobody left to seat
+
+    monkeypatch.setattr(views.services, "pass_pool", beaten)
+    response = client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    game = Game.objects.get()
+    assert set(game.seats.values_list("user_id", flat=True)) == {player.pk, rival.pk}
+    assert response.headers.get("HX-Redirect") == game.get_absolute_url()
