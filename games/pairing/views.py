@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -58,11 +59,26 @@ def look(request: AuthedRequest) -> HttpResponse:
         logger.exception("the pass after a look failed")
         paired = []
     table = next((p.url for p in paired if request.user.pk in p.people), None)
-    # Another press's pass may have seated this person first (this pass then found nobody).
-    table = table or services.table_since(request.user.pk, seek.created_at)
-    if table is None:
-        return section(request)
-    if request.htmx:
+    return seated(request, table) if table else waiting_or_seated(request, seek.created_at)
+
+
+def waiting_or_seated(request: AuthedRequest, since: datetime) -> HttpResponse:
+    """The waiting panel, unless another press's pass seated this person first (this one then
+    found nobody): the section is read first, so a search gone from it has its table stored."""
+    ctx = section_context(request.user) if request.htmx else None
+    table = None
+    if ctx is None or ctx["waiting"] is None:
+        table = services.table_since(request.user.pk, since)
+    if table is not None:
+        return seated(request, table)
+    if ctx is None:
+        return redirect("lobby")
+    return render(request, "pairing/_find.html", ctx)
+
+
+def seated(request: HttpRequest, table: str) -> HttpResponse:
+    """To the table this person was seated at."""
+    if getattr(request, "htmx", False):
         return HttpResponseClientRedirect(table)
     return redirect(table)
 
