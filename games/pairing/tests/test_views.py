@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games.models import Game
-from games.pairing import services, views
+from games.pairing import services
 from games.pairing.models import Seek
 from tests.conftest import client_for
 
@@ -133,7 +133,7 @@ def test_a_look_whose_pass_another_pass_beat_still_goes_to_the_table(
         assert player.pk in seated.people
         return real_pass(kind, pace)  # the player's own pass, after it: nobody left to seat
 
-    monkeypatch.setattr(views.services, "pass_pool", beaten)
+    monkeypatch.setattr(services, "pass_pool", beaten)
     response = client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX)
     game = Game.objects.get()
     assert set(game.seats.values_list("user_id", flat=True)) == {player.pk, rival.pk}
