@@ -250,8 +250,9 @@ def pool_people(kind: str, pace: str) -> QuerySet[Seek, Mapping[str, object]]:
 
 def gone(kind: str, pace: str, seeks: list[PoolRow], at: datetime) -> set[int]:
     """The people of the pool's seeks to let go: their waiting page went quiet, their account
-    was closed, or they sat down at a live table (open or running) since they started looking;
-    everyone, if the game is no longer on offer."""
+    was closed, or they sat down at a live table (open or running) with another person since
+    they started looking (a practice table against bots alone keeps them looking, as look
+    allows); everyone, if the game is no longer on offer."""
     if kind not in {spec.slug for spec in catalog.available()}:
         return {s.user_id for s in seeks}
     quiet = at - timedelta(seconds=GRACE_SECONDS)
@@ -260,9 +261,11 @@ def gone(kind: str, pace: str, seeks: list[PoolRow], at: datetime) -> set[int]:
     people = pool_people(kind, pace)
     closed = User.objects.filter(is_active=False, pk__in=people).values_list("pk", flat=True)
     out.update(closed)
+    others = Seat.objects.filter(game=OuterRef("game"), bot="").exclude(user=OuterRef("user"))
     seats = (
         Seat.objects.filter(user_id__in=people, bot="", game__status__in=LIVE)
         .exclude(game__pace__in=TURN_BASED)
+        .filter(Exists(others))
         .values_list("user_id", "joined_at")
     )
     out.update(u for u, joined in seats if u in since and joined >= since[u])

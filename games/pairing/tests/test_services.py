@@ -306,3 +306,14 @@ def test_a_pool_whose_pass_fails_holds_up_no_other(
     monkeypatch.setattr(services, "pass_pool", failing)
     sweep.sweep()
     assert list(Seek.objects.values_list("kind", flat=True)) == [CAKE, CAKE]
+
+
+def test_a_practice_table_against_bots_keeps_you_in_the_pool(player: User, rival: User) -> None:
+    """As looking is allowed at a table against bots alone, sitting down at one is no reason to
+    be let go: the pairing, when it comes, takes every page of the person to the new table."""
+    look(player)
+    practice = tables.quick_game(player, CAKE)
+    assert practice.status == Game.Status.RUNNING
+    look(rival)
+    [paired] = services.pass_pool(CAKE, "fast")
+    assert people_at(paired.game_id) == {"alice", "bob"}

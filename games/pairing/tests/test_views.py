@@ -79,6 +79,8 @@ def test_looking_shows_the_waiting_panel_with_a_cancel_button(player: User) -> N
     assert "<strong>Looking for a Cakehalla game</strong>, fast, 2 bakers&hellip;" in html
     assert 'Rating window now <span class="window">1400&ndash;1600</span>' in html
     assert "0 others looking" in html
+    assert "Keep this page open while you wait" in html
+    assert "A practice game in another tab is fine" in html
     assert ">Cancel</button>" in html
 
 
