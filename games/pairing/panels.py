@@ -98,6 +98,26 @@ def section_context(user: User | AnonymousUser, error: str = "") -> dict[str, ob
     }
 
 
+def bakers(fewest: int, most: int) -> str:
+    """A count of bakers in words."""
+    return f"{fewest} bakers" if fewest == most else f"{fewest} to {most} bakers"
+
+
+def apart_words(waiting: services.Waiting) -> str:
+    """Why nobody else looking is seated with this person, when only the counts of bakers keep
+    them apart, and the count that would seat them sooner (with the most people it reaches)."""
+    if not waiting.apart:
+        return ""
+    seek = waiting.seek
+    fewest, most, n = max(waiting.apart, key=lambda size: size[2])
+    low, high = min(seek.fewest, most), max(seek.most, fewest)
+    wants = "wants" if n == 1 else "want"
+    return (
+        f"Nobody else looking wants {bakers(seek.fewest, seek.most)}: {n} {wants} "
+        f"{bakers(fewest, most)}. Look for {low} to {high} bakers to be seated with them sooner."
+    )
+
+
 def panel_context(waiting: services.Waiting) -> dict[str, object]:
     """The waiting panel's words for one moment of a seek."""
     seek = waiting.seek
@@ -107,4 +127,5 @@ def panel_context(waiting: services.Waiting) -> dict[str, object]:
         "pace": PACE_WORDS.get(Game.Pace(seek.pace), seek.pace),
         "count": count_words(seek, waiting.spec),
         "waited": f"{minutes}:{seconds:02d}",
+        "apart": apart_words(waiting),
     }

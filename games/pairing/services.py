@@ -135,7 +135,7 @@ def look(
             "last_seen": at,
         },
     )
-    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+    cache.delete_many([LOOKING_KEY, sizes_key(kind, pace)])  # else at worst a second old
     return seek
 
 
@@ -148,7 +148,7 @@ def stop(user: User) -> bool:
         return False
     lock_pools([old])
     deleted, _ = Seek.objects.filter(user=user).delete()
-    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+    cache.delete_many([LOOKING_KEY, sizes_key(*old)])  # else at worst a second old
     return deleted > 0
 
 
@@ -320,7 +320,7 @@ def pass_pool(kind: str, pace: str) -> list[Paired]:
         if leaving or paired:  # a pass that changed nothing writes nothing
             pool.passed_at = at
             pool.save(update_fields=["passed_at"])
-            cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+            cache.delete_many([LOOKING_KEY, sizes_key(kind, pace)])  # else at worst a second old
         transaction.on_commit(lambda: tell(paired))
     return paired
 
@@ -353,9 +353,37 @@ def looking() -> Counts:
     return {(kind, pace): n for kind, pace, n in counts}
 
 
+Sizes = dict[tuple[int, int], int]
+"""How many look in one pool for each (fewest, most) count of bakers."""
+
+
+def sizes_key(kind: str, pace: str) -> str:
+    return f"pairing:sizes:{kind}:{pace}"
+
+
+def pool_sizes(kind: str, pace: str) -> Sizes:
+    """How many look in this pool for each count of bakers: one grouped count (a handful of
+    rows), kept a second like `looking`, for the waiting panels' beats."""
+    key = sizes_key(kind, pace)
+    rows: list[tuple[int, int, int]] | None = cache.get(key)
+    if rows is None:
+        found = Seek.objects.filter(kind=kind, pace=pace).values("fewest", "most")
+        counted = found.annotate(n=Count("pk")).order_by()
+        rows = [(r["fewest"], r["most"], r["n"]) for r in counted]
+        cache.set(key, rows, LOOKING_CACHE_SECONDS)
+    return {(fewest, most): n for fewest, most, n in rows}
+
+
+def meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two counts of bakers (fewest, most) share a table size."""
+    return max(a[0], b[0]) <= min(a[1], b[1])
+
+
 @dataclass(frozen=True)
 class Waiting:
-    """What the waiting panel shows of a seek at one moment."""
+    """What the waiting panel shows of a seek at one moment; `apart` are the counts of bakers
+    others look for that cannot meet this seek's ((fewest, most) and how many), set only when
+    nobody else looking could share a table with it."""
 
     seek: Seek
     spec: AnyKind
@@ -363,14 +391,25 @@ class Waiting:
     highest: int
     waited: int
     others: int
+    apart: tuple[tuple[int, int, int], ...] = ()
+
+
+def apart_from(seek: Seek, sizes: Sizes) -> tuple[tuple[int, int, int], ...]:
+    """The others' counts of bakers that cannot meet this seek's, if no other's can (else ())."""
+    own = (seek.fewest, seek.most)
+    meeting = sum(n for size, n in sizes.items() if meet(size, own)) - (1 if own in sizes else 0)
+    if meeting > 0:
+        return ()  # someone else could share a table: the wait is for rating or numbers
+    return tuple((f, m, n) for (f, m), n in sorted(sizes.items()) if not meet((f, m), own))
 
 
 def waiting(seek: Seek, counts: Counts, at: datetime | None = None) -> Waiting:
     """The seek as its waiting panel shows it now: the rating window, the wait, who else looks
-    (from `counts`: looking_now or looking)."""
+    (from `counts`: looking_now or looking), and the counts of bakers that keep others apart."""
     at = at or now()
     wide = draw.window(seeker(seek), at.timestamp())
     others = max(0, counts.get((seek.kind, seek.pace), 1) - 1)
     waited = max(0, int((at - seek.created_at).total_seconds()))
     spec = catalog.get(seek.kind)
-    return Waiting(seek, spec, seek.rating - wide, seek.rating + wide, waited, others)
+    apart = apart_from(seek, pool_sizes(seek.kind, seek.pace)) if others else ()
+    return Waiting(seek, spec, seek.rating - wide, seek.rating + wide, waited, others, apart)

@@ -317,3 +317,37 @@ def test_a_practice_table_against_bots_keeps_you_in_the_pool(player: User, rival
     look(rival)
     [paired] = services.pass_pool(CAKE, "fast")
     assert people_at(paired.game_id) == {"alice", "bob"}
+
+
+def test_counts_of_bakers_that_cannot_meet_are_said_with_what_would_meet(
+    player: User, rival: User
+) -> None:
+    """One wants 2, the other 3 to 4: each panel says why nobody is seated, and how to be."""
+    from games.pairing.panels import panel_context
+
+    look(player, CAKE, "fast", 2, 2)
+    look(rival, CAKE, "fast", 3, 4)
+    assert services.pass_pool(CAKE, "fast") == []
+    counts = services.looking_now()
+    mine = panel_context(services.waiting(Seek.objects.get(user=player), counts))
+    theirs = panel_context(services.waiting(Seek.objects.get(user=rival), counts))
+    assert mine["apart"] == (
+        "Nobody else looking wants 2 bakers: 1 wants 3 to 4 bakers. "
+        "Look for 2 to 3 bakers to be seated with them sooner."
+    )
+    assert theirs["apart"] == (
+        "Nobody else looking wants 3 to 4 bakers: 1 wants 2 bakers. "
+        "Look for 2 to 4 bakers to be seated with them sooner."
+    )
+
+
+def test_nothing_is_said_of_counts_when_someone_else_could_share_a_table(
+    player: User, rival: User, outsider: User
+) -> None:
+    from games.pairing.panels import panel_context
+
+    look(player, CAKE, "fast", 2, 2)
+    look(rival, CAKE, "fast", 3, 4)
+    look(outsider, CAKE, "fast", 4, 4)
+    counts = services.looking_now()
+    assert panel_context(services.waiting(Seek.objects.get(user=rival), counts))["apart"] == ""

@@ -140,3 +140,14 @@ def test_a_look_whose_pass_another_pass_beat_still_goes_to_the_table(
     game = Game.objects.get()
     assert set(game.seats.values_list("user_id", flat=True)) == {player.pk, rival.pk}
     assert response.headers.get("HX-Redirect") == game.get_absolute_url()
+
+
+def test_the_waiting_panel_says_when_counts_of_bakers_keep_people_apart(
+    player: User, rival: User
+) -> None:
+    client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    apart = {**CAKE_FAST, "fewest": "3", "most": "4"}
+    html = client_for(rival).post("/pairing/look/", apart, headers=HTMX).content.decode()
+    assert "1 other looking" in html
+    assert "Nobody else looking wants 3 to 4 bakers: 1 wants 2 bakers." in html
+    assert "Look for 2 to 4 bakers to be seated with them sooner." in html
