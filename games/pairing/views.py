@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.access import AuthedRequest, HtmxHttpRequest
@@ -36,9 +38,17 @@ def find(request: HtmxHttpRequest) -> HttpResponse:
     return section(request)
 
 
+def looking_etag(request: HttpRequest) -> str:
+    """The counts as they stand (kept a second): an unchanged list is answered 304, unread."""
+    counts = sorted(services.looking().items())
+    return hashlib.blake2b(repr(counts).encode(), digest_size=8).hexdigest()
+
+
 @require_GET
+@cache_control(private=True, no_cache=True)
+@condition(etag_func=looking_etag)
 def looking_now(request: HttpRequest) -> HttpResponse:
-    """How many look per game and pace (the lobby asks again now and then)."""
+    """How many look per game and pace (the lobby asks again every few seconds while shown)."""
     return render(request, "pairing/_looking.html", {"games": game_lines(services.looking())})
 
 

@@ -120,6 +120,12 @@
     clock.textContent = Math.floor(waited / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
   }, 1000);
 
+  // The lobby's counts are asked for every few seconds (htmx polling), only while it is shown;
+  // an unchanged list is answered 304 (an ETag), so the ask costs little.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.hidden && event.target && event.target.id === "looking-now") event.preventDefault();
+  });
+
   document.addEventListener("htmx:afterSettle", sync);
   window.addEventListener("online", function () { if (!socket) connect(); });
   sync();

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -151,3 +155,26 @@ def test_the_waiting_panel_says_when_counts_of_bakers_keep_people_apart(
     assert "1 other looking" in html
     assert "Nobody else looking wants 3 to 4 bakers: 1 wants 2 bakers." in html
     assert "Look for 2 to 4 bakers to be seated with them sooner." in html
+
+
+def test_the_lobby_asks_for_the_counts_again_every_few_seconds() -> None:
+    page = Client().get("/").content.decode()
+    found = re.search(r'id="looking-now" hx-get="[^"]+" hx-trigger="every (\d+)s"', page)
+    assert found, page
+    assert int(found.group(1)) <= 3
+
+
+def test_unchanged_counts_are_answered_304_from_the_kept_count(
+    player: User, django_assert_max_num_queries: Callable[..., Any]
+) -> None:
+    client_for(player).post("/pairing/look/", CAKE_FAST)
+    first = Client().get("/pairing/looking/")
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    with django_assert_max_num_queries(1):  # the grouped count, if its second has passed
+        again = Client().get("/pairing/looking/", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    client_for(player).post("/pairing/stop/")
+    changed = Client().get("/pairing/looking/", headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert "<strong>Cakehalla</strong>: nobody looking yet" in changed.content.decode()
