@@ -103,14 +103,25 @@ def bakers(fewest: int, most: int) -> str:
     return f"{fewest} bakers" if fewest == most else f"{fewest} to {most} bakers"
 
 
+def sooner(waiting: services.Waiting) -> tuple[int, int, int, int] | None:
+    """When only the counts of bakers keep this person apart from everyone else looking: the
+    others' count that most of them want (fewest, most, how many), and the count of this
+    person's that would meet it (fewest, most): (their fewest, their most, n, low, high)."""
+    if not waiting.apart:
+        return None
+    seek = waiting.seek
+    fewest, most, n = max(waiting.apart, key=lambda size: size[2])
+    return fewest, most, n, min(seek.fewest, most), max(seek.most, fewest)
+
+
 def apart_words(waiting: services.Waiting) -> str:
     """Why nobody else looking is seated with this person, when only the counts of bakers keep
     them apart, and the count that would seat them sooner (with the most people it reaches)."""
-    if not waiting.apart:
+    found = sooner(waiting)
+    if found is None:
         return ""
+    fewest, most, n, low, high = found
     seek = waiting.seek
-    fewest, most, n = max(waiting.apart, key=lambda size: size[2])
-    low, high = min(seek.fewest, most), max(seek.most, fewest)
     wants = "wants" if n == 1 else "want"
     return (
         f"Nobody else looking wants {bakers(seek.fewest, seek.most)}: {n} {wants} "
@@ -128,4 +139,5 @@ def panel_context(waiting: services.Waiting) -> dict[str, object]:
         "count": count_words(seek, waiting.spec),
         "waited": f"{minutes}:{seconds:02d}",
         "apart": apart_words(waiting),
+        "sooner": sooner(waiting),
     }

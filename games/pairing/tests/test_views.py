@@ -178,3 +178,19 @@ def test_unchanged_counts_are_answered_304_from_the_kept_count(
     changed = Client().get("/pairing/looking/", headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert "<strong>Cakehalla</strong>: nobody looking yet" in changed.content.decode()
+
+
+def test_the_count_that_would_meet_is_one_press_away_and_seats_both(
+    player: User, rival: User
+) -> None:
+    client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    apart = {**CAKE_FAST, "fewest": "3", "most": "4"}
+    html = client_for(rival).post("/pairing/look/", apart, headers=HTMX).content.decode()
+    form = re.search(r'<form method="post" action="/pairing/look/".*?</form>', html, re.S)
+    assert form, html
+    assert ">Look for 2 to 4 bakers</button>" in form.group(0)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form.group(0)))
+    assert {k: fields[k] for k in CAKE_FAST} == {**CAKE_FAST, "fewest": "2", "most": "4"}
+    response = client_for(rival).post("/pairing/look/", fields, headers=HTMX)
+    game = Game.objects.get()
+    assert response.headers["HX-Redirect"] == game.get_absolute_url()
