@@ -4,6 +4,7 @@ choices (read by the views and by the waiting page's socket)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 
@@ -103,15 +104,25 @@ def bakers(fewest: int, most: int) -> str:
     return f"{fewest} bakers" if fewest == most else f"{fewest} to {most} bakers"
 
 
-def sooner(waiting: services.Waiting) -> tuple[int, int, int, int] | None:
-    """When only the counts of bakers keep this person apart from everyone else looking: the
-    others' count that most of them want (fewest, most, how many), and the count of this
-    person's that would meet it (fewest, most): (their fewest, their most, n, low, high)."""
+class Sooner(NamedTuple):
+    """The others' count of bakers that most of them want, how many want it, and the count of
+    this person's that would meet it."""
+
+    their_fewest: int
+    their_most: int
+    how_many: int
+    fewest: int
+    most: int
+
+
+def sooner(waiting: services.Waiting) -> Sooner | None:
+    """What would meet the others, when only the counts of bakers keep this person apart from
+    everyone else looking."""
     if not waiting.apart:
         return None
     seek = waiting.seek
     fewest, most, n = max(waiting.apart, key=lambda size: size[2])
-    return fewest, most, n, min(seek.fewest, most), max(seek.most, fewest)
+    return Sooner(fewest, most, n, min(seek.fewest, most), max(seek.most, fewest))
 
 
 def apart_words(waiting: services.Waiting) -> str:
