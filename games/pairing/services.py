@@ -261,15 +261,25 @@ def gone(kind: str, pace: str, seeks: list[PoolRow], at: datetime) -> set[int]:
     people = pool_people(kind, pace)
     closed = User.objects.filter(is_active=False, pk__in=people).values_list("pk", flat=True)
     out.update(closed)
-    others = Seat.objects.filter(game=OuterRef("game"), bot="").exclude(user=OuterRef("user"))
     seats = (
         Seat.objects.filter(user_id__in=people, bot="", game__status__in=LIVE)
         .exclude(game__pace__in=TURN_BASED)
-        .filter(Exists(others))
-        .values_list("user_id", "joined_at")
+        .values_list("user_id", "joined_at", "game_id")
     )
-    out.update(u for u, joined in seats if u in since and joined >= since[u])
+    sat = {(u, g) for u, joined, g in seats if u in since and joined >= since[u]}
+    shared = with_people({g for _, g in sat})
+    out.update(u for u, g in sat if g in shared)
     return out
+
+
+def with_people(games: set[int]) -> set[int]:
+    """Those of these tables where more than one person sits (not a practice table against
+    bots alone); no query for none, as in most passes."""
+    if not games:
+        return set()
+    rows = Seat.objects.filter(game_id__in=games, bot="").values("game_id")
+    counted = rows.annotate(n=Count("pk")).filter(n__gt=1).order_by()
+    return {r["game_id"] for r in counted}
 
 
 def blocks_in(kind: str, pace: str) -> frozenset[tuple[int, int]]:
