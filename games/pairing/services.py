@@ -307,11 +307,33 @@ def seat_group(group: draw.Group, users: dict[int, User]) -> Paired | None:
     return Paired(game.pk, game.get_absolute_url(), group.people)
 
 
+SEATED_SECONDS = 60
+"""How long a pass's table is kept for its people's pages that ask after the push (a press whose
+answer was lost with its process, a search the page found over)."""
+
+
+def seated_key(user_id: int) -> str:
+    return f"pairing:seated:{user_id}"
+
+
 def tell(paired: list[Paired]) -> None:
-    """Once committed: every open page of each person seated goes to their table."""
+    """Once committed: every open page of each person seated goes to their table, and the table
+    is kept a minute for a page that asks (just_seated)."""
+    kept = {seated_key(p): (t.game_id, t.url) for t in paired for p in t.people}
+    if kept:
+        cache.set_many(kept, SEATED_SECONDS)
     for table in paired:
         for person in table.people:
             go_to(person, table.url)
+
+
+def just_seated(user_id: int) -> str | None:
+    """The table a pass seated this person at within the last minute, while it runs."""
+    kept: tuple[int, str] | None = cache.get(seated_key(user_id))
+    if kept is None:
+        return None
+    game_id, url = kept
+    return url if Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).exists() else None
 
 
 def pass_pool(kind: str, pace: str) -> list[Paired]:

@@ -34,8 +34,10 @@ def section(request: HttpRequest, error: str = "", status: int = 200) -> HttpRes
 
 @require_GET
 def find(request: HtmxHttpRequest) -> HttpResponse:
-    """The section as it stands (the page asks for it when a search ends elsewhere)."""
-    return section(request)
+    """The section as it stands (the page asks for it when a search ends elsewhere, or when a
+    press got no answer); to the table, if a pass seated the person a moment ago."""
+    table = services.just_seated(request.user.pk) if request.user.is_authenticated else None
+    return seated(request, table) if table else section(request)
 
 
 def looking_etag(request: HttpRequest) -> str:

@@ -68,3 +68,38 @@ def test_a_page_whose_socket_opens_after_the_pairing_goes_to_the_table(
     assert all("?since=" in url for url in sockets.urls), sockets.urls
     for page in pages:
         page.context.close()
+
+
+def test_a_press_whose_answer_was_lost_still_ends_at_the_table(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    """The press reaches the server (the search is stored) but its answer never comes back, as
+    when its process is killed: the page asks for the section again and follows the search to
+    the table the second person's press seats them both at."""
+    base = daphne_site["url"]
+    pages = []
+    for name in ("lost_rye", "lost_spelt"):
+        page = browser.new_context().new_page()
+        page.set_default_timeout(PATIENCE)
+        sign_up(page, base, name)
+        pages.append(page)
+    first, second = pages
+    lost: list[int] = []
+
+    def answer_lost(route: Any) -> None:
+        lost.append(route.fetch().status)  # the server answers; the page never hears it
+        route.abort("connectionreset")
+
+    first.route(re.compile(r".*/pairing/look/$"), answer_lost)
+    look_for_two(first)
+    deadline = time.monotonic() + PATIENCE / 1000
+    while not lost:  # the press reached the server, and its answer was dropped
+        assert time.monotonic() < deadline, "the press never left the page"
+        first.wait_for_timeout(50)
+    assert lost == [200]
+    look_for_two(second)
+    second.wait_for_url(TABLE)
+    first.wait_for_url(TABLE)
+    assert first.url == second.url
+    for page in pages:
+        page.context.close()
