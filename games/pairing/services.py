@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from accounts.models import Block, Rating, User
 from accounts.ratings import new_rating
@@ -308,32 +309,32 @@ def seat_group(group: draw.Group, users: dict[int, User]) -> Paired | None:
 
 
 SEATED_SECONDS = 60
-"""How long a pass's table is kept for its people's pages that ask after the push (a press whose
-answer was lost with its process, a search the page found over)."""
-
-
-def seated_key(user_id: int) -> str:
-    return f"pairing:seated:{user_id}"
+"""How long after a pass seated a person a page of theirs that asks is still sent to the table
+(a press whose answer was lost with its process, a search the page found over)."""
 
 
 def tell(paired: list[Paired]) -> None:
-    """Once committed: every open page of each person seated goes to their table, and the table
-    is kept a minute for a page that asks (just_seated)."""
-    kept = {seated_key(p): (t.game_id, t.url) for t in paired for p in t.people}
-    if kept:
-        cache.set_many(kept, SEATED_SECONDS)
+    """Once committed: every open page of each person seated goes to their table."""
     for table in paired:
         for person in table.people:
             go_to(person, table.url)
 
 
 def just_seated(user_id: int) -> str | None:
-    """The table a pass seated this person at within the last minute, while it runs."""
-    kept: tuple[int, str] | None = cache.get(seated_key(user_id))
-    if kept is None:
-        return None
-    game_id, url = kept
-    return url if Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).exists() else None
+    """The running live table with another person (not a practice table against bots alone)
+    this person sat down at within the last SEATED_SECONDS, if any: read from the seats, which
+    every process shares (Django's cache may be each process's own)."""
+    recent = timezone.now() - timedelta(seconds=SEATED_SECONDS)
+    others = Seat.objects.filter(game=OuterRef("game"), bot="").exclude(user_id=user_id)
+    seat = (
+        Seat.objects.filter(user_id=user_id, bot="", joined_at__gte=recent)
+        .filter(Exists(others), game__status=Game.Status.RUNNING)
+        .exclude(game__pace__in=TURN_BASED)
+        .select_related("game")
+        .order_by("-joined_at")
+        .first()
+    )
+    return None if seat is None else seat.game.get_absolute_url()
 
 
 def pass_pool(kind: str, pace: str) -> list[Paired]:

@@ -12,6 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
+from games import services as tables
 from games.models import Game
 from games.pairing import services
 from games.pairing.models import Seek
@@ -197,24 +198,26 @@ def test_the_count_that_would_meet_is_one_press_away_and_seats_both(
 
 
 def test_a_page_whose_press_got_no_answer_is_sent_to_the_table_when_it_asks_again(
-    player: User, rival: User, django_capture_on_commit_callbacks: Callable[..., Any]
+    player: User, rival: User
 ) -> None:
     """The press's answer was lost (its process died after the search was stored); a pass
     seated the person meanwhile. The page asks for the section again and goes to the table."""
     services.look(player, "cakehalla", "fast", 2, 2)
-    with django_capture_on_commit_callbacks(execute=True):
-        client_for(rival).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    client_for(rival).post("/pairing/look/", CAKE_FAST, headers=HTMX)
     game = Game.objects.get()
     response = client_for(player).get("/pairing/", headers=HTMX)
     assert response.headers.get("HX-Redirect") == game.get_absolute_url()
 
 
-def test_asking_again_after_the_table_ended_shows_the_forms(
-    player: User, rival: User, django_capture_on_commit_callbacks: Callable[..., Any]
-) -> None:
+def test_asking_again_after_the_table_ended_shows_the_forms(player: User, rival: User) -> None:
     services.look(player, "cakehalla", "fast", 2, 2)
-    with django_capture_on_commit_callbacks(execute=True):
-        client_for(rival).post("/pairing/look/", CAKE_FAST, headers=HTMX)
+    client_for(rival).post("/pairing/look/", CAKE_FAST, headers=HTMX)
     Game.objects.update(status=Game.Status.OVER)
+    html = client_for(player).get("/pairing/", headers=HTMX).content.decode()
+    assert "Find a game</button>" in html
+
+
+def test_asking_again_does_not_send_the_page_to_a_practice_table(player: User) -> None:
+    tables.quick_game(player, "cakehalla")
     html = client_for(player).get("/pairing/", headers=HTMX).content.decode()
     assert "Find a game</button>" in html
