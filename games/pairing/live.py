@@ -15,7 +15,8 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -66,6 +67,19 @@ def beat(session: SocketSession, since: datetime | None) -> Beat:
     return Beat(html=html, since=seek.created_at)
 
 
+def asked_since(scope: dict[str, object]) -> datetime | None:
+    """When the search the page shows began (its panel's data-since, sent as ?since=): where a
+    beat that finds no seek looks for the table the person was seated at since. None if absent
+    or garbled. It only ever leads to this person's own table."""
+    query = scope.get("query_string")
+    raw = parse_qs(query.decode("latin-1") if isinstance(query, bytes) else "").get("since")
+    try:
+        since = datetime.fromisoformat(raw[0]) if raw else None
+    except ValueError:
+        return None
+    return since if since is None or since.tzinfo is not None else since.replace(tzinfo=UTC)
+
+
 class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stubs
     """Beats while the page waits; follows the person to the table they were seated at."""
 
@@ -78,6 +92,7 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
     async def connect(self) -> None:
         self.groups_joined = []
         self.session = session_of(self.scope)
+        self.since = asked_since(self.scope)
         if self.session is None:
             await self.accept()
             await self.end(SESSION_ENDED)

@@ -4,6 +4,7 @@ choices (read by the views and by the waiting page's socket)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 
@@ -98,6 +99,47 @@ def section_context(user: User | AnonymousUser, error: str = "") -> dict[str, ob
     }
 
 
+def bakers(fewest: int, most: int) -> str:
+    """A count of bakers in words."""
+    return f"{fewest} bakers" if fewest == most else f"{fewest} to {most} bakers"
+
+
+class Sooner(NamedTuple):
+    """The others' count of bakers that most of them want, how many want it, and the count of
+    this person's that would meet it."""
+
+    their_fewest: int
+    their_most: int
+    how_many: int
+    fewest: int
+    most: int
+
+
+def sooner(waiting: services.Waiting) -> Sooner | None:
+    """What would meet the others, when only the counts of bakers keep this person apart from
+    everyone else looking."""
+    if not waiting.apart:
+        return None
+    seek = waiting.seek
+    fewest, most, n = max(waiting.apart, key=lambda size: size[2])
+    return Sooner(fewest, most, n, min(seek.fewest, most), max(seek.most, fewest))
+
+
+def apart_words(waiting: services.Waiting) -> str:
+    """Why nobody else looking is seated with this person, when only the counts of bakers keep
+    them apart, and the count that would seat them sooner (with the most people it reaches)."""
+    found = sooner(waiting)
+    if found is None:
+        return ""
+    fewest, most, n, low, high = found
+    seek = waiting.seek
+    wants = "wants" if n == 1 else "want"
+    return (
+        f"Nobody else looking wants {bakers(seek.fewest, seek.most)}: {n} {wants} "
+        f"{bakers(fewest, most)}. Look for {low} to {high} bakers to be seated with them sooner."
+    )
+
+
 def panel_context(waiting: services.Waiting) -> dict[str, object]:
     """The waiting panel's words for one moment of a seek."""
     seek = waiting.seek
@@ -107,4 +149,6 @@ def panel_context(waiting: services.Waiting) -> dict[str, object]:
         "pace": PACE_WORDS.get(Game.Pace(seek.pace), seek.pace),
         "count": count_words(seek, waiting.spec),
         "waited": f"{minutes}:{seconds:02d}",
+        "apart": apart_words(waiting),
+        "sooner": sooner(waiting),
     }

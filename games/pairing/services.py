@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from accounts.models import Block, Rating, User
 from accounts.ratings import new_rating
@@ -135,7 +136,7 @@ def look(
             "last_seen": at,
         },
     )
-    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+    cache.delete_many([LOOKING_KEY, sizes_key(kind, pace)])  # else at worst a second old
     return seek
 
 
@@ -148,7 +149,7 @@ def stop(user: User) -> bool:
         return False
     lock_pools([old])
     deleted, _ = Seek.objects.filter(user=user).delete()
-    cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+    cache.delete_many([LOOKING_KEY, sizes_key(*old)])  # else at worst a second old
     return deleted > 0
 
 
@@ -250,8 +251,9 @@ def pool_people(kind: str, pace: str) -> QuerySet[Seek, Mapping[str, object]]:
 
 def gone(kind: str, pace: str, seeks: list[PoolRow], at: datetime) -> set[int]:
     """The people of the pool's seeks to let go: their waiting page went quiet, their account
-    was closed, or they sat down at a live table (open or running) since they started looking;
-    everyone, if the game is no longer on offer."""
+    was closed, or they sat down at a live table (open or running) with another person since
+    they started looking (a practice table against bots alone keeps them looking, as look
+    allows); everyone, if the game is no longer on offer."""
     if kind not in {spec.slug for spec in catalog.available()}:
         return {s.user_id for s in seeks}
     quiet = at - timedelta(seconds=GRACE_SECONDS)
@@ -263,10 +265,22 @@ def gone(kind: str, pace: str, seeks: list[PoolRow], at: datetime) -> set[int]:
     seats = (
         Seat.objects.filter(user_id__in=people, bot="", game__status__in=LIVE)
         .exclude(game__pace__in=TURN_BASED)
-        .values_list("user_id", "joined_at")
+        .values_list("user_id", "joined_at", "game_id")
     )
-    out.update(u for u, joined in seats if u in since and joined >= since[u])
+    sat = {(u, g) for u, joined, g in seats if u in since and joined >= since[u]}
+    shared = with_people({g for _, g in sat})
+    out.update(u for u, g in sat if g in shared)
     return out
+
+
+def with_people(games: set[int]) -> set[int]:
+    """Those of these tables where more than one person sits (not a practice table against
+    bots alone); no query for none, as in most passes."""
+    if not games:
+        return set()
+    rows = Seat.objects.filter(game_id__in=games, bot="").values("game_id")
+    counted = rows.annotate(n=Count("pk")).filter(n__gt=1).order_by()
+    return {r["game_id"] for r in counted}
 
 
 def blocks_in(kind: str, pace: str) -> frozenset[tuple[int, int]]:
@@ -294,11 +308,33 @@ def seat_group(group: draw.Group, users: dict[int, User]) -> Paired | None:
     return Paired(game.pk, game.get_absolute_url(), group.people)
 
 
+SEATED_SECONDS = 60
+"""How long after a pass seated a person a page of theirs that asks is still sent to the table
+(a press whose answer was lost with its process, a search the page found over)."""
+
+
 def tell(paired: list[Paired]) -> None:
     """Once committed: every open page of each person seated goes to their table."""
     for table in paired:
         for person in table.people:
             go_to(person, table.url)
+
+
+def just_seated(user_id: int) -> str | None:
+    """The running live table with another person (not a practice table against bots alone)
+    this person sat down at within the last SEATED_SECONDS, if any: read from the seats, which
+    every process shares (Django's cache may be each process's own)."""
+    recent = timezone.now() - timedelta(seconds=SEATED_SECONDS)
+    others = Seat.objects.filter(game=OuterRef("game"), bot="").exclude(user_id=user_id)
+    seat = (
+        Seat.objects.filter(user_id=user_id, bot="", joined_at__gte=recent)
+        .filter(Exists(others), game__status=Game.Status.RUNNING)
+        .exclude(game__pace__in=TURN_BASED)
+        .select_related("game")
+        .order_by("-joined_at")
+        .first()
+    )
+    return None if seat is None else seat.game.get_absolute_url()
 
 
 def pass_pool(kind: str, pace: str) -> list[Paired]:
@@ -317,7 +353,7 @@ def pass_pool(kind: str, pace: str) -> list[Paired]:
         if leaving or paired:  # a pass that changed nothing writes nothing
             pool.passed_at = at
             pool.save(update_fields=["passed_at"])
-            cache.delete(LOOKING_KEY)  # at worst a count a second old is read again meanwhile
+            cache.delete_many([LOOKING_KEY, sizes_key(kind, pace)])  # else at worst a second old
         transaction.on_commit(lambda: tell(paired))
     return paired
 
@@ -350,9 +386,37 @@ def looking() -> Counts:
     return {(kind, pace): n for kind, pace, n in counts}
 
 
+Sizes = dict[tuple[int, int], int]
+"""How many look in one pool for each (fewest, most) count of bakers."""
+
+
+def sizes_key(kind: str, pace: str) -> str:
+    return f"pairing:sizes:{kind}:{pace}"
+
+
+def pool_sizes(kind: str, pace: str) -> Sizes:
+    """How many look in this pool for each count of bakers: one grouped count (a handful of
+    rows), kept a second like `looking`, for the waiting panels' beats."""
+    key = sizes_key(kind, pace)
+    rows: list[tuple[int, int, int]] | None = cache.get(key)
+    if rows is None:
+        found = Seek.objects.filter(kind=kind, pace=pace).values("fewest", "most")
+        counted = found.annotate(n=Count("pk")).order_by()
+        rows = [(r["fewest"], r["most"], r["n"]) for r in counted]
+        cache.set(key, rows, LOOKING_CACHE_SECONDS)
+    return {(fewest, most): n for fewest, most, n in rows}
+
+
+def meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two counts of bakers (fewest, most) share a table size."""
+    return max(a[0], b[0]) <= min(a[1], b[1])
+
+
 @dataclass(frozen=True)
 class Waiting:
-    """What the waiting panel shows of a seek at one moment."""
+    """What the waiting panel shows of a seek at one moment; `apart` are the counts of bakers
+    others look for that cannot meet this seek's ((fewest, most) and how many), set only when
+    nobody else looking could share a table with it."""
 
     seek: Seek
     spec: AnyKind
@@ -360,14 +424,25 @@ class Waiting:
     highest: int
     waited: int
     others: int
+    apart: tuple[tuple[int, int, int], ...] = ()
+
+
+def apart_from(seek: Seek, sizes: Sizes) -> tuple[tuple[int, int, int], ...]:
+    """The others' counts of bakers that cannot meet this seek's, if no other's can (else ())."""
+    own = (seek.fewest, seek.most)
+    meeting = sum(n for size, n in sizes.items() if meet(size, own)) - (1 if own in sizes else 0)
+    if meeting > 0:
+        return ()  # someone else could share a table: the wait is for rating or numbers
+    return tuple((f, m, n) for (f, m), n in sorted(sizes.items()) if not meet((f, m), own))
 
 
 def waiting(seek: Seek, counts: Counts, at: datetime | None = None) -> Waiting:
     """The seek as its waiting panel shows it now: the rating window, the wait, who else looks
-    (from `counts`: looking_now or looking)."""
+    (from `counts`: looking_now or looking), and the counts of bakers that keep others apart."""
     at = at or now()
     wide = draw.window(seeker(seek), at.timestamp())
     others = max(0, counts.get((seek.kind, seek.pace), 1) - 1)
     waited = max(0, int((at - seek.created_at).total_seconds()))
     spec = catalog.get(seek.kind)
-    return Waiting(seek, spec, seek.rating - wide, seek.rating + wide, waited, others)
+    apart = apart_from(seek, pool_sizes(seek.kind, seek.pace)) if others else ()
+    return Waiting(seek, spec, seek.rating - wide, seek.rating + wide, waited, others, apart)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.access import AuthedRequest, HtmxHttpRequest
@@ -31,13 +34,23 @@ def section(request: HttpRequest, error: str = "", status: int = 200) -> HttpRes
 
 @require_GET
 def find(request: HtmxHttpRequest) -> HttpResponse:
-    """The section as it stands (the page asks for it when a search ends elsewhere)."""
-    return section(request)
+    """The section as it stands (the page asks for it when a search ends elsewhere, or when a
+    press got no answer); to the table, if a pass seated the person a moment ago."""
+    table = services.just_seated(request.user.pk) if request.user.is_authenticated else None
+    return seated(request, table) if table else section(request)
+
+
+def looking_etag(request: HttpRequest) -> str:
+    """The counts as they stand (kept a second): an unchanged list is answered 304, unread."""
+    counts = sorted(services.looking().items())
+    return hashlib.blake2b(repr(counts).encode(), digest_size=8).hexdigest()
 
 
 @require_GET
+@cache_control(private=True, no_cache=True)
+@condition(etag_func=looking_etag)
 def looking_now(request: HttpRequest) -> HttpResponse:
-    """How many look per game and pace (the lobby asks again now and then)."""
+    """How many look per game and pace (the lobby asks again every few seconds while shown)."""
     return render(request, "pairing/_looking.html", {"games": game_lines(services.looking())})
 
 
@@ -58,9 +71,26 @@ def look(request: AuthedRequest) -> HttpResponse:
         logger.exception("the pass after a look failed")
         paired = []
     table = next((p.url for p in paired if request.user.pk in p.people), None)
-    if table is None:
-        return section(request)
-    if request.htmx:
+    return seated(request, table) if table else waiting_or_seated(request, seek.created_at)
+
+
+def waiting_or_seated(request: AuthedRequest, since: datetime) -> HttpResponse:
+    """The waiting panel, unless another press's pass seated this person first (this one then
+    found nobody): the section is read first, so a search gone from it has its table stored."""
+    ctx = section_context(request.user) if request.htmx else None
+    table = None
+    if ctx is None or ctx["waiting"] is None:
+        table = services.table_since(request.user.pk, since)
+    if table is not None:
+        return seated(request, table)
+    if ctx is None:
+        return redirect("lobby")
+    return render(request, "pairing/_find.html", ctx)
+
+
+def seated(request: HttpRequest, table: str) -> HttpResponse:
+    """To the table this person was seated at."""
+    if getattr(request, "htmx", False):
         return HttpResponseClientRedirect(table)
     return redirect(table)
 

@@ -43,6 +43,31 @@
     }
   }
 
+  // A press in the section that got no answer (its process went away, or a 5xx): the search may
+  // be stored and even seated meanwhile, so ask for the section again, a few times, further
+  // apart each time; the answer is the panel, the forms, or the table a pass seated them at.
+  var ASK_MAX = 5;
+  var asked = 0;
+  function ours(event) {
+    var elt = event.detail && event.detail.elt;
+    return !!(elt && elt.closest && elt.closest("#find-a-game") && elt.id !== "looking-now");
+  }
+  function unanswered(event) {
+    var found = section();
+    if (!ours(event) || !found || !window.htmx || asked >= ASK_MAX) return;
+    var delay = RETRY_FIRST_MS * Math.pow(2, asked) * (0.5 + Math.random() / 2);
+    asked += 1;
+    setTimeout(function () {
+      window.htmx.ajax("GET", found.dataset.find,
+        { source: "#find-a-game", target: "#find-a-game", swap: "outerHTML" });
+    }, delay);
+  }
+  document.addEventListener("htmx:sendError", unanswered);
+  document.addEventListener("htmx:responseError", unanswered);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (ours(event) && event.detail.successful) asked = 0;
+  });
+
   function received(html) {
     if (follow(html)) return;
     if (html.indexOf('id="pairing-ended"') !== -1) {
@@ -65,7 +90,9 @@
     var found = section();
     if (socket || going || !found || !panel()) return;
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + found.dataset.socket);
+    // The search's start: a socket that finds it over goes to the table it became, if any.
+    var since = panel().dataset.since ? "?since=" + encodeURIComponent(panel().dataset.since) : "";
+    socket = new WebSocket(scheme + window.location.host + found.dataset.socket + since);
     socket.onopen = function () { retries = 0; restarting = false; };
     socket.onmessage = function (event) { received(event.data); };
     socket.onclose = function (event) {
@@ -117,6 +144,12 @@
     var seconds = waited % 60;
     clock.textContent = Math.floor(waited / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
   }, 1000);
+
+  // The lobby's counts are asked for every few seconds (htmx polling), only while it is shown;
+  // an unchanged list is answered 304 (an ETag), so the ask costs little.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.hidden && event.target && event.target.id === "looking-now") event.preventDefault();
+  });
 
   document.addEventListener("htmx:afterSettle", sync);
   window.addEventListener("online", function () { if (!socket) connect(); });

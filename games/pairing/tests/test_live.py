@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
 
 from accounts.models import User
 from bakery_site.asgi import application
@@ -24,13 +26,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 GO = re.compile(r'<template id="page-go" data-url="(/games/\d+/)"></template>')
 
 
-async def waiting_socket(user: User | None, origin: bytes = b"http://testserver") -> Any:
+async def waiting_socket(
+    user: User | None, origin: bytes = b"http://testserver", query: str = ""
+) -> Any:
     """The waiting page's socket, logged in as the user (anonymous for None)."""
     headers = [(b"origin", origin)]
     if user is not None:
         session = await database_sync_to_async(session_of)(user)
         headers.append((b"cookie", f"sessionid={session}".encode()))
-    return Communicator(application, "/ws/pairing/", headers=headers)
+    path = f"/ws/pairing/?{query}" if query else "/ws/pairing/"
+    return Communicator(application, path, headers=headers)
 
 
 def look(user: User) -> None:
@@ -143,3 +148,38 @@ async def test_a_restarting_process_sends_the_waiting_page_elsewhere_at_once(pla
     await waiting.restart()
     assert await closed_with(ws) == SERVICE_RESTART
     assert await database_sync_to_async(Seek.objects.filter(user=player).exists)()
+
+
+def waiting_panel_since(user: User) -> str:
+    """The start of the search as the person's waiting panel gives it to its socket."""
+    from games.pairing.panels import section_context
+
+    html = render_to_string("pairing/_find.html", section_context(user))
+    found = re.search(r'id="pairing-waiting"[^>]* data-since="([^"]+)"', html)
+    assert found, html
+    return found.group(1)
+
+
+async def test_a_waiting_socket_opened_after_the_pairing_goes_to_the_table(
+    player: User, rival: User
+) -> None:
+    """A looks and gets the panel; B looks and is seated with A before A's socket is open (the
+    pass's announcement reached no socket of A's): A's first beat takes A to the table."""
+    await database_sync_to_async(look)(player)
+    since = await database_sync_to_async(waiting_panel_since)(player)
+    await database_sync_to_async(look)(rival)
+    [paired] = await database_sync_to_async(services.pass_pool)("cakehalla", "fast")
+    ws = await waiting_socket(player, query=f"since={quote(since)}")
+    connected, _ = await ws.connect()
+    assert connected
+    assert await next_go(ws) == paired.url
+    assert await closed_with(ws) == 1000
+
+
+async def test_a_waiting_socket_without_the_searchs_start_still_ends_as_before(
+    player: User,
+) -> None:
+    ws = await waiting_socket(player, query="since=not-a-time")
+    await ws.connect()
+    assert "pairing-ended" in await ws.receive_from()
+    assert await closed_with(ws) == 1000

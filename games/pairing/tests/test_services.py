@@ -306,3 +306,48 @@ def test_a_pool_whose_pass_fails_holds_up_no_other(
     monkeypatch.setattr(services, "pass_pool", failing)
     sweep.sweep()
     assert list(Seek.objects.values_list("kind", flat=True)) == [CAKE, CAKE]
+
+
+def test_a_practice_table_against_bots_keeps_you_in_the_pool(player: User, rival: User) -> None:
+    """As looking is allowed at a table against bots alone, sitting down at one is no reason to
+    be let go: the pairing, when it comes, takes every page of the person to the new table."""
+    look(player)
+    practice = tables.quick_game(player, CAKE)
+    assert practice.status == Game.Status.RUNNING
+    look(rival)
+    [paired] = services.pass_pool(CAKE, "fast")
+    assert people_at(paired.game_id) == {"alice", "bob"}
+
+
+def test_counts_of_bakers_that_cannot_meet_are_said_with_what_would_meet(
+    player: User, rival: User
+) -> None:
+    """One wants 2, the other 3 to 4: each panel says why nobody is seated, and how to be."""
+    from games.pairing.panels import panel_context
+
+    look(player, CAKE, "fast", 2, 2)
+    look(rival, CAKE, "fast", 3, 4)
+    assert services.pass_pool(CAKE, "fast") == []
+    counts = services.looking_now()
+    mine = panel_context(services.waiting(Seek.objects.get(user=player), counts))
+    theirs = panel_context(services.waiting(Seek.objects.get(user=rival), counts))
+    assert mine["apart"] == (
+        "Nobody else looking wants 2 bakers: 1 wants 3 to 4 bakers. "
+        "Look for 2 to 3 bakers to be seated with them sooner."
+    )
+    assert theirs["apart"] == (
+        "Nobody else looking wants 3 to 4 bakers: 1 wants 2 bakers. "
+        "Look for 2 to 4 bakers to be seated with them sooner."
+    )
+
+
+def test_nothing_is_said_of_counts_when_someone_else_could_share_a_table(
+    player: User, rival: User, outsider: User
+) -> None:
+    from games.pairing.panels import panel_context
+
+    look(player, CAKE, "fast", 2, 2)
+    look(rival, CAKE, "fast", 3, 4)
+    look(outsider, CAKE, "fast", 4, 4)
+    counts = services.looking_now()
+    assert panel_context(services.waiting(Seek.objects.get(user=rival), counts))["apart"] == ""
