@@ -18,7 +18,8 @@ from games.access import AuthedRequest
 from games.notifications import push, services
 from games.notifications.badge import MENU_LINK, unread_count
 from games.services import ServiceError
-from games.web.errors import NO_SUCH_NOTIFICATION
+
+NO_SUCH_NOTIFICATION = "We could not find that notification among yours: it may be gone."
 
 SHOWN = 50
 

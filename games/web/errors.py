@@ -8,12 +8,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.access import NO_SUCH_TABLE
+from games.notifications.views import NO_SUCH_NOTIFICATION
 
 # get_object_or_404 says "No <Model> matches the given query."; the site names the thing.
 DJANGO_WORDS = re.compile(r"No (\w+) matches the given query\.")
 NO_SUCH_PERSON = "Nobody here goes by that name: it may be mistyped, or the account deleted."
 NO_SUCH_GAME = "We offer no game by that name: the lobby lists the games you can play."
-NO_SUCH_NOTIFICATION = "We could not find that notification among yours: it may be gone."
 NOT_FOUND_WORDS = {
     "Game": NO_SUCH_TABLE,
     "User": NO_SUCH_PERSON,
