@@ -390,6 +390,9 @@ HOUSE_TABLE_MOVE_SECONDS = float(os.environ.get("HOUSE_TABLE_MOVE_SECONDS", "2.5
 # seats fewer than a full table once its longest waiting has waited ARENA_SETTLE_SECONDS.
 TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "1"))
 ARENA_SETTLE_SECONDS = float(os.environ.get("ARENA_SETTLE_SECONDS", "20"))
+# A table that would seat people again with only their last table-mates waits for others to come
+# free (to mix them) at most this long from when its longest waiting came free.
+ARENA_MIX_SECONDS = float(os.environ.get("ARENA_MIX_SECONDS", "30"))
 # The site's own events, kept created ahead by the sweep (games/tournaments/schedule.py): an
 # hourly arena per game at the fast pace (45 minutes) and a weekly turn-based Swiss per game.
 TOURNAMENT_SCHEDULE: list[dict[str, object]] = [

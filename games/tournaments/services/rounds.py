@@ -277,6 +277,7 @@ def seat_free(tournament: Tournament) -> int:
         at.timestamp(),
         settings.ARENA_SETTLE_SECONDS,
         blocked_pairs(free),
+        settings.ARENA_MIX_SECONDS,
     )
     if not tables:
         return 0
