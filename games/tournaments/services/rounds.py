@@ -23,6 +23,7 @@ from games.services import seat_people
 from games.services.presence import lately_here
 from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
+from games.tournaments.services import busy
 from games.tournaments.services.base import Told, bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
@@ -257,7 +258,8 @@ def seat_free(tournament: Tournament) -> int:
         .select_related("user", "table")
     )
     here = present(tournament, free, at)
-    free = [e for e in free if e.pk in here]
+    playing = busy.at_live_tables(e.user_id for e in free)  # skipped until free
+    free = [e for e in free if e.pk in here and e.user_id not in playing]
     if len(free) < tournament.fewest:
         return 0
     waiting = [
