@@ -279,7 +279,7 @@ def seat_free(tournament: Tournament) -> int:
         at.timestamp(),
         settings.ARENA_SETTLE_SECONDS,
         blocked_pairs(free),
-        settings.ARENA_MIX_SECONDS,
+        mix_wait(tournament),
     )
     if not tables:
         return 0
@@ -291,6 +291,13 @@ def seat_free(tournament: Tournament) -> int:
     bump(tournament)
     tell_each(tournament, told)
     return len(tables)
+
+
+def mix_wait(tournament: Tournament) -> float:
+    """How long a table of last table-mates may wait for others to come free to mix with: none
+    when nobody else is at a table now (nobody can come)."""
+    tables = Table.objects.filter(tournament=tournament, recorded=False).exclude(game=None)
+    return settings.ARENA_MIX_SECONDS if tables.exists() else 0.0
 
 
 def arena_over(tournament: Tournament, at: datetime) -> bool:
