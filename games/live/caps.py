@@ -10,6 +10,7 @@ is closed with a code its page explains (TABS_AT_TABLE at one place, TABS_IN_ALL
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol
@@ -52,7 +53,9 @@ class Owner:
 
 def owner_of(scope: Scope, session: SocketSession | None) -> Owner:
     """The socket's owner, from its logged-in session and its client address (as client_ip finds
-    it behind PROXY_COUNT proxies)."""
+    it behind PROXY_COUNT proxies). A logged-in session on this host's own address (loopback: a
+    bench's or a developer's browsers, a proxy on this host left without PROXY_COUNT) is counted
+    by its session alone: that address is everyone's there, and capping it would cap the site."""
     client = scope.get("client")
     peer = str(client[0]) if client else None
     found = socket_ip(scope.get("headers", []), peer)
@@ -60,8 +63,17 @@ def owner_of(scope: Scope, session: SocketSession | None) -> Owner:
     if found:
         address = presence.ADDRESS_OWNER + hashlib.sha256(found.encode()).hexdigest()[:32]
     if session is not None:
-        return Owner(presence.SESSION_OWNER + session_digest(session.key), address)
+        key = presence.SESSION_OWNER + session_digest(session.key)
+        return Owner(key, "" if loopback(found) else address)
     return Owner(address, address)
+
+
+def loopback(address: str | None) -> bool:
+    """Whether the address is this host's own."""
+    try:
+        return address is not None and ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)

@@ -212,6 +212,20 @@ async def test_every_socket_route_holds_the_cap_of_one_address_whatever_the_sess
         await ws.disconnect()
 
 
+async def test_signed_in_sockets_from_this_hosts_own_address_count_by_session_alone(
+    places: dict[str, object], settings: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.PROXY_COUNT = 1  # type: ignore[attr-defined]
+    monkeypatch.setattr(caps, "ADDRESS_SOCKETS_AT_A_TABLE", 2)
+    path = path_of("ws/tournaments/<int:tournament_id>/", places)
+    cookies = await database_sync_to_async(sessions_of)(places["who"], 3)
+    pages = [on(path, cookie, "127.0.0.1") for cookie in cookies]  # a bench, `make run`
+    for ws in pages:
+        await held(ws)
+    for ws in pages:
+        await ws.disconnect()
+
+
 async def test_the_cap_in_all_counts_the_sockets_of_every_route_together(
     places: dict[str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
