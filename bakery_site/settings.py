@@ -394,6 +394,11 @@ ARENA_SETTLE_SECONDS = float(os.environ.get("ARENA_SETTLE_SECONDS", "20"))
 # no "I'm here") waits for them this long at most, once they are told; then it is played by
 # those here (games/tournaments/services/absence.py).
 SWISS_CHECK_IN_SECONDS = float(os.environ.get("SWISS_CHECK_IN_SECONDS", "120"))
+# A table that would seat people again with only their last table-mates waits for others to come
+# free (to mix them) at most this long from when its longest waiting came free.
+ARENA_MIX_SECONDS = float(os.environ.get("ARENA_MIX_SECONDS", "30"))
+# The tournaments not over yet one person may be entered in at once.
+TOURNAMENT_ENTRIES_AT_ONCE = env_int("TOURNAMENT_ENTRIES_AT_ONCE", 10)
 # The site's own events, kept created ahead by the sweep (games/tournaments/schedule.py): an
 # hourly arena per game at the fast pace (45 minutes) and a weekly turn-based Swiss per game.
 TOURNAMENT_SCHEDULE: list[dict[str, object]] = [

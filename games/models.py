@@ -352,14 +352,24 @@ class StatCount(models.Model):
 
 
 class TableSocket(models.Model):
-    """One open (or lately closed) socket at a table, seen by every server process.
+    """One open (or lately closed) socket at a table, seen by every server process; or one of
+    the site's other sockets (a waiting page's, a tournament page's: no game, its `place`), kept
+    only while open, for the caps on open sockets (games/live/caps.py).
 
     Its process renews `seen_at` every sweep while the socket is open; a closed socket keeps its
     row with the time it closed, so its person stays "here" through a short drop. A row that
     stopped being renewed belongs to a process that died.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sockets")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="sockets"
+    )
+    place = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        help_text="A socket not at a table: its page (pairing, tournament:12).",
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
@@ -380,9 +390,16 @@ class TableSocket(models.Model):
         help_text="Whose socket, for the caps on open sockets: a digest of its session (of its "
         "address for a guest without one).",
     )
+    address = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="A digest of the socket's client address, for the caps on open sockets.",
+    )
 
     def __str__(self) -> str:
-        return f"socket of {self.user or 'a guest'} at game {self.game_id}"
+        return f"socket of {self.user or 'a guest'} at {self.place or f'game {self.game_id}'}"
 
 
 class Tutorial(models.Model):

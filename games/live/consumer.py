@@ -26,7 +26,7 @@ from games.access import invited_to
 from games.boards import Sent, board_message, shared
 from games.boards.shared import TableAt
 from games.groups import group_name, user_group
-from games.live import drain
+from games.live import caps, drain
 from games.live.layer_watch import unwatch, watch
 from games.live.protocol import (
     DATABASE_AWAY,
@@ -45,7 +45,6 @@ from games.live.sessions import (
     SocketSession,
     ended_code,
     session_digest,
-    socket_owner,
     socket_session,
 )
 from games.live.socket_moves import played, results_closed
@@ -110,7 +109,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         watch(self)
         drain.opened(self)
         shared.socket_opened(self.game_id)
-        owner = socket_owner(self.scope, self.session)
+        owner = caps.owner_of(self.scope, self.session)
         arrival = await off_loop(arrived)(table, self.channel_name, user, owner)
         if isinstance(arrival, int):
             # Too many of this session's sockets are open: closed for good, the page says why.

@@ -16,7 +16,8 @@ from games.access import can_watch, watch_refused
 from games.boards import Sent, render_diff, render_whole, shared
 from games.boards.chat import render_chat_log
 from games.boards.shared import TableAt, table_at
-from games.live.protocol import NOT_ALLOWED, NOT_FOUND, TABS_AT_TABLE, TABS_IN_ALL
+from games.live import caps
+from games.live.protocol import NOT_ALLOWED, NOT_FOUND
 from games.live.sessions import SESSION_ENDED, SocketSession
 from games.models import Game
 from games.services import clocks, presence, rematch_arrived
@@ -48,17 +49,18 @@ def chat_for(game_id: int, user: User | AnonymousUser, session: SocketSession | 
     return render_chat_log(table.game, user, table.seats)
 
 
-CAPPED = {presence.AT_A_TABLE: TABS_AT_TABLE, presence.IN_ALL: TABS_IN_ALL}
-
-
-def arrived(table: TableAt, channel: str, user: User | AnonymousUser, owner: str) -> TableAt | int:
+def arrived(
+    table: TableAt, channel: str, user: User | AnonymousUser, owner: caps.Owner
+) -> TableAt | int:
     """The socket's row written (and announced to the table if it changes who is there); the
     table as just read (or newer), with who is at it now, this person included, kept for the
-    table's other sockets here. Or, past a cap of its owner's open sockets, the close code that
-    says which."""
-    row = presence.opened(channel, table.game.pk, getattr(user, "pk", None), owner)
-    if row.passed:
-        return CAPPED[row.passed]
+    table's other sockets here. Or, past a cap of its owner's open sockets (games/live/caps.py),
+    the close code that says which."""
+    user_id = getattr(user, "pk", None)
+    admitted = caps.admit(channel, owner, game_id=table.game.pk, user_id=user_id)
+    if admitted.code is not None:
+        return admitted.code
+    row = presence.arrived(table.game.pk, user_id, admitted.again)
     if awaits_arrivals(table, user) and rematch_arrived(table.game.pk):
         return table_at(table.game.pk, presence_stamp=time.time())  # its clocks started now
     # Presence read again only if this socket changed it (a person already here changes nothing).

@@ -23,10 +23,8 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
-from accounts.client_ip import socket_ip
 from accounts.models import User, signed_in
 from games.groups import recheck_sockets, send_to_group, user_group
-from games.services.presence import ADDRESS_OWNER, SESSION_OWNER
 
 SESSION_ENDED = 4401
 ACCOUNT_CLOSED = 4402  # the session ended because a moderator deactivated the account
@@ -129,20 +127,6 @@ def socket_session(scope: Scope) -> SocketSession | None:
     # again; after a deploy that was two more reads for each of a process's sockets at once).
     hold(session.session_key)
     return SocketSession(session.session_key, user.pk)
-
-
-def socket_owner(scope: Scope, session: SocketSession | None) -> str:
-    """Whose socket this is, for the caps on open sockets (games.services.presence): its
-    logged-in session's digest, or a guest's address's (a guest's session is theirs to make up,
-    one for each socket); "" (no cap) for a guest whose address is unknown."""
-    if session is not None:
-        return SESSION_OWNER + session_digest(session.key)
-    client = scope.get("client")
-    peer = str(client[0]) if client else None
-    address = socket_ip(scope.get("headers", []), peer)
-    if not address:
-        return ""  # no address to tell one guest from another (a test's or bench's socket): none
-    return ADDRESS_OWNER + hashlib.sha256(address.encode()).hexdigest()[:32]
 
 
 def close_on_logout(

@@ -26,7 +26,7 @@ from redis.exceptions import RedisError
 
 from games import outages
 from games.groups import user_group
-from games.live import drain
+from games.live import caps, drain
 from games.live.layer_watch import unwatch, watch
 from games.live.protocol import LAYER_LOST, SERVICE_RESTART, TOO_MANY, go_html
 from games.live.push_threads import off_loop
@@ -96,6 +96,8 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
         if self.session is None:
             await self.accept()
             await self.end(SESSION_ENDED)
+            return
+        if await caps.refused(self, self.session, caps.PAIRING):  # too many sockets open
             return
         try:
             await self.join()
@@ -191,6 +193,7 @@ class PairingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels
         if self.beating is not None:
             self.beating.cancel()
         await self.leave()
+        await caps.release(self)
 
     async def dispatch(self, message: dict[str, object]) -> None:
         """Handle a message; one meant for the person's table pages only (their chat, their

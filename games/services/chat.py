@@ -138,7 +138,8 @@ def announce_chat_to_user(user_id: int, game_id: int) -> None:
 
 def redraw_everywhere(user_id: int) -> None:
     """Tell the person's sockets at every table to redraw their chat (they blocked someone)."""
-    games = TableSocket.objects.filter(user_id=user_id, open=True).values_list("game_id", flat=True)
+    open_here = TableSocket.objects.filter(user_id=user_id, open=True, game__isnull=False)
+    games = open_here.values_list("game_id", flat=True)  # not the sockets of other pages
     for game_id in sorted(set(games)):
         announce_chat_to_user(user_id, game_id)
 

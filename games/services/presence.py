@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 
 from accounts.models import User
 from games.groups import group_name, on_serving_loop, send_to_group
@@ -161,64 +161,22 @@ HERE, DROPPED, AWAY = "here", "dropped", "away"
 """What a socket's row says of its person, and what the table was last told of it (`told`)."""
 
 
-# How many sockets one session may hold open, counted across every process by their rows: at one
-# table (a few tabs of it) and at every table together (a turn-based player's many games in
-# tabs). Guests without a session are counted by their address, which people behind one network
-# share (a household, a school): theirs are larger.
-SOCKETS_AT_A_TABLE = 6
-SOCKETS_IN_ALL = 40
-ADDRESS_SOCKETS_AT_A_TABLE = 24
-ADDRESS_SOCKETS_IN_ALL = 80
-AT_A_TABLE, IN_ALL = "at a table", "in all"
-"""The cap a socket passed (see opened)."""
-
 SESSION_OWNER, ADDRESS_OWNER = "s:", "a:"
-"""How an owner (TableSocket.owner) begins: a session's digest, or a guest's address's."""
-
-
-def caps(owner: str) -> tuple[int, int]:
-    """The most open sockets this owner may hold at one table and in all."""
-    if owner.startswith(ADDRESS_OWNER):
-        return ADDRESS_SOCKETS_AT_A_TABLE, ADDRESS_SOCKETS_IN_ALL
-    return SOCKETS_AT_A_TABLE, SOCKETS_IN_ALL
-
-
-def open_sockets(owner: str, game_id: int) -> tuple[int, int]:
-    """How many live sockets this owner holds open at this table and in all (one query)."""
-    live_since = clocks.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
-    counted = TableSocket.objects.filter(owner=owner, open=True, seen_at__gte=live_since).aggregate(
-        here=Count("pk", filter=Q(game_id=game_id)), everywhere=Count("pk")
-    )
-    return counted["here"], counted["everywhere"]
-
-
-def over_cap(owner: str, here: int, everywhere: int) -> str:
-    """The cap an owner with these open sockets passes (AT_A_TABLE, IN_ALL), or ""."""
-    at_a_table, in_all = caps(owner)
-    if here > at_a_table:
-        return AT_A_TABLE
-    return IN_ALL if everywhere > in_all else ""
+"""How an owner (TableSocket.owner) begins: a session's digest, or a guest's address's. The caps
+on open sockets, counted by these rows, are games/live/caps.py."""
 
 
 @dataclass(frozen=True)
 class Opened:
-    """What opening a socket's row did: the cap its owner passed ("" if none: the row is kept),
-    and whether the table was told."""
+    """Whether a socket's arrival was told to its table."""
 
-    passed: str = ""
     told: bool = False
 
 
-def opened(channel: str, game_id: int, user_id: int | None, owner: str = "") -> Opened:
-    """A socket joined the table: its row, announced unless it changes nothing the table shows
-    (its session already has a socket open here: another tab, or the page back after a restart
-    closed its last socket while that row still counts, see `restarted`). Past a cap of its
-    owner's open sockets (an owner given), no row is kept and nothing is announced.
-
-    The row is written before the count, so two sockets opening at once in two processes each
-    count the other: neither gets past a cap (at worst both are refused). A socket's channel
-    name is new to the layer, so its row is too: one insert.
-    """
+def opened(channel: str, game_id: int, user_id: int | None) -> Opened:
+    """A socket joined the table: its row written and announced (a socket's channel name is new
+    to the layer, so its row is too: one insert). The table's socket writes its row through the
+    caps (games/live/caps.py: admit), then calls `arrived`."""
     TableSocket.objects.create(
         channel=channel,
         game_id=game_id,
@@ -227,18 +185,17 @@ def opened(channel: str, game_id: int, user_id: int | None, owner: str = "") -> 
         open=True,
         seen_at=clocks.now(),
         told=HERE,
-        owner=owner,
     )
-    here = 1
-    if owner:
-        here, everywhere = open_sockets(owner, game_id)
-        passed = over_cap(owner, here, everywhere)
-        if passed:
-            TableSocket.objects.filter(channel=channel).delete()
-            return Opened(passed=passed)
+    return arrived(game_id, user_id, again=False)
+
+
+def arrived(game_id: int, user_id: int | None, again: bool) -> Opened:
+    """A socket's row at the table is written: announced unless it changes nothing the table
+    shows (`again`: its session already has a socket open here, another tab, or the page back
+    after a restart closed its last socket while that row still counts, see `restarted`)."""
     seen(user_id)
-    if here > 1 and owner.startswith(SESSION_OWNER):
-        return Opened()  # this person was here already, on another socket of theirs
+    if again:
+        return Opened()
     announce(game_id)
     return Opened(told=True)
 
@@ -268,7 +225,9 @@ def restarted(process: str = PROCESS) -> int:
     counted twice meanwhile. How many closed.
     """
     rows = TableSocket.objects.filter(process=process, open=True)
-    watched_by_guests = set(rows.filter(user=None).values_list("game_id", flat=True))
+    watched_by_guests = set(
+        rows.filter(user=None, game__isnull=False).values_list("game_id", flat=True)
+    )
     closed = close(rows)
     for game_id in sorted(watched_by_guests):
         announce(game_id)
@@ -287,7 +246,9 @@ def renew(process: str = PROCESS) -> int:
     A row another process's sweep found stale (this process was stalled) is here again: told.
     """
     mine = TableSocket.objects.filter(process=process, open=True)
-    revived = set(mine.exclude(told=HERE).values_list("game_id", flat=True))
+    revived = set(
+        mine.exclude(told=HERE).filter(game__isnull=False).values_list("game_id", flat=True)
+    )
     count = mine.update(seen_at=clocks.now(), told=HERE)
     for game_id in sorted(revived):
         announce(game_id)
@@ -312,7 +273,7 @@ def sweep() -> list[int]:
     """
     at = clocks.now()
     stale = at - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
-    rows = TableSocket.objects.filter(seen_at__lt=stale).exclude(told=AWAY)
+    rows = TableSocket.objects.filter(seen_at__lt=stale, game__isnull=False).exclude(told=AWAY)
     changed: dict[str, list[int]] = {AWAY: [], DROPPED: []}
     games = set()
     for pk, game_id, is_open, seen_at, told in rows.values_list(

@@ -13,7 +13,9 @@ The rules, as the tournament page states them:
 - Arena: the people free (their table ended, not paused) are seated as soon as `seats` are
   free, the longest waiting first, grouped by points and rating, trading places to avoid the
   people of their last table; once the longest waiting has waited `settle` seconds, `fewest` are
-  enough.
+  enough. A table that would seat someone again with only their last table-mates (a finished
+  table's people are free together) takes someone else free in a trade, or waits for others to
+  come free, but never past `mix` seconds of its longest waiting (ARENA_MIX_SECONDS).
 - Blocks: a blocked pair never shares a table. If the tables cannot be seated so (everyone
   blocks everyone), the lower-standing person of a pair left together sits the round out: a
   bye in a Swiss (a house bot takes the seat), the next turn in an arena.
@@ -135,11 +137,15 @@ def arena(
     now: float,
     settle: float,
     blocked: Collection[Pair] = (),
+    mix: float = 0.0,
 ) -> list[tuple[int, ...]]:
     """The new tables among the people free now (each in points order); those not seated wait.
 
     Full tables of the longest waiting; what is left sits at a smaller table (of `fewest` or
-    more) only once its longest waiting has waited `settle` seconds."""
+    more) only once its longest waiting has waited `settle` seconds. A table that would seat
+    someone again with only people of their last table takes someone else free instead, or
+    waits for others to come free, until its longest waiting has waited `mix` seconds (see
+    mixed)."""
     waiting = sorted(free, key=lambda f: (f.since, f.entrant))
     full = len(waiting) // seats
     chosen = waiting[: full * seats]
@@ -150,7 +156,6 @@ def arena(
         sizes.append(len(rest))
     if not sizes:
         return []
-    by_id = {f.entrant: f for f in chosen}
     order = sorted(chosen, key=lambda f: (-f.points, -f.rating, f.entrant))
     met = {pair(f.entrant, o): 1 for f in chosen for o in f.last if o != f.entrant}
     tables = improve(cut([f.entrant for f in order], sizes), met, blocked)
@@ -158,8 +163,58 @@ def arena(
         tables = apart(tables, blocked) or tables
     rank = {f.entrant: i for i, f in enumerate(order)}
     tables, _, _ = part_blocked(tables, [0] * len(tables), blocked, rank)
+    by_id = {f.entrant: f for f in waiting}
+    spare = waiting[len(chosen) :]
+    tables = mixed(tables, spare, by_id, blocked, now - mix)
     return [
         tuple(sorted(t, key=lambda e: (-by_id[e].points, -by_id[e].rating, e)))
         for t in tables
-        if len(t) >= fewest
+        if len(t) >= fewest and not (again(t, by_id) and now - longest(t, by_id) < mix)
     ]
+
+
+def again(table: Sequence[int], by_id: Mapping[int, Free]) -> bool:
+    """Whether someone at this table would sit only with people of their last table."""
+    return any(set(table) <= by_id[e].last | {e} for e in table if by_id[e].last)
+
+
+def longest(table: Sequence[int], by_id: Mapping[int, Free]) -> float:
+    """Since when the longest waiting at this table has waited."""
+    return min(by_id[e].since for e in table)
+
+
+def mixed(
+    tables: list[list[int]],
+    spare: Sequence[Free],
+    everyone: Mapping[int, Free],
+    blocked: Collection[Pair],
+    after: float,
+) -> list[list[int]]:
+    """The tables, each one that would seat someone again with only their last table-mates
+    trading one of its people for someone free and not seated (the longest waiting first)
+    where that mixes it: a finished table's people, free together, need not sit down together
+    again when someone else is free. Only people free since `after` (within the mix bound) may
+    be traded out."""
+    left = [f.entrant for f in sorted(spare, key=lambda f: (f.since, f.entrant))]
+    return [traded(t, left, everyone, blocked, after) if again(t, everyone) else t for t in tables]
+
+
+def traded(
+    table: list[int],
+    left: list[int],
+    everyone: Mapping[int, Free],
+    blocked: Collection[Pair],
+    after: float,
+) -> list[int]:
+    """The table with its last-freed person (free since `after`) traded for one of those `left`
+    (who then leaves them, the person traded joining them) so that it no longer seats anyone
+    again with only their last table-mates, nor a blocked pair; as it is if no trade does."""
+    for going in sorted(table, key=lambda e: (-everyone[e].since, e)):
+        if everyone[going].since <= after:
+            break
+        for coming in left:
+            trial = [coming if e == going else e for e in table]
+            if not again(trial, everyone) and not blocked_at(trial, blocked):
+                left[left.index(coming)] = going
+                return trial
+    return table

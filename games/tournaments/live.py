@@ -31,7 +31,7 @@ from redis.exceptions import RedisError
 from accounts.models import User, signed_in
 from games import outages
 from games.groups import user_group
-from games.live import drain
+from games.live import caps, drain
 from games.live.layer_watch import unwatch, watch
 from games.live.protocol import LAYER_LOST, NOT_FOUND, SERVICE_RESTART, TOO_MANY, go_html
 from games.live.push_threads import off_loop
@@ -179,6 +179,9 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         self.groups_joined = []
         self.pushing = asyncio.Lock()
         self.session = session_of(self.scope)
+        place = caps.tournament_place(self.tournament_id)
+        if await caps.refused(self, self.session, place):  # too many sockets open
+            return
         try:
             await self.join()
         except RedisError as error:
@@ -348,6 +351,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             if task is not None:
                 task.cancel()
         await self.leave()
+        await caps.release(self)
         if self.opened:
             self.opened = False
             shared.socket_closed(self.tournament_id)

@@ -17,6 +17,8 @@
     4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
     4402: "A moderator closed your account.",
     4404: "This tournament is no longer there for you.",
+    4408: "This tournament is open in too many of your tabs: close one, then reload this one.",
+    4409: "You have too many Bakehouse pages open in your tabs: close some, then reload this one.",
     4429: "Too many messages from this page. Reload to go on."
   };
 

@@ -13,6 +13,7 @@ from django.test import Client
 from accounts import friends
 from accounts.models import Friendship, User
 from games import services
+from games.live import caps
 from games.models import Game
 from games.services import presence
 from tests.conftest import client_for
@@ -252,3 +253,13 @@ def test_two_requests_crossing_make_one_friendship(player: User, rival: User) ->
         thread.join()
     assert failed == []
     assert list(Friendship.objects.values_list("accepted", flat=True)) == [True]
+
+
+def test_blocking_with_a_table_and_a_tournament_page_open_blocks_and_says_so(
+    player: User, rival: User, open_table: Game
+) -> None:
+    socket_at(open_table, player, "table-tab")
+    owner = caps.Owner("s:tournament-tab")
+    caps.admit("tournament-tab", owner, user_id=player.pk, place=caps.tournament_place(1))
+    page = press(client_for(player), rival, "block")
+    assert "You block bob: they cannot invite you" in page.replace("&#x27;", "'")

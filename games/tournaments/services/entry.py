@@ -16,6 +16,7 @@ from games.models import Game, Seat
 from games.services import LEFT, NotAllowed, ServiceError, hand_seat_to_bot
 from games.tournaments import pairs
 from games.tournaments.models import Entrant, Tournament
+from games.tournaments.services import busy
 from games.tournaments.services.base import bump, lock, lock_person, now
 
 LATE_JOIN_CUTOFF = timedelta(minutes=10)
@@ -235,12 +236,14 @@ def block_note(tournament: Tournament, user: User) -> str:
 def join(tournament: Tournament | int, user: User, invite: str | None = None) -> str:
     """Enter the tournament; what the person is told (a sentence, with what a block means)."""
     with transaction.atomic():
+        lock_person(user)  # their entries elsewhere hold (lock order: the person first)
         tournament = lock(tournament)
         at = now()
         away = away_entry(tournament, user)
         if away is not None:
             return come_back(tournament, away, at)
         rating = check_join(tournament, user, invite, at)
+        busy.check_entries(tournament, user)
         running = tournament.status == Tournament.Status.RUNNING
         try:
             with transaction.atomic():

@@ -23,7 +23,7 @@ from games.services import seat_people
 from games.services.presence import lately_here
 from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
-from games.tournaments.services import absence
+from games.tournaments.services import absence, busy
 from games.tournaments.services.base import Told, bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
@@ -314,7 +314,8 @@ def seat_free(tournament: Tournament) -> int:
         .select_related("user", "table")
     )
     here = present(tournament, free, at)
-    free = [e for e in free if e.pk in here]
+    playing = busy.at_live_tables(e.user_id for e in free)  # skipped until free
+    free = [e for e in free if e.pk in here and e.user_id not in playing]
     if len(free) < tournament.fewest:
         return 0
     waiting = [
@@ -334,6 +335,7 @@ def seat_free(tournament: Tournament) -> int:
         at.timestamp(),
         settings.ARENA_SETTLE_SECONDS,
         blocked_pairs(free),
+        mix_wait(tournament),
     )
     if not tables:
         return 0
@@ -345,6 +347,13 @@ def seat_free(tournament: Tournament) -> int:
     bump(tournament)
     tell_each(tournament, told)
     return len(tables)
+
+
+def mix_wait(tournament: Tournament) -> float:
+    """How long a table of last table-mates may wait for others to come free to mix with: none
+    when nobody else is at a table now (nobody can come)."""
+    tables = Table.objects.filter(tournament=tournament, recorded=False).exclude(game=None)
+    return settings.ARENA_MIX_SECONDS if tables.exists() else 0.0
 
 
 def arena_over(tournament: Tournament, at: datetime) -> bool:

@@ -351,3 +351,19 @@ def test_standings_order_by_points_buchholz_wins_then_rating() -> None:
     d = scoring.Standing(4, points=6, buchholz=12, wins=1, rating=1600)
     e = scoring.Standing(5, points=7)
     assert [s.entrant for s in scoring.ranked([a, b, c, d, e])] == [5, 4, 3, 2, 1]
+
+
+def test_the_arena_trades_someone_else_free_into_a_table_that_would_sit_again() -> None:
+    last = frozenset({1, 2, 3})
+    free = [draw.Free(i, since=0.0, last=last) for i in (1, 2, 3)] + [draw.Free(4, since=1.0)]
+    (table,) = draw.arena(free, 3, 3, now=2.0, settle=20.0, mix=30.0)
+    assert 4 in table and len(set(table) & last) == 2
+
+
+def test_the_arena_holds_a_table_of_last_table_mates_until_the_mix_bound() -> None:
+    last = frozenset({1, 2, 3})
+    free = [draw.Free(i, since=0.0, last=last) for i in (1, 2, 3)]
+    assert draw.arena(free, 3, 3, now=29.0, settle=20.0, mix=30.0) == []
+    assert [sorted(t) for t in draw.arena(free, 3, 3, now=30.0, settle=20.0, mix=30.0)] == [
+        [1, 2, 3]
+    ]
