@@ -18,6 +18,7 @@ sentence. At a turn-based pace everyone is here.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -119,24 +120,44 @@ def fitted(text: str, name: str) -> str:
     return text.format(name=name if len(name) <= room else name[: max(room - 1, 0)] + "…")
 
 
-def warn_away(tournament: Tournament, number: int, away: list[Entrant]) -> None:
-    """Before: the round is due and these entrants seem away; each is told once, with what to
-    do (the tournament's row is locked)."""
-    text = fitted(
+def warn_away(
+    tournament: Tournament, number: int, away: list[Entrant], busy: Collection[int] = ()
+) -> None:
+    """Before: the round is due and these entrants seem away (or, the ids in `busy`, play a
+    live table elsewhere); each is told once, with what to do (the tournament's row is locked)."""
+    seem_away = fitted(
         f"Round {number} of {{name}} starts within {wait_words()} and you seem away: "
         'press "I\'m here" on its page, or it goes on without you.',
         tournament.name,
     )
+    playing = fitted(
+        f"Round {number} of {{name}} starts within {wait_words()} and you are playing a live "
+        "table elsewhere: finish or leave it, or the round goes on without you.",
+        tournament.name,
+    )
     key = f"tournament:{tournament.pk}:round:{number}:away"
-    tell_each(tournament, [Told(e.user_id, key, text) for e in away])
+    tell_each(
+        tournament, [Told(e.user_id, key, playing if e.pk in busy else seem_away) for e in away]
+    )
 
 
-def tell_skipped(tournament: Tournament, number: int, skipped: list[Entrant]) -> None:
-    """After: these entrants sit round `number` out for being away (still in, or withdrawn)."""
+def tell_skipped(
+    tournament: Tournament, number: int, skipped: list[Entrant], busy: Collection[int] = ()
+) -> None:
+    """After: these entrants sit round `number` out for being away, or (the ids in `busy`) at a
+    live table elsewhere (still in, or withdrawn)."""
     rounds_left = (tournament.rounds or 0) - number
     told = []
     for e in skipped:
         key = f"tournament:{tournament.pk}:round:{number}:skipped"
+        if e.pk in busy and not e.withdrawn:
+            text = (
+                f"Round {number} of {{name}} started without you: you were playing a live table "
+                "elsewhere, and one plays one live table at a time. Two rounds missed in a row "
+                "withdraw you."
+            )
+            told.append(Told(e.user_id, key, fitted(text, tournament.name)))
+            continue
         if e.withdrawn:
             text = (
                 f"You were withdrawn from {{name}} at round {number}: you were away two "

@@ -10,6 +10,7 @@ picks up where the last pass left off.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -110,11 +111,21 @@ def present(tournament: Tournament, entrants: list[Entrant], at: datetime) -> se
     if tournament.pace in TURN_BASED:
         return {e.pk for e in entrants}
     if tournament.is_swiss:
-        return absence.present(tournament, entrants, at)
+        here = absence.present(tournament, entrants, at)
+        return here - elsewhere(e for e in entrants if e.pk in here)
     since = at - timedelta(seconds=settings.AWAY_SECONDS)
     games = Table.objects.filter(tournament=tournament).exclude(game=None)
     at_tables = lately_here(games.values_list("game_id", flat=True))
     return {e.pk for e in entrants if (e.seen_at and e.seen_at >= since) or e.user_id in at_tables}
+
+
+def elsewhere(entrants: Iterable[Entrant]) -> set[int]:
+    """Those of these entrants (ids) who play a live table outside the tournament now: a live
+    Swiss waits for them as for the away, then plays the round without them (one person, one
+    live table: services/busy.py)."""
+    entrants = list(entrants)
+    playing = busy.at_live_tables(e.user_id for e in entrants)
+    return {e.pk for e in entrants if e.user_id in playing}
 
 
 # --- Swiss --------------------------------------------------------------------------------
@@ -187,7 +198,7 @@ def pair_round(tournament: Tournament, number: int) -> Round | None:
             )
         )
     mark_absences(here, skipped, playing, number)
-    absence.tell_skipped(tournament, number, skipped)
+    absence.tell_skipped(tournament, number, skipped, elsewhere(skipped))
     tournament.current_round = number
     recount(tournament)
     bump(tournament, ["current_round"])
@@ -208,7 +219,7 @@ def due_round(tournament: Tournament, number: int) -> Round | None:
         if tournament.round_due_at is None:
             tournament.round_due_at = at
             bump(tournament, ["round_due_at"])
-            absence.warn_away(tournament, number, away)
+            absence.warn_away(tournament, number, away, elsewhere(away))
         if at < tournament.round_due_at + absence.check_in_wait():
             return None
     if away and len(here) < (tournament.fewest if number == 1 else 1):

@@ -267,3 +267,34 @@ def test_other_pages_of_the_site_count_as_here(clock: Clock, crowd: Crowd, where
             services.here(other.pk, person.pk)
     tournament = swept(tournament)
     assert tournament.current_round == 1
+
+
+@pytest.mark.django_db
+def test_someone_playing_a_live_table_elsewhere_is_waited_for_then_skipped_in_words(
+    clock: Clock, crowd: Crowd
+) -> None:
+    """One person, one live table: a live Swiss round does not seat an entrant who plays a live
+    table outside it (here, with the tournament's page open too); it waits for them as for the
+    away, telling them why, then plays without them."""
+    people = crowd(3)
+    tournament = fast_swiss(clock, people)
+    busy = people[2]
+    seat_people("midnight-bakery", [busy, *crowd(1)], pace="fast")
+    clock.forward(61)
+    for person in people:
+        services.here(tournament.pk, person.pk)
+    tournament = swept(tournament)
+    assert tournament.current_round == 0
+    (warned,) = told(busy, "you are playing a live table elsewhere")
+    assert "finish or leave it" in warned
+    assert not told(busy, "you seem away") and not told(people[0], "Round 1 of")
+    clock.forward(WAIT)
+    for person in people:
+        services.here(tournament.pk, person.pk)
+    tournament = swept(tournament)
+    assert tournament.current_round == 1
+    (table,) = running_tables(tournament)
+    busy_entrant = Entrant.objects.get(tournament=tournament, user=busy)
+    assert busy_entrant.pk not in table.people
+    (skipped,) = told(busy, "Round 1 of Test Swiss started without you")
+    assert "you were playing a live table elsewhere" in skipped
