@@ -6,6 +6,13 @@
   var RETRY_MAX_MS = 15000;
   var RESTART = 3012;  // service restart (games/live/protocol.py: SERVICE_RESTART)
   var RESTART_SPREAD_MS = 100;  // as live.js
+  // The server's refusals (games/live/protocol.py), said in words.
+  var CLOSED_WORDS = {
+    4401: "Your session ended, so the search stopped. Reload to go on.",
+    4402: "Your session ended, so the search stopped. Reload to go on.",
+    4408: "The search is open in too many of your tabs: close one, then reload this one.",
+    4409: "You have too many Bakehouse pages open in your tabs: close some, then reload this one.",
+  };
   var restarting = false;
   var socket = null;
   var retries = 0;
@@ -106,9 +113,7 @@
       }
       restarting = false;
       if (event.code >= 4000 && event.code < 5000) {
-        say(event.code === 4401 || event.code === 4402
-          ? "Your session ended, so the search stopped. Reload to go on."
-          : "The search's connection closed. Reload to go on.");
+        say(CLOSED_WORDS[event.code] || "The search's connection closed. Reload to go on.");
         return;
       }
       var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
