@@ -92,7 +92,14 @@ def test_joining_a_private_tournament_without_its_link_finds_nothing(
     maker, outsider = crowd(2)
     tournament = services.create(maker, rules(clock, private=True))
     refused(tournament, client_for(outsider), "join/", 404, "We could not find that tournament")
-    refused(tournament, client_for(outsider), "join/", 404, "We could not find that tournament", invite="no")
+    refused(
+        tournament,
+        client_for(outsider),
+        "join/",
+        404,
+        "We could not find that tournament",
+        invite="no",
+    )
 
 
 def test_withdrawing_without_confirming(clock: Clock, crowd: Crowd) -> None:

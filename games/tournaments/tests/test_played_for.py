@@ -29,6 +29,7 @@ def test_a_tournament_table_names_its_round_and_leads_back_instead_of_a_rematch(
     clock.forward(61)
     tournament = swept(tournament)
     (table,) = running_tables(tournament)
+    assert table.game is not None
     link = f'<a href="{tournament.get_absolute_url()}">Round 1 of Sunday Swiss</a>'
     running = client_for(people[0]).get(table.game.get_absolute_url()).content.decode()
     assert link in running
@@ -57,5 +58,6 @@ def test_an_arena_table_names_its_tournament(clock: Clock, crowd: Crowd) -> None
         services.here(tournament.pk, person.pk)
     tournament = swept(tournament)
     (table,) = running_tables(tournament)
+    assert table.game is not None
     page = client_for(people[0]).get(table.game.get_absolute_url()).content.decode()
     assert f'<a href="{tournament.get_absolute_url()}">Table 1 of Hourly Arena</a>' in page
