@@ -5,6 +5,7 @@ wherever it stands), a round's tables are one query."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -114,3 +115,25 @@ def test_a_page_shows_fifty_lines_and_your_own_line_wherever_you_stand(
     for asked, shown in (("99", "Places 101\u2013130"), ("x", "Places 1\u201350")):
         answer = client_for(me).get(f"{tournament.get_absolute_url()}?page={asked}")
         assert shown in text_of(answer.content)
+
+
+def test_a_swiss_round_of_six_tables_costs_a_query_a_table_more_than_two(
+    clock: Clock, crowd: Crowd, settings: Any
+) -> None:
+    """The pairing's transaction holds every page until it commits: its rows are made a few
+    queries for all the tables (games.services.seat_tables), not a table after another."""
+    settings.BOT_MOVES = "after-commit"  # no bot sits at these tables; nothing runs inline
+
+    def start_queries(count: int) -> int:
+        people = crowd(count)
+        tournament = entered(services.create(None, rules(clock, seats=4, pace="relaxed")), people)
+        clock.forward(61)
+        for person in people:
+            services.here(tournament.pk, person.pk)
+        with CaptureQueriesContext(connection) as ctx:
+            assert services.start(tournament.pk)
+        assert tournament.tables.count() == count // 4
+        return len(ctx.captured_queries)
+
+    two, six = start_queries(8), start_queries(24)
+    assert six - two <= 4  # each table's dealt version saved, nothing else grows with them
