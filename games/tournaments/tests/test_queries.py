@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -37,7 +38,7 @@ def queries(client: Client, url: str) -> int:
 
 def field(tournament: Tournament, count: int) -> list[User]:
     """`count` more entrants, made in bulk (what is measured is the reading), each with fewer
-    points than the last."""
+    points than the last; the tournament's version moves, as each join moves it."""
     start = User.objects.count()
     people = User.objects.bulk_create(
         [User(username=f"field{start + i}", password="!") for i in range(count)]
@@ -49,6 +50,7 @@ def field(tournament: Tournament, count: int) -> list[User]:
             for i, person in enumerate(people)
         ]
     )
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     return people
 
 
@@ -62,7 +64,7 @@ def test_a_tournament_page_costs_the_same_with_ten_or_a_hundred_and_thirty_entra
     few = queries(client, url)
     field(tournament, 120)
     assert queries(client, url) == few
-    assert queries(client, f"{url}?page=3") == few
+    assert queries(client, f"{url}?page=3") <= few  # the same version: its board read once
     assert queries(client_for(None), url) <= few
 
 
@@ -137,3 +139,24 @@ def test_a_swiss_round_of_six_tables_costs_a_query_a_table_more_than_two(
 
     two, six = start_queries(8), start_queries(24)
     assert six - two <= 4  # each table's dealt version saved, nothing else grows with them
+
+
+def test_the_standings_are_read_and_drawn_once_a_version_for_every_page_asked(
+    clock: Clock, crowd: Crowd
+) -> None:
+    """A page request shares the board and the live part its version's sockets share
+    (shared.py): a crowd asking for the page of 1,000 entrants reads the standings once."""
+    from games.tournaments import shared
+
+    tournament = services.create(None, rules(clock))
+    people = field(tournament, 120)
+    url = tournament.get_absolute_url()
+    first = queries(client_for(people[5]), url)
+    again = queries(client_for(people[6]), url)
+    assert again == first - 2  # neither the standings nor the board's own row read again
+    assert shared.render_counts == {"rendered": 1, "shared": 1}
+    services.join(tournament, crowd(1)[0], tournament.invite)  # a new version
+    page = client_for(people[7]).get(url).content.decode()
+    assert "Places 1\u201350 of 121" in text_of(page.encode())
+    assert queries(client_for(None), f"{url}?part=live") < first
+    assert shared.render_counts == {"rendered": 2, "shared": 2}
