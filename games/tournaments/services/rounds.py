@@ -221,10 +221,8 @@ def seat_tables(
         Table(tournament=tournament, round=made, number=number, game=game, people=list(people))
         for number, (people, game) in enumerate(zip(tables, games, strict=True), start=start_at)
     )
-    seated = {e: table for table in made_tables for e in table.people}
-    for entrant in (by_id[e] for e in seated):
-        entrant.table, entrant.free_since = seated[entrant.pk], None
-    Entrant.objects.bulk_update([by_id[e] for e in seated], ["table", "free_since"])
+    for table in made_tables:  # an update a table: a bulk_update of 200 cost 0.2 s of CPU
+        Entrant.objects.filter(pk__in=table.people).update(table=table, free_since=None)
     where = f"Round {made.number} of" if made is not None else "Your next table in"
     for table, game in zip(made_tables, games, strict=True):
         people = table.people
