@@ -207,7 +207,10 @@ def seat_tables(
     others, then the bot levels; started at once), in one transaction: refused whole (nothing
     made) if any table is refused. Its rows are made a few queries for all (the games, their
     seats, the blocks among everyone), each table then dealt as any table is: a Swiss round's 50
-    tables took 1.5 s one seat_people after another, and a page moves only once all commit."""
+    tables one seat_people after another took 1,565 queries, and no page moves before all
+    commit."""
+    if not tables:
+        return []
     levels = [list(b) for b in bots] if bots is not None else [[] for _ in tables]
     if len(levels) != len(tables):
         raise ServiceError("Each table needs its list of bots, even an empty one.")
@@ -232,7 +235,7 @@ def seat_tables(
             for game, people, its_bots in zip(games, tables, levels, strict=True)
         ]
         for game, its_seats in zip(games, seats, strict=True):
-            draw_seats(game, its_seats)  # before they are saved: no update of each table's
+            draw_seats(game, its_seats)  # before they are saved: no update a table
         Seat.objects.bulk_create(seat for its_seats in seats for seat in its_seats)
         for game, its_seats in zip(games, seats, strict=True):
             deal_drawn(game, its_seats)
@@ -254,8 +257,7 @@ def check_tables(kind: str, tables: Sequence[Sequence[User]], levels: list[list[
         for level in its_bots:
             if level not in spec.bot_levels:
                 raise ServiceError(f"There is no {level!r} bot.")
-    if spec is None:
-        return check_create(kind, catalog.get(kind).min_players, {})
+    assert spec is not None  # seat_tables asks for one table at least
     everyone = [p.pk for people in tables for p in people]
     blocks = set(
         Block.objects.filter(blocker_id__in=everyone, blocked_id__in=everyone).values_list(

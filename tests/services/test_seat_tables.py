@@ -61,6 +61,9 @@ def test_someone_at_two_tables_or_a_table_too_small_makes_nothing(make_user: Mak
         services.seat_tables("cakehalla", [first[:2], second[:1]])
     with pytest.raises(services.ServiceError, match="no 'nobody' bot"):
         services.seat_tables("cakehalla", [first[:2]], bots=[["nobody"]])
+    with pytest.raises(services.ServiceError, match="not on offer"):
+        services.seat_tables("no-such-game", [first[:2]])
+    assert services.seat_tables("no-such-game", []) == []
     assert not Game.objects.exists()
 
 
