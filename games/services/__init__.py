@@ -61,6 +61,7 @@ from games.services.tables import (
     quick_game,
     remove_bot,
     seat_people,
+    seat_tables,
 )
 from games.services.vacation import announce_vacations
 
@@ -110,6 +111,7 @@ __all__ = [
     "run_bots",
     "running_with_bots",
     "seat_people",
+    "seat_tables",
     "seated",
     "sweep_absences",
     "announce_vacations",

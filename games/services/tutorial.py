@@ -136,7 +136,9 @@ def step(game: Game, user: User | AnonymousUser) -> Step | None:
     """The step this person's tutorial shows now (None: not their tutorial, or nothing to say)."""
     kind = game.spec
     lesson = kind.lesson
-    if lesson is None or not signed_in(user) or game.snapshot is None:
+    # A tutorial is unrated: a rated table's page (each of a Swiss round's 200, asked at once)
+    # asks nothing here.
+    if lesson is None or not signed_in(user) or game.snapshot is None or game.rated:
         return None
     if not Tutorial.objects.filter(game_id=game.pk, user_id=user.pk).exists():
         return None

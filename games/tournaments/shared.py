@@ -1,7 +1,10 @@
 """What every viewer of a tournament's page shares, read and rendered once per process: the
 board at a version (standings and tables: three queries), the live part of the page for each
-round and standings page shown, and the chat's newest lines. Only the page's sockets use this
-(a lock keeps it whole across their push threads); a page request reads its own.
+round and standings page shown, and the chat's newest lines. The page's sockets use this (a
+lock keeps it whole across their push threads), and so does a page request for the board and its
+live part at the version it read (views.detail_context: the 1,000-entrant page took 17-22 ms of
+CPU reading and drawing its own, 7-13 ms sharing them). What a request kept without a socket
+goes with the oldest of KEEP.
 
 Why push the rendered part rather than tell 1,000 pages to fetch it: a change then costs each
 process one read and one render however many watch, and the channel layer carries only the

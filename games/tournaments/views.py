@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import catalog
 from games.access import AuthedRequest
 from games.boards import epoch_ms
-from games.tournaments import pages, rules, services
+from games.tournaments import pages, rules, services, shared
 from games.tournaments.access import invite_known, invited_to, tournament_or_404
 from games.tournaments.chat_panel import chat_context
 from games.tournaments.forms import TournamentForm
@@ -129,7 +129,12 @@ def detail_context(
     request: HttpRequest, tournament: Tournament, error: str = ""
 ) -> dict[str, object]:
     """Everything the tournament's page shows this viewer."""
-    board = pages.read_board(tournament, request.GET.get("round"))
+    asked = shown_round_key(tournament, request.GET.get("round"))
+    # The board and its live part as this process's sockets share them at this version (one
+    # read and render for every page of it): the 1,000-entrant page read and drew its own.
+    board = shared.board_at(tournament.pk, asked, tournament.version) or pages.read_board(
+        tournament, asked
+    )
     standings = board.page(request.GET.get("page"))
     user = request.user
     invited = invited_to(request.session)
@@ -151,7 +156,15 @@ def detail_context(
         "server_now": epoch_ms(timezone.now()),
         "badge_poll": 0,  # the page's socket pushes the menu's badge (live.py)
         **pages.live_context(board, standings),
+        "live": shared.live_html(board, asked, request.GET.get("page")),
     }
+
+
+def shown_round_key(tournament: Tournament, asked: object) -> int | None:
+    """The Swiss round a page asks for, as the shared boards key it (None: the one under way,
+    as the page's socket asks)."""
+    shown = pages.shown_round(tournament, asked)
+    return None if shown == tournament.current_round else shown
 
 
 @require_GET
@@ -162,9 +175,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     ctx = detail_context(request, tournament)
     part = request.GET.get("part")
     if part == "live":
-        html = render_to_string("tournaments/_live.html", ctx) + render_to_string(
-            "tournaments/_you_line.html", ctx
-        )
+        html = str(ctx["live"]) + render_to_string("tournaments/_you_line.html", ctx)
         chat = cast(dict[str, object], ctx["chat"])
         html += render_to_string("tournaments/_chat_log.html", chat)
         return HttpResponse(html)

@@ -289,3 +289,12 @@ def test_download_my_data_lists_the_tutorials_and_whether_each_is_done(player: U
         (done.pk, KIND, True),
         (going.pk, "cakehalla", False),
     ]
+
+
+def test_a_rated_tables_page_never_asks_whether_it_is_a_tutorial(
+    player: User, rival: User, django_assert_num_queries: Any
+) -> None:
+    game = services.seat_people(KIND, [player, rival])
+    assert game.rated
+    with django_assert_num_queries(0):
+        assert tutorial.step(game, player) is None

@@ -16,11 +16,10 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
-from accounts.models import User
 from games import catalog
 from games.groups import go_to
 from games.models import TURN_BASED
-from games.services import seat_people
+from games.services import seat_tables as seat_people_at_tables
 from games.services.presence import lately_here
 from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
@@ -277,21 +276,23 @@ def seat_tables(
     tables_told = f"tournament:{tournament.pk}:table:"  # one at a time a person: the latest
     told = []
     moves: list[tuple[int, str]] = []
-    for number, (people, bot_count) in enumerate(zip(tables, bots, strict=True), start=start_at):
-        users: list[User] = [by_id[e].user for e in people]
-        game = seat_people(
-            tournament.kind,
-            users,
-            pace=tournament.pace,
-            rated=True,
-            bots=[house_bot] * bot_count,
-            private=tournament.private,
-        )
-        table = Table.objects.create(
-            tournament=tournament, round=made, number=number, game=game, people=list(people)
-        )
-        Entrant.objects.filter(pk__in=people).update(table=table, free_since=None)
-        where = f"Round {made.number} of" if made is not None else "Your next table in"
+    games = seat_people_at_tables(
+        tournament.kind,
+        [[by_id[e].user for e in people] for people in tables],
+        pace=tournament.pace,
+        rated=True,
+        bots=[[house_bot] * bot_count for bot_count in bots],
+        private=tournament.private,
+    )
+    made_tables = Table.objects.bulk_create(
+        Table(tournament=tournament, round=made, number=number, game=game, people=list(people))
+        for number, (people, game) in enumerate(zip(tables, games, strict=True), start=start_at)
+    )
+    for table in made_tables:  # an update a table: a bulk_update of 200 cost 0.2 s of CPU
+        Entrant.objects.filter(pk__in=table.people).update(table=table, free_since=None)
+    where = f"Round {made.number} of" if made is not None else "Your next table in"
+    for table, game in zip(made_tables, games, strict=True):
+        people = table.people
         for e in people:
             key = f"{tables_told}{table.pk}"
             text = f"{where} {tournament.name} is ready."

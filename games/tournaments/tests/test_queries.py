@@ -5,9 +5,11 @@ wherever it stands), a round's tables are one query."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -36,7 +38,8 @@ def queries(client: Client, url: str) -> int:
 
 def field(tournament: Tournament, count: int) -> list[User]:
     """`count` more entrants, made in bulk (what is measured is the reading), each with fewer
-    points than the last from a game played."""
+    points than the last from a game played; the tournament's version moves, as each join
+    moves it."""
     start = User.objects.count()
     people = User.objects.bulk_create(
         [User(username=f"field{start + i}", password="!") for i in range(count)]
@@ -54,6 +57,7 @@ def field(tournament: Tournament, count: int) -> list[User]:
             for i, person in enumerate(people)
         ]
     )
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     return people
 
 
@@ -67,7 +71,7 @@ def test_a_tournament_page_costs_the_same_with_ten_or_a_hundred_and_thirty_entra
     few = queries(client, url)
     field(tournament, 120)
     assert queries(client, url) == few
-    assert queries(client, f"{url}?page=3") == few
+    assert queries(client, f"{url}?page=3") <= few  # the same version: its board read once
     assert queries(client_for(None), url) <= few
 
 
@@ -120,3 +124,46 @@ def test_a_page_shows_fifty_lines_and_your_own_line_wherever_you_stand(
     for asked, shown in (("99", "Places 101\u2013130"), ("x", "Places 1\u201350")):
         answer = client_for(me).get(f"{tournament.get_absolute_url()}?page={asked}")
         assert shown in text_of(answer.content)
+
+
+def test_a_swiss_round_of_six_tables_costs_two_queries_a_table_more_than_two(
+    clock: Clock, crowd: Crowd, settings: Any
+) -> None:
+    """The pairing's transaction holds every page until it commits: its rows are made a few
+    queries for all the tables (games.services.seat_tables), not a table after another."""
+    settings.BOT_MOVES = "after-commit"  # no bot sits at these tables; nothing runs inline
+
+    def start_queries(count: int) -> int:
+        people = crowd(count)
+        tournament = entered(services.create(None, rules(clock, seats=4, pace="relaxed")), people)
+        clock.forward(61)
+        for person in people:
+            services.here(tournament.pk, person.pk)
+        with CaptureQueriesContext(connection) as ctx:
+            assert services.start(tournament.pk)
+        assert tournament.tables.count() == count // 4
+        return len(ctx.captured_queries)
+
+    two, six = start_queries(8), start_queries(24)
+    assert six - two <= 2 * 4  # each table's dealt version saved, its people's table set
+
+
+def test_the_standings_are_read_and_drawn_once_a_version_for_every_page_asked(
+    clock: Clock, crowd: Crowd
+) -> None:
+    """A page request shares the board and the live part its version's sockets share
+    (shared.py): a crowd asking for the page of 1,000 entrants reads the standings once."""
+    from games.tournaments import shared
+
+    tournament = services.create(None, rules(clock))
+    people = field(tournament, 120)
+    url = tournament.get_absolute_url()
+    first = queries(client_for(people[5]), url)
+    again = queries(client_for(people[6]), url)
+    assert again == first - 2  # neither the standings nor the board's own row read again
+    assert shared.render_counts == {"rendered": 1, "shared": 1}
+    services.join(tournament, crowd(1)[0], tournament.invite)  # a new version
+    page = client_for(people[7]).get(url).content.decode()
+    assert "Places 1\u201350 of 121" in text_of(page.encode())
+    assert queries(client_for(None), f"{url}?part=live") < first
+    assert shared.render_counts == {"rendered": 2, "shared": 2}
