@@ -64,6 +64,7 @@ def swiss(people: list[str], rounds: int) -> dict[str, Any]:
     from games.tournaments import services
 
     users = list(User.objects.filter(username__in=people))
+    free_of_earlier_events(users)
     rules = services.Rules(
         name="Bench Swiss",
         kind="midnight-bakery",
@@ -83,6 +84,28 @@ def swiss(people: list[str], rounds: int) -> dict[str, Any]:
     warm = [User.objects.get_or_create(username=f"warm-{i}")[0] for i in range(2)]
     game = tables.seat_people("midnight-bakery", warm)
     return {"tournament": tournament.pk, "waiting": waiting, "warm": game.pk}
+
+
+def free_of_earlier_events(users: list[Any]) -> None:
+    """The arena scenario, run before on the same site, leaves its people at live tables of an
+    event not over: a moderator stops it and aborts those tables, or the Swiss would (rightly)
+    wait for its entrants playing live elsewhere (one person, one live table)."""
+    from accounts.models import User
+    from games.models import Game, Seat
+    from games.services import moderation
+    from games.tournaments import services
+    from games.tournaments.models import Tournament
+
+    moderator, _ = User.objects.get_or_create(
+        username="bench-moderator", defaults={"is_staff": True, "is_superuser": True}
+    )
+    running = (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
+    events = Tournament.objects.filter(status__in=running, entrants__user__in=users)
+    for tournament in events.distinct():
+        services.stop(tournament, moderator, "The bench's next scenario.")
+    seats = Seat.objects.filter(user__in=users, game__status=Game.Status.RUNNING)
+    for game_id in set(seats.values_list("game_id", flat=True)):
+        moderation.abort(game_id, moderator, "The bench's next scenario.")
 
 
 def go(tournament: int) -> dict[str, Any]:
