@@ -66,14 +66,7 @@ def keep_latest_turns(game: Game, user_ids: Iterable[int]) -> int:
     """Delete these people's turn rows at this table but each one's latest turn; how many went.
     Whichever order two processes store turns in, the latest stays."""
     told = Notification.objects.filter(game=game, kind=Kind.TURN, recipient_id__in=list(user_ids))
-    latest: dict[int, tuple[int, int]] = {}
-    rows = list(told.values_list("pk", "recipient_id", "key"))
-    for pk, user_id, key in rows:
-        mine = (turn_made(key), pk)
-        latest[user_id] = max(latest.get(user_id, mine), mine)
-    kept = {pk for _, pk in latest.values()}
-    gone = [pk for pk, _, _ in rows if pk not in kept]
-    return Notification.objects.filter(pk__in=gone).delete()[0] if gone else 0
+    return keep_each_ones_latest(told)
 
 
 def keep_latest(prefix: str, user_ids: Iterable[int]) -> int:
@@ -81,6 +74,12 @@ def keep_latest(prefix: str, user_ids: Iterable[int]) -> int:
     ends in the largest number): news told again replaces what it said before, one row at a
     time per person (a tournament's "Your next table is ready"); how many went."""
     told = Notification.objects.filter(recipient_id__in=list(user_ids), key__startswith=prefix)
+    return keep_each_ones_latest(told)
+
+
+def keep_each_ones_latest(told: QuerySet[Notification]) -> int:
+    """Delete these rows but each recipient's latest (the largest number ending its key, then
+    the newest row); how many went."""
     rows = list(told.values_list("pk", "recipient_id", "key"))
     latest: dict[int, tuple[int, int]] = {}
     for pk, user_id, key in rows:
