@@ -8,8 +8,9 @@ under way, played out, would take the bench longer than the page it measures).
 - arena {"people": [...], "minutes": M}: a Midnight Bakery arena at tables of four, everyone in
   and here, started: {"tournament": id, "tables": {username: game id}}.
 - swiss {"people": [...], "rounds": R}: a Midnight Bakery Swiss at tables of four starting in an
-  hour, everyone in, each person with a waiting table of their own (a page whose socket hears
-  their pushes), and a running table of two others to warm the processes with:
+  hour, everyone in (their running tables left by an earlier scenario aborted), each person
+  with a waiting table of their own (a page whose socket hears their pushes), and a running
+  table of two others to warm the processes with:
   {"tournament": id, "waiting": {username: game id}, "warm": game id}.
 - go {"tournament": id}: everyone here, the start moved to now (the sweep of a Daphne process
   pairs the round): {"t0": epoch seconds}.
@@ -61,9 +62,19 @@ def arena(people: list[str], minutes: int) -> dict[str, Any]:
 def swiss(people: list[str], rounds: int) -> dict[str, Any]:
     from accounts.models import User
     from games import services as tables
+    from games.models import Game
+    from games.services import moderation
     from games.tournaments import services
 
     users = list(User.objects.filter(username__in=people))
+    # A live round waits for someone playing a live table elsewhere (services/busy.py): the
+    # tables an earlier scenario of this invocation left running are ended as a moderator ends
+    # them, or no round is paired for these people.
+    moderator = User.objects.get_or_create(
+        username="bench-moderator", defaults={"is_superuser": True}
+    )[0]
+    for game in Game.objects.filter(status=Game.Status.RUNNING, seats__user__in=users).distinct():
+        moderation.abort(game, moderator, "The bench's next scenario needs its people.")
     rules = services.Rules(
         name="Bench Swiss",
         kind="midnight-bakery",
