@@ -8,8 +8,9 @@ under way, played out, would take the bench longer than the page it measures).
 - arena {"people": [...], "minutes": M}: a Midnight Bakery arena at tables of four, everyone in
   and here, started: {"tournament": id, "tables": {username: game id}}.
 - swiss {"people": [...], "rounds": R}: a Midnight Bakery Swiss at tables of four starting in an
-  hour, everyone in, each person with a waiting table of their own (a page whose socket hears
-  their pushes), and a running table of two others to warm the processes with:
+  hour, everyone in (an earlier scenario's event stopped and their running tables aborted),
+  each person with a waiting table of their own (a page whose socket hears their pushes), and a
+  running table of two others to warm the processes with:
   {"tournament": id, "waiting": {username: game id}, "warm": game id}.
 - go {"tournament": id}: everyone here, the start moved to now (the sweep of a Daphne process
   pairs the round): {"t0": epoch seconds}.

@@ -2,9 +2,10 @@
 
 When a move is announced, each socket of the table in this process re-reads the game and builds
 its own board. The game row, the seats and the engine state are the same for all of them at one
-version: they are read once and kept here (the newest version of each recent table). Only the
-sockets' pushes use this (a lock keeps it whole should they run in several threads); HTTP
-requests read the database themselves.
+version: they are read once and kept here (the newest version of each recent table), a lock
+keeping it whole as the pushes run in several threads. A table's page takes the read of its
+version too, and keeps its own (games/web/table_page.py: a Swiss round's start asks a table's
+page for each of its seats at once); other HTTP requests read the database themselves.
 
 Renders too: a region is rendered once per version for every viewer to whom it shows the same
 thing (spectators, a person's several tabs, the public regions of a board), keyed by the exact

@@ -8,17 +8,22 @@ from __future__ import annotations
 
 from games.models import Game
 from games.services import PlayedFor
-from games.tournaments.models import Table
+from games.tournaments.models import Table, Tournament
 
 
 def played_for(game: Game) -> PlayedFor | None:
-    """The tournament and round this table was played in (one query), or None."""
-    table = Table.objects.filter(game=game).select_related("tournament", "round").first()
-    if table is None:
+    """The tournament and round this table was played in (one query of the four values the
+    line shows, not three whole rows: each of a Swiss round's 200 pages asks it), or None."""
+    found = (
+        Table.objects.filter(game=game)
+        .values_list("tournament_id", "tournament__name", "round__number", "number")
+        .first()
+    )
+    if found is None:
         return None
-    tournament = table.tournament
-    if table.round is not None:
-        words = f"Round {table.round.number} of {tournament.name}"
+    tournament_id, name, round_number, number = found
+    if round_number is not None:
+        words = f"Round {round_number} of {name}"
     else:
-        words = f"Table {table.number} of {tournament.name}"
-    return PlayedFor(words, tournament.name, tournament.get_absolute_url())
+        words = f"Table {number} of {name}"
+    return PlayedFor(words, name, Tournament(pk=tournament_id).get_absolute_url())

@@ -167,3 +167,26 @@ def test_the_standings_are_read_and_drawn_once_a_version_for_every_page_asked(
     assert "Places 1\u201350 of 121" in text_of(page.encode())
     assert queries(client_for(None), f"{url}?part=live") < first
     assert shared.render_counts == {"rendered": 2, "shared": 2}
+
+
+def test_a_fresh_tables_page_reads_its_seats_once_for_all_its_people(
+    clock: Clock, crowd: Crowd, settings: Any
+) -> None:
+    """A Swiss round's start sends each of its people to their new table's page at once: the
+    first page of a table reads its seats and presence, the others of its version take that
+    read (games/web/table_page.py), and the event's line is one narrow query."""
+    settings.BOT_MOVES = "after-commit"
+    people = crowd(8)
+    tournament = entered(services.create(None, rules(clock, seats=4, pace="relaxed")), people)
+    clock.forward(61)
+    for person in people:
+        services.here(tournament.pk, person.pk)
+    assert services.start(tournament.pk)
+    table = tournament.tables.select_related("game").earliest("number")
+    seated = Entrant.objects.filter(pk__in=table.people).select_related("user")
+    assert table.game is not None
+    url = table.game.get_absolute_url()
+    counts = [queries(client_for(entrant.user), url) for entrant in seated]
+    # The game, the session, the user, the chat's mutes and lines, the menu's badge, the event's
+    # line; the first page also the seats and who is at the table.
+    assert counts == [9, 7, 7, 7]
