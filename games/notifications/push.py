@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -189,6 +189,10 @@ def sweep_push(now: datetime | None = None) -> int:
             mine = browsers(user_id, now)
             built += [(browser, made(browser, payload, vapid)) for browser in mine]
     ready = [(browser, push) for browser, push in built if isinstance(push, push_delivery.Push)]
+    if ready and not connection.in_atomic_block:
+        # The network wait (up to PUSH_DEADLINE a push, with its retries) holds no database
+        # connection: a pooled one goes back to the pool, and settle takes one again after.
+        connection.close()
     sent = push_delivery.deliver([push for _, push in ready])
     outcomes: list[tuple[PushSubscription, Outcome]] = [
         (browser, push) for browser, push in built if isinstance(push, Exception)
