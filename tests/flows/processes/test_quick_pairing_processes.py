@@ -209,6 +209,8 @@ async def test_a_process_killed_mid_pass_leaves_nobody_seated_without_being_told
             ):
                 for task in pending:
                     task.cancel()
+                # a cancelled task ends at its next step: wait for it, or its result is unset
+                await asyncio.gather(*pending, return_exceptions=True)
                 break
         await killer
     ended_on = {pk: t.result() for t, pk in running.items() if not t.cancelled()}
