@@ -264,6 +264,12 @@ def kept_out(seated: set[int]) -> KeptOut:
 def block_at_table(user: User, seated: set[int]) -> str:
     """Why a block keeps this person from sitting with these people ("" when none does)."""
     blocked, blocking = blocks_among(user, seated)
+    return block_words(bool(blocked), bool(blocking))
+
+
+def block_words(blocked: bool, blocking: bool) -> str:
+    """Why a person may not sit with others: someone there blocks them (`blocked`), or they
+    block someone there (`blocking`); "" when neither."""
     if blocked:
         return "This table is not available to you."
     if blocking:

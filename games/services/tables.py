@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from accounts.friends import block_at_table
+from accounts.friends import block_at_table, block_words
 from accounts.models import Block, User
 from accounts.names import bot_name
 from games import catalog
@@ -267,10 +267,12 @@ def check_tables(kind: str, tables: Sequence[Sequence[User]], levels: list[list[
     for people in tables:
         seated: list[int] = []
         for person in people:  # as each join is refused, in its order (block_at_table)
-            if any((other, person.pk) in blocks for other in seated):
-                raise NotAllowed("This table is not available to you.")
-            if any((person.pk, other) in blocks for other in seated):
-                raise NotAllowed("You block someone at this table: unblock them to sit here.")
+            words = block_words(
+                any((other, person.pk) in blocks for other in seated),
+                any((person.pk, other) in blocks for other in seated),
+            )
+            if words:
+                raise NotAllowed(words)
             seated.append(person.pk)
     return spec
 
