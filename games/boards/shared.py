@@ -4,8 +4,9 @@ When a move is announced, each socket of the table in this process re-reads the 
 its own board. The game row, the seats and the engine state are the same for all of them at one
 version: they are read once and kept here (the newest version of each recent table), a lock
 keeping it whole as the pushes run in several threads. A table's page takes the read of its
-version too, and keeps its own (games/web/table_page.py: a Swiss round's start asks a table's
-page for each of its seats at once); other HTTP requests read the database themselves.
+version too, and keeps its own (at_version, for games/web/table_page.py: a Swiss round's start
+asks a table's page for each of its seats at once); other HTTP requests read the database
+themselves.
 
 Renders too: a region is rendered once per version for every viewer to whom it shows the same
 thing (spectators, a person's several tabs, the public regions of a board), keyed by the exact
@@ -101,6 +102,19 @@ def table_at(
     if presence_stamp is not None and known.presence.read_at < presence_stamp:
         known = replace(known, presence=presence.read(game_id))
     return keep(known)
+
+
+def at_version(game: Game) -> TableAt:
+    """The seats, state and presence of this game row as read: the read this process already
+    made at its version (its sockets', or another page's: a Swiss round's start asks a table's
+    page for each of its seats at once), its presence read again past PRESENCE_KEPT_SECONDS,
+    else read here; kept for the next page or socket."""
+    known = recent(game.pk)
+    if known is None or known.game.version != game.version:
+        return keep(read(game, known))
+    if time.time() - known.presence.read_at > PRESENCE_KEPT_SECONDS:
+        return keep(replace(known, presence=presence.read(game.pk)))
+    return known
 
 
 def recent(game_id: int) -> TableAt | None:

@@ -3,9 +3,6 @@ form post that was refused draws it again, with the words why above the board.""
 
 from __future__ import annotations
 
-import time
-from dataclasses import replace
-
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -14,7 +11,7 @@ from games import services
 from games.boards import epoch_ms, render_board, shared
 from games.boards.chat import chat_context
 from games.models import Game
-from games.services import presence, tutorial
+from games.services import tutorial
 from games.web.rules import summary_templates
 
 
@@ -24,7 +21,7 @@ def table_page(
     """The table's page for this person; `refusal`: why their last tap changed nothing, `hint`:
     the hint they asked for (a page with no script yet posts its forms as plain forms, and reads
     the answer here)."""
-    seats_and_state = shared_read(game)  # one read of the seats for the board and the chat
+    seats_and_state = shared.at_version(game)  # one read of the seats for board and chat
     board = render_board(game, request.user, request, seats_and_state)
     step = tutorial.step(game, request.user)
     ctx = {
@@ -42,17 +39,3 @@ def table_page(
         "badge_poll": 0,  # the table's socket pushes the menu's badge (notifications/badge.py)
     }
     return render(request, "games/table.html", ctx, status=status)
-
-
-def shared_read(game: Game) -> shared.TableAt:
-    """The seats, state and presence of this game row: those this process already read at its
-    version (its sockets', or another page's: a Swiss round's start asks a table's page for each
-    of its seats at once), else read here and kept for the next (games/boards/shared.py)."""
-    known = shared.recent(game.pk)
-    if known is not None and known.game.version == game.version:
-        if time.time() - known.presence.read_at <= shared.PRESENCE_KEPT_SECONDS:
-            return known
-        return shared.keep(replace(known, presence=presence.read(game.pk)))
-    table = shared.read(game, known)
-    shared.keep(table)
-    return table
