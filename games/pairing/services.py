@@ -173,14 +173,19 @@ def still_here(user_id: int) -> Seek | None:
 def table_since(user_id: int, since: datetime) -> str | None:
     """The URL of the running table this person was seated at since then, if any (a pass's
     push that never came is made up by the waiting page asking)."""
-    seat = (
-        Seat.objects.filter(
-            user_id=user_id, bot="", joined_at__gte=since, game__status=Game.Status.RUNNING
-        )
-        .select_related("game")
-        .order_by("-joined_at")
-        .first()
+    return newest_table(seated_since(user_id, since))
+
+
+def seated_since(user_id: int, since: datetime) -> QuerySet[Seat]:
+    """This person's seats taken since then at running tables."""
+    return Seat.objects.filter(
+        user_id=user_id, bot="", joined_at__gte=since, game__status=Game.Status.RUNNING
     )
+
+
+def newest_table(seats: QuerySet[Seat]) -> str | None:
+    """The URL of the table of the newest of these seats, if any."""
+    seat = seats.select_related("game").order_by("-joined_at").first()
     return None if seat is None else seat.game.get_absolute_url()
 
 
@@ -326,15 +331,8 @@ def just_seated(user_id: int) -> str | None:
     every process shares (Django's cache may be each process's own)."""
     recent = timezone.now() - timedelta(seconds=SEATED_SECONDS)
     others = Seat.objects.filter(game=OuterRef("game"), bot="").exclude(user_id=user_id)
-    seat = (
-        Seat.objects.filter(user_id=user_id, bot="", joined_at__gte=recent)
-        .filter(Exists(others), game__status=Game.Status.RUNNING)
-        .exclude(game__pace__in=TURN_BASED)
-        .select_related("game")
-        .order_by("-joined_at")
-        .first()
-    )
-    return None if seat is None else seat.game.get_absolute_url()
+    seats = seated_since(user_id, recent).filter(Exists(others))
+    return newest_table(seats.exclude(game__pace__in=TURN_BASED))
 
 
 def pass_pool(kind: str, pace: str) -> list[Paired]:
