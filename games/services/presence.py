@@ -108,7 +108,9 @@ def lately_here(game_ids: Iterable[int]) -> set[int]:
 
 
 def people_lately_here(user_ids: Iterable[int]) -> set[int]:
-    """Which of these people have a socket at any table now or lately (played or watched)."""
+    """Which of these people have a socket of the site open now, or at a table lately: every
+    socket keeps a row (games/live/caps.py), a table's until it goes stale, a page's (the
+    waiting panel, a tournament's) until it closes."""
     rows = TableSocket.objects.filter(
         user_id__in=list(user_ids), seen_at__gte=away_since(clocks.now())
     )
