@@ -46,9 +46,10 @@ PORTS ?= 8001,8002
 serve roll stop: install
 	$(PY) -m bakery_site.processes $@ --ports $(PORTS)
 
-# PYTEST_ARGS narrows a run (.ci/run's second pass runs only the tests marked backend).
+# PYTEST_ARGS narrows a run (.ci/run's second pass runs only the tests marked backend); the 25
+# slowest tests are printed at the end, to keep CI's time in view.
 test: install
-	$(PY) -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 check: install
 	$(VENV)/bin/ruff check .
