@@ -27,6 +27,7 @@ from games.tournaments.access import invite_known, invited_to, tournament_or_404
 from games.tournaments.chat_panel import chat_context
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entrant, Tournament
+from games.tournaments.viewer import you_with_buttons
 
 LISTED = 30
 FINISHED_LISTED = 20
@@ -138,7 +139,7 @@ def detail_context(
     standings = board.page(request.GET.get("page"))
     user = request.user
     invited = invited_to(request.session)
-    you = pages.you_with_buttons(board, user, invite_known(tournament, invited), services.now())
+    you = you_with_buttons(board, user, invite_known(tournament, invited), services.now())
     writer = user.is_authenticated and (
         tournament.creator_id == user.pk or you.standing is not None
     )
