@@ -7,18 +7,21 @@ seen once is kept in the session, so the socket and later pages accept it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import Block, User, signed_in
@@ -40,6 +43,15 @@ class AuthedRequest(HtmxHttpRequest):
     """A request of a logged-in person (views behind login_required)."""
 
     user: User
+
+
+View = TypeVar("View", bound=Callable[..., HttpResponse])
+
+
+def posted(view: View) -> View:
+    """A view that changes something: only a signed-in person's POST reaches it (anyone else is
+    sent to log in; any other method is answered 405)."""
+    return login_required(require_POST(view))
 
 
 def remember_invite(request: HttpRequest, game: Game) -> None:

@@ -25,6 +25,24 @@ from games.live import drain
 from games.models import Game
 from tests.support.clock import Clock, patched_clock
 
+TEST_SECRET_KEY = "tests-only-key-" + "x" * 40
+"""The key the tests sign sessions with (the Daphne processes they start are given it too)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' own settings over the site's, for the whole run: the site runs with DEBUG off,
+    so it has no key to sign with unless given one and serves collectstatic's hashed files, but
+    the tests need a key and serve static files as they are (the finders; no test collects them).
+    A test changes any other setting for itself with pytest-django's `settings`."""
+    from django.conf import settings
+
+    if not os.environ.get("SECRET_KEY"):  # the environment's, if it gives one, is kept
+        settings.SECRET_KEY = TEST_SECRET_KEY
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
 
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings: object) -> None:

@@ -181,6 +181,20 @@ class Lesson:
     script: tuple[Scripted, ...] = ()
 
 
+@dataclass(frozen=True)
+class ReplayedMove(Generic[StateT, ActionT]):
+    """One move of a replay: the table before and after it, the seat that made it and what, the
+    table's seats, and `eyes`, the seat it is told to (None: as everyone saw it once the game was
+    over)."""
+
+    before: StateT
+    after: StateT
+    seat: int
+    action: ActionT
+    seats: Sequence[SeatRow]
+    eyes: int | None = None
+
+
 class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     """One game as the site offers it, over its engine's state, view and action. Subclass it per
     game (naming those three) and override what differs."""
@@ -355,18 +369,9 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
         return []
 
     @abstractmethod
-    def describe_move(
-        self,
-        before: StateT,
-        after: StateT,
-        seat: int,
-        action: ActionT,
-        seats: Sequence[SeatRow],
-        *,
-        eyes: int | None = None,
-    ) -> tuple[str, list[str]]:
+    def describe_move(self, move: ReplayedMove[StateT, ActionT]) -> tuple[str, list[str]]:
         """A move in words, and the public events it set off: as everyone saw it once the game
-        was over, or (`eyes` a seat) as that seat saw it then, a rival's secrets kept."""
+        was over, or (`move.eyes` a seat) as that seat saw it then, a rival's secrets kept."""
 
 
 # A kind whose game the reader does not know (the catalog's, a table's): its state, views and

@@ -38,7 +38,7 @@ def listed(host: str) -> bool:
     host = host.lower()
     if not DNS_NAME.match(host):
         return False
-    for entry in settings.PUSH_SERVICE_HOSTS:
+    for entry in (entry.lower() for entry in settings.PUSH_SERVICE_HOSTS):
         if entry.startswith("*.") and host.endswith(entry[1:]):
             return True
         if host == entry:

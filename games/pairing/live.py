@@ -34,6 +34,7 @@ from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, sessio
 from games.live.sessions import socket_session as session_of
 from games.pairing import services
 from games.pairing.panels import panel_context
+from games.pairing.shown import looking, waiting
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def beat(session: SocketSession, since: datetime | None) -> Beat:
     if seek is None:
         url = services.table_since(session.user_id, since) if since is not None else None
         return Beat(html=go_html(url) if url else ENDED, ended=True)
-    shown = services.waiting(seek, services.looking())
+    shown = waiting(seek, looking())
     html = render_to_string("pairing/_waiting.html", panel_context(shown))
     return Beat(html=html, since=seek.created_at)
 

@@ -12,7 +12,7 @@ from accounts.models import User
 from games import catalog
 from games.kinds.base import AnyKind
 from games.models import Game
-from games.pairing import services
+from games.pairing import shown
 from games.pairing.forms import BOTS_AFTER
 from games.pairing.models import Seek
 
@@ -64,7 +64,7 @@ def pace_lines(slug: str, counts: dict[tuple[str, str], int]) -> list[PaceLine]:
     ]
 
 
-def game_lines(counts: services.Counts) -> list[GameLine]:
+def game_lines(counts: shown.Counts) -> list[GameLine]:
     """Every game on offer with its paces and who looks at each."""
     return [
         GameLine(
@@ -88,11 +88,11 @@ def count_words(seek: Seek, spec: AnyKind) -> str:
 def section_context(user: User | AnonymousUser, error: str = "") -> dict[str, object]:
     """What the "Find a game" section shows this person now."""
     seek = Seek.objects.filter(user=user).first() if user.is_authenticated else None
-    counts = services.looking_now()
+    counts = shown.looking_now()
     return {
         "user": user,
         "games": game_lines(counts),
-        "waiting": panel_context(services.waiting(seek, counts)) if seek is not None else None,
+        "waiting": panel_context(shown.waiting(seek, counts)) if seek is not None else None,
         "error": error,
         "default_pace": DEFAULT_PACE,
         "bots_after": BOTS_AFTER,
@@ -115,7 +115,7 @@ class Sooner(NamedTuple):
     most: int
 
 
-def sooner(waiting: services.Waiting) -> Sooner | None:
+def sooner(waiting: shown.Waiting) -> Sooner | None:
     """What would meet the others, when only the counts of bakers keep this person apart from
     everyone else looking."""
     if not waiting.apart:
@@ -125,7 +125,7 @@ def sooner(waiting: services.Waiting) -> Sooner | None:
     return Sooner(fewest, most, n, min(seek.fewest, most), max(seek.most, fewest))
 
 
-def apart_words(waiting: services.Waiting) -> str:
+def apart_words(waiting: shown.Waiting) -> str:
     """Why nobody else looking is seated with this person, when only the counts of bakers keep
     them apart, and the count that would seat them sooner (with the most people it reaches)."""
     found = sooner(waiting)
@@ -140,7 +140,7 @@ def apart_words(waiting: services.Waiting) -> str:
     )
 
 
-def panel_context(waiting: services.Waiting) -> dict[str, object]:
+def panel_context(waiting: shown.Waiting) -> dict[str, object]:
     """The waiting panel's words for one moment of a seek."""
     seek = waiting.seek
     minutes, seconds = divmod(waiting.waited, 60)

@@ -14,7 +14,7 @@ from django.views.decorators.http import condition, require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.access import AuthedRequest, HtmxHttpRequest
-from games.pairing import services
+from games.pairing import services, shown
 from games.pairing.forms import LookForm
 from games.pairing.panels import game_lines, section_context
 from games.services import ServiceError
@@ -42,7 +42,7 @@ def find(request: HtmxHttpRequest) -> HttpResponse:
 
 def looking_etag(request: HttpRequest) -> str:
     """The counts as they stand (kept a second): an unchanged list is answered 304, unread."""
-    counts = sorted(services.looking().items())
+    counts = sorted(shown.looking().items())
     return hashlib.blake2b(repr(counts).encode(), digest_size=8).hexdigest()
 
 
@@ -51,7 +51,7 @@ def looking_etag(request: HttpRequest) -> str:
 @condition(etag_func=looking_etag)
 def looking_now(request: HttpRequest) -> HttpResponse:
     """How many look per game and pace (the lobby asks again every few seconds while shown)."""
-    return render(request, "pairing/_looking.html", {"games": game_lines(services.looking())})
+    return render(request, "pairing/_looking.html", {"games": game_lines(shown.looking())})
 
 
 @login_required

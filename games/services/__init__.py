@@ -5,9 +5,10 @@ base.commit_version, which says what follows once the transaction commits (the t
 told, this process's handed the saved table, turn notifications, bots due); bots answer after the
 commit, each move in its own transaction (autoplay.bot_step, run by games.live.runner). Callers
 use the verbs below; the modules hold the steps: base (refusals, the lock, commit_version), tables
-(before the game), play (a person's move), move_log (every move written down), bots and autoplay
-(the moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes), handover
-and leaving (a seat handed to a bot, resigning).
+(before the game: made, seated, dealt), joining, hosting (the host's bots, cancel), unstarted
+(waiting tables closed), play (a person's move), move_log (every move written down), bots and
+autoplay (the moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes),
+handover and leaving (a seat handed to a bot, resigning).
 """
 
 from games.services import chat, tutorial
@@ -33,6 +34,8 @@ from games.services.handover import (
     take_seat_back,
 )
 from games.services.hints import Suggestion, hints_on, offers_hints, suggest
+from games.services.hosting import add_bot, bot_account, cancel, remove_bot
+from games.services.joining import join, leave
 from games.services.leaving import hand_all_seats_to_bots, hand_seat_to_bot, resign
 from games.services.move_log import seated
 from games.services.play import close_results, play, replay
@@ -50,19 +53,13 @@ from games.services.rematch import arrived as rematch_arrived
 from games.services.rematch import sweep as sweep_rematches
 from games.services.start import start
 from games.services.tables import (
-    add_bot,
-    bot_account,
-    cancel,
-    close_unstarted_tables,
     create_game,
     house_table,
-    join,
-    leave,
     quick_game,
-    remove_bot,
     seat_people,
     seat_tables,
 )
+from games.services.unstarted import close_unstarted_tables
 from games.services.vacation import announce_vacations
 
 __all__ = [

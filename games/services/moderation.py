@@ -29,7 +29,8 @@ from games.services.base import (
     lock_user,
 )
 from games.services.handover import DEACTIVATED, do_keep_seat_for_bot
-from games.services.tables import cancel, leave
+from games.services.hosting import cancel
+from games.services.joining import leave
 
 logger = logging.getLogger(__name__)
 

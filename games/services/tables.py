@@ -1,17 +1,19 @@
-"""Tables before the game: create, join, leave, bots, cancel, start."""
+"""Tables before the game: created (by a person, or seated at once by the site: quick games,
+pairing's and tournaments' tables, the house table) and started. Joining and leaving are
+joining.py; the host's bots and cancel, hosting.py; closing the tables nobody started,
+unstarted.py."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from typing import TypedDict, Unpack
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from accounts.friends import block_at_table, block_words
+from accounts.friends import block_words
 from accounts.models import Block, User
-from accounts.names import bot_name
 from games import catalog
 from games.engines.rng import seed_state, shuffled
 from games.kinds.base import AnyKind
@@ -19,16 +21,15 @@ from games.models import TURN_BASED, Game, Seat
 from games.services import clocks
 from games.services.autoplay import inline_bots
 from games.services.base import (
-    NOTICES_KEPT,
-    UNSTARTED,
     NotAllowed,
     ServiceError,
-    closed_reason,
     commit_version,
     lock,
     lock_user,
     seats_in_order,
 )
+from games.services.hosting import add_bot, bot_account, check_host
+from games.services.joining import join
 from games.services.move_log import record
 
 # --- create -------------------------------------------------------------------------------
@@ -76,37 +77,32 @@ def check_waiting(host: User, pace: str) -> None:
         )
 
 
+class TableChoices(TypedDict, total=False):
+    """What a new table's host may choose beside its game, size and options (open_table says
+    each one's default)."""
+
+    private: bool
+    host_bot: str
+    watchers: str
+    spectator_chat: bool
+    pace: str
+    rated: bool
+
+
 @transaction.atomic
 def create_game(
     host: User,
     kind: str,
     capacity: int,
     options: Mapping[str, str] | None = None,
-    *,
-    private: bool = False,
-    host_bot: str = "",
-    watchers: str = Game.Watchers.ANYONE,
-    spectator_chat: bool = False,
-    pace: str = Game.Pace.RELAXED,
-    rated: bool = True,
+    **choices: Unpack[TableChoices],
 ) -> Game:
     """A new open table with its host seated (a bot level when a bot account hosts), unless
     the host keeps the most tables waiting already (check_waiting); an unrated table is
     practice: its result moves no rating, and a seat may ask for a hint."""
     lock_user(host)  # two forms posted at once count each other
-    check_waiting(host, pace)
-    return open_table(
-        host,
-        kind,
-        capacity,
-        options,
-        private=private,
-        host_bot=host_bot,
-        watchers=watchers,
-        spectator_chat=spectator_chat,
-        pace=pace,
-        rated=rated,
-    )
+    check_waiting(host, choices.get("pace", Game.Pace.RELAXED))
+    return open_table(host, kind, capacity, options, **choices)
 
 
 def open_table(
@@ -321,178 +317,6 @@ def house_table(kind: str, levels: list[str]) -> Game:
         deal(game, check_start(game, host))
     inline_bots(game.pk)
     return game
-
-
-# --- join and leave -----------------------------------------------------------------------
-
-
-def check_join(game: Game, user: User, invite: str | None) -> None:
-    """Refuse a join the table cannot take."""
-    if game.status != Game.Status.OPEN:
-        raise ServiceError(closed_reason(game))
-    if game.private and invite != game.invite:
-        raise NotAllowed("This table is private: you need its invite link.")
-    seated = set(game.seats.values_list("user_id", flat=True))
-    if user.pk in seated:
-        raise ServiceError("You already sit at this table.")
-    if len(seated) >= game.capacity:
-        raise ServiceError("Every seat at this table is taken.")
-    refused = block_at_table(user, seated)
-    if refused:
-        raise NotAllowed(refused)
-
-
-@transaction.atomic
-def join(game: Game | int, user: User, invite: str | None = None) -> Seat:
-    """Sit the user at an open table."""
-    game = lock(game)
-    check_join(game, user, invite)
-    seat = Seat.objects.create(game=game, user=user)
-    commit_version(game, [])
-    return seat
-
-
-def check_leave(game: Game, user: User) -> Seat:
-    """The seat a user may leave, or a ServiceError."""
-    if game.status == Game.Status.RUNNING:
-        raise ServiceError("You cannot leave a game that has started.")
-    if game.status != Game.Status.OPEN:
-        raise ServiceError(closed_reason(game))
-    seat = game.seats.filter(user=user).first()
-    if seat is None:
-        raise ServiceError("You do not sit at this table.")
-    if user.pk == game.host_id:
-        raise ServiceError("The host cannot leave; the table would have no host.")
-    return seat
-
-
-@transaction.atomic
-def leave(game: Game | int, user: User) -> Game:
-    """Take the user's seat away before the start; the table as it now stands."""
-    game = lock(game)
-    check_leave(game, user).delete()
-    commit_version(game, [])
-    return game
-
-
-# --- bots ---------------------------------------------------------------------------------
-
-
-def bot_account(level: str, taken: set[int]) -> User:
-    """A house bot of that level not yet at the table, found by its bot flag, never by name."""
-    index = 0
-    while True:
-        index += 1
-        try:
-            user, _ = User.objects.get_or_create(username=bot_name(level, index), is_bot=True)
-        except IntegrityError:
-            continue  # a person holds this name (taken before bot names were kept)
-        if user.pk not in taken:
-            if user.has_usable_password():
-                user.set_unusable_password()
-                user.save(update_fields=["password"])
-            return user
-
-
-def check_host(game: Game, user: User) -> None:
-    """Refuse anyone but the host of an open table."""
-    if user.pk != game.host_id:
-        raise NotAllowed("Only the host can do that.")
-    if game.status != Game.Status.OPEN:
-        raise ServiceError(closed_reason(game))
-
-
-@transaction.atomic
-def add_bot(game: Game | int, host: User, level: str) -> Seat:
-    """Seat a bot of the given level in an empty seat."""
-    game = lock(game)
-    check_host(game, host)
-    if level not in game.spec.bot_levels:
-        raise ServiceError(f"There is no {level!r} bot.")
-    taken = set(game.seats.values_list("user_id", flat=True))
-    if len(taken) >= game.capacity:
-        raise ServiceError("Every seat at this table is taken.")
-    seat = Seat.objects.create(game=game, user=bot_account(level, taken), bot=level)
-    commit_version(game, [])
-    return seat
-
-
-@transaction.atomic
-def remove_bot(game: Game | int, host: User, seat_id: int) -> Game:
-    """Take a bot away from the table; the table as it now stands."""
-    game = lock(game)
-    check_host(game, host)
-    seat = game.seats.filter(pk=seat_id).exclude(bot="").first()
-    if seat is None:
-        raise ServiceError("There is no such bot at this table.")
-    seat.delete()
-    commit_version(game, [])
-    return game
-
-
-@transaction.atomic
-def cancel(game: Game | int, host: User) -> Game:
-    """The host closes an open table: it leaves the lobby and says it was cancelled.
-
-    A rematch's finished game is locked first (the rematch services' order) and told too.
-    """
-    pk = game if isinstance(game, int) else game.pk
-    finished = Game.objects.filter(pk=pk).values_list("rematch_of_id", flat=True).first()
-    old = lock(finished) if finished is not None else None
-    game = lock(pk)
-    check_host(game, host)
-    game.status = Game.Status.CANCELLED
-    game.finished_at = timezone.now()
-    commit_version(game, ["status", "finished_at"])
-    if old is not None:
-        commit_version(old, [])
-    return game
-
-
-# --- waiting tables nobody started ----------------------------------------------------------
-
-# A table still waiting this long after it was opened is closed by the sweep: its people have gone
-# (a live table is played within the evening; a turn-based one waits days for its players).
-WAITING_LIVE_FOR = timedelta(days=1)
-WAITING_TURN_BASED_FOR = timedelta(days=7)
-
-
-def unstarted_words(game: Game) -> str:
-    """Why the sweep closed a table nobody started, in a sentence (kept as its notice)."""
-    waited = "a week" if game.turn_based else "a day"
-    return f"This table closed: it waited {waited} and nobody started it."
-
-
-def close_unstarted_tables() -> list[int]:
-    """Each sweep: close the open tables (rematches offered too) that waited past their time;
-    the tables closed. Several processes may find one: the status re-check under the lock lets
-    one close it."""
-    at = clocks.now()
-    turn_based = Q(pace__in=TURN_BASED)
-    overdue = Game.objects.filter(status=Game.Status.OPEN).filter(
-        (turn_based & Q(created_at__lte=at - WAITING_TURN_BASED_FOR))
-        | (~turn_based & Q(created_at__lte=at - WAITING_LIVE_FOR))
-    )
-    found = overdue.order_by("pk").values_list("pk", flat=True)
-    return [pk for pk in found if close_unstarted(pk)]
-
-
-@transaction.atomic
-def close_unstarted(game_id: int) -> bool:
-    """Close one overdue table, still open under its lock (a rematch's finished game locked
-    first, as cancel does, and told too); whether it was closed."""
-    finished = Game.objects.filter(pk=game_id).values_list("rematch_of_id", flat=True).first()
-    old = lock(finished) if finished is not None else None
-    game = lock(game_id)
-    if game.status != Game.Status.OPEN:
-        return False
-    game.status = Game.Status.CANCELLED
-    game.finished_at = timezone.now()
-    game.notices = [*game.notices, {"text": unstarted_words(game), UNSTARTED: True}][-NOTICES_KEPT:]
-    commit_version(game, ["status", "finished_at", "notices"])
-    if old is not None:
-        commit_version(old, [])
-    return True
 
 
 # --- start --------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ from games.kinds.base import AnyKind, Lesson, Press, Scripted
 from games.models import Game, Seat, Tutorial
 from games.services.autoplay import inline_bots
 from games.services.base import ServiceError, load_state, lock, lock_user, seats_in_order
-from games.services.tables import add_bot, check_start, deal, open_table
+from games.services.hosting import add_bot
+from games.services.tables import check_start, deal, open_table
 
 SEATS = 2
 

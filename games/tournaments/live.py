@@ -41,6 +41,7 @@ from games.notifications.badge import badge_html
 from games.tournaments import chat_panel, pages, services, shared
 from games.tournaments.access import invited_to, may_see
 from games.tournaments.models import Tournament
+from games.tournaments.viewer import you_of
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class Push:
 
 def you_html(board: pages.Board, user: User | AnonymousUser) -> str:
     """The viewer's own line (their standing, their table ready)."""
-    ctx = {"t": board.tournament, "you": pages.you_of(board, user)}
+    ctx = {"t": board.tournament, "you": you_of(board, user)}
     return render_to_string("tournaments/_you_line.html", ctx)
 
 

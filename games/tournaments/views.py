@@ -20,13 +20,14 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from games import catalog
-from games.access import AuthedRequest
+from games.access import AuthedRequest, posted
 from games.boards import epoch_ms
 from games.tournaments import pages, rules, services, shared
 from games.tournaments.access import invite_known, invited_to, tournament_or_404
 from games.tournaments.chat_panel import chat_context
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entrant, Tournament
+from games.tournaments.viewer import you_with_buttons
 
 LISTED = 30
 FINISHED_LISTED = 20
@@ -138,7 +139,7 @@ def detail_context(
     standings = board.page(request.GET.get("page"))
     user = request.user
     invited = invited_to(request.session)
-    you = pages.you_with_buttons(board, user, invite_known(tournament, invited), services.now())
+    you = you_with_buttons(board, user, invite_known(tournament, invited), services.now())
     writer = user.is_authenticated and (
         tournament.creator_id == user.pk or you.standing is not None
     )
@@ -193,8 +194,9 @@ def refused(request: HttpRequest, tournament: Tournament, words: str, status: in
 def button(
     act: Callable[[AuthedRequest, Tournament], str],
 ) -> Callable[[AuthedRequest, int], HttpResponse]:
-    """A tournament button: the service's sentence after a redirect to the page, or its
-    refusal in words with the page as it stands (nothing changed)."""
+    """A tournament button (a signed-in person's POST: access.posted): the service's sentence
+    after a redirect to the page, or its refusal in words with the page as it stands (nothing
+    changed)."""
 
     @wraps(act)
     def view(request: AuthedRequest, tournament_id: int) -> HttpResponse:
@@ -206,11 +208,9 @@ def button(
         messages.success(request, said)
         return redirect(tournament)
 
-    return view
+    return posted(view)
 
 
-@login_required
-@require_POST
 @button
 def join(request: AuthedRequest, tournament: Tournament) -> str:
     """Enter the tournament (a private one with its link)."""
@@ -218,8 +218,6 @@ def join(request: AuthedRequest, tournament: Tournament) -> str:
     return services.join(tournament, request.user, invite)
 
 
-@login_required
-@require_POST
 @button
 def withdraw(request: AuthedRequest, tournament: Tournament) -> str:
     """Leave the tournament; the form's confirm field is the confirm step."""
@@ -229,24 +227,18 @@ def withdraw(request: AuthedRequest, tournament: Tournament) -> str:
     return services.withdraw(tournament, request.user)
 
 
-@login_required
-@require_POST
 @button
 def check_in(request: AuthedRequest, tournament: Tournament) -> str:
     """Swiss: "I'm here" for the next round, whatever page is open then."""
     return services.check_in(tournament, request.user)
 
 
-@login_required
-@require_POST
 @button
 def pause(request: AuthedRequest, tournament: Tournament) -> str:
     """Arena: get no new table until you come back."""
     return services.pause(tournament, request.user)
 
 
-@login_required
-@require_POST
 @button
 def resume(request: AuthedRequest, tournament: Tournament) -> str:
     """Arena: be seated again."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -75,9 +75,15 @@ def history_list(request: HtmxHttpRequest) -> HttpResponse:
         "query": query,
         "games": catalog.available(),
     }
-    if request.htmx:
-        return render(request, "games/history_list.html", ctx)
-    return render(request, "games/history.html", ctx)
+    return part_or_page(request, "games/history_list.html", "games/history.html", ctx)
+
+
+def part_or_page(
+    request: HtmxHttpRequest, part: str, page: str, ctx: Mapping[str, object]
+) -> HttpResponse:
+    """The part an HTMX request swaps in (a list's page, a replay's frame), else the whole page
+    around it."""
+    return render(request, part if request.htmx else page, ctx)
 
 
 @require_GET
@@ -92,9 +98,7 @@ def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/replay_unavailable.html", ctx, status=404)
     n = rebuilt.clamp(page_number(request.GET.get("move")))
     ctx = draw_frame(frame_context(rebuilt, n, eyes_of(rebuilt, request.GET.get("eyes"))), request)
-    if request.htmx:
-        return render(request, "games/replay/_frame.html", ctx)
-    return render(request, "games/replay.html", ctx)
+    return part_or_page(request, "games/replay/_frame.html", "games/replay.html", ctx)
 
 
 @require_GET

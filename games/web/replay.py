@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from django.utils.safestring import mark_safe
 
 from games.boards import render_page_part
-from games.kinds.base import AnyKind, Hand, player_name
+from games.kinds.base import AnyKind, Hand, ReplayedMove, player_name
 from games.models import Game, Seat
 from games.records import archive
 
@@ -170,9 +170,10 @@ def frame_context(replay: Replay, n: int, eyes: int | None = None) -> dict[str, 
         ctx["me"] = me
     if n > 0:
         seat, action = replay.moves[n - 1]
-        said, events = spec.describe_move(
-            replay.state(n - 1), state, seat, action, replay.seats, eyes=eyes if me else None
+        move = ReplayedMove(
+            replay.state(n - 1), state, seat, action, replay.seats, eyes if me else None
         )
+        said, events = spec.describe_move(move)
         ctx.update(said=said, events=events)
     return ctx
 

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from games import services
-from games.access import NO_SUCH_TABLE, AuthedRequest, HtmxHttpRequest, get_game_or_404
+from games.access import NO_SUCH_TABLE, AuthedRequest, HtmxHttpRequest, get_game_or_404, posted
 from games.boards import (
     Sent,
     board_context,
@@ -111,8 +111,9 @@ def changes_table(
 def table_change(
     fn: Callable[[AuthedRequest, Game], None],
 ) -> Callable[[AuthedRequest, int], HttpResponse]:
-    """A change to the table answered with the board (or a redirect to the table)."""
-    return changes_table(fn, pushed=False)
+    """A change to the table (a signed-in person's POST: access.posted) answered with the board
+    (or a redirect to the table)."""
+    return posted(changes_table(fn, pushed=False))
 
 
 def table_move(
@@ -121,7 +122,7 @@ def table_move(
     """A move, or a change its socket pushes like one (its service returns the game it changed,
     None if nothing changed): like a table change, but a live page gets its board from its
     socket."""
-    return changes_table(fn, pushed=True)
+    return posted(changes_table(fn, pushed=True))
 
 
 def seat_move(
@@ -132,7 +133,7 @@ def seat_move(
     the seat, so a made move reads the table once, as a move on the socket does. Only a refusal
     reads it again, through the access check, so a stranger learns nothing of a private table
     (404) and a seated person gets the board with the words why."""
-    as_table_move = table_move(fn)
+    as_table_move = changes_table(fn, pushed=True)
 
     @wraps(fn)
     def view(request: AuthedRequest, game_id: int) -> HttpResponse:
@@ -150,4 +151,4 @@ def seat_move(
             return board_response(request, get_game_or_404(request, game_id))
         return HttpResponse(status=204, headers={VERSION_HEADER: str(changed.version)})
 
-    return view
+    return posted(view)

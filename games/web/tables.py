@@ -41,8 +41,6 @@ def board(request: HttpRequest, game_id: int) -> HttpResponse:
     return HttpResponse(render_board(game, request.user, request))
 
 
-@login_required
-@require_POST
 @table_move
 def join(request: AuthedRequest, game: Game) -> Game:
     """Take a free seat."""
@@ -50,24 +48,18 @@ def join(request: AuthedRequest, game: Game) -> Game:
     return services.join(game, request.user, invite).game
 
 
-@login_required
-@require_POST
 @table_move
 def leave(request: AuthedRequest, game: Game) -> Game:
     """Give up your seat before the start."""
     return services.leave(game, request.user)
 
 
-@login_required
-@require_POST
 @table_move
 def add_bot(request: AuthedRequest, game: Game) -> Game:
     """The host seats a bot."""
     return services.add_bot(game, request.user, request.POST.get("level", "")).game
 
 
-@login_required
-@require_POST
 @table_move
 def remove_bot(request: AuthedRequest, game: Game) -> Game:
     """The host sends a bot away."""
@@ -77,24 +69,18 @@ def remove_bot(request: AuthedRequest, game: Game) -> Game:
     return services.remove_bot(game, request.user, seat_id)
 
 
-@login_required
-@require_POST
 @table_change
 def cancel(request: AuthedRequest, game: Game) -> None:
     """The host closes the table before it starts."""
     services.cancel(game, request.user)
 
 
-@login_required
-@require_POST
 @table_move
 def start(request: AuthedRequest, game: Game) -> Game:
     """The host starts the game."""
     return services.start(game, request.user)
 
 
-@login_required
-@require_POST
 @table_change
 def resign(request: AuthedRequest, game: Game) -> None:
     """Give up a running game; the form's confirm field is the confirm step."""
@@ -104,8 +90,6 @@ def resign(request: AuthedRequest, game: Game) -> None:
     services.resign(game, request.user)
 
 
-@login_required
-@require_POST
 @table_change
 def rematch(request: AuthedRequest, game: Game) -> None:
     """Play again: offer a rematch at a finished game, or say yes to the one offered."""
@@ -116,8 +100,6 @@ def rematch(request: AuthedRequest, game: Game) -> None:
         services.rematch(game, user)
 
 
-@login_required
-@require_POST
 @table_change
 def decline_rematch(request: AuthedRequest, game: Game) -> None:
     """Say no to a rematch, from its own table or from the finished game's."""
@@ -130,24 +112,18 @@ def decline_rematch(request: AuthedRequest, game: Game) -> None:
     services.decline_rematch(offered, request.user)
 
 
-@login_required
-@require_POST
 @table_change
 def take_back(request: AuthedRequest, game: Game) -> None:
     """Come back to a game you left: the bot gives your seat back."""
     services.take_seat_back(game, request.user)
 
 
-@login_required
-@require_POST
 @seat_move
 def play(request: AuthedRequest, game: Game | int) -> Game:
     """Make a move; a stale page gets 409, an illegal move 400, both with the board."""
     return play_posted(game, request.user, request.POST)
 
 
-@login_required
-@require_POST
 @seat_move
 def close_results(request: AuthedRequest, game: Game | int) -> Game | None:
     """Back to the ovens: close the results you have read. A live page gets them closed from its

@@ -11,12 +11,8 @@ from accounts.friends import block
 from accounts.models import User
 from games import services
 from games.models import Game, Seat
-from games.services.tables import (
-    WAITING_LIVE_FOR,
-    WAITING_TABLES,
-    WAITING_TURN_BASED_FOR,
-    WAITING_TURN_BASED_TABLES,
-)
+from games.services.tables import WAITING_TABLES, WAITING_TURN_BASED_TABLES
+from games.services.unstarted import WAITING_LIVE_FOR, WAITING_TURN_BASED_FOR
 from games.web.lobby import LOBBY_TABLES, LOBBY_TABLES_PER_HOST
 from tests.conftest import client_for
 from tests.support.clock import Clock

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.kinds.base import GameKind, GameRow, Hand, SeatRow, player_name
+from games.kinds.base import GameKind, GameRow, Hand, ReplayedMove, SeatRow, player_name
 from tests.third_game import high_card
 from tests.third_game.high_card import State
 from tests.third_game.high_card.bots import BOTS
@@ -68,16 +68,7 @@ class HighCard(GameKind[State, View, Action]):
             for seat in sorted(seats, key=lambda s: s.position or 0)
         ]
 
-    def describe_move(
-        self,
-        before: State,
-        after: State,
-        seat: int,
-        action: Action,
-        seats: Sequence[SeatRow],
-        *,
-        eyes: int | None = None,
-    ) -> tuple[str, list[str]]:
+    def describe_move(self, move: ReplayedMove[State, Action]) -> tuple[str, list[str]]:
         """Who played which card (face up: every seat's eyes saw it); the end when it came."""
-        events = ["Every card is down."] if self.engine.is_over(after) else []
-        return f"{player_name(seats, seat)} played the {action['card']}.", events
+        events = ["Every card is down."] if self.engine.is_over(move.after) else []
+        return f"{player_name(move.seats, move.seat)} played the {move.action['card']}.", events

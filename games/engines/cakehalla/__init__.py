@@ -1,8 +1,10 @@
 """Cakehalla: the rules engine behind the public contract (see engine-contract.md)."""
 
-from games.engines.cakehalla.actions import apply_action, legal_actions
+from games.engines.cakehalla.actions import apply_action
+from games.engines.cakehalla.legal import legal_actions
+from games.engines.cakehalla.setup import deal, new_game
 from games.engines.cakehalla.shapes import Action, Result, Setup, StateData, View
-from games.engines.cakehalla.state import deal, dump, load, new_game
+from games.engines.cakehalla.state import dump, load
 from games.engines.cakehalla.turn import active_seats, is_over, result
 from games.engines.cakehalla.view import view
 from games.engines.errors import IllegalAction

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.engines.cakehalla.actions import COST_NZ, apply_action, can_afford, legal_actions
+from games.engines.cakehalla.actions import apply_action
 from games.engines.cakehalla.cards import (
     CARD_INDEX,
     CARDS,
@@ -16,6 +16,7 @@ from games.engines.cakehalla.cards import (
     TOKEN_INDEX,
     TOKEN_NAMES,
 )
+from games.engines.cakehalla.legal import COST_NZ, can_afford, legal_actions
 from games.engines.cakehalla.shapes import Action, View
 from games.engines.cakehalla.state import EMPTY, HAND_LIMIT, WINNING_POINTS, Baker, State
 from games.engines.cakehalla.turn import winners

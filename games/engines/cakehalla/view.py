@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from games.engines.cakehalla.actions import TWO_ALIKE_MIN, buying_power, shortfall
 from games.engines.cakehalla.cards import (
     CARD_INDEX,
     CARDS,
@@ -14,6 +13,7 @@ from games.engines.cakehalla.cards import (
     TIER_NAMES,
     TOKEN_NAMES,
 )
+from games.engines.cakehalla.legal import TWO_ALIKE_MIN, buying_power, shortfall
 from games.engines.cakehalla.shapes import (
     BlindReserveLine,
     CardView,

@@ -1,5 +1,6 @@
 """The Cakehalla board of one viewer: the counter, the market, the bakeries, the customers, the
-dialogs and the final standings, from that seat's own view and legal actions.
+dialogs and the final standings, from that seat's own view and legal actions (the counter's
+cards and the market's tokens are counter.py).
 
 Every rule (limits, costs, what a baker is short of, the tie-break) comes from the engine's view
 and result; this module only words and draws them.
@@ -9,13 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from collections.abc import Set as AbstractSet
-from typing import TypedDict, cast
+from typing import cast
 
 from games.engines.cakehalla import Action, View
-from games.engines.cakehalla.shapes import CardView, Rules, SeatView
+from games.engines.cakehalla.shapes import CardView, SeatView
 from games.kinds.base import GameRow, SeatRow
-from games.kinds.cakehalla.hints import customer_hint, saffron_hint
+from games.kinds.cakehalla.counter import Legal, card_box, cost_items, counter_rows, market_tokens
+from games.kinds.cakehalla.hints import customer_hint
 from games.kinds.cakehalla.log import Turn, event_text, last_turns, touched
 from games.kinds.cakehalla.standings import standings
 from games.kinds.cakehalla.words import (
@@ -28,56 +29,6 @@ from games.kinds.cakehalla.words import (
     token_art,
     tokens,
 )
-
-
-class Legal:
-    """The seat's legal actions, sorted by what the board needs to ask of them."""
-
-    def __init__(self, legal: Sequence[Action]) -> None:
-        self.takes = sorted({tuple(sorted(a["ingredients"])) for a in legal if a["type"] == "take"})
-        self.buy = {a["card"] for a in legal if a["type"] == "buy"}
-        self.reserve = {a["card"] for a in legal if a["type"] == "reserve" and "card" in a}
-        self.blind = {a["tier"] for a in legal if a["type"] == "reserve" and "tier" in a}
-        self.customers = [a["customer"] for a in legal if a["type"] == "customer"]
-        self.returning = any(a["type"] == "return" for a in legal)
-        self.passing = any(a["type"] == "pass" for a in legal)
-        self.any = bool(legal)
-
-
-class Cost(TypedDict):
-    """One ingredient of a card's cost as the board draws it: how many, and how many the viewer
-    still pays after their discounts (`covered` when they pay none)."""
-
-    name: str
-    label: str
-    n: int
-    art: str
-    covered: bool
-    pay: int
-
-
-def cost_items(
-    card: CardView, discounts: Mapping[str, int] | None, ingredients: Sequence[str]
-) -> list[Cost]:
-    """The cost in the five-ingredient order, each marked covered when discounts pay it all."""
-    out: list[Cost] = []
-    for name in ingredients:
-        n = card["cost"].get(name, 0)
-        if not n:
-            continue
-        have = discounts[name] if discounts else 0
-        out.append(
-            {
-                "name": name,
-                "label": label(name),
-                "n": n,
-                "art": token_art(name),
-                "covered": have >= n,
-                "pay": max(0, n - have),
-            }
-        )
-    return out
-
 
 # While a game runs, the kitchen log shows the newest lines only: every move redraws it on every
 # screen, and a long game's whole log would cost more with each move. At the end it shows all.
@@ -101,149 +52,6 @@ def blocked(view: View, mine: int | None, legal: Legal) -> str:
     if not legal.any:
         return "You cannot act now."
     return ""
-
-
-def reserve_full(rules: Rules) -> str:
-    """Why a baker may not reserve another card."""
-    return f"You already hold {rules['reserve_limit']} reserved cards."
-
-
-def cost_words(costs: list[Cost], discounted: bool) -> str:
-    """A card's cost in words, for its accessible name: 'costs 3 Sugar, 2 Cherry; you pay 1 Sugar,
-    2 Cherry' (what the viewer pays after their discounts, when those change it)."""
-    if not costs:
-        return "free"
-    full = ", ".join(f"{c['n']} {c['label']}" for c in costs)
-    if not discounted or all(c["pay"] == c["n"] for c in costs):
-        return f"costs {full}"
-    pay = ", ".join(f"{c['pay']} {c['label']}" for c in costs if c["pay"])
-    return f"costs {full}; you pay {pay or 'nothing, your discounts cover it'}"
-
-
-def card_box(
-    card: CardView,
-    *,
-    where: str,
-    box: SeatView | None,
-    legal: Legal,
-    wait: str,
-    rules: Rules,
-) -> dict[str, object]:
-    """A face-up card with its Buy and Reserve offers and why each may be refused."""
-    can_buy = card["id"] in legal.buy
-    can_reserve = where == "counter" and card["id"] in legal.reserve
-    if can_buy:
-        buy_why = ""
-    elif wait:
-        buy_why = wait
-    else:
-        short = box["short"].get(card["id"], 0) if box else 0
-        buy_why = f"You need {short} more ingredient{'s' if short != 1 else ''}."
-    if can_reserve or where != "counter":
-        reserve_why = ""
-    elif wait:
-        reserve_why = wait
-    else:
-        reserve_why = reserve_full(rules)
-    costs = cost_items(card, box["discounts"] if box else None, rules["ingredients"])
-    return {
-        **card,
-        "tier_name": rules["tier_names"].get(str(card["tier"]), ""),
-        "discount_label": label(card["discount"]),
-        "discount_token": {
-            "name": card["discount"],
-            "label": label(card["discount"]),
-            "art": token_art(card["discount"]),
-        },
-        "costs": costs,
-        "cost_words": cost_words(costs, box is not None),
-        "can_buy": can_buy,
-        "buy": offer_json("buy", "card", card["id"]),
-        "buy_why": buy_why,
-        "can_reserve": can_reserve,
-        "reserve": offer_json("reserve", "card", card["id"]),
-        "reserve_why": reserve_why,
-        "where": where,
-    }
-
-
-def counter_rows(
-    view: View, box: SeatView | None, legal: Legal, wait: str
-) -> list[dict[str, object]]:
-    """The counter's rows, the showstoppers on top and the pantry at the bottom."""
-    rules = view["rules"]
-    rows = []
-    for tier in ("3", "2", "1"):
-        count = view["piles"][tier]
-        can_blind = int(tier) in legal.blind
-        if can_blind:
-            why = ""
-        elif wait:
-            why = wait
-        elif not count:
-            why = "This pile is empty."
-        else:
-            why = reserve_full(rules)
-        rows.append(
-            {
-                "tier": int(tier),
-                "tier_name": rules["tier_names"][tier],
-                "pile": count,
-                "can_blind": can_blind,
-                "blind": offer_json("reserve", "tier", int(tier)),
-                "blind_why": why,
-                "cards": [
-                    card_box(c, where="counter", box=box, legal=legal, wait=wait, rules=rules)
-                    if c
-                    else None
-                    for c in view["counter"][tier]
-                ],
-            }
-        )
-    return rows
-
-
-def market_tokens(
-    view: View,
-    legal: Legal,
-    wait: str,
-    moved: AbstractSet[str] = frozenset(),
-) -> list[dict[str, object]]:
-    """The market's piles, each with whether it can be picked once or twice and why not, and
-    whether a rival's turn since the viewer's own moved it (`just`)."""
-    takeable = {name for take in legal.takes for name in take}
-    rules = view["rules"]
-    wild = rules["wild"]
-    out = []
-    for name in tokens(view):
-        left = view["market"][name]
-        if name == wild:
-            why = saffron_hint(wild)
-        elif wait:
-            why = wait
-        elif not left:
-            why = f"No {label(name)} left in the market."
-        elif name not in takeable:
-            why = f"{label(name)} cannot be taken now."
-        else:
-            why = ""
-        two = not why and (name, name) in legal.takes
-        out.append(
-            {
-                "name": name,
-                "label": label(name),
-                "shape": SHAPES[name],
-                "art": token_art(name),
-                "left": left,
-                "why": why,
-                "two": two,
-                "two_why": ""
-                if two
-                else f"Two alike need {rules['two_alike_min']} or more in the pile.",
-                "just": name in moved,
-            }
-        )
-    return out
 
 
 def token_row(name: str, box: SeatView) -> dict[str, object]:

@@ -10,7 +10,7 @@ from games.engines import cakehalla as engine
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.bots import BOTS
 from games.engines.cakehalla.state import State
-from games.kinds.base import Counts, Facts, GameKind, GameRow, Hand, SeatRow
+from games.kinds.base import Counts, Facts, GameKind, Hand, ReplayedMove, SeatRow
 from games.kinds.cakehalla.board import context
 from games.kinds.cakehalla.hints import advise
 from games.kinds.cakehalla.lesson import LESSON
@@ -54,16 +54,7 @@ class Cakehalla(GameKind[State, View, Action]):
     stats_template = "games/cakehalla/_stats.html"
     lesson = LESSON
 
-    def board(
-        self,
-        game: GameRow,
-        view: View,
-        legal: list[Action],
-        me: SeatRow | None,
-        seats: Sequence[SeatRow],
-    ) -> dict[str, object]:
-        """The Cakehalla board of one viewer."""
-        return context(game, view, legal, me, seats)
+    board = staticmethod(context)  # the Cakehalla board of one viewer (board.py)
 
     def turn(self, view: View) -> Hashable:
         """A turn lasts from its main action through putting tokens back and choosing a customer."""
@@ -97,16 +88,7 @@ class Cakehalla(GameKind[State, View, Action]):
         """Every baker's reserved cards."""
         return hands(state, seats)
 
-    def describe_move(
-        self,
-        before: State,
-        after: State,
-        seat: int,
-        action: Action,
-        seats: Sequence[SeatRow],
-        *,
-        eyes: int | None = None,
-    ) -> tuple[str, list[str]]:
+    def describe_move(self, move: ReplayedMove[State, Action]) -> tuple[str, list[str]]:
         """The move in the words of a kitchen log: the mover's own (blind cards named), or the
         watching seat's (a rival's blind card only by its tier)."""
-        return move_words(before, after, seat, seats, self.seat_names, eyes)
+        return move_words(move, self.seat_names)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engines import cakehalla as engine
-from games.engines.cakehalla import View
+from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import SeatView
 from games.engines.cakehalla.state import State
-from games.kinds.base import Hand, SeatRow, player_name
+from games.kinds.base import Hand, ReplayedMove, SeatRow, player_name
 from games.kinds.cakehalla.log import event_text
 from games.kinds.cakehalla.words import player_names
 
@@ -36,19 +36,14 @@ def revealed(state: State) -> View:
 
 
 def move_words(
-    before: State,
-    after: State,
-    seat: int,
-    seats: Sequence[SeatRow],
-    seat_names: tuple[str, ...],
-    eyes: int | None = None,
+    move: ReplayedMove[State, Action], seat_names: tuple[str, ...]
 ) -> tuple[str, list[str]]:
     """The move in the words of a kitchen log: the mover's own (blind cards named), or the
     watching seat's (a rival's blind card only by its tier)."""
-    reader = seat if eyes is None else eyes
-    old, new = engine.view(before, reader), engine.view(after, reader)
-    names = player_names(new, seats, seat_names)
+    reader = move.seat if move.eyes is None else move.eyes
+    old, new = engine.view(move.before, reader), engine.view(move.after, reader)
+    names = player_names(new, move.seats, seat_names)
     lines = [event_text(e, names, new["rules"]) for e in new["log"][len(old["log"]) :]]
     if not lines:
-        return f"{player_name(seats, seat)} moved.", []
+        return f"{player_name(move.seats, move.seat)} moved.", []
     return lines[0], lines[1:]

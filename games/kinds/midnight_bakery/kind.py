@@ -8,7 +8,15 @@ from collections.abc import Mapping, Sequence
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State, View
 from games.engines.midnight_bakery.bots import BOTS
-from games.kinds.base import Counts, Facts, GameKind, GameRow, Hand, Option, SeatRow
+from games.kinds.base import (
+    Counts,
+    Facts,
+    GameKind,
+    Hand,
+    Option,
+    ReplayedMove,
+    SeatRow,
+)
 from games.kinds.midnight_bakery.board import context, results_count, seat_results
 from games.kinds.midnight_bakery.hints import advise
 from games.kinds.midnight_bakery.lesson import LESSON
@@ -55,16 +63,7 @@ class MidnightBakery(GameKind[State, View, Action]):
         """A batch changes only when the pick or the bake moves on."""
         return f"{view['bake']}.{view['pick']}"
 
-    def board(
-        self,
-        game: GameRow,
-        view: View,
-        legal: list[Action],
-        me: SeatRow | None,
-        seats: Sequence[SeatRow],
-    ) -> dict[str, object]:
-        """The Midnight Bakery board of one viewer."""
-        return context(game, view, legal, me, seats)
+    board = staticmethod(context)  # the Midnight Bakery board of one viewer (board.py)
 
     def advise(self, view: View, action: Action) -> tuple[str, str]:
         """The pastry to keep, and why, from the seat's own batch and case."""
@@ -94,15 +93,6 @@ class MidnightBakery(GameKind[State, View, Action]):
         """Every batch at this moment."""
         return hands(state, seats)
 
-    def describe_move(
-        self,
-        before: State,
-        after: State,
-        seat: int,
-        action: Action,
-        seats: Sequence[SeatRow],
-        *,
-        eyes: int | None = None,
-    ) -> tuple[str, list[str]]:
+    def describe_move(self, move: ReplayedMove[State, Action]) -> tuple[str, list[str]]:
         """The pastry kept (or the peel's two), and the reveal it set off."""
-        return move_words(before, after, seat, action, seats, eyes)
+        return move_words(move)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State
-from games.kinds.base import Hand, SeatRow, player_name
+from games.kinds.base import Hand, ReplayedMove, SeatRow, player_name
 from games.kinds.midnight_bakery.board import art
 
 
@@ -21,27 +21,21 @@ def hands(state: State, seats: Sequence[SeatRow]) -> list[Hand]:
     return out
 
 
-def move_words(
-    before: State,
-    after: State,
-    seat: int,
-    action: Action,
-    seats: Sequence[SeatRow],
-    eyes: int | None = None,
-) -> tuple[str, list[str]]:
+def move_words(move: ReplayedMove[State, Action]) -> tuple[str, list[str]]:
     """What the baker chose, and the public events it set off.
 
     Through another seat's eyes the choice itself stays face down, as it was at the table.
     """
-    names = {c["id"]: c["name"] for c in engine.view(before, seat)["batch"]}
-    who = player_name(seats, seat)
-    if eyes is not None and eyes != seat:
+    action = move.action
+    names = {c["id"]: c["name"] for c in engine.view(move.before, move.seat)["batch"]}
+    who = player_name(move.seats, move.seat)
+    if move.eyes is not None and move.eyes != move.seat:
         said = f"{who} made their choice, face down."
     elif action["type"] == "peel":
         first, second = (names.get(c, c) for c in action["cards"])
         said = f"{who} used the peel: a {first}, then a {second}."
     else:
         said = f"{who} chose a {names.get(action['card'], action['card'])}."
-    seen = len(engine.view(before, None)["log"])
-    events = [e["text"] for e in engine.view(after, None)["log"][seen:]]
+    seen = len(engine.view(move.before, None)["log"])
+    events = [e["text"] for e in engine.view(move.after, None)["log"][seen:]]
     return said, events

@@ -13,7 +13,7 @@ from accounts import friends
 from accounts.models import User
 from games import services as tables
 from games.models import Game, Seat
-from games.pairing import services, sweep
+from games.pairing import services, shown, sweep
 from games.pairing.draw import SETTLE_SECONDS, WINDOW_EVERY
 from games.pairing.models import Seek
 from games.services import ServiceError
@@ -241,10 +241,10 @@ def test_the_waiting_panel_shows_the_window_the_wait_and_who_else_looks(
     look(player, CAKE, "fast", 2, 4)
     look(rival, CAKE, "fast", 3, 4)
     clock.forward(12)
-    shown = services.waiting(Seek.objects.get(user=player), services.looking_now())
-    assert (shown.lowest, shown.highest) == (1500 - 200, 1500 + 200)
-    assert shown.waited == 12
-    assert shown.others == 1
+    panel = shown.waiting(Seek.objects.get(user=player), shown.looking_now())
+    assert (panel.lowest, panel.highest) == (1500 - 200, 1500 + 200)
+    assert panel.waited == 12
+    assert panel.others == 1
 
 
 def test_how_many_look_per_game_and_pace_is_one_grouped_count(
@@ -254,10 +254,10 @@ def test_how_many_look_per_game_and_pace_is_one_grouped_count(
     look(rival, CAKE, "fast", 3, 4)
     look(outsider, MB, "day1", 2, 8)
     with django_assert_num_queries(1):
-        counts = services.looking()
+        counts = shown.looking()
     assert counts == {(CAKE, "fast"): 2, (MB, "day1"): 1}
     with django_assert_num_queries(0):
-        services.looking()  # kept for a second
+        shown.looking()  # kept for a second
 
 
 def test_a_block_made_as_the_table_is_set_leaves_both_waiting(
@@ -328,9 +328,9 @@ def test_counts_of_bakers_that_cannot_meet_are_said_with_what_would_meet(
     look(player, CAKE, "fast", 2, 2)
     look(rival, CAKE, "fast", 3, 4)
     assert services.pass_pool(CAKE, "fast") == []
-    counts = services.looking_now()
-    mine = panel_context(services.waiting(Seek.objects.get(user=player), counts))
-    theirs = panel_context(services.waiting(Seek.objects.get(user=rival), counts))
+    counts = shown.looking_now()
+    mine = panel_context(shown.waiting(Seek.objects.get(user=player), counts))
+    theirs = panel_context(shown.waiting(Seek.objects.get(user=rival), counts))
     assert mine["apart"] == (
         "Nobody else looking wants 2 bakers: 1 wants 3 to 4 bakers. "
         "Look for 2 to 3 bakers to be seated with them sooner."
@@ -349,5 +349,5 @@ def test_nothing_is_said_of_counts_when_someone_else_could_share_a_table(
     look(player, CAKE, "fast", 2, 2)
     look(rival, CAKE, "fast", 3, 4)
     look(outsider, CAKE, "fast", 4, 4)
-    counts = services.looking_now()
-    assert panel_context(services.waiting(Seek.objects.get(user=rival), counts))["apart"] == ""
+    counts = shown.looking_now()
+    assert panel_context(shown.waiting(Seek.objects.get(user=rival), counts))["apart"] == ""

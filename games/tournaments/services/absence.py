@@ -29,8 +29,8 @@ from games.pairing.models import Seek
 from games.services import ServiceError
 from games.services.presence import people_lately_here
 from games.tournaments.models import Entrant, Round, Tournament
-from games.tournaments.services.base import Told, bump, lock, now, tell_each
-from games.tournaments.services.entry import check_open, entrant_of
+from games.tournaments.services.base import Told, bump, now, tell_each
+from games.tournaments.services.entry import entrant_of, lock_open
 
 CHECK_IN_AHEAD = timedelta(minutes=5)
 """How long before a Swiss's start "I'm here" counts for its first round."""
@@ -95,8 +95,7 @@ def check_in(tournament: Tournament | int, user: User) -> str:
     """ "I'm here": the entrant counts as here for the next round of a Swiss, whatever page
     they have open then."""
     with transaction.atomic():
-        tournament = lock(tournament)
-        check_open(tournament)
+        tournament = lock_open(tournament)
         if not tournament.is_swiss:
             raise ServiceError("An arena seats whoever has a page open: there is no check-in.")
         entrant = entrant_of(tournament, user)

@@ -175,6 +175,14 @@ def check_open(tournament: Tournament) -> None:
         raise ServiceError(f"A moderator stopped this tournament. {tournament.stop_reason}".strip())
 
 
+def lock_open(tournament: Tournament | int) -> Tournament:
+    """The tournament locked for a change (in the caller's transaction), refused in words if it
+    is over (check_open)."""
+    locked = lock(tournament)
+    check_open(locked)
+    return locked
+
+
 def check_join(tournament: Tournament, user: User, invite: str | None, at: datetime) -> int:
     """The person's rating at the game if they may join, else a refusal in words."""
     check_open(tournament)
@@ -315,8 +323,7 @@ def withdraw(tournament: Tournament | int, user: User) -> str:
     """Leave the tournament: before the start the entry goes; after it, the person is out of
     the standings at the end and a house bot plays their running table to its end."""
     with transaction.atomic():
-        tournament = lock(tournament)
-        check_open(tournament)
+        tournament = lock_open(tournament)
         entrant = entrant_of(tournament, user)
         if tournament.status == Tournament.Status.SCHEDULED:
             entrant.delete()
@@ -345,8 +352,7 @@ def leave(entrant: Entrant, why: str, at_round: int | None = None) -> None:
 def pause(tournament: Tournament | int, user: User) -> str:
     """An arena entrant stops being seated (their table under way plays on); points are kept."""
     with transaction.atomic():
-        tournament = lock(tournament)
-        check_open(tournament)
+        tournament = lock_open(tournament)
         if not tournament.is_arena:
             raise ServiceError("Only an arena can be paused; a Swiss seats everyone each round.")
         entrant = entrant_of(tournament, user)
@@ -361,8 +367,7 @@ def pause(tournament: Tournament | int, user: User) -> str:
 def resume(tournament: Tournament | int, user: User) -> str:
     """A paused arena entrant is seated again when a table is free."""
     with transaction.atomic():
-        tournament = lock(tournament)
-        check_open(tournament)
+        tournament = lock_open(tournament)
         entrant = entrant_of(tournament, user)
         if not entrant.paused:
             raise ServiceError("You are not paused.")
