@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
+from typing import TypedDict, Unpack
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -76,37 +77,32 @@ def check_waiting(host: User, pace: str) -> None:
         )
 
 
+class TableChoices(TypedDict, total=False):
+    """What a host may choose of a new table besides its game, seats and options (each left out
+    is open_table's default)."""
+
+    private: bool
+    host_bot: str
+    watchers: str
+    spectator_chat: bool
+    pace: str
+    rated: bool
+
+
 @transaction.atomic
 def create_game(
     host: User,
     kind: str,
     capacity: int,
     options: Mapping[str, str] | None = None,
-    *,
-    private: bool = False,
-    host_bot: str = "",
-    watchers: str = Game.Watchers.ANYONE,
-    spectator_chat: bool = False,
-    pace: str = Game.Pace.RELAXED,
-    rated: bool = True,
+    **choices: Unpack[TableChoices],
 ) -> Game:
     """A new open table with its host seated (a bot level when a bot account hosts), unless
     the host keeps the most tables waiting already (check_waiting); an unrated table is
     practice: its result moves no rating, and a seat may ask for a hint."""
     lock_user(host)  # two forms posted at once count each other
-    check_waiting(host, pace)
-    return open_table(
-        host,
-        kind,
-        capacity,
-        options,
-        private=private,
-        host_bot=host_bot,
-        watchers=watchers,
-        spectator_chat=spectator_chat,
-        pace=pace,
-        rated=rated,
-    )
+    check_waiting(host, choices.get("pace", Game.Pace.RELAXED))
+    return open_table(host, kind, capacity, options, **choices)
 
 
 def open_table(
