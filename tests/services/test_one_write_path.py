@@ -77,9 +77,11 @@ def test_a_move_chosen_on_an_older_table_is_never_written_whoever_makes_it(
     old_game = Game.objects.get(pk=game.pk)
     old_state, old_seats = load_state(old_game), seats_in_order(old_game)
     late = next(s for s in old_seats if s.user_id == rival.pk)
-    assert late.position is not None
+    first = next(s for s in old_seats if s.user_id == player.pk)
+    assert late.position is not None and first.position is not None
     legal = game.spec.engine.legal_actions(old_state, late.position)
-    services.play(game, player, legal[0], game.version)  # the table moves on
+    mine = game.spec.engine.legal_actions(old_state, first.position)
+    services.play(game, player, mine[0], game.version)  # the table moves on
     written = Action.objects.count()
 
     with pytest.raises(services.StaleVersion):  # a person: told to look again (no moment sent)
