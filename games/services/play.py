@@ -78,27 +78,14 @@ def play(
     moment: str | None = None,
     seen: int | None = None,
 ) -> Game:
-    """Apply a player's action and store it; the bots answer after the commit. `seen`: the
-    results the page showed beside the move, which the move puts away (see close_with_move)."""
-    game, worker_due = do_play(game, user, action, version, moment, seen)
-    if worker_due:
-        inline_bots(game.pk)
-    return game
-
-
-def do_play(
-    game: Game | int,
-    user: User,
-    action: Mapping[str, object],
-    version: int | None,
-    moment: str | None,
-    seen: int | None = None,
-) -> tuple[Game, bool]:
-    """The player's action in one transaction (move_log.make_move); IllegalAction if refused.
-    With the game: whether the worker has anything to do after it (left_for_worker)."""
+    """Apply a player's action and store it, in one transaction (move_log.make_move); the bots
+    answer after the commit. IllegalAction or a ServiceError if refused. `seen`: the results the
+    page showed beside the move, which the move puts away (see close_with_move)."""
     made = move_log.make_move(Person(game, user, action, version, moment, seen))
     assert made is not None  # a person's move is made or refused, never passed over
-    return made.game, made.worker_due
+    if made.worker_due:
+        inline_bots(made.game.pk)
+    return made.game
 
 
 @dataclass(frozen=True)
