@@ -5,7 +5,8 @@ base.commit_version, which says what follows once the transaction commits (the t
 told, this process's handed the saved table, turn notifications, bots due); bots answer after the
 commit, each move in its own transaction (autoplay.bot_step, run by games.live.runner). Callers
 use the verbs below; the modules hold the steps: base (refusals, the lock, commit_version), tables
-(before the game), play (a person's move), move_log (every move written down), bots and autoplay
+(before the game), play (a person's move), move_log (make_move, the one write path of every move,
+a person's, a bot's or a stand-in's, and every move written down), bots and autoplay
 (the moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes), handover
 and leaving (a seat handed to a bot, resigning).
 """
