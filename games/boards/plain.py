@@ -1,7 +1,7 @@
 """A value's plain stand-in: two values have equal stand-ins only if they render alike.
 
 Renders are shared between viewers, and kept across versions, by what they read
-(games/boards/shared.py): a region by the values at the paths its template reads
+(games/boards/renders.py): a region by the values at the paths its template reads
 (games/boards/changes.py), a piece by the values it is passed (games/boards/jinja.py). Those
 values are compared through these stand-ins, whole, never by a hash alone.
 """

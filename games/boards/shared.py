@@ -8,10 +8,8 @@ version too, and keeps its own (at_version, for games/web/table_page.py: a Swiss
 asks a table's page for each of its seats at once); other HTTP requests read the database
 themselves.
 
-Renders too: a region is rendered once per version for every viewer to whom it shows the same
-thing (spectators, a person's several tabs, the public regions of a board), keyed by the exact
-plain values its template reads for that viewer (changes.inputs), compared whole, not by a hash,
-so two viewers whose views of it differ in anything never get one render.
+The renders of a table's regions at its version are kept beside it (renders.py), and forgotten
+with it here.
 
 Whom a block keeps from an open table's seats is kept with its version too (Blocks), read only
 when a viewer who could take a seat is first drawn.
@@ -23,20 +21,17 @@ import copy
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 
 from accounts.friends import KeptOut, kept_out
-from games.boards import pieces
-from games.boards.jinja import board_environment, render_template
-from games.boards.pieces import render_counts as render_counts  # counted here for its readers
+from games.boards import renders
 from games.models import Game, Seat
 from games.services import presence, rows
 
 # What is kept is bounded by what it serves: a table and its renders are forgotten when the last
-# socket of this process at it closes (socket_closed). The counts below are the backstop.
+# socket of this process at it closes (socket_closed). The count below (and renders.RENDERS_KEEP)
+# is the backstop.
 KEEP = 2048  # tables remembered per process (a few KiB each)
-RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
 PRESENCE_KEPT_SECONDS = 10.0  # a table's presence kept across its versions (see read)
 
 
@@ -77,8 +72,6 @@ _recent: OrderedDict[int, TableAt] = OrderedDict()
 _lock = threading.Lock()  # the sockets' pushes run in several threads
 _reading: dict[int, threading.Lock] = {}  # game id -> held while one thread reads that table
 _sockets: Counter[int] = Counter()  # game id -> this process's open sockets at that table
-# game id -> (version, {(region template, what it reads for the viewer): its HTML})
-_renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
 
 
 def table_at(
@@ -202,7 +195,7 @@ def socket_closed(game_id: int) -> None:
         del _sockets[game_id]
         _recent.pop(game_id, None)
         _reading.pop(game_id, None)
-        _renders.pop(game_id, None)
+    renders.forget(game_id)
 
 
 def forget_unserved(game_id: int) -> None:
@@ -213,41 +206,12 @@ def forget_unserved(game_id: int) -> None:
             return
         _recent.pop(game_id, None)
         _reading.pop(game_id, None)
-        _renders.pop(game_id, None)
+    renders.forget(game_id)
 
 
 def forget_all() -> None:
     """Forget every table and render (tests: a new database reuses the same game ids)."""
     with _lock:
         _recent.clear()
-        _renders.clear()
         _sockets.clear()
-    pieces.forget_all()
-
-
-def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, object]) -> str:
-    """A region of this game at its version, for a viewer to whom it shows `seen` (the plain
-    values its template reads in `context`): rendered once per process for all such viewers."""
-    key = (template, seen)
-    with _lock:
-        known = _renders.get(game.pk)
-        if known is not None and known[0] == game.version and key in known[1]:
-            render_counts["shared"] += 1
-            return known[1][key]
-    html = render_plain(template, context)
-    with _lock:
-        render_counts["rendered"] += 1
-        known = _renders.get(game.pk)
-        if known is None or known[0] < game.version:
-            known = _renders[game.pk] = (game.version, {})
-        if known[0] == game.version:
-            known[1][key] = html
-        _renders.move_to_end(game.pk)
-        while len(_renders) > RENDERS_KEEP:
-            _renders.popitem(last=False)
-    return html
-
-
-def render_plain(template: str, context: Mapping[str, object]) -> str:
-    """A board template rendered for a socket (no request: no CSRF token, nothing of a session)."""
-    return render_template(board_environment().template(template), context)
+    renders.forget_all()

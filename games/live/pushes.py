@@ -13,8 +13,9 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from games.access import can_watch, watch_refused
-from games.boards import Sent, render_diff, render_whole, shared
+from games.boards import shared
 from games.boards.chat import render_chat_log
+from games.boards.render import Sent, render_diff, render_whole
 from games.boards.shared import TableAt, table_at
 from games.live import caps
 from games.live.protocol import NOT_ALLOWED, NOT_FOUND

@@ -70,6 +70,17 @@ def each_sweep() -> float:
     return float(settings.BOT_SWEEP_SECONDS)
 
 
+async def on_lane(send: Callable[[], object], lane: ThreadPoolExecutor, what: str) -> None:
+    """Run a sending of notifications on its own lane's thread (the mails', the pushes'): an
+    outage is noted, any other failure logged; either way it runs again next period."""
+    try:
+        await DatabaseSyncToAsync(send, thread_sensitive=False, executor=lane)()
+    except outages.OUTAGE as error:
+        outages.away(error)
+    except Exception:
+        logger.exception("%s failed; it runs again next period", what)
+
+
 class Runner:
     """Drives due bot moves on one event loop; one task at a time per game."""
 
@@ -250,14 +261,7 @@ class Runner:
             return
         self.sending = True
         try:
-            send = DatabaseSyncToAsync(
-                notifications.send_mails, thread_sensitive=False, executor=self.mailer
-            )
-            await send()
-        except outages.OUTAGE as error:
-            outages.away(error)
-        except Exception:
-            logger.exception("sending notifications failed; it runs again next period")
+            await on_lane(notifications.send_mails, self.mailer, "sending notifications")
         finally:
             self.sending = False
 
@@ -268,14 +272,7 @@ class Runner:
             return
         self.pushing += 1
         try:
-            push = DatabaseSyncToAsync(
-                notifications.send_pushes, thread_sensitive=False, executor=self.pusher
-            )
-            await push()
-        except outages.OUTAGE as error:
-            outages.away(error)
-        except Exception:
-            logger.exception("pushing notifications failed; it runs again next period")
+            await on_lane(notifications.send_pushes, self.pusher, "pushing notifications")
         finally:
             self.pushing -= 1
 

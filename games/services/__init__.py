@@ -6,9 +6,10 @@ told, this process's handed the saved table, turn notifications, bots due); bots
 commit, each move in its own transaction (autoplay.bot_step, run by games.live.runner). Callers
 use the verbs below; the modules hold the steps: base (refusals, the lock, commit_version), tables
 (before the game: made, seated, dealt), joining, hosting (the host's bots, cancel), unstarted
-(waiting tables closed), play (a person's move), move_log (every move written down), bots and
-autoplay (the moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes),
-handover and leaving (a seat handed to a bot, resigning).
+(waiting tables closed), play (a person's move), move_log (make_move, the one write path of every
+move, a person's, a bot's or a stand-in's, and every move written down), bots and autoplay (the
+moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes), handover and
+leaving (a seat handed to a bot, resigning).
 """
 
 from games.services import chat, tutorial

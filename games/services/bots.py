@@ -1,7 +1,8 @@
 """A bot's move: which bot must act, what it chooses from its own view, and its move stored.
 
 A bot thinks on a loaded state without any lock, then stores its move only if the table has
-not moved meanwhile (a re-check of the version under the row lock). The runner (or, inline, the
+not moved meanwhile (a re-check of the version under the row lock: move_log.make_move, with what
+is a bot's own: Bot). The runner (or, inline, the
 verb itself) drives these steps one at a time: autoplay.bot_step.
 """
 
@@ -10,13 +11,12 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from django.db import transaction
-
-from games.models import Game, Seat, is_house_table
-from games.services import clocks
-from games.services.base import commit_version, load_state, lock
-from games.services.move_log import MOVE_FIELDS, action_row, at_locked_row, record, seated
+from games.models import Action, Game, Seat, is_house_table
+from games.services import clocks, move_log
+from games.services.base import load_state
+from games.services.move_log import MOVE_FIELDS, Seen, action_row, seated
 
 
 class Step(enum.Enum):
@@ -83,19 +83,36 @@ def bot_move(game: Game, state: object, everyone: list[Seat], seat: Seat) -> Ste
     return Step.MOVED_ON
 
 
-@transaction.atomic
 def store_bot_move(
     loaded: Game, state: object, everyone: list[Seat], seat: Seat, action: Mapping[str, object]
 ) -> bool:
-    """Lock, check the table is still at the version the bot saw, apply and store its move (the
-    table handed to this process's sockets on commit, like a person's move)."""
-    game = lock(loaded.pk)
-    if game.version != loaded.version:
+    """Store the bot's move if the table is still at the version the bot saw (move_log.make_move:
+    the table handed to this process's sockets on commit, like a person's move)."""
+    return move_log.make_move(Bot(Seen(loaded, state, everyone), seat, action)) is not None
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot's move, as make_move makes it: thought on the table it saw (Seen), its one action."""
+
+    table: Seen
+    seat: Seat
+    action: Mapping[str, object]
+    fields: tuple[str, ...] = MOVE_FIELDS
+
+    def check(self, game: Game, everyone: list[Seat], state: object) -> Seat:
+        """Nothing beyond the version make_move checks: the bot's seat."""
+        return self.seat
+
+    def apply(self, game: Game, state: object, seat: Seat) -> tuple[object, list[Action]]:
+        """The bot's action applied, and its row."""
+        assert seat.position is not None
+        state = game.spec.engine.apply_action(state, seat.position, self.action)
+        return state, [action_row(game, seat.position, self.action, user=seat.user, bot=seat.bot)]
+
+    def mark(self, game: Game, seat: Seat) -> None:
+        """A bot's seat keeps no count."""
+
+    def settle(self, game: Game, state: object, seats: Mapping[int, Seat], seat: Seat) -> bool:
+        """Nothing more; the runner's loop looks for the next bot itself (no `bots_due`)."""
         return False
-    assert seat.position is not None
-    seats = at_locked_row(everyone, game)
-    state = game.spec.engine.apply_action(state, seat.position, action)
-    log = [action_row(game, seat.position, action, user=seat.user, bot=seat.bot)]
-    moved = record(game, state, log, seats)
-    commit_version(game, MOVE_FIELDS, seats=everyone, state=state, moved=moved)
-    return True

@@ -1,21 +1,24 @@
 """A person's move: checked against the table as stored, applied, recorded and committed in one
-transaction; and closing results, and a game's replay.
+transaction (move_log.make_move, with what is a person's own: Person); and closing results, and a
+game's replay.
 
 The bots' moves: bots.py (driven by autoplay.py); a stand-in's when a clock ran out:
-clocks/stand_in.py; resigning and seats handed to a bot: leaving.py and handover.py. Every move
-is written down by move_log.record and its version committed by base.commit_version.
+clocks/stand_in.py; resigning and seats handed to a bot: leaving.py and handover.py. Every move,
+a person's, a bot's and a stand-in's, is made by move_log.make_move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from django.db import transaction
 
 from accounts.models import User
 from games.engines import IllegalAction
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 from games.records import archive
+from games.services import move_log
 from games.services.autoplay import inline_bots
 from games.services.base import (
     NotAllowed,
@@ -28,7 +31,7 @@ from games.services.base import (
 )
 from games.services.bots import due_bot
 from games.services.handover import handed_over_why
-from games.services.move_log import MOVE_FIELDS, action_row, record
+from games.services.move_log import MOVE_FIELDS, action_row
 
 # --- play ---------------------------------------------------------------------------------
 
@@ -75,42 +78,52 @@ def play(
     moment: str | None = None,
     seen: int | None = None,
 ) -> Game:
-    """Apply a player's action and store it; the bots answer after the commit. `seen`: the
-    results the page showed beside the move, which the move puts away (see close_with_move)."""
-    game, worker_due = do_play(game, user, action, version, moment, seen)
-    if worker_due:
-        inline_bots(game.pk)
-    return game
+    """Apply a player's action and store it, in one transaction (move_log.make_move); the bots
+    answer after the commit. IllegalAction or a ServiceError if refused. `seen`: the results the
+    page showed beside the move, which the move puts away (see close_with_move)."""
+    made = move_log.make_move(Person(game, user, action, version, moment, seen))
+    assert made is not None  # a person's move is made or refused, never passed over
+    if made.worker_due:
+        inline_bots(made.game.pk)
+    return made.game
 
 
-@transaction.atomic
-def do_play(
-    game: Game | int,
-    user: User,
-    action: Mapping[str, object],
-    version: int | None,
-    moment: str | None,
-    seen: int | None = None,
-) -> tuple[Game, bool]:
-    """The player's action in one transaction; IllegalAction if refused. With the game: whether
-    the worker has anything to do after it (left_for_worker)."""
-    game, everyone = lock_with_seats(game)
-    state = load_state(game) if game.snapshot is not None else None
-    seat = check_play(game, user, version, moment, state, everyone)
-    if not isinstance(action, dict):
-        raise IllegalAction("That is not an action.")
-    close_with_move(game, seat, state, seen)
-    assert seat.position is not None
-    before, state = state, game.spec.engine.apply_action(state, seat.position, action)
-    log = [action_row(game, seat.position, action, user=user, bot="")]
-    seats = {s.position: s for s in everyone if s.position is not None}
-    if seats[seat.position].stand_ins:
-        seats[seat.position].stand_ins = 0
-        seats[seat.position].save(update_fields=["stand_ins"])
-    moved = record(game, state, log, seats, before)
-    worker_due = left_for_worker(game, state, seats)
-    commit_version(game, MOVE_FIELDS, seats=everyone, state=state, moved=moved, bots=worker_due)
-    return game, worker_due
+@dataclass(frozen=True)
+class Person:
+    """A person's move, as make_move makes it: their table read under the lock, checked against
+    what their page showed (check_play), their seat's stand-ins in a row cleared."""
+
+    table: Game | int
+    user: User
+    action: Mapping[str, object]
+    version: int | None
+    moment: str | None
+    seen: int | None
+    fields: tuple[str, ...] = MOVE_FIELDS
+
+    def check(self, game: Game, everyone: list[Seat], state: object) -> Seat:
+        """check_play; an action that is no action refused; the results `seen` put away."""
+        seat = check_play(game, self.user, self.version, self.moment, state, everyone)
+        if not isinstance(self.action, dict):
+            raise IllegalAction("That is not an action.")
+        close_with_move(game, seat, state, self.seen)
+        return seat
+
+    def apply(self, game: Game, state: object, seat: Seat) -> tuple[object, list[Action]]:
+        """The person's action applied, and its row."""
+        assert seat.position is not None
+        state = game.spec.engine.apply_action(state, seat.position, self.action)
+        return state, [action_row(game, seat.position, self.action, user=self.user, bot="")]
+
+    def mark(self, game: Game, seat: Seat) -> None:
+        """A person's move ends their stand-ins in a row."""
+        if seat.stand_ins:
+            seat.stand_ins = 0
+            seat.save(update_fields=["stand_ins"])
+
+    def settle(self, game: Game, state: object, seats: Mapping[int, Seat], seat: Seat) -> bool:
+        """Nothing more to write; whether the worker has anything to do (left_for_worker)."""
+        return left_for_worker(game, state, seats)
 
 
 def left_for_worker(game: Game, state: object, seats: Mapping[int, Seat]) -> bool:

@@ -19,7 +19,8 @@ from accounts.models import Block, Friendship, User
 from games import services
 from games.boards import board_context, render_whole
 from games.boards.chat import render_chat_log
-from games.boards.shared import read, render_counts
+from games.boards.renders import render_counts
+from games.boards.shared import read
 from games.events import invited
 from games.models import Game, Seat
 from tests.conftest import client_for

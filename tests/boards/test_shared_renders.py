@@ -21,9 +21,10 @@ from accounts.models import User
 from games import services
 from games.boards import Sent, board_context, changes, pieces, render_changed
 from games.boards.changes import UNKNOWN
-from games.boards.jinja import board_environment, render_template
+from games.boards.jinja import board_environment, render_plain, render_template
 from games.boards.plain import plain
-from games.boards.shared import forget_all, render_counts, render_plain
+from games.boards.renders import render_counts
+from games.boards.shared import forget_all
 from games.models import Game
 from tests.boards.test_region_changes import fresh_regions, someone_moves, table
 from tests.live.test_consumer import batch_ids

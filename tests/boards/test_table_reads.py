@@ -12,7 +12,7 @@ from django.db import connection
 
 from accounts.models import User
 from games import services
-from games.boards import render_whole, shared
+from games.boards import render_whole, renders, shared
 from games.models import Game
 from games.services import presence
 from tests.live.test_consumer import keep_first
@@ -197,8 +197,8 @@ async def test_a_table_is_kept_while_a_socket_here_is_at_it_and_forgotten_after_
     mine, theirs = await socket(running_game, player), await socket(running_game, rival)
     for ws in (mine, theirs):
         await open_board(ws)
-    assert shared.recent(running_game.pk) is not None and running_game.pk in shared._renders
+    assert shared.recent(running_game.pk) is not None and running_game.pk in renders._renders
     await mine.disconnect()
     assert shared.recent(running_game.pk) is not None  # the rival's socket still shows it
     await theirs.disconnect()
-    assert shared.recent(running_game.pk) is None and running_game.pk not in shared._renders
+    assert shared.recent(running_game.pk) is None and running_game.pk not in renders._renders

@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games.services import clocks
+from games.services.clocks import timing
 
 
 class Clock:
@@ -25,7 +26,10 @@ class Clock:
 
 
 def patched_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """Patch the clocks' time with a Clock; it is returned."""
+    """Patch the clocks' time with a Clock; it is returned. Patched where it is defined (the
+    clocks' own modules read timing.now) and where the package hands it on (callers read
+    clocks.now)."""
     clock = Clock()
+    monkeypatch.setattr(timing, "now", clock)
     monkeypatch.setattr(clocks, "now", clock)
     return clock

@@ -2,16 +2,12 @@
 
 from games.engines.cakehalla.actions import apply_action
 from games.engines.cakehalla.legal import legal_actions
-from games.engines.cakehalla.setup import deal, new_game
+from games.engines.cakehalla.setup import RULES_VERSION, deal, new_game
 from games.engines.cakehalla.shapes import Action, Result, Setup, StateData, View
 from games.engines.cakehalla.state import dump, load
 from games.engines.cakehalla.turn import active_seats, is_over, result
 from games.engines.cakehalla.view import view
 from games.engines.errors import IllegalAction
-
-# Which rules a game was played under: stored with every game at its start. Bump it with any
-# change that plays a stored game differently (the golden games in tests/ say when).
-RULES_VERSION = 1
 
 __all__ = [
     "Action",

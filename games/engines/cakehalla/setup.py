@@ -186,6 +186,11 @@ def dealt(
     return piles, customers
 
 
+# Which rules a game was played under: stored with every game at its start. Bump it with any
+# change that plays a stored game differently (the golden games in tests/ say when).
+RULES_VERSION = 1
+
+
 def deal(players: int, *, seed: int, options: Mapping[str, object] | None = None) -> Setup:
     """The setup the seed deals: every pile whole, top first, and the face-up customers."""
     checked_players(players)

@@ -3,6 +3,7 @@
 from collections.abc import Mapping
 from typing import TypeVar, Unpack
 
+from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery import scoring
 from games.engines.midnight_bakery.cards import (
     BATCH_SIZE,
@@ -211,6 +212,18 @@ def night_result(state: State) -> Result:
         "owl_truffles": owl,
         "owl_denied": scoring.owl_denies(counts, owl),
     }
+
+
+def is_over(state: State) -> bool:
+    """Whether dawn has come."""
+    return state.over
+
+
+def result(state: State) -> Result:
+    """Final standings; only after dawn."""
+    if not state.over:
+        raise IllegalAction("The night is not over yet.")
+    return night_result(state)
 
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

@@ -23,6 +23,11 @@ from games.engines.rng import checked_seed, checked_stream, seed_state, shuffled
 SETUP_KEYS = frozenset({"deck", "rng"})
 
 
+# Which rules a game was played under: stored with every game at its start. Bump it with any
+# change that plays a stored game differently (the golden games in tests/ say when).
+RULES_VERSION = 1
+
+
 def checked_bakers(players: object) -> int:
     """The number of bakers, 2 to 8; IllegalAction otherwise."""
     if isinstance(players, bool) or not isinstance(players, int):

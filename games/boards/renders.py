@@ -1,0 +1,61 @@
+"""A table's regions as rendered at its version, kept once per process for every viewer.
+
+A region is rendered once per version for every viewer to whom it shows the same thing
+(spectators, a person's several tabs, the public regions of a board), keyed by the exact plain
+values its template reads for that viewer (changes.inputs), compared whole, not by a hash, so two
+viewers whose views of it differ in anything never get one render. A table's renders are
+forgotten with the table (shared.socket_closed); RENDERS_KEEP is the backstop.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
+
+from games.boards import pieces
+from games.boards.jinja import render_plain
+from games.boards.pieces import render_counts as render_counts  # counted here for its readers
+from games.models import Game
+
+RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
+
+_lock = threading.Lock()  # the sockets' pushes run in several threads
+# game id -> (version, {(region template, what it reads for the viewer): its HTML})
+_renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
+
+
+def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, object]) -> str:
+    """A region of this game at its version, for a viewer to whom it shows `seen` (the plain
+    values its template reads in `context`): rendered once per process for all such viewers."""
+    key = (template, seen)
+    with _lock:
+        known = _renders.get(game.pk)
+        if known is not None and known[0] == game.version and key in known[1]:
+            render_counts["shared"] += 1
+            return known[1][key]
+    html = render_plain(template, context)
+    with _lock:
+        render_counts["rendered"] += 1
+        known = _renders.get(game.pk)
+        if known is None or known[0] < game.version:
+            known = _renders[game.pk] = (game.version, {})
+        if known[0] == game.version:
+            known[1][key] = html
+        _renders.move_to_end(game.pk)
+        while len(_renders) > RENDERS_KEEP:
+            _renders.popitem(last=False)
+    return html
+
+
+def forget(game_id: int) -> None:
+    """Forget this table's renders (its last socket here closed, or none served it)."""
+    with _lock:
+        _renders.pop(game_id, None)
+
+
+def forget_all() -> None:
+    """Forget every render, the pieces' too (tests: a new database reuses the same game ids)."""
+    with _lock:
+        _renders.clear()
+    pieces.forget_all()
