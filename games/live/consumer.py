@@ -1,57 +1,34 @@
 """The table's websocket: joins the game's group and pushes this user's board as HTML.
 
-The consumer is the socket's life (connect, groups, limits, the messages it handles, closing);
-what it reads and renders is games/live/pushes.py, the moves sent on it games/live/socket_moves.py,
-and what it and its page say to each other games/live/protocol.py."""
+The socket's life (groups, session, caps, layer, drain, outages, closing) is the platform's,
+games/live/socket.py; this is what a table adds: its access check, its arrival (the caps and its
+presence, in one trip), the messages it handles. What it reads and renders is
+games/live/pushes.py, the moves sent on it games/live/socket_moves.py, and what it and its page
+say to each other games/live/protocol.py."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import cast
 
-from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
-from redis.exceptions import RedisError
 
 from accounts.models import signed_in
 from games import outages
 from games.access import invited_to
 from games.boards import Sent, board_message, shared
 from games.boards.shared import TableAt
-from games.groups import group_name, user_group
-from games.live import caps, drain
-from games.live.layer_watch import unwatch, watch
-from games.live.protocol import (
-    DATABASE_AWAY,
-    LAYER_LOST,
-    NOT_FOUND,
-    SERVICE_RESTART,
-    TOO_MANY,
-    go_html,
-    is_move,
-    page_message,
-)
+from games.groups import group_name
+from games.live.protocol import TOO_MANY, go_html, is_move, page_message
 from games.live.push_threads import off_loop
 from games.live.pushes import Push, Shown, arrived, chat_for, load_table, pushed
-from games.live.sessions import (
-    SESSION_ENDED,
-    SocketSession,
-    ended_code,
-    session_digest,
-    socket_session,
-)
+from games.live.sessions import SESSION_ENDED
+from games.live.socket import Socket
 from games.live.socket_moves import played, results_closed
-from games.notifications.badge import badge_html
 from games.services import presence
-
-logger = logging.getLogger(__name__)
 
 DATABASE_RETRY = 2.0  # seconds before a push the database refused is tried again
 FLOOD_WINDOW = 10.0
@@ -64,134 +41,62 @@ def now() -> float:
     return time.monotonic()
 
 
-class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stubs
+class GameConsumer(Socket):
     """Sends the whole board on connect, then only the regions that changed."""
 
     game_id: int
     version: int = -1
     status: str = ""
     prints: Sent = {}  # replaced after each push, never changed in place
-    groups_joined: list[str]
-    session: SocketSession | None = None
-    closed: bool = False
-    restarted: bool = False
-    present: bool = False
-    accepted: bool = False
+    table: TableAt | None = None  # read on connect, pushed as the first board
 
-    async def connect(self) -> None:
+    def asked(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.init_limits()
-        user = self.scope["user"]
-        session = self.scope.get("session")
-        invited = invited_to(session)
-        self.session = socket_session(self.scope)
-        try:
-            await self.join()
-        except RedisError as error:
-            logger.warning("Channel layer down, socket to game %s refused: %s", self.game_id, error)
-            await self.close()
-            return
-        table, refused = await off_loop(load_table)(self.game_id, user, invited)
-        if table is None:
-            # Accepted, then closed with the code that says why: a handshake refused with HTTP
-            # 403 reaches the page as 1006, which it cannot tell from a dropped network.
-            await self.leave()
-            await self.accept()
-            await self.end(refused if refused is not None else NOT_FOUND)
-            return
-        await self.accept()
-        self.accepted = True
-        if drain.draining():  # a handshake this stopping process still took: come back elsewhere
-            await self.leave()
-            await self.end(SERVICE_RESTART)
-            return
-        self.prints = {}
-        watch(self)
-        drain.opened(self)
-        shared.socket_opened(self.game_id)
-        owner = caps.owner_of(self.scope, self.session)
-        arrival = await off_loop(arrived)(table, self.channel_name, user, owner)
-        if isinstance(arrival, int):
-            # Too many of this session's sockets are open: closed for good, the page says why.
-            unwatch(self)
-            shared.socket_closed(self.game_id)
-            await self.leave()
-            await self.end(arrival)
-            return
-        self.present = True
-        await self.refresh(whole=True, known=arrival)
 
     def init_limits(self) -> None:
         """Fresh per-socket message limits."""
         self.received: deque[float] = deque()
         self.last_resync = -RESYNC_EVERY
         self.pending: asyncio.Task[None] | None = None
-        self.pushing = asyncio.Lock()
 
-    async def join(self) -> None:
-        """Join the table's group (and the person's own) before the board is read."""
-        self.groups_joined = [group_name(self.game_id)]
-        if self.session is not None:
-            self.groups_joined.append(user_group(self.session.user_id))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+    def page_groups(self) -> list[str]:
+        """The table's group (joined before the board is read)."""
+        return [group_name(self.game_id)]
 
-    async def leave(self) -> None:
-        """Leave every group this socket joined; a failure is harmless and never raised.
+    async def check(self) -> int | None:
+        """The table read once for the access check and the first board."""
+        invited = invited_to(self.scope.get("session"))
+        self.table, refused = await off_loop(load_table)(self.game_id, self.scope["user"], invited)
+        return refused
 
-        A group kept by mistake only sends this closed socket's channel messages that expire
-        unread (channels-redis: 60 s), and a Redis that restarted forgot its groups anyway.
-        """
-        groups, self.groups_joined = getattr(self, "groups_joined", []), []
-        for group in groups:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except (RedisError, OSError) as error:
-                logger.warning("Channel layer down, %s kept a closed socket: %s", group, error)
+    async def arrive(self) -> int | None:
+        """The caps and the socket's presence, in one trip (pushes.arrived): the table as it is
+        now, with who is at it, or the cap's close code."""
+        assert self.table is not None
+        shared.socket_opened(self.game_id)
+        arrival = await off_loop(arrived)(
+            self.table, self.channel_name, self.scope["user"], self.owner
+        )
+        if isinstance(arrival, int):
+            shared.socket_closed(self.game_id)
+            return arrival
+        self.table = arrival
+        return None
 
-    async def layer_lost(self, event: dict[str, object]) -> None:
-        """The channel layer went away (its receive failed, games/live/channel_layer.py, or its
-        subscriptions broke, live.layer_watch): close (not for good) so the page reconnects and
-        resyncs."""
-        if not self.closed:
-            logger.warning(
-                "Channel layer down, socket to game %s closed: %s", self.game_id, event["error"]
-            )
-            await self.end(LAYER_LOST)
+    async def opened(self) -> None:
+        known, self.table = self.table, None
+        await self.refresh(whole=True, known=known)
 
-    async def lose(self, why: str) -> None:
-        """The layer lost this socket's subscriptions (live.layer_watch): close to reconnect."""
-        await self.dispatch({"type": "layer.lost", "error": why})
-
-    async def rejoin(self) -> None:
-        """Redis lost its keys, and with them this socket's groups (games/live/layer_watch.py)."""
-        await self.dispatch({"type": "layer.rejoin"})
-
-    async def layer_rejoin(self, event: dict[str, object]) -> None:
-        """Join the groups again, then send what changed since the last push."""
-        if self.closed:
-            return
-        try:
-            await self.join()
-        except RedisError:
-            await self.end(LAYER_LOST)
-            return
-        if self.closed:  # it closed while joining: leave what was joined again
-            await self.leave()
-            return
+    async def caught_up(self) -> None:
         await self.refresh(whole=False)
 
-    async def disconnect(self, code: int) -> None:
-        self.closed = True
-        unwatch(self)
-        drain.closed(self)
-        if self.pending is not None:
-            self.pending.cancel()
-        await self.leave()
-        if self.present:
-            shared.socket_closed(self.game_id)
-            if not self.restarted:  # a restart's rows close together (presence.restarted)
-                await off_loop(presence.closed)(self.channel_name, self.game_id)
+    async def depart(self) -> None:
+        """The table's other sockets here share one less; the presence row closes (a restart's
+        rows close together, presence.restarted)."""
+        shared.socket_closed(self.game_id)
+        if not self.restarted:
+            await off_loop(presence.closed)(self.channel_name, self.game_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A resync request or a move; a flood or anything else closes the socket."""
@@ -209,7 +114,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         if wait <= 0:
             await self.resync()
         elif self.pending is None:
-            self.pending = asyncio.ensure_future(self.resync_later(wait))
+            self.pending = self.soon(self.resync_later(wait))
 
     async def play(self, fields: dict[str, str]) -> None:
         """Make the move this page sent, and answer it on this socket (see played)."""
@@ -270,13 +175,6 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         elif html:
             await self.send_html(html)
 
-    async def notices_changed(self, event: dict[str, object]) -> None:
-        """This person's notifications changed: send the menu's inbox link with its badge."""
-        if not self.closed:
-            html = await off_loop(badge_html)(self.scope["user"])
-            if html:
-                await self.send_html(html)
-
     async def page_go(self, event: dict[str, object]) -> None:
         """This person was seated at another table (groups.go_to): the page goes there."""
         html = go_html(event.get("url"))
@@ -294,24 +192,6 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         stamp = event.get("stamp")
         if isinstance(stamp, float):
             await self.refresh(whole=False, stamp=stamp)
-
-    async def restart(self) -> None:
-        """This process is stopping (games/live/drain.py): once the move or push in hand is
-        sent, close with SERVICE_RESTART; the page comes back at once, to another process."""
-        async with self.pushing:
-            self.restarted = True
-            await self.end(SERVICE_RESTART)
-
-    async def session_ended(self, event: dict[str, object]) -> None:
-        """This person logged out: close the sockets of that session."""
-        if self.session is not None and event.get("session") == session_digest(self.session.key):
-            self.session.forget()
-            await self.end(SESSION_ENDED)
-
-    async def session_check(self, event: dict[str, object]) -> None:
-        """This person's account changed: close the socket if its session no longer holds."""
-        if self.session is not None and not await off_loop(self.session.alive)(recheck=True):
-            await self.end(SESSION_ENDED)
 
     async def refresh(
         self,
@@ -351,59 +231,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: n
         """What this socket has sent so far."""
         return Shown(self.version, self.status, self.prints)
 
-    async def send_html(self, html: str) -> None:
-        """Send unless the socket has closed meanwhile (a send racing the client's disconnect is
-        no error, only the end)."""
-        if self.closed:
-            return
-        try:
-            await self.send(text_data=html)
-        except Disconnected:
-            self.closed = True
-
-    async def dispatch(self, message: dict[str, object]) -> None:
-        """Handle a message, without Channels' trip to the process's one sync thread first.
-
-        Channels' own dispatch awaits aclose_old_connections before every handler: a hop to the
-        single thread that every socket of the process shares, for a connection this consumer
-        never holds (it reads only in push threads, off_loop, whose DatabaseSyncToAsync closes
-        old connections before and after each call). Measured with make bench-web, 100 Midnight
-        Bakery tables on PostgreSQL + Redis + 2 Daphne, adjacent 120 s runs: p95 68 ms and 11 ms
-        of server CPU a move with this, 112 and 144 ms and 12 ms with Channels' own.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        try:
-            await handler(message)
-        except outages.OUTAGE as error:
-            outages.away(error)
-            await self.database_away(message)
-
-    async def database_away(self, message: dict[str, object]) -> None:
-        """The database went away while this socket handled `message` (games/outages.py): the
-        socket stays open. A move is told in words that it was not taken (the page takes taps
-        again); a push is tried again as a whole board a little later, until the database is
-        back; a handshake is closed with DATABASE_AWAY, which the page reconnects after."""
-        kind = message["type"]
-        if kind == "websocket.connect":
-            if not self.accepted:
-                await self.accept()
-            await self.end(DATABASE_AWAY)
-        elif kind == "websocket.disconnect" or self.closed:
-            return  # the socket's presence row goes stale and counts as closed
-        elif kind == "websocket.receive" and is_move(cast("str | None", message.get("text"))):
+    async def away(self, message: dict[str, object]) -> None:
+        """A move is told in words that it was not taken (the page takes taps again); a push is
+        tried again as a whole board a little later, until the database is back."""
+        if message["type"] == "websocket.receive" and is_move(
+            cast("str | None", message.get("text"))
+        ):
             await self.send_html(board_message(outages.WORDS))
         elif self.pending is None:
-            self.pending = asyncio.ensure_future(self.resync_later(DATABASE_RETRY))
-
-    async def end(self, code: int) -> None:
-        """Close the socket with this code; nothing is sent after it (a session that ended says
-        whether the account was closed)."""
-        if self.closed:
-            return
-        self.closed = True
-        if code == SESSION_ENDED and self.session is not None:
-            code = await off_loop(ended_code)(self.session.user_id)
-        with contextlib.suppress(Disconnected):  # the client went first
-            await self.close(code=code)
+            self.pending = self.soon(self.resync_later(DATABASE_RETRY))

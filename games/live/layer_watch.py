@@ -39,7 +39,7 @@ MARKER_SECONDS = 30  # the marker outlives a few missed ticks, and a stopped pro
 
 class Rejoining(Protocol):
     """A socket that can join its groups again and catch up, or close for its page to reconnect
-    (games.live.consumer.GameConsumer)."""
+    (games.live.socket.Socket: every socket of the site)."""
 
     channel_layer: object
 

@@ -29,7 +29,7 @@ def push_pool() -> ThreadPoolExecutor:
 def off_loop(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """Run sync code (database, rendering) on a push thread, so one socket's round trips never
     queue every other socket's push behind them; each socket still pushes one thing at a time
-    (GameConsumer.pushing), and the shared caches it reads lock themselves (boards/shared.py)."""
+    (Socket.pushing), and the shared caches it reads lock themselves (boards/shared.py)."""
     run: Callable[..., Awaitable[T]] = database_sync_to_async(
         fn, thread_sensitive=False, executor=push_pool()
     )

@@ -47,7 +47,7 @@ def answered(
         except (ServiceError, IllegalAction) as error:
             refusal = str(error)
         except outages.OUTAGE:
-            raise  # told in words by GameConsumer.dispatch, without a board it cannot read
+            raise  # told in words by the socket (Socket.dispatch, GameConsumer.away), boardless
         except Exception:  # its transaction rolled back: said as a failed post says it
             logger.exception("%s on the socket to game %s failed", what, game_id)
             refusal = "Something went wrong on our side; your tap was not taken."

@@ -14,36 +14,24 @@ not skipped as away. A private tournament's socket is refused (4404) to whoever 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import time
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
-from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
-from redis.exceptions import RedisError
 
 from accounts.models import User, signed_in
-from games import outages
-from games.groups import user_group
-from games.live import caps, drain
-from games.live.layer_watch import unwatch, watch
-from games.live.protocol import LAYER_LOST, NOT_FOUND, SERVICE_RESTART, TOO_MANY, go_html
+from games.live import caps
+from games.live.protocol import NOT_FOUND
 from games.live.push_threads import off_loop
-from games.live.sessions import SESSION_ENDED, SocketSession, ended_code, session_digest
-from games.live.sessions import socket_session as session_of
-from games.notifications.badge import badge_html
+from games.live.sessions import SESSION_ENDED, SocketSession
+from games.live.socket import Socket
 from games.tournaments import chat_panel, pages, services, shared
 from games.tournaments.access import invited_to, may_see
 from games.tournaments.models import Tournament
 from games.tournaments.viewer import you_of
-
-logger = logging.getLogger(__name__)
 
 PUSH_GAP = 0.5
 """Seconds at least between two pushes of the live part to one page: a busy arena's changes
@@ -96,7 +84,9 @@ def you_html(board: pages.Board, user: User | AnonymousUser) -> str:
     return render_to_string("tournaments/_you_line.html", ctx)
 
 
-def opened(tournament_id: int, user: User | AnonymousUser, invited: list[int], view: View) -> Push:
+def first_push(
+    tournament_id: int, user: User | AnonymousUser, invited: list[int], view: View
+) -> Push:
     """The page's first push, or why it is refused: the tournament gone, or private and not
     for this viewer."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -156,93 +146,61 @@ def beat(tournament_id: int, session: SocketSession | None, view: View) -> int |
     return None
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stubs
+class TournamentConsumer(Socket):
     """Pushes a tournament's standings and tables as they change, to every page that shows it."""
 
     tournament_id: int
     view: View
-    session: SocketSession | None = None
     version: int = -1
     wanted: int = -1
     you: str = ""
-    closed: bool = False
-    opened: bool = False
+    first: Push | None = None  # read with the access check, sent once the socket is counted
     last_push: float = 0.0
     hidden: frozenset[int] = frozenset()
     hidden_at: float = 0.0
     due: asyncio.Task[None] | None = None
-    beating: asyncio.Task[None] | None = None
-    groups_joined: list[str]
 
-    async def connect(self) -> None:
+    def asked(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.view = view_of(self.scope.get("query_string", b""))
-        self.groups_joined = []
-        self.pushing = asyncio.Lock()
-        self.session = session_of(self.scope)
-        place = caps.tournament_place(self.tournament_id)
-        if await caps.refused(self, self.session, place):  # too many sockets open
-            return
-        try:
-            await self.join()
-        except RedisError as error:
-            logger.warning("Channel layer down, tournament socket refused: %s", error)
-            await self.close()
-            return
+
+    def page_groups(self) -> list[str]:
+        """The tournament's group (its committed changes, its chat)."""
+        return [services.tournament_group(self.tournament_id)]
+
+    async def check(self) -> int | None:
+        """The tournament gone, or private and not for this viewer (NOT_FOUND); else the
+        page's first push, read in the same trip."""
         invited = invited_to(self.scope.get("session"))
         user = self.scope["user"]
-        first = await off_loop(opened)(self.tournament_id, user, invited, self.view)
-        await self.accept()
-        if first.close is not None:
-            # Accepted, then closed with the code that says why (see GameConsumer.connect).
-            await self.leave()
-            await self.end(first.close)
-            return
-        self.opened = True
+        self.first = await off_loop(first_push)(self.tournament_id, user, invited, self.view)
+        return self.first.close
+
+    def place(self) -> str:
+        return caps.tournament_place(self.tournament_id)
+
+    async def opened(self) -> None:
+        assert self.first is not None
+        first, self.first = self.first, None
         shared.socket_opened(self.tournament_id)
-        watch(self)
-        drain.opened(self)
-        if drain.draining():  # a handshake this stopping process still took: come back elsewhere
-            await self.restart()
-            return
         self.version, self.wanted, self.you = first.version, first.version, first.you
         self.hidden, self.hidden_at = first.hidden, time.monotonic()
         self.last_push = time.monotonic()
         await self.send_html(first.html)
-        self.beating = asyncio.ensure_future(self.beat_forever())
 
-    async def join(self) -> None:
-        """Join the tournament's group, and the person's own (their table ready, their badge)."""
-        groups = [services.tournament_group(self.tournament_id)]
-        if self.session is not None:
-            groups.append(user_group(self.session.user_id))
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+    def beat_seconds(self) -> float:
+        return here_seconds()
 
-    async def leave(self) -> None:
-        """Leave the groups; a failure is harmless (see GameConsumer.leave)."""
-        groups, self.groups_joined = self.groups_joined, []
-        for group in groups:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except (RedisError, OSError) as error:
-                logger.warning("Channel layer down, %s kept a closed socket: %s", group, error)
+    async def beat(self) -> None:
+        """The entrant is here, the session still holds."""
+        code = await off_loop(beat)(self.tournament_id, self.session, self.view)
+        if code is not None:
+            await self.end(code)
 
-    async def beat_forever(self) -> None:
-        """Every here_seconds(): the entrant is here, the session still holds."""
-        while not self.closed:
-            await asyncio.sleep(here_seconds())
-            if self.closed:
-                return
-            try:
-                code = await off_loop(beat)(self.tournament_id, self.session, self.view)
-            except outages.OUTAGE as error:
-                outages.away(error)  # the next beat tries again
-                continue
-            if code is not None:
-                await self.end(code)
-                return
+    async def depart(self) -> None:
+        """What this process keeps of the tournament serves one socket less."""
+        shared.socket_closed(self.tournament_id)
+        await super().depart()
 
     async def tournament_changed(self, event: dict[str, object]) -> None:
         """A change was committed: push its live part, at most every PUSH_GAP seconds."""
@@ -252,7 +210,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         self.wanted = version
         if self.due is None:
             wait = self.last_push + PUSH_GAP - time.monotonic()
-            self.due = asyncio.ensure_future(self.push_later(wait))
+            self.due = self.soon(self.push_later(wait))
 
     async def push_later(self, wait: float) -> None:
         """The coalesced push, once its gap has passed."""
@@ -297,96 +255,3 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             self.hidden_at = time.monotonic()
 
         await self.send_html(await off_loop(chat_drawn)(self.tournament_id, stamp, self.hidden))
-
-    async def page_go(self, event: dict[str, object]) -> None:
-        """This person was seated at a table (groups.go_to): the page goes there."""
-        html = go_html(event.get("url"))
-        if html:
-            await self.send_html(html)
-
-    async def notices_changed(self, event: dict[str, object]) -> None:
-        """This person's notifications changed: the menu's inbox link with its badge."""
-        if not self.closed:
-            html = await off_loop(badge_html)(self.scope["user"])
-            if html:
-                await self.send_html(html)
-
-    async def session_ended(self, event: dict[str, object]) -> None:
-        """This person logged out: close the sockets of that session."""
-        if self.session is not None and event.get("session") == session_digest(self.session.key):
-            self.session.forget()
-            await self.end(SESSION_ENDED)
-
-    async def session_check(self, event: dict[str, object]) -> None:
-        """This person's account changed: close the socket if its session no longer holds."""
-        if self.session is not None and not await off_loop(self.session.alive)(recheck=True):
-            await self.end(SESSION_ENDED)
-
-    async def layer_lost(self, event: dict[str, object]) -> None:
-        """The channel layer went away: close (not for good) so the page reconnects."""
-        await self.end(LAYER_LOST)
-
-    async def lose(self, why: str) -> None:
-        """The layer lost this socket's subscriptions (live.layer_watch): close to reconnect."""
-        await self.end(LAYER_LOST)
-
-    async def rejoin(self) -> None:
-        """Redis lost its keys, and with them this socket's groups: join them again."""
-        if self.closed:
-            return
-        self.groups_joined = []
-        try:
-            await self.join()
-        except RedisError:
-            await self.end(LAYER_LOST)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The page sends nothing: anything it sends closes the socket."""
-        await self.end(TOO_MANY)
-
-    async def disconnect(self, code: int) -> None:
-        self.closed = True
-        unwatch(self)
-        drain.closed(self)
-        for task in (self.beating, self.due):
-            if task is not None:
-                task.cancel()
-        await self.leave()
-        await caps.release(self)
-        if self.opened:
-            self.opened = False
-            shared.socket_closed(self.tournament_id)
-
-    async def dispatch(self, message: dict[str, object]) -> None:
-        """Handle a message; one meant for the person's table pages only is let pass. Like
-        GameConsumer.dispatch, without Channels' trip to the one sync thread."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            return
-        try:
-            await handler(message)
-        except outages.OUTAGE as error:
-            outages.away(error)
-
-    async def send_html(self, html: str) -> None:
-        """Send unless the socket has closed meanwhile."""
-        if self.closed or not html:
-            return
-        try:
-            await self.send(text_data=html)
-        except Disconnected:
-            self.closed = True
-
-    async def restart(self) -> None:
-        """This process is stopping (games/live/drain.py): the page comes back elsewhere."""
-        await self.end(SERVICE_RESTART)
-
-    async def end(self, code: int) -> None:
-        """Close with this code; nothing is sent after it."""
-        if self.closed:
-            return
-        self.closed = True
-        if code == SESSION_ENDED and self.session is not None:
-            code = await off_loop(ended_code)(self.session.user_id)
-        with contextlib.suppress(Disconnected):
-            await self.close(code=code)

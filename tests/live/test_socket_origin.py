@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
 from bakery_site.asgi import application
 from games.models import Game
+from games.routing import websocket_urlpatterns
 from tests.support.sockets import Communicator, session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,3 +82,12 @@ async def test_a_trusted_origin_opens(running_game: Game, player: User, settings
     assert await opens(running_game, player, "https://bakehouse.example", site)
     assert not await opens(running_game, player, "https://bakehouse.example:8443", site)
     assert not await opens(running_game, player, "http://bakehouse.example:443", site)
+
+
+@pytest.mark.parametrize("route", [str(route.pattern) for route in websocket_urlpatterns])
+async def test_every_socket_route_refuses_another_sites_socket(route: str, player: User) -> None:
+    session = await database_sync_to_async(session_of)(player)
+    headers = [(b"origin", b"http://evil.example"), (b"cookie", f"sessionid={session}".encode())]
+    path = "/" + re.sub(r"<int:\w+>", "1", route)
+    connected, _ = await Communicator(application, path, headers=headers).connect()
+    assert not connected

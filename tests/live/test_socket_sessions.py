@@ -1,4 +1,5 @@
-"""A socket belongs to a session: logout, a new password and deactivation close it for good."""
+"""A socket belongs to a session: a new password closes it for good, a saved last login does not,
+and a table's pushes check it. A log-out and a closed account: tests/live/test_socket_base.py."""
 
 from __future__ import annotations
 
@@ -26,29 +27,6 @@ from tests.support.sockets import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SESSION_ENDED = 4401
-ACCOUNT_CLOSED = 4402
-
-
-def deactivate(user: User) -> None:
-    user.is_active = False
-    user.save()
-
-
-async def test_logging_out_closes_that_sessions_socket_and_no_other(
-    running_game: Game, player: User, rival: User
-) -> None:
-    client = await database_sync_to_async(client_for)(player)
-    ws = socket_of(running_game, client)
-    elsewhere = await socket(running_game, player)
-    await open_board(ws)
-    await open_board(elsewhere)
-    response = await database_sync_to_async(client.post)("/accounts/logout/")
-    assert response.status_code == 302
-    assert await closed_with(ws) == SESSION_ENDED
-    await database_sync_to_async(keep_first)(running_game, rival)  # a sentinel change
-    moved = await database_sync_to_async(stored_version)(running_game)
-    assert await next_version(elsewhere) == moved  # still open, and nothing came before it
-    await elsewhere.disconnect()
 
 
 async def test_a_new_password_closes_every_socket_of_that_person(
@@ -72,13 +50,6 @@ async def test_a_new_password_closes_every_socket_of_that_person(
     moved = await database_sync_to_async(stored_version)(running_game)
     assert await next_version(theirs) == moved  # still open, and nothing came before it
     await theirs.disconnect()
-
-
-async def test_deactivation_closes_the_persons_sockets(running_game: Game, player: User) -> None:
-    ws = await socket(running_game, player)
-    await open_board(ws)
-    await database_sync_to_async(deactivate)(player)
-    assert await closed_with(ws) == ACCOUNT_CLOSED  # told apart from a log-out
 
 
 async def test_a_saved_last_login_leaves_the_socket_open(

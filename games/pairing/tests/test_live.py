@@ -115,12 +115,6 @@ async def test_an_anonymous_waiting_socket_is_closed_as_logged_out() -> None:
     assert await closed_with(ws) == 4401
 
 
-async def test_a_waiting_socket_from_another_site_is_refused(player: User) -> None:
-    ws = await waiting_socket(player, origin=b"http://evil.example")
-    connected, _ = await ws.connect()
-    assert not connected
-
-
 async def test_a_table_page_of_the_person_paired_goes_to_the_new_table(
     player: User, rival: User, outsider: User
 ) -> None:

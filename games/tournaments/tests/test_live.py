@@ -13,13 +13,10 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.test import Client
 
 from accounts.models import Block, User
 from bakery_site.asgi import application
 from games.groups import go_to
-from games.live import drain
-from games.live.protocol import SERVICE_RESTART
 from games.tournaments import live, services, shared
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
@@ -240,32 +237,6 @@ async def test_a_missing_tournament_is_refused(crowd: Crowd) -> None:
     assert await closed_with(ws) == 4404
 
 
-async def test_a_socket_from_another_site_is_refused(clock: Clock, crowd: Crowd) -> None:
-    (person,) = await database_sync_to_async(crowd)(1)
-    tournament = await database_sync_to_async(services.create)(None, rules(clock))
-    ws = await page_socket(tournament, person, origin=b"http://evil.example")
-    connected, _ = await ws.connect()
-    assert not connected
-
-
-async def test_logging_out_closes_the_page_socket(clock: Clock, crowd: Crowd) -> None:
-    (person,) = await database_sync_to_async(crowd)(1)
-    tournament = await database_sync_to_async(services.create)(None, rules(clock))
-    client = await database_sync_to_async(client_for)(person)
-    ws = await page_socket(tournament, session=client.cookies["sessionid"].value)
-    await opened(ws)
-    await database_sync_to_async(Client.post)(client, "/accounts/logout/")
-    assert await closed_with(ws) == 4401
-
-
-async def test_anything_the_page_sends_closes_its_socket(clock: Clock, crowd: Crowd) -> None:
-    tournament = await database_sync_to_async(services.create)(None, rules(clock))
-    ws = await page_socket(tournament)
-    await opened(ws)
-    await ws.send_to(text_data='{"type": "standings", "points": 99}')
-    assert await closed_with(ws) == 4429
-
-
 async def test_a_page_of_someone_seated_goes_to_their_table(clock: Clock, crowd: Crowd) -> None:
     (person,) = await database_sync_to_async(crowd)(1)
     tournament = await database_sync_to_async(
@@ -288,20 +259,3 @@ async def test_the_round_and_page_asked_are_shown_and_garbage_is_the_default(
         await ws.disconnect()
     assert live.view_of(b"page=2&round=3") == live.View(3, 2)
     assert live.view_of(b"page=x&round=%00") == live.View(None, 1)
-
-
-@pytest.mark.usefixtures("fresh_drain")
-async def test_a_restarting_process_sends_the_page_elsewhere_at_once(
-    clock: Clock, crowd: Crowd
-) -> None:
-    """A deploy (games/live/drain.py): the page's socket closes with 3012, which tournament.js
-    follows with a quick reconnect."""
-    (person,) = await database_sync_to_async(crowd)(1)
-    tournament = await database_sync_to_async(
-        lambda: entered(services.create(None, rules(clock)), [person])
-    )()
-    ws = await page_socket(tournament, person)
-    await opened(ws)
-    (page,) = list(drain.STATE.sockets)
-    await page.restart()
-    assert await closed_with(ws) == SERVICE_RESTART
