@@ -15,9 +15,9 @@ Outside a move:
 - `invited`: a person (or several) was invited to a table;
 - `account_deleted`: sent inside an account deletion's transaction (not after it), so what a
   feature keeps of the person goes with the deletion, and a receiver that fails rolls it back.
-
-The friends' events (friend_asked, friend_accepted, friend_blocked) are declared in
-accounts/friends.py, because accounts imports no game code; they are wired in games/wiring.py too.
+Between people (games/friends/services.py, once the change commits):
+- `friend_asked`, `friend_accepted`: a friend request sent, or accepted;
+- `friend_blocked`: a block ended these requests or this friendship.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Generic, Protocol, TypeVar
 
 from django.dispatch import Signal
 
-from accounts.models import User
+from accounts.models import Friendship, User
 from games.models import Game, Seat
 
 R = TypeVar("R", bound=Callable[..., None])
@@ -131,6 +131,35 @@ class AccountDeleted(Event[HearsAccountDeleted]):
         self.send(User, person=person, old_name=old_name)
 
 
+class HearsFriendChanged(Protocol):
+    def __call__(
+        self, sender: object, *, by: int, to: int, request: int, **kwargs: object
+    ) -> None: ...
+
+
+class FriendChanged(Event[HearsFriendChanged]):
+    """Person `by` asked `to` to be friends (friend_asked), or accepted the request `to` sent
+    (friend_accepted); `request` is the Friendship row's id."""
+
+    def tell(self, by: int, to: int, request: int) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Friendship, by=by, to=to, request=request)
+
+
+class HearsFriendBlocked(Protocol):
+    def __call__(
+        self, sender: object, *, by: int, to: int, requests: list[int], **kwargs: object
+    ) -> None: ...
+
+
+class FriendBlocked(Event[HearsFriendBlocked]):
+    """Person `by` blocked `to`; `requests` are the ids of the Friendship rows the block ended."""
+
+    def tell(self, by: int, to: int, requests: list[int]) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Friendship, by=by, to=to, requests=requests)
+
+
 stored = Stored()
 turn_came = TurnCame()
 game_ended = GameEvent()
@@ -140,3 +169,6 @@ bots_due = GameEvent()
 rematch_offered = RematchOffered()
 invited = Invited()
 account_deleted = AccountDeleted()
+friend_asked = FriendChanged()
+friend_accepted = FriendChanged()
+friend_blocked = FriendBlocked()

@@ -1,7 +1,7 @@
 """Who hears what, and what runs when: every receiver and every periodic job, registered here.
 
 Read it top to bottom to know what follows a change. The events are declared in games/events.py
-(the friends' in accounts/friends.py); the services send them once their change commits and never
+(the friends' too); the services and features send them once their change commits and never
 import who hears them. Each serving process's runner (games/live/runner.py) schedules the jobs;
 each job lives beside its feature. GamesConfig.ready() calls `wire` once per process, after every
 app is loaded, so this module may import any feature: it sits above them all.
@@ -14,7 +14,6 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_save
 from django_tasks.signals import task_enqueued
 
-from accounts import friends
 from games import events, outages, services
 from games.boards import shared
 from games.housetable import services as house_table
@@ -65,15 +64,10 @@ def around_the_tables() -> None:
     # A tournament's table names its tournament and offers no rematch: the tournament seats.
     if tournament_tables.played_for not in services.PLAYED_FOR:
         services.PLAYED_FOR.append(tournament_tables.played_for)
-    friends.friend_asked.connect(
-        notifications.friend_asked_here, dispatch_uid="notifications.friend_asked"
-    )
-    friends.friend_accepted.connect(
-        notifications.friend_accepted_here, dispatch_uid="notifications.friend_accepted"
-    )
-    friends.friend_blocked.connect(
-        notifications.friend_blocked_here, dispatch_uid="notifications.friend_blocked"
-    )
+    # Friends (games/friends/services.py): a request or a yes is told; a block takes it back.
+    events.friend_asked.hear(notifications.friend_asked_here, "notifications.friend_asked")
+    events.friend_accepted.hear(notifications.friend_accepted_here, "notifications.friend_accepted")
+    events.friend_blocked.hear(notifications.friend_blocked_here, "notifications.friend_blocked")
 
 
 def sessions_and_sockets() -> None:
