@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from games import events
 from games import services as tables
 from games.friends import services as friendship
 from games.models import Game, Seat
@@ -111,7 +112,7 @@ def test_a_pass_tells_each_person_seated_where_their_table_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     told: list[tuple[int, str]] = []
-    monkeypatch.setattr(services, "go_to", lambda user_id, url: told.append((user_id, url)))
+    monkeypatch.setattr(events.seated, "tell", lambda user_id, url: told.append((user_id, url)))
     look(player)
     look(rival)
     with django_capture_on_commit_callbacks(execute=True):

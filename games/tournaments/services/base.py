@@ -10,7 +10,7 @@ from datetime import datetime
 from django.db import connection, transaction
 
 from accounts.models import User
-from games.groups import send_to_group
+from games import events
 from games.models import Game
 from games.notifications.badge import badges_changed
 from games.notifications.models import Notification
@@ -19,11 +19,6 @@ from games.services import ServiceError, clocks
 from games.tournaments.models import Tournament
 
 TOLD = Notification.Kind.TOURNAMENT
-
-
-def tournament_group(tournament_id: int) -> str:
-    """The channel group of one tournament's pages."""
-    return f"tournament_{tournament_id}"
 
 
 def now() -> datetime:
@@ -57,11 +52,7 @@ def bump(tournament: Tournament, fields: list[str] | tuple[str, ...] = ()) -> No
     tournament.version += 1
     tournament.save(update_fields=[*fields, "version"])
     pk, version = tournament.pk, tournament.version
-    transaction.on_commit(
-        lambda: send_to_group(
-            tournament_group(pk), {"type": "tournament.changed", "version": version}
-        )
-    )
+    transaction.on_commit(lambda: events.tournament_changed.tell(pk, version))
 
 
 @dataclass(frozen=True)
