@@ -18,12 +18,13 @@ from django.db import transaction
 
 from games import catalog, events
 from games.models import TURN_BASED
+from games.notifications.services import Told
 from games.services import seat_tables as seat_people_at_tables
 from games.services.presence import lately_here
 from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.services import absence, busy
-from games.tournaments.services.base import Told, bump, lock, now, tell, tell_each
+from games.tournaments.services.base import bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
 
