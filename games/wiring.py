@@ -74,7 +74,7 @@ def around_the_tables() -> None:
 def what_pages_are_told() -> None:
     """Everything open pages are told goes through the platform's one sender, games/groups.py:
     the services and features tell an event, and its receiver there says it to the sockets'
-    channel group (nothing else sends to a group: tests/test_one_way_to_tell.py)."""
+    channel group (nothing else sends to a group: tests/live/test_one_way_to_tell.py)."""
     events.new_version.hear(groups.new_version_here, "groups.new_version_here")
     events.presence_changed.hear(groups.presence_changed_here, "groups.presence_changed_here")
     events.chat_changed.hear(groups.chat_changed_here, "groups.chat_changed_here")
