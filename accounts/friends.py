@@ -1,42 +1,21 @@
-"""Friends and blocks: the one place that changes them (accounts imports no game code).
+"""How people stand to each other: friends, friend requests and blocks, as the tables read them.
 
-A friend request is a Friendship row from the asker to the other person; accepted, the two are
-friends. A request from the other person that is already there is accepted instead of sending a
-second one. Once a request or a yes commits, `friend_asked` or `friend_accepted` is sent (games'
-notifications listen). A block keeps the blocked person from sending requests and invitations,
+The rows (Friendship, Block: accounts/models.py) are changed only by the friends' feature,
+games/friends/services.py (ask, accept, decline, remove, block, unblock), which tells what it
+changed through the games' typed events. Here are the reads the rest of the site needs below
+it: who is friends with whom, who blocks whom, whom a block keeps from a table; and `forget`,
+for an account deleted. A block keeps the blocked person from sending requests and invitations,
 from sitting at the blocker's tables and from being seen in the blocker's chat; it ends any
-friendship.
+friendship. (accounts imports no game code.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
-from django.dispatch import Signal
 
-from accounts.emails import under_limit
 from accounts.models import Block, Friendship, User
-
-# Friend requests one person may send per hour (accounts.emails.LIMIT_WINDOW).
-REQUESTS_PER_HOUR = 20
-
-# Sent once the change commits, with user ids `by` and `to` and the Friendship row's id `request`:
-# friend_asked when `by` asks `to`; friend_accepted when `by` accepts the request `to` sent;
-# friend_blocked when `by` blocks `to`, with `requests`, the ids of the rows the block ended.
-friend_asked = Signal()
-friend_accepted = Signal()
-friend_blocked = Signal()
-
-
-def announce(signal: Signal, by: User, to: User, request: int) -> None:
-    """Send the signal once the transaction commits."""
-    transaction.on_commit(lambda: signal.send(Friendship, by=by.pk, to=to.pk, request=request))
-
-
-class FriendRefused(Exception):
-    """A refused friend or block change; the message is a sentence the person can read."""
 
 
 @dataclass(frozen=True)
@@ -123,106 +102,6 @@ def relation(viewer: User, person: User) -> Relation:
         blocking=viewer.pk in blocking,
         blocked=person.pk in blocking,
     )
-
-
-def lock_pair(a: User, b: User) -> None:
-    """Both people's rows locked, the lower id first (a person's row before any game's, as
-    everywhere): two requests crossing each other, or a request and a block, queue."""
-    no_key = connection.features.has_select_for_no_key_update
-    list(User.objects.select_for_update(no_key=no_key).filter(pk__in=[a.pk, b.pk]).order_by("pk"))
-
-
-def check_person(user: User, other: User | None, verb: str) -> User:
-    """The other person, if they are someone else than the user and not a bot."""
-    if other is None or other.is_bot or not other.is_active:
-        raise FriendRefused(f"There is no such person to {verb}.")
-    if other.pk == user.pk:
-        raise FriendRefused(f"You cannot {verb} yourself.")
-    return other
-
-
-@transaction.atomic
-def ask(user: User, other: User | None) -> bool:
-    """Send a friend request (or accept theirs, when they asked first); whether now friends."""
-    other = check_person(user, other, "befriend")
-    lock_pair(user, other)
-    if blocks(user, other):
-        raise FriendRefused(f"You block {other.username}: unblock them first.")
-    if blocks(other, user):
-        raise FriendRefused(f"{other.username} does not take friend requests from you.")
-    row = Friendship.objects.filter(pair(user, other)).first()
-    if row is not None and row.accepted:
-        raise FriendRefused(f"You and {other.username} are already friends.")
-    if row is not None and row.from_user_id == user.pk:
-        raise FriendRefused(f"You already asked {other.username}; they have not answered yet.")
-    if row is not None:
-        row.accepted = True
-        row.save(update_fields=["accepted"])
-        announce(friend_accepted, user, other, row.pk)
-        return True
-    if not under_limit(f"friend-requests:user:{user.pk}", REQUESTS_PER_HOUR):
-        raise FriendRefused(
-            f"You sent {REQUESTS_PER_HOUR} friend requests this hour; try again later."
-        )
-    try:
-        with transaction.atomic():
-            created = Friendship.objects.create(from_user=user, to_user=other)
-    except IntegrityError:
-        raise FriendRefused(f"You already asked {other.username}.") from None
-    announce(friend_asked, user, other, created.pk)
-    return False
-
-
-@transaction.atomic
-def accept(user: User, other: User | None) -> None:
-    """Accept the other person's friend request."""
-    other = check_person(user, other, "accept")
-    asked = Friendship.objects.filter(from_user=other, to_user=user, accepted=False)
-    request = asked.values_list("pk", flat=True).first()
-    if request is None or not asked.filter(pk=request).update(accepted=True):
-        raise FriendRefused(f"{other.username} has not asked to be your friend.")
-    announce(friend_accepted, user, other, request)
-
-
-@transaction.atomic
-def decline(user: User, other: User | None) -> None:
-    """Say no to the other person's friend request (they may ask again later)."""
-    other = check_person(user, other, "decline")
-    deleted, _ = Friendship.objects.filter(from_user=other, to_user=user, accepted=False).delete()
-    if not deleted:
-        raise FriendRefused(f"{other.username} has not asked to be your friend.")
-
-
-@transaction.atomic
-def remove(user: User, other: User | None) -> None:
-    """End a friendship, or take back a request not yet answered."""
-    other = check_person(user, other, "unfriend")
-    mine = Q(accepted=True) | Q(from_user=user)
-    deleted, _ = Friendship.objects.filter(pair(user, other)).filter(mine).delete()
-    if not deleted:
-        raise FriendRefused(f"You and {other.username} are not friends.")
-
-
-@transaction.atomic
-def block(user: User, other: User | None) -> None:
-    """Block the other person; any friendship or request between the two ends."""
-    other = check_person(user, other, "block")
-    lock_pair(user, other)
-    Block.objects.get_or_create(blocker=user, blocked=other)
-    between = Friendship.objects.filter(pair(user, other))
-    requests = list(between.values_list("pk", flat=True))
-    between.delete()
-    by, to = user.pk, other.pk
-    transaction.on_commit(lambda: friend_blocked.send(Friendship, by=by, to=to, requests=requests))
-
-
-@transaction.atomic
-def unblock(user: User, other: User | None) -> None:
-    """Stop blocking the other person (no friendship comes back by itself)."""
-    other = check_person(user, other, "unblock")
-    deleted, _ = Block.objects.filter(blocker=user, blocked=other).delete()
-    if not deleted:
-        raise FriendRefused(f"You do not block {other.username}.")
 
 
 def blocks_among(user: User, others: set[int]) -> tuple[bool, bool]:

@@ -1,12 +1,15 @@
 """Ratings: each finished game moves its players' openskill (Plackett-Luce) ratings.
 
 Called from the game services in the transaction that writes the results, so a game and the
-ratings it moved are stored together or not at all.
+ratings it moved are stored together or not at all. accounts imports no game code: the games
+hand in what a rating needs (their seats as Placed; a rebuild's finished games as Finished,
+read by games/records/ratings.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Protocol
@@ -112,22 +115,29 @@ def rate_game(
     return out
 
 
-@transaction.atomic
-def rebuild(kind: str | None = None) -> int:
-    """Recompute ratings from scratch over every finished rated game, in the order they ended."""
-    from games.models import Game
+@dataclass(frozen=True)
+class Finished:
+    """A finished rated game as a rebuild reads it: its kind, id, end and seats."""
 
-    games = Game.objects.filter(status=Game.Status.OVER, rated=True).order_by("finished_at", "pk")
+    kind: str
+    game_id: int
+    finished_at: datetime | None
+    seats: Sequence[Placed]
+
+
+@transaction.atomic
+def rebuild(finished: Iterable[Finished], kind: str | None = None) -> int:
+    """Recompute ratings from scratch (every kind's, or one kind's) over these finished rated
+    games, given in the order they ended; how many."""
     ratings = Rating.objects.all()
     points = RatingPoint.objects.all()
     if kind is not None:
-        games = games.filter(kind=kind)
         ratings = ratings.filter(kind=kind)
         points = points.filter(kind=kind)
     ratings.delete()
     points.delete()
     count = 0
-    for game in games.prefetch_related("seats"):
-        rate_game(game.kind, game.seats.all(), game_id=game.pk, played_at=game.finished_at)
+    for game in finished:
+        rate_game(game.kind, game.seats, game_id=game.game_id, played_at=game.finished_at)
         count += 1
     return count

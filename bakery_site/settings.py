@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "games.pairing",
     "games.tournaments",
     "games.housetable",
+    "games.friends",
 ]
 
 MIDDLEWARE = [

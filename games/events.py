@@ -15,9 +15,19 @@ Outside a move:
 - `invited`: a person (or several) was invited to a table;
 - `account_deleted`: sent inside an account deletion's transaction (not after it), so what a
   feature keeps of the person goes with the deletion, and a receiver that fails rolls it back.
-
-The friends' events (friend_asked, friend_accepted, friend_blocked) are declared in
-accounts/friends.py, because accounts imports no game code; they are wired in games/wiring.py too.
+Between people (games/friends/services.py, once the change commits):
+- `friend_asked`, `friend_accepted`: a friend request sent, or accepted;
+- `friend_blocked`: a block ended these requests or this friendship.
+What open pages are told (the platform, games/groups.py, sends each to its sockets' channel
+group; nothing else in the site sends to a group):
+- `new_version`: a table stored a new version (commit_version, after `stored`);
+- `presence_changed`: who is at a table changed (gathered, then told once);
+- `chat_changed`: a table's chat changed, for everyone there or one person (who muted someone);
+- `inbox_changed`: these people's notifications changed (their menu's unread badge);
+- `seated`: a person was seated at a table (quick pairing, a tournament): their pages go there;
+- `session_changed`: a person's account changed (a moderator, a deletion): their sockets
+  re-check their session;
+- `tournament_changed`, `tournament_chat_changed`: a tournament's version, or its chat.
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from typing import Generic, Protocol, TypeVar
 
 from django.dispatch import Signal
 
-from accounts.models import User
+from accounts.models import Friendship, User
 from games.models import Game, Seat
 
 R = TypeVar("R", bound=Callable[..., None])
@@ -131,6 +141,101 @@ class AccountDeleted(Event[HearsAccountDeleted]):
         self.send(User, person=person, old_name=old_name)
 
 
+class HearsFriendChanged(Protocol):
+    def __call__(
+        self, sender: object, *, by: int, to: int, request: int, **kwargs: object
+    ) -> None: ...
+
+
+class FriendChanged(Event[HearsFriendChanged]):
+    """Person `by` asked `to` to be friends (friend_asked), or accepted the request `to` sent
+    (friend_accepted); `request` is the Friendship row's id."""
+
+    def tell(self, by: int, to: int, request: int) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Friendship, by=by, to=to, request=request)
+
+
+class HearsFriendBlocked(Protocol):
+    def __call__(
+        self, sender: object, *, by: int, to: int, requests: list[int], **kwargs: object
+    ) -> None: ...
+
+
+class FriendBlocked(Event[HearsFriendBlocked]):
+    """Person `by` blocked `to`; `requests` are the ids of the Friendship rows the block ended."""
+
+    def tell(self, by: int, to: int, requests: list[int]) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Friendship, by=by, to=to, requests=requests)
+
+
+class HearsNewVersion(Protocol):
+    def __call__(self, sender: object, *, game_id: int, version: int, **kwargs: object) -> None: ...
+
+
+class NewVersion(Event[HearsNewVersion]):
+    """A table stored its version `version` (never a state, never a card)."""
+
+    def tell(self, game_id: int, version: int) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id, version=version)
+
+
+class HearsChatChanged(Protocol):
+    def __call__(
+        self, sender: object, *, game_id: int, user_id: int | None, **kwargs: object
+    ) -> None: ...
+
+
+class ChatChanged(Event[HearsChatChanged]):
+    """A table's chat changed: for everyone at it (a line came, or was hidden), or for one
+    person's sockets there (`user_id`: they muted or unmuted someone, or blocked them)."""
+
+    def tell(self, game_id: int, user_id: int | None = None) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id, user_id=user_id)
+
+
+class HearsPeople(Protocol):
+    def __call__(self, sender: object, *, user_ids: list[int], **kwargs: object) -> None: ...
+
+
+class PeopleEvent(Event[HearsPeople]):
+    """Something changed for these people (`user_ids`)."""
+
+    def tell(self, user_ids: Iterable[int]) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(User, user_ids=sorted(set(user_ids)))
+
+
+class HearsSeated(Protocol):
+    def __call__(self, sender: object, *, user_id: int, url: str, **kwargs: object) -> None: ...
+
+
+class Seated(Event[HearsSeated]):
+    """A person was seated at the table at `url` (quick pairing, a tournament's round): every
+    open page of theirs goes there."""
+
+    def tell(self, user_id: int, url: str) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(User, user_id=user_id, url=url)
+
+
+class HearsTournament(Protocol):
+    def __call__(
+        self, sender: object, *, tournament_id: int, version: int | None, **kwargs: object
+    ) -> None: ...
+
+
+class TournamentEvent(Event[HearsTournament]):
+    """A tournament changed: its new `version` (tournament_changed), or its chat (no version)."""
+
+    def tell(self, tournament_id: int, version: int | None = None) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(None, tournament_id=tournament_id, version=version)
+
+
 stored = Stored()
 turn_came = TurnCame()
 game_ended = GameEvent()
@@ -140,3 +245,18 @@ bots_due = GameEvent()
 rematch_offered = RematchOffered()
 invited = Invited()
 account_deleted = AccountDeleted()
+friend_asked = FriendChanged()
+friend_accepted = FriendChanged()
+friend_blocked = FriendBlocked()
+new_version = NewVersion()
+presence_changed = GameEvent()
+"""Who is at a table changed (a socket opened or closed, a person came back or went away)."""
+chat_changed = ChatChanged()
+inbox_changed = PeopleEvent()
+"""These people's notifications changed: their open pages redraw the inbox badge."""
+seated = Seated()
+session_changed = PeopleEvent()
+"""These people's accounts changed (a moderator, a deletion): their sockets re-check their
+session, and close if it ended."""
+tournament_changed = TournamentEvent()
+tournament_chat_changed = TournamentEvent()

@@ -1,18 +1,25 @@
-"""The channel groups: their names, and the one way to send to one (how the services announce).
+"""The channel groups: their names, and the one way to send to one.
 
-A leaf: the services send through it, the live path listens on the groups it names. Messages
-name a version or a person, never a state or a card.
+The platform's sender: nothing else in the site sends to a channel group. The services and the
+features tell their typed events (games/events.py: new_version, presence_changed, chat_changed,
+inbox_changed, seated, session_changed, tournament_changed, tournament_chat_changed) and the
+receivers at the end of this module, connected in games/wiring.py, say each to the sockets that
+must hear it; the live path listens on the groups named here. A leaf: it imports no game code.
+Messages name a version or a person, never a state or a card.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import weakref
 from collections.abc import Callable
 from typing import Protocol, TypeVarTuple
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 Ts = TypeVarTuple("Ts")
@@ -113,6 +120,11 @@ def user_group(user_id: int) -> str:
     return f"user_{user_id}"
 
 
+def tournament_group(tournament_id: int) -> str:
+    """The channel group of one tournament's pages."""
+    return f"tournament_{tournament_id}"
+
+
 def recheck_sockets(user_id: int) -> None:
     """Ask every open socket of this person to re-check its session (and close if it ended)."""
     send_to_group(user_group(user_id), {"type": "session.check"})
@@ -122,3 +134,102 @@ def go_to(user_id: int, url: str) -> None:
     """Send every open page of this person (each socket of theirs: at a table, or waiting for a
     game) to this path of the site: the table quick pairing just seated them at."""
     send_to_group(user_group(user_id), {"type": "page.go", "url": url})
+
+
+def layer_answers() -> None:
+    """Send to the probe's group (/healthz): raises if there is no channel layer, or it is down."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer")
+    async_to_sync(layer.group_send)("healthz", {"type": "health.check"})
+
+
+# --- what each event says to the sockets (games/events.py; connected in games/wiring.py) -------
+
+
+def new_version_here(sender: object, *, game_id: int, version: int, **kwargs: object) -> None:
+    """A table stored a new version: every socket of the table, in every process, hears it."""
+    send_to_group(group_name(game_id), {"type": "game.updated", "version": version})
+
+
+def chat_changed_here(
+    sender: object, *, game_id: int, user_id: int | None = None, **kwargs: object
+) -> None:
+    """A table's chat changed: its sockets (or one person's) redraw their chat."""
+    group = group_name(game_id) if user_id is None else user_group(user_id)
+    send_to_group(group, {"type": "chat.changed", "game": game_id})
+
+
+def inbox_changed_here(sender: object, *, user_ids: list[int], **kwargs: object) -> None:
+    """These people's unread count may have moved: each open socket of theirs (at any table)
+    sends its page the menu's inbox link anew."""
+    for user_id in user_ids:
+        send_to_group(user_group(user_id), {"type": "notices.changed"})
+
+
+def seated_here(sender: object, *, user_id: int, url: str, **kwargs: object) -> None:
+    """A person was seated at a table: their open pages go there."""
+    go_to(user_id, url)
+
+
+def session_changed_here(sender: object, *, user_ids: list[int], **kwargs: object) -> None:
+    """These people's accounts changed: their sockets re-check their session."""
+    for user_id in user_ids:
+        recheck_sockets(user_id)
+
+
+def tournament_changed_here(
+    sender: object, *, tournament_id: int, version: int | None = None, **kwargs: object
+) -> None:
+    """A tournament's new version, to its pages (the version only, never standings)."""
+    message: dict[str, object] = {"type": "tournament.changed", "version": version}
+    send_to_group(tournament_group(tournament_id), message)
+
+
+def tournament_chat_changed_here(sender: object, *, tournament_id: int, **kwargs: object) -> None:
+    """A tournament's chat changed (a line came, or was hidden): each page socket reads the
+    lines again if it read them before this moment."""
+    message: dict[str, object] = {"type": "tournament.chat", "stamp": time.time()}
+    send_to_group(tournament_group(tournament_id), message)
+
+
+def presence_changed_here(sender: object, *, game_id: int, **kwargs: object) -> None:
+    """Tell the table's sockets that its presence changed (they re-read it).
+
+    In a serving process the changes of one table are gathered PRESENCE_GATHER_SECONDS and
+    announced once, stamped when sent (after every change gathered), so each socket re-reads the
+    presence once for all of them: a table's sockets opening or closing one after another (a new
+    game, everyone leaving) push each screen once, not once for every socket. Elsewhere (a command,
+    a test's own thread) it is sent at once.
+    """
+    if settings.PRESENCE_GATHER_SECONDS > 0 and on_serving_loop(gather, game_id):
+        return
+    send_to_group(group_name(game_id), presence_changed())
+
+
+def presence_changed() -> dict[str, object]:
+    """The message that tells a table's sockets to re-read its presence, stamped now."""
+    return {"type": "presence.changed", "stamp": time.time()}
+
+
+# loop -> the tables whose announcement waits on it (a loop that stops takes its own with it)
+_gathering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def gather(game_id: int) -> None:
+    """On the loop: announce this table's presence once PRESENCE_GATHER_SECONDS from now, unless
+    an announcement is already waiting (it is sent after this change, and covers it)."""
+    loop = asyncio.get_running_loop()
+    waiting = _gathering.setdefault(loop, set())
+    if game_id in waiting:
+        return
+    waiting.add(game_id)
+    loop.call_later(settings.PRESENCE_GATHER_SECONDS, announce_gathered, waiting, game_id)
+
+
+def announce_gathered(waiting: set[int], game_id: int) -> None:
+    """On the loop: send the table's gathered presence changes as one."""
+    waiting.discard(game_id)
+    send_to_group(group_name(game_id), presence_changed())

@@ -4,7 +4,6 @@ from django.urls import include, path
 
 from games.web import (
     chat,
-    friends,
     history,
     lobby,
     moderation,
@@ -12,6 +11,7 @@ from games.web import (
     tables,
     tutorial,
     vacation,
+    watch,
     yours,
 )
 
@@ -44,10 +44,8 @@ urlpatterns = [
     path("<int:game_id>/chat/mute/", chat.chat_mute, name="chat_mute"),
     path("<int:game_id>/chat/unmute/", chat.chat_unmute, name="chat_unmute"),
     path("<int:game_id>/report/", moderation.report, name="report"),
-    path("friends/", friends.friends_page, name="friends"),
-    path("friends/<str:username>/<slug:verb>/", friends.change, name="friend_change"),
-    path("<int:game_id>/invite/", friends.invite, name="invite"),
-    path("live/", friends.watch_live, name="live"),
+    path("", include("games.friends.urls")),  # friends/, friends/<name>/<verb>/, <id>/invite/
+    path("live/", watch.watch_live, name="live"),
     path("learn/<slug:slug>/", tutorial.learn, name="learn"),
     path("<int:game_id>/tutorial/", tutorial.step, name="tutorial_step"),
     path("mine/", yours.mine, name="mine"),

@@ -1,7 +1,7 @@
 """Who hears what, and what runs when: every receiver and every periodic job, registered here.
 
 Read it top to bottom to know what follows a change. The events are declared in games/events.py
-(the friends' in accounts/friends.py); the services send them once their change commits and never
+(the friends' too); the services and features send them once their change commits and never
 import who hears them. Each serving process's runner (games/live/runner.py) schedules the jobs;
 each job lives beside its feature. GamesConfig.ready() calls `wire` once per process, after every
 app is loaded, so this module may import any feature: it sits above them all.
@@ -14,8 +14,7 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_save
 from django_tasks.signals import task_enqueued
 
-from accounts import friends
-from games import events, outages, services
+from games import events, groups, outages, services
 from games.boards import shared
 from games.housetable import services as house_table
 from games.live import runner, sessions
@@ -34,6 +33,7 @@ def wire() -> None:
     """Connect every receiver and register every periodic job (once per process)."""
     after_a_table_changes()
     around_the_tables()
+    what_pages_are_told()
     sessions_and_sockets()
     periodic_jobs()
 
@@ -46,7 +46,7 @@ def after_a_table_changes() -> None:
     events.stored.hear(shared.on_stored, "boards.shared.on_stored")
     events.stored.hear(notifications.stored_here, "notifications.stored_here")
     # 2. The new version goes to the table's group (base.announce): every socket of the table,
-    #    in every process, hears it through the channel layer; nothing is connected for it here.
+    #    in every process, hears it through the channel layer (what_pages_are_told, below).
     # 3. Whose move came at a turn-based table: a notification each.
     events.turn_came.hear(notifications.turn_came_here, "notifications.turn_came_here")
     # 4. The game finished: its people are told; a tournament's table is recorded.
@@ -65,14 +65,25 @@ def around_the_tables() -> None:
     # A tournament's table names its tournament and offers no rematch: the tournament seats.
     if tournament_tables.played_for not in services.PLAYED_FOR:
         services.PLAYED_FOR.append(tournament_tables.played_for)
-    friends.friend_asked.connect(
-        notifications.friend_asked_here, dispatch_uid="notifications.friend_asked"
-    )
-    friends.friend_accepted.connect(
-        notifications.friend_accepted_here, dispatch_uid="notifications.friend_accepted"
-    )
-    friends.friend_blocked.connect(
-        notifications.friend_blocked_here, dispatch_uid="notifications.friend_blocked"
+    # Friends (games/friends/services.py): a request or a yes is told; a block takes it back.
+    events.friend_asked.hear(notifications.friend_asked_here, "notifications.friend_asked")
+    events.friend_accepted.hear(notifications.friend_accepted_here, "notifications.friend_accepted")
+    events.friend_blocked.hear(notifications.friend_blocked_here, "notifications.friend_blocked")
+
+
+def what_pages_are_told() -> None:
+    """Everything open pages are told goes through the platform's one sender, games/groups.py:
+    the services and features tell an event, and its receiver there says it to the sockets'
+    channel group (nothing else sends to a group: tests/live/test_one_way_to_tell.py)."""
+    events.new_version.hear(groups.new_version_here, "groups.new_version_here")
+    events.presence_changed.hear(groups.presence_changed_here, "groups.presence_changed_here")
+    events.chat_changed.hear(groups.chat_changed_here, "groups.chat_changed_here")
+    events.inbox_changed.hear(groups.inbox_changed_here, "groups.inbox_changed_here")
+    events.seated.hear(groups.seated_here, "groups.seated_here")
+    events.session_changed.hear(groups.session_changed_here, "groups.session_changed_here")
+    events.tournament_changed.hear(groups.tournament_changed_here, "groups.tournament_changed_here")
+    events.tournament_chat_changed.hear(
+        groups.tournament_chat_changed_here, "groups.tournament_chat_changed_here"
     )
 
 

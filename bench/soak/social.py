@@ -34,14 +34,14 @@ NOTICES = {
     "game ended": re.compile(r" is over\.$"),
     "rematch": re.compile(r" offers a rematch of "),
 }
-# The friends' buttons' words once done (games/web/friends.py: CHANGES); anything else said is a
+# The friends' buttons' words once done (games/friends/views.py: CHANGES); anything else said is a
 # refusal in words (two people's presses crossing, the hourly limit).
 DONE = re.compile(
     r"You asked .* to be your friend|You and .* are friends now|You declined .*'s friend"
     r"|is no longer on your friends list"
 )
 DONE_WORDS = {"ask": "asked", "accept": "accepted", "decline": "declined", "remove": "unfriended"}
-ASKS_PER_HOUR = 20  # accounts/friends.py: REQUESTS_PER_HOUR, which a person keeps under
+ASKS_PER_HOUR = 20  # games/friends/services.py: REQUESTS_PER_HOUR, which a person keeps under
 ACCEPTING = 0.75  # of the requests answered, the share accepted (the rest declined)
 UNFRIENDING = 0.5  # of the visits to a friend's page, the share that removes them
 

@@ -1,5 +1,6 @@
 """What the admin's pages share: read-only rows (some a moderator may delete), and the
-moderator's one-form pages that call a service and say what it did."""
+moderator's one-form pages that call a service and say what it did; a person's link, and a
+friendship's state, as every admin page names them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.html import format_html
 
+from accounts.models import Friendship, User
 from games import services
 
 
@@ -95,3 +98,14 @@ def refuse_unless(allowed: bool) -> None:
     """A 403 for an admin page this person may not use."""
     if not allowed:
         raise PermissionDenied
+
+
+def person_link(person: User) -> str:
+    """The person's name, a link to their page in admin."""
+    url = reverse("admin:accounts_user_change", args=[person.pk])
+    return format_html('<a href="{}">{}</a>', url, person)
+
+
+def friendship_state(friendship: Friendship) -> str:
+    """Asked (no answer yet) or accepted (the two are friends)."""
+    return "accepted" if friendship.accepted else "asked"

@@ -15,8 +15,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import Block, Friendship, Rating, User
 from games.access import AuthedRequest
-from games.admin.pages import ReadOnly, ReasonForm, moderation_page, refuse_unless
-from games.admin.social import friendship_state
+from games.admin.pages import ReadOnly, ReasonForm, friendship_state, moderation_page, refuse_unless
 from games.models import ChatMessage, Report, Seat
 from games.services import moderation
 

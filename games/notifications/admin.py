@@ -10,8 +10,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.admin.pages import ReadOrDeleteAdmin
-from games.admin.social import person_link
+from games.admin.pages import ReadOrDeleteAdmin, person_link
 from games.notifications import services
 from games.notifications.models import Notification
 

@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from accounts.models import User, signed_in
-from games.groups import send_to_group, user_group
+from games import events
 from games.notifications.models import Notification
 
 MENU_LINK = "notifications/_menu_link.html"
@@ -26,8 +26,7 @@ def unread_count(user: User) -> int:
 def badges_changed(user_ids: Iterable[int]) -> None:
     """Tell these people's open sockets (at any table) that their unread count may have moved:
     each sends its page the menu's inbox link anew (games/live/consumer.py)."""
-    for user_id in set(user_ids):
-        send_to_group(user_group(user_id), {"type": "notices.changed"})
+    events.inbox_changed.tell(user_ids)
 
 
 def badge_html(user: User | AnonymousUser) -> str:

@@ -38,7 +38,8 @@ class Notification(models.Model):
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
     key = models.CharField(max_length=100, help_text="The event, once per recipient.")
-    text = models.CharField(max_length=200)
+    TEXT_LENGTH = 200
+    text = models.CharField(max_length=TEXT_LENGTH)
     url = models.CharField(max_length=200)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     read_at = models.DateTimeField(null=True, blank=True)

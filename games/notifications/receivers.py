@@ -1,8 +1,8 @@
 """The events that become notifications, heard once their change commits.
 
 The games' events (games/events.py: turn_came, stored, game_ended, rematch_offered, invited,
-account_deleted) and the friends' (accounts/friends.py: friend_asked, friend_accepted; no game,
-never between a blocked pair, and friend_blocked takes back what the pair was told). Each
+account_deleted) and the friends' (friend_asked, friend_accepted, told by games/friends/: no game,
+never between a blocked pair; and friend_blocked takes back what the pair was told). Each
 receiver hands its event to services.py; games/wiring.py connects them, with every other one.
 """
 

@@ -13,6 +13,7 @@ turn whose signal was lost with its process is told all the same, under the same
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -37,24 +38,54 @@ def people(user_ids: Iterable[int], but: Iterable[int | None] = ()) -> list[int]
     return sorted(found.values_list("pk", flat=True))
 
 
-def tell(game: Game | None, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:
-    """Store one notification per person and key; a key already stored is left as it is (a
-    notification without a game needs its url)."""
+@dataclass(frozen=True)
+class Told:
+    """One thing one person is told: its key (once per person) and its words; the table it is
+    about, if any; where it leads (else the table's page, or the teller's own page)."""
+
+    user_id: int
+    key: str
+    text: str
+    game: Game | None = None
+    replaces: str = ""
+    """A key prefix: this person's older rows under it go (one at a time, not piled up)."""
+    url: str = ""
+
+
+def tell_each(kind: str, items: Iterable[Told], url: str = "") -> None:
+    """Store what each person is told, once per person and key (a key already stored is left
+    as it is): the one way anything is told outside a table. The inbox shows it; the sweeps
+    mail and push it as each person chose. `url`: where a row with no url nor table leads.
+    Inside a transaction (a tournament's change), stored with it and the inbox badges moved once
+    it commits; outside one, at once."""
+    items = list(items)
     rows = [
         Notification(
-            recipient_id=user_id,
+            recipient_id=item.user_id,
             kind=kind,
-            game=game,
-            key=key,
-            text=text,
-            url=url or (game.get_absolute_url() if game is not None else ""),
+            game=item.game,
+            key=item.key,
+            text=item.text[: Notification.TEXT_LENGTH],
+            url=item.url or (item.game.get_absolute_url() if item.game is not None else url),
         )
-        for user_id, key in keys.items()
+        for item in items
     ]
+    if not rows:
+        return
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
-    if game is not None and kind == Kind.TURN:
-        keep_latest_turns(game, keys)
-    badges_changed(keys)
+    if kind == Kind.TURN:
+        for game in {item.game for item in items if item.game is not None}:
+            keep_latest_turns(game, [item.user_id for item in items if item.game == game])
+    for prefix in {item.replaces for item in items if item.replaces}:
+        keep_latest(prefix, [item.user_id for item in items if item.replaces == prefix])
+    told = [item.user_id for item in items]
+    transaction.on_commit(lambda: badges_changed(told))
+
+
+def tell(game: Game | None, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:
+    """Tell these people the same thing, each under their key (a notification without a game
+    needs its url)."""
+    tell_each(kind, [Told(user_id, key, text, game, url=url) for user_id, key in keys.items()])
 
 
 def turn_made(key: str) -> int:

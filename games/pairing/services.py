@@ -23,8 +23,7 @@ from django.utils import timezone
 
 from accounts.models import Block, Rating, User
 from accounts.ratings import new_rating
-from games import catalog, services
-from games.groups import go_to
+from games import catalog, events, services
 from games.models import LIVE, TURN_BASED, Game, Seat
 from games.pairing import draw
 from games.pairing.models import Pool, Seek
@@ -321,7 +320,7 @@ def tell(paired: list[Paired]) -> None:
     """Once committed: every open page of each person seated goes to their table."""
     for table in paired:
         for person in table.people:
-            go_to(person, table.url)
+            events.seated.tell(person, table.url)
 
 
 def just_seated(user_id: int) -> str | None:

@@ -12,7 +12,6 @@ from django.db import connection, transaction
 
 from accounts.models import User
 from games import events
-from games.groups import group_name, send_to_group
 from games.models import Game, Seat
 from games.services import rows
 
@@ -39,7 +38,7 @@ class StaleVersion(ServiceError):
 
 def announce(game_id: int, version: int) -> None:
     """Tell the table's sockets there is a new version (never a state, never a card)."""
-    send_to_group(group_name(game_id), {"type": "game.updated", "version": version})
+    events.new_version.tell(game_id, version)
 
 
 @dataclass(frozen=True)

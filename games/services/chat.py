@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User, signed_in
-from games.groups import group_name, send_to_group, user_group
+from games import events
 from games.models import ChatMessage, Game, Mute, Seat, TableSocket
 from games.services.base import NotAllowed, ServiceError, lock_user
 from games.services.moderation import log_moderation
@@ -127,13 +127,12 @@ def say(game: Game, user: User, text: object) -> ChatMessage:
 
 def announce_chat(game_id: int) -> None:
     """Tell the table's sockets to redraw their chat (a line came, or was hidden)."""
-    send_to_group(group_name(game_id), {"type": "chat.changed", "game": game_id})
+    events.chat_changed.tell(game_id)
 
 
 def announce_chat_to_user(user_id: int, game_id: int) -> None:
     """Tell one person's sockets at a table to redraw their chat (they muted or unmuted)."""
-
-    send_to_group(user_group(user_id), {"type": "chat.changed", "game": game_id})
+    events.chat_changed.tell(game_id, user_id)
 
 
 def redraw_everywhere(user_id: int) -> None:

@@ -29,7 +29,6 @@ from accounts.models import (
     deleted_name,
 )
 from games import events
-from games.groups import recheck_sockets
 from games.models import LIVE, ChatMessage, Game, Mute, Seat
 from games.services.autoplay import inline_bots
 from games.services.base import NotAllowed, ServiceError, commit_version, lock, lock_user
@@ -91,7 +90,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
         content_type=ContentType.objects.get_for_model(User), object_id=str(person.pk)
     ).update(object_repr=person.username)
     person_id = person.pk
-    transaction.on_commit(lambda: recheck_sockets(person_id))
+    transaction.on_commit(lambda: events.session_changed.tell([person_id]))
     return person, handed
 
 

@@ -16,7 +16,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.groups import recheck_sockets
+from games import events
 from games.models import Game, Report, Seat
 from games.services import clocks
 from games.services.autoplay import inline_bots
@@ -157,7 +157,7 @@ def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[Use
     # so none re-checks before the change is visible to it.
 
     person_id = person.pk
-    transaction.on_commit(lambda: recheck_sockets(person_id))
+    transaction.on_commit(lambda: events.session_changed.tell([person_id]))
     log_moderation(moderator, person, f"Deactivated: {reason}")
     return person, handed
 

@@ -11,12 +11,10 @@ socket then re-reads the table's presence once per process (games.boards.shared)
 
 from __future__ import annotations
 
-import asyncio
 import os
 import secrets
 import socket
 import time
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,7 +23,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from accounts.models import User
-from games.groups import group_name, on_serving_loop, send_to_group
+from games import events
 from games.models import TableSocket
 from games.services import clocks
 
@@ -118,45 +116,9 @@ def people_lately_here(user_ids: Iterable[int]) -> set[int]:
 
 
 def announce(game_id: int) -> None:
-    """Tell the table's sockets that its presence changed (they re-read it).
-
-    In a serving process the changes of one table are gathered PRESENCE_GATHER_SECONDS and
-    announced once, stamped when sent (after every change gathered), so each socket re-reads the
-    presence once for all of them: a table's sockets opening or closing one after another (a new
-    game, everyone leaving) push each screen once, not once for every socket. Elsewhere (a command,
-    a test's own thread) it is sent at once.
-    """
-    if settings.PRESENCE_GATHER_SECONDS > 0 and on_serving_loop(gather, game_id):
-        return
-    send_to_group(group_name(game_id), presence_changed())
-
-
-def presence_changed() -> dict[str, object]:
-    """The message that tells a table's sockets to re-read its presence, stamped now."""
-    return {"type": "presence.changed", "stamp": time.time()}
-
-
-# loop -> the tables whose announcement waits on it (a loop that stops takes its own with it)
-_gathering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def gather(game_id: int) -> None:
-    """On the loop: announce this table's presence once PRESENCE_GATHER_SECONDS from now, unless
-    an announcement is already waiting (it is sent after this change, and covers it)."""
-    loop = asyncio.get_running_loop()
-    waiting = _gathering.setdefault(loop, set())
-    if game_id in waiting:
-        return
-    waiting.add(game_id)
-    loop.call_later(settings.PRESENCE_GATHER_SECONDS, announce_gathered, waiting, game_id)
-
-
-def announce_gathered(waiting: set[int], game_id: int) -> None:
-    """On the loop: send the table's gathered presence changes as one."""
-    waiting.discard(game_id)
-    send_to_group(group_name(game_id), presence_changed())
+    """Tell the table's sockets that its presence changed (they re-read it; the platform
+    gathers a table's changes into one: games/groups.py, presence_changed_here)."""
+    events.presence_changed.tell(game_id)
 
 
 HERE, DROPPED, AWAY = "here", "dropped", "away"

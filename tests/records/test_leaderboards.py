@@ -138,12 +138,12 @@ def test_only_five_rated_games_and_one_in_the_last_thirty_days_make_the_board() 
 def test_a_finished_game_dates_the_rating_and_rerating_keeps_the_games_end(
     player: User, rival: User
 ) -> None:
-    from accounts.ratings import rebuild
     from games.models import Game
+    from games.records.ratings import rerate
 
     game = finished_game([player, rival])
     Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(days=40))
-    rebuild()
+    rerate()
     row = Rating.objects.get(user=player)
     assert row.games == 1 and row.resting
     assert row.last_played_at == Game.objects.get(pk=game.pk).finished_at

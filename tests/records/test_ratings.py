@@ -11,6 +11,7 @@ from accounts import ratings
 from accounts.models import DISPLAY_BASE, Rating, User
 from games.management.commands.simulate import simulate_one
 from games.models import Game
+from games.records.ratings import rerate
 from tests.support.finished_games import finished_game, running_game
 
 # backend: ratings are updated under row locks.
@@ -84,7 +85,7 @@ def test_replaying_the_same_results_rebuilds_the_same_ratings() -> None:
         (r.user_id, r.kind): (r.mu, r.sigma, r.ordinal, r.rating, r.games, r.wins)
         for r in Rating.objects.all()
     }
-    assert ratings.rebuild() == 3
+    assert rerate() == 3
     again = {
         (r.user_id, r.kind): (r.mu, r.sigma, r.ordinal, r.rating, r.games, r.wins)
         for r in Rating.objects.all()

@@ -15,11 +15,11 @@ from typing import Any, cast
 import lxml.html
 import pytest
 
-from accounts import ratings
 from accounts.models import Rating, RatingPoint, User
 from games import services
 from games.engines.cakehalla.cards import CARD_INDEX, CARDS
 from games.models import Game
+from games.records.ratings import rerate
 from tests.conftest import client_for
 from tests.support.cakehalla_tables import (
     SETUP,
@@ -87,7 +87,7 @@ def test_a_finished_practice_game_moves_no_rating(player: User, rival: User) -> 
     assert rating_rows() == before
     assert not RatingPoint.objects.filter(game_id=game.pk).exists()
     # Rebuilding every rating counts the rated game only.
-    assert ratings.rebuild() == 1
+    assert rerate() == 1
     assert not RatingPoint.objects.filter(game_id=game.pk).exists()
 
 

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from accounts import friends
 from accounts.models import User
 from games import services
+from games.friends import services as friendship
 from games.models import Game
 from games.services.tables import draw_positions
 
@@ -47,7 +47,7 @@ def test_each_table_is_seated_as_seat_people_seats_one(make_user: MakeUser) -> N
 
 def test_a_block_at_one_table_makes_no_table_at_all(make_user: MakeUser) -> None:
     first, second = people(make_user, "a", 4), people(make_user, "b", 4)
-    friends.block(second[3], second[1])
+    friendship.block(second[3], second[1])
     with pytest.raises(services.NotAllowed, match="You block someone at this table"):
         services.seat_tables("midnight-bakery", [first, second])
     assert not Game.objects.exists()

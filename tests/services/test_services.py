@@ -219,10 +219,10 @@ def test_seat_people_starts_a_table_of_exactly_those_people_and_bots(make_user) 
 
 
 def test_seat_people_makes_nothing_when_two_of_them_block_each_other(make_user) -> None:
-    from accounts import friends
+    from games.friends import services as friendship
 
     ann, ben = make_user("ann"), make_user("ben")
-    friends.block(ben, ann)
+    friendship.block(ben, ann)
     with pytest.raises(services.NotAllowed):
         services.seat_people("midnight-bakery", [ann, ben])
     assert not Game.objects.exists()

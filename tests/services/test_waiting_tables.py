@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from accounts.friends import block
 from accounts.models import User
 from games import services
+from games.friends.services import block
 from games.models import Game, Seat
 from games.services.tables import WAITING_TABLES, WAITING_TURN_BASED_TABLES
 from games.services.unstarted import WAITING_LIVE_FOR, WAITING_TURN_BASED_FOR

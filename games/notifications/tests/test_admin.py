@@ -12,10 +12,10 @@ from django.contrib.admin.models import DELETION, LogEntry
 from django.test import Client
 from django.utils import timezone
 
-from accounts import friends
 from accounts.models import User
 from games import services as game_services
 from games.events import invited
+from games.friends import services as friendship
 from games.models import Game
 from games.notifications import services
 from games.notifications.models import Notification
@@ -39,7 +39,7 @@ def told(
 ) -> Game:
     """bob is told alice asks to be his friend (read), carol that alice invites her (unread)."""
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     Notification.objects.filter(recipient=rival).update(read_at=timezone.now())
     game = game_services.create_game(player, "cakehalla", 2)
     invited.send(Game, game_id=game.pk, by=player.pk, to=[outsider.pk])

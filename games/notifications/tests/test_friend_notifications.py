@@ -15,9 +15,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from accounts import friends
 from accounts.models import User
 from games import services
+from games.friends import services as friendship
 from games.notifications.mail import sweep_mail
 from games.notifications.models import Notification
 from tests.conftest import client_for
@@ -48,7 +48,7 @@ def test_a_friend_request_reaches_the_inbox_and_the_badge(
     player: User, rival: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     (row,) = rows(rival)
     assert row.text == "alice asks to be your friend."
     assert row.url == "/games/friends/" and row.game is None
@@ -65,9 +65,9 @@ def test_an_accepted_request_tells_the_asker(
     player: User, rival: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     with django_capture_on_commit_callbacks(execute=True):
-        friends.accept(rival, player)
+        friendship.accept(rival, player)
     (row,) = rows(player)
     assert row.text == "bob accepted your friend request."
     assert len(rows(rival)) == 1  # the request only: not told of their own yes
@@ -77,9 +77,9 @@ def test_asking_back_accepts_and_tells_the_first_asker(
     player: User, rival: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     with django_capture_on_commit_callbacks(execute=True):
-        assert friends.ask(rival, player)
+        assert friendship.ask(rival, player)
     assert [r.text for r in rows(player)] == ["bob accepted your friend request."]
 
 
@@ -87,10 +87,10 @@ def test_a_request_asked_again_after_a_no_is_told_again(
     player: User, rival: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
-    friends.decline(rival, player)
+        friendship.ask(player, rival)
+    friendship.decline(rival, player)
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     assert len(rows(rival)) == 2
 
 
@@ -98,8 +98,8 @@ def test_a_blocked_pair_is_never_told(
     player: User, rival: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        friends.ask(player, rival)
-        friends.block(rival, player)  # the block lands before the request is told
+        friendship.ask(player, rival)
+        friendship.block(rival, player)  # the block lands before the request is told
     assert callbacks
     assert rows(rival) == [] and rows(player) == []
 
@@ -107,9 +107,9 @@ def test_a_blocked_pair_is_never_told(
 def test_a_refused_request_tells_nobody(
     player: User, rival: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
-    friends.block(rival, player)
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(friends.FriendRefused):
-        friends.ask(player, rival)
+    friendship.block(rival, player)
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(friendship.FriendRefused):
+        friendship.ask(player, rival)
     assert Notification.objects.count() == 0
 
 
@@ -122,7 +122,7 @@ def test_a_friend_request_is_mailed_with_its_own_unsubscribe_link(
     rival.mail_invite = True
     rival.save()
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     assert sweep_mail(timezone.now() + timedelta(hours=1)) == 1
     (message,) = mail.outbox
     assert message.subject == "Bakehouse: alice asks to be your friend."
@@ -148,7 +148,7 @@ def test_the_askers_deleted_account_leaves_a_renamed_request(
     player: User, rival: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     services.delete_account(player, "a-long-baking-secret")
     (row,) = rows(rival)
     assert row.text == f"a deleted baker #{player.pk} asks to be your friend."
@@ -159,10 +159,10 @@ def test_a_block_takes_back_what_the_pair_was_told(
     player: User, rival: User, outsider: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        friends.ask(player, rival)
-        friends.ask(outsider, rival)
+        friendship.ask(player, rival)
+        friendship.ask(outsider, rival)
     assert len(rows(rival)) == 2
     with django_capture_on_commit_callbacks(execute=True):
-        friends.block(rival, player)
+        friendship.block(rival, player)
     assert [r.text for r in rows(rival)] == ["carol asks to be your friend."]
     assert badge(client_for(rival).get("/").content.decode()) == 1

@@ -14,10 +14,10 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import F
 
-from accounts import friends
 from accounts.models import User
 from games import services
 from games.events import game_ended, invited, rematch_offered, turn_came
+from games.friends import services as friendship
 from games.models import Game
 from games.notifications import invitations, receivers, sweep
 from games.notifications import services as notifications
@@ -228,8 +228,8 @@ def test_a_friends_invitation_reaches_the_inbox(
     player: User, rival: User, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
     cache.clear()  # the invitations' limits count in the cache
-    friends.ask(player, rival)
-    friends.accept(rival, player)
+    friendship.ask(player, rival)
+    friendship.accept(rival, player)
     game = services.create_game(player, "cakehalla", 2)
     with django_capture_on_commit_callbacks(execute=True):
         invitations.invite(game, player, rival)

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from accounts import friends
 from accounts.models import User
 from games import services
 from games.events import invited
+from games.friends import services as friendship
 from games.models import Game
 from games.notifications import invitations
 from tests.conftest import client_for
@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 
 
 def befriend(a: User, b: User) -> None:
-    friends.ask(a, b)
-    friends.accept(b, a)
+    friendship.ask(a, b)
+    friendship.accept(b, a)
 
 
 @pytest.fixture

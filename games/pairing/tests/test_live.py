@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from bakery_site.asgi import application
+from games import events
 from games import services as tables
 from games.live import drain
 from games.live.protocol import SERVICE_RESTART
@@ -44,7 +45,7 @@ def look(user: User) -> None:
 
 def paired_silently(user: User, monkeypatch: pytest.MonkeyPatch) -> str:
     """Pair the person with a newcomer, the pass's announcement lost on the way; the table."""
-    monkeypatch.setattr(services, "go_to", lambda user_id, url: None)
+    monkeypatch.setattr(events.seated, "tell", lambda user_id, url: None)
     look(User.objects.create_user("dora", password="a-long-baking-secret"))
     [paired] = services.pass_pool("cakehalla", "fast")
     assert user.pk in paired.people

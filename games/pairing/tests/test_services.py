@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from accounts import friends
 from accounts.models import User
+from games import events
 from games import services as tables
+from games.friends import services as friendship
 from games.models import Game, Seat
 from games.pairing import services, shown, sweep
 from games.pairing.draw import SETTLE_SECONDS, WINDOW_EVERY
@@ -111,7 +112,7 @@ def test_a_pass_tells_each_person_seated_where_their_table_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     told: list[tuple[int, str]] = []
-    monkeypatch.setattr(services, "go_to", lambda user_id, url: told.append((user_id, url)))
+    monkeypatch.setattr(events.seated, "tell", lambda user_id, url: told.append((user_id, url)))
     look(player)
     look(rival)
     with django_capture_on_commit_callbacks(execute=True):
@@ -122,7 +123,7 @@ def test_a_pass_tells_each_person_seated_where_their_table_is(
 def test_people_who_block_each_other_are_never_seated_together(
     player: User, rival: User, outsider: User
 ) -> None:
-    friends.block(rival, player)
+    friendship.block(rival, player)
     look(player)
     look(rival)
     assert services.pass_pool(CAKE, "fast") == []
@@ -266,7 +267,7 @@ def test_a_block_made_as_the_table_is_set_leaves_both_waiting(
     look(player)
     look(rival)
     monkeypatch.setattr(services, "blocks_in", lambda kind, pace: frozenset())  # read too early
-    friends.block(player, rival)
+    friendship.block(player, rival)
     assert services.pass_pool(CAKE, "fast") == []
     assert Seek.objects.count() == 2
     assert not Game.objects.exists()

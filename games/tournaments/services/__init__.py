@@ -9,10 +9,11 @@ moderator's removal and stop), chat (the tournament's own chat). Games are made 
 only through games.services.
 """
 
+from games.groups import tournament_group
 from games.services import NotAllowed, ServiceError
 from games.tournaments.services import chat
 from games.tournaments.services.absence import check_in
-from games.tournaments.services.base import now, tournament_group
+from games.tournaments.services.base import now
 from games.tournaments.services.entry import (
     Rules,
     block_note,

@@ -25,11 +25,12 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
+from games.notifications.services import Told
 from games.pairing.models import Seek
 from games.services import ServiceError
 from games.services.presence import people_lately_here
 from games.tournaments.models import Entrant, Round, Tournament
-from games.tournaments.services.base import Told, bump, now, tell_each
+from games.tournaments.services.base import bump, now, tell_each
 from games.tournaments.services.entry import entrant_of, lock_open
 
 CHECK_IN_AHEAD = timedelta(minutes=5)

@@ -4,26 +4,20 @@ time, and what people are told."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection, transaction
 
 from accounts.models import User
-from games.groups import send_to_group
+from games import events
 from games.models import Game
-from games.notifications.badge import badges_changed
+from games.notifications import services as notifications
 from games.notifications.models import Notification
-from games.notifications.services import keep_latest
+from games.notifications.services import Told
 from games.services import ServiceError, clocks
 from games.tournaments.models import Tournament
 
 TOLD = Notification.Kind.TOURNAMENT
-
-
-def tournament_group(tournament_id: int) -> str:
-    """The channel group of one tournament's pages."""
-    return f"tournament_{tournament_id}"
 
 
 def now() -> datetime:
@@ -57,49 +51,13 @@ def bump(tournament: Tournament, fields: list[str] | tuple[str, ...] = ()) -> No
     tournament.version += 1
     tournament.save(update_fields=[*fields, "version"])
     pk, version = tournament.pk, tournament.version
-    transaction.on_commit(
-        lambda: send_to_group(
-            tournament_group(pk), {"type": "tournament.changed", "version": version}
-        )
-    )
-
-
-@dataclass(frozen=True)
-class Told:
-    """One thing one person is told: its key (once per person) and its words; the table it
-    leads to, or else the tournament's page."""
-
-    user_id: int
-    key: str
-    text: str
-    game: Game | None = None
-    replaces: str = ""
-    """A key prefix: this person's older rows under it go (one at a time, not piled up)."""
+    transaction.on_commit(lambda: events.tournament_changed.tell(pk, version))
 
 
 def tell_each(tournament: Tournament, items: Iterable[Told]) -> None:
-    """Store what these people are told (inbox, mail, push as each chose), once per key, with
-    the change; their inbox badges move once it commits."""
-    page = tournament.get_absolute_url()
-    items = list(items)
-    rows = [
-        Notification(
-            recipient_id=item.user_id,
-            kind=TOLD,
-            game=item.game,
-            key=item.key,
-            text=item.text[:200],
-            url=item.game.get_absolute_url() if item.game is not None else page,
-        )
-        for item in items
-    ]
-    if not rows:
-        return
-    Notification.objects.bulk_create(rows, ignore_conflicts=True)
-    for prefix in {item.replaces for item in items if item.replaces}:
-        keep_latest(prefix, [item.user_id for item in items if item.replaces == prefix])
-    told = [row.recipient_id for row in rows]
-    transaction.on_commit(lambda: badges_changed(told))
+    """Tell these people (notifications.services.tell_each, the one way), with the change: each
+    is led to their table, or else to the tournament's page."""
+    notifications.tell_each(TOLD, items, url=tournament.get_absolute_url())
 
 
 def tell(

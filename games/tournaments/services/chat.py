@@ -9,21 +9,20 @@ each shows it to its viewer without the people they block or muted.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 from accounts.models import User, signed_in
-from games.groups import send_to_group
+from games import events
 from games.models import ChatMessage
 from games.services import NotAllowed, ServiceError
 from games.services.chat import RATE_LIMIT, RATE_WINDOW, TooFast, clean_line
 from games.services.chat import now as chat_now
 from games.services.moderation import log_moderation
 from games.tournaments.models import ChatLine, Entrant, Tournament
-from games.tournaments.services.base import lock_person, tournament_group
+from games.tournaments.services.base import lock_person
 
 HIDE_PERMISSION = "tournaments.change_chatline"
 
@@ -84,8 +83,7 @@ def say(tournament: Tournament, user: User, text: object) -> ChatLine:
 def announce_chat(tournament_id: int) -> None:
     """Tell the tournament's page sockets that its chat changed (a line came, or was hidden):
     each reads the lines again if it read them before this moment."""
-    message = {"type": "tournament.chat", "stamp": time.time()}
-    send_to_group(tournament_group(tournament_id), message)
+    events.tournament_chat_changed.tell(tournament_id)
 
 
 def hide(lines: Iterable[ChatLine], moderator: User, hidden: bool = True) -> int:

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from games.models import Game, Seat
+from games.notifications.services import Told
 from games.tournaments import scoring
 from games.tournaments.models import Entrant, Table, Tournament, withdrawn_words
-from games.tournaments.services.base import Told, bump, lock, now, ordinal, tell_each
+from games.tournaments.services.base import bump, lock, now, ordinal, tell_each
 
 FIGURES = ("points", "buchholz", "wins", "games", "byes", "streak")
 

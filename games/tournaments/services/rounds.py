@@ -16,15 +16,15 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
-from games import catalog
-from games.groups import go_to
+from games import catalog, events
 from games.models import TURN_BASED
+from games.notifications.services import Told
 from games.services import seat_tables as seat_people_at_tables
 from games.services.presence import lately_here
 from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.services import absence, busy
-from games.tournaments.services.base import Told, bump, lock, now, tell, tell_each
+from games.tournaments.services.base import bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
 
@@ -308,7 +308,7 @@ def move_pages(moves: list[tuple[int, str]]) -> None:
     page) goes to their new table, as quick pairing's do. Only at a live pace: a turn-based
     round is told in the inbox and never pulls a person away from a game they are playing."""
     for user_id, url in moves:
-        go_to(user_id, url)
+        events.seated.tell(user_id, url)
 
 
 # --- arena --------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """How people stand to each other, in Django admin: friendships and blocks. Moderators look and
 may delete a row (after a harassment report, say); nobody adds or edits one here: the friends'
-rules (accounts/friends.py) make them. (What people are told, their notifications, is in
+rules (games/friends/services.py) make them. (What people are told, their notifications, is in
 games/notifications/admin.py.)"""
 
 from __future__ import annotations
@@ -8,17 +8,9 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
 
-from accounts.models import Block, Friendship, User
-from games.admin.pages import ReadOrDeleteAdmin
-
-
-def person_link(person: User) -> str:
-    """The person's name, a link to their page in admin."""
-    url = reverse("admin:accounts_user_change", args=[person.pk])
-    return format_html('<a href="{}">{}</a>', url, person)
+from accounts.models import Block, Friendship
+from games.admin.pages import ReadOrDeleteAdmin, friendship_state, person_link
 
 
 class StateFilter(admin.SimpleListFilter):
@@ -40,11 +32,6 @@ class StateFilter(admin.SimpleListFilter):
         if self.value() == "accepted":
             return queryset.filter(accepted=True)
         return queryset
-
-
-def friendship_state(friendship: Friendship) -> str:
-    """Asked (no answer yet) or accepted (the two are friends)."""
-    return "accepted" if friendship.accepted else "asked"
 
 
 @admin.register(Friendship)

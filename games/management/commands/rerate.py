@@ -6,7 +6,7 @@ from typing import cast
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from accounts import ratings
+from games.records.ratings import rerate
 
 
 class Command(BaseCommand):
@@ -16,5 +16,5 @@ class Command(BaseCommand):
         parser.add_argument("--game", default=None, help="only this game slug")
 
     def handle(self, *args: object, **options: object) -> None:
-        count = ratings.rebuild(cast("str | None", options["game"]))  # --game
+        count = rerate(cast("str | None", options["game"]))  # --game
         self.stdout.write(f"Rated {count} finished game{'s' if count != 1 else ''}.")

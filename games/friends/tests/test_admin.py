@@ -18,6 +18,7 @@ from accounts import friends
 from accounts.models import Block, Friendship, User
 from games import services
 from games.events import invited
+from games.friends import services as friendship
 from games.models import Game
 from games.notifications.models import Notification
 from tests.conftest import client_for
@@ -42,11 +43,11 @@ def mod(moderator: User) -> Client:
 def social(player: User, rival: User, outsider: User, make_user: Callable[[str], User]) -> None:
     """alice and bob are friends; carol asked alice (no answer yet); alice blocks dave, erin
     blocks alice."""
-    friends.ask(player, rival)
-    friends.accept(rival, player)
-    friends.ask(outsider, player)
-    friends.block(player, make_user("dave"))
-    friends.block(make_user("erin"), player)
+    friendship.ask(player, rival)
+    friendship.accept(rival, player)
+    friendship.ask(outsider, player)
+    friendship.block(player, make_user("dave"))
+    friendship.block(make_user("erin"), player)
 
 
 def rows_shown(html: str, admin_url: str) -> set[int]:

@@ -13,6 +13,7 @@ from django.test import Client
 from accounts import friends
 from accounts.models import Friendship, User
 from games import services
+from games.friends import services as friendship
 from games.live import caps
 from games.models import Game
 from games.services import presence
@@ -29,8 +30,8 @@ def press(client: Client, person: User, verb: str) -> str:
 
 
 def befriend(a: User, b: User) -> None:
-    friends.ask(a, b)
-    friends.accept(b, a)
+    friendship.ask(a, b)
+    friendship.accept(b, a)
 
 
 def test_a_request_from_the_profile_becomes_a_friendship_once_accepted(
@@ -47,18 +48,18 @@ def test_a_request_from_the_profile_becomes_a_friendship_once_accepted(
 
 
 def test_asking_someone_who_asked_you_makes_you_friends(player: User, rival: User) -> None:
-    friends.ask(rival, player)
+    friendship.ask(rival, player)
     assert "You and bob are friends now." in press(client_for(player), rival, "ask")
     assert Friendship.objects.get().accepted
 
 
 def test_a_declined_request_is_gone_and_may_be_sent_again(player: User, rival: User) -> None:
-    friends.ask(player, rival)
+    friendship.ask(player, rival)
     assert "You declined alice&#x27;s friend request." in press(
         client_for(rival), player, "decline"
     )
     assert not Friendship.objects.exists()
-    friends.ask(player, rival)
+    friendship.ask(player, rival)
     assert Friendship.objects.filter(from_user=player, accepted=False).exists()
 
 
@@ -88,7 +89,7 @@ def test_a_refused_friend_change_says_why_and_changes_nothing(
     if setup == "friends":
         befriend(player, rival)
     elif setup == "asked":
-        friends.ask(player, rival)
+        friendship.ask(player, rival)
     before = list(Friendship.objects.values_list("from_user", "to_user", "accepted"))
     page = press(client_for(player), player if who == "self" else rival, verb)
     assert said in page.replace("&#x27;", "'")
@@ -114,10 +115,10 @@ def test_a_forged_next_does_not_lead_off_the_site(player: User, rival: User) -> 
 def test_friend_requests_are_rate_limited(
     player: User, make_user: Callable[[str], User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(friends, "REQUESTS_PER_HOUR", 2)
+    monkeypatch.setattr(friendship, "REQUESTS_PER_HOUR", 2)
     others = [make_user(f"baker{i}") for i in range(3)]
-    friends.ask(player, others[0])
-    friends.ask(player, others[1])
+    friendship.ask(player, others[0])
+    friendship.ask(player, others[1])
     page = press(client_for(player), others[2], "ask")
     assert "You sent 2 friend requests this hour; try again later." in page
     assert Friendship.objects.count() == 2
@@ -171,7 +172,7 @@ def test_the_friends_page_hides_a_table_the_viewer_may_not_watch(
 
 
 def test_the_friends_page_lists_requests_to_answer(player: User, rival: User) -> None:
-    friends.ask(rival, player)
+    friendship.ask(rival, player)
     page = friends_page(player)
     section = page.split('id="friend-requests"', 1)[1]
     assert "bob" in section and 'data-friend="accept"' in section
@@ -204,8 +205,8 @@ def test_download_my_data_holds_friends_requests_and_blocks(
     player: User, rival: User, outsider: User, make_user: Callable[[str], User]
 ) -> None:
     befriend(player, rival)
-    friends.ask(outsider, player)
-    friends.block(player, make_user("troll"))
+    friendship.ask(outsider, player)
+    friendship.block(player, make_user("troll"))
     data = client_for(player).get("/accounts/settings/data.json").json()
     assert data["people"] == {
         "friends": ["bob"],
@@ -237,7 +238,7 @@ def test_two_requests_crossing_make_one_friendship(player: User, rival: User) ->
     def ask(a: User, b: User) -> None:
         try:
             barrier.wait()
-            friends.ask(a, b)
+            friendship.ask(a, b)
         except BaseException as error:
             failed.append(error)
         finally:

@@ -1,5 +1,5 @@
-"""Friends: the buttons on a profile, the friends page (who is online, at which table), inviting
-a friend to your table, and the running tables anyone may watch."""
+"""Friends' pages: the buttons on a profile, the friends page (who is online, at which table),
+and inviting a friend to your table (the invitation itself: games/notifications/invitations.py)."""
 
 from __future__ import annotations
 
@@ -11,33 +11,34 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Avg, F, OuterRef, Q, Subquery
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import friends
-from accounts.models import Rating, User
+from accounts.models import User
 from accounts.redirects import next_page
 from games import services
-from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, live_to_watch, watchable
+from games.access import AuthedRequest, HtmxHttpRequest, get_game_or_404, watchable
+from games.friends import services as friendship
 from games.models import LIVE, Game, Seat, TableSocket
 from games.notifications import invitations
-from games.services import clocks, presence
+from games.services import clocks
 
 # --- the profile's buttons ------------------------------------------------------------------
 
 CHANGES: dict[str, tuple[Callable[[User, User | None], object], str]] = {
-    "ask": (friends.ask, "You asked {name} to be your friend."),
-    "accept": (friends.accept, "You and {name} are friends now."),
-    "decline": (friends.decline, "You declined {name}'s friend request."),
-    "remove": (friends.remove, "{name} is no longer on your friends list."),
+    "ask": (friendship.ask, "You asked {name} to be your friend."),
+    "accept": (friendship.accept, "You and {name} are friends now."),
+    "decline": (friendship.decline, "You declined {name}'s friend request."),
+    "remove": (friendship.remove, "{name} is no longer on your friends list."),
     "block": (
-        friends.block,
+        friendship.block,
         "You block {name}: they cannot invite you, sit at your tables, or be seen in your chat.",
     ),
-    "unblock": (friends.unblock, "You no longer block {name}."),
+    "unblock": (friendship.unblock, "You no longer block {name}."),
 }
 
 
@@ -57,7 +58,7 @@ def change(request: AuthedRequest, username: str, verb: str) -> HttpResponse:
     fn, said = CHANGES[verb]
     try:
         now_friends = fn(request.user, person)
-    except friends.FriendRefused as refused:
+    except friendship.FriendRefused as refused:
         messages.error(request, str(refused))
     else:
         if verb == "ask" and now_friends:
@@ -123,7 +124,7 @@ def friends_page(request: AuthedRequest) -> HttpResponse:
         "asked": friends.asked_by(request.user),
         "blocked": friends.blocked_by(request.user),
     }
-    return render(request, "games/friends/page.html", ctx)
+    return render(request, "friends/page.html", ctx)
 
 
 # --- inviting a friend to your table --------------------------------------------------------
@@ -154,69 +155,4 @@ def invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         (messages.error if error else messages.success)(request, message)
         return redirect(game)
     ctx = invite_context(game, request.user, message, error)
-    return render(request, "games/friends/_invite.html", ctx)
-
-
-# --- watching live games --------------------------------------------------------------------
-
-LOBBY_LIVE = 5
-PAGE_LIVE = 50
-
-
-@dataclass(frozen=True)
-class LiveTable:
-    """A running table anyone may watch: its players with their ratings, and its watchers."""
-
-    game: Game
-    players: list[tuple[User, int | None]]
-    spectators: int
-    average: float | None
-
-
-def live_tables(limit: int) -> list[LiveTable]:
-    """The running public tables anyone may watch, but those left behind (access.live_to_watch):
-    rated games first, the highest average rating first, then practice tables (four queries
-    however many tables)."""
-    average = (
-        Rating.objects.filter(kind=OuterRef("kind"), user__seats__game=OuterRef("pk"))
-        .values("kind")
-        .annotate(average=Avg("rating"))
-        .values("average")
-    )
-    games = list(
-        live_to_watch()
-        .annotate(average=Subquery(average))
-        .order_by(F("rated").desc(), F("average").desc(nulls_last=True), "-started_at", "-pk")[
-            :limit
-        ]
-    )
-    seats: dict[int, list[Seat]] = {g.pk: [] for g in games}
-    for seat in Seat.objects.filter(game__in=games).select_related("user"):
-        seats[seat.game_id].append(seat)
-    users = {s.user_id for ss in seats.values() for s in ss}
-    ratings = {
-        (r.user_id, r.kind): r.rating
-        for r in Rating.objects.filter(user_id__in=users, kind__in={g.kind for g in games})
-    }
-    present = presence.read_many(g.pk for g in games)
-    return [
-        LiveTable(
-            game=g,
-            players=[(s.user, ratings.get((s.user_id, g.kind))) for s in seats[g.pk]],
-            spectators=present[g.pk].spectators({s.user_id for s in seats[g.pk]}),
-            average=g.average,
-        )
-        for g in games
-    ]
-
-
-def live_context(live: list[LiveTable], more: bool = False) -> dict[str, object]:
-    """The Watch live box: its tables, and whether a rated game is among them (when none is, the
-    house table leads, above any practice table)."""
-    return {"live": live, "more": more, "rated": any(t.game.rated for t in live)}
-
-
-@require_GET
-def watch_live(request: HttpRequest) -> HttpResponse:
-    """Every running table anyone may watch, best first."""
-    return render(request, "games/friends/live_page.html", live_context(live_tables(PAGE_LIVE)))
+    return render(request, "friends/_invite.html", ctx)
