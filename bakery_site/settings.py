@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "games.pairing",
     "games.tournaments",
     "games.housetable",
+    "games.tutorial",
+    "games.vacation",
 ]
 
 MIDDLEWARE = [

@@ -10,7 +10,6 @@ from games.web import (
     moderation,
     rules,
     tables,
-    tutorial,
     vacation,
     yours,
 )
@@ -48,8 +47,7 @@ urlpatterns = [
     path("friends/<str:username>/<slug:verb>/", friends.change, name="friend_change"),
     path("<int:game_id>/invite/", friends.invite, name="invite"),
     path("live/", friends.watch_live, name="live"),
-    path("learn/<slug:slug>/", tutorial.learn, name="learn"),
-    path("<int:game_id>/tutorial/", tutorial.step, name="tutorial_step"),
+    path("", include("games.tutorial.urls")),  # games:learn, games:tutorial_step
     path("mine/", yours.mine, name="mine"),
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
     path("vacation/", vacation.vacation_page, name="vacation"),

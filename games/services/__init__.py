@@ -10,9 +10,9 @@ use the verbs below; the modules hold the steps: base (refusals, the lock, commi
 and leaving (a seat handed to a bot, resigning).
 """
 
-from games.services import chat, tutorial
+from games.services import chat
 from games.services.absence import sweep as sweep_absences
-from games.services.autoplay import bot_step, run_bots
+from games.services.autoplay import bot_step, inline_bots, run_bots
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -55,6 +55,7 @@ from games.services.tables import (
     cancel,
     close_unstarted_tables,
     create_game,
+    guided_game,
     house_table,
     join,
     leave,
@@ -91,7 +92,9 @@ __all__ = [
     "current_rematch",
     "decline_rematch",
     "delete_account",
+    "guided_game",
     "house_table",
+    "inline_bots",
     "join",
     "leave",
     "lock_user",
@@ -122,5 +125,4 @@ __all__ = [
     "hand_seat_to_bot",
     "handed_over",
     "take_seat_back",
-    "tutorial",
 ]

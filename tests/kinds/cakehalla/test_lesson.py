@@ -20,7 +20,7 @@ from games.engines import cakehalla as engine
 from games.engines.cakehalla.cards import CUSTOMERS
 from games.engines.cakehalla.state import State
 from games.models import Game
-from games.services import tutorial
+from games.tutorial import services as tutorial
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
