@@ -10,7 +10,6 @@ from games.web import (
     moderation,
     rules,
     tables,
-    vacation,
     yours,
 )
 
@@ -50,7 +49,6 @@ urlpatterns = [
     path("", include("games.tutorial.urls")),  # games:learn, games:tutorial_step
     path("mine/", yours.mine, name="mine"),
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
-    path("vacation/", vacation.vacation_page, name="vacation"),
-    path("vacation/<int:vacation_id>/end/", vacation.end_vacation_now, name="end_vacation"),
+    path("vacation/", include("games.vacation.urls")),  # games:vacation, games:end_vacation
     path("inbox/", include("games.notifications.urls")),
 ]

@@ -13,6 +13,7 @@ and leaving (a seat handed to a bot, resigning).
 from games.services import chat
 from games.services.absence import sweep as sweep_absences
 from games.services.autoplay import bot_step, inline_bots, run_bots
+from games.services.away import retime_turn_based
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -64,7 +65,6 @@ from games.services.tables import (
     seat_people,
     seat_tables,
 )
-from games.services.vacation import announce_vacations
 
 __all__ = [
     "ABSENT",
@@ -117,7 +117,6 @@ __all__ = [
     "seat_tables",
     "seated",
     "sweep_absences",
-    "announce_vacations",
     "sweep_rematches",
     "start",
     "suggest",
@@ -125,4 +124,5 @@ __all__ = [
     "hand_seat_to_bot",
     "handed_over",
     "take_seat_back",
+    "retime_turn_based",
 ]

@@ -11,7 +11,7 @@ the clock and charges the bank whatever ran past the move's own time.
 
 Turn-based paces give days a move. There a person's vacation (accounts.models.Vacation) stands
 their clocks still: a clock that starts during one starts at its end, and a deadline after its
-start moves on by the part of it still to come (games.services.vacation pushes the running ones
+start moves on by the part of it still to come (games/vacation/services.py pushes the running ones
 when a vacation is taken).
 """
 
