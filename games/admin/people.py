@@ -77,16 +77,16 @@ class ReportInline(NewestRowsInline):
         return format_html('<a href="{}">#{}</a>', url, report.pk)
 
 
-class ReportsAgainstInline(ReportInline):
-    fk_name = "reported"
-    verbose_name = "report about this person"
-    verbose_name_plural = "reports about this person"
-
-
-class ReportsMadeInline(ReportInline):
-    fk_name = "reporter"
-    verbose_name = "report by this person"
-    verbose_name_plural = "reports by this person"
+def one_way(
+    rows: type[NewestRowsInline], fk_name: str, name: str, fields: tuple[str, ...] = ()
+) -> type[NewestRowsInline]:
+    """The inline of those rows that name the person as `fk_name` (a report's reported or its
+    reporter, ...), called `name` ("report about this person": its first word takes the plural's
+    s), showing `fields` (else the rows' own)."""
+    plural = name.replace(" ", "s ", 1)
+    shown = {"fields": fields, "readonly_fields": fields} if fields else {}
+    words = {"fk_name": fk_name, "verbose_name": name, "verbose_name_plural": plural}
+    return type(f"{rows.__name__}_{fk_name}", (rows,), {**words, **shown})
 
 
 class ChatLinesInline(NewestRowsInline):
@@ -112,22 +112,6 @@ class FriendshipInline(NewestRowsInline):
         return friendship_state(friendship)
 
 
-class FriendshipsAskedInline(FriendshipInline):
-    fk_name = "from_user"
-    fields = ("to_user", "state", "created_at")
-    readonly_fields = fields
-    verbose_name = "friendship asked by this person"
-    verbose_name_plural = "friendships asked by this person"
-
-
-class FriendshipsAskedOfInline(FriendshipInline):
-    fk_name = "to_user"
-    fields = ("from_user", "state", "created_at")
-    readonly_fields = fields
-    verbose_name = "friendship asked of this person"
-    verbose_name_plural = "friendships asked of this person"
-
-
 class BlockInline(NewestRowsInline):
     """The person's blocks, newest first, each a link to its page."""
 
@@ -136,32 +120,18 @@ class BlockInline(NewestRowsInline):
     people = ("blocker", "blocked")
 
 
-class BlocksMadeInline(BlockInline):
-    fk_name = "blocker"
-    fields = ("blocked", "created_at")
-    readonly_fields = fields
-    verbose_name = "block by this person"
-    verbose_name_plural = "blocks by this person"
-
-
-class BlockedByInline(BlockInline):
-    fk_name = "blocked"
-    fields = ("blocker", "created_at")
-    readonly_fields = fields
-    verbose_name = "block of this person"
-    verbose_name_plural = "blocks of this person"
-
-
+ASKED_BY = ("to_user", "state", "created_at")
+ASKED_OF = ("from_user", "state", "created_at")
 # What the games add to accounts' person page (its ratings first): reports, what they said in
 # table chats, then their friendships and blocks, both ways.
 PERSON_INLINES = (
-    ReportsAgainstInline,
-    ReportsMadeInline,
+    one_way(ReportInline, "reported", "report about this person"),
+    one_way(ReportInline, "reporter", "report by this person"),
     ChatLinesInline,
-    FriendshipsAskedInline,
-    FriendshipsAskedOfInline,
-    BlocksMadeInline,
-    BlockedByInline,
+    one_way(FriendshipInline, "from_user", "friendship asked by this person", ASKED_BY),
+    one_way(FriendshipInline, "to_user", "friendship asked of this person", ASKED_OF),
+    one_way(BlockInline, "blocker", "block by this person", ("blocked", "created_at")),
+    one_way(BlockInline, "blocked", "block of this person", ("blocker", "created_at")),
 )
 
 
