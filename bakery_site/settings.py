@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.housetable",
     "games.friends",
+    "games.tutorial",
+    "games.vacation",
 ]
 
 MIDDLEWARE = [

@@ -131,9 +131,9 @@ def watchable(games: QuerySet[Game], user: User | AnonymousUser) -> QuerySet[Gam
 
 
 def listed(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The games of a list anyone may find there: public ones, never a tutorial nor a house
-    table (the lobby shows that on its own)."""
-    return games.filter(private=False, tutorial__isnull=True).exclude(house_tables())
+    """The games of a list anyone may find there: public ones, never a guided one (a tutorial)
+    nor a house table (the lobby shows that on its own)."""
+    return games.filter(private=False, guided=False).exclude(house_tables())
 
 
 QUIET_SECONDS = 5 * 60

@@ -79,6 +79,12 @@ class Game(models.Model):
         default=True,
         help_text="The result moves ratings; an unrated (practice) table offers move hints.",
     )
+    guided = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="A guided first game (games/tutorial/): listed nowhere, counted in no rating or"
+        " stat, and it waits for its learner however long they are away.",
+    )
     rematch_of = models.ForeignKey(
         "self",
         null=True,
@@ -400,24 +406,3 @@ class TableSocket(models.Model):
 
     def __str__(self) -> str:
         return f"socket of {self.user or 'a guest'} at {self.place or f'game {self.game_id}'}"
-
-
-class Tutorial(models.Model):
-    """A person's guided first game of one kind: an unrated table against one bot from the kind's
-    fixed deal (games/services/tutorial.py). Finished when its game is over; it never counts in
-    ratings, leaderboards or stats."""
-
-    game = models.OneToOneField(
-        Game, on_delete=models.CASCADE, primary_key=True, related_name="tutorial"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tutorials"
-    )
-    kind = models.CharField(max_length=40, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"{self.user}'s tutorial of {self.kind}"

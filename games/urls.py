@@ -9,8 +9,6 @@ from games.web import (
     moderation,
     rules,
     tables,
-    tutorial,
-    vacation,
     watch,
     yours,
 )
@@ -46,11 +44,9 @@ urlpatterns = [
     path("<int:game_id>/report/", moderation.report, name="report"),
     path("", include("games.friends.urls")),  # friends/, friends/<name>/<verb>/, <id>/invite/
     path("live/", watch.watch_live, name="live"),
-    path("learn/<slug:slug>/", tutorial.learn, name="learn"),
-    path("<int:game_id>/tutorial/", tutorial.step, name="tutorial_step"),
+    path("", include("games.tutorial.urls")),  # games:learn, games:tutorial_step
     path("mine/", yours.mine, name="mine"),
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
-    path("vacation/", vacation.vacation_page, name="vacation"),
-    path("vacation/<int:vacation_id>/end/", vacation.end_vacation_now, name="end_vacation"),
+    path("vacation/", include("games.vacation.urls")),  # games:vacation, games:end_vacation
     path("inbox/", include("games.notifications.urls")),
 ]

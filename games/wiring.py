@@ -27,6 +27,7 @@ from games.services import presence
 from games.tournaments import played_for as tournament_tables
 from games.tournaments import services as tournaments
 from games.tournaments import sweep as tournaments_sweep
+from games.vacation import services as vacations
 
 
 def wire() -> None:
@@ -122,7 +123,7 @@ def periodic_jobs() -> None:
     runner.every(each_sweep, services.close_unstarted_tables)  # tables.py: never started
     # notifications/sweep.py: turns a lost event missed
     runner.every(each_sweep, notifications_sweep.sweep_turns)
-    runner.every(each_sweep, services.announce_vacations)  # vacation.py: begun or ended
+    runner.every(each_sweep, vacations.announce_vacations)  # games/vacation: begun or ended
     runner.every(pairing_sweep.EVERY_SECONDS, pairing_sweep.sweep)  # quick pairing's pass
     # A tournament's next step; a table whose game_ended was lost (a restart) is recorded here,
     # and the record's flag under the row lock lets only one count.

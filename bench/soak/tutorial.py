@@ -1,8 +1,8 @@
 """The soak's guided first games: from a game's How to play page to its tutorial table, where the
 person presses what each step points at, as the page's pointer shows it, to the end.
 
-The step (templates/games/tutorial/_step.html) names the board's controls of one move in
-data-presses, [[CSS selector, done selector], ...]; static/js/tutorial.js asks for it again after
+The step (templates/tutorial/_step.html) names the board's controls of one move in
+data-presses, [[CSS selector, done selector], ...]; /static/js/tutorial.js asks for it again after
 each swap of the board. A person here reads the move from those selectors as the learner reads
 the pointer: a button by the words of its value (`button[value*='"card":"x"']`), Cakehalla's
 ingredients tapped before Take (`[data-ing='cocoa']`) or put back (`[data-back='cocoa']`), and

@@ -1,6 +1,7 @@
-"""What the admin's pages share: read-only rows (some a moderator may delete), and the
-moderator's one-form pages that call a service and say what it did; a person's link, and a
-friendship's state, as every admin page names them."""
+"""What the admin's pages share: read-only rows (some a moderator may delete; ReadOnly itself is
+accounts' admin's), the moderator's button on a row's page, the moderator's one-form pages that
+call a service and say what it did; a person's link, and a friendship's state, as every admin page
+names them."""
 
 from __future__ import annotations
 
@@ -17,24 +18,13 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
+from accounts.admin import ReadOnly
 from accounts.models import Friendship, User
 from games import services
 
-
-class ReadOnly:
-    """Viewed, searched and filtered in admin, never added or changed behind the services."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-
 M = TypeVar("M", bound=Model)
+
+__all__ = ["ReadOnly", "ReadOnlyAdmin", "ReadOrDeleteAdmin", "ModeratorButton", "ReasonForm"]
 
 
 class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin[M]):
@@ -48,6 +38,27 @@ class ReadOrDeleteAdmin(ReadOnlyAdmin[M]):
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         # The row is this admin's model's (Django asks only of its own rows).
         return admin.ModelAdmin.has_delete_permission(self, request, cast("M | None", obj))
+
+
+class ModeratorButton(admin.ModelAdmin[M]):
+    """A row's page with the moderator's one button (to a moderation_page) when
+    `moderator_button` names one for this row and this moderator: its address and its words."""
+
+    def moderator_button(self, request: HttpRequest, object_id: str) -> tuple[str, str] | None:
+        return None
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, object] | None = None,
+    ) -> HttpResponse:
+        button = self.moderator_button(request, object_id) if object_id.isdigit() else None
+        extra = dict(extra_context or {})
+        if button is not None:
+            extra["moderation_buttons"] = [button]
+        return super().change_view(request, object_id, form_url, extra)
 
 
 class ReasonForm(forms.Form):

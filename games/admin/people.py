@@ -1,4 +1,6 @@
-"""Users in Django admin, bots marked; ratings by game; a person's page for the moderators."""
+"""A person's page for the moderators: accounts' user admin (accounts/admin.py: bots marked,
+ratings) with what the person did at the tables added (their games, reports about and by them,
+chat lines, friendships and blocks) and the button that deactivates or reactivates them."""
 
 from __future__ import annotations
 
@@ -6,16 +8,22 @@ from typing import cast
 
 from django import forms
 from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin
 from django.db.models import Model, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from accounts.models import Block, Friendship, Rating, User
+from accounts.admin import BakehouseUserAdmin, ReadOnly
+from accounts.models import Block, Friendship, User
 from games.access import AuthedRequest
-from games.admin.pages import ReadOnly, ReasonForm, friendship_state, moderation_page, refuse_unless
+from games.admin.pages import (
+    ModeratorButton,
+    ReasonForm,
+    friendship_state,
+    moderation_page,
+    refuse_unless,
+)
 from games.models import ChatMessage, Report, Seat
 from games.services import moderation
 
@@ -47,21 +55,17 @@ class NewestRowsFormSet(BaseInlineFormSet[Model, User, forms.ModelForm[Model]]):
 
 
 class NewestRowsInline(ReadOnly, admin.TabularInline[Model, User]):
-    """A read-only inline of the newest rows only, with a link to all of them."""
+    """A read-only inline of the newest rows only, with a link to all of them; the people each
+    row names (`people`) are read with it."""
 
     formset = NewestRowsFormSet
     template = "admin/newest_rows_tabular.html"
     extra = 0
     ordering = ("-created_at", "-pk")
+    people: tuple[str, ...] = ()
 
-
-class RatingInline(ReadOnly, admin.TabularInline[Rating, User]):
-    """The person's rating at each game."""
-
-    model = Rating
-    extra = 0
-    fields = ("kind", "rating", "games", "wins", "last_played_at")
-    readonly_fields = fields
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Model]:
+        return super().get_queryset(request).select_related(*self.people)
 
 
 class ReportInline(NewestRowsInline):
@@ -78,16 +82,16 @@ class ReportInline(NewestRowsInline):
         return format_html('<a href="{}">#{}</a>', url, report.pk)
 
 
-class ReportsAgainstInline(ReportInline):
-    fk_name = "reported"
-    verbose_name = "report about this person"
-    verbose_name_plural = "reports about this person"
-
-
-class ReportsMadeInline(ReportInline):
-    fk_name = "reporter"
-    verbose_name = "report by this person"
-    verbose_name_plural = "reports by this person"
+def one_way(
+    rows: type[NewestRowsInline], fk_name: str, name: str, fields: tuple[str, ...] = ()
+) -> type[NewestRowsInline]:
+    """The inline of those rows that name the person as `fk_name` (a report's reported or its
+    reporter, ...), called `name` ("report about this person": its first word takes the plural's
+    s), showing `fields` (else the rows' own)."""
+    plural = name.replace(" ", "s ", 1)
+    shown = {"fields": fields, "readonly_fields": fields} if fields else {}
+    words = {"fk_name": fk_name, "verbose_name": name, "verbose_name_plural": plural}
+    return type(f"{rows.__name__}_{fk_name}", (rows,), {**words, **shown})
 
 
 class ChatLinesInline(NewestRowsInline):
@@ -106,29 +110,11 @@ class FriendshipInline(NewestRowsInline):
 
     model = Friendship
     show_change_link = True
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Model]:
-        return super().get_queryset(request).select_related("from_user", "to_user")
+    people = ("from_user", "to_user")
 
     @admin.display(description="State")
     def state(self, friendship: Friendship) -> str:
         return friendship_state(friendship)
-
-
-class FriendshipsAskedInline(FriendshipInline):
-    fk_name = "from_user"
-    fields = ("to_user", "state", "created_at")
-    readonly_fields = fields
-    verbose_name = "friendship asked by this person"
-    verbose_name_plural = "friendships asked by this person"
-
-
-class FriendshipsAskedOfInline(FriendshipInline):
-    fk_name = "to_user"
-    fields = ("from_user", "state", "created_at")
-    readonly_fields = fields
-    verbose_name = "friendship asked of this person"
-    verbose_name_plural = "friendships asked of this person"
 
 
 class BlockInline(NewestRowsInline):
@@ -136,94 +122,38 @@ class BlockInline(NewestRowsInline):
 
     model = Block
     show_change_link = True
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Model]:
-        return super().get_queryset(request).select_related("blocker", "blocked")
+    people = ("blocker", "blocked")
 
 
-class BlocksMadeInline(BlockInline):
-    fk_name = "blocker"
-    fields = ("blocked", "created_at")
-    readonly_fields = fields
-    verbose_name = "block by this person"
-    verbose_name_plural = "blocks by this person"
-
-
-class BlockedByInline(BlockInline):
-    fk_name = "blocked"
-    fields = ("blocker", "created_at")
-    readonly_fields = fields
-    verbose_name = "block of this person"
-    verbose_name_plural = "blocks of this person"
-
-
-# The person's page for moderators: ratings, reports, what they said in table chats, then
-# their friendships and blocks, both ways.
-PERSON_INLINES: tuple[
-    type[admin.TabularInline[Rating, User]] | type[admin.TabularInline[Model, User]], ...
-] = (
-    RatingInline,
-    ReportsAgainstInline,
-    ReportsMadeInline,
+ASKED_BY = ("to_user", "state", "created_at")
+ASKED_OF = ("from_user", "state", "created_at")
+# What the games add to accounts' person page (its ratings first): reports, what they said in
+# table chats, then their friendships and blocks, both ways.
+PERSON_INLINES = (
+    one_way(ReportInline, "reported", "report about this person"),
+    one_way(ReportInline, "reporter", "report by this person"),
     ChatLinesInline,
-    FriendshipsAskedInline,
-    FriendshipsAskedOfInline,
-    BlocksMadeInline,
-    BlockedByInline,
+    one_way(FriendshipInline, "from_user", "friendship asked by this person", ASKED_BY),
+    one_way(FriendshipInline, "to_user", "friendship asked of this person", ASKED_OF),
+    one_way(BlockInline, "blocker", "block by this person", ("blocked", "created_at")),
+    one_way(BlockInline, "blocked", "block of this person", ("blocker", "created_at")),
 )
 
 
-class DeletedFilter(admin.SimpleListFilter):
-    """Accounts their people deleted ("Delete my account"), or the others."""
-
-    title = "deleted"
-    parameter_name = "deleted"
-
-    def lookups(
-        self, request: HttpRequest, model_admin: admin.ModelAdmin[User]
-    ) -> list[tuple[str, str]]:
-        return [("yes", "Deleted"), ("no", "Not deleted")]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
-        if self.value() == "yes":
-            return queryset.exclude(deleted_at=None)
-        if self.value() == "no":
-            return queryset.filter(deleted_at=None)
-        return queryset
+admin.site.unregister(User)  # accounts' own (accounts/admin.py), extended here
 
 
 @admin.register(User)
-class BakehouseUserAdmin(UserAdmin[User]):
-    """The stock user admin plus the bot flag, which only the services set.
+class PersonAdmin(ModeratorButton[User], BakehouseUserAdmin):
+    """Accounts' user admin with the person's games and doings at the tables.
 
     Moderators see it read only (no change permission) and deactivate or reactivate an account
     with a button that calls the service: bots take the running seats, sockets close.
     """
 
-    list_display = (
-        "username",
-        "email",
-        "email_verified",
-        "is_bot",
-        "is_staff",
-        "is_active",
-        "date_joined",
-    )
-    list_filter = ("is_bot", "is_staff", "is_active", "email_verified", DeletedFilter)
-    fieldsets = (
-        *(UserAdmin.fieldsets or ()),
-        ("Bakehouse", {"fields": ("email_verified", "is_bot", "deleted_at", "recent_games")}),
-    )
-    readonly_fields = ("is_bot", "deleted_at", "recent_games")
-    inlines = PERSON_INLINES
-
-    def get_readonly_fields(
-        self, request: HttpRequest, obj: User | None = None
-    ) -> list[str] | tuple[str, ...]:
-        """A deleted account's name ("a deleted baker #n") is the site's, not a username the
-        form would accept: it stays as it is, and the rest of the account can still be saved."""
-        fields = super().get_readonly_fields(request, obj)
-        return (*fields, "username") if obj is not None and obj.deleted_at else fields
+    fieldsets = (*(BakehouseUserAdmin.fieldsets or ()), ("Games", {"fields": ("recent_games",)}))
+    readonly_fields = (*BakehouseUserAdmin.readonly_fields, "recent_games")
+    inlines = (*BakehouseUserAdmin.inlines, *PERSON_INLINES)
 
     @admin.display(description="Games")
     def recent_games(self, person: User) -> str:
@@ -295,50 +225,12 @@ class BakehouseUserAdmin(UserAdmin[User]):
             run=run,
         )
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, object] | None = None,
-    ) -> HttpResponse:
-        person = User.objects.filter(pk=object_id).first() if object_id.isdigit() else None
-        extra = dict(extra_context or {})
-        if person and not person.is_bot and request.user.has_perm("accounts.deactivate_user"):
-            name = "reactivate" if not person.is_active else "deactivate"
-            label = "Reactivate the account" if not person.is_active else "Deactivate the account"
-            extra["moderation_buttons"] = [
-                (reverse(f"admin:accounts_user_{name}", args=[person.pk]), label)
-            ]
-        return super().change_view(request, object_id, form_url, extra)
-
-
-@admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin[Rating]):
-    """Ratings per player and game; moved only by finished games (or `manage.py rerate`)."""
-
-    list_display = (
-        "user",
-        "kind",
-        "rating",
-        "mu",
-        "sigma",
-        "games",
-        "wins",
-        "last_played_at",
-        "updated_at",
-    )
-    list_filter = ("kind", "user__is_bot")
-    search_fields = ("user__username",)
-    ordering = ("kind", "-ordinal")
-    raw_id_fields = ("user",)
-    readonly_fields = ("ordinal", "rating", "updated_at", "last_played_at")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Rating | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Rating | None = None) -> bool:
-        return False
+    def moderator_button(self, request: HttpRequest, object_id: str) -> tuple[str, str] | None:
+        """A person's Deactivate (Reactivate once deactivated), for a moderator who may."""
+        person = User.objects.filter(pk=object_id, is_bot=False).first()
+        if person is None or not request.user.has_perm("accounts.deactivate_user"):
+            return None
+        verb = "deactivate" if person.is_active else "reactivate"
+        return reverse(
+            f"admin:accounts_user_{verb}", args=[person.pk]
+        ), f"{verb.title()} the account"

@@ -16,7 +16,14 @@ from django.utils.html import format_html
 
 from games import services
 from games.access import AuthedRequest
-from games.admin.pages import ReadOnly, ReadOnlyAdmin, ReasonForm, moderation_page, refuse_unless
+from games.admin.pages import (
+    ModeratorButton,
+    ReadOnly,
+    ReadOnlyAdmin,
+    ReasonForm,
+    moderation_page,
+    refuse_unless,
+)
 from games.models import LIVE, Action, ChatMessage, Game, Report, Seat
 from games.services import chat, moderation
 
@@ -36,7 +43,7 @@ class SeatInline(ReadOnly, admin.TabularInline[Seat, Game]):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin[Game]):
+class GameAdmin(ModeratorButton[Game], ReadOnlyAdmin[Game]):
     """Tables, filterable by game, status and date."""
 
     list_display = (
@@ -90,24 +97,12 @@ class GameAdmin(ReadOnlyAdmin[Game]):
         )
         return [abort, *super().get_urls()]
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, object] | None = None,
-    ) -> HttpResponse:
-        game = Game.objects.filter(pk=object_id).only("status").first()
-        extra = dict(extra_context or {})
-        if (
-            game
-            and game.status == Game.Status.RUNNING
-            and request.user.has_perm("games.abort_game")
-        ):
-            extra["moderation_buttons"] = [
-                (reverse("admin:games_game_abort", args=[game.pk]), "Abort this game")
-            ]
-        return super().change_view(request, object_id, form_url, extra)
+    def moderator_button(self, request: HttpRequest, object_id: str) -> tuple[str, str] | None:
+        """A running game's Abort, for a moderator who may abort."""
+        running = Game.objects.filter(pk=object_id, status=Game.Status.RUNNING).exists()
+        if not running or not request.user.has_perm("games.abort_game"):
+            return None
+        return reverse("admin:games_game_abort", args=[object_id]), "Abort this game"
 
     @admin.display(description="Seed")
     def seed_shown(self, game: Game) -> str:
@@ -233,7 +228,7 @@ def abort_view(model_admin: GameAdmin, request: AuthedRequest, object_id: str) -
 
 
 @admin.register(Report)
-class ReportAdmin(ReadOnlyAdmin[Report]):
+class ReportAdmin(ModeratorButton[Report], ReadOnlyAdmin[Report]):
     """Players' reports: open first; a moderator dismisses one or marks it acted on."""
 
     list_display = (
@@ -336,17 +331,9 @@ class ReportAdmin(ReadOnlyAdmin[Report]):
             run=run,
         )
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, object] | None = None,
-    ) -> HttpResponse:
-        report = Report.objects.filter(pk=object_id).first()
-        extra = dict(extra_context or {})
-        if report and report.status == Report.Status.OPEN and self.has_handle_permission(request):
-            extra["moderation_buttons"] = [
-                (reverse("admin:games_report_handle", args=[report.pk]), "Dismiss or act on it")
-            ]
-        return super().change_view(request, object_id, form_url, extra)
+    def moderator_button(self, request: HttpRequest, object_id: str) -> tuple[str, str] | None:
+        """An open report's Dismiss or act, for a moderator who may handle reports."""
+        still_open = Report.objects.filter(pk=object_id, status=Report.Status.OPEN).exists()
+        if not still_open or not self.has_handle_permission(request):
+            return None
+        return reverse("admin:games_report_handle", args=[object_id]), "Dismiss or act on it"

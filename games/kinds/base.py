@@ -157,7 +157,7 @@ class Scripted:
 
 @dataclass(frozen=True)
 class Lesson:
-    """A game's guided first game (games/services/tutorial.py): a fixed short deal against one
+    """A game's guided first game (games/tutorial/services.py): a fixed short deal against one
     bot under the real rules, and the words and controls its steps point at."""
 
     # The engine's setup (a fixed deal) and the table's seed (seats, bots' choices).

@@ -42,5 +42,5 @@ def finished_games(
         games = games.filter(kind=kind)
     if player:
         games = games.filter(pk__in=Seat.objects.filter(user__username=player).values("game_id"))
-    games = visible_to(games, user).select_related("tutorial")  # a tutorial is tagged so
+    games = visible_to(games, user)
     return games.order_by("-finished_at", "-pk").prefetch_related(ranked_seats())

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import friends
 from accounts.models import MAIL_KINDS, User, Vacation
-from games.models import Action, ChatMessage, Game, Seat, Tutorial
+from games.models import Action, ChatMessage, Game, Seat
 from games.records import archive
 
 DATA_FORMAT = "bakehouse-my-data/1"
@@ -101,22 +101,17 @@ def other_tables(person: User) -> list[dict[str, object]]:
 
 def tutorials(person: User) -> list[dict[str, object]]:
     """The person's guided first games: which game, when started, whether done (played to the
-    end in their own seat, as the profile says)."""
-    rows = Tutorial.objects.filter(user=person).select_related("game").order_by("created_at")
-    gave_up = set(
-        Seat.objects.filter(user=person, resigned=True, game__tutorial__isnull=False).values_list(
-            "game_id", flat=True
-        )
-    )
+    end in their own seat, as the profile says): their seats at guided tables."""
+    seats = Seat.objects.filter(user=person, game__guided=True).select_related("game")
     return [
         {
-            "game_id": t.game_id,
-            "game": t.kind,
-            "started_at": when(t.created_at),
-            "status": t.game.status,
-            "done": t.game.status == Game.Status.OVER and t.game_id not in gave_up,
+            "game_id": s.game_id,
+            "game": s.game.kind,
+            "started_at": when(s.game.created_at),
+            "status": s.game.status,
+            "done": s.game.status == Game.Status.OVER and not s.resigned,
         }
-        for t in rows
+        for s in seats.order_by("game__created_at", "game_id")
     ]
 
 

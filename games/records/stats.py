@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import catalog, charts
 from games.kinds.base import AnyKind, Facts
-from games.models import Action, Game, Seat, StatCount, Tutorial, house_tables, is_house_table
+from games.models import Action, Game, Seat, StatCount, house_tables, is_house_table
 from games.records import archive
 
 ACTIVE_DAYS = 7
@@ -38,7 +38,7 @@ def games_by_kind() -> list[KindCount]:
     """Per game: finished games and games running now."""
     counts = {
         row["kind"]: row
-        for row in Game.objects.filter(tutorial__isnull=True)
+        for row in Game.objects.filter(guided=False)
         .exclude(house_tables())
         .values("kind")
         .annotate(
@@ -63,7 +63,7 @@ def most_active(days: int = ACTIVE_DAYS, top: int = TOP_ACTIVE) -> list[dict[str
         Seat.objects.filter(
             game__status=Game.Status.OVER,
             game__finished_at__gte=since,
-            game__tutorial__isnull=True,
+            game__guided=False,
             user__is_bot=False,
         )
         .values("user__username")
@@ -140,7 +140,7 @@ def count_finished(
 ) -> None:
     """Move the charts' counters for a game that just ended (call inside its transaction); a
     tutorial or a house table counts nowhere."""
-    if is_house_table(game, seats.values()) or Tutorial.objects.filter(game_id=game.pk).exists():
+    if game.guided or is_house_table(game, seats.values()):
         return
     add_counts(game.kind, game_facts(game.kind, view, result, seats))
 
@@ -160,7 +160,7 @@ def recount(kind: str | None = None) -> Recount:
     rebuild (another rules version, a game no longer offered) is skipped and reported, not
     miscounted."""
     counters = StatCount.objects.all()
-    games = Game.objects.filter(status=Game.Status.OVER, tutorial__isnull=True)
+    games = Game.objects.filter(status=Game.Status.OVER, guided=False)
     games = games.exclude(house_tables())
     if kind is not None:
         counters = counters.filter(kind=kind)

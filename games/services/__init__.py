@@ -12,9 +12,10 @@ moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes
 leaving (a seat handed to a bot, resigning).
 """
 
-from games.services import chat, tutorial
+from games.services import chat
 from games.services.absence import sweep as sweep_absences
-from games.services.autoplay import bot_step, run_bots
+from games.services.autoplay import bot_step, inline_bots, run_bots
+from games.services.away import retime_turn_based
 from games.services.base import (
     NotAllowed,
     ServiceError,
@@ -55,13 +56,13 @@ from games.services.rematch import sweep as sweep_rematches
 from games.services.start import start
 from games.services.tables import (
     create_game,
+    guided_game,
     house_table,
     quick_game,
     seat_people,
     seat_tables,
 )
 from games.services.unstarted import close_unstarted_tables
-from games.services.vacation import announce_vacations
 
 __all__ = [
     "ABSENT",
@@ -89,7 +90,9 @@ __all__ = [
     "current_rematch",
     "decline_rematch",
     "delete_account",
+    "guided_game",
     "house_table",
+    "inline_bots",
     "join",
     "leave",
     "lock_user",
@@ -112,7 +115,6 @@ __all__ = [
     "seat_tables",
     "seated",
     "sweep_absences",
-    "announce_vacations",
     "sweep_rematches",
     "start",
     "suggest",
@@ -120,5 +122,5 @@ __all__ = [
     "hand_seat_to_bot",
     "handed_over",
     "take_seat_back",
-    "tutorial",
+    "retime_turn_based",
 ]

@@ -44,7 +44,7 @@ def absent_seats(since: datetime) -> list[Seat]:
         position__isnull=False,
     ).exclude(Exists(seen))
     # A tutorial waits for its learner however long they are away: it is resumed, not handed on.
-    seats = seats.filter(game__tutorial__isnull=True)
+    seats = seats.filter(game__guided=False)
     return list(seats.select_related("game", "user").order_by("game_id", "position"))
 
 

@@ -16,7 +16,7 @@ from accounts.friends import block_words
 from accounts.models import Block, User
 from games import catalog
 from games.engines.rng import seed_state, shuffled
-from games.kinds.base import AnyKind
+from games.kinds.base import AnyKind, Lesson
 from games.models import TURN_BASED, Game, Seat
 from games.services import clocks
 from games.services.autoplay import inline_bots
@@ -156,6 +156,29 @@ def quick_game(host: User, kind: str, *, rated: bool = True) -> Game:
         game = lock(game.pk)
         deal(game, check_start(game, host))
     inline_bots(game.pk)
+    return game
+
+
+def guided_game(learner: User, kind: AnyKind, lesson: Lesson) -> Game:
+    """A guided first game (Game.guided): the learner against the lesson's one bot, dealt at once
+    from its fixed deal and seed; private, relaxed, unrated. Made in the caller's transaction
+    (the tutorial records its own row beside it), which calls inline_bots once it commits."""
+    game = open_table(  # dealt at once below: it never waits, so no cap counts it
+        learner,
+        kind.slug,
+        2,
+        dict(lesson.options),
+        private=True,
+        watchers=Game.Watchers.PLAYERS,
+        pace=Game.Pace.RELAXED,
+        rated=False,
+    )
+    game.seed = lesson.seed  # the same seats and bot choices for everyone who learns
+    game.guided = True  # listed nowhere, counted nowhere, never handed on for absence
+    game.save(update_fields=["seed", "guided"])
+    add_bot(game, learner, lesson.bot)
+    game = lock(game.pk)
+    deal(game, check_start(game, learner), lesson.setup)
     return game
 
 

@@ -35,9 +35,7 @@ class YourTable:
 
 def your_tables(user: User) -> list[YourTable]:
     """The person's open and running tables, those waiting on them first."""
-    mine = Seat.objects.filter(user=user, game__status__in=LIVE).select_related(
-        "game", "game__tutorial"
-    )
+    mine = Seat.objects.filter(user=user, game__status__in=LIVE).select_related("game")
     my_seats = {s.game_id: s for s in mine}
     if not my_seats:
         return []

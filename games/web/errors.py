@@ -19,7 +19,6 @@ NOT_FOUND_WORDS = {
     "User": NO_SUCH_PERSON,
     "Notification": NO_SUCH_NOTIFICATION,
     "Report": "We could not find that report: it may have been dealt with and removed.",
-    "Tutorial": "We could not find that tutorial: it may have been finished or deleted.",
     "Vacation": "We could not find that vacation among yours: it may have been called off.",
 }
 NOTHING_HERE = (

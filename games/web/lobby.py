@@ -15,7 +15,6 @@ from accounts.models import User
 from games import catalog, services
 from games.access import AuthedRequest, joinable, listed, watchable
 from games.models import Game, Seat
-from games.services import tutorial
 from games.services.yours import your_tables
 from games.web.forms import NewGameForm
 
@@ -78,7 +77,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "waiting": waiting,
             "recent": recently_finished(request.user),
             "games": catalog.available(),
-            "tutorials": tutorial.offers(request.user),
         },
     )
 

@@ -19,7 +19,6 @@ from games import catalog, charts, services
 from games.access import AuthedRequest, not_blocked, watch_refused
 from games.models import LIVE, Game, Seat, house_tables
 from games.records import history, personal
-from games.services import tutorial
 from games.web.errors import NO_SUCH_GAME, NO_SUCH_PERSON
 from games.web.forms import DeleteAccountForm
 from games.web.history import with_tournaments
@@ -42,7 +41,7 @@ def finished_by_kind(person: User) -> dict[str, Played]:
     """Per game kind: the person's finished games, wins, average and best score (one query)."""
     rows = cast(
         "Iterable[Played]",
-        Seat.objects.filter(user=person, game__status=Game.Status.OVER, game__tutorial__isnull=True)
+        Seat.objects.filter(user=person, game__status=Game.Status.OVER, game__guided=False)
         .exclude(house_tables("game__"))
         .values("game__kind")
         .annotate(
@@ -93,7 +92,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         # An open table a block keeps the viewer from is left out, as the lobby leaves it out.
         may_join = not_blocked(Game.objects.filter(status=Game.Status.OPEN), request.user)
         going = going.filter(Q(game__status=Game.Status.RUNNING) | Q(game__in=may_join))
-    going = going.select_related("game", "game__tutorial").order_by("-game__created_at")[:30]
+    going = going.select_related("game").order_by("-game__created_at")[:30]
     visible = [
         s
         for s in going
@@ -114,9 +113,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "played": played,
             # Listed with the games (tagged), counted apart: the count says how many.
             "tutorials_finished": Seat.objects.filter(
-                user=person, game__status=Game.Status.OVER, game__tutorial__isnull=False
+                user=person, game__status=Game.Status.OVER, game__guided=True
             ).count(),
-            "tutorials_done": tutorial.finished_kinds(person),
             **eligibility(),
         },
     )

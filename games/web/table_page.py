@@ -11,7 +11,6 @@ from games import services
 from games.boards import epoch_ms, render_board, shared
 from games.boards.chat import chat_context
 from games.models import Game
-from games.services import tutorial
 from games.web.rules import summary_templates
 
 
@@ -23,14 +22,14 @@ def table_page(
     the answer here)."""
     seats_and_state = shared.at_version(game)  # one read of the seats for board and chat
     board = render_board(game, request.user, request, seats_and_state)
-    step = tutorial.step(game, request.user)
     ctx = {
         "game": game,
         "board": board,
         "refusal": refusal,
         "hint": hint,
-        "tutorial": step,
-        "hints": step is None and services.offers_hints(game, request.user, seats_and_state.seats),
+        # A guided table's step (the tutorial's tag in the page) says what to press instead.
+        "hints": not game.guided
+        and services.offers_hints(game, request.user, seats_and_state.seats),
         "hints_on": services.hints_on(game, seats_and_state.seats),
         "chat": chat_context(game, request.user, seats_and_state.seats),
         "server_now": epoch_ms(timezone.now()),

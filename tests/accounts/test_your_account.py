@@ -83,7 +83,7 @@ def test_the_download_holds_the_inbox_and_the_vacations_and_nobody_elses(
     player: User, rival: User
 ) -> None:
     from games.events import invited
-    from games.services.vacation import take_vacation
+    from games.vacation.services import take_vacation
 
     table = services.create_game(rival, "cakehalla", 2)
     invited.send(Game, game_id=table.pk, by=rival.pk, to=player.pk)

@@ -12,7 +12,7 @@ import pytest
 from accounts.models import User
 from games.boards import epoch_ms, render_board
 from games.models import Game, TableSocket
-from games.services.vacation import take_vacation
+from games.vacation.services import take_vacation
 from tests.services.test_turn_based import turn_based
 from tests.services.test_your_games import made_to_wait_on
 from tests.support.clock import Clock

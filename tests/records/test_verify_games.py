@@ -17,7 +17,7 @@ from django.db.models import F
 from accounts.models import User
 from games import services
 from games.models import Action, Game, Seat
-from games.services.vacation import take_vacation
+from games.vacation.services import take_vacation
 from tests.records.test_game_records import GOLDEN, stored_golden
 from tests.support.clock import Clock
 

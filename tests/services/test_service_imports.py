@@ -10,7 +10,6 @@ import games.services
 ROOT = Path(__file__).resolve().parents[2]
 # The service modules callers may name as a whole (their verbs read as chat.post, moderation.abort).
 # presence: the sockets' rows; moves: a move as the page sends it; rows: a table's rows in SQL;
-# tutorial: guided first games (tutorial.start_tutorial, tutorial.step).
 NAMESPACES = {
     "chat",
     "clocks",
@@ -18,7 +17,6 @@ NAMESPACES = {
     "moves",
     "presence",
     "rows",
-    "tutorial",
 }
 INNER = {
     "autoplay",

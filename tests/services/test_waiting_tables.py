@@ -13,6 +13,7 @@ from games.friends.services import block
 from games.models import Game, Seat
 from games.services.tables import WAITING_TABLES, WAITING_TURN_BASED_TABLES
 from games.services.unstarted import WAITING_LIVE_FOR, WAITING_TURN_BASED_FOR
+from games.tutorial import services as tutorial
 from games.web.lobby import LOBBY_TABLES, LOBBY_TABLES_PER_HOST
 from tests.conftest import client_for
 from tests.support.clock import Clock
@@ -80,7 +81,7 @@ def test_games_dealt_at_once_start_beside_a_full_count(player: User, rival: User
     for _ in range(WAITING_TABLES):
         services.create_game(player, "midnight-bakery", 2)
     quick = services.quick_game(player, "cakehalla")
-    learning = services.tutorial.start_tutorial(player, "midnight-bakery")
+    learning = tutorial.start_tutorial(player, "midnight-bakery")
     paired = services.seat_people("cakehalla", [player, rival])  # quick pairing, tournaments
     assert {quick.status, learning.status, paired.status} == {Game.Status.RUNNING}
 

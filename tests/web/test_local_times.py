@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import User
 from games.services import clocks
-from games.services.vacation import take_vacation
+from games.vacation.services import take_vacation
 from tests.conftest import client_for
 from tests.support.finished_games import finished_game
 

@@ -16,7 +16,8 @@ from accounts.models import Rating, User
 from games import services
 from games.access import QUIET_SECONDS
 from games.models import Action, Game
-from games.services import presence, tutorial
+from games.services import presence
+from games.tutorial import services as tutorial
 from tests.conftest import client_for
 
 # backend: who may watch is decided in SQL (games/access.py).

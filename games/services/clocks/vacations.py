@@ -2,7 +2,7 @@
 
 Turn-based paces give days a move. There a person's vacation (accounts.models.Vacation) stands
 their clocks still: a clock that starts during one starts at its end (run_clock), and a deadline
-after its start moves on by the part of it still to come (paused; games.services.vacation pushes
+after its start moves on by the part of it still to come (paused; games/vacation/services.py pushes
 the running ones when a vacation is taken).
 """
 

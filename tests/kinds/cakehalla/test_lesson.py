@@ -20,7 +20,7 @@ from games.engines import cakehalla as engine
 from games.engines.cakehalla.cards import CUSTOMERS
 from games.engines.cakehalla.state import State
 from games.models import Game
-from games.services import tutorial
+from games.tutorial import services as tutorial
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +99,7 @@ def sent(board: Any, control: Any, picks: list[str]) -> dict[str, Any]:
 
 
 def tap_through(board: Any, presses: list[list[str]], picks: list[str] | None = None) -> Any:
-    """Make the taps the pointer names, as static/js/tutorial.js names them (the first whose
+    """Make the taps the pointer names, as /static/js/tutorial.js names them (the first whose
     "done" does not match yet), on the parsed board; the move they send."""
     picks = list(picks or [])
     assert presses and not presses[-1][1], "the last tap sends the move"

@@ -1,9 +1,11 @@
 """Guided first games: a person's tutorial table of one kind, and the step it shows them now.
 
 A tutorial is an ordinary unrated, private, relaxed table against one house bot, dealt from the
-kind's fixed short deal (its `lesson`, games/kinds/<game>/lesson.py) under the real rules. Each
-step is read from the person's own seat view only: the lesson's planned move or the one the
-strongest bot would make there (as a practice table's hint), in the kind's words
+kind's fixed short deal (its `lesson`, games/kinds/<game>/lesson.py) under the real rules, made
+by the core's services.guided_game. Its game is `guided` (games.models.Game): the tables' core
+reads that flag to leave it out of lists, ratings, stats and absence, and never imports this
+package. Each step is read from the person's own seat view only: the lesson's planned move or
+the one the strongest bot would make there (as a practice table's hint), in the kind's words
 (games/kinds/<game>/hints.py), and the board control that makes it. A tutorial is finished
 when its game is over with the person still in their seat; it never moves a rating or a stat.
 """
@@ -21,13 +23,9 @@ from django.db import transaction
 from accounts.models import User, signed_in
 from games import catalog
 from games.kinds.base import AnyKind, Lesson, Press, Scripted
-from games.models import Game, Seat, Tutorial
-from games.services.autoplay import inline_bots
-from games.services.base import ServiceError, load_state, lock, lock_user, seats_in_order
-from games.services.hosting import add_bot
-from games.services.tables import check_start, deal, open_table
-
-SEATS = 2
+from games.models import Game, Seat
+from games.services import ServiceError, guided_game, inline_bots, lock_user
+from games.tutorial.models import Tutorial
 
 
 @dataclass(frozen=True)
@@ -102,29 +100,10 @@ def start_tutorial(user: User, slug: str) -> Game:
         going = unfinished(user, kind.slug)
         if going is not None:
             return going
-        game = open_table(  # dealt at once below: it never waits, so no cap counts it
-            user,
-            kind.slug,
-            SEATS,
-            dict(lesson.options),
-            private=True,
-            watchers=Game.Watchers.PLAYERS,
-            pace=Game.Pace.RELAXED,
-            rated=False,
-        )
-        game.seed = lesson.seed  # the same seats and bot choices for everyone who learns
-        game.save(update_fields=["seed"])
-        add_bot(game, user, lesson.bot)
-        game = lock(game.pk)
-        deal(game, check_start(game, user), lesson.setup)
+        game = guided_game(user, kind, lesson)
         Tutorial.objects.create(game=game, user=user, kind=kind.slug)
     inline_bots(game.pk)
     return game
-
-
-def is_tutorial(game: Game) -> bool:
-    """Whether this table is someone's tutorial."""
-    return Tutorial.objects.filter(game_id=game.pk).exists()
 
 
 def step_rng(game: Game, position: int) -> random.Random:
@@ -137,13 +116,13 @@ def step(game: Game, user: User | AnonymousUser) -> Step | None:
     """The step this person's tutorial shows now (None: not their tutorial, or nothing to say)."""
     kind = game.spec
     lesson = kind.lesson
-    # A tutorial is unrated: a rated table's page (each of a Swiss round's 200, asked at once)
-    # asks nothing here.
-    if lesson is None or not signed_in(user) or game.snapshot is None or game.rated:
+    # Only a guided table asks more: any other's page (each of a Swiss round's 200, asked at
+    # once) asks nothing here.
+    if lesson is None or not signed_in(user) or game.snapshot is None or not game.guided:
         return None
     if not Tutorial.objects.filter(game_id=game.pk, user_id=user.pk).exists():
         return None
-    me = next((s for s in seats_in_order(game) if s.user_id == user.pk), None)
+    me = Seat.objects.filter(game_id=game.pk, user_id=user.pk).first()
     if me is None or me.position is None:
         return None
     if game.status == Game.Status.OVER:
@@ -155,14 +134,13 @@ def step(game: Game, user: User | AnonymousUser) -> Step | None:
         )
     if game.status != Game.Status.RUNNING or me.resigned:
         return None
-    return move_step(game, kind, lesson, me)
+    return move_step(game, kind, lesson, me, kind.engine.load(game.snapshot))
 
 
-def move_step(game: Game, kind: AnyKind, lesson: Lesson, me: Seat) -> Step:
-    """The step of a running tutorial, from the person's own seat view."""
+def move_step(game: Game, kind: AnyKind, lesson: Lesson, me: Seat, state: object) -> Step:
+    """The step of a running tutorial, from the person's own seat view of the engine's state."""
     assert me.position is not None
     engine = kind.engine
-    state = load_state(game)
     view = engine.view(state, me.position)
     first = not game.actions.filter(seat=me.position).exists()
     intro = lesson.welcome if first else ""

@@ -1,4 +1,5 @@
-"""Guided first games: start or resume a tutorial, and the step its table shows now."""
+"""The tutorial's pages: start or resume a tutorial, and the step its table shows now (the
+table's page itself is the core's: it shows the step through {% tutorial_step game %})."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services
 from games.access import AuthedRequest, get_game_or_404
-from games.services import tutorial
+from games.tutorial import services as tutorial
 from games.web.rules import kind_or_404
 
 
@@ -31,7 +32,7 @@ def learn(request: AuthedRequest, slug: str) -> HttpResponse:
     if spec.lesson is None:
         ctx = {"message": f"{spec.name} has no guided first game yet."}
         return render(request, "games/refused.html", ctx, status=404)
-    return render(request, "games/tutorial/learn.html", {"spec": spec})
+    return render(request, "tutorial/learn.html", {"spec": spec})
 
 
 @require_GET
@@ -42,4 +43,4 @@ def step(request: HttpRequest, game_id: int) -> HttpResponse:
     if shown is None:
         return HttpResponse(status=204)
     ctx = {"step": shown, "game": game}
-    return render(request, "games/tutorial/_step.html", ctx)
+    return render(request, "tutorial/_step.html", ctx)

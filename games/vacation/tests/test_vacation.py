@@ -14,7 +14,7 @@ from games.boards import render_board
 from games.models import Seat
 from games.services import clocks
 from games.services.clocks.deadlines import due_deadlines
-from games.services.vacation import announce_vacations, end_vacation, take_vacation
+from games.vacation.services import announce_vacations, end_vacation, take_vacation
 from tests.conftest import client_for
 from tests.services.test_turn_based import move, to_move, turn_based
 from tests.services.test_your_games import made_to_wait_on

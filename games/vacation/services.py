@@ -8,6 +8,10 @@ later read the vacation themselves (games.services.clocks.wind). Live tables are
 A vacation may be ended early (or called off before it starts): the deadlines it pushed come back
 by the part not taken, and only the hours taken count against the allowance (each hour begun
 counts whole: accounts.models.vacation_hours_left).
+
+The vacation's row and its allowance stay in accounts (accounts.models.Vacation): the clocks
+under the services read them. The tables are changed through the core's one verb for it,
+games.services.retime_turn_based.
 """
 
 from __future__ import annotations
@@ -19,9 +23,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import User, Vacation, vacation_refusal
-from games.models import TURN_BASED, Game, Seat
-from games.services import clocks
-from games.services.base import ServiceError, commit_version, lock, lock_user
+from games.services import ServiceError, clocks, lock_user, retime_turn_based
 
 
 def vacation_starts_at(on: date, at: datetime) -> datetime:
@@ -46,26 +48,8 @@ def take_vacation(user: User, on: date, days: int) -> Vacation:
     vacation = Vacation.objects.create(
         user=user, starts_at=starts_at, ends_at=ends_at, days=days, told=told
     )
-    for game, seat in turn_based_seats(user):
-        if seat.deadline is not None:
-            seat.deadline = clocks.paused(seat.deadline, at, starts_at, ends_at)
-            seat.save(update_fields=["deadline"])
-        commit_version(game, [])
+    retime_turn_based(user, lambda deadline: clocks.paused(deadline, at, starts_at, ends_at))
     return vacation
-
-
-def turn_based_seats(user: User) -> list[tuple[Game, Seat]]:
-    """The person's own seats at running turn-based tables, each game locked (older first)."""
-    running = Seat.objects.filter(
-        user=user, bot="", game__status=Game.Status.RUNNING, game__pace__in=TURN_BASED
-    )
-    found = []
-    for game_id in sorted(set(running.values_list("game_id", flat=True))):
-        game = lock(game_id)
-        seat = Seat.objects.get(game=game, user=user)
-        if not seat.bot:
-            found.append((game, seat))
-    return found
 
 
 @transaction.atomic
@@ -77,11 +61,13 @@ def end_vacation(user: User, vacation_id: int) -> Vacation | None:
     if vacation is None or vacation.ends_at <= at:
         raise ServiceError("That vacation is over already.")
     cut = max(vacation.starts_at, at)
-    for game, seat in turn_based_seats(user):
-        if seat.deadline is not None and seat.deadline >= vacation.ends_at:
-            seat.deadline -= vacation.ends_at - cut
-            seat.save(update_fields=["deadline"])
-        commit_version(game, [])
+    ends_at = vacation.ends_at
+
+    def given_back(deadline: datetime) -> datetime:
+        """A deadline the vacation pushed comes back by the part not taken."""
+        return deadline - (ends_at - cut) if deadline >= ends_at else deadline
+
+    retime_turn_based(user, given_back)
     if cut == vacation.starts_at:
         vacation.delete()
         return None
@@ -124,8 +110,7 @@ def tell_tables(vacation_id: int, at: datetime) -> int:
     now_says = ENDED if vacation.ends_at <= at else STARTED
     if vacation.told == now_says:
         return 0
-    for game, _seat in turn_based_seats(user):
-        commit_version(game, [])
+    retime_turn_based(user, lambda deadline: deadline)  # a new version each, nothing moved
     vacation.told = now_says
     vacation.save(update_fields=["told"])
     return 1

@@ -18,9 +18,11 @@ from django.utils import timezone
 
 from accounts.models import Rating, RatingPoint, User
 from games import catalog, services
-from games.models import Game, StatCount, Tutorial
+from games.models import Game, StatCount
 from games.records import stats
-from games.services import presence, tutorial
+from games.services import presence
+from games.tutorial import services as tutorial
+from games.tutorial.models import Tutorial
 from tests.conftest import client_for
 from tests.services.test_absence import later
 from tests.support.clock import Clock

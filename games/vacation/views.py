@@ -1,4 +1,5 @@
-"""Vacation: a person takes a few days away from their turn-based games (from Settings)."""
+"""The vacation's page: a person takes a few days away from their turn-based games (from
+Settings), or ends them early."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from accounts.models import (
 from games.access import AuthedRequest
 from games.boards import local_day
 from games.services import ServiceError, clocks
-from games.services.vacation import end_vacation, take_vacation
-from games.web.forms import VacationForm
+from games.vacation.forms import VacationForm
+from games.vacation.services import end_vacation, take_vacation
 
 
 @login_required
@@ -41,9 +42,9 @@ def vacation_page(request: AuthedRequest) -> HttpResponse:
                 messages.success(request, f"You are on vacation until {until}.")
                 return redirect("games:vacation")
         return render(
-            request, "games/vacation.html", vacation_context(request, form, refusal), status=400
+            request, "vacation/vacation.html", vacation_context(request, form, refusal), status=400
         )
-    return render(request, "games/vacation.html", vacation_context(request, form, ""))
+    return render(request, "vacation/vacation.html", vacation_context(request, form, ""))
 
 
 def vacation_context(request: AuthedRequest, form: VacationForm, refusal: str) -> dict[str, object]:
@@ -79,7 +80,10 @@ def end_vacation_now(request: AuthedRequest, vacation_id: int) -> HttpResponse:
     except ServiceError as error:
         form = VacationForm()
         return render(
-            request, "games/vacation.html", vacation_context(request, form, str(error)), status=400
+            request,
+            "vacation/vacation.html",
+            vacation_context(request, form, str(error)),
+            status=400,
         )
     if ended is None:
         messages.success(request, "Your vacation is called off.")
