@@ -48,7 +48,7 @@
   }
 
   // What the page wrote itself stays through a redraw: a hint given into a sheet on the board
-  // (#sheet-hint; clearPassedHint() clears it once the board is past it), and the invite link's
+  // (#sheet-hint; hint.js clears it once the board is past it), and the invite link's
   // "Copied." line (invite.js), which a push landing just after the tap would otherwise empty.
   function keepOwn(node) {
     if (node.nodeType !== 1) return true;
@@ -158,9 +158,7 @@
 
   // Swap in a piece of board HTML if it fits the board shown; true if swapped.
   function apply(html) {
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    var fragment = template.content;
+    var fragment = window.bakehouseSocket.parse(html);
     heard(fragment);
     var stale = !fits(fragment);
     var diff = !!fragment.querySelector("#board-diff");
@@ -177,7 +175,6 @@
     if (!stale && (diff || fragment.querySelector("#board-live"))) lastPoll = Date.now();
     answered(fragment);
     settle();
-    clearPassedHint();
     // A region this board has no place for: the page shows another layout, fetch the whole.
     if (missing && !stale) resync(true);
     // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
@@ -206,46 +203,16 @@
     if (Date.now() - lastPoll >= every) resync(false);
   }, 1000);
 
-  // A practice table's "Suggest a move" shows while the board says hints are on (a running
-  // table against bots), and its hint is for the board it was given at: a newer board clears it.
-  // A Cakehalla sheet (put back down to 10, a customer to choose) holds its own button and line.
-  var HINT_LINES = ["board-hint", "sheet-hint"];
-
-  function clearPassedHint() {
-    var live = document.getElementById("board-live");
-    var form = document.querySelector(".board-hint-form");
-    if (form && live) form.hidden = live.dataset.hints !== "on";
-    HINT_LINES.forEach(function (id) {
-      var hint = document.getElementById(id);
-      if (hint && hint.dataset.version && shownVersion() > Number(hint.dataset.version)) {
-        hint.textContent = "";
-        delete hint.dataset.version;
-      }
-    });
-  }
-
-  document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && HINT_LINES.indexOf(event.detail.target.id) >= 0) clearPassedHint();
-  });
-
   // Answers to taps: boards go through apply(); refusals and failures are told in words.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
-    // A refused hint (a rated table, not your move) says why in its own line.
-    if (target && HINT_LINES.indexOf(target.id) >= 0 && event.detail.xhr.status < 500) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
-      return;
-    }
     if (!target || target.id !== "board" || !event.detail.shouldSwap) return;
     event.detail.shouldSwap = false;
     apply(event.detail.serverResponse);
   });
 
   function messageIn(html) {
-    var template = document.createElement("template");
-    template.innerHTML = html || "";
-    var line = template.content.querySelector("#board-message, [role=alert]");
+    var line = window.bakehouseSocket.parse(html).querySelector("#board-message, [role=alert]");
     return line ? line.textContent.trim() : "";
   }
 
