@@ -14,9 +14,14 @@
 //     going: "Your table is ready: going there...",
 //     wanted: function () { return true; },     // whether the page still wants its socket
 //     message: function (data, first) {},       // each message (first: the socket's first)
-//     changed: function (state) {}  // "live", "restarting", "away", "going" (elsewhere) or "ended"
+//     changed: function (state) {}              // each new state (below)
 //   });
 //   link.send(text, keep)  link.answered()  link.open()  link.close()  link.state()
+//
+// Its state, also on body[data-socket] for the page's other scripts and the browser tests:
+// "opening" (the first socket not open yet), "live", "restarting" (a 3012: back at once),
+// "away" (back after the back-off), "closed" (the page let it go; open() opens it again),
+// "going" (to another page) and "ended" (closed for good, said why).
 (function () {
   "use strict";
   if (window.bakehouseSocket) return;
@@ -67,7 +72,7 @@
     var socket = null;
     var tries = 0;
     var timer = null;
-    var state = "away";
+    var state = "opening";
     var restarting = false;
     // The move this page sent on its socket whose answer has not come (send(text, true)). A frame
     // sent as a restart's close frame arrives is dropped by the browser: the page's socket still
@@ -95,8 +100,12 @@
       return words.replace("{what}", page.what || "page");
     }
 
+    function over() {
+      return state === "ended" || state === "going";
+    }
+
     function wanted() {
-      return state !== "ended" && state !== "going" && (!page.wanted || page.wanted());
+      return !over() && (!page.wanted || page.wanted());
     }
 
     function open() {
@@ -129,7 +138,11 @@
 
     function closed(event) {
       socket = null;
-      if (!wanted()) return;
+      if (over()) return;
+      if (!wanted()) {
+        become("closed");
+        return;
+      }
       // The server is restarting (a deploy): come back at once, to another process, with a
       // little jitter. The page says nothing: the new socket brings the state as stored, and a
       // move sent and not yet answered is sent again on it. Should that reconnect fail, the
@@ -199,6 +212,7 @@
         if (timer) clearTimeout(timer);
         timer = null;
         tries = 0;
+        if (!over() && state !== "closed") become("closed");
         if (!socket) return;
         var was = socket;
         socket = null;

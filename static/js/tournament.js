@@ -137,9 +137,11 @@
       .catch(function () { return null; });
   }
 
-  // While the socket is down (not for good), the parts are asked for every few seconds.
+  // While the socket is not open (and not closed for good), the parts are asked for every few
+  // seconds.
   setInterval(function () {
-    if (document.hidden || !link || link.state() !== "away") return;
+    var state = link ? link.state() : "opening";
+    if (document.hidden || state === "live" || state === "ended" || state === "going") return;
     if (Date.now() - lastPoll >= POLL_OFFLINE_MS) poll();
   }, 1000);
 

@@ -35,7 +35,9 @@ document.addEventListener("DOMContentLoaded", () => {
   }).observe(document.body, { childList: true, characterData: true, subtree: true });
 });
 """
-PAST_THE_CAPS = "You have too many Bakehouse pages open in your tabs: close some, then reload this one."
+PAST_THE_CAPS = (
+    "You have too many Bakehouse pages open in your tabs: close some, then reload this one."
+)
 
 
 class Sockets:
