@@ -47,8 +47,8 @@ class Sockets:
         self.routes: list[Any] = []
 
     def __call__(self, route: Any) -> None:
-        route.connect_to_server()
         self.routes.append(route)
+        route.connect_to_server()
 
 
 def a_table(page: Any, base: str) -> str:
