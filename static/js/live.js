@@ -6,6 +6,7 @@
 // pieces also the version they lead from (#board-diff); a piece that does not fit the board on
 // screen is dropped (see fits()). Pieces are morphed into place (idiomorph), so a control that did
 // not change stays the same element: a click on it is never lost, and an open menu stays open.
+// The socket's life (reconnects, restarts, the words while away) is static/js/socket.js's.
 (function () {
   "use strict";
   var root = document.getElementById("live");
@@ -13,40 +14,16 @@
 
   var POLL_OFFLINE_MS = 3000;   // while the socket is down
   var POLL_LIVE_MS = 20000;     // while it is up: channel layers deliver at most once
-  var RETRY_FIRST_MS = 500;
-  var RETRY_MAX_MS = 15000;
-  var RESTART = 3012;           // service restart (games/live/protocol.py: SERVICE_RESTART)
-  // A restart's reconnects spread over this: a stopping process already closes its sockets one
-  // after another (games/live/drain.py); this parts those closed in one instant (a lost layer).
-  var RESTART_SPREAD_MS = 100;
-  // Closes the server means as final (4000-4999): reconnecting would not help.
-  var FINAL = {
-    4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
-    4402: "A moderator closed your account, so you can no longer play or chat here.",
-    4403: "The host lets only some people watch this game, and you are not one of them.",
-    4404: "You can no longer watch this table.",
-    4408: "This table is open in too many of your tabs: close one, then reload this one.",
-    4409: "You have too many Bakehouse tables open in your tabs: close some, then reload this one.",
-    4429: "Too many messages from this page. Reload to go on."
-  };
 
   window.bakehouseLive = false;
-  var socket = null;
-  var retries = 0;
-  var retryTimer = null;
-  var stopped = false;
+  var link = null;  // the table's socket (static/js/socket.js), opened at the end
   var lastPoll = 0;
-  var restarting = false;
 
-  // The move this page sent on its socket whose answer has not come (see sentOnSocket). A frame
-  // sent as a restart's close frame arrives is dropped by the browser: the page's socket still
-  // says OPEN until the close event runs, and a busy page taps first. So a move a restart left
-  // unanswered is sent once more on the next socket. The fields carry the version the move was
-  // chosen at, so it is never made twice: made already by the stopping process, the second is
-  // refused (the table moved on, or the pick is locked), and that refusal is not said, as the
-  // board it comes with shows the move (lichess resends unacknowledged moves so).
-  var unanswered = null;
-  var resent = false;
+  // The page no longer follows this table: a final close, or gone to another table.
+  function over() {
+    var state = link ? link.state() : "";
+    return state === "ended" || state === "going";
+  }
 
   function shownVersion() {
     var live = document.getElementById("board-live");
@@ -65,20 +42,13 @@
     if (line) line.textContent = text;
   }
 
-  function setLive(on) {
-    window.bakehouseLive = on;
-    if (!stopped) {
-      status(on ? "Live." : "Reconnecting\u2026 the table refreshes every 3 seconds meanwhile.");
-    }
-  }
-
   // What belongs to this person's screen and not to the server: an open menu stays open.
   function keepLocal(attribute, node) {
     return !(attribute === "open" && node.tagName === "DETAILS");
   }
 
   // What the page wrote itself stays through a redraw: a hint given into a sheet on the board
-  // (#sheet-hint; clearPassedHint() clears it once the board is past it), and the invite link's
+  // (#sheet-hint; hint.js clears it once the board is past it), and the invite link's
   // "Copied." line (invite.js), which a push landing just after the tap would otherwise empty.
   function keepOwn(node) {
     if (node.nodeType !== 1) return true;
@@ -170,28 +140,25 @@
     });
   }
 
-  // The answer to the move sent on the socket, if this piece is it (see unanswered): the move
-  // sent again after a restart and refused was made already, so its refusal is not said.
+  // The answer to the move sent on the socket, if this piece is it (socket.js sends a move a
+  // restart left unanswered once more): the move sent again and refused was made already (the
+  // table moved on, or the pick is locked), so its refusal is not said: the board shows the move.
   function heard(fragment) {
     var made = fragment.querySelector("#move-made");
     var refusal = fragment.querySelector("#board-message.error");
-    if (!unanswered || !(made || refusal)) return;
-    if (resent && refusal) {
+    if (!link || !link.waiting() || !(made || refusal)) return;
+    if (link.answered() && refusal) {
       refusal.textContent = "";
       refusal.classList.remove("error");
       refusal.removeAttribute("role");
       awaited = 0;
       root.classList.remove("awaiting-push");
     }
-    unanswered = null;
-    resent = false;
   }
 
   // Swap in a piece of board HTML if it fits the board shown; true if swapped.
   function apply(html) {
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    var fragment = template.content;
+    var fragment = window.bakehouseSocket.parse(html);
     heard(fragment);
     var stale = !fits(fragment);
     var diff = !!fragment.querySelector("#board-diff");
@@ -208,7 +175,6 @@
     if (!stale && (diff || fragment.querySelector("#board-live"))) lastPoll = Date.now();
     answered(fragment);
     settle();
-    clearPassedHint();
     // A region this board has no place for: the page shows another layout, fetch the whole.
     if (missing && !stale) resync(true);
     // The version the board holds after its last swap, whatever brought it (browser tests wait on it).
@@ -231,133 +197,22 @@
   }
 
   setInterval(function () {
-    if (stopped || restarting || document.hidden) return;  // a restart's board comes with its socket
+    // A restart's board comes with its new socket.
+    if (over() || (link && link.state() === "restarting") || document.hidden) return;
     var every = window.bakehouseLive ? POLL_LIVE_MS : POLL_OFFLINE_MS;
     if (Date.now() - lastPoll >= every) resync(false);
   }, 1000);
 
-  // This person was seated at another table (quick pairing, games.groups.go_to): go there.
-  function follow(html) {
-    if (html.indexOf('id="page-go"') === -1) return false;
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    var go = template.content.querySelector("#page-go");
-    var url = go ? go.dataset.url || "" : "";
-    if (url.charAt(0) !== "/" || url.charAt(1) === "/") return false;
-    stopped = true;
-    status("Your new table is ready: going there\u2026");
-    window.location.assign(url);
-    return true;
-  }
-
-  function connect() {
-    retryTimer = null;
-    if (stopped || socket) return;
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + root.dataset.socket);
-    socket.onopen = function () {
-      retries = 0;
-      restarting = false;
-      setLive(true);
-      if (unanswered) {
-        resent = true;
-        socket.send(unanswered);
-      }
-    };
-    var first = true;
-    socket.onmessage = function (event) {
-      if (follow(event.data)) return;
-      if (!apply(event.data) && first) confirmOlder();
-      first = false;
-    };
-    socket.onclose = function (event) {
-      socket = null;
-      // The server is restarting (a deploy): come back at once, to another process, with a
-      // little jitter so its pages do not all arrive together. The page says nothing and keeps
-      // its taps: the new socket brings the board as stored, a move sent and not yet answered
-      // is sent again on it (see unanswered), and taps meanwhile are posted. Should that
-      // reconnect fail, the usual back-off takes over.
-      if (event.code === RESTART && !restarting) {
-        restarting = true;
-        window.bakehouseLive = false;
-        retryTimer = setTimeout(connect, Math.random() * RESTART_SPREAD_MS);
-        return;
-      }
-      restarting = false;
-      unanswered = null;
-      setLive(false);
-      if (awaited) {
-        // A move sent on this socket may not have reached the table: say so, and take taps again
-        // once the board is fetched (a move that was made shows on it).
-        say("The connection dropped as you tapped; look at the board again before you tap.", "error");
-        resync(false).then(function () {
-          awaited = 0;
-          root.classList.remove("awaiting-push");
-        });
-      }
-      if (FINAL[event.code] || (event.code >= 4000 && event.code < 5000)) {
-        stopped = true;
-        status(FINAL[event.code] || "The table closed this connection. Reload to go on.");
-        return;
-      }
-      // Any other close (a restart, a network drop, a normal close) is retried with backoff.
-      var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
-      retries += 1;
-      retryTimer = setTimeout(connect, delay * (0.5 + Math.random() / 2));
-    };
-  }
-
-  function reconnectNow() {
-    if (stopped || socket) return;
-    if (retryTimer) clearTimeout(retryTimer);
-    retries = 0;
-    connect();
-  }
-  window.addEventListener("online", reconnectNow);
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) reconnectNow();
-  });
-
-  // A practice table's "Suggest a move" shows while the board says hints are on (a running
-  // table against bots), and its hint is for the board it was given at: a newer board clears it.
-  // A Cakehalla sheet (put back down to 10, a customer to choose) holds its own button and line.
-  var HINT_LINES = ["board-hint", "sheet-hint"];
-
-  function clearPassedHint() {
-    var live = document.getElementById("board-live");
-    var form = document.querySelector(".board-hint-form");
-    if (form && live) form.hidden = live.dataset.hints !== "on";
-    HINT_LINES.forEach(function (id) {
-      var hint = document.getElementById(id);
-      if (hint && hint.dataset.version && shownVersion() > Number(hint.dataset.version)) {
-        hint.textContent = "";
-        delete hint.dataset.version;
-      }
-    });
-  }
-
-  document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && HINT_LINES.indexOf(event.detail.target.id) >= 0) clearPassedHint();
-  });
-
   // Answers to taps: boards go through apply(); refusals and failures are told in words.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
-    // A refused hint (a rated table, not your move) says why in its own line.
-    if (target && HINT_LINES.indexOf(target.id) >= 0 && event.detail.xhr.status < 500) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
-      return;
-    }
     if (!target || target.id !== "board" || !event.detail.shouldSwap) return;
     event.detail.shouldSwap = false;
     apply(event.detail.serverResponse);
   });
 
   function messageIn(html) {
-    var template = document.createElement("template");
-    template.innerHTML = html || "";
-    var line = template.content.querySelector("#board-message, [role=alert]");
+    var line = window.bakehouseSocket.parse(html).querySelector("#board-message, [role=alert]");
     return line ? line.textContent.trim() : "";
   }
 
@@ -407,7 +262,7 @@
     root.classList.add("awaiting-push");
     settle();
     setTimeout(function () {
-      if (stopped || shownVersion() >= made) return;
+      if (over() || shownVersion() >= made) return;
       resync(false).then(function () {
         awaited = 0;
         root.classList.remove("awaiting-push");
@@ -441,23 +296,14 @@
   function sentOnSocket(event) {
     var detail = event.detail;
     if (navigator.onLine === false) return false;
-    if (!socket || socket.readyState !== WebSocket.OPEN || !window.bakehouseLive) return false;
     var type = detail.verb === "post" ? socketType(detail.path) : "";
     if (!type) return false;
     var fields = {};
     detail.formData.forEach(function (value, key) {
       if (typeof value === "string") fields[key] = value;
     });
-    var message = JSON.stringify({ type: type, fields: fields });
-    try {
-      socket.send(message);
-    } catch (error) {
-      return false;
-    }
-    if (type === "play") {
-      unanswered = message;
-      resent = false;
-    }
+    // A move is sent again on the next socket should a restart leave it unanswered.
+    if (!link.send(JSON.stringify({ type: type, fields: fields }), type === "play")) return false;
     say("", "");
     // A move makes a version (closing results does too, but it is answered with its board).
     if (type === "play") awaitMove(shownVersion() + 1);
@@ -486,5 +332,32 @@
     if (elt && elt.closest && elt.closest("#live")) say("", "");
   });
 
-  connect();
+  // The socket: its pieces go through apply(); a new socket's first piece older than the board
+  // shown is asked for again (confirmOlder). A close that is no restart's leaves a move sent on
+  // it maybe unmade: the page says so, and takes taps again once the board is fetched.
+  link = window.bakehouseSocket({
+    path: function () { return root.dataset.socket; },
+    say: status,
+    live: "Live.",
+    away: "Reconnecting\u2026 the table refreshes every 3 seconds meanwhile.",
+    what: "table",
+    words: {
+      4403: "The host lets only some people watch this game, and you are not one of them.",
+      4404: "You can no longer watch this table."
+    },
+    closed: "The table closed this connection. Reload to go on.",
+    going: "Your new table is ready: going there\u2026",
+    message: function (data, first) {
+      if (!apply(data) && first) confirmOlder();
+    },
+    changed: function (state) {
+      window.bakehouseLive = state === "live";
+      if (state === "live" || state === "restarting" || state === "going" || !awaited) return;
+      say("The connection dropped as you tapped; look at the board again before you tap.", "error");
+      resync(false).then(function () {
+        awaited = 0;
+        root.classList.remove("awaiting-push");
+      });
+    }
+  });
 })();

@@ -1,23 +1,9 @@
 // Bakehouse quick pairing: while the lobby's "Find a game" section shows a search, a socket keeps
-// it alive and redraws its panel; once the person is seated, the page goes to the table.
+// it alive and redraws its panel; once the person is seated, the page goes to the table (the
+// socket's life, and its words when it closes for good: static/js/socket.js).
 (function () {
   "use strict";
-  var RETRY_FIRST_MS = 500;
-  var RETRY_MAX_MS = 15000;
-  var RESTART = 3012;  // service restart (games/live/protocol.py: SERVICE_RESTART)
-  var RESTART_SPREAD_MS = 100;  // as live.js
-  // The server's refusals (games/live/protocol.py), said in words.
-  var CLOSED_WORDS = {
-    4401: "Your session ended, so the search stopped. Reload to go on.",
-    4402: "Your session ended, so the search stopped. Reload to go on.",
-    4408: "The search is open in too many of your tabs: close one, then reload this one.",
-    4409: "You have too many Bakehouse pages open in your tabs: close some, then reload this one.",
-  };
-  var restarting = false;
-  var socket = null;
-  var retries = 0;
-  var retryTimer = null;
-  var going = false;
+  var link = null;
 
   function section() { return document.getElementById("find-a-game"); }
   function panel() { return document.getElementById("pairing-waiting"); }
@@ -27,23 +13,9 @@
     if (facts) facts.textContent = text;
   }
 
-  // Seated (games.groups.go_to): go to the table.
-  function follow(html) {
-    if (html.indexOf('id="page-go"') === -1) return false;
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    var go = template.content.querySelector("#page-go");
-    var url = go ? go.dataset.url || "" : "";
-    if (url.charAt(0) !== "/" || url.charAt(1) === "/") return false;
-    going = true;
-    say("Your table is ready: going there\u2026");
-    window.location.assign(url);
-    return true;
-  }
-
   // The search ended without a table (stopped in another tab, or let go): the forms again.
   function ended() {
-    disconnect();
+    link.close();
     var found = section();
     if (found && window.htmx) {
       window.htmx.ajax("GET", found.dataset.find, { target: "#find-a-game", swap: "outerHTML" });
@@ -62,7 +34,7 @@
   function unanswered(event) {
     var found = section();
     if (!ours(event) || !found || !window.htmx || asked >= ASK_MAX) return;
-    var delay = RETRY_FIRST_MS * Math.pow(2, asked) * (0.5 + Math.random() / 2);
+    var delay = window.bakehouseSocket.backoff(asked);
     asked += 1;
     setTimeout(function () {
       window.htmx.ajax("GET", found.dataset.find,
@@ -76,14 +48,11 @@
   });
 
   function received(html) {
-    if (follow(html)) return;
     if (html.indexOf('id="pairing-ended"') !== -1) {
       ended();
       return;
     }
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    var fresh = template.content.querySelector("#pairing-waiting");
+    var fresh = window.bakehouseSocket.parse(html).querySelector("#pairing-waiting");
     var old = panel();
     if (fresh && old) {
       old.replaceWith(fresh);
@@ -92,52 +61,12 @@
     }
   }
 
-  function connect() {
-    retryTimer = null;
-    var found = section();
-    if (socket || going || !found || !panel()) return;
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    // The search's start: a socket that finds it over goes to the table it became, if any.
-    var since = panel().dataset.since ? "?since=" + encodeURIComponent(panel().dataset.since) : "";
-    socket = new WebSocket(scheme + window.location.host + found.dataset.socket + since);
-    socket.onopen = function () { retries = 0; restarting = false; };
-    socket.onmessage = function (event) { received(event.data); };
-    socket.onclose = function (event) {
-      socket = null;
-      if (going || !panel()) return;
-      // A server restarting (a deploy, games/live/drain.py): back at once, quietly, once.
-      if (event.code === RESTART && !restarting) {
-        restarting = true;
-        retryTimer = setTimeout(connect, Math.random() * RESTART_SPREAD_MS);
-        return;
-      }
-      restarting = false;
-      if (event.code >= 4000 && event.code < 5000) {
-        say(CLOSED_WORDS[event.code] || "The search's connection closed. Reload to go on.");
-        return;
-      }
-      var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
-      retries += 1;
-      retryTimer = setTimeout(connect, delay * (0.5 + Math.random() / 2));
-    };
-  }
-
-  function disconnect() {
-    if (retryTimer) clearTimeout(retryTimer);
-    retryTimer = null;
-    if (!socket) return;
-    var open = socket;
-    socket = null;
-    open.onclose = null;
-    open.close(1000);
-  }
-
   // A search on the page has a socket; none, no socket (after a look, a cancel, a reload).
   function sync() {
     var shown = panel();
     if (shown && !shown.dataset.at) shown.dataset.at = String(Date.now());
-    if (shown) connect();
-    else disconnect();
+    if (shown) link.open();
+    else link.close();
   }
 
   // The wait counts up between the panel's redraws.
@@ -156,7 +85,20 @@
     if (document.hidden && event.target && event.target.id === "looking-now") event.preventDefault();
   });
 
+  // The search's start: a socket that finds it over goes to the table it became, if any.
+  function path() {
+    var since = panel().dataset.since;
+    return section().dataset.socket + (since ? "?since=" + encodeURIComponent(since) : "");
+  }
+
+  link = window.bakehouseSocket({
+    path: path,
+    say: say,
+    what: "search",
+    closed: "The search's connection closed. Reload to go on.",
+    wanted: function () { return !!(section() && panel()); },
+    message: received
+  });
   document.addEventListener("htmx:afterSettle", sync);
-  window.addEventListener("online", function () { if (!socket) connect(); });
   sync();
 })();

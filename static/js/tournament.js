@@ -1,26 +1,13 @@
 // Bakehouse tournaments: countdowns to a start or an end (the time stands in the text as well),
 // the create form's start read in this browser's zone (its times: static/js/local-time.js),
 // and on a tournament's page its socket: the standings and tables as they move, your own line,
-// the chat, and the way to your table once you are seated. While the socket is down the page
-// asks for the same parts every few seconds.
+// the chat, and the way to your table once you are seated (the socket's life and its words:
+// static/js/socket.js). While the socket is down the page asks for the same parts every few
+// seconds.
 (function () {
   "use strict";
-  var RETRY_FIRST_MS = 500;
-  var RETRY_MAX_MS = 15000;
-  var RESTART = 3012;  // service restart (games/live/protocol.py: SERVICE_RESTART)
-  var RESTART_SPREAD_MS = 100;  // as live.js
-  var restarting = false;
   var POLL_OFFLINE_MS = 10000;
   var HOUR_S = 3600;
-  // Closes the server means as final (4000-4999): reconnecting would not help.
-  var FINAL = {
-    4401: "Your session ended (you logged out, or your password changed). Reload to go on.",
-    4402: "A moderator closed your account.",
-    4404: "This tournament is no longer there for you.",
-    4408: "This tournament is open in too many of your tabs: close one, then reload this one.",
-    4409: "You have too many Bakehouse pages open in your tabs: close some, then reload this one.",
-    4429: "Too many messages from this page. Reload to go on."
-  };
 
   var holder = document.getElementById("tournament") || document.getElementById("tournaments");
   var skew = holder && holder.dataset.serverNow ? Number(holder.dataset.serverNow) - Date.now() : 0;
@@ -73,12 +60,8 @@
   var root = document.getElementById("tournament");
   if (!root) return;
 
-  var socket = null;
-  var retries = 0;
-  var retryTimer = null;
-  var stopped = false;
+  var link = null;  // the tournament's socket (static/js/socket.js), opened at the end
   var lastPoll = Date.now();
-  var going = false;
 
   function shownVersion() {
     var live = document.getElementById("tournament-live");
@@ -104,20 +87,6 @@
     if (lines) lines.scrollTop = lines.scrollHeight;
   }
 
-  // Seated at a table (games.groups.go_to): go there.
-  function follow(html) {
-    if (html.indexOf('id="page-go"') === -1) return false;
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    var go = template.content.querySelector("#page-go");
-    var url = go ? go.dataset.url || "" : "";
-    if (url.charAt(0) !== "/" || url.charAt(1) === "/" || url === window.location.pathname) return false;
-    going = true;
-    status("Your table is ready: going there\u2026");
-    window.location.assign(url);
-    return true;
-  }
-
   // Your panel (its buttons) changes when the tournament starts or ends: asked for anew, each
   // page at its own moment within two seconds so a thousand pages do not ask at once.
   function refreshYou() {
@@ -126,9 +95,7 @@
         .then(function (response) { return response.status === 200 ? response.text() : null; })
         .then(function (html) {
           if (!html) return;
-          var template = document.createElement("template");
-          template.innerHTML = html;
-          var fresh = template.content.querySelector("#tournament-you");
+          var fresh = window.bakehouseSocket.parse(html).querySelector("#tournament-you");
           var old = document.getElementById("tournament-you");
           if (fresh && old) old.replaceWith(fresh);
         })
@@ -138,10 +105,7 @@
 
   // Swap in the parts a push (or a poll) brings, by id; the live part never goes backwards.
   function apply(html) {
-    if (follow(html)) return;
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    Array.prototype.slice.call(template.content.children).forEach(function (node) {
+    Array.prototype.slice.call(window.bakehouseSocket.parse(html).children).forEach(function (node) {
       var old = node.id ? document.getElementById(node.id) : null;
       if (!old) return;
       if (node.id === "tournament-live") {
@@ -173,56 +137,13 @@
       .catch(function () { return null; });
   }
 
+  // While the socket is not open (and not closed for good), the parts are asked for every few
+  // seconds.
   setInterval(function () {
-    if (stopped || going || document.hidden || (socket && socket.readyState === WebSocket.OPEN)) return;
+    var state = link ? link.state() : "opening";
+    if (document.hidden || state === "live" || state === "ended" || state === "going") return;
     if (Date.now() - lastPoll >= POLL_OFFLINE_MS) poll();
   }, 1000);
-
-  function connect() {
-    retryTimer = null;
-    if (stopped || going || socket) return;
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + root.dataset.socket);
-    socket.onopen = function () {
-      retries = 0;
-      restarting = false;
-      status("");
-      document.body.dataset.tournamentLive = "yes";
-    };
-    socket.onmessage = function (event) { apply(event.data); };
-    socket.onclose = function (event) {
-      socket = null;
-      document.body.dataset.tournamentLive = "no";
-      if (going) return;
-      // A server restarting (a deploy, games/live/drain.py): back at once, quietly, once.
-      if (event.code === RESTART && !restarting) {
-        restarting = true;
-        retryTimer = setTimeout(connect, Math.random() * RESTART_SPREAD_MS);
-        return;
-      }
-      restarting = false;
-      if (FINAL[event.code] || (event.code >= 4000 && event.code < 5000)) {
-        stopped = true;
-        status(FINAL[event.code] || "This page's connection closed. Reload to go on.");
-        return;
-      }
-      status("Reconnecting\u2026 the standings refresh every 10 seconds meanwhile.");
-      var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
-      retries += 1;
-      retryTimer = setTimeout(connect, delay * (0.5 + Math.random() / 2));
-    };
-  }
-
-  function reconnectNow() {
-    if (stopped || socket) return;
-    if (retryTimer) clearTimeout(retryTimer);
-    retries = 0;
-    connect();
-  }
-  window.addEventListener("online", reconnectNow);
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) reconnectNow();
-  });
 
   // The chat: a line taken clears the box; a refused one keeps its text and says why.
   function inChat(event) {
@@ -246,9 +167,7 @@
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (!inChat(event)) return;
-    var template = document.createElement("template");
-    template.innerHTML = event.detail.xhr.responseText || "";
-    var line = template.content.querySelector("[role=alert]");
+    var line = window.bakehouseSocket.parse(event.detail.xhr.responseText).querySelector("[role=alert]");
     sayInChat(line ? line.textContent.trim() : "Your message was refused (" + event.detail.xhr.status + ").", "error");
   });
   document.addEventListener("htmx:sendError", function (event) {
@@ -258,5 +177,15 @@
   markMe();
   chatToEnd();
   document.body.dataset.tournamentVersion = String(shownVersion());
-  connect();
+  link = window.bakehouseSocket({
+    path: function () { return root.dataset.socket; },
+    say: status,
+    live: "",
+    away: "Reconnecting\u2026 the standings refresh every 10 seconds meanwhile.",
+    what: "tournament",
+    message: apply,
+    changed: function (state) {
+      document.body.dataset.tournamentLive = state === "live" ? "yes" : "no";
+    }
+  });
 })();
