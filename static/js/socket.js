@@ -203,9 +203,9 @@
       },
       waiting: function () { return !!unanswered; },
       state: function () { return state; },
+      // Open it if it is not (a try already due keeps its back-off).
       open: function () {
-        if (timer) clearTimeout(timer);
-        open();
+        if (!timer) open();
       },
       // Close without coming back (the page no longer wants it); open() opens it again.
       close: function () {
