@@ -4,7 +4,7 @@ In-process, on a throwaway database (bench/_site_setup.py): a four-seat table of
 seat's socket (and `BENCH_PUSHES_SPECTATORS` spectators, 1) pushed after every move exactly as
 the consumer does (the table read once per version, then each viewer's changed regions). The
 same seeded game is played three ways, in turn, `BENCH_PUSHES_RUNS` (3) times each: nothing
-shared (games.boards keeps no render: shared.RENDERS_KEEP = pieces.PIECES_KEEP = 0), whole regions
+shared (games.boards keeps no render: renders.RENDERS_KEEP = pieces.PIECES_KEEP = 0), whole regions
 shared, and regions and their {{ piece(...) }} pieces shared. It prints the median CPU
 seconds (time.process_time: other processes on a busy machine do not count) per move of all
 pushes, and the regions and pieces rendered and shared per move. Nothing is asserted.
@@ -36,10 +36,12 @@ def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
     from games import services
     from games.boards import Sent, render_diff
     from games.boards import pieces as pieces_module
+    from games.boards import renders as renders_module
     from games.boards import shared as shared_module
-    from games.boards.shared import render_counts, table_at
+    from games.boards.renders import render_counts
+    from games.boards.shared import table_at
 
-    shared_module.RENDERS_KEEP, pieces_module.PIECES_KEEP = MODES[mode]
+    renders_module.RENDERS_KEEP, pieces_module.PIECES_KEEP = MODES[mode]
     shared_module.forget_all()
     table = started_table(kind, 4, 4, seed)
     viewers: list[Any] = list(table.humans.values())
