@@ -14,7 +14,7 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 def test_the_readme_names_the_sign_up_limit_an_hour() -> None:
     found = re.search(r"Sign-ups are limited to (\d+) accounts an hour from one address", README)
     assert found, "the README does not say how many sign-ups an hour one address may make"
-    assert int(found.group(1)) == 5  # the default of SIGNUPS_PER_CLIENT (bakery_site/settings.py)
+    assert int(found.group(1)) == 5  # the default of SIGNUPS_PER_CLIENT (accounts/conf.py)
     assert "`SIGNUPS_PER_CLIENT=" in README
 
 
