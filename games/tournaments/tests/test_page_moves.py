@@ -16,7 +16,7 @@ from games import services as tables
 from games.models import Game
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
-from games.tournaments.services import rounds
+from games.tournaments.services import seating
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
 from tests.support.clock import Clock
 from tests.support.sockets import open_board, socket
@@ -94,7 +94,7 @@ def test_a_turn_based_round_moves_no_page_and_tells_the_inbox(
     clock: Clock, crowd: Crowd, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple[int, str]] = []
-    monkeypatch.setattr(rounds, "go_to", lambda user_id, url: sent.append((user_id, url)))
+    monkeypatch.setattr(seating, "go_to", lambda user_id, url: sent.append((user_id, url)))
     people = crowd(3)
     tournament = entered(services.create(people[0], rules(clock, pace="day1")), people)
     clock.forward(61)
@@ -109,7 +109,7 @@ def test_a_live_round_moves_each_seated_persons_pages_to_their_own_table(
     clock: Clock, crowd: Crowd, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple[int, str]] = []
-    monkeypatch.setattr(rounds, "go_to", lambda user_id, url: sent.append((user_id, url)))
+    monkeypatch.setattr(seating, "go_to", lambda user_id, url: sent.append((user_id, url)))
     people = crowd(6)
     tournament = entered(services.create(people[0], rules(clock, pace="normal")), people)
     clock.forward(61)
