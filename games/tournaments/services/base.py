@@ -75,11 +75,15 @@ class Told:
     game: Game | None = None
     replaces: str = ""
     """A key prefix: this person's older rows under it go (one at a time, not piled up)."""
+    page_moves: bool = False
+    """Their open pages go to the table once committed (seating.move_pages) and draw the menu's
+    badge anew there: no badge is pushed to the sockets that are leaving (a Swiss round's 200)."""
 
 
 def tell_each(tournament: Tournament, items: Iterable[Told]) -> None:
     """Store what these people are told (inbox, mail, push as each chose), once per key, with
-    the change; their inbox badges move once it commits."""
+    the change; their inbox badges move once it commits (on the page each is sent to, for
+    those whose pages move)."""
     page = tournament.get_absolute_url()
     items = list(items)
     rows = [
@@ -98,8 +102,9 @@ def tell_each(tournament: Tournament, items: Iterable[Told]) -> None:
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     for prefix in {item.replaces for item in items if item.replaces}:
         keep_latest(prefix, [item.user_id for item in items if item.replaces == prefix])
-    told = [row.recipient_id for row in rows]
-    transaction.on_commit(lambda: badges_changed(told))
+    told = [item.user_id for item in items if not item.page_moves]
+    if told:
+        transaction.on_commit(lambda: badges_changed(told))
 
 
 def tell(

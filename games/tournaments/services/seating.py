@@ -79,14 +79,17 @@ def seat_tables(
     for table in made_tables:  # an update a table: a bulk_update of 200 cost 0.2 s of CPU
         Entrant.objects.filter(pk__in=table.people).update(table=table, free_since=None)
     where = f"Round {made.number} of" if made is not None else "Your next table in"
+    live = tournament.pace not in TURN_BASED
     for table, game in zip(made_tables, games, strict=True):
         people = table.people
         for e in people:
             key = f"{tables_told}{table.pk}"
             text = f"{where} {tournament.name} is ready."
-            told.append(Told(by_id[e].user_id, key, text, game, replaces=tables_told))
+            told.append(
+                Told(by_id[e].user_id, key, text, game, replaces=tables_told, page_moves=live)
+            )
             moves.append((by_id[e].user_id, game.get_absolute_url()))
-    if tournament.pace not in TURN_BASED:
+    if live:
         transaction.on_commit(lambda: move_pages(moves))
     return told
 
