@@ -325,7 +325,7 @@ class SwissOutcome:
     """What a Swiss round's start measured: per page, when it heard page.go and when its new
     board was shown (epoch seconds), and the round as the site made it."""
 
-    moved: list[tuple[float, float]]
+    moved: list[tuple[float, float, float]]
     errors: Counter[str]
     t0: float
     paired_at: float | None
@@ -334,12 +334,14 @@ class SwissOutcome:
     people: int
     cpu: list[float]
     wall: float
+    lags: list[float]
 
 
 async def board_shown(
     person: Person, route: Any, errors: Counter[str]
-) -> tuple[float, float] | None:
-    """Wait for the person's page to be sent on, then load the new table's page: when each."""
+) -> tuple[float, float, float] | None:
+    """Wait for the person's page to be sent on, then load the new table's page: when it heard
+    page.go, when the page's answer came, when its board was shown (epoch seconds)."""
     try:
         await asyncio.wait_for(person.went.wait(), SENT_WITHIN)
     except TimeoutError:
@@ -351,14 +353,17 @@ async def board_shown(
     if process is not None:
         person.route(process)
     try:
-        await person.open(person.go_to)
+        answer = await person.http.get(person.go_to)
+        answer.raise_for_status()
     except (httpx.HTTPError, OSError) as exc:
         errors[f"table page: {type(exc).__name__}"] += 1
         return None
+    answered = time.time()
+    person.show(person.go_to, answer.text)  # as Person.open, the answer's time noted apart
     if person.page.version() is None:
         errors["table page without its board"] += 1
         return None
-    return heard, time.time()
+    return heard, answered, time.time()
 
 
 async def warm_up(urls: list[str], path: str, timeout: float) -> None:
@@ -374,7 +379,7 @@ async def swiss_run(site: Site, sessions: dict[str, str], cfg: Any) -> SwissOutc
     names = ordered(sessions)[:SWISS_PEOPLE]
     made = await asyncio.to_thread(step, site, "swiss", people=names, rounds=2)
     urls, route = site.urls, router(cfg.route, site.urls)
-    tally, errors = Tally(), Counter[str]()
+    tally, errors, lags = Tally(), Counter[str](), Tally()
     rooms = [
         (
             Table(
@@ -393,11 +398,14 @@ async def swiss_run(site: Site, sessions: dict[str, str], cfg: Any) -> SwissOutc
         ready = [room.people[0] for (room, _), ok in zip(rooms, opened, strict=True) if ok]
         errors.update(tally.errors)
         await warm_up(urls, f"/games/{made['warm']}/", cfg.timeout)
+        probe = asyncio.ensure_future(lag_probe(lags))
+        lags.measuring = True
         cpu0, w0 = sites.cpu_seconds(site), time.perf_counter()
         go = await asyncio.to_thread(step, site, "go", tournament=made["tournament"])
         print(f"   {len(ready)} pages open; the round is due now", flush=True)
         shown = await asyncio.gather(*(board_shown(p, route, errors) for p in ready))
         wall = time.perf_counter() - w0
+        probe.cancel()
         cpu = [b - a for a, b in zip(cpu0, sites.cpu_seconds(site), strict=True)]
         paired = await asyncio.to_thread(
             step, site, "round", tournament=made["tournament"], number=1
@@ -418,6 +426,7 @@ async def swiss_run(site: Site, sessions: dict[str, str], cfg: Any) -> SwissOutc
         len(names),
         cpu,
         wall,
+        lags.lags,
     )
 
 
@@ -427,9 +436,10 @@ def swiss_report(site: Site, out: SwissOutcome) -> None:
     if out.paired_at is None:
         print(f"   the round was not paired; errors {dict(out.errors)}")
         return
-    boards = [shown - out.paired_at for _, shown in out.moved]
-    heard = [at - out.paired_at for at, _ in out.moved]
-    due = [shown - out.t0 for _, shown in out.moved]
+    boards = [shown - out.paired_at for _, _, shown in out.moved]
+    heard = [at - out.paired_at for at, _, _ in out.moved]
+    asked = [answered - at for at, answered, _ in out.moved]
+    due = [shown - out.t0 for _, _, shown in out.moved]
     print(
         f"   {out.tables} tables, {out.skipped} skipped as away; pages sent on and shown:"
         f" {len(out.moved)} of {out.people}"
@@ -443,6 +453,8 @@ def swiss_report(site: Site, out: SwissOutcome) -> None:
         f"   page.go heard, from the pairing: {spans(heard)} (the first after"
         f" {1000 * min(heard, default=0):.0f} ms: the pairing's own transaction)"
     )
+    print(f"   the table page answered, from page.go heard: {spans(asked)}")
+    print(f"   the generator's own loop lag meanwhile: {spans(out.lags)}")
     logged = sites.log_errors(site) if not site.external else "n/a"
     errors = sum(out.errors.values())
     print(

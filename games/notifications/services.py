@@ -50,6 +50,10 @@ class Told:
     replaces: str = ""
     """A key prefix: this person's older rows under it go (one at a time, not piled up)."""
     url: str = ""
+    page_moves: bool = False
+    """Their open pages go to the table once committed (a tournament's seating.move_pages) and
+    draw the menu's badge anew there: no badge is pushed to the sockets that are leaving (a Swiss
+    round's 200)."""
 
 
 def tell_each(kind: str, items: Iterable[Told], url: str = "") -> None:
@@ -57,7 +61,7 @@ def tell_each(kind: str, items: Iterable[Told], url: str = "") -> None:
     as it is): the one way anything is told outside a table. The inbox shows it; the sweeps
     mail and push it as each person chose. `url`: where a row with no url nor table leads.
     Inside a transaction (a tournament's change), stored with it and the inbox badges moved once
-    it commits; outside one, at once."""
+    it commits (on the page each is sent to, for those whose pages move); outside one, at once."""
     items = list(items)
     rows = [
         Notification(
@@ -78,8 +82,9 @@ def tell_each(kind: str, items: Iterable[Told], url: str = "") -> None:
             keep_latest_turns(game, [item.user_id for item in items if item.game == game])
     for prefix in {item.replaces for item in items if item.replaces}:
         keep_latest(prefix, [item.user_id for item in items if item.replaces == prefix])
-    told = [item.user_id for item in items]
-    transaction.on_commit(lambda: badges_changed(told))
+    told = [item.user_id for item in items if not item.page_moves]
+    if told:
+        transaction.on_commit(lambda: badges_changed(told))
 
 
 def tell(game: Game | None, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:

@@ -3,8 +3,9 @@ changes, bumps its version and announces it to the tournament's group once commi
 
 Modules: base (the lock, versions, the group, what people are told), entry (create, join,
 withdraw, pause, resume, presence), absence (who is here for a Swiss round, "I'm here",
-what the away are told), rounds (start, Swiss rounds, arena seating, a table's end
-and what follows), results (recording a table once, the standings, the end), moderation (a
+what the away are told), rounds (start, Swiss rounds, a table's end and what follows), arena
+(an arena's free people seated), seating (who is here, a round's tables seated at once and their
+pages moved), results (recording a table once, the standings, the end), moderation (a
 moderator's removal and stop), chat (the tournament's own chat). Games are made and played
 only through games.services.
 """

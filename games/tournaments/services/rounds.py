@@ -1,5 +1,6 @@
 """A tournament under way: the start (or a cancel when too few came), each Swiss round paired
-once, an arena's free people seated, a table's end counted and what follows it.
+once, a table's end counted and what follows it (the next round, an arena's free people seated
+(arena.py), the end). Who is here and how a round's tables are seated: seating.py.
 
 One pairing at a time, by the database: every pass locks the tournament's row first, and a
 Swiss round is a row unique per tournament and number, so a second process that waited on the
@@ -10,23 +11,20 @@ picks up where the last pass left off.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 
-from games import catalog, events
 from games.models import TURN_BASED
 from games.notifications.services import Told
-from games.services import seat_tables as seat_people_at_tables
-from games.services.presence import lately_here
 from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
-from games.tournaments.services import absence, busy
+from games.tournaments.services import absence
+from games.tournaments.services.arena import arena_over, seat_free
 from games.tournaments.services.base import bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
+from games.tournaments.services.seating import elsewhere, present, seat_tables
 
 logger = logging.getLogger(__name__)
 
@@ -98,33 +96,6 @@ def warn_soon(tournament: Tournament | int) -> bool:
             text += ' Press "I\'m here" on its page or keep a page of Bakehouse open.'
         tell(tournament, keys, text)
     return True
-
-
-# --- who is here --------------------------------------------------------------------------
-
-
-def present(tournament: Tournament, entrants: list[Entrant], at: datetime) -> set[int]:
-    """The entrants who count as here: at a turn-based pace everyone; in a live Swiss, those with
-    a page of the site open or "I'm here" pressed (absence.present); in an arena, those whose
-    tournament page or a table of the tournament had a socket open within AWAY_SECONDS."""
-    if tournament.pace in TURN_BASED:
-        return {e.pk for e in entrants}
-    if tournament.is_swiss:
-        here = absence.present(tournament, entrants, at)
-        return here - elsewhere(e for e in entrants if e.pk in here)
-    since = at - timedelta(seconds=settings.AWAY_SECONDS)
-    games = Table.objects.filter(tournament=tournament).exclude(game=None)
-    at_tables = lately_here(games.values_list("game_id", flat=True))
-    return {e.pk for e in entrants if (e.seen_at and e.seen_at >= since) or e.user_id in at_tables}
-
-
-def elsewhere(entrants: Iterable[Entrant]) -> set[int]:
-    """Those of these entrants (ids) who play a live table outside the tournament now: a live
-    Swiss waits for them as for the away, then plays the round without them (one person, one
-    live table: services/busy.py)."""
-    entrants = list(entrants)
-    playing = busy.at_live_tables(e.user_id for e in entrants)
-    return {e.pk for e in entrants if e.user_id in playing}
 
 
 # --- Swiss --------------------------------------------------------------------------------
@@ -260,117 +231,6 @@ def mark_absences(
         if entrant.absences >= ABSENCES_TO_WITHDRAW:
             leave(entrant, Entrant.Withdrawn.ABSENT, at_round=number)
     Entrant.objects.filter(pk__in=[e.pk for e in playing if e.absences]).update(absences=0)
-
-
-def seat_tables(
-    tournament: Tournament,
-    made: Round | None,
-    tables: tuple[tuple[int, ...], ...] | list[tuple[int, ...]],
-    bots: tuple[int, ...] | list[int],
-    by_id: dict[int, Entrant],
-    start_at: int,
-) -> list[Told]:
-    """Start a game for each table (through the services, as any rated game) and its Table row;
-    what each person seated is told. At a live pace their open pages go to it (move_pages)."""
-    house_bot = catalog.get(tournament.kind).house_bot
-    tables_told = f"tournament:{tournament.pk}:table:"  # one at a time a person: the latest
-    told = []
-    moves: list[tuple[int, str]] = []
-    games = seat_people_at_tables(
-        tournament.kind,
-        [[by_id[e].user for e in people] for people in tables],
-        pace=tournament.pace,
-        rated=True,
-        bots=[[house_bot] * bot_count for bot_count in bots],
-        private=tournament.private,
-    )
-    made_tables = Table.objects.bulk_create(
-        Table(tournament=tournament, round=made, number=number, game=game, people=list(people))
-        for number, (people, game) in enumerate(zip(tables, games, strict=True), start=start_at)
-    )
-    for table in made_tables:  # an update a table: a bulk_update of 200 cost 0.2 s of CPU
-        Entrant.objects.filter(pk__in=table.people).update(table=table, free_since=None)
-    where = f"Round {made.number} of" if made is not None else "Your next table in"
-    for table, game in zip(made_tables, games, strict=True):
-        people = table.people
-        for e in people:
-            key = f"{tables_told}{table.pk}"
-            text = f"{where} {tournament.name} is ready."
-            told.append(Told(by_id[e].user_id, key, text, game, replaces=tables_told))
-            moves.append((by_id[e].user_id, game.get_absolute_url()))
-    if tournament.pace not in TURN_BASED:
-        transaction.on_commit(lambda: move_pages(moves))
-    return told
-
-
-def move_pages(moves: list[tuple[int, str]]) -> None:
-    """Once committed: every open page of each person seated (their tournament page, a table
-    page) goes to their new table, as quick pairing's do. Only at a live pace: a turn-based
-    round is told in the inbox and never pulls a person away from a game they are playing."""
-    for user_id, url in moves:
-        events.seated.tell(user_id, url)
-
-
-# --- arena --------------------------------------------------------------------------------
-
-
-def seat_free(tournament: Tournament) -> int:
-    """Seat the locked arena's free people (their table ended, not paused, here) at new
-    tables; how many tables. None after the arena's end."""
-    at = now()
-    if tournament.status != Tournament.Status.RUNNING or arena_over(tournament, at):
-        return 0
-    free = list(
-        Entrant.objects.filter(tournament=tournament, withdrawn=False, paused=False)
-        .exclude(table__recorded=False)
-        .select_related("user", "table")
-    )
-    here = present(tournament, free, at)
-    playing = busy.at_live_tables(e.user_id for e in free)  # skipped until free
-    free = [e for e in free if e.pk in here and e.user_id not in playing]
-    if len(free) < tournament.fewest:
-        return 0
-    waiting = [
-        draw.Free(
-            e.pk,
-            e.points,
-            e.rating,
-            (e.free_since or at).timestamp(),
-            frozenset(e.table.people) if e.table is not None else frozenset(),
-        )
-        for e in free
-    ]
-    tables = draw.arena(
-        waiting,
-        tournament.seats,
-        tournament.fewest,
-        at.timestamp(),
-        settings.ARENA_SETTLE_SECONDS,
-        blocked_pairs(free),
-        mix_wait(tournament),
-    )
-    if not tables:
-        return 0
-    last = Table.objects.filter(tournament=tournament).order_by("-number").first()
-    by_id = {e.pk: e for e in free}
-    told = seat_tables(
-        tournament, None, tables, [0] * len(tables), by_id, (last.number if last else 0) + 1
-    )
-    bump(tournament)
-    tell_each(tournament, told)
-    return len(tables)
-
-
-def mix_wait(tournament: Tournament) -> float:
-    """How long a table of last table-mates may wait for others to come free to mix with: none
-    when nobody else is at a table now (nobody can come)."""
-    tables = Table.objects.filter(tournament=tournament, recorded=False).exclude(game=None)
-    return settings.ARENA_MIX_SECONDS if tables.exists() else 0.0
-
-
-def arena_over(tournament: Tournament, at: datetime) -> bool:
-    """Whether the arena's time ran out: no new table starts after it."""
-    return tournament.ends_at is not None and at >= tournament.ends_at
 
 
 # --- what follows a table's end -------------------------------------------------------------

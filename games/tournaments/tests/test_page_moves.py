@@ -15,6 +15,7 @@ from accounts.models import User
 from games import events
 from games import services as tables
 from games.models import Game
+from games.notifications import services as notices
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
@@ -116,3 +117,27 @@ def test_a_live_round_moves_each_seated_persons_pages_to_their_own_table(
     tournament = started_with_everyone_here(tournament, people)
     expected = {(p.pk, table_of(tournament, p).get_absolute_url()) for p in people}
     assert sorted(sent) == sorted(expected) and len(sent) == 6
+
+
+def test_a_live_round_pushes_no_badge_to_the_pages_it_moves_but_to_the_others(
+    clock: Clock, crowd: Crowd, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each page sent to its new table draws the menu's badge there: a badge pushed to the
+    sockets it is leaving is work for nothing, 200 of them at a Swiss round's start. Someone
+    the round does not move (a bye) still has their badge pushed."""
+    people = crowd(7)
+    made = services.create(people[0], rules(clock, pace="normal", fewest=3))
+    tournament = entered(made, people)
+    clock.forward(61)
+    for person in people:
+        services.here(tournament.pk, person.pk)
+    services.warn_soon(tournament.pk)  # told before the start, as the sweep tells them
+    sent: list[tuple[int, str]] = []
+    badged: list[int] = []
+    monkeypatch.setattr(events.seated, "tell", lambda user_id, url: sent.append((user_id, url)))
+    monkeypatch.setattr(notices, "badges_changed", lambda user_ids: badged.extend(user_ids))
+    swept(tournament)
+    moved = {user_id for user_id, _ in sent}
+    assert len(moved) == 6
+    assert not moved & set(badged)
+    assert {p.pk for p in people} - moved <= set(badged)
