@@ -20,7 +20,11 @@ def game_imports(root: Path) -> list[str]:
             elif isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module"):
-                names = [a.value for a in node.args if isinstance(a, ast.Constant)]
+                names = [
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
             else:
                 continue
             found += [
