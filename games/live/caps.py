@@ -153,31 +153,11 @@ def released(channel: str) -> None:
 
 
 class Capped(Protocol):
-    """A consumer of a socket that is not at a table (the waiting page's, a tournament's)."""
+    """A socket that is not at a table (the waiting page's, a tournament's: games.live.socket)."""
 
-    scope: Scope
     channel_name: str
-
-    async def accept(self) -> None: ...
-
-    async def end(self, code: int) -> None: ...
-
-
-async def refused(consumer: Capped, session: SocketSession | None, place: str) -> bool:
-    """Open this socket's row at its place, or, past a cap, accept and close the socket with
-    the code that says which (a refused handshake reaches the page as 1006, which it cannot
-    tell from a dropped network). Whether it was refused; a socket admitted calls
-    `released` when it closes."""
-    owner = owner_of(consumer.scope, session)
-    user_id = session.user_id if session is not None else None
-    admitted = await off_loop(admit)(consumer.channel_name, owner, user_id=user_id, place=place)
-    if admitted.code is None:
-        return False
-    await consumer.accept()
-    await consumer.end(admitted.code)
-    return True
 
 
 async def release(consumer: Capped) -> None:
-    """The socket closed: its row (if it was admitted) goes."""
+    """The socket closed: its row (if it was admitted, games.live.socket.Socket.arrive) goes."""
     await off_loop(released)(consumer.channel_name)

@@ -1,5 +1,5 @@
-"""The tests of games/live/: the table's socket (consumer, moves, sessions, caps, origin),
-the channel layers, group sends and the bot runner."""
+"""The tests of games/live/: the sockets' base (socket), the table's socket (consumer, moves,
+sessions, caps, origin), the channel layers, group sends and the bot runner."""
 
 import pytest
 
