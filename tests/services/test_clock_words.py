@@ -1,5 +1,6 @@
 """How a clock says a span in words (games/services/clocks/paces.py span_words, the server's
-twin of static/js/clock.js): rounded up as a countdown is, and never a unit full ("0 h", "24 h", "60 min").
+twin of static/js/clock.js): rounded up as a countdown is, and never a unit full ("0 h", "24 h",
+"60 min").
 The browser's own words at the same spans are checked in tests/e2e/test_clock_words.py."""
 
 from __future__ import annotations
