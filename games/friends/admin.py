@@ -6,32 +6,22 @@ games/notifications/admin.py.)"""
 from __future__ import annotations
 
 from django.contrib import admin
-from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.db.models import Q
 
+from accounts.admin import ChoiceFilter
 from accounts.models import Block, Friendship
 from games.admin.pages import ReadOrDeleteAdmin, friendship_state, person_link
 
 
-class StateFilter(admin.SimpleListFilter):
+class StateFilter(ChoiceFilter):
     """Friend requests still waiting for an answer, or accepted ones (friends)."""
 
     title = "state"
     parameter_name = "state"
-
-    def lookups(
-        self, request: HttpRequest, model_admin: admin.ModelAdmin[Friendship]
-    ) -> list[tuple[str, str]]:
-        return [("asked", "Asked"), ("accepted", "Accepted")]
-
-    def queryset(
-        self, request: HttpRequest, queryset: QuerySet[Friendship]
-    ) -> QuerySet[Friendship]:
-        if self.value() == "asked":
-            return queryset.filter(accepted=False)
-        if self.value() == "accepted":
-            return queryset.filter(accepted=True)
-        return queryset
+    CHOICES = {
+        "asked": ("Asked", Q(accepted=False)),
+        "accepted": ("Accepted", Q(accepted=True)),
+    }
 
 
 @admin.register(Friendship)
