@@ -1,0 +1,54 @@
+"""Moderation's rows: a player's report of another at one table."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models.table import Game
+
+
+class Report(models.Model):
+    """A player's report of another player at one table, for the moderators."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", "Abusive or offensive"
+        NAME = "name", "Offensive name"
+        STALLING = "stalling", "Stalling or leaving the game"
+        CHEATING = "cheating", "Cheating or colluding"
+        OTHER = "other", "Something else"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        DISMISSED = "dismissed", "Dismissed"
+        ACTED = "acted", "Acted on"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_against"
+    )
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    note = models.CharField(max_length=500, blank=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports_handled",
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=500, blank=True, help_text="What the moderator did.")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["reporter", "-created_at"], name="reports_by_reporter")]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} reported {self.reported} at {self.game}"
