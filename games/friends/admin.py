@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from accounts.admin import ChoiceFilter
 from accounts.models import Block, Friendship
-from games.admin.pages import ReadOrDeleteAdmin, friendship_state, person_link
+from games.admin.pages import ReadOrDeleteAdmin, friendship_state, person_column
 
 
 class StateFilter(ChoiceFilter):
@@ -36,13 +36,8 @@ class FriendshipAdmin(ReadOrDeleteAdmin[Friendship]):
     fields = ("from_link", "to_link", "state", "created_at")
     readonly_fields = fields
 
-    @admin.display(description="From", ordering="from_user__username")
-    def from_link(self, friendship: Friendship) -> str:
-        return person_link(friendship.from_user)
-
-    @admin.display(description="To", ordering="to_user__username")
-    def to_link(self, friendship: Friendship) -> str:
-        return person_link(friendship.to_user)
+    from_link = person_column("from_user", "From")
+    to_link = person_column("to_user", "To")
 
     @admin.display(description="State", ordering="accepted")
     def state(self, friendship: Friendship) -> str:
@@ -62,10 +57,5 @@ class BlockAdmin(ReadOrDeleteAdmin[Block]):
     fields = ("blocker_link", "blocked_link", "created_at")
     readonly_fields = fields
 
-    @admin.display(description="Blocker", ordering="blocker__username")
-    def blocker_link(self, block: Block) -> str:
-        return person_link(block.blocker)
-
-    @admin.display(description="Blocked", ordering="blocked__username")
-    def blocked_link(self, block: Block) -> str:
-        return person_link(block.blocked)
+    blocker_link = person_column("blocker", "Blocker")
+    blocked_link = person_column("blocked", "Blocked")

@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.admin.pages import ReadOrDeleteAdmin, person_link
+from games.admin.pages import ReadOrDeleteAdmin, person_column
 from games.notifications import services
 from games.notifications.models import Notification
 
@@ -55,9 +55,7 @@ class NotificationAdmin(ReadOrDeleteAdmin[Notification]):
     )
     readonly_fields = fields
 
-    @admin.display(description="Recipient", ordering="recipient__username")
-    def recipient_link(self, notification: Notification) -> str:
-        return person_link(notification.recipient)
+    recipient_link = person_column("recipient", "Recipient")
 
     @admin.display(description="Read", boolean=True, ordering="read_at")
     def read(self, notification: Notification) -> bool:

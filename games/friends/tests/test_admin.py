@@ -52,7 +52,14 @@ def social(player: User, rival: User, outsider: User, make_user: Callable[[str],
 
 def rows_shown(html: str, admin_url: str) -> set[int]:
     """The ids of the rows a changelist links to."""
-    return {int(pk) for pk in re.findall(rf'href="{admin_url}(\d+)/change/', html)}
+    return set(row_order(html, admin_url))
+
+
+def row_order(html: str, admin_url: str) -> list[int]:
+    """The ids of the rows a changelist links to, in its order."""
+    return list(
+        dict.fromkeys(int(pk) for pk in re.findall(rf'href="{admin_url}(\d+)/change/', html))
+    )
 
 
 # --- friendships and blocks -----------------------------------------------------------------
@@ -94,6 +101,16 @@ def test_a_moderator_lists_and_searches_blocks(mod: Client, social: None, player
     week = {"created_at__gte": (now - timedelta(days=7)).isoformat()}
     recent = mod.get(BLOCKS, week).content.decode()
     assert rows_shown(recent, BLOCKS) == {blocks_dave.pk}
+
+
+def test_the_person_columns_sort_by_name(mod: Client, social: None, player: User) -> None:
+    blocks_dave = Block.objects.get(blocker=player)
+    erin_blocks = Block.objects.get(blocked=player)
+    # The columns are list_display's second and third (admin's o= counts from 1).
+    by_blocker = mod.get(BLOCKS, {"o": "2"}).content.decode()
+    assert row_order(by_blocker, BLOCKS) == [blocks_dave.pk, erin_blocks.pk]  # alice, erin
+    by_blocked = mod.get(BLOCKS, {"o": "3"}).content.decode()
+    assert row_order(by_blocked, BLOCKS) == [erin_blocks.pk, blocks_dave.pk]  # alice, dave
 
 
 @pytest.mark.parametrize("url", [FRIENDSHIPS, BLOCKS])
