@@ -2,6 +2,7 @@
 
 import importlib
 import os
+import sys
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -15,6 +16,14 @@ def env_flag(name: str, default: bool) -> bool:
 def env_int(name: str, default: int) -> int:
     """Read a whole-number environment variable."""
     return int(os.environ.get(name, "").strip() or default)
+
+
+def imported_confs(*apps: str) -> tuple[str, ...]:
+    """The conf modules of these apps imported so far: the settings star-import each feature's
+    conf.py (so mypy knows its knobs' types), and these are the modules those imports loaded, so
+    the star imports stay the one list of them."""
+    confs = (name for name in sys.modules if name.endswith(".conf"))
+    return tuple(sorted(name for name in confs if name.split(".")[0] in apps))
 
 
 def feature_knobs(*modules: str) -> dict[str, object]:

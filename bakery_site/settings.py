@@ -9,7 +9,7 @@ import django_stubs_ext
 from csp.constants import NONE, SELF
 
 from bakery_site.channel_layers import default_layer
-from bakery_site.env import env_flag, env_int, feature_knobs
+from bakery_site.env import env_flag, env_int, feature_knobs, imported_confs
 from bakery_site.mail import email_settings
 
 # Django's generic classes (ModelAdmin[Game], ModelForm[User] ...) subscriptable at run time too,
@@ -292,15 +292,8 @@ GC_YOUNG = env_int("GC_YOUNG", 20_000)
 
 # Declared with their defaults, one line of doc each, beside the code they tune (the feature's
 # conf.py); the environment variable of a knob's name sets it (bakery_site/env.py: feature_knobs).
-# The star imports tell mypy their types; the update puts in what the environment says.
-FEATURE_SETTINGS = (
-    "accounts.conf",
-    "games.live.conf",
-    "games.conf",
-    "games.notifications.conf",
-    "games.housetable.conf",
-    "games.tournaments.conf",
-)
+# The star imports are the one list of them: they tell mypy the knobs' types, and the modules they
+# loaded are FEATURE_SETTINGS, whose knobs the update sets from the environment.
 from accounts.conf import *  # noqa: E402, F403
 from games.conf import *  # noqa: E402, F403
 from games.housetable.conf import *  # noqa: E402, F403
@@ -308,4 +301,5 @@ from games.live.conf import *  # noqa: E402, F403
 from games.notifications.conf import *  # noqa: E402, F403
 from games.tournaments.conf import *  # noqa: E402, F403
 
+FEATURE_SETTINGS = imported_confs("accounts", "games")
 globals().update(feature_knobs(*FEATURE_SETTINGS))

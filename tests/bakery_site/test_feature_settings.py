@@ -42,6 +42,18 @@ def test_every_features_conf_is_gathered_into_the_settings() -> None:
     assert sorted(settings.FEATURE_SETTINGS) == conf_modules()
 
 
+def test_the_settings_star_import_every_features_conf() -> None:
+    # The star imports are the one list (mypy reads the knobs' types from them); FEATURE_SETTINGS
+    # is what they loaded, so a conf.py left out of them is left out of both.
+    tree = ast.parse((ROOT / "bakery_site" / "settings.py").read_text())
+    starred = [
+        node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and [alias.name for alias in node.names] == ["*"]
+    ]
+    assert sorted(name for name in starred if name) == conf_modules()
+
+
 @pytest.mark.parametrize("module", conf_modules())
 def test_every_knob_is_documented_where_it_is_declared(module: str) -> None:
     assert undocumented(module) == []
