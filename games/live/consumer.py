@@ -27,7 +27,7 @@ from games.live.push_threads import off_loop
 from games.live.pushes import Push, Shown, arrived, chat_for, load_table, pushed
 from games.live.sessions import SESSION_ENDED
 from games.live.socket import Socket
-from games.live.socket_moves import played, results_closed
+from games.live.socket_moves import Tap, played, results_closed
 from games.services import presence
 
 DATABASE_RETRY = 2.0  # seconds before a push the database refused is tried again
@@ -124,7 +124,7 @@ class GameConsumer(Socket):
         """Close the results this page showed, and redraw it (see results_closed)."""
         await self.answer(results_closed, fields)
 
-    async def answer(self, work: Callable[..., Push], fields: dict[str, str]) -> None:
+    async def answer(self, work: Callable[[Tap], Push], fields: dict[str, str]) -> None:
         """Do what this page sent (`work`, on a push thread) and send its answer. Sent as this
         process's restart closed the socket, it is still made: the page, back on another
         process, sees it on the board."""
@@ -133,7 +133,8 @@ class GameConsumer(Socket):
                 return
             user = self.scope["user"]
             session = self.session if signed_in(user) else None
-            push = await off_loop(work)(self.game_id, user, session, fields, self.shown())
+            tap = Tap(self.game_id, user, session, fields, self.shown())
+            push = await off_loop(work)(tap)
             await self.sent(push)
 
     def flooded(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TypeVar, cast
 
 from django.contrib.auth.models import AnonymousUser
@@ -25,18 +25,23 @@ logger = logging.getLogger(__name__)
 R = TypeVar("R")
 
 
-def answered(
-    game_id: int,
-    user: User | AnonymousUser,
-    session: SocketSession | None,
-    shown: Shown,
-    make: Callable[[], R],
-    then: Callable[[R], Push],
-    what: str,
-) -> Push:
+@dataclass(frozen=True)
+class Tap:
+    """A form a page sent on its table's socket (a tap on the board), with who sent it and what
+    the page showed: all that answering it reads."""
+
+    game_id: int
+    user: User | AnonymousUser
+    session: SocketSession | None
+    fields: dict[str, str]
+    shown: Shown
+
+
+def answered(tap: Tap, make: Callable[[], R], then: Callable[[R], Push], what: str) -> Push:
     """What a socket sends back for a form its page sent on it, made as if posted
     (games.services.moves): `then(make())` once made; refused, the words why and the board as
     stored, as a refused post answers, and nothing is changed."""
+    session = tap.session
     if session is None:
         refusal = "Log in to take a seat and play."
     elif not session.alive():
@@ -49,52 +54,40 @@ def answered(
         except outages.OUTAGE:
             raise  # told in words by the socket (Socket.dispatch, GameConsumer.away), boardless
         except Exception:  # its transaction rolled back: said as a failed post says it
-            logger.exception("%s on the socket to game %s failed", what, game_id)
+            logger.exception("%s on the socket to game %s failed", what, tap.game_id)
             refusal = "Something went wrong on our side; your tap was not taken."
         else:
             return then(made)
-    push = pushed(game_id, user, None, shown, True)
+    push = pushed(tap.game_id, tap.user, None, tap.shown, True)
     return replace(push, html=board_message(refusal) + push.html)
 
 
-def played(
-    game_id: int,
-    user: User | AnonymousUser,
-    session: SocketSession | None,
-    fields: dict[str, str],
-    shown: Shown,
-) -> Push:
+def played(tap: Tap) -> Push:
     """A move sent on the socket (see answered). Made, the answer is the version it made
     (#move-made) and this viewer's regions that changed, at once (the table's announcement
     follows for the other sockets)."""
 
     def made(game: Game) -> Push:
-        push = pushed(game_id, user, None, shown, False, game.version)
+        push = pushed(tap.game_id, tap.user, None, tap.shown, False, game.version)
         return replace(push, html=move_made(game.version) + push.html)
 
     def play() -> Game:
-        return play_posted(game_id, cast(User, user), fields)  # a session's: a signed-in person
+        return play_posted(tap.game_id, cast(User, tap.user), tap.fields)  # a session's
 
-    return answered(game_id, user, session, shown, play, made, "A move")
+    return answered(tap, play, made, "A move")
 
 
-def results_closed(
-    game_id: int,
-    user: User | AnonymousUser,
-    session: SocketSession | None,
-    fields: dict[str, str],
-    shown: Shown,
-) -> Push:
+def results_closed(tap: Tap) -> Push:
     """Results closed on the socket (see answered): this viewer's regions that changed at the
     version the close made (the table's announcement brings it to the person's other tabs).
     Closed already, it is the whole board as stored (a push that never came is healed so)."""
 
     def closed(game: Game | None) -> Push:
         if game is None:
-            return pushed(game_id, user, None, shown, True)
-        return pushed(game_id, user, None, shown, False, game.version)
+            return pushed(tap.game_id, tap.user, None, tap.shown, True)
+        return pushed(tap.game_id, tap.user, None, tap.shown, False, game.version)
 
     def close() -> Game | None:
-        return close_posted(game_id, cast(User, user), fields)  # a session's: signed in
+        return close_posted(tap.game_id, cast(User, tap.user), tap.fields)  # a session's
 
-    return answered(game_id, user, session, shown, close, closed, "Closing results")
+    return answered(tap, close, closed, "Closing results")
