@@ -19,7 +19,7 @@ def new_seed() -> int:
 
 
 def new_invite() -> str:
-    """A token for a private table's invite link."""
+    """A token for a private table's invite link (a private tournament's too)."""
     return secrets.token_urlsafe(12)
 
 
