@@ -83,7 +83,7 @@ def test_an_arena_mixes_a_finished_tables_people_with_others_within_the_bound(
     arena.sweep()
     assert len(running_tables(arena.tournament)) == 2
     rng = random.Random(46)
-    while arena.reseated < 40:
+    while arena.reseated < 24:
         arena.end_one(rng)
         arena.wait(rng.uniform(1, 45))  # the other table ends this much later
     # Before: a table's three, free together, sat down together again at once, every time.
