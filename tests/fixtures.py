@@ -32,12 +32,16 @@ TEST_SECRET_KEY = "tests-only-key-" + "x" * 40
 def pytest_configure(config: pytest.Config) -> None:
     """The tests' own settings over the site's, for the whole run: the site runs with DEBUG off,
     so it has no key to sign with unless given one and serves collectstatic's hashed files, but
-    the tests need a key and serve static files as they are (the finders; no test collects them).
+    the tests need a key and serve static files as they are (the finders; no test collects them),
+    and think in their own thread.
     A test changes any other setting for itself with pytest-django's `settings`."""
     from django.conf import settings
 
     if not os.environ.get("SECRET_KEY"):  # the environment's, if it gives one, is kept
         settings.SECRET_KEY = TEST_SECRET_KEY
+    # Searches think in the test's own thread (games/thinking.py); tests/test_thinking.py runs
+    # the worker processes themselves.
+    settings.THINKING_PROCESSES = 0
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

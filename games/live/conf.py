@@ -3,12 +3,20 @@ sockets' session check. Each is a setting of that name, its default here; the en
 variable of the same name sets it (bakery_site/env.py: feature_knobs), and a test sets it as any
 setting (pytest-django's `settings`, override_settings)."""
 
+import os
+
 #: How bots move: "after-commit", this process's runner makes their moves off the request and its
 #: sweep wakes tables where a bot must act and nothing moved for BOT_SWEEP_SECONDS (after a
 #: restart); "inline", at once in the same thread, each in its own transaction (commands, tests).
 BOT_MOVES = "after-commit"
 #: Threads the runner makes bot moves on (games/live/runner.py).
 BOT_THREADS = 2
+#: Searches (a master bot's decision, a review's weighing) this process runs at once, each in a
+#: worker process of its own (games/thinking.py); more wait their turn. 0 thinks in the caller's
+#: thread (commands, tests). One per core by default.
+THINKING_PROCESSES = os.cpu_count() or 1
+#: Seconds of CPU a master bot thinks over one decision at a table.
+MASTER_BOT_SECONDS = 0.25
 #: Seconds a table where a bot must act waits unmoved before the runner's sweep wakes it.
 BOT_SWEEP_SECONDS = 5.0
 
