@@ -73,6 +73,10 @@ class Page:
         self.session = session
         self.headers: dict[str, str] = {}
         self.answered = asyncio.Event()
+        # The page has an answer to show (a table, the forms, or the waiting panel): its look is
+        # in the database, or ended. Until every page still going has one, nobody counts as
+        # waiting alone (on a loaded machine the first looks may not have reached a process yet).
+        self.settled = asyncio.Event()
 
     def client(self, base: str) -> httpx.AsyncClient:
         http = httpx.AsyncClient(base_url=base, timeout=PATIENCE)
@@ -110,6 +114,7 @@ class Page:
 
     async def follow(self, response: httpx.Response, base: str) -> str:
         """The table an answer sends the page to, or the panel's socket's."""
+        self.settled.set()
         if "HX-Redirect" in response.headers:
             return response.headers["HX-Redirect"]
         panel = SINCE.search(response.text)
@@ -198,14 +203,15 @@ async def test_a_process_killed_mid_pass_leaves_nobody_seated_without_being_told
         await asyncio.gather(*(page.open() for page in pages))
         killer = asyncio.ensure_future(kill_once_answered())
         running = {
-            asyncio.ensure_future(page.find_a_game()): pk
+            asyncio.ensure_future(page.find_a_game()): (pk, page)
             for page, (pk, _) in zip(pages, crowd, strict=True)
         }
         pending = set(running)
         while pending:  # until every page ended, or the one left waits alone
             _, pending = await asyncio.wait(pending, timeout=1)
-            if pending and await database_sync_to_async(waiting_alone)(
-                [running[t] for t in pending]
+            settled = all(running[t][1].settled.is_set() for t in pending)
+            if pending and settled and await database_sync_to_async(waiting_alone)(
+                [running[t][0] for t in pending]
             ):
                 for task in pending:
                     task.cancel()
@@ -213,7 +219,7 @@ async def test_a_process_killed_mid_pass_leaves_nobody_seated_without_being_told
                 await asyncio.gather(*pending, return_exceptions=True)
                 break
         await killer
-    ended_on = {pk: t.result() for t, pk in running.items() if not t.cancelled()}
+    ended_on = {pk: t.result() for t, (pk, _) in running.items() if not t.cancelled()}
     tables = await database_sync_to_async(tables_of)([pk for pk, _ in crowd])
     told = sum(ended_on.get(pk) == table for pk, table in tables.items())
     assert told == len(tables), f"{told} of {len(tables)} people seated were taken to their table"
