@@ -21,7 +21,7 @@ from tests.conftest import client_for
 from tests.support.clock import Clock
 from tests.support.finished_games import finished_game, play_out
 from tests.support.finished_games import running_game as bot_game
-from tests.support.sockets import at_table, open_board, socket
+from tests.support.sockets import at_table, open_board, push_saying, socket
 from tests.support.sweeps import sweep_once
 
 # The module (games.services.rematch, the name, is the service function).
@@ -174,8 +174,7 @@ async def test_the_offer_and_the_start_are_pushed_to_the_old_tables_screens(
     assert unread >= 1 and f'title="Unread notifications">{unread}<' in badge
     assert f'href="/games/{new.pk}/"' in pushed and "Yes, play again" in pushed
     await database_sync_to_async(services.rematch)(old, rival)
-    pushed = await ws.receive_from()
-    assert "The rematch has started" in pushed
+    await push_saying(ws, "The rematch has started")
     await ws.disconnect()
 
 

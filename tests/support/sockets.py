@@ -95,6 +95,18 @@ async def next_version(ws: WebsocketCommunicator) -> int | None:
     return shown_version(await ws.receive_from())
 
 
+async def push_saying(ws: WebsocketCommunicator, words: str, most: int = 6) -> str:
+    """The first of the next pushes that says these words: on a loaded machine a presence change
+    or a redraw of the same region may come before it. Fails after `most` pushes without them."""
+    seen = []
+    for _ in range(most):
+        html = await ws.receive_from()
+        if words in html:
+            return html
+        seen.append(html[:200])
+    raise AssertionError(f"{words!r} was in none of the next {most} pushes: {seen}")
+
+
 async def closed_with(ws: WebsocketCommunicator, timeout: float = PATIENCE) -> Any:
     """The close code the socket gets next, after any pushes on their way; then the client goes."""
     while True:

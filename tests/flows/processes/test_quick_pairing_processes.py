@@ -210,8 +210,10 @@ async def test_a_process_killed_mid_pass_leaves_nobody_seated_without_being_told
         while pending:  # until every page ended, or the one left waits alone
             _, pending = await asyncio.wait(pending, timeout=1)
             settled = all(running[t][1].settled.is_set() for t in pending)
-            if pending and settled and await database_sync_to_async(waiting_alone)(
-                [running[t][0] for t in pending]
+            if (
+                pending
+                and settled
+                and await database_sync_to_async(waiting_alone)([running[t][0] for t in pending])
             ):
                 for task in pending:
                     task.cancel()
