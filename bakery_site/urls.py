@@ -6,6 +6,7 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
+from games.api.api import api
 from games.web import health, lobby, people
 from games.web import history as game_views_history
 
@@ -35,4 +36,6 @@ urlpatterns = [
     path("stats/", game_views_history.site_stats, name="stats"),
     path("stats/<slug:slug>/", game_views_history.game_stats, name="game_stats"),
     path("admin/", admin.site.urls),
+    # The public API (games/api/): JSON for programs and bots, a token on every request.
+    path("api/", api.urls),
 ]
