@@ -47,6 +47,8 @@ def field_words(errors: list[dict[str, Any]]) -> str:
     where = [str(part) for part in first.get("loc", ()) if part not in ("body", "payload")]
     if first.get("type") == "json_invalid" or not where:
         return "The request body is not the JSON this operation takes."
+    if first.get("type") == "missing":
+        return f"The field “{'.'.join(where)}” is missing."
     said = str(first.get("msg", "is not valid")).rstrip(".")
     return f"The field “{'.'.join(where)}” is wrong: {said[0].lower()}{said[1:]}."
 
