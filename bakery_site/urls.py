@@ -6,7 +6,6 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
-from games.api.api import api
 from games.web import health, lobby, people
 from games.web import history as game_views_history
 
@@ -37,5 +36,5 @@ urlpatterns = [
     path("stats/<slug:slug>/", game_views_history.game_stats, name="game_stats"),
     path("admin/", admin.site.urls),
     # The public API (games/api/): JSON for programs and bots, a token on every request.
-    path("api/", api.urls),
+    path("api/", include("games.api.urls")),
 ]

@@ -3,9 +3,11 @@ ids, a stream of refusals that never turns into a 500."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
+from django.test import Client
 
 from accounts.models import User
 from games.api.tests.conftest import Api
@@ -100,3 +102,25 @@ def test_a_hundred_refusals_in_a_row_stay_refusals(seated: tuple[Game, Api]) -> 
     codes = {api.post(f"/games/{game.pk}/move", raw="{").status_code for _ in range(100)}
     assert codes == {400}
     assert untouched(game, version)
+
+
+def test_a_method_an_address_does_not_take_is_405_in_words(
+    player: User, api_for: Callable[..., Api]
+) -> None:
+    api = api_for(player)
+    answer = api.client.delete("/api/account", headers=api.headers)
+    assert answer.status_code == 405 and answer["Allow"] == "GET"
+    assert answer.json()["error"] == "This address takes GET only."
+
+
+def test_a_token_needs_no_csrf_cookie(seated: tuple[Game, Api]) -> None:
+    """The API is for programs: the token is the proof, so Django's CSRF check stays away."""
+    game, api = seated
+    strict = Client(enforce_csrf_checks=True)
+    answer = strict.post(
+        f"/api/games/{game.pk}/chat",
+        json.dumps({"text": "hello"}),
+        content_type="application/json",
+        headers=api.headers,
+    )
+    assert answer.status_code == 200, answer.content
