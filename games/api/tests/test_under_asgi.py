@@ -41,7 +41,7 @@ def test_your_games_stream_from_the_async_export(player: User) -> None:
     assert isinstance(response, StreamingHttpResponse) and response.is_async
 
     async def body() -> bytes:
-        return b"".join([chunk async for chunk in response.streaming_content])  # type: ignore[union-attr]
+        return b"".join([chunk async for chunk in response.streaming_content])
 
     [record] = [json.loads(line) for line in async_to_sync(body)().splitlines()]
     assert record["seats"]
