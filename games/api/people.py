@@ -14,9 +14,10 @@ from accounts.models import Rating, User
 from games import catalog
 from games.api.auth import person, token_of
 from games.api.errors import Error, Refused
-from games.api.schemas import Account, Board, Person, Ranked, Rated
+from games.api.schemas import Account, Board, Person, Ranked, Rated, YourTable
 from games.models import Game, Seat
 from games.records import history
+from games.services.yours import your_tables
 from games.web.errors import NO_SUCH_GAME, NO_SUCH_PERSON
 from games.web.history import export_lines, export_lines_async
 
@@ -96,6 +97,25 @@ def account_games(request: HttpRequest, kind: str | None = None) -> StreamingHtt
     """Every finished game of yours, one export a line (scope account:read); `kind`: one game."""
     me = person(request, "account:read")
     return games_export(request, finished_games(request, me, kind), me.username)
+
+
+@router.get("/account/tables", response={200: list[YourTable], **REFUSED}, summary="Your tables")
+def account_tables(request: HttpRequest) -> list[YourTable]:
+    """The tables you sit at still in play, those waiting on your move first, soonest deadline
+    first (scope account:read): what a program polls to find its next move."""
+    me = person(request, "account:read")
+    return [
+        YourTable(
+            id=t.game.pk,
+            game=t.game.kind,
+            status=t.game.status,
+            version=t.game.version,
+            your_move=t.your_move,
+            deadline=t.deadline,
+            to_move=t.to_move,
+        )
+        for t in your_tables(me)
+    ]
 
 
 @router.get("/people/{name}", response={200: Person, **REFUSED}, summary="A person's profile")

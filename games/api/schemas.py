@@ -38,6 +38,18 @@ class Account(Schema):
     ratings: list[Rated]
 
 
+class YourTable(Schema):
+    """One table you sit at that is still in play."""
+
+    id: int
+    game: str
+    status: str
+    version: int
+    your_move: bool = Field(description="The table waits on your move.")
+    deadline: datetime | None = Field(description="When a stand-in moves for you, if a clock runs.")
+    to_move: list[str] = Field(description="Who else the table waits on.")
+
+
 class Ranked(Schema):
     """One line of a leaderboard."""
 

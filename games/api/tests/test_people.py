@@ -9,6 +9,7 @@ import pytest
 
 from accounts.models import Rating, User
 from games.api.tests.conftest import Api
+from tests.support.cakehalla_tables import state_of, two_baker_table, user_at
 from tests.support.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +69,16 @@ def test_a_leaderboard_ranks_people_and_marks_bots(
     assert sorted(line["name"] for line in board["lines"]) == ["baker0", "baker1"]
     assert board["lines"][0]["rank"] == 1
     assert not any(line["bot"] for line in board["lines"])
+
+
+def test_your_tables_put_your_move_first(
+    player: User, rival: User, api_for: Callable[..., Api]
+) -> None:
+    waiting = two_baker_table(player, rival)
+    first = user_at(waiting, state_of(waiting).turn)
+    other = rival if first == player else player
+    tables = api_for(first).get("/account/tables").json()
+    assert [(t["id"], t["your_move"]) for t in tables] == [(waiting.pk, True)]
+    theirs = api_for(other).get("/account/tables").json()
+    assert theirs[0]["your_move"] is False and theirs[0]["to_move"] == [first.username]
+    assert api_for(player, ["chat:read"]).get("/account/tables").status_code == 403

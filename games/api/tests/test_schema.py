@@ -10,6 +10,7 @@ pytestmark = pytest.mark.django_db
 OPERATIONS = {
     ("get", "/api/account"),
     ("get", "/api/account/games"),
+    ("get", "/api/account/tables"),
     ("get", "/api/people/{name}"),
     ("get", "/api/people/{name}/games"),
     ("get", "/api/leaderboards/{kind}"),
