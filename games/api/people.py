@@ -46,7 +46,8 @@ def ratings_of(someone: User) -> list[Rated]:
 
 def named(name: str) -> User:
     """The account of that name; Refused (404) when nobody goes by it."""
-    someone = User.objects.filter(username=name.replace("\x00", "")).first()
+    # A NUL byte is no part of any name, and PostgreSQL refuses it in a query.
+    someone = None if "\x00" in name else User.objects.filter(username=name).first()
     if someone is None:
         raise Refused(404, NO_SUCH_PERSON)
     return someone

@@ -124,3 +124,10 @@ def test_a_token_needs_no_csrf_cookie(seated: tuple[Game, Api]) -> None:
         headers=api.headers,
     )
     assert answer.status_code == 200, answer.content
+
+
+def test_a_nul_byte_in_a_name_finds_nobody(
+    player: User, make_user: Callable[[str], User], api_for: Callable[..., Api]
+) -> None:
+    make_user("ab")
+    assert api_for(player).get("/people/a%00b").status_code == 404
