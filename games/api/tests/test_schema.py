@@ -34,6 +34,13 @@ def test_the_schema_lists_every_operation_with_its_token() -> None:
             assert "401" in op["responses"] and "429" in op["responses"], (method, path)
 
 
+def test_each_operation_is_named_by_its_view_once() -> None:
+    schema = Client().get("/api/openapi.json").json()
+    names = [op["operationId"] for ops in schema["paths"].values() for op in ops.values()]
+    assert len(set(names)) == len(names) == len(OPERATIONS)
+    assert "move" in names and "table" in names
+
+
 def test_the_docs_page_loads_its_own_scripts_only() -> None:
     page = Client().get("/api/docs")
     assert page.status_code == 200
