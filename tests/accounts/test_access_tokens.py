@@ -110,3 +110,8 @@ def test_admin_lists_tokens_without_their_digest(player: User) -> None:
     page = admin.get(f"/admin/accounts/accesstoken/{made.row.pk}/change/").content.decode()
     assert made.row.digest not in page and made.token not in page
     assert admin.get("/admin/accounts/accesstoken/add/").status_code == 403
+
+
+def test_the_tokens_page_links_to_the_api_docs(player: User) -> None:
+    body = client_for(player).get(PAGE).content.decode()
+    assert 'href="/api/docs"' in body
