@@ -16,7 +16,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 
-from accounts.models import Rating, User
+from accounts.models import AccessToken, Rating, User
 
 
 class ReadOnly:
@@ -119,3 +119,24 @@ class RatingAdmin(ReadOnly, admin.ModelAdmin[Rating]):
     ordering = ("kind", "-ordinal")
     raw_id_fields = ("user",)
     readonly_fields = ("ordinal", "rating", "updated_at", "last_played_at")
+
+
+@admin.register(AccessToken)
+class AccessTokenAdmin(ReadOnly, admin.ModelAdmin[AccessToken]):
+    """People's API tokens, read only: the public prefix and the scopes, never a secret (only
+    its digest is stored, and not shown); a person revokes their own at Settings."""
+
+    list_display = (
+        "name",
+        "user",
+        "prefix",
+        "scopes",
+        "created_at",
+        "last_used_at",
+        "expires_at",
+        "revoked_at",
+    )
+    list_filter = ("revoked_at",)
+    search_fields = ("user__username", "name", "prefix")
+    raw_id_fields = ("user",)
+    exclude = ("digest",)

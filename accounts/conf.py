@@ -10,3 +10,5 @@ EMAIL_VERIFY_MAX_AGE = 3 * 24 * 3600
 #: Seconds a notification mail's unsubscribe link works, and only while the account has the
 #: address it was mailed to (accounts/emails.py).
 UNSUBSCRIBE_MAX_AGE = 60 * 24 * 3600
+#: Personal access tokens (accounts/tokens.py) a person may hold at once, revoked ones apart.
+API_TOKENS_PER_PERSON = 20

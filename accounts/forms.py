@@ -4,10 +4,12 @@ from datetime import datetime
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import BaseUserManager
 from django.utils import formats, timezone
 
+from accounts import tokens
 from accounts.models import HeldName, User
 from accounts.names import validate_person_name
 
@@ -112,3 +114,41 @@ class EmailForm(forms.ModelForm[User]):
     def clean_email(self) -> str:
         """The address, normalised."""
         return clean_address(self)
+
+
+class TokenForm(forms.Form):
+    """A new personal access token: its name, its scopes and how long it works."""
+
+    name = forms.CharField(
+        max_length=tokens.NAME_MAX,
+        label="Name",
+        help_text="To tell your tokens apart: the bot or program that will use it.",
+    )
+    scopes = forms.MultipleChoiceField(
+        choices=list(tokens.SCOPES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        label="What it may do",
+        error_messages={"required": "Tick at least one thing the token may do."},
+    )
+    expiry = forms.TypedChoiceField(
+        choices=[("", "Never"), *((str(d), f"In {d} days") for d in tokens.EXPIRY_DAYS)],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="It stops working",
+    )
+
+    def __init__(self, *args: Any, user_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user_id = user_id
+
+    def clean(self) -> dict[str, Any]:
+        """The fields, unless the person already holds as many tokens as allowed."""
+        cleaned = super().clean() or {}
+        most: int = settings.API_TOKENS_PER_PERSON
+        if tokens.live_count(self.user_id) >= most:
+            raise forms.ValidationError(
+                f"You hold {most} tokens already, the most allowed: revoke one first.",
+                code="too_many",
+            )
+        return cleaned

@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
+from accounts.tokens import AccessToken as AccessToken  # the API tokens, an account's own
 
 # Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
 DISPLAY_BASE = 1500

@@ -3,12 +3,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import token_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/email/", views.email_settings, name="email_settings"),
+    path("settings/tokens/", token_views.access_tokens, name="access_tokens"),
+    path("settings/tokens/<int:token_id>/revoke/", token_views.revoke_token, name="revoke_token"),
     path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
     path("email/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("login/", views.LoginView.as_view(), name="login"),

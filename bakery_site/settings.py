@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    # The public API's docs page: Swagger UI from its own static files (games/api/).
+    "ninja",
     "django_tasks",
     "django_tasks_db",
     "accounts",
@@ -295,6 +297,7 @@ GC_YOUNG = env_int("GC_YOUNG", 20_000)
 # The star imports are the one list of them: they tell mypy the knobs' types, and the modules they
 # loaded are FEATURE_SETTINGS, whose knobs the update sets from the environment.
 from accounts.conf import *  # noqa: E402, F403
+from games.api.conf import *  # noqa: E402, F403
 from games.conf import *  # noqa: E402, F403
 from games.housetable.conf import *  # noqa: E402, F403
 from games.live.conf import *  # noqa: E402, F403

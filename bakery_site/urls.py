@@ -35,4 +35,6 @@ urlpatterns = [
     path("stats/", game_views_history.site_stats, name="stats"),
     path("stats/<slug:slug>/", game_views_history.game_stats, name="game_stats"),
     path("admin/", admin.site.urls),
+    # The public API (games/api/): JSON for programs and bots, a token on every request.
+    path("api/", include("games.api.urls")),
 ]

@@ -1,0 +1,53 @@
+"""The settings page's personal access tokens (accounts/tokens.py): listed, made and revoked.
+
+A new token's secret is on the page that answers the form, and nowhere else ever after: the
+answer is rendered, not redirected, so the secret never rests in the session or a message.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import tokens
+from accounts.forms import TokenForm
+from accounts.tokens import AccessToken
+from accounts.views import SignedInRequest
+
+
+def tokens_page(
+    request: SignedInRequest, form: TokenForm, made: tokens.Made | None = None, status: int = 200
+) -> HttpResponse:
+    """The person's tokens, newest first, the form to make one, and a new one's secret."""
+    rows = AccessToken.objects.filter(user=request.user)
+    ctx = {"form": form, "tokens": rows, "made": made, "scopes": tokens.SCOPES}
+    return render(request, "accounts/tokens.html", ctx, status=status)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def access_tokens(request: SignedInRequest) -> HttpResponse:
+    """List the person's tokens; a post makes one and shows its secret this once."""
+    user_id = request.user.pk
+    if request.method != "POST":
+        return tokens_page(request, TokenForm(user_id=user_id))
+    form = TokenForm(request.POST, user_id=user_id)
+    if not form.is_valid():
+        return tokens_page(request, form, status=400)
+    data = form.cleaned_data
+    made = tokens.make(user_id, data["name"], data["scopes"], data["expiry"])
+    return tokens_page(request, TokenForm(user_id=user_id), made, status=201)
+
+
+@login_required
+@require_POST
+def revoke_token(request: SignedInRequest, token_id: int) -> HttpResponse:
+    """Revoke one of the person's tokens: it stops working at once."""
+    if tokens.revoke(request.user.pk, token_id):
+        messages.success(request, "The token is revoked: it no longer works.")
+    else:
+        messages.info(request, "There is no such token of yours to revoke.")
+    return redirect("access_tokens")
