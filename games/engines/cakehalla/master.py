@@ -35,6 +35,9 @@ MASTER_SECONDS = 0.25
 ROLLOUT_ROUNDS = 2
 ROLLOUT_EXTRA = 0
 FEWEST_KEPT = 3
+KEPT_BY_GREEDY = 8
+KEPT_BY_FIRST_TABLE = 4
+FIRST_HALVING = 4
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,12 @@ def _play_out(state: State, seat: int, arm: _Arm, turns: int, seed: int) -> None
     arm.visits += 1
 
 
+def _first_cut(arms: list[_Arm]) -> list[_Arm]:
+    """After one table: greedy's favourites, and the few that did best on it, stay in."""
+    by_table = sorted(arms, key=_Arm.key, reverse=True)[:KEPT_BY_FIRST_TABLE]
+    return [a for a in arms if a.prior < KEPT_BY_GREEDY or a in by_table]
+
+
 def _search(
     view: View,
     legal: list[Action],
@@ -118,7 +127,7 @@ def _search(
     alive = list(arms)
     turns = ROLLOUT_ROUNDS * view["players"] + ROLLOUT_EXTRA
     passes = 0
-    next_cut = 1
+    next_cut = FIRST_HALVING
     while True:
         state = first if passes == 0 else sample_state(view, rng)
         seed = rng.getrandbits(32)
@@ -130,7 +139,9 @@ def _search(
                 break
         elif time.thread_time() - start >= seconds:
             break
-        if passes == next_cut and len(alive) > FEWEST_KEPT:
+        if passes == 1:
+            alive = _first_cut(alive)
+        elif passes == next_cut and len(alive) > FEWEST_KEPT:
             alive.sort(key=_Arm.key, reverse=True)
             alive = alive[: max(FEWEST_KEPT, (len(alive) + 1) // 2)]
             next_cut *= 2
