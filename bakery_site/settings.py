@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games.friends",
     "games.tutorial",
     "games.vacation",
+    "games.reviews",
 ]
 
 MIDDLEWARE = [
@@ -300,12 +301,14 @@ FEATURE_SETTINGS = (
     "games.notifications.conf",
     "games.housetable.conf",
     "games.tournaments.conf",
+    "games.reviews.conf",
 )
 from accounts.conf import *  # noqa: E402, F403
 from games.conf import *  # noqa: E402, F403
 from games.housetable.conf import *  # noqa: E402, F403
 from games.live.conf import *  # noqa: E402, F403
 from games.notifications.conf import *  # noqa: E402, F403
+from games.reviews.conf import *  # noqa: E402, F403
 from games.tournaments.conf import *  # noqa: E402, F403
 
 globals().update(feature_knobs(*FEATURE_SETTINGS))

@@ -23,6 +23,7 @@ from games.notifications import receivers as notifications
 from games.notifications import sweep as notifications_sweep
 from games.pairing import services as pairing
 from games.pairing import sweep as pairing_sweep
+from games.reviews import lane as reviews
 from games.services import presence
 from games.tournaments import played_for as tournament_tables
 from games.tournaments import services as tournaments
@@ -131,3 +132,6 @@ def periodic_jobs() -> None:
     if settings.HOUSE_TABLE:
         # The house table, started when none runs and no person's game may be watched.
         runner.every(settings.HOUSE_TABLE_SWEEP_SECONDS, house_table.keep_going)
+    # games/reviews/lane.py: one review at a time, a few seconds a run (its weighing in the
+    # thinking pool); a review whose lane went quiet is taken up again where it stopped.
+    runner.every(lambda: settings.REVIEW_SWEEP_SECONDS, reviews.work_reviews)
