@@ -12,7 +12,6 @@ from django.test import override_settings
 
 from accounts.models import User
 from games import services
-from games.engines import midnight_bakery
 from games.models import Game
 from games.reviews import lane
 from games.reviews.models import Review
@@ -56,23 +55,17 @@ def position_of(game: Game, user: User) -> int:
     return position
 
 
-JAMS_AND_MACARONS = ["macaron"] * 3 + ["jam"] * 6
-"""Every batch of every bake of the scripted night (3 bakers, 9 cards a batch)."""
-
-
-def scripted_night(
-    person: User, monkeypatch: pytest.MonkeyPatch, choose: Callable[[dict, list[dict]], dict]
-) -> Game:
-    """A finished three-baker night, person against two greedy bots, every batch three Macarons
-    and six Jam tarts; the person keeps what `choose` says."""
-    deck = JAMS_AND_MACARONS * 3 * 3
-    monkeypatch.setattr(midnight_bakery, "deal", lambda *a, **k: {"deck": list(deck)})
-    game = services.create_game(person, "midnight-bakery", 3)
-    services.add_bot(game, person, "greedy")
-    services.add_bot(game, person, "greedy")
-    services.start(game, person)
+def seeded_night(people: list[User], seed: int, choose: Callable[[dict, list[dict]], dict]) -> Game:
+    """A finished night of these people alone (no bot), dealt from this seed; each keeps what
+    `choose` says (a rule of its view, no randomness: the night is the same every run)."""
+    game = services.create_game(people[0], "midnight-bakery", len(people))
+    for person in people[1:]:
+        services.join(game, person, game.invite)
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    game.refresh_from_db()
+    services.start(game, people[0])
 
     def policy(spec: Any, view: dict, legal: list[dict], rng: random.Random) -> dict:
         return choose(view, legal)
 
-    return play_out(game, [person], policy)
+    return play_out(game, people, policy)
