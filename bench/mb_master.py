@@ -4,7 +4,8 @@ At each table size (BENCH_MB_MASTER_TABLES, "4,2"), BENCH_MB_MASTER_NIGHTS (20) 
 master in a seat that rotates night by night, every other baker greedy, each night its own seed.
 The master thinks BENCH_MB_MASTER_SECONDS (its default, 0.25) of CPU a decision; a smaller
 budget can only make it weaker, so a figure measured with one is a lower bound.
-BENCH_MB_MASTER_WORKERS (1) processes share the nights (the final, long runs use 2).
+BENCH_MB_MASTER_WORKERS (1) processes share the nights (the final, long runs use 2);
+BENCH_MB_MASTER_PROGRESS (0) prints the share so far every that many nights.
 BENCH_MB_MASTER_MEMORY (1): the master remembers its own earlier views of the bake (so knows the
 batches it passed on, as a person at the table does); 0 plays from the current view alone.
 
@@ -31,6 +32,7 @@ SECONDS = float(os.environ.get("BENCH_MB_MASTER_SECONDS", str(MASTER_SECONDS)))
 WORKERS = int(os.environ.get("BENCH_MB_MASTER_WORKERS", "1"))
 FIRST_SEED = int(os.environ.get("BENCH_MB_MASTER_SEED", "7000000"))
 MEMORY = os.environ.get("BENCH_MB_MASTER_MEMORY", "1") == "1"
+PROGRESS = int(os.environ.get("BENCH_MB_MASTER_PROGRESS", "0"))  # print the share every n nights
 
 
 def night(task: tuple[int, int, float]) -> tuple[float, list[float]]:
@@ -81,11 +83,13 @@ def main() -> None:
     for bakers in TABLES:
         tasks = [(bakers, number, SECONDS) for number in range(NIGHTS)]
         start = time.perf_counter()
-        if WORKERS > 1:
-            with Pool(WORKERS) as pool:
-                nights = pool.map(night, tasks, chunksize=1)
-        else:
-            nights = [night(task) for task in tasks]
+        nights: list[tuple[float, list[float]]] = []
+        with Pool(WORKERS) as pool:
+            for played in pool.imap(night, tasks, chunksize=1):
+                nights.append(played)
+                if PROGRESS and len(nights) % PROGRESS == 0:
+                    won = sum(share for share, _ in nights)
+                    print(f"  {len(nights)} nights: {won / len(nights):.1%}", flush=True)
         took = time.perf_counter() - start
         share = sum(won for won, _ in nights) / NIGHTS
         low, high = wilson(share, NIGHTS)
