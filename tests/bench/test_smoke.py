@@ -31,6 +31,8 @@ TINY = {
     "BENCH_CAKEHALLA_DECISIONS": "2",
     "BENCH_MIDNIGHT_RUNS": "1",
     "BENCH_MIDNIGHT_NIGHTS": "2",
+    "BENCH_MB_MASTER_NIGHTS": "2",
+    "BENCH_MB_MASTER_SECONDS": "0.005",
     "BENCH_PAIRING_RUNS": "1",
     "BENCH_PAIRING_PEOPLE": "20",
     "BENCH_PAIRING_TABLES": "2",
@@ -90,6 +92,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
     assert modules() == [
         "bots",
         "cakehalla",
+        "mb_master",
         "midnight_bakery",
         "pairing",
         "pushes",
@@ -120,6 +123,13 @@ def test_engines() -> None:
     out = run_bench("bench.midnight_bakery")
     assert all(n > 0 for n in counts(r"([\d,]+) decisions/s", out)), out
     assert len(counts(r"per decision \((\d+) decisions\)", out)) == 3, out
+
+
+@in_process
+def test_mb_master() -> None:
+    out = run_bench("bench.mb_master")
+    assert len(re.findall(r"wins [\d.]+% \(95% CI [\d.]+%-[\d.]+%\) of 2 seat-rotated", out)) == 2
+    assert len(re.findall(r"master CPU a decision at \d bakers: p50 \d+ ms, p95", out)) == 2, out
 
 
 @in_process
