@@ -4,7 +4,10 @@ At each table size (BENCH_MB_MASTER_TABLES, "4,2"), BENCH_MB_MASTER_NIGHTS (20) 
 master in a seat that rotates night by night, every other baker greedy, each night its own seed.
 The master thinks BENCH_MB_MASTER_SECONDS (its default, 0.25) of CPU a decision; a smaller
 budget can only make it weaker, so a figure measured with one is a lower bound.
-BENCH_MB_MASTER_WORKERS (1) processes share the nights (the final, long runs use 2).
+BENCH_MB_MASTER_WORKERS (1) processes share the nights (the final, long runs use 2);
+BENCH_MB_MASTER_PROGRESS (0) prints the share so far every that many nights.
+BENCH_MB_MASTER_MEMORY (1): the master remembers its own earlier views of the bake (so knows the
+batches it passed on, as a person at the table does); 0 plays from the current view alone.
 
 It prints the master's share of the wins (a shared win counts as a share) with its 95% Wilson
 interval against the fair share, and the master's CPU a decision (p50, p95).
@@ -19,31 +22,37 @@ from multiprocessing import Pool
 
 from games.engines import midnight_bakery as mb
 from games.engines.midnight_bakery.bots import choose_greedy
-from games.engines.midnight_bakery.master import MASTER_SECONDS, with_budget
+from games.engines.midnight_bakery.master import MASTER_SECONDS, decide
+from games.engines.midnight_bakery.sampling import remembered
+from games.engines.midnight_bakery.shapes import View
 
 TABLES = tuple(int(n) for n in os.environ.get("BENCH_MB_MASTER_TABLES", "4,2").split(","))
 NIGHTS = int(os.environ.get("BENCH_MB_MASTER_NIGHTS", "20"))
 SECONDS = float(os.environ.get("BENCH_MB_MASTER_SECONDS", str(MASTER_SECONDS)))
 WORKERS = int(os.environ.get("BENCH_MB_MASTER_WORKERS", "1"))
 FIRST_SEED = int(os.environ.get("BENCH_MB_MASTER_SEED", "7000000"))
+MEMORY = os.environ.get("BENCH_MB_MASTER_MEMORY", "1") == "1"
+PROGRESS = int(os.environ.get("BENCH_MB_MASTER_PROGRESS", "0"))  # print the share every n nights
 
 
 def night(task: tuple[int, int, float]) -> tuple[float, list[float]]:
     """One night, the master in seat `night % bakers`: its share of the win and its CPU seconds
     for each decision it thought about."""
     bakers, number, seconds = task
-    master = with_budget(seconds)
     seat = number % bakers
     seed = FIRST_SEED + number
     rng = random.Random(seed)
     state = mb.new_game(bakers, seed=seed)
     thinking: list[float] = []
+    seen: list[View] = []
     while not mb.is_over(state):
         for baker in mb.active_seats(state):
             shown, legal = mb.view(state, baker), mb.legal_actions(state, baker)
             if baker == seat:
+                seen.append(shown)
+                memory = remembered(seen) if MEMORY else None
                 start = time.thread_time()
-                action = master(shown, legal, rng)
+                action = decide(shown, legal, rng, seconds=seconds, memory=memory)
                 if len(legal) > 1:
                     thinking.append(time.thread_time() - start)
             else:
@@ -74,11 +83,13 @@ def main() -> None:
     for bakers in TABLES:
         tasks = [(bakers, number, SECONDS) for number in range(NIGHTS)]
         start = time.perf_counter()
-        if WORKERS > 1:
-            with Pool(WORKERS) as pool:
-                nights = pool.map(night, tasks, chunksize=1)
-        else:
-            nights = [night(task) for task in tasks]
+        nights: list[tuple[float, list[float]]] = []
+        with Pool(WORKERS) as pool:
+            for played in pool.imap(night, tasks, chunksize=1):
+                nights.append(played)
+                if PROGRESS and len(nights) % PROGRESS == 0:
+                    won = sum(share for share, _ in nights)
+                    print(f"  {len(nights)} nights: {won / len(nights):.1%}", flush=True)
         took = time.perf_counter() - start
         share = sum(won for won, _ in nights) / NIGHTS
         low, high = wilson(share, NIGHTS)
@@ -87,7 +98,8 @@ def main() -> None:
         print(
             f"master vs {bakers - 1} greedy, {bakers} bakers{owl}: wins {share:.1%} "
             f"(95% CI {low:.1%}-{high:.1%}) of {NIGHTS} seat-rotated nights; fair share "
-            f"{1 / bakers:.1%}; budget {SECONDS * 1000:.0f} ms ({took:.0f} s)"
+            f"{1 / bakers:.1%}; budget {SECONDS * 1000:.0f} ms, "
+            f"{'remembering its bake' if MEMORY else 'from the view alone'} ({took:.0f} s)"
         )
         if thinking:
             print(

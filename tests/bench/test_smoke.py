@@ -34,6 +34,8 @@ TINY = {
     "BENCH_CH_MASTER_SECONDS": "0.001",
     "BENCH_MIDNIGHT_RUNS": "1",
     "BENCH_MIDNIGHT_NIGHTS": "2",
+    "BENCH_MB_MASTER_NIGHTS": "2",
+    "BENCH_MB_MASTER_SECONDS": "0.005",
     "BENCH_PAIRING_RUNS": "1",
     "BENCH_PAIRING_PEOPLE": "20",
     "BENCH_PAIRING_TABLES": "2",
@@ -94,6 +96,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
         "bots",
         "cakehalla",
         "cakehalla_master",
+        "mb_master",
         "midnight_bakery",
         "pairing",
         "pushes",
@@ -131,6 +134,13 @@ def test_cakehalla_master() -> None:
     out = run_bench("bench.cakehalla_master")
     assert re.search(r"2 bakers, 2 games .*: master wins [\d.]+% \(95% CI [\d.]+%-[\d.]+%", out)
     assert re.search(r"master CPU a decision p50 [\d.]+ ms, p95 [\d.]+ ms", out), out
+
+
+@in_process
+def test_mb_master() -> None:
+    out = run_bench("bench.mb_master")
+    assert len(re.findall(r"wins [\d.]+% \(95% CI [\d.]+%-[\d.]+%\) of 2 seat-rotated", out)) == 2
+    assert len(re.findall(r"master CPU a decision at \d bakers: p50 \d+ ms, p95", out)) == 2, out
 
 
 @in_process

@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from games.engines.midnight_bakery.cards import face_of
 from games.engines.midnight_bakery.greedy import Table
 from games.engines.midnight_bakery.playout import Choice, play_out
-from games.engines.midnight_bakery.sampling import determinize, public_night, unseen_faces
+from games.engines.midnight_bakery.sampling import (
+    Memory,
+    determinize,
+    passed_batches,
+    public_night,
+    unseen_faces,
+)
 from games.engines.midnight_bakery.shapes import Action, View
 
 Bot = Callable[[View, list[Action], random.Random], Action]
@@ -125,6 +131,7 @@ def weigh(
     seconds: float = MASTER_SECONDS,
     iterations: int | None = None,
     peels: int | None = None,
+    memory: Memory | None = None,
 ) -> list[Weighed]:
     """Every distinct legal action, best first, from this seat's view only.
 
@@ -136,14 +143,15 @@ def weigh(
     if seat is None:
         raise TypeError("The master plays from its own seat's view, not a spectator's.")
     start = time.thread_time()
-    known = public_night(view)
-    unseen = unseen_faces(view)
+    known = passed_batches(view, memory or {})
+    public = public_night(view, known)
+    unseen = unseen_faces(view, known)
     field = candidates(legal)
     if peels is not None:
         field = shortlisted(view, field, peels)
     played = rounds = 0
     while True:
-        world = determinize(known, view, unseen, rng)
+        world = determinize(public, view, unseen, rng, known)
         dice = rng.getrandbits(64)
         for candidate in still_running(field, rounds):
             night = world.copy()
@@ -167,15 +175,28 @@ def spent(start: float, seconds: float, played: int, iterations: int | None) -> 
     return time.thread_time() - start >= seconds
 
 
+def decide(
+    view: View,
+    legal: list[Action],
+    rng: random.Random,
+    *,
+    seconds: float = MASTER_SECONDS,
+    memory: Memory | None = None,
+) -> Action:
+    """The master's pick at the table: Peel pairs shortlisted, with one choice no thought, and
+    the seat's memory of this bake if the caller keeps one (sampling.remembered)."""
+    if len(candidates(legal)) == 1:
+        return legal[0]
+    return weigh(view, legal, rng, seconds=seconds, peels=PEEL_SHORTLIST, memory=memory)[0].action
+
+
 def with_budget(seconds: float) -> Bot:
     """The master with another thinking budget (the site's setting), same signature as the
     other bots."""
 
     def choose(view: View, legal: list[Action], rng: random.Random) -> Action:
-        """The master's pick with this budget; with one choice, no thought."""
-        if len(candidates(legal)) == 1:
-            return legal[0]
-        return weigh(view, legal, rng, seconds=seconds, peels=PEEL_SHORTLIST)[0].action
+        """The master's pick with this budget."""
+        return decide(view, legal, rng, seconds=seconds)
 
     choose.__doc__ = f"The master's pick, thinking about {seconds} s of CPU."
     return choose

@@ -16,7 +16,12 @@ from games.engines.midnight_bakery.master import (
     with_budget,
 )
 from games.engines.midnight_bakery.playout import Night, pick
-from games.engines.midnight_bakery.sampling import public_night, unseen_faces
+from games.engines.midnight_bakery.sampling import (
+    passed_batches,
+    public_night,
+    remembered,
+    unseen_faces,
+)
 from games.engines.midnight_bakery.shapes import Action
 from tests.engines.midnight_bakery.helpers import crafted
 
@@ -194,3 +199,32 @@ def test_the_unseen_cards_are_the_deck_less_what_the_seat_has_seen() -> None:
     hidden = [card for seat, b in enumerate(state.batches) if seat != 2 for card in b]
     hidden += state.deck
     assert sorted(unseen_faces(shown)) == sorted(face_of(card) for card in hidden)
+
+
+@pytest.mark.parametrize("bakers", [2, 4, 5])
+def test_a_seat_remembers_the_batches_it_passed_as_they_are_now(bakers: int) -> None:
+    """From its own earlier views and the log alone, each batch it passed is known exactly."""
+    rng = random.Random(bakers)
+    state = mb.new_game(bakers, seed=bakers)
+    views: dict[int, list[mb.View]] = {seat: [] for seat in range(bakers)}
+    placed = 0
+    while not mb.is_over(state):
+        for seat in mb.active_seats(state):
+            shown = mb.view(state, seat)
+            views[seat].append(shown)
+            known = passed_batches(shown, remembered(views[seat]))
+            for holder, faces in known.items():
+                assert faces == sorted(face_of(card) for card in state.batches[holder])
+            placed += len(known)
+            legal = mb.legal_actions(state, seat)
+            state = mb.apply_action(state, seat, choose_greedy(shown, legal, rng))
+    assert placed > 20 * bakers
+
+
+def test_without_memory_nothing_passed_is_placed() -> None:
+    state = mb.new_game(4, seed=1)
+    for _ in range(2):
+        for seat in mb.active_seats(state):
+            state = mb.apply_action(state, seat, mb.legal_actions(state, seat)[0])
+    assert passed_batches(mb.view(state, 0), {}) == {}
+    assert remembered([]) == {}
