@@ -10,8 +10,8 @@ uses); a game that ends in the rollout counts as won or lost. Judged as its own 
 after a rival's: in trials against lookahead, stopping one rival's turn later lost most games.
 After the first table greedy's favourites and the best few on it stay in; after each doubling of
 passes from the fourth the worse half drops out, so the time goes to the actions worth telling
-apart. The thinking budget is CPU time of the calling
-thread (time.thread_time), so a busy machine makes it slower, never weaker.
+apart. The thinking budget is CPU time of the calling thread (time.thread_time), so a busy
+machine makes it slower, never weaker.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class _Arm:
         self.visits = 0
 
     def mean(self) -> float:
-        """The mean score, the greedy rank breaking ties (and ordering the unplayed)."""
+        """The mean score over the tables it was played on (the unplayed last)."""
         return self.score / self.visits if self.visits else -1e18
 
     def key(self) -> tuple[float, int]:
