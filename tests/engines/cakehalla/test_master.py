@@ -4,6 +4,7 @@ import random
 from typing import Any, cast
 
 from games.engines import cakehalla as ch
+from games.engines.cakehalla import master
 from games.engines.cakehalla.bots import BOTS
 from games.engines.cakehalla.master import MASTER_SECONDS, choose_master, weigh, with_budget
 from tests.engines.cakehalla.helpers import fresh, with_baker
@@ -17,10 +18,11 @@ def test_master_is_the_last_and_strongest_level():
     assert MASTER_SECONDS == 0.25
 
 
-def test_master_plays_legally_in_every_position_of_many_games():
+def test_master_plays_legally_in_every_position_of_many_games(monkeypatch):
+    monkeypatch.setattr(master, "ROLLOUT_ROUNDS", 0)  # judged as its turn ends: quick, still legal
     decisions = 0
-    for seed in range(5):
-        players = (2, 3, 4, 2, 3)[seed]
+    for seed in range(12):
+        players = 2 + seed % 3
         levels = ["random", "greedy", "random", "greedy"][:players]
         levels[seed % players] = "master"
         rnd = random.Random(seed)
@@ -33,7 +35,7 @@ def test_master_plays_legally_in_every_position_of_many_games():
             assert action in legal
             decisions += levels[seat] == "master"
             state = ch.apply_action(state, seat, action)
-    assert decisions > 100
+    assert decisions > 300
 
 
 def test_master_decides_from_the_view_alone_so_hidden_cards_change_nothing():
@@ -98,3 +100,18 @@ def test_master_buys_the_card_that_wins_before_the_rival_can():
     assert best.win == 1
     assert all(w.win <= 0.5 for w in weighed if w.action["type"] != "buy")  # at best a tie
     assert choose_master(ch.view(state, 1), legal, random.Random(5)) == best.action
+
+
+def test_weighed_to_the_end_the_figures_are_final_points_and_wins():
+    state = fresh(2, seed=6)
+    for action in (
+        {"type": "take", "ingredients": ["sugar", "blueberry", "matcha"]},
+        {"type": "take", "ingredients": ["cherry", "cocoa", "sugar"]},
+    ):
+        state = ch.apply_action(state, state.turn, action)
+    legal = ch.legal_actions(state, 0)
+    weighed = weigh(ch.view(state, 0), legal, random.Random(3), iterations=3, to_end=True)
+    assert len(weighed) == len(legal)
+    for w in weighed:
+        assert w.expected >= 3  # a played-out game ends near 15 for both; nobody stays at nought
+        assert w.win in {k / (2 * w.visits) for k in range(2 * w.visits + 1)}  # whole games
