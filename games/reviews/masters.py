@@ -4,8 +4,8 @@ choices a stored action was, what a choice is measured in, and when a decision c
 The masters (games/engines/<game>/master.py) are read as they are; this wraps the little they
 leave to their caller. Midnight Bakery's master merges choices of equal faces (two Buns are one
 choice), so a stored action is found by its faces; Cakehalla's weighs every legal action, so
-by the action itself. Cakehalla's `expected` is the seat's points a few rounds on (its rollouts
-stop there), not its final points: its reviews measure the chance of winning instead.
+by the action itself, and a review asks it to play each to the game's end (`to_end`), so its
+`expected` is the final points as Midnight Bakery's is.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from games.engines.cakehalla import master as cakehalla_master
@@ -82,7 +83,9 @@ def cakehalla_moment(view: Mapping[str, Any]) -> str:
 
 MASTERS: dict[str, Master] = {
     "midnight-bakery": Master(midnight_master.weigh, same_faces, night_moment, "points"),
-    "cakehalla": Master(cakehalla_master.weigh, same_action, cakehalla_moment, "win"),
+    "cakehalla": Master(
+        partial(cakehalla_master.weigh, to_end=True), same_action, cakehalla_moment, "points"
+    ),
 }
 
 

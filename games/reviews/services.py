@@ -62,6 +62,12 @@ def check_review(game: Game, user: User, seat: int) -> None:
         )
 
 
+def iterations_for(kind: str) -> int:
+    """How long the master weighs each decision of this game (REVIEW_ITERATIONS_<GAME>)."""
+    knob = f"REVIEW_ITERATIONS_{kind.upper().replace('-', '_')}"
+    return max(1, int(getattr(settings, knob, 1)))
+
+
 def ask_review(game: Game, user: User, seat: int) -> tuple[Review, bool]:
     """The review of this seat, queued now or already there (then False): ReviewRefused if this
     person may not ask for it."""
@@ -72,7 +78,7 @@ def ask_review(game: Game, user: User, seat: int) -> tuple[Review, bool]:
     try:
         with transaction.atomic():
             review = Review.objects.create(
-                game=game, seat=seat, asked_by=user, iterations=settings.REVIEW_ITERATIONS
+                game=game, seat=seat, asked_by=user, iterations=iterations_for(game.kind)
             )
     except IntegrityError:  # asked at the same instant by someone else: theirs is the answer
         return Review.objects.get(game=game, seat=seat), False

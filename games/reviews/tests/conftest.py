@@ -22,7 +22,8 @@ from tests.support.finished_games import finished_game, play_out
 def _bots_inline_here(bots_inline: None, settings: Any) -> None:
     """Finished games are made through the services against bots, inline; a decision is weighed
     over a few played-out games only (the lane's logic, not the master's strength, is tested)."""
-    settings.REVIEW_ITERATIONS = 12
+    settings.REVIEW_ITERATIONS_MIDNIGHT_BAKERY = 12
+    settings.REVIEW_ITERATIONS_CAKEHALLA = 2
 
 
 def work_whole(review: Review) -> Review:

@@ -67,7 +67,7 @@ def jam_there(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, An
 
 def reviewed(night: Game) -> Review:
     seat = night.seats.get(position=SEAT)
-    with override_settings(REVIEW_ITERATIONS=150):
+    with override_settings(REVIEW_ITERATIONS_MIDNIGHT_BAKERY=150):
         return work_whole(ask_review(night, seat.user, SEAT)[0])
 
 

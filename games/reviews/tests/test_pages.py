@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -16,6 +17,7 @@ from games.reviews.services import ask_review
 from games.reviews.tests.conftest import position_of, work_whole
 from games.web.replay import Replay
 from tests.conftest import client_for
+from tests.support.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -69,33 +71,52 @@ def test_the_whole_review_names_the_costliest_and_links_the_replay(
     assert frame.status_code == 200
 
 
+def strings_in(data: Any) -> set[str]:
+    """Every string in a view (keys and values, however deep)."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*(strings_in(k) | strings_in(v) for k, v in data.items()))
+    if isinstance(data, list | tuple):
+        return set().union(*(strings_in(v) for v in data))
+    return set()
+
+
+def dealt_cards(game: Game) -> set[str]:
+    """Every card id the game dealt (its setup: the deck, or every pile)."""
+    return {s for s in strings_in(game.setup) if re.search(r"-\d+$", s)}
+
+
 def hidden_from(game: Game, seat: int) -> set[str]:
-    """Card ids the seat never saw: every other batch at every moment, and the deck's rest."""
+    """Card ids the seat never saw: in no view of its own at any moment of the game."""
     replay = Replay.of(game)
     engine = game.spec.engine
     seen: set[str] = set()
-    every: set[str] = set(game.setup["deck"])  # type: ignore[index]
     for n in range(replay.total + 1):
-        view = engine.view(replay.state(n), seat)
-        seen |= {c["id"] for c in view["batch"]}
-        for other in view["seats"]:
-            seen |= {c["id"] for c in other.get("case", [])}
-    return every - seen
+        seen |= strings_in(engine.view(replay.state(n), seat))
+    return dealt_cards(game) - seen
 
 
+def leaks(body: str, hidden: set[str]) -> list[str]:
+    """The hidden card ids on a page (not as the start of a longer id)."""
+    return [c for c in hidden if re.search(re.escape(c) + r"(?![\w-])", body)]
+
+
+@pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
 def test_a_review_page_shows_nothing_the_seat_did_not_see(
-    night: Game, player: User, rival: User
+    kind: str, player: User, rival: User, outsider: User
 ) -> None:
-    seat = position_of(night, player)
-    work_whole(ask_review(night, player, seat)[0])
-    hidden = hidden_from(night, seat)
-    assert hidden  # the control: the rival's batches and the owl's hold cards this seat never saw
-    for user in (player, rival, None):
-        for body in (page(night, seat, user), page(night, seat, user, htmx=True)):
-            leaked = [c for c in hidden if re.search(re.escape(c) + r"(?![\w-])", body)]
-            assert not leaked
-    listing = client_for(rival).get(f"/games/{night.pk}/review/").content.decode()
-    assert not [c for c in hidden if c in listing]
+    game = finished_game([player, rival], kind=kind, bots=0)
+    seat = position_of(game, player)
+    review = work_whole(ask_review(game, player, seat)[0])
+    assert review.whole
+    hidden = hidden_from(game, seat)
+    assert hidden  # the control: the rival's batches, the piles' order: cards it never saw
+    for user in (player, rival, outsider, None):
+        for body in (page(game, seat, user), page(game, seat, user, htmx=True)):
+            assert not leaks(body, hidden)
+    listing = client_for(rival).get(f"/games/{game.pk}/review/").content.decode()
+    assert not leaks(listing, hidden)
 
 
 def test_the_games_reviews_list_offers_review_my_game(night: Game, player: User) -> None:
