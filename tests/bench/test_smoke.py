@@ -41,6 +41,8 @@ TINY = {
     "BENCH_PAIRING_TABLES": "2",
     "BENCH_PUSHES_RUNS": "1",
     "BENCH_PUSHES_MOVES": "4",
+    "BENCH_REVIEWS_GAMES": "1",
+    "BENCH_REVIEWS_SCALE": "0.01",
     "BENCH_SITE_RUNS": "1",
     "BENCH_SITE_RENDERS": "2",
     "BENCH_SITE_TABLES": "1",
@@ -100,6 +102,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
         "midnight_bakery",
         "pairing",
         "pushes",
+        "reviews",
         "site",
         "stats",
         "tournaments",
@@ -155,6 +158,15 @@ def test_pairing() -> None:
 def test_pushes() -> None:
     out = run_bench("bench.pushes")
     assert len(re.findall(r"ms CPU a move for all pushes", out)) == 6, out  # 2 games, 3 ways
+
+
+@in_process
+def test_reviews() -> None:
+    out = run_bench("bench.reviews")
+    for kind, players in (("midnight-bakery", 4), ("cakehalla", 2)):
+        line = rf"a review of one seat, {kind}, {players} bakers, \d+ iterations a decision: "
+        assert re.search(line + r"[\d.]+ s CPU, [1-9]\d* decisions", out), out
+        assert re.search(rf"{kind}, {players} bakers: median [\d.]+ s CPU a review", out), out
 
 
 @in_process
