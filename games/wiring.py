@@ -132,6 +132,6 @@ def periodic_jobs() -> None:
     if settings.HOUSE_TABLE:
         # The house table, started when none runs and no person's game may be watched.
         runner.every(settings.HOUSE_TABLE_SWEEP_SECONDS, house_table.keep_going)
-    # games/reviews/lane.py: one review at a time, a few seconds a run (its weighing in the
-    # thinking pool); a review whose lane went quiet is taken up again where it stopped.
-    runner.every(lambda: settings.REVIEW_SWEEP_SECONDS, reviews.work_reviews)
+    # games/reviews/lane.py: one review at a time on the lane's own thread, a few seconds a run
+    # (its weighing in the thinking pool); a review whose lane went quiet is taken up again.
+    runner.every(lambda: settings.REVIEW_SWEEP_SECONDS, reviews.on_its_lane)

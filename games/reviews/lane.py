@@ -1,12 +1,14 @@
 """The review lane: each serving process works one review at a time, a few seconds a run.
 
-The Review rows are the queue (asked in services.py). A run of the lane (a periodic job of the
-runner's, registered in games/wiring.py) claims one review: its own under way, or one whose lane
-stopped beating (killed mid-review), or the oldest waiting. It weighs the seat's next decisions,
-saving each one with a heartbeat as it is done, for at most REVIEW_RUN_SECONDS, then lets go of
-its thread; the next run goes on. The weighing itself runs in the thinking pool, under the same
-cap as the bots' searches. A review is marked done only once every decision is in, so a page
-never shows half a review as whole.
+The Review rows are the queue (asked in services.py). The lane is a thread of its own in each
+serving process: the runner's periodic job (`on_its_lane`, registered in games/wiring.py) only
+starts a run there when none is under way and returns at once, so neither the bots' threads
+(where the runner's jobs run) nor the mail lane ever wait on a review. A run claims one review:
+its own under way, or one whose lane stopped beating (killed mid-review), or the oldest waiting.
+It weighs the seat's next decisions, saving each one with a heartbeat as it is done, for at most
+REVIEW_RUN_SECONDS, then lets go; the next run goes on. The weighing itself runs in the thinking
+pool, under the same cap as the bots' searches. A review is marked done only once every decision
+is in, so a page never shows half a review as whole.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import close_old_connections
 from django.db.models import Q
 from django.utils import timezone
 
@@ -33,6 +38,31 @@ WORKER_ID = f"reviews-{socket.gethostname()}-{os.getpid()}"[:64]
 
 CLAIM_AMONG = 5
 """Reviews tried at one claim, in case another lane takes the first at the same instant."""
+
+
+_lane = ThreadPoolExecutor(1, thread_name_prefix="reviews")
+_lock = threading.Lock()
+_run: Future[None] | None = None
+
+
+def on_its_lane() -> None:
+    """The runner's job: a run of the lane on the lane's own thread, unless one is under way."""
+    global _run
+    with _lock:
+        if _run is None or _run.done():
+            _run = _lane.submit(run_once)
+
+
+def run_once() -> None:
+    """One run on the lane's thread, with Django's connection upkeep around it; a failure is
+    logged and the next run tries again."""
+    close_old_connections()
+    try:
+        work_reviews()
+    except Exception:
+        logger.exception("a run of the review lane failed; the next run tries again")
+    finally:
+        close_old_connections()
 
 
 def work_reviews() -> None:

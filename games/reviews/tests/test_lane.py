@@ -3,6 +3,7 @@ every decision is in."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -91,3 +92,25 @@ def test_a_review_of_a_game_that_no_longer_replays_fails_in_words(
     review = work_whole(review)
     assert review.status == Review.Status.FAILED
     assert "rules version 0" in review.why
+
+
+def test_the_runners_job_starts_a_run_on_the_lanes_own_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started = threading.Event()
+    release = threading.Event()
+    threads: list[str] = []
+
+    def a_long_run() -> None:
+        threads.append(threading.current_thread().name)
+        started.set()
+        release.wait(5)
+
+    monkeypatch.setattr(lane, "work_reviews", a_long_run)
+    lane.on_its_lane()  # returns at once: the run goes on beside it
+    assert started.wait(5)
+    lane.on_its_lane()  # one run at a time: no second while the first is under way
+    release.set()
+    assert lane._run is not None
+    lane._run.result(timeout=5)
+    assert threads == [threads[0]] and threads[0].startswith("reviews")
