@@ -9,10 +9,10 @@ REVIEWS_QUEUED_MAX = 20
 #: review is the same on any machine and under any load; a seed per decision). Sized for a review
 #: of a seat within issue 48's budgets: 60 s of CPU a 4-baker night, 90 s a 2-baker Cakehalla
 #: game (bench/reviews.py). Midnight Bakery's master counts played-out nights, all choices together:
-REVIEW_ITERATIONS_MIDNIGHT_BAKERY = 2000
+REVIEW_ITERATIONS_MIDNIGHT_BAKERY = 4000
 #: Cakehalla's counts sampled tables, on each of which every action still in the running is played
 #: to the game's end:
-REVIEW_ITERATIONS_CAKEHALLA = 200
+REVIEW_ITERATIONS_CAKEHALLA = 300
 #: Seconds between two runs of the review lane in each serving process.
 REVIEW_SWEEP_SECONDS = 1.0
 #: Seconds of wall time one run of the lane weighs decisions before it lets go of its thread (the
