@@ -61,17 +61,37 @@ def words(advice: str) -> str:
     return advice.strip().rstrip(".")
 
 
+PAIR_SHARE = 4
+"""The head-to-head of the chosen action and the master's pick gets a quarter of the budget."""
+
+
 def weigh_decision(
     replay: Replay, master: Master, seat: int, decision: Decision, iterations: int
 ) -> dict[str, Any]:
     """One decision weighed by the master: what was chosen and what the master would choose,
-    each in words and in the review's unit, and what the choice cost (never negative)."""
+    each in words and in the review's unit, and what the choice cost (never negative).
+
+    The master's search drops the choices that look worse early, so the chosen one may rest on
+    few played-out games, and its figure is then mostly luck. When the seat chose otherwise
+    than the master, the two are weighed again alone, head to head on the same sampled deals:
+    the cost is read from that, as precise as the budget allows."""
     rng = random.Random(decision_seed(replay.game.seed, seat, decision.move))
     weighed = think(master.weigh, decision.view, decision.legal, rng, iterations=iterations)
     best = weighed[0]
-    chosen = next((w for w in weighed if master.same(w.action, decision.chosen)), None)
-    if chosen is None:  # the master left it out (it should not): weigh it as the best's equal
-        chosen = best
+    matched = master.same(best.action, decision.chosen)
+    chosen = next((w for w in weighed if master.same(w.action, decision.chosen)), best)
+    if not matched:
+        taken = next((a for a in decision.legal if master.same(a, decision.chosen)), None)
+        if taken is not None:
+            pair = think(
+                master.weigh,
+                decision.view,
+                [best.action, taken],
+                rng,
+                iterations=max(2, iterations // PAIR_SHARE),
+            )
+            best = next((w for w in pair if master.same(w.action, best.action)), best)
+            chosen = next((w for w in pair if master.same(w.action, taken)), chosen)
     spec = replay.game.spec
     best_value, chosen_value = master.measure(best), master.measure(chosen)
     return {
@@ -79,7 +99,7 @@ def weigh_decision(
         "when": master.when(decision.view),
         "chosen": words(spec.advise(decision.view, decision.chosen)[0]),
         "best": words(spec.advise(decision.view, best.action)[0]),
-        "matched": master.same(best.action, decision.chosen),
+        "matched": matched,
         "chosen_value": round(chosen_value, 2),
         "best_value": round(best_value, 2),
         "chosen_win": round(chosen.win, 4),
