@@ -43,7 +43,9 @@ def seat_or_404(game: Game, seat: int) -> Seat:
     return found
 
 
-def review_context(game: Game, seat: int, refusal: str = "") -> dict[str, object]:
+def review_context(
+    game: Game, seat: int, user: User | AnonymousUser, refusal: str = ""
+) -> dict[str, object]:
     """What the review page and its progress part show."""
     review = Review.objects.filter(game=game, seat=seat).first()
     master = master_of(game.kind)
@@ -54,6 +56,7 @@ def review_context(game: Game, seat: int, refusal: str = "") -> dict[str, object
         "seat_name": player_name(seats_of(game), seat),
         "review": review,
         "refusal": refusal,
+        "mine": signed_in(user) and game.seats.filter(user=user, position=seat, bot="").exists(),
         "unit": unit,
         "close": CLOSE[unit],
         "poll": POLL_SECONDS,
@@ -94,7 +97,7 @@ def review_page(request: HtmxHttpRequest, game_id: int, seat: int) -> HttpRespon
     seat_or_404(game, seat)
     if not may_read(game, request.user, seat):
         return render(request, "games/refused.html", {"message": NOT_YOURS}, status=403)
-    ctx = review_context(game, seat)
+    ctx = review_context(game, seat, request.user)
     if request.htmx:
         return render(request, "reviews/_review.html", ctx)
     return render(request, "reviews/review.html", ctx)
@@ -108,7 +111,7 @@ def ask(request: AuthedRequest, game_id: int, seat: int) -> HttpResponse:
     try:
         ask_review(game, request.user, seat)
     except ReviewRefused as refused:
-        ctx = review_context(game, seat, refusal=str(refused))
+        ctx = review_context(game, seat, request.user, refusal=str(refused))
         if not may_read(game, request.user, seat):
             ctx["review"] = None
             ctx.pop("reading", None)
@@ -116,5 +119,5 @@ def ask(request: AuthedRequest, game_id: int, seat: int) -> HttpResponse:
         return render(request, template, ctx, status=400)
     url = reverse("reviews:review", args=[game.pk, seat])
     if request.htmx:
-        return render(request, "reviews/_review.html", review_context(game, seat))
+        return render(request, "reviews/_review.html", review_context(game, seat, request.user))
     return redirect(url)

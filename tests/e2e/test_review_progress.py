@@ -32,7 +32,7 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
     assert found, "the demo's nights are in history"
     page.goto(f"{base}/games/{found.group(1)}/review/0/")
     page.evaluate("() => { window.sameDocument = true; }")
-    page.get_by_role("button", name="Review this game").click()
+    page.get_by_role("button", name="Review this seat").click()
     seen: set[int] = set()
     progress = page.locator("#review .progress-words")
     for _ in range(600):

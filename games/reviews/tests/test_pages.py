@@ -32,7 +32,7 @@ def page(game: Game, seat: int, user: User | None, htmx: bool = False) -> str:
 def test_the_page_offers_the_ask_form_until_someone_asks(night: Game, player: User) -> None:
     body = page(night, position_of(night, player), player)
     assert re.search(r'<form method="post" action="/games/\d+/review/\d+/ask/"', body)
-    assert "csrfmiddlewaretoken" in body and "Review this game" in body
+    assert "csrfmiddlewaretoken" in body and "Review my game" in body
 
 
 def test_the_progress_is_polled_and_moves(night: Game, player: User) -> None:
