@@ -87,6 +87,7 @@ def what_pages_are_told() -> None:
     events.tournament_chat_changed.hear(
         groups.tournament_chat_changed_here, "groups.tournament_chat_changed_here"
     )
+    events.review_progressed.hear(groups.review_progressed_here, "groups.review_progressed_here")
 
 
 def sessions_and_sockets() -> None:

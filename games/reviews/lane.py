@@ -26,6 +26,7 @@ from django.db import close_old_connections
 from django.db.models import Q
 from django.utils import timezone
 
+from games import events
 from games.reviews.decisions import count_decisions, seat_decisions, weigh_decision
 from games.reviews.masters import master_of
 from games.reviews.models import Review
@@ -121,11 +122,14 @@ def work(review: Review, worker: str, deadline: float) -> None:
         )
         if not saved:
             return
+        events.review_progressed.tell(review.game_id, review.seat)
         if time.monotonic() >= deadline and len(decisions) < review.total:
             return
-    Review.objects.filter(pk=review.pk, worker=worker).update(
+    done = Review.objects.filter(pk=review.pk, worker=worker).update(
         status=Review.Status.DONE, finished_at=timezone.now(), total=len(decisions)
     )
+    if done:
+        events.review_progressed.tell(review.game_id, review.seat)
 
 
 def fail(review: Review, worker: str, why: str) -> None:
@@ -134,3 +138,4 @@ def fail(review: Review, worker: str, why: str) -> None:
     Review.objects.filter(pk=review.pk, worker=worker).update(
         status=Review.Status.FAILED, why=why[:300], finished_at=timezone.now()
     )
+    events.review_progressed.tell(review.game_id, review.seat)
