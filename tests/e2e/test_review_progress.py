@@ -1,6 +1,7 @@
 """In the browser: a person asks for a review of a finished game's seat, and the page shows the
-master weighing its decisions one after another, then the whole review, without a reload (the
-site's own runner works it on its review lane, the weighing in its thinking processes)."""
+master weighing its decisions one after another, then the whole review, without a reload: the
+review's socket draws each step (the site's own runner works it on its review lane, the weighing
+in its thinking processes)."""
 
 from __future__ import annotations
 
@@ -34,8 +35,10 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
     page.evaluate("() => { window.sameDocument = true; }")
     page.get_by_role("button", name="Review this seat").click()
     seen: set[int] = set()
+    states: set[str] = set()
     progress = page.locator("#review .progress-words")
     for _ in range(600):
+        states.add(str(page.evaluate("() => document.body.dataset.socket || ''")))
         if page.locator("#review h2", has_text="Every decision").count():
             break
         if progress.count():
@@ -47,6 +50,8 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
         raise AssertionError(f"the review never came whole (saw decisions {sorted(seen)})")
     assert len(seen) >= 2, f"the progress did not move: {sorted(seen)}"
     assert page.evaluate("() => window.sameDocument === true")  # no reload
+    assert "live" in states  # drawn by the review's socket (static/js/review.js)
+    assert page.locator("#review[hx-trigger]").count() == 0  # the poll was let go
     summary = page.locator(".review-summary").inner_text()
     assert summary.endswith(".")
     assert page.locator(".review-decisions tbody tr").count() > 5
