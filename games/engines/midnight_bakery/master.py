@@ -2,20 +2,23 @@
 
 A determinized Monte Carlo search from the seat's view alone (sampling.py): every round deals
 the unseen cards one way, then plays the night to dawn once for each choice still in the
-running, every baker greedy after this pick (playout.py). All choices of a round share its deal
-and its dice, so they are compared on the same night and the differences are not drowned by
-luck. Every two rounds the weaker half drops out, until three remain; those share what is left
-of the budget. The budget is CPU time of the calling thread, so a busy machine makes the master
-slower, never weaker.
+running, every baker greedy after this pick (playout.py). A caller that keeps the seat's memory
+of its bake (its own earlier views) hands it in, and the batches the seat passed on are then
+placed, not dealt: that is what a person at the table remembers, and it is most of the
+master's strength (at two bakers it knows every batch from the third pick on).
+
+All choices of a round share its deal and its dice, so they are compared on the same night and
+the differences are not drowned by luck. Every two rounds the weaker half drops out, until three
+remain; those share what is left of the budget. The budget is CPU time of the calling thread,
+so a busy machine makes the master slower, never weaker.
 """
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engines.midnight_bakery.cards import face_of
-from games.engines.midnight_bakery.greedy import Table
+from games.engines.midnight_bakery.greedy import Bot, Table
 from games.engines.midnight_bakery.playout import Choice, play_out
 from games.engines.midnight_bakery.sampling import (
     Memory,
@@ -25,8 +28,6 @@ from games.engines.midnight_bakery.sampling import (
     unseen_faces,
 )
 from games.engines.midnight_bakery.shapes import Action, View
-
-Bot = Callable[[View, list[Action], random.Random], Action]
 
 MASTER_SECONDS = 0.25
 # How much a point of final score weighs against a whole win when ranking choices: enough to

@@ -2,6 +2,7 @@
 
 import json
 import random
+from collections.abc import Iterable
 
 import pytest
 
@@ -56,16 +57,20 @@ def test_master_plays_whole_nights_legally_from_a_json_view(bakers: int) -> None
         assert len(mb.result(state)["bakes"]) == 3
 
 
-def scrambled(state: mb.State, seat: int, seed: int) -> mb.State:
-    """The same night as this seat sees it, the cards it cannot see dealt another way: the other
-    batches and the deck swap their cards (each keeps its size), and the owl's stream moves."""
-    hidden = [card for other, batch in enumerate(state.batches) if other != seat for card in batch]
+def scrambled(state: mb.State, seat: int, seed: int, known: Iterable[int] = ()) -> mb.State:
+    """The same night as this seat sees it (and remembers: its `known` batches stay), the cards
+    it cannot see dealt another way: the other batches and the deck swap their cards (each keeps
+    its size), and the owl's stream moves."""
+    kept = {seat, *known}
+    hidden = [
+        card for other, batch in enumerate(state.batches) if other not in kept for card in batch
+    ]
     hidden += state.deck
     random.Random(seed).shuffle(hidden)
     new = state.clone()
     batches = []
     for other, batch in enumerate(state.batches):
-        if other == seat:
+        if other in kept:
             batches.append(batch)
         else:
             batches.append(tuple(hidden[: len(batch)]))
@@ -94,6 +99,31 @@ def test_master_decides_the_same_whatever_the_hidden_cards(bakers: int) -> None:
     assert first(mb.view(other, 0), mb.legal_actions(other, 0), random.Random(1)) in (
         mb.legal_actions(state, 0)
     )
+
+
+def test_remembering_master_decides_the_same_whatever_it_could_not_see() -> None:
+    """With its memory the seat knows the batches it passed; the rest, scrambled, changes
+    nothing."""
+    state = mb.new_game(4, seed=12)
+    rng = random.Random(4)
+    seen: list[mb.View] = []
+    for _ in range(2):
+        seen.append(mb.view(state, 0))
+        for seat in mb.active_seats(state):
+            legal = mb.legal_actions(state, seat)
+            state = mb.apply_action(state, seat, choose_greedy(mb.view(state, seat), legal, rng))
+    shown = mb.view(state, 0)
+    memory = remembered([*seen, shown])
+    known = passed_batches(shown, memory)
+    assert len(known) == 2  # two batches passed on; the third other batch is still unseen
+    other = scrambled(state, 0, seed=7, known=known)
+    assert other.batches[3] != state.batches[3] and mb.view(other, 0) == shown
+    legal = mb.legal_actions(state, 0)
+
+    def weigh_with_memory(night: mb.State) -> list[Weighed]:
+        return weigh(mb.view(night, 0), legal, random.Random(2), iterations=40, memory=memory)
+
+    assert weigh_with_memory(other) == weigh_with_memory(state)
 
 
 def test_weigh_lists_every_distinct_choice_best_first() -> None:
