@@ -80,7 +80,9 @@ def test_more_thinking_plays_out_more_tables():
     assert few == len(legal)
     assert many > few
     budgeted = weigh(view, legal, random.Random(2), seconds=0.0)
-    assert sum(w.visits for w in budgeted) == few  # a spent budget still weighs each once
+    assert len(budgeted) == len(legal)
+    assert [w.visits for w in budgeted[: master.KEPT_BY_GREEDY]] == [1] * master.KEPT_BY_GREEDY
+    assert all(w.visits == 0 and w.win == 0 for w in budgeted[master.KEPT_BY_GREEDY :])
 
 
 def test_master_buys_the_card_that_wins_before_the_rival_can():
