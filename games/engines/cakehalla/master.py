@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from games.engines.cakehalla.actions import apply_action
 from games.engines.cakehalla.greedy import (
@@ -204,21 +205,19 @@ def weigh(
     ]
 
 
+def choose_within(view: View, legal: list[Action], rng: random.Random, seconds: float) -> Action:
+    """The master's pick thinking about `seconds` of CPU (at once when there is no choice)."""
+    if len(legal) == 1:
+        return legal[0]
+    return weigh(view, legal, rng, seconds=seconds)[0].action
+
+
 def with_budget(seconds: float) -> Choose:
-    """A master's choose function thinking about that many seconds of CPU a decision."""
-
-    def choose(view: View, legal: list[Action], rng: random.Random) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        return weigh(view, legal, rng, seconds=seconds)[0].action
-
-    choose.__doc__ = f"The master, thinking {seconds:g} s of CPU a decision."
-    return choose
+    """A master's choose function thinking about that many seconds of CPU a decision (a partial
+    of a module-level function, so it pickles to a thinking process)."""
+    return partial(choose_within, seconds=seconds)
 
 
 def choose_master(view: View, legal: list[Action], rng: random.Random) -> Action:
     """The master's pick with the default budget MASTER_SECONDS."""
-    return _DEFAULT(view, legal, rng)
-
-
-_DEFAULT: Choose = with_budget(MASTER_SECONDS)
+    return choose_within(view, legal, rng, MASTER_SECONDS)
