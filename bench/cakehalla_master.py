@@ -64,7 +64,7 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% confidence interval of a win share over n games (Wilson's score interval)."""
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def quantile(values: list[float], q: float) -> float:

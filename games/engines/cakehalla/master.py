@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from games.engines.cakehalla.actions import apply_action
 from games.engines.cakehalla.greedy import (
@@ -41,6 +42,7 @@ FEWEST_KEPT = 3
 KEPT_BY_GREEDY = 8
 KEPT_BY_FIRST_TABLE = 4
 FIRST_HALVING = 4
+FIRST_PASS_SHARE = 0.25  # of a time budget: past greedy's favourites, the first pass stops there
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def _play_out(state: State, seat: int, arm: _Arm, seed: int, rounds: int) -> Non
 def _first_cut(arms: list[_Arm]) -> list[_Arm]:
     """After one table: greedy's favourites, and the few that did best on it, stay in."""
     by_table = sorted(arms, key=_Arm.key, reverse=True)[:KEPT_BY_FIRST_TABLE]
-    return [a for a in arms if a.prior < KEPT_BY_GREEDY or a in by_table]
+    return [a for a in arms if a.prior < KEPT_BY_GREEDY or (a in by_table and a.visits)]
 
 
 def _search(
@@ -141,6 +143,13 @@ def _search(
         state = first if passes == 0 else sample_state(view, rng)
         seed = rng.getrandbits(32)
         for arm in alive:
+            if (
+                passes == 0
+                and arm.prior >= KEPT_BY_GREEDY
+                and iterations is None
+                and time.thread_time() - start >= seconds * FIRST_PASS_SHARE
+            ):
+                break  # greedy's lesser choices only while the budget allows
             _play_out(state, seat, arm, seed, rounds)
         passes += 1
         if iterations is not None:
@@ -176,15 +185,19 @@ def weigh(
 
     At the table the rollouts stop ROLLOUT_ROUNDS rounds on, where the standing tells the best
     action well and cheaply; `to_end` plays each to the game's end instead (a review's way), so
-    `expected` and `win` are the final points and the win themselves, not a guess from there."""
+    `expected` and `win` are the final points and the win themselves, not a guess from there.
+    Under a time budget, an action outside greedy's KEPT_BY_GREEDY favourites is played out only
+    while the first pass fits in FIRST_PASS_SHARE of it; one never played comes last, with 0
+    visits, the seat's points now and no chance of winning. With `iterations`, all are weighed."""
     if not legal:
         return []
     rounds = GAME_ROUNDS if to_end else ROLLOUT_ROUNDS
     arms = _search(view, legal, rng, seconds, iterations, rounds)
+    now = float(view["seats"][own_seat(view)]["points"])
     return [
         Weighed(
             arm.action,
-            arm.points / arm.visits if arm.visits else 0.0,
+            arm.points / arm.visits if arm.visits else now,
             arm.wins / arm.visits if arm.visits else 0.0,
             arm.visits,
         )
@@ -192,21 +205,19 @@ def weigh(
     ]
 
 
+def choose_within(view: View, legal: list[Action], rng: random.Random, seconds: float) -> Action:
+    """The master's pick thinking about `seconds` of CPU (at once when there is no choice)."""
+    if len(legal) == 1:
+        return legal[0]
+    return weigh(view, legal, rng, seconds=seconds)[0].action
+
+
 def with_budget(seconds: float) -> Choose:
-    """A master's choose function thinking about that many seconds of CPU a decision."""
-
-    def choose(view: View, legal: list[Action], rng: random.Random) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        return weigh(view, legal, rng, seconds=seconds)[0].action
-
-    choose.__doc__ = f"The master, thinking {seconds:g} s of CPU a decision."
-    return choose
+    """A master's choose function thinking about that many seconds of CPU a decision (a partial
+    of a module-level function, so it pickles to a thinking process)."""
+    return partial(choose_within, seconds=seconds)
 
 
 def choose_master(view: View, legal: list[Action], rng: random.Random) -> Action:
     """The master's pick with the default budget MASTER_SECONDS."""
-    return _DEFAULT(view, legal, rng)
-
-
-_DEFAULT: Choose = with_budget(MASTER_SECONDS)
+    return choose_within(view, legal, rng, MASTER_SECONDS)

@@ -1,5 +1,6 @@
 """The master: legal from its own view, blind to what that view hides, and weighing every action."""
 
+import pickle
 import random
 from typing import Any, cast
 
@@ -16,6 +17,14 @@ def test_master_is_the_last_and_strongest_level():
     assert list(BOTS)[-1] == "master"
     assert BOTS["master"] is choose_master
     assert MASTER_SECONDS == 0.25
+
+
+def test_a_budgeted_master_pickles_to_a_thinking_process():
+    state = fresh(2, seed=8)
+    legal = ch.legal_actions(state, 0)
+    bot = pickle.loads(pickle.dumps(with_budget(0.0)))
+    assert bot(ch.view(state, 0), legal, random.Random(1)) in legal
+    assert pickle.loads(pickle.dumps(choose_master)) is choose_master
 
 
 def test_master_plays_legally_in_every_position_of_many_games(monkeypatch):
@@ -80,7 +89,9 @@ def test_more_thinking_plays_out_more_tables():
     assert few == len(legal)
     assert many > few
     budgeted = weigh(view, legal, random.Random(2), seconds=0.0)
-    assert sum(w.visits for w in budgeted) == few  # a spent budget still weighs each once
+    assert len(budgeted) == len(legal)
+    assert [w.visits for w in budgeted[: master.KEPT_BY_GREEDY]] == [1] * master.KEPT_BY_GREEDY
+    assert all(w.visits == 0 and w.win == 0 for w in budgeted[master.KEPT_BY_GREEDY :])
 
 
 def test_master_buys_the_card_that_wins_before_the_rival_can():
