@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "games.friends",
     "games.tutorial",
     "games.vacation",
+    "games.reviews",
 ]
 
 MIDDLEWARE = [
@@ -302,6 +303,7 @@ from games.conf import *  # noqa: E402, F403
 from games.housetable.conf import *  # noqa: E402, F403
 from games.live.conf import *  # noqa: E402, F403
 from games.notifications.conf import *  # noqa: E402, F403
+from games.reviews.conf import *  # noqa: E402, F403
 from games.tournaments.conf import *  # noqa: E402, F403
 
 FEATURE_SETTINGS = imported_confs("accounts", "games")

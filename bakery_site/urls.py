@@ -28,6 +28,7 @@ urlpatterns = [
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", people.profile, name="profile"),
     path("games/", include("games.urls")),
+    path("games/", include("games.reviews.urls")),
     path("pairing/", include("games.pairing.urls")),
     path("tournaments/", include("games.tournaments.urls")),
     path("leaderboards/", people.leaderboard_index, name="leaderboards"),

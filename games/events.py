@@ -27,7 +27,8 @@ group; nothing else in the site sends to a group):
 - `seated`: a person was seated at a table (quick pairing, a tournament): their pages go there;
 - `session_changed`: a person's account changed (a moderator, a deletion): their sockets
   re-check their session;
-- `tournament_changed`, `tournament_chat_changed`: a tournament's version, or its chat.
+- `tournament_changed`, `tournament_chat_changed`: a tournament's version, or its chat;
+- `review_progressed`: a review of a seat weighed one more decision, or ended (games/reviews/).
 """
 
 from __future__ import annotations
@@ -236,6 +237,18 @@ class TournamentEvent(Event[HearsTournament]):
         self.send(None, tournament_id=tournament_id, version=version)
 
 
+class HearsReview(Protocol):
+    def __call__(self, sender: object, *, game_id: int, seat: int, **kwargs: object) -> None: ...
+
+
+class ReviewEvent(Event[HearsReview]):
+    """A review of one seat of a game moved: a decision more is weighed, or it ended."""
+
+    def tell(self, game_id: int, seat: int) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id, seat=seat)
+
+
 stored = Stored()
 turn_came = TurnCame()
 game_ended = GameEvent()
@@ -260,3 +273,4 @@ session_changed = PeopleEvent()
 session, and close if it ended."""
 tournament_changed = TournamentEvent()
 tournament_chat_changed = TournamentEvent()
+review_progressed = ReviewEvent()

@@ -120,6 +120,11 @@ def user_group(user_id: int) -> str:
     return f"user_{user_id}"
 
 
+def review_group(game_id: int, seat: int) -> str:
+    """The channel group of the pages of one seat's review."""
+    return f"review_{game_id}_{seat}"
+
+
 def tournament_group(tournament_id: int) -> str:
     """The channel group of one tournament's pages."""
     return f"tournament_{tournament_id}"
@@ -184,6 +189,11 @@ def tournament_changed_here(
     """A tournament's new version, to its pages (the version only, never standings)."""
     message: dict[str, object] = {"type": "tournament.changed", "version": version}
     send_to_group(tournament_group(tournament_id), message)
+
+
+def review_progressed_here(sender: object, *, game_id: int, seat: int, **kwargs: object) -> None:
+    """A review moved: its pages draw it anew (the news only, never a figure)."""
+    send_to_group(review_group(game_id, seat), {"type": "review.progressed"})
 
 
 def tournament_chat_changed_here(sender: object, *, tournament_id: int, **kwargs: object) -> None:

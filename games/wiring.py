@@ -23,6 +23,7 @@ from games.notifications import receivers as notifications
 from games.notifications import sweep as notifications_sweep
 from games.pairing import services as pairing
 from games.pairing import sweep as pairing_sweep
+from games.reviews import lane as reviews
 from games.services import presence
 from games.tournaments import played_for as tournament_tables
 from games.tournaments import services as tournaments
@@ -86,6 +87,7 @@ def what_pages_are_told() -> None:
     events.tournament_chat_changed.hear(
         groups.tournament_chat_changed_here, "groups.tournament_chat_changed_here"
     )
+    events.review_progressed.hear(groups.review_progressed_here, "groups.review_progressed_here")
 
 
 def sessions_and_sockets() -> None:
@@ -131,3 +133,6 @@ def periodic_jobs() -> None:
     if settings.HOUSE_TABLE:
         # The house table, started when none runs and no person's game may be watched.
         runner.every(settings.HOUSE_TABLE_SWEEP_SECONDS, house_table.keep_going)
+    # games/reviews/lane.py: one review at a time on the lane's own thread, a few seconds a run
+    # (its weighing in the thinking pool); a review whose lane went quiet is taken up again.
+    runner.every(lambda: settings.REVIEW_SWEEP_SECONDS, reviews.on_its_lane)

@@ -29,13 +29,20 @@ TINY = {
     "BENCH_CAKEHALLA_RUNS": "1",
     "BENCH_CAKEHALLA_GAMES": "2",
     "BENCH_CAKEHALLA_DECISIONS": "2",
+    "BENCH_CH_MASTER_GAMES": "2",
+    "BENCH_CH_MASTER_SIZES": "2",
+    "BENCH_CH_MASTER_SECONDS": "0.001",
     "BENCH_MIDNIGHT_RUNS": "1",
     "BENCH_MIDNIGHT_NIGHTS": "2",
+    "BENCH_MB_MASTER_NIGHTS": "2",
+    "BENCH_MB_MASTER_SECONDS": "0.005",
     "BENCH_PAIRING_RUNS": "1",
     "BENCH_PAIRING_PEOPLE": "20",
     "BENCH_PAIRING_TABLES": "2",
     "BENCH_PUSHES_RUNS": "1",
     "BENCH_PUSHES_MOVES": "4",
+    "BENCH_REVIEWS_GAMES": "1",
+    "BENCH_REVIEWS_SCALE": "0.01",
     "BENCH_SITE_RUNS": "1",
     "BENCH_SITE_RENDERS": "2",
     "BENCH_SITE_TABLES": "1",
@@ -90,9 +97,12 @@ def test_every_bench_module_has_a_short_pass() -> None:
     assert modules() == [
         "bots",
         "cakehalla",
+        "cakehalla_master",
+        "mb_master",
         "midnight_bakery",
         "pairing",
         "pushes",
+        "reviews",
         "site",
         "stats",
         "tournaments",
@@ -123,6 +133,20 @@ def test_engines() -> None:
 
 
 @in_process
+def test_cakehalla_master() -> None:
+    out = run_bench("bench.cakehalla_master")
+    assert re.search(r"2 bakers, 2 games .*: master wins [\d.]+% \(95% CI [\d.]+%-[\d.]+%", out)
+    assert re.search(r"master CPU a decision p50 [\d.]+ ms, p95 [\d.]+ ms", out), out
+
+
+@in_process
+def test_mb_master() -> None:
+    out = run_bench("bench.mb_master")
+    assert len(re.findall(r"wins [\d.]+% \(95% CI [\d.]+%-[\d.]+%\) of 2 seat-rotated", out)) == 2
+    assert len(re.findall(r"master CPU a decision at \d bakers: p50 \d+ ms, p95", out)) == 2, out
+
+
+@in_process
 def test_pairing() -> None:
     out = run_bench("bench.pairing")
     assert len(re.findall(r"draw alone, 20 waiting .*: [\d.]+ ms CPU; \d+ tables", out)) == 2, out
@@ -134,6 +158,15 @@ def test_pairing() -> None:
 def test_pushes() -> None:
     out = run_bench("bench.pushes")
     assert len(re.findall(r"ms CPU a move for all pushes", out)) == 6, out  # 2 games, 3 ways
+
+
+@in_process
+def test_reviews() -> None:
+    out = run_bench("bench.reviews")
+    for kind, players in (("midnight-bakery", 4), ("cakehalla", 2)):
+        line = rf"a review of one seat, {kind}, {players} bakers, \d+ iterations a decision: "
+        assert re.search(line + r"[\d.]+ s CPU, [1-9]\d* decisions", out), out
+        assert re.search(rf"{kind}, {players} bakers: median [\d.]+ s CPU a review", out), out
 
 
 @in_process

@@ -82,6 +82,12 @@ def site_env(folder: Path) -> dict[str, str]:
             "BADGE_POLL_SECONDS": "2",
             # Every browser signs up from 127.0.0.1: more than one client's hourly allowance.
             "SIGNUPS_PER_CLIENT": "10000",
+            # A review's decisions weighed briefly, a run of the lane stopping after each one:
+            # its progress moves in seconds (tests/e2e/test_review_progress.py).
+            "REVIEW_ITERATIONS_MIDNIGHT_BAKERY": "300",
+            "REVIEW_ITERATIONS_CAKEHALLA": "4",
+            "REVIEW_RUN_SECONDS": "0.1",
+            "REVIEW_SWEEP_SECONDS": "0.3",
         }
     )
     return env

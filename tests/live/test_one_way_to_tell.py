@@ -15,7 +15,7 @@ APP = ("accounts", "bakery_site", "games")
 PLATFORM = ("games/groups.py", "games/wiring.py", "games/live/")
 # What a module outside the platform may take from games.groups: the groups' names (a socket
 # joins them) and the layer's probe (/healthz).
-NAMES = {"group_name", "user_group", "tournament_group", "layer_answers"}
+NAMES = {"group_name", "user_group", "tournament_group", "review_group", "layer_answers"}
 SENDS = {"group_send", "send_to_group", "go_to", "recheck_sockets"}
 EVENTS = "games/events.py"
 

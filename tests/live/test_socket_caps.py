@@ -147,7 +147,12 @@ def places(running_game: Game, make_user: Callable[[str], User]) -> dict[str, ob
         None,
         tournaments.Rules("Cap Cup", "midnight-bakery", "arena", "fast", when, 3, minutes=30),
     )
-    return {"game_id": running_game.pk, "tournament_id": tournament.pk, "who": watcher}
+    return {
+        "game_id": running_game.pk,
+        "seat": 0,
+        "tournament_id": tournament.pk,
+        "who": watcher,
+    }
 
 
 def path_of(route: str, places: dict[str, object]) -> str:

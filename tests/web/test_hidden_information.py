@@ -28,6 +28,9 @@ def public_pages(game: Game, user: User) -> list[str]:
         game.get_absolute_url(),
         f"/games/{game.pk}/board/?version=0",
         f"/games/{game.pk}/replay/",
+        f"/games/{game.pk}/review/",
+        f"/games/{game.pk}/review/0/",
+        f"/games/{game.pk}/review/1/",
         "/games/history/",
         f"/u/{user.username}/",
         "/leaderboards/",
@@ -57,6 +60,18 @@ def test_no_public_page_shows_the_seed_or_a_rivals_batch(
         for url in public_pages(running_game, player):
             body = client_for(viewer).get(url).content.decode()
             assert not [s for s in secrets if s in body], url
+
+
+def test_a_running_games_review_is_refused_and_shows_no_card(
+    running_game: Game, player: User
+) -> None:
+    position = running_game.seats.get(user=player).position
+    secrets = [str(running_game.seed), *batch(running_game, player)]
+    response = client_for(player).post(f"/games/{running_game.pk}/review/{position}/ask/")
+    body = response.content.decode()
+    assert response.status_code == 400 and "once it is over" in body
+    assert not [s for s in secrets if s in body]
+    assert not running_game.reviews.exists()
 
 
 def test_a_running_games_replay_is_404_and_shows_no_card(

@@ -1,0 +1,223 @@
+"""The Cakehalla master: every legal action weighed on many tables sampled from one seat's view.
+
+A determinized flat Monte Carlo search with successive halving at the root. Each pass samples one
+whole table the seat could be at (the piles' order and rivals' blind reservations dealt at random
+from what it has not seen, `sample_state`), then plays every action still in the running on that
+same table with the same rollout seed, so the actions are compared on equal luck (common random
+numbers). A rollout plays `greedy` for every seat until the seat's own turn ends ROLLOUT_ROUNDS
+rounds on, and scores its standing against its best rival there (`evaluate`, the one `lookahead`
+uses); a game that ends in the rollout counts as won or lost. Judged as its own turn ends, not
+after a rival's: in trials against lookahead, stopping one rival's turn later lost most games.
+After the first table greedy's favourites and the best few on it stay in; after each doubling of
+passes from the fourth the worse half drops out, so the time goes to the actions worth telling
+apart. The thinking budget is CPU time of the calling thread (time.thread_time), so a busy
+machine makes it slower, never weaker.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from functools import partial
+
+from games.engines.cakehalla.actions import apply_action
+from games.engines.cakehalla.greedy import (
+    WIN_VALUE,
+    Choose,
+    evaluate,
+    own_seat,
+    ranked,
+    rollout,
+    sample_state,
+)
+from games.engines.cakehalla.shapes import Action, View
+from games.engines.cakehalla.state import State
+from games.engines.cakehalla.turn import winners
+
+MASTER_SECONDS = 0.25
+ROLLOUT_ROUNDS = 3
+GAME_ROUNDS = 1000  # more rounds than any game lasts: roll out to the end
+FEWEST_KEPT = 3
+KEPT_BY_GREEDY = 8
+KEPT_BY_FIRST_TABLE = 4
+FIRST_HALVING = 4
+FIRST_PASS_SHARE = 0.25  # of a time budget: past greedy's favourites, the first pass stops there
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """One legal action and what the search expects of it from the seat's view."""
+
+    action: Action
+    expected: float  # the seat's expected points where the rollouts stop (to_end: final points)
+    win: float  # the estimated chance of winning (a shared win counts as a share), 0..1
+    visits: int  # on how many sampled tables it was played out
+
+
+class _Arm:
+    """The running totals of one action over the sampled tables."""
+
+    __slots__ = ("action", "points", "prior", "score", "visits", "wins")
+
+    def __init__(self, action: Action, prior: int) -> None:
+        self.action = action
+        self.prior = prior
+        self.score = 0.0
+        self.points = 0.0
+        self.wins = 0.0
+        self.visits = 0
+
+    def mean(self) -> float:
+        """The mean score over the tables it was played on (the unplayed last)."""
+        return self.score / self.visits if self.visits else -1e18
+
+    def key(self) -> tuple[float, int]:
+        """How good the action looks: mean score first, then greedy's rank."""
+        return (self.mean(), -self.prior)
+
+
+def _final_points(state: State, seat: int) -> float:
+    """The seat's points at the end of a rollout (the game's final points if it ended)."""
+    return float(state.bakers[seat].points)
+
+
+def _win_share(state: State, seat: int) -> float:
+    """The seat's share of the win if the rollout ended the game, else its standing's guess."""
+    if state.over:
+        won = winners(state)
+        return 1.0 / len(won) if seat in won else 0.0
+    return 0.5 + max(-0.5, min(0.5, evaluate(state, seat) / 20.0))
+
+
+def _outcome(state: State, seat: int) -> float:
+    """The score of a rollout's end: a finished game by its result alone (a win sooner is no
+    worse for the ingredients it did not gather), else the seat's standing (`evaluate`)."""
+    if not state.over:
+        return evaluate(state, seat)
+    points = [b.points for b in state.bakers]
+    mine = points[seat]
+    rival = max(p for s, p in enumerate(points) if s != seat)
+    return WIN_VALUE * (2.0 * _win_share(state, seat) - 1.0) + mine - rival
+
+
+def _play_out(state: State, seat: int, arm: _Arm, seed: int, rounds: int) -> None:
+    """Play the arm's action on a sampled table, roll out, and add what came of it.
+
+    The rollout ends as the seat's own turn ends, `rounds` rounds after this one (a turn that
+    must put ingredients back first ends later, so it is judged at the same moment), or with
+    the game."""
+    after = apply_action(state, seat, arm.action)
+    stop = state.turns_done + 1 + rounds * state.players
+    after = rollout(after, stop - after.turns_done, random.Random(seed))
+    arm.score += _outcome(after, seat)
+    arm.points += _final_points(after, seat)
+    arm.wins += _win_share(after, seat)
+    arm.visits += 1
+
+
+def _first_cut(arms: list[_Arm]) -> list[_Arm]:
+    """After one table: greedy's favourites, and the few that did best on it, stay in."""
+    by_table = sorted(arms, key=_Arm.key, reverse=True)[:KEPT_BY_FIRST_TABLE]
+    return [a for a in arms if a.prior < KEPT_BY_GREEDY or (a in by_table and a.visits)]
+
+
+def _search(
+    view: View,
+    legal: list[Action],
+    rng: random.Random,
+    seconds: float,
+    iterations: int | None,
+    rounds: int,
+) -> list[_Arm]:
+    """Successive halving over the legal actions on shared sampled tables, until the budget."""
+    seat = own_seat(view)
+    start = time.thread_time()
+    first = sample_state(view, rng)
+    order = ranked(first, seat, legal, rng)
+    arms = [_Arm(a, i) for i, a in enumerate(order)]
+    alive = list(arms)
+    passes = 0
+    next_cut = FIRST_HALVING
+    while True:
+        state = first if passes == 0 else sample_state(view, rng)
+        seed = rng.getrandbits(32)
+        for arm in alive:
+            if (
+                passes == 0
+                and arm.prior >= KEPT_BY_GREEDY
+                and iterations is None
+                and time.thread_time() - start >= seconds * FIRST_PASS_SHARE
+            ):
+                break  # greedy's lesser choices only while the budget allows
+            _play_out(state, seat, arm, seed, rounds)
+        passes += 1
+        if iterations is not None:
+            if passes >= iterations:
+                break
+        elif time.thread_time() - start >= seconds:
+            break
+        if passes == 1:
+            alive = _first_cut(alive)
+        elif passes == next_cut and len(alive) > FEWEST_KEPT:
+            alive.sort(key=_Arm.key, reverse=True)
+            alive = alive[: max(FEWEST_KEPT, (len(alive) + 1) // 2)]
+            next_cut *= 2
+    return sorted(arms, key=_weight_key, reverse=True)
+
+
+def _weight_key(arm: _Arm) -> tuple[int, float, int]:
+    """Best first: the actions that stayed in the running longest, then by mean score."""
+    return (arm.visits, arm.mean(), -arm.prior)
+
+
+def weigh(
+    view: View,
+    legal: list[Action],
+    rng: random.Random,
+    *,
+    seconds: float = MASTER_SECONDS,
+    iterations: int | None = None,
+    to_end: bool = False,
+) -> list[Weighed]:
+    """Every legal action, best first, from this seat's view only, thinking about `seconds` of
+    CPU (or exactly `iterations` passes over the sampled tables, for reproducible reviews).
+
+    At the table the rollouts stop ROLLOUT_ROUNDS rounds on, where the standing tells the best
+    action well and cheaply; `to_end` plays each to the game's end instead (a review's way), so
+    `expected` and `win` are the final points and the win themselves, not a guess from there.
+    Under a time budget, an action outside greedy's KEPT_BY_GREEDY favourites is played out only
+    while the first pass fits in FIRST_PASS_SHARE of it; one never played comes last, with 0
+    visits, the seat's points now and no chance of winning. With `iterations`, all are weighed."""
+    if not legal:
+        return []
+    rounds = GAME_ROUNDS if to_end else ROLLOUT_ROUNDS
+    arms = _search(view, legal, rng, seconds, iterations, rounds)
+    now = float(view["seats"][own_seat(view)]["points"])
+    return [
+        Weighed(
+            arm.action,
+            arm.points / arm.visits if arm.visits else now,
+            arm.wins / arm.visits if arm.visits else 0.0,
+            arm.visits,
+        )
+        for arm in arms
+    ]
+
+
+def choose_within(view: View, legal: list[Action], rng: random.Random, seconds: float) -> Action:
+    """The master's pick thinking about `seconds` of CPU (at once when there is no choice)."""
+    if len(legal) == 1:
+        return legal[0]
+    return weigh(view, legal, rng, seconds=seconds)[0].action
+
+
+def with_budget(seconds: float) -> Choose:
+    """A master's choose function thinking about that many seconds of CPU a decision (a partial
+    of a module-level function, so it pickles to a thinking process)."""
+    return partial(choose_within, seconds=seconds)
+
+
+def choose_master(view: View, legal: list[Action], rng: random.Random) -> Action:
+    """The master's pick with the default budget MASTER_SECONDS."""
+    return choose_within(view, legal, rng, MASTER_SECONDS)

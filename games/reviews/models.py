@@ -1,0 +1,62 @@
+"""A review of one seat of one finished game: each of its decisions weighed, saved as it is done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+
+class Review(models.Model):
+    """One seat's decisions in one game, weighed by the master; whole only once status is done."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting its turn"
+        WORKING = "working", "Being worked"
+        DONE = "done", "Done"
+        FAILED = "failed", "Could not be made"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField(help_text="The seat position reviewed.")
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reviews_asked",
+    )
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    total = models.PositiveIntegerField(default=0, help_text="The seat's decisions to weigh.")
+    decisions: Any = models.JSONField(
+        default=list, blank=True, help_text="Each decision weighed so far, in order."
+    )
+    iterations = models.PositiveIntegerField(default=0, help_text="Played-out games a decision.")
+    worker = models.CharField(max_length=64, blank=True, help_text="The lane working it.")
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    why = models.CharField(max_length=300, blank=True, help_text="Why it could not be made.")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_review_a_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Review of seat {self.seat + 1} of game #{self.game_id}"
+
+    @property
+    def done(self) -> int:
+        """Decisions weighed so far."""
+        return len(self.decisions)
+
+    @property
+    def whole(self) -> bool:
+        """Shown as a review only when every decision is in."""
+        return self.status == self.Status.DONE and self.done == self.total

@@ -1,0 +1,59 @@
+"""In the browser: a person asks for a review of a finished game's seat, and the page shows the
+master weighing its decisions one after another, then the whole review, without a reload: the
+review's socket draws each step (the site's own runner works it on its review lane, the weighing
+in its thinking processes)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.test_phone_pages import demo_games
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+
+PROGRESS = re.compile(r"Weighing decision (\d+) of (\d+)\.")
+
+
+def test_a_reviews_progress_moves_live_until_it_is_whole(
+    browser: Any, daphne_site: dict[str, str], artifacts: Path
+) -> None:
+    base = daphne_site["url"]
+    demo_games(daphne_site["db"])
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(PATIENCE)
+    sign_up(page, base, "reviewer")
+    page.goto(base + "/games/history/?game=midnight-bakery")
+    found = re.search(r'href="/games/(\d+)/replay/"', page.content())
+    assert found, "the demo's nights are in history"
+    page.goto(f"{base}/games/{found.group(1)}/review/0/")
+    page.evaluate("() => { window.sameDocument = true; }")
+    page.get_by_role("button", name="Review this seat").click()
+    seen: set[int] = set()
+    states: set[str] = set()
+    progress = page.locator("#review .progress-words")
+    for _ in range(600):
+        states.add(str(page.evaluate("() => document.body.dataset.socket || ''")))
+        if page.locator("#review h2", has_text="Every decision").count():
+            break
+        if progress.count():
+            words = PROGRESS.search(progress.inner_text())
+            if words:
+                seen.add(int(words.group(1)))
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"the review never came whole (saw decisions {sorted(seen)})")
+    assert len(seen) >= 2, f"the progress did not move: {sorted(seen)}"
+    assert page.evaluate("() => window.sameDocument === true")  # no reload
+    assert "live" in states  # drawn by the review's socket (static/js/review.js)
+    assert page.locator("#review[hx-trigger]").count() == 0  # the poll was let go
+    summary = page.locator(".review-summary").inner_text()
+    assert summary.endswith(".")
+    assert page.locator(".review-decisions tbody tr").count() > 5
+    page.screenshot(path=str(artifacts / "review-whole.png"), full_page=True)
+    context.close()
