@@ -29,6 +29,9 @@ TINY = {
     "BENCH_CAKEHALLA_RUNS": "1",
     "BENCH_CAKEHALLA_GAMES": "2",
     "BENCH_CAKEHALLA_DECISIONS": "2",
+    "BENCH_CH_MASTER_GAMES": "2",
+    "BENCH_CH_MASTER_SIZES": "2",
+    "BENCH_CH_MASTER_SECONDS": "0.001",
     "BENCH_MIDNIGHT_RUNS": "1",
     "BENCH_MIDNIGHT_NIGHTS": "2",
     "BENCH_PAIRING_RUNS": "1",
@@ -90,6 +93,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
     assert modules() == [
         "bots",
         "cakehalla",
+        "cakehalla_master",
         "midnight_bakery",
         "pairing",
         "pushes",
@@ -120,6 +124,13 @@ def test_engines() -> None:
     out = run_bench("bench.midnight_bakery")
     assert all(n > 0 for n in counts(r"([\d,]+) decisions/s", out)), out
     assert len(counts(r"per decision \((\d+) decisions\)", out)) == 3, out
+
+
+@in_process
+def test_cakehalla_master() -> None:
+    out = run_bench("bench.cakehalla_master")
+    assert re.search(r"2 bakers, 2 games .*: master wins [\d.]+% \(95% CI [\d.]+%-[\d.]+%", out)
+    assert re.search(r"master CPU a decision p50 [\d.]+ ms, p95 [\d.]+ ms", out), out
 
 
 @in_process
