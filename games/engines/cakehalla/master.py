@@ -13,6 +13,7 @@ thread (time.thread_time), so a busy machine makes it slower, never weaker.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -177,16 +178,17 @@ def weigh(
     ]
 
 
+def decide(view: View, legal: list[Action], rng: random.Random, *, seconds: float) -> Action:
+    """The master's pick thinking about `seconds` of CPU (at once when only one action is legal)."""
+    if len(legal) == 1:
+        return legal[0]
+    return weigh(view, legal, rng, seconds=seconds)[0].action
+
+
 def with_budget(seconds: float) -> Choose:
-    """A master's choose function thinking about that many seconds of CPU a decision."""
-
-    def choose(view: View, legal: list[Action], rng: random.Random) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        return weigh(view, legal, rng, seconds=seconds)[0].action
-
-    choose.__doc__ = f"The master, thinking {seconds:g} s of CPU a decision."
-    return choose
+    """A master's choose function thinking about that many seconds of CPU a decision; a partial
+    of a module-level function, so it pickles to a thinking process (games/thinking.py)."""
+    return functools.partial(decide, seconds=seconds)
 
 
 def choose_master(view: View, legal: list[Action], rng: random.Random) -> Action:

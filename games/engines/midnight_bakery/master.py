@@ -9,6 +9,7 @@ of the budget. The budget is CPU time of the calling thread, so a busy machine m
 slower, never weaker.
 """
 
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -192,14 +193,8 @@ def decide(
 
 def with_budget(seconds: float) -> Bot:
     """The master with another thinking budget (the site's setting), same signature as the
-    other bots."""
-
-    def choose(view: View, legal: list[Action], rng: random.Random) -> Action:
-        """The master's pick with this budget."""
-        return decide(view, legal, rng, seconds=seconds)
-
-    choose.__doc__ = f"The master's pick, thinking about {seconds} s of CPU."
-    return choose
+    other bots; a partial of a module-level function, so it pickles to a thinking process."""
+    return functools.partial(decide, seconds=seconds)
 
 
 def choose_master(view: View, legal: list[Action], rng: random.Random) -> Action:
