@@ -17,6 +17,9 @@ BOT_THREADS = 4
 #: worker process of its own (games/thinking.py); more wait their turn. 0 thinks in the caller's
 #: thread (commands, tests). One per core by default.
 THINKING_PROCESSES = os.cpu_count() or 1
+#: How much lower than the serving process a thinking worker runs (os.nice): the pushes and pages
+#: of people's tables go first; a search's budget is CPU time, so it only takes longer.
+THINKING_NICENESS = 10
 #: Seconds of CPU a master bot thinks over one decision at a table.
 MASTER_BOT_SECONDS = 0.25
 #: Seconds a table where a bot must act waits unmoved before the runner's sweep wakes it.
