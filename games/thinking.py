@@ -13,6 +13,9 @@ copy a lock held at that instant and hang. A spawned worker imports only what th
 (an engine: pure Python, no Django). A worker that dies (killed, out of memory) breaks the pool;
 the next search makes a new one, and the search it broke runs again once in the new pool.
 
+The workers run at a lower priority (THINKING_NICENESS): a search's budget is CPU time, so a
+busy machine makes it slower, never weaker, and the serving loops' pushes and pages go first.
+
 THINKING_PROCESSES = 0 thinks in the caller's thread (commands, most tests): the same answer,
 since a search's randomness comes from the rng it is handed, never from where it runs.
 """
@@ -20,6 +23,7 @@ since a search's randomness comes from the rng it is handed, never from where it
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -66,8 +70,13 @@ def _the_pool() -> ProcessPoolExecutor:
             _pool.shutdown(wait=False, cancel_futures=True)
             _pool = None
         if _pool is None:
-            context = multiprocessing.get_context("spawn")
-            _pool, _size = ProcessPoolExecutor(max_workers=size, mp_context=context), size
+            _pool = ProcessPoolExecutor(
+                max_workers=size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(int(settings.THINKING_NICENESS),),
+            )
+            _size = size
         return _pool
 
 

@@ -33,15 +33,16 @@ def pytest_configure(config: pytest.Config) -> None:
     """The tests' own settings over the site's, for the whole run: the site runs with DEBUG off,
     so it has no key to sign with unless given one and serves collectstatic's hashed files, but
     the tests need a key and serve static files as they are (the finders; no test collects them),
-    and think in their own thread.
+    and think in their own thread, briefly.
     A test changes any other setting for itself with pytest-django's `settings`."""
     from django.conf import settings
 
     if not os.environ.get("SECRET_KEY"):  # the environment's, if it gives one, is kept
         settings.SECRET_KEY = TEST_SECRET_KEY
-    # Searches think in the test's own thread (games/thinking.py); tests/test_thinking.py runs
-    # the worker processes themselves.
+    # Searches think in the test's own thread (games/thinking.py; tests/live/test_thinking.py
+    # runs the worker processes themselves), a master for a few milliseconds a decision.
     settings.THINKING_PROCESSES = 0
+    settings.MASTER_BOT_SECONDS = 0.005
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -15,6 +15,9 @@ BENCH_WEB_STATS_FLUSH (11 s: on PostgreSQL, the wait after seating for its backe
 the statistics the transaction counts are read from; 0 for a quick pass whose counts may be off).
 BENCH_WEB_MOVES (socket: moves go on the socket as live.js sends them; post: every move is
 posted, as when a network keeps websockets from carrying the page's messages).
+BENCH_WEB_MASTERS (0: K tables of four master bots alone, bench/web/masters.py, think on the site
+while each tables' run runs, a new one dealt whenever one ends: issue 48's "ten tables of masters
+thinking beside 90 busy tables of people").
 BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
 throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
@@ -32,7 +35,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bench.web import events, restart
+from bench.web import events, masters, restart
 from bench.web import site as sites
 from bench.web.client import (
     MOVES,
@@ -70,6 +73,7 @@ class Config:
     stagger: float = 0.0
     scenarios: tuple[str, ...] = ("tables", *events.SCENARIOS)
     proxy: str = ""
+    masters: int = 0
 
 
 def config() -> Config:
@@ -93,6 +97,7 @@ def config() -> Config:
             if n.strip()
         ),
         proxy=env("BENCH_WEB_PROXY", ""),
+        masters=int(env("BENCH_WEB_MASTERS", "0")),
     )
 
 
@@ -320,9 +325,10 @@ def main() -> None:
             for game in cfg.games if tables else []:
                 for count in cfg.tables:
                     began = time.monotonic()
-                    with sites.running(site):
+                    with sites.running(site), masters.beside(site, cfg.masters) as thinking:
                         outcome = asyncio.run(run(site, game, count, sessions, cfg))
                     report(site, game, count, outcome, cfg, sites.transactions(site))
+                    masters.report(cfg.masters, thinking)
                     print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
             for game in cfg.games if restart.NAME in cfg.scenarios else []:
                 for count in cfg.tables:

@@ -210,8 +210,21 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     blurb: str = ""
     # One whole game in the game's own words: "Start the night", "when the night starts".
     session: str = "game"
-    # The bots a quick game seats beside the person who asks for it.
+    # The bots a quick game seats beside the person who asks for it (the person may choose
+    # another level for all of them).
     quick_bots: tuple[str, ...] = ("greedy", "greedy")
+    # Levels whose bot searches for its choice (a master): each names the function that makes
+    # that bot for a budget of seconds of CPU a decision. The site runs their choices in the
+    # thinking pool (games/thinking.py) with MASTER_BOT_SECONDS, never on a request's thread;
+    # hints and stand-ins keep to the levels that answer at once.
+    searching: Mapping[str, Callable[[float], Bot[ViewT, ActionT]]] = {}
+    # Each bot level as a person reads it: a name, then what it does.
+    bot_words: Mapping[str, tuple[str, str]] = {
+        "random": ("beginner", "plays any legal move"),
+        "greedy": ("steady", "takes what pays most right now"),
+        "lookahead": ("strong", "looks a turn or two ahead"),
+        "master": ("master", "weighs hundreds of ways the game could still go"),
+    }
     # The board's regions, each templates/games/<slug>/_<region>.html, swapped on its own.
     regions: tuple[str, ...] = ("status", "results")
     # The regions a replay shows (a seat's own controls mean nothing to a watcher).
@@ -270,8 +283,32 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
 
     @property
     def strongest_bot(self) -> str:
-        """The bot level whose choice a practice table's hint shows (the last: strongest)."""
+        """The strongest bot level (the last): the house table seats it."""
         return self.bot_levels[-1]
+
+    @property
+    def hint_bot(self) -> str:
+        """The bot level whose choice a practice table's hint and the tutorial show: the
+        strongest that answers at once (a search would hold the page's request)."""
+        return [level for level in self.bot_levels if level not in self.searching][-1]
+
+    @property
+    def bot_choices(self) -> list[tuple[str, str, str]]:
+        """Each bot level with its name and what it does, weakest first (the lobby's choice)."""
+        return [(level, self.bot_name(level), self.bot_blurb(level)) for level in self.bot_levels]
+
+    @property
+    def hint_bot_name(self) -> str:
+        """The hint bot as a person calls it ("a steady bot")."""
+        return self.bot_name(self.hint_bot)
+
+    def bot_name(self, level: str) -> str:
+        """A bot level as a person calls it ("master"), the level itself if it has no words."""
+        return self.bot_words.get(level, (level, ""))[0]
+
+    def bot_blurb(self, level: str) -> str:
+        """What a bot level does, in a few words ("weighs hundreds of ways...")."""
+        return self.bot_words.get(level, (level, ""))[1]
 
     @property
     def house_bot(self) -> str:
@@ -322,8 +359,8 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     def advise(self, view: ViewT, action: ActionT) -> tuple[str, str]:
         """A suggested action in words and one line of why, from the seat's own view only (a
         practice table's hint; games/services/hints.py). Games override it with their words."""
-        return "Play the move the strongest bot would choose.", (
-            "The strongest bot scores it highest from what you can see."
+        return f"Play the move the {self.hint_bot_name} bot would choose.", (
+            f"The {self.hint_bot_name} bot scores it highest from what you can see."
         )
 
     def rules_context(self) -> dict[str, object]:

@@ -9,12 +9,17 @@ import os
 #: sweep wakes tables where a bot must act and nothing moved for BOT_SWEEP_SECONDS (after a
 #: restart); "inline", at once in the same thread, each in its own transaction (commands, tests).
 BOT_MOVES = "after-commit"
-#: Threads the runner makes bot moves on (games/live/runner.py).
-BOT_THREADS = 2
+#: Threads the runner makes bot moves on (games/live/runner.py). A master's move holds its
+#: thread while it waits for the thinking pool, so there are more threads than searches at once:
+#: the other tables' bots go on meanwhile.
+BOT_THREADS = 4
 #: Searches (a master bot's decision, a review's weighing) this process runs at once, each in a
 #: worker process of its own (games/thinking.py); more wait their turn. 0 thinks in the caller's
 #: thread (commands, tests). One per core by default.
 THINKING_PROCESSES = os.cpu_count() or 1
+#: How much lower than the serving process a thinking worker runs (os.nice): the pushes and pages
+#: of people's tables go first; a search's budget is CPU time, so it only takes longer.
+THINKING_NICENESS = 10
 #: Seconds of CPU a master bot thinks over one decision at a table.
 MASTER_BOT_SECONDS = 0.25
 #: Seconds a table where a bot must act waits unmoved before the runner's sweep wakes it.

@@ -13,6 +13,9 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.conf import settings
+
+from games import thinking
 from games.models import Action, Game, Seat, is_house_table
 from games.services import clocks, move_log
 from games.services.base import load_state
@@ -65,13 +68,23 @@ def bot_rng(game: Game) -> random.Random:
 
 
 def decide(game: Game, state: object, position: int, level: str) -> Mapping[str, object]:
-    """The bot's action, chosen from its own view only."""
+    """The bot's action, chosen from its own view only. A searching bot (a master) thinks in the
+    thinking pool (games/thinking.py: another process, at most THINKING_PROCESSES at once), for
+    MASTER_BOT_SECONDS of CPU, while this thread (the runner's, never the loop's) waits."""
     engine = game.spec.engine
     legal = engine.legal_actions(state, position)
-    action: Mapping[str, object] = game.spec.bots[level](
-        engine.view(state, position), legal, bot_rng(game)
+    view = engine.view(state, position)
+    search = game.spec.searching.get(level)
+    if search is None:
+        action: Mapping[str, object] = game.spec.bots[level](view, legal, bot_rng(game))
+        return action
+    if len(legal) == 1:
+        only: Mapping[str, object] = legal[0]  # nothing to weigh
+        return only
+    searched: Mapping[str, object] = thinking.think(
+        search(settings.MASTER_BOT_SECONDS), view, legal, bot_rng(game)
     )
-    return action
+    return searched
 
 
 def bot_move(game: Game, state: object, everyone: list[Seat], seat: Seat) -> Step:

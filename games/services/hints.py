@@ -1,4 +1,5 @@
-"""Hints at practice tables: what the strongest bot would do from the asking seat's own view.
+"""Hints at practice tables: what the strongest bot that answers at once (kind.hint_bot) would do
+from the asking seat's own view.
 
 Only at an unrated table against bots, for a seated person whose move it is. The bot is handed
 `engine.view(state, position)` (what that seat may know) and its legal actions, exactly as a bot
@@ -75,8 +76,9 @@ def hint_rng(game: Game, position: int) -> random.Random:
 def advise(
     kind: AnyKind, view: Mapping[str, object], legal: list[Mapping[str, object]], rng: random.Random
 ) -> Suggestion:
-    """The strongest bot's choice from this view, in the kind's words."""
-    action = kind.bots[kind.strongest_bot](view, legal, rng)
+    """The hint bot's choice from this view (the strongest that answers at once), in the kind's
+    words."""
+    action = kind.bots[kind.hint_bot](view, legal, rng)
     words, why = kind.advise(view, action)
     return Suggestion(action, words, why)
 

@@ -142,17 +142,20 @@ def open_table(
     return game
 
 
-def quick_game(host: User, kind: str, *, rated: bool = True) -> Game:
-    """A table of that kind with the kind's quick bots beside its host, started at once (it
-    never waits, so it counts in no cap); unrated, a practice table with hints."""
+def quick_game(host: User, kind: str, *, rated: bool = True, level: str = "") -> Game:
+    """A table of that kind with the kind's quick bots beside its host (all of the level asked
+    for, if one is), started at once (it never waits, so it counts in no cap); unrated, a
+    practice table with hints."""
     with transaction.atomic():
         try:
             spec = catalog.get(kind)
         except KeyError:
             raise ServiceError("That game is not on offer.") from None
+        if level and level not in spec.bot_levels:
+            raise ServiceError(f"{spec.name} has no such bot: choose one from the list.")
         game = open_table(host, kind, spec.quick_capacity, rated=rated)
-        for level in spec.quick_bots:
-            add_bot(game, host, level)
+        for bot in [level] * len(spec.quick_bots) if level else spec.quick_bots:
+            add_bot(game, host, bot)
         game = lock(game.pk)
         deal(game, check_start(game, host))
     inline_bots(game.pk)

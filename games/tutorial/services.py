@@ -153,7 +153,7 @@ def move_step(game: Game, kind: AnyKind, lesson: Lesson, me: Seat, state: object
     if planned is not None:
         words, _ = kind.advise(view, planned.action)
         return Step(words, planned.why, lesson.control(planned.action), intro)
-    action = kind.bots[kind.strongest_bot](view, legal, step_rng(game, me.position))
+    action = kind.bots[kind.hint_bot](view, legal, step_rng(game, me.position))
     words, why = kind.advise(view, action)
     return Step(words, why, lesson.control(action), intro)
 

@@ -111,12 +111,14 @@ def new_game(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_night(request: AuthedRequest) -> HttpResponse:
-    """A game against the kind's quick bots, started at once (the first game unless posted):
-    practice (unrated, with hints) when the form says so, else rated."""
+    """A game against the kind's quick bots (of the level chosen, if one is), started at once
+    (the first game unless posted): practice (unrated, with hints) when the form says so, else
+    rated."""
     kind = request.POST.get("kind", catalog.available()[0].slug)
     practice = request.POST.get("practice") == "yes"
+    level = request.POST.get("bots", "")[:40]
     try:
-        game = services.quick_game(request.user, kind, rated=not practice)
+        game = services.quick_game(request.user, kind, rated=not practice, level=level)
     except services.ServiceError as exc:
         return render(request, "games/refused.html", {"message": str(exc)}, status=exc.status)
     return redirect(game)

@@ -55,6 +55,7 @@ TINY = {
     "BENCH_STATS_RUNS": "1",
     "BENCH_STATS_PERSON": "20",
     "BENCH_WEB_TABLES": "1",
+    "BENCH_WEB_MASTERS": "1",
     "BENCH_WEB_SECONDS": "2",
     "BENCH_WEB_THINK": "0.3",
     "BENCH_WEB_STATS_FLUSH": "0",
@@ -211,6 +212,9 @@ def test_web() -> None:
     moves = counts(r"\((\d+) moves measured\)", out)
     assert len(moves) == 2, out  # one run of each game
     assert all(n > 0 for n in moves), out
+    # A table of master bots thought beside each run (its moves may not have come yet: the
+    # site's sweep finds a new table within BOT_SWEEP_SECONDS).
+    assert counts(r"beside: 1 tables of four master bots at a time, (\d+) dealt", out) == [1, 1]
 
 
 @pytest.mark.backend

@@ -119,7 +119,7 @@ def test_a_person_plays_a_whole_game_against_a_bot_while_another_watches(
     player.wait_for_url(re.compile(r".*/games/\d+/$"))
     table_url = player.url
     game_id = int(table_url.rstrip("/").rsplit("/", 1)[1])
-    player.get_by_role("button", name="Add a greedy bot").click()
+    player.get_by_role("button", name="Add a steady bot").click()
     player.get_by_text("greedy bot", exact=False).first.wait_for()
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games_game SET seed = ? WHERE id = ?", (seed, game_id))

@@ -136,7 +136,7 @@ def seated_with_a_bot(browser: Any, base: str, names: tuple[str, str], db: str) 
     host, guest = pages
     table = open_table(host, base, "midnight-bakery", 3)
     take_a_seat(guest, table)
-    host.get_by_role("button", name="Add a greedy bot").click()
+    host.get_by_role("button", name="Add a steady bot").click()
     host.get_by_text("greedy bot").first.wait_for()
     game_id = int(re.findall(r"\d+", table)[-1])
     with sqlite3.connect(db) as conn:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games import thinking
-from tests.support.thinkers import die_once, whose
+from tests.support.thinkers import die_once, niceness, whose
 
 
 @pytest.fixture(autouse=True)
@@ -53,3 +53,11 @@ def test_a_worker_that_dies_breaks_one_search_which_runs_again(
     assert marker.read_text() == "died"  # the first worker did die
     assert survivor not in (first, os.getpid())  # answered by a new worker
     assert thinking.think(whose) == survivor  # which goes on serving
+
+
+def test_a_worker_thinks_at_a_lower_priority_than_its_server(
+    settings: pytest.FixtureRequest,
+) -> None:
+    settings.THINKING_PROCESSES = 1  # type: ignore[attr-defined]
+    settings.THINKING_NICENESS = 5  # type: ignore[attr-defined]
+    assert thinking.think(niceness) == min(os.nice(0) + 5, 19)

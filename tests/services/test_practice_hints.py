@@ -249,7 +249,7 @@ def test_the_bot_is_handed_the_seats_view_only(
         seen.append((view, legal))
         return legal[0]
 
-    monkeypatch.setitem(cast(dict[str, Any], kind.bots), kind.strongest_bot, spy)
+    monkeypatch.setitem(cast(dict[str, Any], kind.bots), kind.hint_bot, spy)
     services.suggest(game, player)
     state = kind.engine.load(game.snapshot)
     mine = position(game, player)

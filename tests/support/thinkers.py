@@ -19,3 +19,8 @@ def die_once(marker: str) -> int:
         path.write_text("died")
         os._exit(1)
     return os.getpid()
+
+
+def niceness() -> int:
+    """This process's niceness."""
+    return os.nice(0)

@@ -48,11 +48,12 @@ def test_a_cakehalla_table_takes_two_to_four_seats(player: User) -> None:
     assert services.create_game(player, "cakehalla", 4).capacity == 4
 
 
-def test_the_lobby_offers_every_bot_level(player: User) -> None:
+def test_the_lobby_offers_every_bot_level_in_words(player: User) -> None:
     game = services.create_game(player, "cakehalla", 3)
     body = page(game, player)
-    for level in ("random", "greedy", "lookahead"):
-        assert f"Add a {level} bot" in body
+    for name in ("beginner", "steady", "strong", "master"):
+        assert f"Add a {name} bot" in body
+    assert "Weighs hundreds of ways the game could still go" in body
 
 
 def test_the_board_shows_counter_rows_cheapest_at_the_bottom(table: Game, player: User) -> None:

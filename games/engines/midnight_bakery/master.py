@@ -13,6 +13,7 @@ remain; those share what is left of the budget. The budget is CPU time of the ca
 so a busy machine makes the master slower, never weaker.
 """
 
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -193,14 +194,8 @@ def decide(
 
 def with_budget(seconds: float) -> Bot:
     """The master with another thinking budget (the site's setting), same signature as the
-    other bots."""
-
-    def choose(view: View, legal: list[Action], rng: random.Random) -> Action:
-        """The master's pick with this budget."""
-        return decide(view, legal, rng, seconds=seconds)
-
-    choose.__doc__ = f"The master's pick, thinking about {seconds} s of CPU."
-    return choose
+    other bots; a partial of a module-level function, so it pickles to a thinking process."""
+    return functools.partial(decide, seconds=seconds)
 
 
 def choose_master(view: View, legal: list[Action], rng: random.Random) -> Action:

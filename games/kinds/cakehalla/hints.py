@@ -48,7 +48,7 @@ def take_why(view: View, taken: Sequence[str]) -> str:
         if n > 0 and c in cards and any(cards[c]["cost"].get(t, 0) for t in taken)
     ]
     if not aims:
-        return "The strongest bot scores it highest from what you can see."
+        return "The strong bot scores it highest from what you can see."
     n, _, card = min(aims)
     return f"It brings you closer to the {cards[card]['name']} (you are {n} short of it now)."
 

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import cast
 
 from games.engines import cakehalla as engine
-from games.engines.cakehalla import Action, View
+from games.engines.cakehalla import Action, View, master
 from games.engines.cakehalla.bots import BOTS
 from games.engines.cakehalla.state import State
 from games.kinds.base import Counts, Facts, GameKind, Hand, ReplayedMove, SeatRow
@@ -26,6 +26,7 @@ class Cakehalla(GameKind[State, View, Action]):
     name = "Cakehalla"
     engine = engine
     bots = BOTS
+    searching = {"master": master.with_budget}
     seat_names = ("Rye", "Spelt", "Oat", "Barley")
     min_players = 2
     max_players = 4

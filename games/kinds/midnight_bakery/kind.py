@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from games.engines import midnight_bakery as engine
-from games.engines.midnight_bakery import Action, State, View
+from games.engines.midnight_bakery import Action, State, View, master
 from games.engines.midnight_bakery.bots import BOTS
 from games.kinds.base import (
     Counts,
@@ -31,6 +31,7 @@ class MidnightBakery(GameKind[State, View, Action]):
     name = "Midnight Bakery"
     engine = engine
     bots = BOTS
+    searching = {"master": master.with_budget}
     seat_names = ("Flour", "Sugar", "Butter", "Cream", "Spice", "Cocoa", "Honey", "Moon")
     min_players = 2
     max_players = 8
