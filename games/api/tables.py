@@ -51,7 +51,7 @@ def seat_out(seat: Seat, user: User) -> SeatOut:
     return SeatOut(
         name=seat.user.username,
         position=seat.position,
-        bot=bool(seat.bot) or seat.user.is_bot,
+        bot=bool(seat.bot) or seat.user.marked_bot,
         you=seat.user_id == user.pk,
         resigned=seat.resigned,
         place=seat.place,
@@ -121,7 +121,7 @@ def move(request: HttpRequest, game_id: int, body: Move) -> Moved:
     fields = {"action": json.dumps(body.action), "version": str(body.version)}
     if body.moment:
         fields["moment"] = body.moment
-    moved = play_posted(game.pk, me, fields)
+    moved = play_posted(game.pk, me, fields, by_api=True)
     return Moved(id=moved.pk, version=moved.version, status=moved.status)
 
 

@@ -19,6 +19,9 @@ OPERATIONS = {
     ("post", "/api/games/{game_id}/resign"),
     ("get", "/api/games/{game_id}/chat"),
     ("post", "/api/games/{game_id}/chat"),
+    ("post", "/api/bot/account/upgrade"),
+    ("get", "/api/tables/open"),
+    ("post", "/api/games/{game_id}/join"),
 }
 
 
