@@ -168,3 +168,23 @@ def test_the_api_marks_a_bot_accounts_seat_and_profile(
     seats = {s["name"]: s["bot"] for s in api.get(f"/games/{game.pk}").json()["seats"]}
     assert seats == {player.username: False, rival.username: True}
     assert api.get(f"/people/{rival.username}").json()["bot"] is True
+
+
+def test_the_tokens_page_upgrades_an_account_with_no_game(outsider: User) -> None:
+    client = client_for(outsider)
+    assert "Make this a bot account" in client.get("/accounts/settings/tokens/").content.decode()
+    unsure = client.post("/accounts/settings/bot/", follow=True).content.decode()
+    assert "Tick the box" in unsure
+    outsider.refresh_from_db()
+    assert not outsider.plays_by_api
+    done = client.post("/accounts/settings/bot/", {"sure": "on"}, follow=True).content.decode()
+    assert "This is now a bot account" in done and "(bot account)" in done
+    outsider.refresh_from_db()
+    assert outsider.plays_by_api
+
+
+def test_the_tokens_page_refuses_a_seated_account_in_words(open_table: Game, player: User) -> None:
+    said = client_for(player).post("/accounts/settings/bot/", {"sure": "on"}, follow=True)
+    assert "sat at a table already" in said.content.decode()
+    player.refresh_from_db()
+    assert not player.plays_by_api
