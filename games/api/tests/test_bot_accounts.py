@@ -11,6 +11,7 @@ import pytest
 from accounts.models import User
 from games import services
 from games.api.tests.conftest import Api
+from games.boards.chat import render_chat_log
 from games.models import Action, Game
 from games.services.moves import play_posted
 from tests.fixtures import client_for
@@ -188,3 +189,13 @@ def test_the_tokens_page_refuses_a_seated_account_in_words(open_table: Game, pla
     assert "sat at a table already" in said.content.decode()
     player.refresh_from_db()
     assert not player.plays_by_api
+
+
+def test_a_bot_accounts_chat_line_is_marked(
+    player: User, rival: User, api_for: Callable[..., Api]
+) -> None:
+    game = two_baker_table(player, rival)
+    said = api_for(bot_account(rival)).post(f"/games/{game.pk}/chat", {"text": "good luck"})
+    assert said.status_code == 200, said.content
+    log = render_chat_log(game, player)
+    assert "good luck" in log and log.count("(bot account)") == 1
