@@ -7,8 +7,10 @@ import json
 from collections.abc import Callable
 
 import pytest
+from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import MIN_RANKED_GAMES, Rating, User
+from accounts.ratings import display
 from games import services
 from games.api.tests.conftest import Api
 from games.boards.chat import render_chat_log
@@ -199,3 +201,31 @@ def test_a_bot_accounts_chat_line_is_marked(
     assert said.status_code == 200, said.content
     log = render_chat_log(game, player)
     assert "good luck" in log and log.count("(bot account)") == 1
+
+
+def test_a_bot_account_shares_the_ratings_but_not_the_people_only_board(
+    player: User, rival: User, api_for: Callable[..., Api]
+) -> None:
+    bot_account(rival)
+    for user, ordinal in ((player, 10.0), (rival, 20.0)):
+        Rating.objects.create(
+            user=user,
+            kind="midnight-bakery",
+            last_played_at=timezone.now(),
+            mu=ordinal + 6,
+            sigma=2,
+            ordinal=ordinal,
+            rating=display(ordinal),
+            games=MIN_RANKED_GAMES,
+            wins=1,
+        )
+    api = api_for(player)
+    people = api.get("/leaderboards/midnight-bakery").json()["lines"]
+    assert [line["name"] for line in people] == [player.username]
+    both = api.get("/leaderboards/midnight-bakery?bots=true").json()["lines"]
+    assert [(line["name"], line["bot"]) for line in both] == [
+        (rival.username, True),
+        (player.username, False),
+    ]
+    page = client_for(player).get("/leaderboards/midnight-bakery/?bots=1").content.decode()
+    assert page.count("(bot account)") == 1
