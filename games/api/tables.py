@@ -133,6 +133,18 @@ def resign(request: HttpRequest, game_id: int) -> Moved:
     return Moved(id=game.pk, version=game.version, status=game.status)
 
 
+@router.post(
+    "/games/{game_id}/take-back", response={200: Moved, **REFUSED}, summary="Take your seat back"
+)
+def take_back(request: HttpRequest, game_id: int) -> Moved:
+    """Play your seat again after a house bot took it (scope games:play): you resigned, or the
+    table waited on you too long (a relaxed table's RELAXED_ABSENCE_SECONDS with no move; a bot
+    that was down comes back this way)."""
+    me = person(request, "games:play")
+    game = services.take_seat_back(visible(me, game_id).pk, me)
+    return Moved(id=game.pk, version=game.version, status=game.status)
+
+
 def chat_out(game: Game, me: User) -> Chat:
     """The chat as this person sees it, or Refused when they may not read it."""
     ctx = chat_context(game, me)

@@ -229,3 +229,18 @@ def test_a_bot_account_shares_the_ratings_but_not_the_people_only_board(
     ]
     page = client_for(player).get("/leaderboards/midnight-bakery/?bots=1").content.decode()
     assert page.count("(bot account)") == 1
+
+
+def test_a_seat_a_house_bot_took_is_taken_back_through_the_api(
+    player: User, rival: User, api_for: Callable[..., Api]
+) -> None:
+    game = two_baker_table(player, rival)
+    bot = bot_account(rival)
+    services.hand_seat_to_bot(game, game.seats.get(user=bot), services.ABSENT)
+    api = api_for(bot)
+    back = api.post(f"/games/{game.pk}/take-back")
+    assert back.status_code == 200, back.content
+    seat = game.seats.get(user=bot)
+    assert not seat.resigned and seat.bot == ""
+    again = api.post(f"/games/{game.pk}/take-back")
+    assert again.status_code == 400 and "already play" in again.json()["error"]

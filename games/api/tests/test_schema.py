@@ -22,6 +22,7 @@ OPERATIONS = {
     ("post", "/api/bot/account/upgrade"),
     ("get", "/api/tables/open"),
     ("post", "/api/games/{game_id}/join"),
+    ("post", "/api/games/{game_id}/take-back"),
 }
 
 
