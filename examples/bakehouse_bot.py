@@ -19,7 +19,8 @@ How it plays: it asks for its tables (`GET /api/account/tables`, those waiting o
 first); at each that waits on it, it reads the table as its seat sees it (`GET /api/games/{id}`:
 the view, the version, the legal actions) and posts one legal action with that version
 (`POST /api/games/{id}/move`). A 409 (the table moved on meanwhile) is read again; a 429 waits
-the seconds its Retry-After says. Nothing else of the site is used: no page, no socket.
+the seconds its Retry-After says; a site away for a moment (a deploy) is asked again a little
+later, with the whole table read afresh. Nothing else of the site is used: no page, no socket.
 """
 
 from __future__ import annotations
@@ -51,13 +52,15 @@ class Client:
     def __init__(self, url: str, token: str, patience: int = 10) -> None:
         self.base = url.rstrip("/") + "/api"
         self.token = token
-        self.patience = patience  # how many 429s in a row before giving up
+        self.patience = patience  # how many waits in a row (429s, a site away) before giving up
         self.waited = 0.0  # seconds spent waiting on Retry-After, for the log
 
     def call(self, method: str, path: str, body: object = None) -> Any:
-        """One request; the answer's JSON. A 429 is waited out (Retry-After), others raised."""
+        """One request; the answer's JSON. A 429 is waited out (Retry-After); a site that does
+        not answer or answers 502/503 (a deploy, a restart) is asked again a little later; any
+        other refusal is raised."""
         data = None if body is None else json.dumps(body).encode()
-        for _ in range(self.patience):
+        for attempt in range(self.patience):
             request = urllib.request.Request(self.base + path, data=data, method=method)
             request.add_header("Authorization", f"Bearer {self.token}")
             request.add_header("Accept", "application/json")
@@ -75,8 +78,18 @@ class Client:
                     self.waited += wait
                     time.sleep(wait)
                     continue
-                raise Refused(error.code, sentence_of(said)) from None
-        raise Refused(429, "still too many requests after waiting; giving up")
+                if error.code not in (502, 503):
+                    raise Refused(error.code, sentence_of(said)) from None
+                self.pause(attempt, f"the site answered {error.code}")
+            except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
+                self.pause(attempt, f"the site did not answer ({error})")
+        raise Refused(0, "still no answer after waiting; giving up")
+
+    def pause(self, attempt: int, why: str) -> None:
+        """Wait a little longer each time the site is away (1, 2, 4... up to 30 s)."""
+        wait = min(30.0, 2.0**attempt)
+        log(f"{why}: trying again in {wait:g} s")
+        time.sleep(wait)
 
 
 def sentence_of(body: bytes) -> str:

@@ -99,3 +99,19 @@ def test_the_move_is_a_legal_action_with_its_version_and_moment() -> None:
     table = {"legal": [{"type": "keep", "card": "x"}], "version": 12, "moment": "r1p2"}
     move = bot.choose(table, random.Random(1))
     assert move == {"action": {"type": "keep", "card": "x"}, "version": 12, "moment": "r1p2"}
+
+
+def test_a_site_away_for_a_deploy_is_asked_again_a_little_later(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slept: list[float] = []
+    monkeypatch.setattr(bot.time, "sleep", slept.append)
+    Script.answers = [(503, {}, {"error": "Back in a moment."}), (502, {}, {}), (200, {}, [])]
+    assert bot.Client(server, "t").call("GET", "/account/tables") == []
+    assert slept == [1.0, 2.0]
+
+
+def test_a_site_that_never_answers_is_given_up_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot.time, "sleep", lambda _: None)
+    with pytest.raises(bot.Refused, match="giving up"):
+        bot.Client("http://127.0.0.1:9", "t", patience=2).call("GET", "/account")
