@@ -78,16 +78,24 @@ class BakehouseUserAdmin(UserAdmin[User]):
         "email",
         "email_verified",
         "is_bot",
+        "plays_by_api",
         "is_staff",
         "is_active",
         "date_joined",
     )
-    list_filter = ("is_bot", "is_staff", "is_active", "email_verified", DeletedFilter)
+    list_filter = (
+        "is_bot",
+        "plays_by_api",
+        "is_staff",
+        "is_active",
+        "email_verified",
+        DeletedFilter,
+    )
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        ("Bakehouse", {"fields": ("email_verified", "is_bot", "deleted_at")}),
+        ("Bakehouse", {"fields": ("email_verified", "is_bot", "plays_by_api", "deleted_at")}),
     )
-    readonly_fields: ClassVar[tuple[str, ...]] = ("is_bot", "deleted_at")
+    readonly_fields: ClassVar[tuple[str, ...]] = ("is_bot", "plays_by_api", "deleted_at")
     inlines: ClassVar[tuple[type[InlineModelAdmin[Any, Any]], ...]] = (RatingInline,)
 
     def get_readonly_fields(

@@ -26,7 +26,7 @@ def board(kind: str, *, bots: bool = False) -> QuerySet[Rating]:
         kind=kind, games__gte=MIN_RANKED_GAMES, last_played_at__gte=since
     ).select_related("user")
     if not bots:
-        rows = rows.exclude(user__is_bot=True)
+        rows = rows.exclude(user__is_bot=True).exclude(user__plays_by_api=True)
     return rows.order_by("-ordinal", "-games", "user__username")
 
 

@@ -47,6 +47,12 @@ class User(AbstractUser):
     """A person (or a bot account) who plays at Bakehouse."""
 
     is_bot = models.BooleanField(default=False, help_text="A house bot account, not a person.")
+    # A person's own program, upgraded before any game (games/api/bots.py): not `is_bot`, which
+    # means the site's own bots (no password, moved by the site, left out of mail and chat).
+    plays_by_api = models.BooleanField(
+        default=False,
+        help_text="A bot account: a person's program plays it through the API, never the pages.",
+    )
     # AbstractUser's optional `email` is the address for verification and password resets; two
     # accounts never share a verified one (accounts/forms.py and accounts/emails.py refuse it).
     email_verified = models.BooleanField(
@@ -104,6 +110,11 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def marked_bot(self) -> bool:
+        """Shown as a bot wherever the name appears: a house bot or a bot account."""
+        return self.is_bot or self.plays_by_api
 
     def clean(self) -> None:
         """Django's own, then look-alike names refused: mixed alphabets, or one that passes for

@@ -24,6 +24,7 @@ SCOPES: dict[str, str] = {
     "events:join": "Join events: quick pairing, challenges and tournaments",
     "chat:read": "Read the chat of tables you may see",
     "chat:write": "Write in the chat of your tables",
+    "bot:play": "Upgrade this account to a bot account (for good, only before any game)",
 }
 """Every scope a token may carry, with what it lets the token's holder do (the settings page's
 words)."""

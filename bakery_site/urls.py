@@ -6,6 +6,7 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
+from games.api import pages as api_pages
 from games.web import health, lobby, people
 from games.web import history as game_views_history
 
@@ -24,6 +25,7 @@ urlpatterns = [
     # The person's own data and account deletion reach into the games (games/web/people.py).
     path("accounts/settings/data.json", people.my_data, name="my_data"),
     path("accounts/settings/delete/", people.delete_account, name="delete_account"),
+    path("accounts/settings/bot/", api_pages.become_bot, name="become_bot"),  # games/api/bots.py
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/games.ndjson", game_views_history.player_games, name="player_games"),
     path("u/<str:username>/", people.profile, name="profile"),

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Router
 from ninja.operation import Operation
 
-from games.api import errors, people, tables
+from games.api import bots, errors, people, tables
 from games.api.auth import BearerToken
 
 DESCRIPTION = """Play Bakehouse from any program. Every request carries a personal access token
@@ -41,6 +41,7 @@ api = BakehouseAPI(
 errors.install(api)
 api.add_router("", people.router)
 api.add_router("", tables.router)
+api.add_router("", bots.router)
 fallback = Router()
 
 

@@ -85,7 +85,7 @@ def account(request: HttpRequest) -> Account:
     me = person(request, "account:read")
     return Account(
         name=me.username,
-        bot=me.is_bot,
+        bot=me.marked_bot,
         joined=me.date_joined,
         email_verified=me.email_verified,
         scopes=token_of(request).scope_list,
@@ -125,7 +125,7 @@ def profile(request: HttpRequest, name: str) -> Person:
     someone = named(name)
     return Person(
         name=someone.username,
-        bot=someone.is_bot,
+        bot=someone.marked_bot,
         joined=someone.date_joined,
         ratings=ratings_of(someone),
     )
@@ -154,7 +154,7 @@ def leaderboard(request: HttpRequest, kind: str, page: int = 1, bots: bool = Fal
             Ranked(
                 rank=rank,
                 name=row.user.username,
-                bot=row.user.is_bot,
+                bot=row.user.marked_bot,
                 rating=row.rating,
                 games=row.games,
                 wins=row.wins,

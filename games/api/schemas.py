@@ -142,3 +142,28 @@ class Say(Schema):
     """A line to say."""
 
     text: str
+
+
+class BotAccount(Schema):
+    """An account after its upgrade to a bot account."""
+
+    name: str
+    bot: bool = Field(description="Always true: the account plays through the API only.")
+
+
+class OpenTable(Schema):
+    """A public table waiting for players, with a free seat you could take."""
+
+    id: int
+    game: str
+    host: str
+    seated: int = Field(description="How many sit there now.")
+    capacity: int
+    rated: bool
+    pace: str
+
+
+class Join(Schema):
+    """A seat to take; `invite` only for a private table (the code of its invite link)."""
+
+    invite: str | None = None

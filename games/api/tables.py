@@ -51,7 +51,7 @@ def seat_out(seat: Seat, user: User) -> SeatOut:
     return SeatOut(
         name=seat.user.username,
         position=seat.position,
-        bot=bool(seat.bot) or seat.user.is_bot,
+        bot=bool(seat.bot) or seat.user.marked_bot,
         you=seat.user_id == user.pk,
         resigned=seat.resigned,
         place=seat.place,
@@ -121,7 +121,7 @@ def move(request: HttpRequest, game_id: int, body: Move) -> Moved:
     fields = {"action": json.dumps(body.action), "version": str(body.version)}
     if body.moment:
         fields["moment"] = body.moment
-    moved = play_posted(game.pk, me, fields)
+    moved = play_posted(game.pk, me, fields, by_api=True)
     return Moved(id=moved.pk, version=moved.version, status=moved.status)
 
 
@@ -130,6 +130,18 @@ def resign(request: HttpRequest, game_id: int) -> Moved:
     """Give up a running game (scope games:play): a house bot plays your seat to the end."""
     me = person(request, "games:play")
     game = services.resign(visible(me, game_id).pk, me)
+    return Moved(id=game.pk, version=game.version, status=game.status)
+
+
+@router.post(
+    "/games/{game_id}/take-back", response={200: Moved, **REFUSED}, summary="Take your seat back"
+)
+def take_back(request: HttpRequest, game_id: int) -> Moved:
+    """Play your seat again after a house bot took it (scope games:play): you resigned, or the
+    table waited on you too long (a relaxed table's RELAXED_ABSENCE_SECONDS with no move; a bot
+    that was down comes back this way)."""
+    me = person(request, "games:play")
+    game = services.take_seat_back(visible(me, game_id).pk, me)
     return Moved(id=game.pk, version=game.version, status=game.status)
 
 

@@ -193,6 +193,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, obje
                 "player": DELETED_BAKER if gone else seat.user.username,
                 "me": mine,
                 "bot": seat.bot,
+                "api_bot": seat.user.plays_by_api,  # a bot account: marked beside its name
                 "handed_over": services.DELETED if gone and handed else handed,
                 "presence": "gone" if gone else "bot" if seat.bot and not handed else here,
                 "waiting": seat.position in active and running,

@@ -57,7 +57,8 @@ def games_by_kind() -> list[KindCount]:
 
 
 def most_active(days: int = ACTIVE_DAYS, top: int = TOP_ACTIVE) -> list[dict[str, object]]:
-    """The people who finished the most games in the last days (bots left out)."""
+    """The people who finished the most games in the last days (bots and bot accounts left
+    out)."""
     since = timezone.now() - timedelta(days=days)
     return list(
         Seat.objects.filter(
@@ -65,6 +66,7 @@ def most_active(days: int = ACTIVE_DAYS, top: int = TOP_ACTIVE) -> list[dict[str
             game__finished_at__gte=since,
             game__guided=False,
             user__is_bot=False,
+            user__plays_by_api=False,
         )
         .values("user__username")
         .annotate(played=Count("pk"), won=Count("pk", filter=Q(winner=True)))
@@ -79,8 +81,8 @@ def totals() -> dict[str, object]:
         "kinds": kinds,
         "finished": sum(k["finished"] for k in kinds),
         "running": sum(k["running"] for k in kinds),
-        "people": User.objects.filter(is_bot=False).count(),
-        "bots": User.objects.filter(is_bot=True).count(),
+        "people": User.objects.filter(is_bot=False, plays_by_api=False).count(),
+        "bots": User.objects.filter(is_bot=True).count(),  # the house's (bot accounts: neither)
         "active": most_active(),
         "active_days": ACTIVE_DAYS,
     }

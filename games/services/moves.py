@@ -42,9 +42,20 @@ def parse_number(raw: str | None, what: str) -> int | None:
         raise services.ServiceError(f"The {what} must be a whole number.") from exc
 
 
-def play_posted(game: Game | int, user: User, fields: Mapping[str, str]) -> Game:
+BY_API_ONLY = (
+    "This is a bot account: it plays through the API only (POST /api/games/<id>/move with a "
+    "token), not from the pages."
+)
+
+
+def play_posted(
+    game: Game | int, user: User, fields: Mapping[str, str], *, by_api: bool = False
+) -> Game:
     """Make the move these fields say; a stale page gets StaleVersion, an illegal move
-    IllegalAction, anything else malformed a ServiceError."""
+    IllegalAction, anything else malformed a ServiceError. A bot account's move comes only
+    through the API (`by_api`): its person's browser session may not move for the program."""
+    if getattr(user, "plays_by_api", False) and not by_api:  # a socket's user may be anonymous
+        raise services.NotAllowed(BY_API_ONLY)
     action = parse_action(fields.get("action", ""))
     version = parse_number(fields.get("version"), "version")
     if version is None:

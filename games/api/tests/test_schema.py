@@ -19,6 +19,10 @@ OPERATIONS = {
     ("post", "/api/games/{game_id}/resign"),
     ("get", "/api/games/{game_id}/chat"),
     ("post", "/api/games/{game_id}/chat"),
+    ("post", "/api/bot/account/upgrade"),
+    ("get", "/api/tables/open"),
+    ("post", "/api/games/{game_id}/join"),
+    ("post", "/api/games/{game_id}/take-back"),
 }
 
 

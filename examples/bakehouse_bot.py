@@ -1,0 +1,205 @@
+"""A Bakehouse bot: plays Midnight Bakery and Cakehalla through the public API alone, with a
+random legal move, using nothing but Python's standard library (urllib and json).
+
+Try it against your own site:
+
+    make run                                  # the site at http://127.0.0.1:8000
+    # Sign up an account for the bot (one that has never sat at a table), then at Settings,
+    # Access tokens, make a token with the scopes account:read, games:play and bot:play.
+    python examples/bakehouse_bot.py --url http://127.0.0.1:8000 --token bkh_... --upgrade
+    # From a person's account, open a table (New game) with a free seat; the bot takes it:
+    python examples/bakehouse_bot.py --url http://127.0.0.1:8000 --token bkh_... --join any
+
+`--upgrade` makes the account a bot account first (for good: it plays through the API only
+and is marked as a bot beside its name). `--join KIND` takes a seat at the newest open table of
+that game (`midnight-bakery`, `cakehalla` or `any`) whenever the bot sits at none; without it,
+the bot plays the tables it was seated at. `--games N` stops after N games have ended.
+
+How it plays: it asks for its tables (`GET /api/account/tables`, those waiting on its move
+first); at each that waits on it, it reads the table as its seat sees it (`GET /api/games/{id}`:
+the view, the version, the legal actions) and posts one legal action with that version
+(`POST /api/games/{id}/move`). A 409 (the table moved on meanwhile) is read again; a 429 waits
+the seconds its Retry-After says; a site away for a moment (a deploy) is asked again a little
+later, with the whole table read afresh. Nothing else of the site is used: no page, no socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+USER_AGENT = "bakehouse-example-bot/1"
+
+
+class Refused(Exception):
+    """An answer other than 2xx that waiting will not cure: its status and the API's sentence."""
+
+    def __init__(self, status: int, sentence: str) -> None:
+        super().__init__(f"{status}: {sentence}")
+        self.status = status
+        self.sentence = sentence
+
+
+class Client:
+    """The API with one token: JSON in, JSON out, a 429 waited out."""
+
+    def __init__(self, url: str, token: str, patience: int = 10) -> None:
+        self.base = url.rstrip("/") + "/api"
+        self.token = token
+        self.patience = patience  # how many waits in a row (429s, a site away) before giving up
+        self.waited = 0.0  # seconds spent waiting on Retry-After, for the log
+
+    def call(self, method: str, path: str, body: object = None) -> Any:
+        """One request; the answer's JSON. A 429 is waited out (Retry-After); a site that does
+        not answer or answers 502/503 (a deploy, a restart) is asked again a little later; any
+        other refusal is raised."""
+        data = None if body is None else json.dumps(body).encode()
+        for attempt in range(self.patience):
+            request = urllib.request.Request(self.base + path, data=data, method=method)
+            request.add_header("Authorization", f"Bearer {self.token}")
+            request.add_header("Accept", "application/json")
+            request.add_header("User-Agent", USER_AGENT)
+            if data is not None:
+                request.add_header("Content-Type", "application/json")
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return json.loads(answer.read() or b"null")
+            except urllib.error.HTTPError as error:
+                said = error.read()
+                if error.code == 429:
+                    wait = float(error.headers.get("Retry-After") or 1)
+                    log(f"too fast: waiting {wait:g} s as the site asks")
+                    self.waited += wait
+                    time.sleep(wait)
+                    continue
+                if error.code not in (502, 503):
+                    raise Refused(error.code, sentence_of(said)) from None
+                self.pause(attempt, f"the site answered {error.code}")
+            except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
+                self.pause(attempt, f"the site did not answer ({error})")
+        raise Refused(0, "still no answer after waiting; giving up")
+
+    def pause(self, attempt: int, why: str) -> None:
+        """Wait a little longer each time the site is away (1, 2, 4... up to 30 s)."""
+        wait = min(30.0, 2.0**attempt)
+        log(f"{why}: trying again in {wait:g} s")
+        time.sleep(wait)
+
+
+def sentence_of(body: bytes) -> str:
+    """The API's refusal sentence, or the raw answer if it is not one."""
+    try:
+        return str(json.loads(body)["error"])
+    except (ValueError, KeyError, TypeError):
+        return body.decode(errors="replace")[:200]
+
+
+def log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def choose(table: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The move to post: a random legal action, with the version (and moment) it was chosen at.
+    A better bot reads `table["view"]` (its seat's view of the game) here."""
+    move: dict[str, Any] = {"action": rng.choice(table["legal"]), "version": table["version"]}
+    if table.get("moment"):
+        move["moment"] = table["moment"]
+    return move
+
+
+def play_turns(api: Client, game_id: int, rng: random.Random) -> int:
+    """Make moves at this table while it waits on the bot; how many were made."""
+    made = 0
+    while True:
+        table = api.call("GET", f"/games/{game_id}")
+        if table["status"] != "running" or not table["your_move"]:
+            return made
+        try:
+            api.call("POST", f"/games/{game_id}/move", choose(table, rng))
+        except Refused as refused:
+            if refused.status != 409:  # 409: the table moved on meanwhile; read it again
+                raise
+            log(f"table {game_id}: {refused.sentence}")
+        made += 1
+
+
+def join_one(api: Client, kind: str) -> int | None:
+    """Take a seat at the newest open table of this game (any game for "any"); its id."""
+    query = "" if kind == "any" else f"?game={kind}"
+    for table in api.call("GET", f"/tables/open{query}"):
+        try:
+            api.call("POST", f"/games/{table['id']}/join", {})
+        except Refused as refused:  # taken meanwhile, or a block: try the next
+            log(f"table {table['id']}: {refused.sentence}")
+            continue
+        log(f"joined table {table['id']} ({table['game']}, host {table['host']})")
+        return int(table["id"])
+    return None
+
+
+def upgrade(api: Client) -> None:
+    """Make the account a bot account (a 409 says it is one already, or cannot be)."""
+    try:
+        answer = api.call("POST", "/bot/account/upgrade")
+        log(f"{answer['name']} is now a bot account")
+    except Refused as refused:
+        if refused.status != 409:
+            raise
+        log(refused.sentence)
+
+
+def run(api: Client, join: str | None, games: int, poll: float, rng: random.Random) -> int:
+    """Play until `games` games have ended (0: for ever); the number that ended."""
+    me = api.call("GET", "/account")
+    log(f"playing as {me['name']}{' (bot account)' if me['bot'] else ''}")
+    seen: set[int] = set()
+    ended = 0
+    while not games or ended < games:
+        tables = api.call("GET", "/account/tables")
+        here = {int(t["id"]) for t in tables}
+        for gone in sorted(seen - here):  # no longer in play: ended (or left before the start)
+            table = api.call("GET", f"/games/{gone}")
+            mine: dict[str, Any] = next((s for s in table["seats"] if s["you"]), {})
+            log(f"table {gone}: {table['status']}, place {mine.get('place')}")
+            ended += table["status"] == "over"
+        seen = here
+        moved = sum(play_turns(api, int(t["id"]), rng) for t in tables if t["your_move"])
+        if not tables and join:
+            join_one(api, join)
+        if not moved:
+            time.sleep(poll)
+    return ended
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site's address")
+    parser.add_argument("--token", required=True, help="a personal access token (bkh_...)")
+    parser.add_argument("--upgrade", action="store_true", help="become a bot account first")
+    parser.add_argument("--join", metavar="KIND", help="join open tables of this game, or any")
+    parser.add_argument("--games", type=int, default=0, help="stop after this many (0: never)")
+    parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks")
+    parser.add_argument("--seed", type=int, default=None, help="for repeatable random moves")
+    args = parser.parse_args(argv)
+    api = Client(args.url, args.token)
+    try:
+        if args.upgrade:
+            upgrade(api)
+        ended = run(api, args.join, args.games, args.poll, random.Random(args.seed))
+    except Refused as refused:
+        log(f"refused: {refused}")
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    log(f"done: {ended} game(s) ended; waited {api.waited:g} s on Retry-After")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
