@@ -218,6 +218,10 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     # thinking pool (games/thinking.py) with MASTER_BOT_SECONDS, never on a request's thread;
     # hints and stand-ins keep to the levels that answer at once.
     searching: Mapping[str, Callable[[float], Bot[ViewT, ActionT]]] = {}
+    # Levels whose search also remembers: each makes that bot for a budget and the seat's own
+    # earlier views this game, oldest first (what it saw: in Midnight Bakery the batches it passed
+    # on, which no later view shows). Read instead of `searching` for these levels.
+    remembering: Mapping[str, Callable[[float, Sequence[ViewT]], Bot[ViewT, ActionT]]] = {}
     # Each bot level as a person reads it: a name, then what it does.
     bot_words: Mapping[str, tuple[str, str]] = {
         "random": ("beginner", "plays any legal move"),
@@ -290,7 +294,8 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     def hint_bot(self) -> str:
         """The bot level whose choice a practice table's hint and the tutorial show: the
         strongest that answers at once (a search would hold the page's request)."""
-        return [level for level in self.bot_levels if level not in self.searching][-1]
+        thinks = {*self.searching, *self.remembering}
+        return [level for level in self.bot_levels if level not in thinks][-1]
 
     @property
     def bot_choices(self) -> list[tuple[str, str, str]]:

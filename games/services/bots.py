@@ -17,6 +17,7 @@ from django.conf import settings
 
 from games import thinking
 from games.models import Action, Game, Seat, is_house_table
+from games.records import archive
 from games.services import clocks, move_log
 from games.services.base import load_state
 from games.services.move_log import MOVE_FIELDS, Seen, action_row, seated
@@ -71,20 +72,34 @@ def decide(game: Game, state: object, position: int, level: str) -> Mapping[str,
     """The bot's action, chosen from its own view only. A searching bot (a master) thinks in the
     thinking pool (games/thinking.py: another process, at most THINKING_PROCESSES at once), for
     MASTER_BOT_SECONDS of CPU, while this thread (the runner's, never the loop's) waits."""
-    engine = game.spec.engine
-    legal = engine.legal_actions(state, position)
-    view = engine.view(state, position)
-    search = game.spec.searching.get(level)
-    if search is None:
-        action: Mapping[str, object] = game.spec.bots[level](view, legal, bot_rng(game))
+    spec = game.spec
+    legal = spec.engine.legal_actions(state, position)
+    view = spec.engine.view(state, position)
+    seconds = settings.MASTER_BOT_SECONDS
+    if level in spec.remembering:
+        bot = spec.remembering[level](seconds, earlier_views(game, position))
+    elif level in spec.searching:
+        bot = spec.searching[level](seconds)
+    else:
+        action: Mapping[str, object] = spec.bots[level](view, legal, bot_rng(game))
         return action
     if len(legal) == 1:
         only: Mapping[str, object] = legal[0]  # nothing to weigh
         return only
-    searched: Mapping[str, object] = thinking.think(
-        search(settings.MASTER_BOT_SECONDS), view, legal, bot_rng(game)
-    )
+    searched: Mapping[str, object] = thinking.think(bot, view, legal, bot_rng(game))
     return searched
+
+
+def earlier_views(game: Game, position: int) -> list[object]:
+    """What this seat saw after each stored move of the game, oldest first: its own views only,
+    rebuilt from the setup and the Action rows (none if today's rules cannot rebuild them)."""
+    engine = game.spec.engine
+    moves = game.actions.order_by("seq").values_list("seat", "payload")
+    try:
+        first = archive.first_state(game)
+        return [engine.view(state, position) for state in archive.played(engine, first, moves)]
+    except archive.CannotRebuild:
+        return []
 
 
 def bot_move(game: Game, state: object, everyone: list[Seat], seat: Seat) -> Step:

@@ -3,7 +3,7 @@ thinking pool (games/thinking.py) and never for a hint or a stand-in."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -105,3 +105,29 @@ def test_a_masters_decision_is_thought_in_a_worker_process(
     finally:
         thinking.stop()
     assert asked, "the master's decision did not go through the thinking pool"
+
+
+def test_the_midnight_master_remembers_only_what_its_seat_saw(
+    player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The master is handed its own seat's earlier views (the batches it passed on are in no
+    later view), rebuilt from the stored moves: each is exactly engine.view of that seat then."""
+    spec = catalog.get("midnight-bakery")
+    handed: list[list[Any]] = []
+    real = spec.remembering["master"]
+
+    def spy(seconds: float, views: Any) -> Any:
+        handed.append(list(views))
+        return real(seconds, views)
+
+    monkeypatch.setitem(cast(dict[str, Any], spec.remembering), "master", spy)
+    game = services.quick_game(player, "midnight-bakery", rated=False, level="master")
+    my_move(game, player)
+    my_move(game, player)
+    game.refresh_from_db()
+    assert handed and any(views for views in handed), "no master was handed its memory"
+    bot = game.seats.exclude(bot="").first()
+    assert bot is not None and bot.position is not None
+    views = bot_moves.earlier_views(game, bot.position)
+    assert len(views) == game.actions.count()
+    assert views[-1] == spec.engine.view(load_state(game), bot.position)

@@ -16,6 +16,7 @@ so a busy machine makes the master slower, never weaker.
 import functools
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engines.midnight_bakery.cards import face_of
@@ -26,6 +27,7 @@ from games.engines.midnight_bakery.sampling import (
     determinize,
     passed_batches,
     public_night,
+    remembered,
     unseen_faces,
 )
 from games.engines.midnight_bakery.shapes import Action, View
@@ -196,6 +198,12 @@ def with_budget(seconds: float) -> Bot:
     """The master with another thinking budget (the site's setting), same signature as the
     other bots; a partial of a module-level function, so it pickles to a thinking process."""
     return functools.partial(decide, seconds=seconds)
+
+
+def remembering(seconds: float, views: Sequence[View]) -> Bot:
+    """The master with that budget and the seat's memory of this bake, read from its own earlier
+    views (sampling.remembered): a partial of a module-level function, so it pickles."""
+    return functools.partial(decide, seconds=seconds, memory=remembered(views))
 
 
 def choose_master(view: View, legal: list[Action], rng: random.Random) -> Action:

@@ -164,7 +164,7 @@ def greedy_choice(night: Night, seat: int, rng: random.Random) -> Choice:
     if len(batch) == 1:
         return (batch[0],)
     table = table_for(night, seat)
-    faces = set(batch)
+    faces = sorted(set(batch))  # a set's order follows the hash seed; sorted, every process agrees
     best: Choice = (batch[0],)
     best_value = float("-inf")
     for face in faces:

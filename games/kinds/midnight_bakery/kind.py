@@ -31,7 +31,7 @@ class MidnightBakery(GameKind[State, View, Action]):
     name = "Midnight Bakery"
     engine = engine
     bots = BOTS
-    searching = {"master": master.with_budget}
+    remembering = {"master": master.remembering}
     seat_names = ("Flour", "Sugar", "Butter", "Cream", "Spice", "Cocoa", "Honey", "Moon")
     min_players = 2
     max_players = 8

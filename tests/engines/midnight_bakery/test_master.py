@@ -1,6 +1,7 @@
 """The master baker: legal everywhere, blind to what its seat cannot see, and sound in its sums."""
 
 import json
+import os
 import random
 from collections.abc import Iterable
 
@@ -150,6 +151,36 @@ def test_weigh_lists_every_distinct_choice_best_first() -> None:
 def test_the_same_seed_and_count_weigh_the_same() -> None:
     state = mb.new_game(4, seed=2)
     assert weighed(state, seed=8) == weighed(state, seed=8)
+
+
+WEIGH_IN_A_PROCESS = """
+import json, random
+from games.engines import midnight_bakery as mb
+from games.engines.midnight_bakery.master import weigh
+state = mb.new_game(4, seed=2)
+view, legal = mb.view(state, 0), mb.legal_actions(state, 0)
+weighed = weigh(view, legal, random.Random(8), iterations=60)
+print(json.dumps([(w.action, w.expected, w.visits) for w in weighed]))
+"""
+
+
+def test_every_process_weighs_the_same_whatever_its_hash_seed() -> None:
+    """A review's decision is weighed in a worker process (games/thinking.py) with a hash seed of
+    its own: no set's order may reach the dice."""
+    import subprocess
+    import sys
+
+    answers = {
+        subprocess.run(
+            [sys.executable, "-c", WEIGH_IN_A_PROCESS],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(answers) == 1, answers
 
 
 def test_more_budget_plays_more_nights() -> None:
