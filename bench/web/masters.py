@@ -3,10 +3,11 @@ each four master bots alone, kept running on the site while the tables' clock ru
 
 Run as `python -m bench.web.masters K` with the site's environment (its database): it deals K
 rated tables of four masters (rated, so no house pace holds them back: each bot moves as soon as
-the last move is stored) and a new one whenever one ends, until SIGTERM; then it prints one JSON
-object: the tables dealt and the masters' moves stored meanwhile. The site's own runners
-play them (the first move of a table after its runner's sweep finds it, BOT_SWEEP_SECONDS), each
-decision in the serving process's thinking pool (games/thinking.py) for MASTER_BOT_SECONDS.
+the last move is stored), says "ready", and deals a new one whenever one ends, until SIGTERM; then
+it prints one JSON object: the tables dealt and the masters' moves stored meanwhile. The site's
+own runners play them (the first move of a table after its runner's sweep finds it,
+BOT_SWEEP_SECONDS), each decision in the serving process's thinking pool (games/thinking.py) for
+MASTER_BOT_SECONDS.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     count = int(sys.argv[1])
-    dealt: list[int] = []
+    dealt = [master_table() for _ in range(count)]
+    print("ready", flush=True)  # beside() starts the clock only now
     while not STOPPED:
         running = Game.objects.filter(pk__in=dealt, status=Game.Status.RUNNING).count()
         dealt.extend(master_table() for _ in range(count - running))
@@ -88,7 +90,11 @@ def beside(site: Site, count: int) -> Iterator[dict[str, Any]]:
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert keeper.stdout is not None
     try:
+        ready = keeper.stdout.readline()  # its first tables are dealt (a slow start: it waits)
+        if ready.strip() != "ready":
+            raise RuntimeError(f"the master tables' keeper did not start: {ready!r}")
         yield done
     finally:
         keeper.send_signal(signal.SIGTERM)

@@ -36,15 +36,17 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
     page.get_by_role("button", name="Review this seat").click()
     seen: set[int] = set()
     states: set[str] = set()
-    progress = page.locator("#review .progress-words")
     for _ in range(600):
         states.add(str(page.evaluate("() => document.body.dataset.socket || ''")))
         if page.locator("#review h2", has_text="Every decision").count():
             break
-        if progress.count():
-            words = PROGRESS.search(progress.inner_text())
-            if words:
-                seen.add(int(words.group(1)))
+        # Read in one go: the words may go between a count and a read (the review came whole).
+        shown = page.evaluate(
+            "() => document.querySelector('#review .progress-words')?.textContent || ''"
+        )
+        words = PROGRESS.search(str(shown))
+        if words:
+            seen.add(int(words.group(1)))
         page.wait_for_timeout(100)
     else:
         raise AssertionError(f"the review never came whole (saw decisions {sorted(seen)})")
