@@ -16,7 +16,8 @@ from accounts.friends import block_words
 from accounts.models import Block, User
 from games import catalog
 from games.engines.rng import seed_state, shuffled
-from games.kinds.base import AnyKind, Lesson
+from games.kinds.base import AnyKind
+from games.kinds.lessons import Lesson
 from games.models import TURN_BASED, Game, Seat
 from games.services import clocks
 from games.services.autoplay import inline_bots

@@ -22,7 +22,8 @@ from django.db import transaction
 
 from accounts.models import User, signed_in
 from games import catalog
-from games.kinds.base import AnyKind, Lesson, Press, Scripted
+from games.kinds.base import AnyKind
+from games.kinds.lessons import Lesson, Press, Scripted
 from games.models import Game, Seat
 from games.services import ServiceError, guided_game, inline_bots, lock_user
 from games.tutorial.models import Tutorial

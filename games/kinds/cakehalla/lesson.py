@@ -10,7 +10,7 @@ from typing import cast
 from games.engines.cakehalla.cards import CARDS
 from games.engines.cakehalla.shapes import BakerSetup
 from games.engines.cakehalla.state import HAND_LIMIT
-from games.kinds.base import Lesson, Press, Scripted
+from games.kinds.lessons import Lesson, Press, Scripted
 
 
 def take_presses(ingredients: Sequence[str]) -> tuple[Press, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.kinds.base import Lesson, Press
+from games.kinds.lessons import Lesson, Press
 
 
 def keep_control(action: Mapping[str, object]) -> tuple[Press, ...]:
