@@ -144,9 +144,8 @@ def open_table(
 
 
 def quick_game(host: User, kind: str, *, rated: bool = True, level: str = "") -> Game:
-    """A table of that kind with the kind's quick bots beside its host (all of the level asked
-    for, if one is), started at once (it never waits, so it counts in no cap); unrated, a
-    practice table with hints."""
+    """A table of that kind with its quick bots (of the level asked for, if any) beside its host,
+    started at once (it never waits: no cap counts it); unrated, a practice table with hints."""
     with transaction.atomic():
         try:
             spec = catalog.get(kind)
@@ -327,9 +326,8 @@ def new_seats(
 
 
 def house_table(kind: str, levels: list[str]) -> Game:
-    """A table of house bots alone at these levels (the first hosts), started at once: unrated,
-    public, anyone may watch; its bots move at a pace watchers can follow
-    (clocks.pace_house_bots). The lobby shows one when no person's game may be watched."""
+    """House bots alone at these levels (the first hosts), started at once: unrated, public, its
+    bots at a pace watchers follow (clocks.pace_house_bots); the lobby shows it if nothing else."""
     with transaction.atomic():
         if not levels:
             raise ServiceError("A house table needs its bots.")
