@@ -82,6 +82,9 @@ def site_env(folder: Path) -> dict[str, str]:
             "BADGE_POLL_SECONDS": "2",
             # Every browser signs up from 127.0.0.1: more than one client's hourly allowance.
             "SIGNUPS_PER_CLIENT": "10000",
+            # Masters (the house table's, a practice night's) think 20 ms a decision, not 250:
+            # the site's thinking pool still runs them, beside the other worker's tests.
+            "MASTER_BOT_SECONDS": "0.02",
             # A review's decisions weighed briefly, a run of the lane stopping after each one:
             # its progress moves in seconds (tests/e2e/test_review_progress.py).
             "REVIEW_ITERATIONS_MIDNIGHT_BAKERY": "300",
