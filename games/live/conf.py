@@ -10,9 +10,8 @@ import os
 #: restart); "inline", at once in the same thread, each in its own transaction (commands, tests).
 BOT_MOVES = "after-commit"
 #: Threads the runner makes bot moves on (games/live/runner.py). A master's move holds its
-#: thread while it waits for the thinking pool, so there are more threads than searches at once:
-#: the other tables' bots go on meanwhile.
-BOT_THREADS = 4
+#: thread while it waits for the thinking pool (games/thinking.py).
+BOT_THREADS = 2
 #: Searches (a master bot's decision, a review's weighing) this process runs at once, each in a
 #: worker process of its own (games/thinking.py); more wait their turn. 0 thinks in the caller's
 #: thread (commands, tests). One per core by default.
