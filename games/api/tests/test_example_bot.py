@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from bakery_site import processes
 from bench.web.site import base_env, free_port, own_static, wait_ready
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -67,25 +68,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
     subprocess.run(migrate, cwd=ROOT, env=env, check=True)
     port = free_port()
-    daphne = Path(sys.executable).parent / "daphne"
     log_path = folder / "daphne.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "bakery_site.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            wait_ready(f"http://127.0.0.1:{port}", proc)
-            yield Site(f"http://127.0.0.1:{port}", db, env)
-        except BaseException:
-            print(log_path.read_text(errors="replace")[-4000:])
-            raise
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    # Started as production starts a process (bakery_site/processes.py), as the deploy tests do.
+    proc = processes.launch(port, folder / "daphne.pid", log_path, env=env)
+    try:
+        processes.wait_serving(proc, folder / "daphne.pid")
+        wait_ready(f"http://127.0.0.1:{port}", proc)
+        yield Site(f"http://127.0.0.1:{port}", db, env)
+    except BaseException:
+        print(log_path.read_text(errors="replace")[-4000:])
+        raise
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 KINDS = ("midnight-bakery", "cakehalla")
