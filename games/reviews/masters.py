@@ -14,23 +14,11 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 from games.engines.cakehalla import master as cakehalla_master
 from games.engines.midnight_bakery import master as midnight_master
-
-
-class Weighed(Protocol):
-    """What both masters' Weighed carry."""
-
-    @property
-    def action(self) -> Any: ...
-    @property
-    def expected(self) -> float: ...
-    @property
-    def win(self) -> float: ...
-    @property
-    def visits(self) -> int: ...
+from games.engines.weighed import Weighed
 
 
 @dataclass(frozen=True)
@@ -42,7 +30,7 @@ class Master:
     when: Callable[[Mapping[str, Any]], str]
     unit: str  # "points" (expected final points) or "win" (chance of winning, in percent)
 
-    def measure(self, weighed: Weighed) -> float:
+    def measure(self, weighed: Weighed[Any]) -> float:
         """A weighed choice in the review's unit: expected points, or percent of a win."""
         return weighed.expected if self.unit == "points" else 100.0 * weighed.win
 

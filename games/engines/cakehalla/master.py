@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from functools import partial
 
 from games.engines.cakehalla.actions import apply_action
@@ -34,6 +33,7 @@ from games.engines.cakehalla.greedy import (
 from games.engines.cakehalla.shapes import Action, View
 from games.engines.cakehalla.state import State
 from games.engines.cakehalla.turn import winners
+from games.engines.weighed import Weighed
 
 MASTER_SECONDS = 0.25
 ROLLOUT_ROUNDS = 3
@@ -43,16 +43,6 @@ KEPT_BY_GREEDY = 8
 KEPT_BY_FIRST_TABLE = 4
 FIRST_HALVING = 4
 FIRST_PASS_SHARE = 0.25  # of a time budget: past greedy's favourites, the first pass stops there
-
-
-@dataclass(frozen=True)
-class Weighed:
-    """One legal action and what the search expects of it from the seat's view."""
-
-    action: Action
-    expected: float  # the seat's expected points where the rollouts stop (to_end: final points)
-    win: float  # the estimated chance of winning (a shared win counts as a share), 0..1
-    visits: int  # on how many sampled tables it was played out
 
 
 class _Arm:
@@ -179,7 +169,7 @@ def weigh(
     seconds: float = MASTER_SECONDS,
     iterations: int | None = None,
     to_end: bool = False,
-) -> list[Weighed]:
+) -> list[Weighed[Action]]:
     """Every legal action, best first, from this seat's view only, thinking about `seconds` of
     CPU (or exactly `iterations` passes over the sampled tables, for reproducible reviews).
 

@@ -17,7 +17,6 @@ import functools
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from games.engines.midnight_bakery.cards import face_of
 from games.engines.midnight_bakery.greedy import Bot, Table
@@ -31,6 +30,7 @@ from games.engines.midnight_bakery.sampling import (
     unseen_faces,
 )
 from games.engines.midnight_bakery.shapes import Action, View
+from games.engines.weighed import Weighed
 
 MASTER_SECONDS = 0.25
 # How much a point of final score weighs against a whole win when ranking choices: enough to
@@ -40,17 +40,6 @@ FINALISTS = 3
 # At the table the master plays out only the Peel pairs greedy's own sums rank highest: a batch
 # of ten makes up to 45 pairs, most of them plainly poor, and a review weighs them all.
 PEEL_SHORTLIST = 4
-
-
-@dataclass(frozen=True)
-class Weighed:
-    """One choice, weighed: the seat's expected final score (truffle bonus included) and share
-    of the win if it is taken, and how many played-out nights that rests on."""
-
-    action: Action
-    expected: float
-    win: float
-    visits: int
 
 
 class Candidate:
@@ -73,7 +62,7 @@ class Candidate:
             return float("-inf")
         return (self.wins + POINT_WEIGHT * self.lead) / self.visits
 
-    def weighed(self) -> Weighed:
+    def weighed(self) -> Weighed[Action]:
         """What the reviews and the site read."""
         visits = max(self.visits, 1)
         return Weighed(self.action, self.points / visits, self.wins / visits, self.visits)
@@ -136,7 +125,7 @@ def weigh(
     iterations: int | None = None,
     peels: int | None = None,
     memory: Memory | None = None,
-) -> list[Weighed]:
+) -> list[Weighed[Action]]:
     """Every distinct legal action, best first, from this seat's view only.
 
     It thinks for about `seconds` of this thread's CPU time, or, given `iterations`, for exactly

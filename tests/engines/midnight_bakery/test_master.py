@@ -12,7 +12,6 @@ from games.engines.midnight_bakery.bots import BOTS, choose_greedy
 from games.engines.midnight_bakery.cards import face_of
 from games.engines.midnight_bakery.master import (
     MASTER_SECONDS,
-    Weighed,
     choice_of,
     weigh,
     with_budget,
@@ -25,10 +24,13 @@ from games.engines.midnight_bakery.sampling import (
     unseen_faces,
 )
 from games.engines.midnight_bakery.shapes import Action
+from games.engines.weighed import Weighed
 from tests.engines.midnight_bakery.helpers import crafted
 
 
-def weighed(state: mb.State, seat: int = 0, nights: int = 40, seed: int = 5) -> list[Weighed]:
+def weighed(
+    state: mb.State, seat: int = 0, nights: int = 40, seed: int = 5
+) -> list[Weighed[Action]]:
     """The master's weighing of this seat's choices, over a fixed number of played-out nights."""
     shown, legal = mb.view(state, seat), mb.legal_actions(state, seat)
     return weigh(shown, legal, random.Random(seed), iterations=nights)
@@ -121,7 +123,7 @@ def test_remembering_master_decides_the_same_whatever_it_could_not_see() -> None
     assert other.batches[3] != state.batches[3] and mb.view(other, 0) == shown
     legal = mb.legal_actions(state, 0)
 
-    def weigh_with_memory(night: mb.State) -> list[Weighed]:
+    def weigh_with_memory(night: mb.State) -> list[Weighed[Action]]:
         return weigh(mb.view(night, 0), legal, random.Random(2), iterations=40, memory=memory)
 
     assert weigh_with_memory(other) == weigh_with_memory(state)
