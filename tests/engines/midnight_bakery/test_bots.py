@@ -34,9 +34,12 @@ def test_bots_play_whole_nights_with_legal_actions(bakers: int) -> None:
 
 
 def test_same_view_same_rng_same_choice() -> None:
+    """Every level that answers at once. The master thinks for a time budget, so how far it
+    gets depends on the machine; at a fixed count it weighs the same every time
+    (test_master.py: test_the_same_seed_and_count_weigh_the_same, and across processes)."""
     state = mb.new_game(4, seed=3)
     shown, legal = mb.view(state, 1), mb.legal_actions(state, 1)
-    for level in BOTS:
+    for level in (level for level in BOTS if level != "master"):
         picks = {json.dumps(BOTS[level](shown, legal, random.Random(9))) for _ in range(3)}
         assert len(picks) == 1
 
