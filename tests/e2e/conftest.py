@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,3 +150,40 @@ def artifacts() -> Path:
     """Where screenshots go (gitignored)."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+PAGE_STATE = """() => ({
+    url: location.href,
+    socket: document.body.dataset.socket || "",
+    liveVersion: document.body.dataset.liveVersion || "",
+    shown: (document.getElementById("board-live") || {dataset: {}}).dataset.version || "",
+    message: (document.getElementById("board-message") || {}).textContent || "",
+    board: ((document.getElementById("board") || document.body).innerText || "").slice(0, 1500),
+})"""
+
+
+def pages_at_failure(browser: Any) -> str:
+    """What every open page of the module's browser showed when a test failed: its address,
+    socket state, the board's version and words (a failure on a loaded CI machine is read from
+    this, as its screenshots are not kept)."""
+    lines = []
+    for n, context in enumerate(browser.contexts):
+        for m, page in enumerate(context.pages):
+            try:
+                state = page.evaluate(PAGE_STATE)
+                page.screenshot(path=str(ARTIFACTS / f"failure-{n}-{m}.png"))
+            except Exception as error:  # a closed page says why; the others go on
+                state = {"error": str(error)[:200]}
+            lines.append(f"page {n}.{m}: {state}")
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    """A failed browser test's report carries what its pages showed then (pages_at_failure)."""
+    outcome: Any = yield
+    report = outcome.get_result()
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if report.when == "call" and report.failed and browser is not None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        report.sections.append(("pages at failure", pages_at_failure(browser)))
