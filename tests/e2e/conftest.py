@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -97,13 +98,16 @@ def site_env(folder: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The site under Daphne; yields its base URL and the path of its database."""
+@contextmanager
+def running_site(
+    tmp_path_factory: pytest.TempPathFactory, **overrides: str
+) -> Iterator[dict[str, str]]:
+    """The site under Daphne (site_env, with these settings overridden); yields its base URL and
+    the path of its database."""
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium")
     folder = tmp_path_factory.mktemp("site")
-    env = prepared_site(folder)
+    env = {**prepared_site(folder), **overrides}
     db = folder / "db.sqlite3"
     port = free_port()
     daphne = Path(sys.executable).parent / "daphne"
@@ -126,6 +130,13 @@ def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         proc.terminate()
         proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The site under Daphne, shared by the session's browser tests (running_site)."""
+    with running_site(tmp_path_factory) as site:
+        yield site
 
 
 @pytest.fixture(scope="module")
