@@ -73,8 +73,12 @@ def board_context(
     position = me.position if me is not None else None
     view = engine.view(state, position)
     running = game.status == Game.Status.RUNNING
+    # A bot account's seat is played through the API only (services.moves refuses its page's
+    # moves): its page shows the table without move controls, and says so.
+    by_api = me is not None and bool(getattr(user, "plays_by_api", False))
+    ctx["by_api"] = by_api and running
     playing = running and position is not None and me is not None and not me.resigned
-    legal = engine.legal_actions(state, position) if playing else []
+    legal = engine.legal_actions(state, position) if playing and not by_api else []
     ctx["your_move"] = bool(legal) and game.status == Game.Status.RUNNING
     ctx.update(table_context(game, table, me))
     moment = kind.moment(view)
