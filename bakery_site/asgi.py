@@ -3,16 +3,10 @@
 import gc
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bakery_site.settings")
-django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
-
-from bakery_site.http import OneTripHandler  # noqa: E402
-
-# Django's ASGIHandler, its middleware and view run in one trip to the request's thread
-# (bakery_site/http.py).
-django_asgi_app = OneTripHandler()
+django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
