@@ -66,7 +66,7 @@ def board_context(
     )
     if game.status == Game.Status.OPEN or game.snapshot is None:
         return ctx
-    ctx["rematch"] = rematch_context(game, me)
+    ctx["rematch"] = rematch_context(game, me, table)
     kind = game.spec
     engine = kind.engine
     state = table.state
@@ -99,11 +99,12 @@ def kept_out(game: Game, user: User | AnonymousUser, table: TableAt, me: Seat | 
     return table.kept_out().why(user.pk)
 
 
-def rematch_context(game: Game, me: Seat | None) -> dict[str, object] | None:
-    """What a finished game's "Play again" panel shows this viewer (None: nothing to show)."""
+def rematch_context(game: Game, me: Seat | None, at: TableAt) -> dict[str, object] | None:
+    """What a finished game's "Play again" panel shows this viewer (None: nothing to show);
+    `at`: the table as read at this version (its event read once for all its viewers)."""
     if game.status != Game.Status.OVER:
         return None
-    event = services.played_for(game)
+    event = at.played_for()
     if event is not None:  # the event seats its people again: back to it, no rematch
         return {"event": event, "table": None, "can_offer": False, "can_answer": False}
     may_offer = me is not None and not me.resigned and not me.user.is_bot

@@ -12,7 +12,8 @@ The renders of a table's regions at its version are kept beside it (renders.py),
 with it here.
 
 Whom a block keeps from an open table's seats is kept with its version too (Blocks), read only
-when a viewer who could take a seat is first drawn.
+when a viewer who could take a seat is first drawn; so is the event the table is played for
+(Event: "Round 1 of Sunday Swiss"), read when its page or its results panel is first drawn.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from accounts.friends import KeptOut, kept_out
 from games.boards import renders
 from games.models import Game, Seat
-from games.services import presence, rows
+from games.services import PlayedFor, played_for, presence, rows
 
 # What is kept is bounded by what it serves: a table and its renders are forgotten when the last
 # socket of this process at it closes (socket_closed). The count below (and renders.RENDERS_KEEP)
@@ -52,6 +53,24 @@ class Blocks:
         return self.found
 
 
+class Event:
+    """The event a table is played for (games.services.played_for, a query), read when the first
+    viewer of its version asks, then shared by every viewer of that version: a Swiss round's
+    start draws each new table's page for its four people in one instant."""
+
+    __slots__ = ("found", "read")
+
+    def __init__(self) -> None:
+        self.found: PlayedFor | None = None
+        self.read = False
+
+    def of(self, game: Game) -> PlayedFor | None:
+        """The table's event, or None (read on the first call)."""
+        if not self.read:
+            self.found, self.read = played_for(game), True
+        return self.found
+
+
 @dataclass(frozen=True)
 class TableAt:
     """One table at one version: its row, its seats and its engine state (None before the start),
@@ -62,10 +81,15 @@ class TableAt:
     state: object  # the engine's (opaque here)
     presence: presence.Presence = presence.NOBODY
     blocks: Blocks = field(default_factory=Blocks, compare=False, repr=False)
+    event: Event = field(default_factory=Event, compare=False, repr=False)
 
     def kept_out(self) -> KeptOut:
         """Whom a block keeps from this table's seats (accounts.friends.kept_out), read once."""
         return self.blocks.of(self.seats)
+
+    def played_for(self) -> PlayedFor | None:
+        """The event this table is played for (games.services.played_for), read once."""
+        return self.event.of(self.game)
 
 
 _recent: OrderedDict[int, TableAt] = OrderedDict()

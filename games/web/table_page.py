@@ -35,6 +35,8 @@ def table_page(
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),
         "seated": any(s.user_id == request.user.pk for s in seats_and_state.seats),
+        # "Round 1 of Sunday Swiss": read once a version for all the table's pages (shared.Event).
+        "event": seats_and_state.played_for(),
         "badge_poll": 0,  # the table's socket pushes the menu's badge (notifications/badge.py)
     }
     return render(request, "games/table.html", ctx, status=status)
