@@ -11,7 +11,8 @@ once for every stream:
   (games.models.TableSocket, place STREAM_PLACE, renewed by each process's sweep, so a dead
   process's streams stop counting);
 - it joins the feed's channel groups on a channel of its own (a layer that is down ends it at
-  once: the client comes back), sends the feed's first lines, then each message's lines;
+  once: the client comes back), reads the feed's first lines, sends a blank line (from here on
+  the client misses nothing), the first lines, then each message's lines;
 - a blank line every STREAM_KEEP_ALIVE_SECONDS while nothing else is said (proxies and clients
   see it alive; NDJSON readers skip blank lines);
 - the key looked at every STREAM_RECHECK_SECONDS: a revoked or expired token ends its streams;
@@ -188,7 +189,9 @@ class Stream:
                 logger.warning("Channel layer down, a stream ended: %s", error)
                 yield ending(LAYER_DOWN)
                 return
-            for line in await off_loop(self.feed.first)():
+            first = await off_loop(self.feed.first)()  # read once the groups hear
+            yield b"\n"  # from here on the client misses nothing
+            for line in first:
                 yield encoded(line)
             async for chunk in self.heard(layer, channel):
                 yield chunk

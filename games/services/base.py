@@ -100,8 +100,15 @@ def follow_commit(
         events.turn_came.tell(game_id, list(moved.turn_came))
     if moved.ended:
         events.game_ended.tell(game_id)
+        events.game_finished.tell(game_id, people_at(game_id))
     if bots and settings.BOT_MOVES != "inline":
         events.bots_due.tell(game_id)
+
+
+def people_at(game_id: int) -> list[int]:
+    """The people seated at the table, those who resigned too (not the house bots' accounts)."""
+    seats = Seat.objects.filter(game_id=game_id, user__is_bot=False)
+    return sorted(seats.values_list("user_id", flat=True))
 
 
 NOTICES_KEPT = 8

@@ -74,7 +74,9 @@ async def stream(path: str, token: str) -> Reader:
     response = await opened(path, token)
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "application/x-ndjson"
-    return Reader(aiter(response.streaming_content))
+    reader = Reader(aiter(response.streaming_content))
+    assert await asyncio.wait_for(anext(reader.chunks), WAIT) == b"\n"  # its groups are joined
+    return reader
 
 
 @database_sync_to_async
