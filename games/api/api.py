@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Router
 from ninja.operation import Operation
 
-from games.api import bots, errors, event_stream, game_stream, people, tables
+from games.api import bots, challenges, errors, event_stream, game_stream, people, tables
 from games.api.auth import BearerToken
 
 DESCRIPTION = """Play Bakehouse from any program. Every request carries a personal access token
@@ -44,6 +44,7 @@ api.add_router("", tables.router)
 api.add_router("", bots.router)
 api.add_router("", game_stream.router)
 api.add_router("", event_stream.router)
+api.add_router("", challenges.router)
 fallback = Router()
 
 

@@ -18,8 +18,11 @@ from ninja import Router
 
 from accounts.models import User
 from games.api.auth import person, token_of
+from games.api.challenges import challenge_out
 from games.api.errors import Error, Refused
 from games.api.streams import NDJSON_STREAM, open_stream
+from games.challenges.models import Challenge
+from games.challenges.services import mine
 from games.groups import user_group
 from games.live.streams import Line
 from games.models import Game, Seat
@@ -50,6 +53,28 @@ def notice_line(notice: Notification) -> Line:
     if notice.game is not None:
         line.update(id=notice.game.pk, game=notice.game.kind, status=notice.game.status)
     return line
+
+
+CHALLENGE = "challenge:"
+"""The key of a challenge's notifications (games/challenges/services.py): challenge:<id>, and
+challenge:<id>:answer for its answer."""
+ANSWERED: dict[str, str] = {
+    Challenge.Status.ACCEPTED: "challengeAccepted",
+    Challenge.Status.DECLINED: "challengeDeclined",
+}
+
+
+def challenge_lines(notice: Notification) -> list[Line]:
+    """A challenge to the person (`challenge`), or the answer to theirs, with the challenge as
+    the API shows it (its id to accept or decline it with)."""
+    number = notice.key.removeprefix(CHALLENGE).split(":")[0]
+    found = mine(notice.recipient).filter(pk=int(number)).first() if number.isdigit() else None
+    if found is None:
+        return []
+    kind = ANSWERED.get(found.status, "") if notice.key.endswith(":answer") else "challenge"
+    if not kind:
+        return []
+    return [{"type": kind, "challenge": challenge_out(found).model_dump(mode="json")}]
 
 
 class EventFeed:
@@ -105,11 +130,13 @@ class EventFeed:
     def news(self) -> list[Line]:
         """The notifications stored since the last said, each as its line."""
         rows = Notification.objects.filter(recipient=self.me, pk__gt=self.last_notice)
-        rows = rows.select_related("game").order_by("pk")
+        rows = rows.select_related("game", "recipient").order_by("pk")
         lines = []
         for notice in rows:
             self.last_notice = notice.pk
-            if notice.kind in LINE_OF_KIND:
+            if notice.key.startswith(CHALLENGE):
+                lines += challenge_lines(notice)
+            elif notice.kind in LINE_OF_KIND:
                 lines.append(notice_line(notice))
         return lines
 
@@ -124,7 +151,8 @@ def event_stream(request: HttpRequest) -> StreamingHttpResponse:
     """Your events as NDJSON (scope events:join or bot:play): `gameStart` for each table you play
     at now, then as they come `gameStart` (a table dealt with you in it), `yourTurn` (at a
     turn-based table), `gameFinish`, `invitation`, `rematch`, `tournament` (a round ready for
-    you, a tournament's news); a blank line now and then while nothing happens."""
+    you, a tournament's news), `challenge` (made to you), `challengeAccepted` and
+    `challengeDeclined` (the answer to yours); a blank line now and then while nothing happens."""
     me = person(request)
     if not any(scope in token_of(request).scope_list for scope in SCOPES):
         raise Refused(403, "This token may not do that: it needs the scope “events:join”.")
