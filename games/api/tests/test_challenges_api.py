@@ -4,6 +4,7 @@ every refusal a sentence that changes nothing; the event stream tells each side.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -97,7 +98,7 @@ async def test_the_event_streams_tell_both_sides(player: User, rival: User) -> N
     told = await theirs.until("challenge")
     assert told["challenge"]["id"] == made.pk and told["challenge"]["challenger"] == "alice"
     await database_sync_to_async(challenges.accept)(made.pk, rival)
-    said = {}
+    said: dict[str, dict[str, Any]] = {}
     while len(said) < 2:  # the table's deal and the answer, in the order they committed
         line = await mine.line()
         said[line["type"]] = line

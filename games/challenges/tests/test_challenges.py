@@ -31,7 +31,8 @@ def test_a_challenge_is_told_to_the_challenged(player: User, rival: User) -> Non
 def test_accepting_deals_a_table_of_the_two(player: User, rival: User) -> None:
     made = challenge(player, rival, players=3, pace="day1", rated=False)
     done = services.accept(made.pk, rival)
-    game = Game.objects.get(pk=done.game_id)
+    assert done.game is not None
+    game = done.game
     assert done.status == Challenge.Status.ACCEPTED and game.status == Game.Status.RUNNING
     assert game.pace == "day1" and not game.rated and game.capacity == 3
     people = set(game.seats.filter(bot="").values_list("user_id", flat=True))
