@@ -30,7 +30,7 @@ from games.notifications.models import Notification
 
 router = Router(tags=["streams"])
 
-REFUSED = {401: Error, 403: Error, 429: Error}
+REFUSED = {400: Error, 401: Error, 403: Error, 429: Error}
 SCOPES = ("events:join", "bot:play")
 Kind = Notification.Kind
 LINE_OF_KIND: dict[str, str] = {

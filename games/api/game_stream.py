@@ -28,7 +28,7 @@ from games.models import Game
 
 router = Router(tags=["streams"])
 
-REFUSED = {401: Error, 403: Error, 404: Error, 429: Error}
+REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 429: Error}
 OVER = {Game.Status.OVER, Game.Status.CANCELLED, Game.Status.ABORTED}
 GAME_OVER = "The game is over."
 

@@ -13,7 +13,7 @@ from games import events
 from games.engines.rng import seed_state, shuffled
 from games.models import Game, Seat
 from games.services import clocks
-from games.services.base import commit_version, people_at
+from games.services.base import commit_version
 from games.services.move_log import record
 
 SEATING_SALT = 0x5EA7_ED_B4_CE_0001
@@ -58,5 +58,5 @@ def deal_drawn(game: Game, seats: list[Seat], setup: Mapping[str, object] | None
     moved = record(game, state, [], seated, clocks_at=clocks.first_clocks_at(game))
     fields = ["status", "started_at", "setup", "rules_version", "snapshot", "moves"]
     commit_version(game, [*fields, "finished_at"], moved=moved, bots=True)
-    game_id, people = game.pk, people_at(game.pk)
+    game_id, people = game.pk, [s.user_id for s in seats if not s.bot]  # no house bot
     transaction.on_commit(lambda: events.game_started.tell(game_id, people))
