@@ -13,6 +13,7 @@ comes back after a restart knows where it plays.
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Router
 
@@ -108,6 +109,18 @@ class EventFeed:
             return self.news()
         return []
 
+    def beat(self) -> list[Line]:
+        """What its group did not tell: deals and ends of the person's tables, and
+        notifications (two indexed reads)."""
+        playing = Seat.objects.filter(user=self.me).values("game_id")
+        dealt = Q(status=Game.Status.RUNNING) & ~Q(pk__in=self.started)
+        ended = Q(status=Game.Status.OVER, pk__in=self.started - self.finished)
+        lines: list[Line] = []
+        for game in Game.objects.filter(dealt | ended, pk__in=playing).order_by("pk"):
+            lines += self.game_started(game.pk) + self.game_finished(game.pk)
+        newer = Notification.objects.filter(recipient=self.me, pk__gt=self.last_notice)
+        return lines + (self.news() if newer.exists() else [])
+
     def over(self) -> str:
         return ""
 
@@ -122,7 +135,7 @@ class EventFeed:
     def game_finished(self, game_id: object) -> list[Line]:
         """A game of the person's finished (said once)."""
         game = Game.objects.filter(pk=game_id).first() if isinstance(game_id, int) else None
-        if game is None or game.pk in self.finished:
+        if game is None or game.pk in self.finished or game.status != Game.Status.OVER:
             return []
         self.finished.add(game.pk)
         return [game_line("gameFinish", game)]

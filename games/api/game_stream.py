@@ -67,6 +67,13 @@ class GameFeed:
             return self.chat_lines()
         return []
 
+    def beat(self) -> list[Line]:
+        """The table at a version its group did not tell (one indexed read)."""
+        stored = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+        if stored is None or stored > self.version:
+            return self.table("gameState")
+        return []
+
     def over(self) -> str:
         return GAME_OVER if self.status in OVER else ""
 

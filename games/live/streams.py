@@ -16,6 +16,8 @@ once for every stream:
 - a blank line every STREAM_KEEP_ALIVE_SECONDS while nothing else is said (proxies and clients
   see it alive; NDJSON readers skip blank lines);
 - the key looked at every STREAM_RECHECK_SECONDS: a revoked or expired token ends its streams;
+  then the feed's own `beat`, a cheap look for what its groups missed (as a page's poll heals
+  its socket);
 - the drain (games/live/drain.py) ends it as it closes the sockets: a last line says the server
   restarts, and the client that opens it again (on another process) gets the full state first;
 - on any end (the feed's, the client gone, the drain's) it leaves its groups and its row.
@@ -77,6 +79,13 @@ class Feed(Protocol):
 
     def heard(self, message: dict[str, object]) -> list[Line]:
         """The lines a message of its groups makes (none: nothing to say)."""
+        ...
+
+    def beat(self) -> list[Line]:
+        """The lines of what the groups' messages may have missed (a change made where the
+        channel layer does not reach: another process on an in-memory layer, a command; a
+        message lost while Redis was away), found by a cheap look every STREAM_RECHECK_SECONDS,
+        as a page's poll heals its socket."""
         ...
 
     def over(self) -> str:
@@ -230,10 +239,14 @@ class Stream:
                     if said:
                         quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
                 if loop.time() >= check_at:
-                    why = await off_loop(self.recheck)()
+                    why, said = await off_loop(self.look)()
                     if why:
                         yield ending(why)
                         return
+                    for line in said:
+                        yield encoded(line)
+                    if said:
+                        quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
                     check_at = loop.time() + settings.STREAM_RECHECK_SECONDS
                 if loop.time() >= quiet_until:
                     yield b"\n"
@@ -242,6 +255,12 @@ class Stream:
             for task in (stopping, receiving):
                 if task is not None:
                     task.cancel()
+
+    def look(self) -> tuple[str, list[Line]]:
+        """On a push thread, every STREAM_RECHECK_SECONDS: why the key no longer holds (then
+        nothing more is said), else what the feed's own look finds its groups missed."""
+        why = self.recheck()
+        return (why, []) if why else ("", self.feed.beat())
 
     async def leave(self, layer: Any, channel: str, joined: list[str]) -> None:
         """Leave the groups and let the row go; a failure is logged, never raised (a group kept
