@@ -11,7 +11,16 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Router
 from ninja.operation import Operation
 
-from games.api import bots, challenges, errors, event_stream, game_stream, people, tables
+from games.api import (
+    bots,
+    challenges,
+    errors,
+    event_stream,
+    game_stream,
+    pairing,
+    people,
+    tables,
+)
 from games.api.auth import BearerToken
 
 DESCRIPTION = """Play Bakehouse from any program. Every request carries a personal access token
@@ -45,6 +54,7 @@ api.add_router("", bots.router)
 api.add_router("", game_stream.router)
 api.add_router("", event_stream.router)
 api.add_router("", challenges.router)
+api.add_router("", pairing.router)
 fallback = Router()
 
 

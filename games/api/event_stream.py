@@ -28,6 +28,7 @@ from games.groups import user_group
 from games.live.streams import Line
 from games.models import Game, Seat
 from games.notifications.models import Notification
+from games.pairing import services as pairing
 
 router = Router(tags=["streams"])
 
@@ -111,7 +112,8 @@ class EventFeed:
 
     def beat(self) -> list[Line]:
         """What its group did not tell: deals and ends of the person's tables, and
-        notifications (two indexed reads)."""
+        notifications (two indexed reads); and the person is still here for quick pairing
+        (games/api/pairing.py), as a waiting page's socket says it."""
         playing = Seat.objects.filter(user=self.me).values("game_id")
         dealt = Q(status=Game.Status.RUNNING) & ~Q(pk__in=self.started)
         ended = Q(status=Game.Status.OVER, pk__in=self.started - self.finished)
@@ -119,6 +121,7 @@ class EventFeed:
         for game in Game.objects.filter(dealt | ended, pk__in=playing).order_by("pk"):
             lines += self.game_started(game.pk) + self.game_finished(game.pk)
         newer = Notification.objects.filter(recipient=self.me, pk__gt=self.last_notice)
+        pairing.still_here(self.me.pk)  # a seek of theirs stays while the stream is open
         return lines + (self.news() if newer.exists() else [])
 
     def over(self) -> str:

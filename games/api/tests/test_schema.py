@@ -30,6 +30,8 @@ OPERATIONS = {
     ("post", "/api/challenge/{challenge_id}/accept"),
     ("post", "/api/challenge/{challenge_id}/decline"),
     ("post", "/api/challenge/{challenge_id}/cancel"),
+    ("post", "/api/pairing"),
+    ("delete", "/api/pairing"),
 }
 
 
