@@ -20,6 +20,7 @@ from games.api import (
     pairing,
     people,
     tables,
+    tournaments,
 )
 from games.api.auth import BearerToken
 
@@ -55,6 +56,7 @@ api.add_router("", game_stream.router)
 api.add_router("", event_stream.router)
 api.add_router("", challenges.router)
 api.add_router("", pairing.router)
+api.add_router("", tournaments.router)
 fallback = Router()
 
 

@@ -29,6 +29,7 @@ from games.live.streams import Line
 from games.models import Game, Seat
 from games.notifications.models import Notification
 from games.pairing import services as pairing
+from games.tournaments import services as tournaments
 
 router = Router(tags=["streams"])
 
@@ -113,7 +114,8 @@ class EventFeed:
     def beat(self) -> list[Line]:
         """What its group did not tell: deals and ends of the person's tables, and
         notifications (two indexed reads); and the person is still here for quick pairing
-        (games/api/pairing.py), as a waiting page's socket says it."""
+        (games/api/pairing.py) and their tournaments (games/api/tournaments.py), as a waiting
+        page's socket and a tournament page's say it."""
         playing = Seat.objects.filter(user=self.me).values("game_id")
         dealt = Q(status=Game.Status.RUNNING) & ~Q(pk__in=self.started)
         ended = Q(status=Game.Status.OVER, pk__in=self.started - self.finished)
@@ -122,6 +124,7 @@ class EventFeed:
             lines += self.game_started(game.pk) + self.game_finished(game.pk)
         newer = Notification.objects.filter(recipient=self.me, pk__gt=self.last_notice)
         pairing.still_here(self.me.pk)  # a seek of theirs stays while the stream is open
+        tournaments.here(None, self.me.pk)  # and they are here for their tournaments
         return lines + (self.news() if newer.exists() else [])
 
     def over(self) -> str:

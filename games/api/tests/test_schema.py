@@ -32,6 +32,9 @@ OPERATIONS = {
     ("post", "/api/challenge/{challenge_id}/cancel"),
     ("post", "/api/pairing"),
     ("delete", "/api/pairing"),
+    ("get", "/api/tournaments"),
+    ("post", "/api/tournaments/{tournament_id}/join"),
+    ("post", "/api/tournaments/{tournament_id}/withdraw"),
 }
 
 
