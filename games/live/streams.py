@@ -8,8 +8,8 @@ once for every stream:
 
 - its caps, before the response starts (`admit`): STREAMS_PER_KEY open streams of one key and
   STREAMS_PER_ADDRESS of one client address over every process, counted on the sockets' rows
-  (games.models.TableSocket, place STREAM_PLACE, renewed by each process's sweep, so a dead
-  process's streams stop counting);
+  (games.models.TableSocket, place STREAM_PLACE, each renewed by its own stream every
+  RENEW_SECONDS, so a dead process's streams, or a row whose stream never ran, stop counting);
 - it joins the feed's channel groups on a channel of its own (a layer that is down ends it at
   once: the client comes back), reads the feed's first lines, sends a blank line (from here on
   the client misses nothing), the first lines, then each message's lines;
@@ -33,6 +33,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -55,6 +56,10 @@ logger = logging.getLogger(__name__)
 
 STREAM_PLACE = "stream"
 """The place of a stream's row among the sockets' rows (counted apart from every page's)."""
+RENEW_SECONDS = 8.0
+"""How often an open stream renews its own row (well within PRESENCE_STALE_SECONDS): a row
+whose stream never ran (its client went while the view still worked: Django drops that
+response unread) stops counting once stale, and the presence sweep deletes it later."""
 
 Line = dict[str, object]
 
@@ -62,6 +67,9 @@ RESTARTING = "The server restarts: open the stream again for the full state."
 LAYER_DOWN = "The live service is away: open the stream again in a moment."
 TOO_MANY_OF_KEY = "Too many open streams for this token: at most {cap}; close one first."
 TOO_MANY_OF_ADDRESS = "Too many open streams from your address: at most {cap}; close one first."
+ROWS_PROCESS = "streams:" + hashlib.sha256(presence.PROCESS.encode()).hexdigest()[:32]
+"""The process name of this process's stream rows: not presence.PROCESS, whose open rows its
+sweep renews (a stream renews its own, so a row left by a stream that never ran goes stale)."""
 CAPPED_WAIT = 10
 """The Retry-After of a stream refused by a cap, in seconds: a closed stream's row goes at once."""
 
@@ -124,7 +132,7 @@ def admit(key: str, address: str | None) -> Admitted:
     TableSocket.objects.create(
         channel=channel,
         place=STREAM_PLACE,
-        process=presence.PROCESS,
+        process=ROWS_PROCESS,
         open=True,
         seen_at=clocks.now(),
         told=presence.HERE,
@@ -146,6 +154,11 @@ def admit(key: str, address: str | None) -> Admitted:
         TableSocket.objects.filter(channel=channel).delete()
         return Admitted(refusal=refusal)
     return Admitted(channel=channel)
+
+
+def renew(channel: str) -> None:
+    """The stream is still open: its row counts on."""
+    TableSocket.objects.filter(channel=channel, place=STREAM_PLACE).update(seen_at=clocks.now())
 
 
 def release(channel: str) -> None:
@@ -174,6 +187,7 @@ class Stream:
         self.recheck = recheck
         self.row = channel
         self.stopping = asyncio.Event()
+        self.renew_at = time.monotonic() + RENEW_SECONDS
 
     async def restart(self) -> None:
         """This process is stopping (games/live/drain.py): end after the line in hand."""
@@ -258,9 +272,15 @@ class Stream:
 
     def look(self) -> tuple[str, list[Line]]:
         """On a push thread, every STREAM_RECHECK_SECONDS: why the key no longer holds (then
-        nothing more is said), else what the feed's own look finds its groups missed."""
+        nothing more is said), else what the feed's own look finds its groups missed; the
+        stream's row renewed every RENEW_SECONDS."""
         why = self.recheck()
-        return (why, []) if why else ("", self.feed.beat())
+        if why:
+            return why, []
+        if time.monotonic() >= self.renew_at:
+            renew(self.row)
+            self.renew_at = time.monotonic() + RENEW_SECONDS
+        return "", self.feed.beat()
 
     async def leave(self, layer: Any, channel: str, joined: list[str]) -> None:
         """Leave the groups and let the row go; a failure is logged, never raised (a group kept

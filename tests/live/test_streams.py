@@ -1,0 +1,82 @@
+"""The long-lived streams' caps (games/live/streams.py) on the sockets' rows: counted per key
+and per address over every process, a row whose stream never ran let go once stale, and an
+open stream's own look keeps its row counting."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from games.live import streams
+from games.models import TableSocket
+from games.services import presence
+
+pytestmark = pytest.mark.django_db
+
+
+class Quiet:
+    """A feed that says nothing."""
+
+    def groups(self) -> list[str]:
+        return []
+
+    def first(self) -> list[streams.Line]:
+        return []
+
+    def heard(self, message: dict[str, object]) -> list[streams.Line]:
+        return []
+
+    def beat(self) -> list[streams.Line]:
+        return []
+
+    def over(self) -> str:
+        return ""
+
+
+def test_a_key_past_its_cap_is_refused_and_keeps_no_row(settings: Any) -> None:
+    settings.STREAMS_PER_KEY = 2
+    assert not streams.admit("token:1", None).refusal
+    assert not streams.admit("token:1", None).refusal
+    refused = streams.admit("token:1", None)
+    assert (
+        refused.refusal.startswith("Too many open streams for this token") and not refused.channel
+    )
+    assert TableSocket.objects.count() == 2
+    assert not streams.admit("token:2", None).refusal  # another key counts apart
+
+
+def test_an_address_is_capped_but_this_hosts_own_is_not(settings: Any) -> None:
+    settings.STREAMS_PER_ADDRESS = 1
+    assert not streams.admit("token:1", "203.0.113.9").refusal
+    assert "from your address" in streams.admit("token:2", "203.0.113.9").refusal
+    assert not streams.admit("token:3", "127.0.0.1").refusal
+    assert not streams.admit("token:4", "127.0.0.1").refusal
+
+
+def test_a_row_whose_stream_never_ran_stops_counting_and_the_sweep_keeps_off_it(
+    settings: Any,
+) -> None:
+    settings.STREAMS_PER_KEY = 1
+    left = streams.admit("token:1", None).channel
+    assert streams.admit("token:1", None).refusal
+    presence.renew()  # the process's sweep renews its sockets' rows, never a stream's
+    stale = TableSocket.objects.get(channel=left).seen_at - timedelta(minutes=5)
+    TableSocket.objects.filter(channel=left).update(seen_at=stale)
+    presence.renew()
+    assert TableSocket.objects.get(channel=left).seen_at == stale
+    assert not streams.admit("token:1", None).refusal
+
+
+def test_an_open_streams_look_renews_its_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    channel = streams.admit("token:1", None).channel
+    old = TableSocket.objects.get(channel=channel).seen_at - timedelta(minutes=5)
+    TableSocket.objects.filter(channel=channel).update(seen_at=old)
+    stream = streams.Stream(Quiet(), lambda: "", channel)
+    stream.renew_at = 0.0  # due
+    assert stream.look() == ("", [])
+    assert TableSocket.objects.get(channel=channel).seen_at > old
+    assert stream.look() == ("", [])  # not due again at once: no write
+    stream.recheck = lambda: "This token was revoked."
+    assert stream.look() == ("This token was revoked.", [])
