@@ -3,8 +3,10 @@ with its chat lines, until the game ends (games/api/streams.py opens it; games/l
 keeps it).
 
 Each line is the same `Table` the GET table operation answers (tables.table_out: the seat's
-engine.view, or a watcher's, never more), read afresh when the table's group says a version was
-stored; versions stored faster than the line is read are told as the newest of them. Chat lines
+engine.view, or a watcher's, never more), from the read the table's sockets and streams in this
+process share (boards.shared.table_at: one of them reads a new version, the others take it)
+when the table's group says a version was stored; versions stored faster than the line is read
+are told as the newest of them. Chat lines
 come to a token with chat:read, as the page's chat shows them to its person.
 """
 
@@ -21,7 +23,7 @@ from games.api.errors import Error
 from games.api.streams import NDJSON_STREAM, open_stream
 from games.api.tables import chat_out, seat_of, table_out, visible
 from games.boards.chat import chat_context
-from games.boards.shared import at_version
+from games.boards.shared import table_at
 from games.groups import group_name, user_group
 from games.live.streams import Line
 from games.models import Game
@@ -60,9 +62,9 @@ class GameFeed:
         kind = message.get("type")
         if kind == "game.updated":
             version = message.get("version")
-            if isinstance(version, int) and version <= self.version:
+            if not isinstance(version, int) or version <= self.version:
                 return []
-            return self.table("gameState")
+            return self.table("gameState", version)
         if kind == "chat.changed" and self.chat and message.get("game") == self.game_id:
             return self.chat_lines()
         return []
@@ -71,22 +73,26 @@ class GameFeed:
         """The table at a version its group did not tell (one indexed read)."""
         stored = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
         if stored is None or stored > self.version:
-            return self.table("gameState")
+            return self.table("gameState", stored)
         return []
 
     def over(self) -> str:
         return GAME_OVER if self.status in OVER else ""
 
-    def table(self, kind: str) -> list[Line]:
-        """The table now, as the GET table operation answers it (nothing when not newer)."""
-        game = Game.objects.select_related("host").filter(pk=self.game_id).first()
-        if game is None:
+    def table(self, kind: str, version: int | None = None) -> list[Line]:
+        """The table as stored, or at `version` or later (the read this process's sockets and
+        streams of the table share: boards.shared.table_at), as the GET table operation
+        answers it; nothing when it is not newer than the last line."""
+        try:
+            table = table_at(self.game_id, version)
+        except Game.DoesNotExist:
             self.status = Game.Status.CANCELLED
             return []
+        game = table.game
         if game.version <= self.version and kind != "gameFull":
             return []
         self.version, self.status = game.version, game.status
-        shown: dict[str, Any] = table_out(at_version(game), self.me).model_dump(mode="json")
+        shown: dict[str, Any] = table_out(table, self.me).model_dump(mode="json")
         return [{"type": kind, **shown}]
 
     def chat_lines(self) -> list[Line]:
