@@ -12,9 +12,12 @@ from channels.db import database_sync_to_async
 from accounts import tokens
 from accounts.models import User
 from games import events, services
+from games.api.event_stream import EventFeed
 from games.api.tests.conftest import Api
 from games.api.tests.test_game_stream import play, stream, table_and_first, token_of
 from games.models import Game
+from games.notifications import services as notifications
+from games.notifications.models import Notification
 from tests.support.cakehalla_tables import state_of, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,3 +88,23 @@ def test_an_expired_token_is_refused(player: User) -> None:
     tokens.AccessToken.objects.filter(pk=made.row.pk).update(expires_at=made.row.created_at)
     refused = Api(made.token).get("/stream/event")
     assert refused.status_code == 401 and "expired" in refused.json()["error"]
+
+
+@pytest.mark.django_db
+def test_a_tournament_round_and_a_rematch_are_said_and_a_friend_request_is_not(
+    player: User, rival: User
+) -> None:
+    feed = EventFeed(player)
+    assert feed.first() == []
+    kinds = Notification.Kind
+    for kind, key in [(kinds.TOURNAMENT, "round:1"), (kinds.FRIEND, "friend:1")]:
+        told = notifications.Told(player.pk, key, f"{kind} news", url="/tournaments/1/")
+        notifications.tell_each(kind, [told])
+    game = services.create_game(player, "cakehalla", 2)
+    notifications.tell_each(
+        kinds.REMATCH, [notifications.Told(player.pk, "rematch:x", "Again?", game)]
+    )
+    lines = feed.heard({"type": "notices.changed"})
+    assert [line["type"] for line in lines] == ["tournament", "rematch"]
+    assert lines[0]["url"] == "/tournaments/1/" and lines[1]["id"] == game.pk
+    assert feed.heard({"type": "notices.changed"}) == []  # said once

@@ -238,3 +238,15 @@ def test_a_watcher_gets_the_watchers_view_and_an_end_without_asgi(
     assert lines[0]["type"] == "gameFull" and lines[0]["you"] is None
     assert lines[0]["view"] == game.spec.engine.view(state_of(game), None)
     assert lines[-1]["type"] == "end" and "WSGI" in lines[-1]["why"]
+
+
+def test_a_stream_opened_a_hundred_times(
+    player: User, rival: User, api_for: Callable[..., Api], settings: Any
+) -> None:
+    game = two_baker_table(player, rival)
+    api = api_for(player)
+    answers = [api.get(f"/games/{game.pk}/stream") for _ in range(100)]  # none read: all open
+    assert [a.status_code for a in answers].count(200) == settings.STREAMS_PER_KEY
+    refused = answers[-1]
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many open streams" in refused.json()["error"]
