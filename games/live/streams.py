@@ -20,6 +20,8 @@ once for every stream:
   its socket);
 - the drain (games/live/drain.py) ends it as it closes the sockets: a last line says the server
   restarts, and the client that opens it again (on another process) gets the full state first;
+- a database or a channel layer that goes away ends it with a sentence (the client comes back
+  and gets the full state again);
 - on any end (the feed's, the client gone, the drain's) it leaves its groups and its row.
 
 Each stream ends with a last line `{"type": "end", "why": "<a sentence>"}` when it can say why.
@@ -46,6 +48,7 @@ from django.db.models import Count, Q
 from django.http import StreamingHttpResponse
 from django.utils.encoding import force_str
 
+from games import outages
 from games.live import drain
 from games.live.caps import loopback
 from games.live.push_threads import off_loop
@@ -65,6 +68,7 @@ Line = dict[str, object]
 
 RESTARTING = "The server restarts: open the stream again for the full state."
 LAYER_DOWN = "The live service is away: open the stream again in a moment."
+DATABASE_AWAY = "The database is away: open the stream again in a moment."
 TOO_MANY_OF_KEY = "Too many open streams for this token: at most {cap}; close one first."
 TOO_MANY_OF_ADDRESS = "Too many open streams from your address: at most {cap}; close one first."
 ROWS_PROCESS = "streams:" + hashlib.sha256(presence.PROCESS.encode()).hexdigest()[:32]
@@ -212,12 +216,16 @@ class Stream:
                 logger.warning("Channel layer down, a stream ended: %s", error)
                 yield ending(LAYER_DOWN)
                 return
-            first = await off_loop(self.feed.first)()  # read once the groups hear
-            yield b"\n"  # from here on the client misses nothing
-            for line in first:
-                yield encoded(line)
-            async for chunk in self.heard(layer, channel):
-                yield chunk
+            try:
+                first = await off_loop(self.feed.first)()  # read once the groups hear
+                yield b"\n"  # from here on the client misses nothing
+                for line in first:
+                    yield encoded(line)
+                async for chunk in self.heard(layer, channel):
+                    yield chunk
+            except outages.OUTAGE as error:
+                outages.away(error)
+                yield ending(DATABASE_AWAY)
         finally:
             drain.closed(self)
             await self.leave(layer, channel, joined)
@@ -247,6 +255,9 @@ class Stream:
                     return
                 if receiving.done():
                     message, receiving = receiving.result(), None
+                    if message.get("type") == "layer.lost":  # channel_layer.py: Redis is away
+                        yield ending(LAYER_DOWN)
+                        return
                     said = await off_loop(self.feed.heard)(message)
                     for line in said:
                         yield encoded(line)
