@@ -30,7 +30,14 @@ scope it needs. Every refusal is JSON, `{"error": "<a sentence>"}`, with its sta
 that is not what the operation takes or an illegal move, 401 no token or one revoked or
 expired, 403 a scope the token lacks or a table that is not yours, 404 nothing by that name or
 number, 409 a stale version or a move out of turn, 413 a body too large, 429 too many requests
-(wait the Retry-After seconds)."""
+(wait the Retry-After seconds).
+
+Two operations stream NDJSON over a response that stays open: a table
+(`/api/games/{id}/stream`) and your events (`/api/stream/event`). Each line is an object with
+its `type`; a blank line comes now and then while nothing happens; the last line,
+`{"type": "end", "why": ...}`, says why the stream ended (the game is over, the token was
+revoked, the server restarts: open it again, and its first lines are the whole state). A token
+may hold a few streams open at once (429 past them)."""
 
 
 class BakehouseAPI(NinjaAPI):
