@@ -113,7 +113,10 @@ async def opened(feed: Quiet) -> tuple[streams.Stream, AsyncIterator[bytes]]:
 
 
 async def said(chunks: AsyncIterator[bytes]) -> dict[str, object]:
-    return dict(json.loads(await asyncio.wait_for(anext(chunks), WAIT)))
+    """The next line that says something (keep-alives skipped)."""
+    while not (chunk := await asyncio.wait_for(anext(chunks), WAIT)).strip():
+        pass
+    return dict(json.loads(chunk))
 
 
 async def ended(chunks: AsyncIterator[bytes]) -> bool:
