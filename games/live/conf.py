@@ -50,6 +50,10 @@ STREAM_KEEP_ALIVE_SECONDS = 20.0
 #: Seconds between two looks at a stream's key (its token): one revoked or expired meanwhile
 #: ends its streams within this.
 STREAM_RECHECK_SECONDS = 3.0
+#: Seconds between two of a stream's own looks for what its channel groups missed (a change made
+#: where the layer does not reach, a message lost): a few indexed reads each, so not every
+#: recheck.
+STREAM_HEAL_SECONDS = 6.0
 #: Streams one key (an API token) may hold open at once, over every process.
 STREAMS_PER_KEY = 8
 #: Streams one client address may hold open at once, whatever their keys (this host's own

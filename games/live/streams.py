@@ -16,8 +16,8 @@ once for every stream:
 - a blank line every STREAM_KEEP_ALIVE_SECONDS while nothing else is said (proxies and clients
   see it alive; NDJSON readers skip blank lines);
 - the key looked at every STREAM_RECHECK_SECONDS: a revoked or expired token ends its streams;
-  then the feed's own `beat`, a cheap look for what its groups missed (as a page's poll heals
-  its socket);
+  and every STREAM_HEAL_SECONDS the feed's own `beat`, a cheap look for what its groups missed
+  (as a page's poll heals its socket);
 - the drain (games/live/drain.py) ends it as it closes the sockets: a last line says the server
   restarts, and the client that opens it again (on another process) gets the full state first;
 - a database or a channel layer that goes away ends it with a sentence (the client comes back
@@ -96,7 +96,7 @@ class Feed(Protocol):
     def beat(self) -> list[Line]:
         """The lines of what the groups' messages may have missed (a change made where the
         channel layer does not reach: another process on an in-memory layer, a command; a
-        message lost while Redis was away), found by a cheap look every STREAM_RECHECK_SECONDS,
+        message lost while Redis was away), found by a cheap look every STREAM_HEAL_SECONDS,
         as a page's poll heals its socket."""
         ...
 
@@ -192,6 +192,7 @@ class Stream:
         self.row = channel
         self.stopping = asyncio.Event()
         self.renew_at = time.monotonic() + RENEW_SECONDS
+        self.heal_at = 0.0  # the first look heals at once
 
     async def restart(self) -> None:
         """This process is stopping (games/live/drain.py): end after the line in hand."""
@@ -283,14 +284,18 @@ class Stream:
 
     def look(self) -> tuple[str, list[Line]]:
         """On a push thread, every STREAM_RECHECK_SECONDS: why the key no longer holds (then
-        nothing more is said), else what the feed's own look finds its groups missed; the
-        stream's row renewed every RENEW_SECONDS."""
+        nothing more is said), else what the feed's own look finds its groups missed (every
+        STREAM_HEAL_SECONDS); the stream's row renewed every RENEW_SECONDS."""
         why = self.recheck()
         if why:
             return why, []
-        if time.monotonic() >= self.renew_at:
+        at = time.monotonic()
+        if at >= self.renew_at:
             renew(self.row)
-            self.renew_at = time.monotonic() + RENEW_SECONDS
+            self.renew_at = at + RENEW_SECONDS
+        if at < self.heal_at:
+            return "", []
+        self.heal_at = at + settings.STREAM_HEAL_SECONDS
         return "", self.feed.beat()
 
     async def leave(self, layer: Any, channel: str, joined: list[str]) -> None:
