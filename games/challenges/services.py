@@ -22,8 +22,7 @@ from games.kinds.base import AnyKind
 from games.models import Game
 from games.notifications import services as notifications
 from games.notifications.models import Notification
-from games.services import NotAllowed, ServiceError
-from games.services.tables import check_create
+from games.services import NotAllowed, ServiceError, check_create
 
 OPEN_CHALLENGES = 5
 """Challenges one person may have waiting for an answer at once."""
