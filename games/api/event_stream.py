@@ -86,7 +86,7 @@ class EventFeed:
     def __init__(self, me: User) -> None:
         self.me = me
         self.last_notice = 0
-        self.started: set[int] = set()
+        self.started: set[int] = set()  # said to have started, not yet to have finished
         self.finished: set[int] = set()
 
     def groups(self) -> list[str]:
@@ -118,7 +118,7 @@ class EventFeed:
         page's socket and a tournament page's say it."""
         playing = Seat.objects.filter(user=self.me).values("game_id")
         dealt = Q(status=Game.Status.RUNNING) & ~Q(pk__in=self.started)
-        ended = Q(status=Game.Status.OVER, pk__in=self.started - self.finished)
+        ended = Q(status=Game.Status.OVER, pk__in=self.started)
         lines: list[Line] = []
         for game in Game.objects.filter(dealt | ended, pk__in=playing).order_by("pk"):
             lines += self.game_started(game.pk) + self.game_finished(game.pk)
@@ -134,7 +134,7 @@ class EventFeed:
     def game_started(self, game_id: object) -> list[Line]:
         """A table was dealt with the person in it (said once, however often it is heard)."""
         game = Game.objects.filter(pk=game_id).first() if isinstance(game_id, int) else None
-        if game is None or game.pk in self.started:
+        if game is None or game.pk in self.started or game.pk in self.finished:
             return []
         self.started.add(game.pk)
         return [game_line("gameStart", game)]
@@ -145,6 +145,7 @@ class EventFeed:
         if game is None or game.pk in self.finished or game.status != Game.Status.OVER:
             return []
         self.finished.add(game.pk)
+        self.started.discard(game.pk)  # the tables under way only: the beat's reads stay small
         return [game_line("gameFinish", game)]
 
     def news(self) -> list[Line]:

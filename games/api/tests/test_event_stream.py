@@ -108,3 +108,19 @@ def test_a_tournament_round_and_a_rematch_are_said_and_a_friend_request_is_not(
     assert [line["type"] for line in lines] == ["tournament", "rematch"]
     assert lines[0]["url"] == "/tournaments/1/" and lines[1]["id"] == game.pk
     assert feed.heard({"type": "notices.changed"}) == []  # said once
+
+
+@pytest.mark.django_db
+def test_the_beat_finds_a_deal_and_an_end_no_message_told(player: User, rival: User) -> None:
+    feed = EventFeed(rival)
+    assert feed.first() == []
+    game = services.create_game(player, "cakehalla", 2)
+    services.join(game, rival)
+    services.start(game, player)  # its messages go to no stream here: only the beat sees it
+    assert [(line["type"], line["id"]) for line in feed.beat()] == [("gameStart", game.pk)]
+    assert feed.beat() == []
+    services.resign(game.pk, player)
+    services.resign(game.pk, rival)
+    assert [line["type"] for line in feed.beat() if line["type"] != "yourTurn"] == ["gameFinish"]
+    assert feed.heard({"type": "game.finished", "game": game.pk}) == []  # said once
+    assert feed.heard({"type": "game.started", "game": game.pk}) == []
