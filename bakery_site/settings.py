@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "games.tutorial",
     "games.vacation",
     "games.reviews",
+    "games.challenges",
 ]
 
 MIDDLEWARE = [

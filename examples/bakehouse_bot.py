@@ -15,26 +15,33 @@ and is marked as a bot beside its name). `--join KIND` takes a seat at the newes
 that game (`midnight-bakery`, `cakehalla` or `any`) whenever the bot sits at none; without it,
 the bot plays the tables it was seated at. `--games N` stops after N games have ended.
 
-How it plays: it asks for its tables (`GET /api/account/tables`, those waiting on its move
-first); at each that waits on it, it reads the table as its seat sees it (`GET /api/games/{id}`:
-the view, the version, the legal actions) and posts one legal action with that version
-(`POST /api/games/{id}/move`). A 409 (the table moved on meanwhile) is read again; a 429 waits
-the seconds its Retry-After says; a site away for a moment (a deploy) is asked again a little
-later, with the whole table read afresh. Nothing else of the site is used: no page, no socket.
+How it plays: it asks for its tables (`GET /api/account/tables`), and plays each through its
+game stream (`GET /api/games/{id}/stream`, NDJSON): the first line is the table as its seat
+sees it (the view, the version, the legal actions), then a line at each new version. On a line
+that waits on its move it posts one legal action with that version (`POST /api/games/{id}/move`);
+a 409 (the table moved on meanwhile) waits for the next line. The stream ends once the game is
+over; one the site ends for a restart (a deploy), or that drops, is opened again and starts with
+the whole table. A 429 waits the seconds its Retry-After says; a site away for a moment is asked
+again a little later. Nothing else of the site is used: no page, no socket.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import random
 import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 USER_AGENT = "bakehouse-example-bot/1"
+STREAM_QUIET = 60.0
+"""Seconds a stream may say nothing before the bot takes it for dropped (the site sends a blank
+line every 20 s)."""
 
 
 class Refused(Exception):
@@ -56,20 +63,35 @@ class Client:
         self.waited = 0.0  # seconds spent waiting on Retry-After, for the log
 
     def call(self, method: str, path: str, body: object = None) -> Any:
-        """One request; the answer's JSON. A 429 is waited out (Retry-After); a site that does
-        not answer or answers 502/503 (a deploy, a restart) is asked again a little later; any
-        other refusal is raised."""
+        """One request; the answer's JSON (see `open`)."""
+        with self.open(method, path, body) as answer:
+            return json.loads(answer.read() or b"null")
+
+    def lines(self, path: str) -> Iterator[dict[str, Any]]:
+        """A stream's NDJSON lines as they come (its blank keep-alive lines skipped), until the
+        site ends it; a connection that drops raises (ConnectionError, TimeoutError...)."""
+        with self.open("GET", path, timeout=STREAM_QUIET) as answer:
+            for raw in answer:
+                if raw.strip():
+                    yield json.loads(raw)
+
+    def open(
+        self, method: str, path: str, body: object = None, timeout: float = 30
+    ) -> http.client.HTTPResponse:
+        """One request, its answer open to read. A 429 is waited out (Retry-After); a site that
+        does not answer or answers 502/503 (a deploy, a restart) is asked again a little later;
+        any other refusal is raised."""
         data = None if body is None else json.dumps(body).encode()
         for attempt in range(self.patience):
             request = urllib.request.Request(self.base + path, data=data, method=method)
             request.add_header("Authorization", f"Bearer {self.token}")
-            request.add_header("Accept", "application/json")
+            request.add_header("Accept", "application/json, application/x-ndjson")
             request.add_header("User-Agent", USER_AGENT)
             if data is not None:
                 request.add_header("Content-Type", "application/json")
             try:
-                with urllib.request.urlopen(request, timeout=30) as answer:
-                    return json.loads(answer.read() or b"null")
+                answer: http.client.HTTPResponse = urllib.request.urlopen(request, timeout=timeout)
+                return answer
             except urllib.error.HTTPError as error:
                 said = error.read()
                 if error.code == 429:
@@ -113,20 +135,44 @@ def choose(table: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return move
 
 
-def play_turns(api: Client, game_id: int, rng: random.Random) -> int:
-    """Make moves at this table while it waits on the bot; how many were made."""
+OVER = ("over", "cancelled", "aborted")
+DROPPED = (ConnectionError, TimeoutError, http.client.IncompleteRead, urllib.error.URLError)
+
+
+def play_table(api: Client, game_id: int, rng: random.Random) -> tuple[dict[str, Any], int]:
+    """Play this table through its game stream until the game is over: its last line and the
+    moves made. A stream the site ends before (a restart) or that drops is opened again: its
+    first line is the whole table again."""
+    last: dict[str, Any] = {}
     made = 0
-    while True:
-        table = api.call("GET", f"/games/{game_id}")
-        if table["status"] != "running" or not table["your_move"]:
-            return made
+    for attempt in range(api.patience):
         try:
-            api.call("POST", f"/games/{game_id}/move", choose(table, rng))
-        except Refused as refused:
-            if refused.status != 409:  # 409: the table moved on meanwhile; read it again
-                raise
-            log(f"table {game_id}: {refused.sentence}")
-        made += 1
+            for line in api.lines(f"/games/{game_id}/stream"):
+                if line["type"] in ("gameFull", "gameState"):
+                    last = line
+                    made += move(api, game_id, line, rng)
+                elif line["type"] == "end":
+                    if last.get("status") in OVER:
+                        return last, made
+                    log(f"table {game_id}: {line['why']}")
+                    break
+        except DROPPED as dropped:
+            api.pause(attempt, f"table {game_id}: the stream dropped ({dropped})")
+    raise Refused(0, f"table {game_id}: the stream kept ending; giving up")
+
+
+def move(api: Client, game_id: int, table: dict[str, Any], rng: random.Random) -> int:
+    """Post a move if the table waits on the bot (1), else nothing (0)."""
+    if table["status"] != "running" or not table["your_move"]:
+        return 0
+    try:
+        api.call("POST", f"/games/{game_id}/move", choose(table, rng))
+    except Refused as refused:
+        if refused.status != 409:  # 409: the table moved on meanwhile; its next line comes
+            raise
+        log(f"table {game_id}: {refused.sentence}")
+        return 0
+    return 1
 
 
 def join_one(api: Client, kind: str) -> int | None:
@@ -158,21 +204,18 @@ def run(api: Client, join: str | None, games: int, poll: float, rng: random.Rand
     """Play until `games` games have ended (0: for ever); the number that ended."""
     me = api.call("GET", "/account")
     log(f"playing as {me['name']}{' (bot account)' if me['bot'] else ''}")
-    seen: set[int] = set()
     ended = 0
     while not games or ended < games:
-        tables = api.call("GET", "/account/tables")
-        here = {int(t["id"]) for t in tables}
-        for gone in sorted(seen - here):  # no longer in play: ended (or left before the start)
-            table = api.call("GET", f"/games/{gone}")
-            mine: dict[str, Any] = next((s for s in table["seats"] if s["you"]), {})
-            log(f"table {gone}: {table['status']}, place {mine.get('place')}")
-            ended += table["status"] == "over"
-        seen = here
-        moved = sum(play_turns(api, int(t["id"]), rng) for t in tables if t["your_move"])
+        tables = [int(t["id"]) for t in api.call("GET", "/account/tables")]
         if not tables and join:
-            join_one(api, join)
-        if not moved:
+            joined = join_one(api, join)
+            tables = [joined] if joined is not None else []
+        for game_id in tables:  # one after another: a bot of many tables streams each at once
+            last, made = play_table(api, game_id, rng)
+            mine: dict[str, Any] = next((s for s in last["seats"] if s["you"]), {})
+            log(f"table {game_id}: {last['status']}, place {mine.get('place')}, {made} moves")
+            ended += last["status"] == "over"
+        if not tables:
             time.sleep(poll)
     return ended
 
@@ -184,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--upgrade", action="store_true", help="become a bot account first")
     parser.add_argument("--join", metavar="KIND", help="join open tables of this game, or any")
     parser.add_argument("--games", type=int, default=0, help="stop after this many (0: never)")
-    parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks")
+    parser.add_argument(
+        "--poll", type=float, default=1.0, help="seconds between looks for a table to play"
+    )
     parser.add_argument("--seed", type=int, default=None, help="for repeatable random moves")
     args = parser.parse_args(argv)
     api = Client(args.url, args.token)

@@ -7,8 +7,10 @@ the live path, the boards or the notifications that hear them.
 
 After a change to a table (each sent with the Game model as sender, in this order):
 - `stored`: the table as just saved (game, seats, state), for this process's sockets;
+- `game_started`: the table was dealt, these people sit in a game that began (told by the deal,
+  services/tables.py, once it commits);
 - `turn_came`: it became these people's move at a turn-based table;
-- `game_ended`: the game finished (not aborted);
+- `game_ended`: the game finished (not aborted); `game_finished`, the same with its people;
 - `bots_due`: a bot may have to act, or a clock to be timed.
 Outside a move:
 - `rematch_offered`: a rematch was offered (game_id is the new table);
@@ -89,6 +91,14 @@ class HearsTurnCame(Protocol):
 class TurnCame(Event[HearsTurnCame]):
     """It became these people's move at a turn-based table (`user_ids`); `by`, if given, made
     the move that brought it round."""
+
+    def tell(self, game_id: int, user_ids: list[int]) -> None:
+        """Send it now (the caller runs once the change committed)."""
+        self.send(Game, game_id=game_id, user_ids=user_ids)
+
+
+class PeopleAtTable(Event[HearsTurnCame]):
+    """Something happened at a table to these people (`user_ids`)."""
 
     def tell(self, game_id: int, user_ids: list[int]) -> None:
         """Send it now (the caller runs once the change committed)."""
@@ -251,6 +261,11 @@ class ReviewEvent(Event[HearsReview]):
 
 stored = Stored()
 turn_came = TurnCame()
+game_started = PeopleAtTable()
+"""A table was dealt: its people (not the house bots) were seated in a game that began."""
+game_finished = PeopleAtTable()
+"""The game finished (as game_ended), told with its people (not the house bots): their own
+channel groups hear it (the API's event streams)."""
 game_ended = GameEvent()
 """The game finished (OVER; an aborted game is not ended this way)."""
 bots_due = GameEvent()

@@ -2,9 +2,10 @@
 
 The platform's sender: nothing else in the site sends to a channel group. The services and the
 features tell their typed events (games/events.py: new_version, presence_changed, chat_changed,
-inbox_changed, seated, session_changed, tournament_changed, tournament_chat_changed) and the
-receivers at the end of this module, connected in games/wiring.py, say each to the sockets that
-must hear it; the live path listens on the groups named here. A leaf: it imports no game code.
+game_started, game_finished, inbox_changed, seated, session_changed, tournament_changed,
+tournament_chat_changed) and the receivers at the end of this module, connected in
+games/wiring.py, say each to the sockets (and the API's streams) that must hear it; the live
+path listens on the groups named here. A leaf: it imports no game code.
 Messages name a version or a person, never a state or a card.
 """
 
@@ -14,7 +15,7 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol, TypeVarTuple
 
 from asgiref.sync import async_to_sync
@@ -163,6 +164,23 @@ def chat_changed_here(
     """A table's chat changed: its sockets (or one person's) redraw their chat."""
     group = group_name(game_id) if user_id is None else user_group(user_id)
     send_to_group(group, {"type": "chat.changed", "game": game_id})
+
+
+def game_started_here(
+    sender: object, *, game_id: int, user_ids: Iterable[int], **kwargs: object
+) -> None:
+    """A table was dealt: each of its people's own group hears it (their API event streams;
+    a page's socket lets it pass)."""
+    for user_id in user_ids:
+        send_to_group(user_group(user_id), {"type": "game.started", "game": game_id})
+
+
+def game_finished_here(
+    sender: object, *, game_id: int, user_ids: Iterable[int], **kwargs: object
+) -> None:
+    """A game finished: each of its people's own group hears it (their API event streams)."""
+    for user_id in user_ids:
+        send_to_group(user_group(user_id), {"type": "game.finished", "game": game_id})
 
 
 def inbox_changed_here(sender: object, *, user_ids: list[int], **kwargs: object) -> None:

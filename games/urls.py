@@ -48,5 +48,8 @@ urlpatterns = [
     path("mine/", yours.mine, name="mine"),
     path("<int:game_id>/next/", yours.next_game, name="next_game"),
     path("vacation/", include("games.vacation.urls")),  # games:vacation, games:end_vacation
+    path(
+        "challenges/", include("games.challenges.urls")
+    ),  # games:challenge, games:answer_challenge
     path("inbox/", include("games.notifications.urls")),
 ]

@@ -81,6 +81,8 @@ def what_pages_are_told() -> None:
     events.presence_changed.hear(groups.presence_changed_here, "groups.presence_changed_here")
     events.chat_changed.hear(groups.chat_changed_here, "groups.chat_changed_here")
     events.inbox_changed.hear(groups.inbox_changed_here, "groups.inbox_changed_here")
+    events.game_started.hear(groups.game_started_here, "groups.game_started_here")
+    events.game_finished.hear(groups.game_finished_here, "groups.game_finished_here")
     events.seated.hear(groups.seated_here, "groups.seated_here")
     events.session_changed.hear(groups.session_changed_here, "groups.session_changed_here")
     events.tournament_changed.hear(groups.tournament_changed_here, "groups.tournament_changed_here")

@@ -34,8 +34,9 @@ def master_table() -> int:
     from django.db import transaction
 
     from games.services.base import lock
+    from games.services.dealing import deal
     from games.services.hosting import add_bot, bot_account
-    from games.services.tables import check_start, deal, open_table
+    from games.services.tables import check_start, open_table
 
     with transaction.atomic():
         host = bot_account("master", set())

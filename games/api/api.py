@@ -11,7 +11,17 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Router
 from ninja.operation import Operation
 
-from games.api import bots, errors, people, tables
+from games.api import (
+    bots,
+    challenges,
+    errors,
+    event_stream,
+    game_stream,
+    pairing,
+    people,
+    tables,
+    tournaments,
+)
 from games.api.auth import BearerToken
 
 DESCRIPTION = """Play Bakehouse from any program. Every request carries a personal access token
@@ -20,7 +30,14 @@ scope it needs. Every refusal is JSON, `{"error": "<a sentence>"}`, with its sta
 that is not what the operation takes or an illegal move, 401 no token or one revoked or
 expired, 403 a scope the token lacks or a table that is not yours, 404 nothing by that name or
 number, 409 a stale version or a move out of turn, 413 a body too large, 429 too many requests
-(wait the Retry-After seconds)."""
+(wait the Retry-After seconds).
+
+Two operations stream NDJSON over a response that stays open: a table
+(`/api/games/{id}/stream`) and your events (`/api/stream/event`). Each line is an object with
+its `type`; a blank line comes now and then while nothing happens; the last line,
+`{"type": "end", "why": ...}`, says why the stream ended (the game is over, the token was
+revoked, the server restarts: open it again, and its first lines are the whole state). A token
+may hold a few streams open at once (429 past them)."""
 
 
 class BakehouseAPI(NinjaAPI):
@@ -42,6 +59,11 @@ errors.install(api)
 api.add_router("", people.router)
 api.add_router("", tables.router)
 api.add_router("", bots.router)
+api.add_router("", game_stream.router)
+api.add_router("", event_stream.router)
+api.add_router("", challenges.router)
+api.add_router("", pairing.router)
+api.add_router("", tournaments.router)
 fallback = Router()
 
 

@@ -44,3 +44,18 @@ SOCKET_SESSION_RECHECK = 30.0
 
 choices = {"BOT_MOVES": ("after-commit", "inline")}
 """The words a knob may take (the settings refuse to load with another)."""
+#: Seconds between two blank lines of an idle long-lived HTTP stream (games/live/streams.py), so
+#: proxies and clients see it alive.
+STREAM_KEEP_ALIVE_SECONDS = 20.0
+#: Seconds between two looks at a stream's key (its token): one revoked or expired meanwhile
+#: ends its streams within this.
+STREAM_RECHECK_SECONDS = 3.0
+#: Seconds between two of a stream's own looks for what its channel groups missed (a change made
+#: where the layer does not reach, a message lost): a few indexed reads each, so not every
+#: recheck.
+STREAM_HEAL_SECONDS = 6.0
+#: Streams one key (an API token) may hold open at once, over every process.
+STREAMS_PER_KEY = 8
+#: Streams one client address may hold open at once, whatever their keys (this host's own
+#: address is not capped: a developer's or a bench's bots).
+STREAMS_PER_ADDRESS = 40

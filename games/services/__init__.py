@@ -55,6 +55,7 @@ from games.services.rematch import arrived as rematch_arrived
 from games.services.rematch import sweep as sweep_rematches
 from games.services.start import start
 from games.services.tables import (
+    check_create,
     create_game,
     guided_game,
     house_table,
@@ -82,6 +83,7 @@ __all__ = [
     "bot_step",
     "cancel",
     "chat",
+    "check_create",
     "close_unstarted_tables",
     "closed_reason",
     "closed_unstarted",

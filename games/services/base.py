@@ -100,8 +100,18 @@ def follow_commit(
         events.turn_came.tell(game_id, list(moved.turn_came))
     if moved.ended:
         events.game_ended.tell(game_id)
+        events.game_finished.tell(game_id, people_at(game_id, table))
     if bots and settings.BOT_MOVES != "inline":
         events.bots_due.tell(game_id)
+
+
+def people_at(game_id: int, table: tuple[Game, list[Seat], object] | None) -> list[int]:
+    """The people seated at the table, those who resigned too (not the house bots' accounts):
+    from the seats just stored when at hand (their users read), else read."""
+    if table is not None:
+        return [s.user_id for s in table[1] if not s.user.is_bot]
+    seats = Seat.objects.filter(game_id=game_id, user__is_bot=False)
+    return sorted(seats.values_list("user_id", flat=True))
 
 
 NOTICES_KEPT = 8

@@ -35,8 +35,8 @@ from games.services.base import (
     notice,
     seats_in_order,
 )
+from games.services.dealing import deal
 from games.services.hosting import bot_account, check_host
-from games.services.tables import deal
 
 
 @dataclass(frozen=True)

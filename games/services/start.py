@@ -8,8 +8,9 @@ from accounts.models import User
 from games.models import Game
 from games.services.autoplay import inline_bots
 from games.services.base import lock
+from games.services.dealing import deal
 from games.services.rematch import start_rematch
-from games.services.tables import check_start, deal
+from games.services.tables import check_start
 
 
 def start(game: Game | int, user: User) -> Game:

@@ -1,7 +1,7 @@
 """Tables before the game: created (by a person, or seated at once by the site: quick games,
 pairing's and tournaments' tables, the house table) and started. Joining and leaving are
 joining.py; the host's bots and cancel, hosting.py; closing the tables nobody started,
-unstarted.py."""
+unstarted.py; the deal, dealing.py."""
 
 from __future__ import annotations
 
@@ -10,28 +10,24 @@ from typing import TypedDict, Unpack
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from accounts.friends import block_words
 from accounts.models import Block, User
 from games import catalog
-from games.engines.rng import seed_state, shuffled
 from games.kinds.base import AnyKind
 from games.kinds.lessons import Lesson
 from games.models import TURN_BASED, Game, Seat
-from games.services import clocks
 from games.services.autoplay import inline_bots
 from games.services.base import (
     NotAllowed,
     ServiceError,
-    commit_version,
     lock,
     lock_user,
     seats_in_order,
 )
+from games.services.dealing import deal, deal_drawn, draw_seats
 from games.services.hosting import add_bot, bot_account, check_host
 from games.services.joining import join
-from games.services.move_log import record
 
 # --- create -------------------------------------------------------------------------------
 
@@ -347,18 +343,6 @@ def house_table(kind: str, levels: list[str]) -> Game:
 # --- start --------------------------------------------------------------------------------
 
 
-SEATING_SALT = 0x5EA7_ED_B4_CE_0001
-
-
-def draw_positions(seed: int, count: int) -> list[int]:
-    """The seat position of each joined player, drawn from the game's seed.
-
-    A salted stream, so the public seating tells nothing about the engine's own draws.
-    """
-    order, _ = shuffled(list(range(count)), seed_state(seed ^ SEATING_SALT))
-    return order
-
-
 def check_start(game: Game, user: User) -> list[Seat]:
     """The seats of a table that may start now, or a ServiceError."""
     check_host(game, user)
@@ -366,35 +350,3 @@ def check_start(game: Game, user: User) -> list[Seat]:
     if len(seats) < game.spec.min_players:
         raise ServiceError(f"At least {game.spec.min_players} players must sit to start.")
     return seats
-
-
-def deal(game: Game, seats: list[Seat], setup: Mapping[str, object] | None = None) -> None:
-    """Draw the seats and deal the locked game (check_start, or the yeses of a rematch); from
-    `setup` when given (a tutorial's fixed deal), else as the seed deals."""
-    draw_seats(game, seats)
-    Seat.objects.bulk_update(seats, ["position", "bank"])
-    deal_drawn(game, seats, setup)
-
-
-def draw_seats(game: Game, seats: list[Seat]) -> None:
-    """Each seat's position, drawn from the game's seed, and its clock's bank (not saved)."""
-    clock = clocks.pace(game)
-    for seat, position in zip(seats, draw_positions(game.seed, len(seats)), strict=True):
-        seat.position = position
-        seat.bank = clock.bank if clock is not None else 0
-
-
-def deal_drawn(game: Game, seats: list[Seat], setup: Mapping[str, object] | None = None) -> None:
-    """Deal the locked game whose seats are drawn and saved (deal)."""
-    engine = game.spec.engine
-    options = dict(game.options)
-    dealt = setup if setup is not None else engine.deal(len(seats), seed=game.seed, options=options)
-    game.setup = dict(dealt)
-    game.rules_version = engine.RULES_VERSION
-    state = engine.new_game(len(seats), seed=game.seed, options=options, setup=game.setup)
-    game.status = Game.Status.RUNNING
-    game.started_at = timezone.now()
-    seated = {s.position: s for s in seats if s.position is not None}
-    moved = record(game, state, [], seated, clocks_at=clocks.first_clocks_at(game))
-    fields = ["status", "started_at", "setup", "rules_version", "snapshot", "moves"]
-    commit_version(game, [*fields, "finished_at"], moved=moved, bots=True)

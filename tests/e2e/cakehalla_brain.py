@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engines import cakehalla as engine
-from games.services.tables import draw_positions
+from games.services.dealing import draw_positions
 
 INGREDIENTS = ("sugar", "blueberry", "matcha", "cherry", "cocoa")
 HAND_LIMIT = 10

@@ -14,7 +14,7 @@ from accounts.models import User
 from games import services
 from games.friends import services as friendship
 from games.models import Game
-from games.services.tables import draw_positions
+from games.services.dealing import draw_positions
 
 # backend: the query counts and the blocks' refusals are the database's.
 pytestmark = [pytest.mark.django_db, pytest.mark.backend]

@@ -22,6 +22,7 @@ INNER = {
     "autoplay",
     "base",
     "bots",
+    "dealing",
     "handover",
     "hints",
     "leaving",

@@ -11,7 +11,7 @@ from accounts.models import User
 from games import services
 from games.engines import IllegalAction
 from games.models import Action, Game
-from games.services.tables import draw_positions
+from games.services.dealing import draw_positions
 
 # backend: the services' locks and constraints are the database's.
 pytestmark = [pytest.mark.django_db, pytest.mark.backend]

@@ -296,7 +296,7 @@ def test_every_bots_cakehalla_turn_since_the_persons_is_marked(
     from games.engines.cakehalla.bots import BOTS
     from games.kinds.cakehalla.log import event_text, touched
     from games.kinds.cakehalla.words import player_names
-    from games.services.tables import draw_positions
+    from games.services.dealing import draw_positions
 
     greedy = BOTS["greedy"]
 

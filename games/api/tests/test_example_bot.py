@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,8 +32,15 @@ PATIENCE = 90.0  # seconds the games may take on a loaded machine (about 10 s on
 class Site:
     """A live Daphne on a free port, its SQLite file and its environment."""
 
-    def __init__(self, url: str, db: Path, env: dict[str, str]) -> None:
-        self.url, self.db, self.env = url, db, env
+    def __init__(
+        self,
+        url: str,
+        db: Path,
+        env: dict[str, str],
+        proc: subprocess.Popen[bytes],
+        log: Path,
+    ) -> None:
+        self.url, self.db, self.env, self.proc, self.log = url, db, env, proc, log
 
     def command(self, *args: str) -> list[dict[str, object]]:
         """Run on_site.py in the site's environment; what it printed."""
@@ -53,34 +61,42 @@ class Site:
             return row
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    folder = tmp_path_factory.mktemp("bot-site")
+@contextmanager
+def running_site(folder: Path, **knobs: str) -> Iterator[Site]:
+    """A live Daphne started as production starts one (bakery_site/processes.py, as the deploy
+    tests do) on its own SQLite file; stopped after (its log printed if it failed to start)."""
     env = base_env()
     own_static(env, folder)
     db = folder / "db.sqlite3"
     env.update(
         DATABASE_URL=f"sqlite:///{db}",
         HOUSE_TABLE="0",  # no house table's bots moving beside the game
-        API_TOKEN_REQUESTS_PER_MINUTE="100000",  # a quick poll; the limit has its own tests
+        API_TOKEN_REQUESTS_PER_MINUTE="100000",  # the limits have their own tests
         API_CLIENT_REQUESTS_PER_MINUTE="100000",
+        **knobs,
     )
     migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
     subprocess.run(migrate, cwd=ROOT, env=env, check=True)
     port = free_port()
     log_path = folder / "daphne.log"
-    # Started as production starts a process (bakery_site/processes.py), as the deploy tests do.
     proc = processes.launch(port, folder / "daphne.pid", log_path, env=env)
     try:
         processes.wait_serving(proc, folder / "daphne.pid")
         wait_ready(f"http://127.0.0.1:{port}", proc)
-        yield Site(f"http://127.0.0.1:{port}", db, env)
+        yield Site(f"http://127.0.0.1:{port}", db, env, proc, log_path)
     except BaseException:
         print(log_path.read_text(errors="replace")[-4000:])
         raise
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with running_site(tmp_path_factory.mktemp("bot-site")) as running:
+        yield running
 
 
 KINDS = ("midnight-bakery", "cakehalla")

@@ -46,11 +46,12 @@ class Script(BaseHTTPRequestHandler):
     def reply(self) -> None:
         self.seen.append((self.command, self.path, self.headers.get("Authorization")))
         status, headers, body = self.answers.pop(0)
-        data = json.dumps(body).encode()
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Type", "application/json")
+        kind = "application/x-ndjson" if isinstance(body, bytes) else "application/json"
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -115,3 +116,27 @@ def test_a_site_that_never_answers_is_given_up_in_words(monkeypatch: pytest.Monk
     monkeypatch.setattr(bot.time, "sleep", lambda _: None)
     with pytest.raises(bot.Refused, match="giving up"):
         bot.Client("http://127.0.0.1:9", "t", patience=2).call("GET", "/account")
+
+
+def ndjson(*lines: dict[str, Any]) -> bytes:
+    """A stream's body: its lines, with a keep-alive blank line among them."""
+    return b"\n" + b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+
+
+def test_a_table_is_played_by_its_stream_and_opened_again_after_a_restart(server: str) -> None:
+    table = {"status": "running", "your_move": True, "legal": [{"take": 1}], "version": 3}
+    table |= {"moment": None, "seats": [{"you": True, "place": None}]}
+    over = table | {"status": "over", "your_move": False, "version": 9}
+    restart = {"type": "end", "why": "The server restarts: open the stream again."}
+    Script.answers = [
+        (200, {}, ndjson({"type": "gameFull", **table}, restart)),
+        (200, {}, {"id": 1, "version": 4, "status": "running"}),  # the move
+        (200, {}, ndjson({"type": "gameFull", **over}, {"type": "end", "why": "over"})),
+    ]
+    last, made = bot.play_table(bot.Client(server, "t"), 1, random.Random(1))
+    assert last["status"] == "over" and made == 1
+    assert [s[:2] for s in Script.seen] == [
+        ("GET", "/api/games/1/stream"),
+        ("POST", "/api/games/1/move"),
+        ("GET", "/api/games/1/stream"),
+    ]

@@ -23,6 +23,18 @@ OPERATIONS = {
     ("get", "/api/tables/open"),
     ("post", "/api/games/{game_id}/join"),
     ("post", "/api/games/{game_id}/take-back"),
+    ("get", "/api/games/{game_id}/stream"),
+    ("get", "/api/stream/event"),
+    ("post", "/api/challenge/{name}"),
+    ("get", "/api/challenges"),
+    ("post", "/api/challenge/{challenge_id}/accept"),
+    ("post", "/api/challenge/{challenge_id}/decline"),
+    ("post", "/api/challenge/{challenge_id}/cancel"),
+    ("post", "/api/pairing"),
+    ("delete", "/api/pairing"),
+    ("get", "/api/tournaments"),
+    ("post", "/api/tournaments/{tournament_id}/join"),
+    ("post", "/api/tournaments/{tournament_id}/withdraw"),
 }
 
 

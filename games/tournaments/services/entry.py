@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from accounts.friends import blocks_among
 from accounts.models import Block, Rating, User
@@ -379,10 +380,13 @@ def resume(tournament: Tournament | int, user: User) -> str:
     return "Welcome back: you get the next free table."
 
 
-def here(tournament_id: int, user_id: int) -> None:
+def here(tournament_id: int | None, user_id: int) -> None:
     """The person has the tournament's page open (its socket calls this when it opens and on
-    every heartbeat): at a live pace, nobody is skipped as away while this is fresh."""
-    Entrant.objects.filter(tournament_id=tournament_id, user_id=user_id).update(seen_at=now())
+    every heartbeat), or any (None: their API event stream says so for every tournament they
+    are in): at a live pace, nobody is skipped as away while this is fresh."""
+    on = Q(tournament__status__in=[Tournament.Status.SCHEDULED, Tournament.Status.RUNNING])
+    which = on if tournament_id is None else Q(tournament_id=tournament_id)
+    Entrant.objects.filter(which, user_id=user_id).update(seen_at=now())
 
 
 def blocked_pairs(entrants: list[Entrant]) -> set[pairs.Pair]:

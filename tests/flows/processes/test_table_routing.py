@@ -93,10 +93,12 @@ async def test_a_tables_pages_posts_and_sockets_reach_one_process_and_tables_spr
         pushed = await watcher.until_version(version + 1)
         assert f'data-base="{version}"' in pushed
         assert card not in pushed  # the rival's pick stays hidden
-        # Every table sticks to one process, and the tables are shared between both.
+        # Every table sticks to one process (its API operations and stream too), and the tables
+        # are shared between both.
         tables: dict[int, set[str]] = {}
         for game_id in range(1, 41):
-            for path in (f"/games/{game_id}/", f"/games/{game_id}/board/"):
+            api = (f"/api/games/{game_id}", f"/api/games/{game_id}/stream")  # 401: no token
+            for path in (f"/games/{game_id}/", f"/games/{game_id}/board/", *api):
                 tables.setdefault(game_id, set()).add(served_by(await mover.http.get(path)))
         assert all(len(processes) == 1 for processes in tables.values()), tables
         assert set().union(*tables.values()) == behind

@@ -1,0 +1,84 @@
+"""Quick pairing through the API (games/pairing/services.py does it): enter the pool of a game
+and pace, leave it. The pool lets go of a seek whose waiting page went quiet; a program's
+"page" is its event stream: while one is open, its look (every STREAM_RECHECK_SECONDS) keeps the
+seek (games/api/event_stream.py), and the table it is seated at comes on it as `gameStart`.
+
+Bot accounts are refused for now: the pool has no way yet for people to say bots are welcome."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Field, Router, Schema
+
+from accounts.models import User
+from games import catalog
+from games.api.auth import person
+from games.api.errors import Error, Refused
+from games.models import Game
+from games.pairing import services as pairing
+
+logger = logging.getLogger(__name__)
+router = Router(tags=["pairing"])
+
+REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 413: Error, 429: Error}
+NO_BOTS = (
+    "Bot accounts cannot enter quick pairing yet (people cannot say bots are welcome there): "
+    "join open tables, or be challenged."
+)
+
+
+KINDS: list[Any] = [spec.slug for spec in catalog.available()]  # as pydantic types its JSON
+PACES: list[Any] = list(Game.Pace.values)
+
+
+class Seeking(Schema):
+    """What to look for: a game, a pace, how many at the table; bots after some seconds, or
+    never (null)."""
+
+    kind: str = Field(json_schema_extra={"enum": KINDS})
+    pace: str = Field("normal", json_schema_extra={"enum": PACES})
+    fewest: int = Field(2, ge=2, le=12)
+    most: int = Field(2, ge=2, le=12)
+    bots_after: int | None = Field(
+        None, ge=5, le=600, description="Seconds after which bots may fill in (null: never)."
+    )
+
+
+class Looking(Schema):
+    """Whether you are in a pool now, and the table a pass seated you at if it did at once."""
+
+    looking: bool
+    table: int | None = Field(None, description="The table you were seated at, if any.")
+
+
+def seeker(request: HttpRequest) -> User:
+    """The token's person, a person (not a bot account), if the token may play."""
+    me = person(request, "games:play")
+    if me.plays_by_api:
+        raise Refused(403, NO_BOTS)
+    return me
+
+
+@router.post("/pairing", response={200: Looking, **REFUSED}, summary="Enter quick pairing")
+def enter_pairing(request: HttpRequest, body: Seeking) -> Looking:
+    """Look for a game (scope games:play); a pass runs at once. Keep your event stream open
+    while you look: the pool lets go of you some seconds after it closes."""
+    me = seeker(request)
+    seek = pairing.look(me, body.kind, body.pace, body.fewest, body.most, body.bots_after)
+    try:
+        paired = pairing.pass_pool(seek.kind, seek.pace)
+    except Exception:  # the seek stands: the sweep pairs it within a second
+        logger.exception("the pass after an API look failed")
+        paired = []
+    table = next((p.game_id for p in paired if me.pk in p.people), None)
+    return Looking(looking=table is None, table=table)
+
+
+@router.delete("/pairing", response={200: Looking, **REFUSED}, summary="Leave quick pairing")
+def leave_pairing(request: HttpRequest) -> Looking:
+    """Stop looking (scope games:play)."""
+    pairing.stop(seeker(request))
+    return Looking(looking=False, table=None)

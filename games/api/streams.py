@@ -1,0 +1,70 @@
+"""The API's long-lived streams (NDJSON, games/live/streams.py does their life): the game stream
+of one table and the event stream of one account (games/api/events_feed.py).
+
+A stream opens like any operation (the token, its limits and scope), then passes the stream caps
+(429 with Retry-After past them). Under ASGI (Daphne) it stays open; under WSGI (a test's or a
+tool's client, schemathesis) it sends its first lines and ends, saying so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, StreamingHttpResponse
+from django.utils import timezone
+
+from accounts.client_ip import client_ip
+from accounts.tokens import AccessToken
+from games.api.auth import token_of
+from games.api.errors import Refused
+from games.live import streams
+from games.live.streams import Feed, Recheck
+
+NDJSON_STREAM = {
+    "responses": {
+        200: {
+            "description": "NDJSON, one object a line, each with its `type`; a blank line now "
+            'and then while nothing happens; the last line `{"type": "end", "why": ...}` '
+            "when the stream can say why it ends (open it again after a restart).",
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        }
+    }
+}
+"""How a stream's answer is described in the schema (the operation returns its own response)."""
+
+WSGI_ONLY = "This server does not stream (WSGI): the first lines only; Daphne streams them all."
+
+
+def token_still(token_id: int) -> Recheck:
+    """Why this token no longer works ("" while it does), read afresh each time it is asked."""
+
+    def recheck() -> str:
+        row = AccessToken.objects.select_related("user").filter(pk=token_id).first()
+        return "This token is gone." if row is None else row.refusal(timezone.now())
+
+    return recheck
+
+
+def once(feed: Feed, channel: str) -> Iterator[bytes]:
+    """A stream under WSGI: its first lines, then its end (its row goes)."""
+    try:
+        yield from (streams.encoded(line) for line in feed.first())
+        yield streams.ending(feed.over() or WSGI_ONLY)
+    finally:
+        streams.release(channel)
+
+
+def open_stream(request: HttpRequest, feed: Feed) -> StreamingHttpResponse:
+    """The feed as a stream of the request's token, past its caps; Refused (429) beyond them."""
+    token = token_of(request)
+    admitted = streams.admit(f"token:{token.pk}", client_ip(request))
+    if admitted.refusal:
+        raise Refused(429, admitted.refusal, retry_after=streams.CAPPED_WAIT)
+    if isinstance(request, ASGIRequest):
+        return streams.response(feed, token_still(token.pk), admitted.channel)
+    answer = StreamingHttpResponse(
+        once(feed, admitted.channel), content_type="application/x-ndjson"
+    )
+    answer["Cache-Control"] = "no-cache"
+    return answer

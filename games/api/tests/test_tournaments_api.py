@@ -1,0 +1,91 @@
+"""Tournaments through the API: listed, entered, left; a private one only with its code; an
+open event stream says its entrant is here; refusals in words that change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games.api.event_stream import EventFeed
+from games.api.tests.conftest import Api
+from games.tournaments import services
+from games.tournaments.models import Entrant, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_site_schedule(settings: object) -> None:
+    settings.TOURNAMENT_SCHEDULE = []  # type: ignore[attr-defined]
+
+
+def swiss(private: bool = False) -> Tournament:
+    rules = services.Rules(
+        name="API Swiss",
+        kind="midnight-bakery",
+        format="swiss",
+        pace="day1",
+        starts_at=timezone.now() + timedelta(hours=1),
+        seats=3,
+        rounds=3,
+        private=private,
+    )
+    return services.create(None, rules)
+
+
+def test_listed_entered_and_left(player: User, api_for: Callable[..., Api]) -> None:
+    event = swiss()
+    api = api_for(player)
+    [listed] = api.get("/tournaments").json()
+    assert listed["id"] == event.pk and not listed["you"] and listed["entrants"] == 0
+    joined = api.post(f"/tournaments/{event.pk}/join", {})
+    assert joined.status_code == 200 and "You are in API Swiss" in joined.json()["said"]
+    [listed] = api.get("/tournaments").json()
+    assert listed["you"] and listed["entrants"] == 1
+    again = api.post(f"/tournaments/{event.pk}/join", {})
+    assert again.status_code == 400 and "already" in again.json()["error"]
+    left = api.post(f"/tournaments/{event.pk}/withdraw")
+    assert left.status_code == 200 and "You left" in left.json()["said"]
+    assert not Entrant.objects.exists()
+
+
+def test_a_private_one_needs_its_code(player: User, api_for: Callable[..., Api]) -> None:
+    event = swiss(private=True)
+    api = api_for(player)
+    assert api.get("/tournaments").json() == []
+    assert api.post(f"/tournaments/{event.pk}/join", {}).status_code == 404
+    assert api.post(f"/tournaments/{event.pk}/join", {"invite": "wrong"}).status_code == 404
+    joined = api.post(f"/tournaments/{event.pk}/join", {"invite": event.invite})
+    assert joined.status_code == 200
+    assert [t["id"] for t in api.get("/tournaments").json()] == [event.pk]
+
+
+def test_an_open_event_stream_says_the_entrant_is_here(player: User) -> None:
+    event = swiss()
+    services.join(event, player)
+    Entrant.objects.update(seen_at=None)
+    feed = EventFeed(player)
+    feed.first()
+    feed.beat()
+    assert Entrant.objects.get().seen_at is not None
+
+
+def test_refusals(player: User, rival: User, api_for: Callable[..., Api]) -> None:
+    event = swiss()
+    rival.plays_by_api = True
+    rival.save()
+    bot = api_for(rival).post(f"/tournaments/{event.pk}/join", {})
+    assert bot.status_code == 403 and "Bot accounts" in bot.json()["error"]
+    assert (
+        api_for(player, ["account:read"]).post(f"/tournaments/{event.pk}/join", {}).status_code
+        == 403
+    )
+    assert api_for(player).post("/tournaments/999999/join", {}).status_code == 404
+    out = api_for(player).post(f"/tournaments/{event.pk}/withdraw")
+    assert out.status_code in (400, 403) and out.json()["error"]
+    assert api_for(player).post(f"/tournaments/{event.pk}/join", raw="{nope").status_code == 400
+    assert not Entrant.objects.exists()

@@ -1,0 +1,49 @@
+"""A challenge: one person asks another to a table of a game, pace and size, rated or not."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game
+
+
+class Challenge(models.Model):
+    """One challenge, open until the challenged answers or the challenger cancels it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Cancelled"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    kind = models.CharField(max_length=40)
+    players = models.PositiveSmallIntegerField(
+        help_text="The table's seats: the two of them, and house bots in the others."
+    )
+    pace = models.CharField(max_length=10, choices=Game.Pace.choices)
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenges"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["challenger", "status"], name="challenges_open_made")]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} challenges {self.challenged} to {self.kind}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:challenge", args=[self.pk])

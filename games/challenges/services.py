@@ -1,0 +1,187 @@
+"""Challenges: made, accepted, declined and cancelled, each checked, each told.
+
+A challenge is told to the challenged as a notification (notifications.tell_each, the one way:
+their inbox leads to the challenge's page, where a form answers it; their API event stream says
+it), and its answer to the challenger the same way. Accepting seats the two at a new table and
+deals it at once (services.seat_people, as quick pairing and tournaments seat people: it checks
+the blocks again), house bots in any other seat; their open pages go to the table
+(events.seated).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.friends import blocked_between
+from accounts.models import User
+from games import events, services
+from games.challenges.models import Challenge
+from games.kinds.base import AnyKind
+from games.models import Game
+from games.notifications import services as notifications
+from games.notifications.models import Notification
+from games.services import NotAllowed, ServiceError, check_create
+
+OPEN_CHALLENGES = 5
+"""Challenges one person may have waiting for an answer at once."""
+PEOPLE = 2
+"""The people a challenge seats: the challenger and the challenged."""
+
+
+class Unknown(ServiceError):
+    """Nobody by that name or number."""
+
+    status = 404
+
+
+class TooMany(ServiceError):
+    """More open challenges than OPEN_CHALLENGES."""
+
+    status = 429
+
+
+def challengeable(name: str) -> User:
+    """The person (or bot account) called so; Unknown for a house bot or a closed account."""
+    found = User.objects.filter(username__iexact=name, is_active=True, is_bot=False).first()
+    if found is None or found.deleted_at is not None:
+        raise Unknown(f"There is nobody called {name!r} to challenge.")
+    return found
+
+
+def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> AnyKind:
+    """The game of a challenge this person may make now, or a ServiceError saying why not."""
+    if to.pk == by.pk:
+        raise ServiceError("You cannot challenge yourself.")
+    if blocked_between(by, to):
+        raise NotAllowed(f"You cannot challenge {to.username}.")
+    spec = check_create(kind, players, {})
+    if players < PEOPLE:
+        raise ServiceError(f"A challenge seats at least {PEOPLE} players: the two of you.")
+    if pace not in Game.Pace.values:
+        raise ServiceError(
+            f"There is no pace {pace!r}: choose one of {', '.join(Game.Pace.values)}."
+        )
+    waiting = Challenge.objects.filter(challenger=by, status=Challenge.Status.OPEN)
+    if waiting.filter(challenged=to).exists():
+        raise ServiceError(f"You challenged {to.username} already: wait for their answer.")
+    if waiting.count() >= OPEN_CHALLENGES:
+        raise TooMany(
+            f"You have {OPEN_CHALLENGES} challenges waiting for an answer: cancel one first."
+        )
+    return spec
+
+
+def pace_words(pace: str) -> str:
+    """A pace as a person reads it ("Relaxed")."""
+    return str(Game.Pace(pace).label).split(" (")[0].split(":")[0]
+
+
+def words(challenge: Challenge, spec: AnyKind) -> str:
+    """What the challenge is, in a few words."""
+    rated = "rated" if challenge.rated else "unrated"
+    return f"{spec.name}, {challenge.players} players, {pace_words(challenge.pace)}, {rated}"
+
+
+@transaction.atomic
+def challenge(by: User, name: str, kind: str, players: int, pace: str, rated: bool) -> Challenge:
+    """Challenge the person called `name` to a table; they are told once it commits."""
+    User.objects.select_for_update().filter(pk=by.pk).first()  # two posts at once count each other
+    to = challengeable(name)
+    spec = check_challenge(by, to, kind, players, pace)
+    made = Challenge.objects.create(
+        challenger=by, challenged=to, kind=kind, players=players, pace=pace, rated=rated
+    )
+    told = notifications.Told(
+        to.pk,
+        f"challenge:{made.pk}",
+        f"{by.username} challenges you: {words(made, spec)}.",
+        url=made.get_absolute_url(),
+    )
+    notifications.tell_each(Notification.Kind.INVITE, [told])
+    return made
+
+
+def mine(user: User) -> QuerySet[Challenge]:
+    """The challenges this person made or was made, newest first."""
+    return Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).select_related(
+        "challenger", "challenged", "game"
+    )
+
+
+def locked(challenge_id: int, user: User) -> Challenge:
+    """The open challenge, locked, if this person is one of its two; else why not."""
+    found = (
+        Challenge.objects.select_for_update()
+        .select_related("challenger", "challenged")
+        .filter(pk=challenge_id)
+        .first()
+    )
+    if found is None or user.pk not in (found.challenger_id, found.challenged_id):
+        raise Unknown("There is no such challenge.")
+    if found.status != Challenge.Status.OPEN:
+        raise ServiceError(f"This challenge is {found.status} already.")
+    return found
+
+
+def answered(found: Challenge, status: str, game: Game | None = None) -> Challenge:
+    """Store the answer, and tell the challenger (a cancel tells nobody)."""
+    found.status, found.game, found.answered_at = status, game, timezone.now()
+    found.save(update_fields=["status", "game", "answered_at"])
+    if status != Challenge.Status.CANCELLED:
+        said = "accepted: your table is dealt" if game is not None else "declined"
+        told = notifications.Told(
+            found.challenger_id,
+            f"challenge:{found.pk}:answer",
+            f"{found.challenged.username} {said} ({found.kind}).",
+            game=game,
+            url=found.get_absolute_url(),
+        )
+        notifications.tell_each(Notification.Kind.INVITE, [told])
+    return found
+
+
+def accept(challenge_id: int, user: User) -> Challenge:
+    """The challenged accepts: the table is made and dealt with both at it (house bots in the
+    other seats), and both their open pages go there."""
+    with transaction.atomic():
+        found = locked(challenge_id, user)
+        if user.pk != found.challenged_id:
+            raise NotAllowed("Only the challenged person can accept a challenge.")
+        spec = check_create(found.kind, found.players, {})
+        game = services.seat_people(
+            found.kind,
+            [found.challenger, found.challenged],
+            pace=found.pace,
+            rated=found.rated,
+            bots=[spec.house_bot] * (found.players - PEOPLE),
+        )
+        answered(found, Challenge.Status.ACCEPTED, game)
+        people, url = [found.challenger_id, found.challenged_id], game.get_absolute_url()
+        transaction.on_commit(lambda: seated(people, url))
+    return found
+
+
+def seated(user_ids: list[int], url: str) -> None:
+    """These people were seated at the table at `url`: their open pages go there."""
+    for user_id in user_ids:
+        events.seated.tell(user_id, url)
+
+
+@transaction.atomic
+def decline(challenge_id: int, user: User) -> Challenge:
+    """The challenged says no; the challenger is told."""
+    found = locked(challenge_id, user)
+    if user.pk != found.challenged_id:
+        raise NotAllowed("Only the challenged person can decline a challenge: cancel yours.")
+    return answered(found, Challenge.Status.DECLINED)
+
+
+@transaction.atomic
+def cancel(challenge_id: int, user: User) -> Challenge:
+    """The challenger takes it back before an answer."""
+    found = locked(challenge_id, user)
+    if user.pk != found.challenger_id:
+        raise NotAllowed("Only the challenger can cancel a challenge: decline it instead.")
+    return answered(found, Challenge.Status.CANCELLED)

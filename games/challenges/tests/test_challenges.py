@@ -1,0 +1,120 @@
+"""Challenges: made and refused with a sentence (changing nothing), accepted into a dealt table,
+declined, cancelled; told to each side; answered on the site by a form without scripts."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import Block, User
+from games.challenges import services
+from games.challenges.models import Challenge
+from games.models import Game
+from games.notifications.models import Notification
+from games.services import ServiceError
+from tests.fixtures import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def challenge(by: User, to: User, **asked: object) -> Challenge:
+    choice = {"kind": "cakehalla", "players": 2, "pace": "relaxed", "rated": True, **asked}
+    return services.challenge(by, to.username, **choice)  # type: ignore[arg-type]
+
+
+def test_a_challenge_is_told_to_the_challenged(player: User, rival: User) -> None:
+    made = challenge(player, rival)
+    told = Notification.objects.get(recipient=rival)
+    assert told.key == f"challenge:{made.pk}" and told.url == made.get_absolute_url()
+    assert player.username in told.text and "Cakehalla" in told.text
+
+
+def test_accepting_deals_a_table_of_the_two(player: User, rival: User) -> None:
+    made = challenge(player, rival, players=3, pace="day1", rated=False)
+    done = services.accept(made.pk, rival)
+    assert done.game is not None
+    game = done.game
+    assert done.status == Challenge.Status.ACCEPTED and game.status == Game.Status.RUNNING
+    assert game.pace == "day1" and not game.rated and game.capacity == 3
+    people = set(game.seats.filter(bot="").values_list("user_id", flat=True))
+    assert people == {player.pk, rival.pk} and game.seats.exclude(bot="").count() == 1
+    answer = Notification.objects.get(recipient=player, key=f"challenge:{made.pk}:answer")
+    assert "accepted" in answer.text and answer.game_id == game.pk
+
+
+def test_declining_and_cancelling(player: User, rival: User, outsider: User) -> None:
+    declined = services.decline(challenge(player, rival).pk, rival)
+    assert declined.status == Challenge.Status.DECLINED and declined.game is None
+    assert "declined" in Notification.objects.get(recipient=player).text
+    cancelled = services.cancel(challenge(player, outsider).pk, player)
+    assert cancelled.status == Challenge.Status.CANCELLED
+
+
+@pytest.mark.parametrize(
+    ("asked", "words"),
+    [
+        ({"kind": "chess"}, "not on offer"),
+        ({"players": 9}, "seats"),
+        ({"players": 1}, "seats"),
+        ({"pace": "warp"}, "no pace"),
+    ],
+)
+def test_bad_kinds_counts_and_paces_are_refused(
+    player: User, rival: User, asked: dict[str, object], words: str
+) -> None:
+    with pytest.raises(ServiceError, match=words):
+        challenge(player, rival, **asked)
+    assert not Challenge.objects.exists() and not Notification.objects.exists()
+
+
+def test_yourself_the_blocked_and_the_unknown_are_refused(player: User, rival: User) -> None:
+    with pytest.raises(ServiceError, match="yourself"):
+        challenge(player, player)
+    Block.objects.create(blocker=rival, blocked=player)
+    with pytest.raises(ServiceError, match="cannot challenge"):
+        challenge(player, rival)
+    with pytest.raises(services.Unknown):
+        services.challenge(player, "nobody-here", "cakehalla", 2, "relaxed", True)
+    assert not Challenge.objects.exists()
+
+
+def test_too_many_open_challenges(player: User, make_user: object) -> None:
+    people = [make_user(f"baker{i}") for i in range(services.OPEN_CHALLENGES + 1)]  # type: ignore[operator]
+    for person in people[:-1]:
+        challenge(player, person)
+    with pytest.raises(services.TooMany):
+        challenge(player, people[-1])
+    with pytest.raises(ServiceError, match="already"):
+        challenge(player, people[0])
+
+
+def test_only_the_right_side_answers(player: User, rival: User, outsider: User) -> None:
+    made = challenge(player, rival)
+    with pytest.raises(ServiceError, match="Only the challenged"):
+        services.accept(made.pk, player)
+    with pytest.raises(ServiceError, match="Only the challenger"):
+        services.cancel(made.pk, rival)
+    with pytest.raises(services.Unknown):
+        services.decline(made.pk, outsider)
+    services.decline(made.pk, rival)
+    with pytest.raises(ServiceError, match="declined already"):
+        services.accept(made.pk, rival)
+
+
+def test_the_challenged_answers_on_the_site(player: User, rival: User, outsider: User) -> None:
+    made = challenge(player, rival)
+    page = client_for(rival).get(f"/games/challenges/{made.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200 and f"{player.username} challenges you" in html
+    assert f'action="/games/challenges/{made.pk}/accept/"' in html
+    assert client_for(outsider).get(f"/games/challenges/{made.pk}/").status_code == 404
+    answered = client_for(rival).post(f"/games/challenges/{made.pk}/accept/")
+    made.refresh_from_db()
+    assert made.game is not None and answered["Location"] == made.game.get_absolute_url()
+
+
+def test_a_refused_answer_on_the_site_says_why(player: User, rival: User) -> None:
+    made = challenge(player, rival)
+    answered = client_for(player).post(f"/games/challenges/{made.pk}/accept/", follow=True)
+    assert "Only the challenged person" in answered.content.decode()
+    made.refresh_from_db()
+    assert made.status == Challenge.Status.OPEN

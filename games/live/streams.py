@@ -1,0 +1,320 @@
+"""Long-lived HTTP streams: one response of NDJSON lines that stays open, for programs (the API's
+game and event streams, games/api/streams.py), living the platform's life as the sockets do
+(games/live/socket.py).
+
+A stream is a `Feed` (its groups, its first lines, the lines each message of its groups makes)
+and a key (an API token) that is looked at again while it is open. The platform does the rest,
+once for every stream:
+
+- its caps, before the response starts (`admit`): STREAMS_PER_KEY open streams of one key and
+  STREAMS_PER_ADDRESS of one client address over every process, counted on the sockets' rows
+  (games.models.TableSocket, place STREAM_PLACE, each renewed by its own stream every
+  RENEW_SECONDS, so a dead process's streams, or a row whose stream never ran, stop counting);
+- it joins the feed's channel groups on a channel of its own (a layer that is down ends it at
+  once: the client comes back), reads the feed's first lines, sends a blank line (from here on
+  the client misses nothing), the first lines, then each message's lines;
+- a blank line every STREAM_KEEP_ALIVE_SECONDS while nothing else is said (proxies and clients
+  see it alive; NDJSON readers skip blank lines);
+- the key looked at every STREAM_RECHECK_SECONDS: a revoked or expired token ends its streams;
+  and every STREAM_HEAL_SECONDS the feed's own `beat`, a cheap look for what its groups missed
+  (as a page's poll heals its socket);
+- the drain (games/live/drain.py) ends it as it closes the sockets: a last line says the server
+  restarts, and the client that opens it again (on another process) gets the full state first;
+- a database or a channel layer that goes away ends it with a sentence (the client comes back
+  and gets the full state again);
+- on any end (the feed's, the client gone, the drain's) it leaves its groups and its row.
+
+Each stream ends with a last line `{"type": "end", "why": "<a sentence>"}` when it can say why.
+Sync work (the feed's reads, the key's look) runs on the push threads (push_threads.off_loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Protocol
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db.models import Count, Q
+from django.http import StreamingHttpResponse
+from django.utils.encoding import force_str
+
+from games import outages
+from games.live import drain
+from games.live.caps import loopback
+from games.live.push_threads import off_loop
+from games.models import TableSocket
+from games.services import clocks, presence
+
+logger = logging.getLogger(__name__)
+
+STREAM_PLACE = "stream"
+"""The place of a stream's row among the sockets' rows (counted apart from every page's)."""
+RENEW_SECONDS = 8.0
+"""How often an open stream renews its own row (well within PRESENCE_STALE_SECONDS): a row
+whose stream never ran (its client went while the view still worked: Django drops that
+response unread) stops counting once stale, and the presence sweep deletes it later."""
+
+Line = dict[str, object]
+
+RESTARTING = "The server restarts: open the stream again for the full state."
+LAYER_DOWN = "The live service is away: open the stream again in a moment."
+DATABASE_AWAY = "The database is away: open the stream again in a moment."
+TOO_MANY_OF_KEY = "Too many open streams for this token: at most {cap}; close one first."
+TOO_MANY_OF_ADDRESS = "Too many open streams from your address: at most {cap}; close one first."
+ROWS_PROCESS = "streams:" + hashlib.sha256(presence.PROCESS.encode()).hexdigest()[:32]
+"""The process name of this process's stream rows: not presence.PROCESS, whose open rows its
+sweep renews (a stream renews its own, so a row left by a stream that never ran goes stale)."""
+CAPPED_WAIT = 10
+"""The Retry-After of a stream refused by a cap, in seconds: a closed stream's row goes at once."""
+
+
+class Feed(Protocol):
+    """What one stream says. Its methods run on a push thread (they may read the database)."""
+
+    def groups(self) -> list[str]:
+        """The channel groups whose messages this stream hears."""
+        ...
+
+    def first(self) -> list[Line]:
+        """The lines sent first (the full state), read after the groups are joined."""
+        ...
+
+    def heard(self, message: dict[str, object]) -> list[Line]:
+        """The lines a message of its groups makes (none: nothing to say)."""
+        ...
+
+    def beat(self) -> list[Line]:
+        """The lines of what the groups' messages may have missed (a change made where the
+        channel layer does not reach: another process on an in-memory layer, a command; a
+        message lost while Redis was away), found by a cheap look every STREAM_HEAL_SECONDS,
+        as a page's poll heals its socket."""
+        ...
+
+    def over(self) -> str:
+        """Why the stream is over after what it said ("" while it goes on): what `first` and
+        `heard` found, kept (this one runs on the loop, and reads nothing)."""
+        ...
+
+
+Recheck = Callable[[], str]
+"""Why the stream's key no longer holds ("" while it does): run every STREAM_RECHECK_SECONDS."""
+
+
+# --- the caps ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """A stream's row (its channel name) or, past a cap, the sentence that refuses it."""
+
+    channel: str = ""
+    refusal: str = ""
+
+
+def digest(words: str) -> str:
+    """A short digest, as the sockets' rows keep owners and addresses."""
+    return hashlib.sha256(words.encode()).hexdigest()[:32]
+
+
+def admit(key: str, address: str | None) -> Admitted:
+    """A row for a new stream of this key from this address, unless one of them is past its cap.
+    The row is written before the count (as caps.admit), so two streams opening at once in two
+    processes each count the other."""
+    channel = f"stream.{uuid.uuid4().hex}"
+    owner = "key:" + digest(key)
+    at_address = "" if address is None or loopback(address) else "addr:" + digest(address)
+    TableSocket.objects.create(
+        channel=channel,
+        place=STREAM_PLACE,
+        process=ROWS_PROCESS,
+        open=True,
+        seen_at=clocks.now(),
+        told=presence.HERE,
+        owner=owner,
+        address=at_address,
+    )
+    live_since = clocks.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+    rows = TableSocket.objects.filter(place=STREAM_PLACE, open=True, seen_at__gte=live_since)
+    of_address = Q(address=at_address) if at_address else Q(pk__in=[])
+    counted = rows.filter(Q(owner=owner) | of_address).aggregate(
+        key=Count("pk", filter=Q(owner=owner)), address=Count("pk", filter=of_address)
+    )
+    refusal = ""
+    if counted["key"] > settings.STREAMS_PER_KEY:
+        refusal = TOO_MANY_OF_KEY.format(cap=settings.STREAMS_PER_KEY)
+    elif counted["address"] > settings.STREAMS_PER_ADDRESS:
+        refusal = TOO_MANY_OF_ADDRESS.format(cap=settings.STREAMS_PER_ADDRESS)
+    if refusal:
+        TableSocket.objects.filter(channel=channel).delete()
+        return Admitted(refusal=refusal)
+    return Admitted(channel=channel)
+
+
+def renew(channel: str) -> None:
+    """The stream is still open: its row counts on."""
+    TableSocket.objects.filter(channel=channel, place=STREAM_PLACE).update(seen_at=clocks.now())
+
+
+def release(channel: str) -> None:
+    """The stream ended: its row goes."""
+    TableSocket.objects.filter(channel=channel, place=STREAM_PLACE).delete()
+
+
+# --- one stream -------------------------------------------------------------------------------
+
+
+def encoded(line: Line) -> bytes:
+    """One NDJSON line."""
+    return json.dumps(line, separators=(",", ":"), default=force_str).encode() + b"\n"
+
+
+def ending(why: str) -> bytes:
+    """The stream's last line."""
+    return encoded({"type": "end", "why": why})
+
+
+class Stream:
+    """One open stream: what the drain closes (drain.Restartable) and what the response reads."""
+
+    def __init__(self, feed: Feed, recheck: Recheck, channel: str) -> None:
+        self.feed = feed
+        self.recheck = recheck
+        self.row = channel
+        self.stopping = asyncio.Event()
+        self.renew_at = time.monotonic() + RENEW_SECONDS
+        self.heal_at = 0.0  # the first look heals at once
+
+    async def restart(self) -> None:
+        """This process is stopping (games/live/drain.py): end after the line in hand."""
+        self.stopping.set()
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        """The stream's lines until it ends; its groups and row go however it ends."""
+        layer = get_channel_layer()
+        channel = ""
+        joined: list[str] = []
+        drain.opened(self)
+        try:
+            if drain.draining():
+                yield ending(RESTARTING)
+                return
+            try:
+                channel = await layer.new_channel("stream.")
+                for group in await off_loop(self.feed.groups)():
+                    await layer.group_add(group, channel)
+                    joined.append(group)
+            except Exception as error:  # the layer is down: the client comes back
+                logger.warning("Channel layer down, a stream ended: %s", error)
+                yield ending(LAYER_DOWN)
+                return
+            try:
+                first = await off_loop(self.feed.first)()  # read once the groups hear
+                yield b"\n"  # from here on the client misses nothing
+                for line in first:
+                    yield encoded(line)
+                async for chunk in self.heard(layer, channel):
+                    yield chunk
+            except outages.OUTAGE as error:
+                outages.away(error)
+                yield ending(DATABASE_AWAY)
+        finally:
+            drain.closed(self)
+            await self.leave(layer, channel, joined)
+
+    async def heard(self, layer: Any, channel: str) -> AsyncIterator[bytes]:
+        """After the first lines: each message's lines, the keep-alives, the key's looks, until
+        the feed is over, the key no longer holds, or the drain says so."""
+        loop = asyncio.get_running_loop()
+        quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
+        check_at = loop.time() + settings.STREAM_RECHECK_SECONDS
+        stopping = asyncio.ensure_future(self.stopping.wait())
+        receiving: asyncio.Future[dict[str, object]] | None = None
+        try:
+            while True:
+                why = self.feed.over()
+                if why:
+                    yield ending(why)
+                    return
+                if receiving is None:
+                    receiving = asyncio.ensure_future(layer.receive(channel))
+                wait = max(0.0, min(quiet_until, check_at) - loop.time())
+                await asyncio.wait(
+                    {receiving, stopping}, timeout=wait, return_when="FIRST_COMPLETED"
+                )
+                if stopping.done():
+                    yield ending(RESTARTING)
+                    return
+                if receiving.done():
+                    message, receiving = receiving.result(), None
+                    if message.get("type") == "layer.lost":  # channel_layer.py: Redis is away
+                        yield ending(LAYER_DOWN)
+                        return
+                    said = await off_loop(self.feed.heard)(message)
+                    for line in said:
+                        yield encoded(line)
+                    if said:
+                        quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
+                if loop.time() >= check_at:
+                    why, said = await off_loop(self.look)()
+                    if why:
+                        yield ending(why)
+                        return
+                    for line in said:
+                        yield encoded(line)
+                    if said:
+                        quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
+                    check_at = loop.time() + settings.STREAM_RECHECK_SECONDS
+                if loop.time() >= quiet_until:
+                    yield b"\n"
+                    quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
+        finally:
+            for task in (stopping, receiving):
+                if task is not None:
+                    task.cancel()
+
+    def look(self) -> tuple[str, list[Line]]:
+        """On a push thread, every STREAM_RECHECK_SECONDS: why the key no longer holds (then
+        nothing more is said), else what the feed's own look finds its groups missed (every
+        STREAM_HEAL_SECONDS); the stream's row renewed every RENEW_SECONDS."""
+        why = self.recheck()
+        if why:
+            return why, []
+        at = time.monotonic()
+        if at >= self.renew_at:
+            renew(self.row)
+            self.renew_at = at + RENEW_SECONDS
+        if at < self.heal_at:
+            return "", []
+        self.heal_at = at + settings.STREAM_HEAL_SECONDS
+        return "", self.feed.beat()
+
+    async def leave(self, layer: Any, channel: str, joined: list[str]) -> None:
+        """Leave the groups and let the row go; a failure is logged, never raised (a group kept
+        by mistake only queues messages that expire unread)."""
+        for group in joined:
+            try:
+                await layer.group_discard(group, channel)
+            except Exception as error:
+                logger.warning("Channel layer down, %s kept an ended stream: %s", group, error)
+        with contextlib.suppress(Exception):
+            await off_loop(release)(self.row)
+
+
+def response(feed: Feed, recheck: Recheck, channel: str) -> StreamingHttpResponse:
+    """The streaming response of an admitted stream (its row's channel from `admit`): NDJSON,
+    never cached, never buffered by a proxy (nginx reads X-Accel-Buffering)."""
+    stream = Stream(feed, recheck, channel)
+    answer = StreamingHttpResponse(stream.lines(), content_type="application/x-ndjson")
+    answer["Cache-Control"] = "no-cache"
+    answer["X-Accel-Buffering"] = "no"
+    return answer
