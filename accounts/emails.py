@@ -33,6 +33,7 @@ from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django_tasks import task
 
+from accounts.languages import in_language_of
 from accounts.models import MAIL_KINDS, User
 
 logger = logging.getLogger(__name__)
@@ -169,8 +170,10 @@ def mail_verification(user_id: int, email: str, site: str) -> bool:
     # An address another account verified gets no link, only word of its own account: the
     # sign-up and settings pages answered as for any address, so only its mailbox learns it.
     name = "address_taken" if taken_by is not None else "verify"
-    body = render_to_string(f"accounts/email/{name}_body.txt", context)
-    subject = "".join(render_to_string(f"accounts/email/{name}_subject.txt", context).splitlines())
+    with in_language_of(user):
+        body = render_to_string(f"accounts/email/{name}_body.txt", context)
+        subject = render_to_string(f"accounts/email/{name}_subject.txt", context)
+    subject = "".join(subject.splitlines())
     try:
         send_mail(subject, body, None, [email])
     except OSError:  # smtplib's errors are OSErrors, as are refused connections
@@ -234,8 +237,9 @@ class VerifiedPasswordResetForm(PasswordResetForm):
         html_email_template_name: str | None = None,
     ) -> None:
         """Send the link; a failure is logged and fails the task (Django's own only logs it)."""
-        subject = "".join(render_to_string(subject_template_name, context).splitlines())
-        body = render_to_string(email_template_name, context)
+        with in_language_of(cast(User, context["user"])):
+            subject = "".join(render_to_string(subject_template_name, context).splitlines())
+            body = render_to_string(email_template_name, context)
         try:
             EmailMultiAlternatives(subject, body, from_email, [to_email]).send()
         except OSError:

@@ -11,10 +11,12 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
-from accounts import emails
+from accounts import emails, languages
 from accounts.client_ip import client_ip
 from accounts.forms import EmailForm, SettingsForm, SignUpForm
 from accounts.models import User
@@ -56,6 +58,7 @@ def save_new_account(form: SignUpForm) -> User | None:
     the form was checked (the unique indexes decide): the form then says so."""
     try:
         with transaction.atomic():
+            form.instance.language = languages.supported(translation.get_language())
             return form.save()
     except IntegrityError:
         twin = form.instance.look_alike() or form.instance.username
@@ -88,6 +91,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     # Passed on to the log-in link, so "Log in" from here also comes back to where they were.
     nxt = after_signup(request) if request.GET.get("next") else ""
     return render(request, "accounts/signup.html", {"form": form, "next": nxt}, status=status)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The menu's language picker: Django's set_language (the cookie, back to the page), and a
+    logged-in person's choice saved on the account, for every browser and their mails."""
+    response = django_set_language(request)
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and chosen in dict(settings.LANGUAGES):
+        User.objects.filter(pk=request.user.pk).update(language=chosen)
+    return response
 
 
 class SignedInRequest(HttpRequest):
