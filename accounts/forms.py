@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import BaseUserManager
 from django.utils import formats, timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts import tokens
 from accounts.models import HeldName, User
@@ -25,11 +26,13 @@ def held_words(name: str, held: str, free_at: datetime) -> str:
     """Why a held name (or one that looks like it) cannot be taken yet, and until when."""
     day = formats.date_format(timezone.localtime(free_at), "j F Y")
     if held.casefold() == name.casefold():
-        return f"That name belonged to a deleted account; it is free again on {day}."
-    return (
-        f"That name looks too much like “{held}”, which belonged to a deleted account; "
-        f"names like it are free again on {day}."
+        said = _("That name belonged to a deleted account; it is free again on %(day)s.")
+        return said % {"day": day}
+    said = _(
+        "That name looks too much like “%(held)s”, which belonged to a deleted account; "
+        "names like it are free again on %(day)s."
     )
+    return said % {"held": held, "day": day}
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -39,11 +42,13 @@ class SignUpForm(UserCreationForm[User]):
         model = User
         fields = ("username", "email")
         field_classes = {"username": UsernameField}
-        labels = {"email": "Email address (optional)"}
+        labels = {"email": _("Email address (optional)")}
         help_texts = {
-            "email": "To send you a link when you forget your password, and the notifications "
-            "you choose at Settings (none unless you tick them). We send a link to check it is "
-            "yours."
+            "email": _(
+                "To send you a link when you forget your password, and the notifications "
+                "you choose at Settings (none unless you tick them). We send a link to check it "
+                "is yours."
+            )
         }
 
     def clean_username(self) -> str:
@@ -77,23 +82,25 @@ class SettingsForm(forms.ModelForm[User]):
             "mail_ended",
         )
         labels = {
-            "move_sound": "Play a short sound when a game waits on my move",
-            "mail_turn": "Mail me when it is my move at a turn-based table",
-            "mail_invite": "Mail me when someone invites me to a table",
-            "mail_rematch": "Mail me when someone offers a rematch",
-            "mail_friend": "Mail me when someone asks to be my friend or says yes",
-            "mail_tournament": "Mail me when my tournament is about to start, seats me or ends",
-            "mail_ended": "Mail me when one of my games ends",
+            "move_sound": _("Play a short sound when a game waits on my move"),
+            "mail_turn": _("Mail me when it is my move at a turn-based table"),
+            "mail_invite": _("Mail me when someone invites me to a table"),
+            "mail_rematch": _("Mail me when someone offers a rematch"),
+            "mail_friend": _("Mail me when someone asks to be my friend or says yes"),
+            "mail_tournament": _("Mail me when my tournament is about to start, seats me or ends"),
+            "mail_ended": _("Mail me when one of my games ends"),
         }
         help_texts = {
-            "move_sound": "Off by default. The tab title and icon show it either way.",
+            "move_sound": _("Off by default. The tab title and icon show it either way."),
             "mail_turn": "",
             "mail_invite": "",
             "mail_rematch": "",
             "mail_friend": "",
             "mail_tournament": "",
-            "mail_ended": "Mails go only to a verified address, several together in one mail; "
-            "each has a link that stops them. Your inbox shows everything either way.",
+            "mail_ended": _(
+                "Mails go only to a verified address, several together in one mail; "
+                "each has a link that stops them. Your inbox shows everything either way."
+            ),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -108,8 +115,10 @@ class EmailForm(forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ("email",)
-        labels = {"email": "Email address"}
-        help_texts = {"email": "Leave it empty to remove it. A new address is verified by a link."}
+        labels = {"email": _("Email address")}
+        help_texts = {
+            "email": _("Leave it empty to remove it. A new address is verified by a link.")
+        }
 
     def clean_email(self) -> str:
         """The address, normalised."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from babel.messages.catalog import Catalog
+from babel.messages.catalog import Message as Message_
 from babel.messages.extract import extract
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
@@ -103,23 +104,33 @@ def messages() -> None:
 
 
 def compile_mo(locale: str) -> None:
+    """The .mo of a language's .po: its translated messages only (Babel would fill an
+    untranslated plural with the English, which the check below could not tell apart)."""
     catalog = read(locale)
+    done = translated(catalog)
+    for message in list(catalog):
+        if message.id and key(message) not in done:
+            catalog.delete(message.id, context=message.context)
     with po_path(locale).with_suffix(".mo").open("wb") as mo:
         write_mo(mo, catalog)
 
 
-def key(message: object) -> Message:
-    msgid = message.id  # type: ignore[attr-defined]
-    return (tuple(msgid) if isinstance(msgid, list | tuple) else msgid), message.context  # type: ignore[attr-defined]
+def key(message: Message_) -> Message:
+    """A message's msgid (both forms of a plural) and context, as .po and .mo files both read."""
+    msgid, context = message.id, message.context
+    if isinstance(context, bytes):  # Babel's read_mo leaves a context undecoded
+        context = context.decode("utf-8")
+    return (tuple(msgid) if isinstance(msgid, list | tuple) else msgid), context
 
 
 def translated(catalog: Catalog) -> dict[Message, object]:
     """What a compiled catalogue says: each translated message's translation."""
-    return {
-        key(m): (tuple(m.string) if isinstance(m.string, list | tuple) else m.string)
-        for m in catalog
-        if m.id and m.string and not m.fuzzy
-    }
+    found: dict[Message, object] = {}
+    for m in catalog:
+        strings = tuple(m.string) if isinstance(m.string, list | tuple) else (m.string,)
+        if m.id and all(strings) and not m.fuzzy:
+            found[key(m)] = strings
+    return found
 
 
 def problems(locale: str, sources: Catalog) -> list[str]:

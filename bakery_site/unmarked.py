@@ -21,7 +21,7 @@ from django.template.base import Lexer, TokenType
 from bakery_site.catalogues import ROOT, template_files
 
 NOT_YET = ROOT / "locale" / "not-yet-marked.txt"
-NAMES = ("Midnight Bakery", "Cakehalla", "Bakehouse")
+NAMES = ("Midnight Bakery", "Cakehalla", "Bakehouse", "NDJSON", "JSON", "API", "UTC")
 """Names, the same in every language."""
 SIGN = "\u00a7"
 """What a tag, a variable or a marked block leaves in the text: no letter."""
