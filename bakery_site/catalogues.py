@@ -134,32 +134,39 @@ def translated(catalog: Catalog) -> dict[Message, object]:
 
 
 def problems(locale: str, sources: Catalog) -> list[str]:
-    """What keeps a language from shipping, one sentence each: a string of the sources missing
-    from its .po or left untranslated (a plural form empty too), a fuzzy one, an obsolete one (in
-    the .po, gone from the sources), and a .mo that is not its .po compiled."""
+    """What keeps a language from shipping, one sentence each: its .po's problems (below), and a
+    .mo that is not its .po compiled."""
     path = po_path(locale).relative_to(ROOT)
     if not po_path(locale).exists():
         return [f"{path} is missing: run `make messages`."]
     catalog = read(locale)
-    said: list[str] = []
-    wanted = {key(m) for m in sources if m.id}
-    have = {key(m): m for m in catalog if m.id}
-    for k in sorted(wanted - set(have), key=str):
-        said.append(f"{path}: {k[0]!r} is not in the catalogue: run `make messages`.")
-    for k in sorted(set(have) - wanted, key=str):
-        said.append(f"{path}: {k[0]!r} is obsolete (no source has it): run `make messages`.")
-    for old in catalog.obsolete.values():
-        said.append(f"{path}: {old.id!r} is an obsolete (#~) entry: delete it.")
-    for k, m in have.items():
-        strings = m.string if isinstance(m.string, list | tuple) else [m.string]
-        if m.fuzzy:
-            said.append(f"{path}: {k[0]!r} is fuzzy: check its translation, drop the flag.")
-        elif not all(strings):
-            said.append(f"{path}: {k[0]!r} is not translated.")
+    said = catalog_problems(str(path), catalog, sources)
     mo = po_path(locale).with_suffix(".mo")
     with mo.open("rb") as compiled:
         if translated(read_mo(compiled)) != translated(catalog):
             said.append(f"{mo.relative_to(ROOT)} is not its .po compiled: run `make messages`.")
+    return said
+
+
+def catalog_problems(name: str, catalog: Catalog, sources: Catalog) -> list[str]:
+    """A catalogue's problems against the sources' strings: a string missing from it or left
+    untranslated (a plural form empty too), a fuzzy one, an obsolete one (in the catalogue, gone
+    from the sources, or kept as a #~ entry)."""
+    said: list[str] = []
+    wanted = {key(m) for m in sources if m.id}
+    have = {key(m): m for m in catalog if m.id}
+    for k in sorted(wanted - set(have), key=str):
+        said.append(f"{name}: {k[0]!r} is not in the catalogue: run `make messages`.")
+    for k in sorted(set(have) - wanted, key=str):
+        said.append(f"{name}: {k[0]!r} is obsolete (no source has it): run `make messages`.")
+    for old in catalog.obsolete.values():
+        said.append(f"{name}: {old.id!r} is an obsolete (#~) entry: delete it.")
+    for k, m in have.items():
+        strings = m.string if isinstance(m.string, list | tuple) else [m.string]
+        if m.fuzzy:
+            said.append(f"{name}: {k[0]!r} is fuzzy: check its translation, drop the flag.")
+        elif not all(strings):
+            said.append(f"{name}: {k[0]!r} is not translated.")
     return said
 
 
