@@ -33,6 +33,7 @@ KEYWORDS = {
     "gettext": None,
     "gettext_lazy": None,
     "gettext_noop": None,
+    "N_": None,
     "_": None,
     "ngettext": (1, 2),
     "ngettext_lazy": (1, 2),

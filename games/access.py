@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -30,7 +31,7 @@ from games.models import Action, Game, Seat, TableSocket, house_tables
 INVITES = "invites"
 ONLY_PLAYERS = "Only the players may watch this game: the host chose so."
 SIGN_IN = "Log in to watch this game: the host lets only signed-in people watch."
-NO_SUCH_TABLE = "We could not find that table: it may be private, or the link may be mistyped."
+NO_SUCH_TABLE = N_("We could not find that table: it may be private, or the link may be mistyped.")
 
 
 class HtmxHttpRequest(HttpRequest):
