@@ -32,6 +32,8 @@ ALLOWED_HOSTS = [
     for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
     if h.strip()
 ]
+# A refused post gets the site's own 403 page, in the reader's language.
+CSRF_FAILURE_VIEW = "games.web.errors.csrf_failure"
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]

@@ -46,3 +46,13 @@ def not_found_words(exception: Exception | None) -> str:
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """The 404 page (settings' handler404)."""
     return render(request, "404.html", {"words": not_found_words(exception)}, status=404)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A post Django's CSRF check refused (settings.CSRF_FAILURE_VIEW): the site's own 403 page,
+    in the reader's language, saying what to do, never Django's technical page."""
+    words = gettext(
+        "This form is too old, or your browser kept back its cookie. Nothing was changed: go "
+        "back, reload the page and try again."
+    )
+    return render(request, "403.html", {"exception": words}, status=403)

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts.models import User
 from bakery_site.unmarked import ReadText, has_words
 from games import catalog
 from games.models import Game
+from games.notifications.models import Notification
+from games.notifications.services import tell_friend
 from tests.conftest import client_for
 
 NAMES = {
@@ -148,3 +151,30 @@ def test_the_error_pages_without_a_request_have_no_english_left(
         with translation.override(code):
             pages[code] = render_to_string(template, {"words": ""})
     assert english_left(pages, language) == set()
+
+
+@pytest.mark.django_db
+def test_a_refused_post_says_so_in_the_readers_language() -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["django_language"] = "de"
+    answer = client.post("/accounts/login/", {"username": "x", "password": "y"})
+    assert answer.status_code == 403
+    page = answer.content.decode()
+    assert '<html lang="de">' in page and "Dieses Formular ist zu alt" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "said"), [("de", "vor 2 Tagen"), ("fr", "il y a 2 jours"), ("en", "2 days ago")]
+)
+def test_the_inbox_says_when_in_the_readers_language(
+    make_user: Callable[[str], User], language: str, said: str
+) -> None:
+    alice, carla = make_user("alice"), make_user("carla")
+    alice.language = language
+    alice.save(update_fields=["language"])
+    tell_friend("asked", carla.pk, alice.pk, request=1)
+    Notification.objects.update(created_at=timezone.now() - timedelta(days=2, minutes=1))
+    assert Notification.objects.count() == 1
+    page = client_for(alice).get("/games/inbox/").content.decode()
+    assert f">{said}</time>" in page.replace("\xa0", " ")  # timesince keeps "2 days" together
