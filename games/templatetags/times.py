@@ -31,5 +31,5 @@ def ago(when: datetime | None) -> str:
         return ""
     if timezone.now() - when < JUST_NOW:
         return gettext("just now")
-    since = timesince(when, time_strings=TIME_PAST)
+    since = timesince(when, time_strings=TIME_PAST)  # type: ignore[arg-type]  # lazy, as Django's own
     return gettext("%(time)s ago") % {"time": since}
