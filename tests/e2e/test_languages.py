@@ -29,6 +29,7 @@ SIGNED_IN = [
     "/accounts/password/",
     "/accounts/settings/delete/",
     "/games/inbox/",
+    "/games/friends/",
     "/games/history/",
     "/leaderboards/",
     "/leaderboards/midnight-bakery/",

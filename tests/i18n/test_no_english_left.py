@@ -49,7 +49,7 @@ SAME = {
         "BOT",
         "bot",
     },
-    "de": {"Lobby", "Bots", "BOT", "Tutorial"},
+    "de": {"Lobby", "Bots", "BOT", "Tutorial", "offline"},
 }
 """Words French or German write as English does."""
 
@@ -85,6 +85,7 @@ SIGNED_IN = [
     "/accounts/password/done/",
     "/games/inbox/",
     "/accounts/settings/delete/",
+    "/games/friends/",
     "/u/alice/",
 ]
 
