@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import BaseUserManager
 from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import tokens
@@ -125,31 +126,43 @@ class EmailForm(forms.ModelForm[User]):
         return clean_address(self)
 
 
+EXPIRY = tokens.EXPIRY_DAYS
+
+
+def expiries() -> list[tuple[str, str]]:
+    """The expiries offered, in the reader's language (made with each form)."""
+    days = [
+        (str(d), ngettext("In %(days)d day", "In %(days)d days", d) % {"days": d}) for d in EXPIRY
+    ]
+    return [("", gettext("Never")), *days]
+
+
 class TokenForm(forms.Form):
     """A new personal access token: its name, its scopes and how long it works."""
 
     name = forms.CharField(
         max_length=tokens.NAME_MAX,
-        label="Name",
-        help_text="To tell your tokens apart: the bot or program that will use it.",
+        label=_("Name"),
+        help_text=_("To tell your tokens apart: the bot or program that will use it."),
     )
     scopes = forms.MultipleChoiceField(
-        choices=list(tokens.SCOPES.items()),
+        choices=[(scope, _(words)) for scope, words in tokens.SCOPES.items()],
         widget=forms.CheckboxSelectMultiple,
-        label="What it may do",
-        error_messages={"required": "Tick at least one thing the token may do."},
+        label=_("What it may do"),
+        error_messages={"required": _("Tick at least one thing the token may do.")},
     )
     expiry = forms.TypedChoiceField(
-        choices=[("", "Never"), *((str(d), f"In {d} days") for d in tokens.EXPIRY_DAYS)],
+        choices=[],  # expiries(), with each form
         coerce=int,
         empty_value=None,
         required=False,
-        label="It stops working",
+        label=_("It stops working"),
     )
 
     def __init__(self, *args: Any, user_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user_id = user_id
+        self.fields["expiry"].choices = expiries()  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         """The fields, unless the person already holds as many tokens as allowed."""
@@ -157,7 +170,8 @@ class TokenForm(forms.Form):
         most: int = settings.API_TOKENS_PER_PERSON
         if tokens.live_count(self.user_id) >= most:
             raise forms.ValidationError(
-                f"You hold {most} tokens already, the most allowed: revoke one first.",
+                gettext("You hold %(most)s tokens already, the most allowed: revoke one first.")
+                % {"most": most},
                 code="too_many",
             )
         return cleaned

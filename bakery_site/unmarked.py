@@ -2,9 +2,10 @@
 
 A template is read as Django's lexer reads it: its literal text outside {% translate %} and
 {% blocktranslate %}, with every tag and variable standing in as a sign with no letters, is then
-read as HTML: text outside <script> and <style>, and the attributes a person reads or hears
-(title, alt, placeholder, aria-label, a meta description, a button's value). Any letter left,
-beyond the names (NAMES), is an unmarked string. A mail's .txt is all text.
+read as HTML: text outside <script>, <style> and <code> (a program's words), and the attributes
+a person reads or hears (title, alt, placeholder, aria-label, a meta description, a button's
+value). Any letter left, beyond the names (NAMES), is an unmarked string. A mail's .txt is all
+text.
 
 The templates not marked yet are listed in locale/not-yet-marked.txt; the gate grows as it
 shrinks (a listed template with nothing unmarked is a problem too: take it off the list).
@@ -25,6 +26,8 @@ NAMES = ("Midnight Bakery", "Cakehalla", "Bakehouse", "NDJSON", "JSON", "API", "
 """Names, the same in every language."""
 SIGN = "\u00a7"
 """What a tag, a variable or a marked block leaves in the text: no letter."""
+UNREAD = ("script", "style", "code")
+"""Elements whose text is no prose to translate: scripts, styles, a program's words."""
 HEARD = {"title", "alt", "placeholder", "aria-label", "aria-description"}
 LETTER = re.compile(r"[^\W\d_]")
 OPENS = ("blocktranslate", "blocktrans", "comment")
@@ -63,7 +66,7 @@ class ReadText(HTMLParser):
         self.hidden = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
+        if tag in UNREAD:
             self.hidden += 1
         values = dict(attrs)
         for name, value in attrs:
@@ -75,7 +78,7 @@ class ReadText(HTMLParser):
                 self.pieces.append(value)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
+        if tag in UNREAD:
             self.hidden = max(0, self.hidden - 1)
 
     def handle_data(self, data: str) -> None:

@@ -3,7 +3,9 @@
 // own summary.
 (function () {
   "use strict";
-  var menus = document.querySelectorAll("header.site details.account-menu");
+  var menus = document.querySelectorAll(
+    "header.site details.account-menu, header.site details.language-menu"
+  );
   if (!menus.length) return;
   document.addEventListener("click", function (event) {
     menus.forEach(function (menu) {

@@ -49,7 +49,7 @@ SAME = {
         "BOT",
         "bot",
     },
-    "de": {"Lobby", "Bots", "BOT", "Tutorial", "offline"},
+    "de": {"Lobby", "Bots", "BOT", "Tutorial", "offline", "Name"},
 }
 """Words French or German write as English does."""
 
@@ -86,6 +86,7 @@ SIGNED_IN = [
     "/games/inbox/",
     "/accounts/settings/delete/",
     "/games/friends/",
+    "/accounts/settings/tokens/",
     "/u/alice/",
 ]
 
