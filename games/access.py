@@ -29,8 +29,8 @@ from accounts.models import Block, User, signed_in
 from games.models import Action, Game, Seat, TableSocket, house_tables
 
 INVITES = "invites"
-ONLY_PLAYERS = "Only the players may watch this game: the host chose so."
-SIGN_IN = "Log in to watch this game: the host lets only signed-in people watch."
+ONLY_PLAYERS = N_("Only the players may watch this game: the host chose so.")
+SIGN_IN = N_("Log in to watch this game: the host lets only signed-in people watch.")
 NO_SUCH_TABLE = N_("We could not find that table: it may be private, or the link may be mistyped.")
 
 
@@ -90,7 +90,7 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
-NOT_FOR_YOU = "This table is not available to you."  # as joining it says (accounts.friends)
+NOT_FOR_YOU = N_("This table is not available to you.")  # as joining it says (accounts.friends)
 
 
 def blocked_from(game: Game, user: User | AnonymousUser) -> bool:

@@ -48,6 +48,14 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return render(request, "404.html", {"words": not_found_words(exception)}, status=404)
 
 
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 403 page (handler403): the refusal's own sentence, in the reader's language (the
+    sentences are English where raised, their translations marked with N_)."""
+    said = exception.args[0] if exception is not None and exception.args else ""
+    words = gettext(said) if isinstance(said, str) and said else ""
+    return render(request, "403.html", {"exception": words}, status=403)
+
+
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A post Django's CSRF check refused (settings.CSRF_FAILURE_VIEW): the site's own 403 page,
     in the reader's language, saying what to do, never Django's technical page."""

@@ -180,3 +180,23 @@ def test_the_inbox_says_when_in_the_readers_language(
     assert Notification.objects.count() == 1
     page = client_for(alice).get("/games/inbox/").content.decode()
     assert f">{said}</time>" in page.replace("\xa0", " ")  # timesince keeps "2 days" together
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("de", "Nur die Mitspieler dürfen dieses Spiel ansehen"),
+        ("fr", "Seuls les joueurs peuvent regarder cette partie"),
+        ("en", "Only the players may watch this game"),
+    ],
+)
+def test_a_refusal_says_its_sentence_in_the_readers_language(
+    running_game: Game, outsider: User, language: str, said: str
+) -> None:
+    Game.objects.filter(pk=running_game.pk).update(watchers=Game.Watchers.PLAYERS)
+    outsider.language = language
+    outsider.save(update_fields=["language"])
+    answer = client_for(outsider).get(running_game.get_absolute_url())
+    assert answer.status_code == 403
+    assert said in answer.content.decode()
