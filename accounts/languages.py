@@ -37,6 +37,20 @@ def in_language_of(user: User | None) -> Iterator[None]:
         yield
 
 
+def remember_in_browser(response: HttpResponse, user: User) -> None:
+    """The person's saved language set as the browser's choice (Django's language cookie)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language_of(user),
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
 class AccountLanguageMiddleware:
     """A logged-in person's saved language over the browser's and the cookie's.
 

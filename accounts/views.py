@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -255,9 +256,15 @@ class LocalNextMixin:
 
 
 class LoginView(LocalNextMixin, auth_views.LoginView):
-    """Django's log-in, its next checked by accounts.redirects."""
+    """Django's log-in, its next checked by accounts.redirects; the account's language becomes
+    this browser's too, so the pages stay in it after logging out."""
 
     template_name = "accounts/login.html"
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        languages.remember_in_browser(response, form.get_user())
+        return response
 
 
 class LogoutView(LocalNextMixin, auth_views.LogoutView):

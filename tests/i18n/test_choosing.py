@@ -84,6 +84,9 @@ def test_a_persons_choice_is_saved_and_follows_them_to_another_browser(
     other.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     page = other.get("/accounts/settings/").content.decode()
     assert lang_of(page) == "fr" and "<h1>Vos réglages</h1>" in page
+    # Logged out, that browser keeps the account's language.
+    other.post("/accounts/logout/")
+    assert lang_of(other.get("/accounts/login/").content.decode()) == "fr"
 
 
 @pytest.mark.django_db

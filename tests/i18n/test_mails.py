@@ -90,3 +90,17 @@ def test_a_push_of_several_notifications_counts_them_in_the_persons_language(
         payload = push.claim(german.pk, timezone.now())
     assert payload is not None
     assert json.loads(payload)["body"] == "3 Neuigkeiten an deinen Tischen."
+
+
+@pytest.mark.django_db
+def test_the_password_reset_mail_is_in_the_recipients_language(
+    make_user: Callable[[str], User],
+) -> None:
+    user = person(make_user, "dora", "fr")
+    user.email_verified = True
+    user.save()
+    with translation.override("de"):  # whoever asked, in whatever language
+        emails.send_reset_link(user.email, "testserver", use_https=False)
+    (message,) = mail.outbox
+    assert message.subject == "Réinitialiser votre mot de passe Bakehouse"
+    assert "Suivez ce lien pour en choisir un nouveau" in str(message.body)
