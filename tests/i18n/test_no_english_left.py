@@ -49,7 +49,7 @@ SAME = {
         "BOT",
         "bot",
     },
-    "de": {"Lobby", "Bots", "BOT", "Tutorial", "offline", "Name"},
+    "de": {"Lobby", "Bots", "BOT", "Tutorial", "offline", "Name", "Links"},
 }
 """Words French or German write as English does."""
 
@@ -75,6 +75,7 @@ ANYONE = [
     "/leaderboards/midnight-bakery/",
     "/leaderboards/cakehalla/",
     "/games/history/",
+    "/stats/",
     "/no-such-page/",
     "/u/alice/",
 ]
