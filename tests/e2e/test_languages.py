@@ -21,6 +21,7 @@ SIGNED_OUT = [
     "/accounts/password/reset/sent/",
     "/games/history/",
     "/leaderboards/",
+    "/stats/",
     "/games/987654/",  # the site's own not-found page
 ]
 SIGNED_IN = [
