@@ -31,8 +31,11 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django_tasks import task
 
+from accounts.languages import in_language_of
 from accounts.models import MAIL_KINDS, User
 
 logger = logging.getLogger(__name__)
@@ -50,14 +53,14 @@ VERIFICATIONS_PER_ACCOUNT = 5
 VERIFICATIONS_PER_ADDRESS = 3
 LIMIT_WINDOW = 3600  # seconds
 
-TOO_MANY_SIGNUPS = (
+TOO_MANY_SIGNUPS = _(
     "Too many accounts were made from your network in the last hour. Try again in an hour."
 )
-TOO_MANY_TO_ADDRESS = (
+TOO_MANY_TO_ADDRESS = _(
     "This address has been sent as many links as it may have in an hour. Leave it empty for now "
     "(you can add it at Settings later), or try again in an hour."
 )
-TOO_MANY_FROM_ACCOUNT = (
+TOO_MANY_FROM_ACCOUNT = _(
     "You have asked for as many links as you may in an hour. Try again in an hour."
 )
 
@@ -90,24 +93,30 @@ def verify(token: str) -> User:
         )
     except signing.SignatureExpired as expired:
         raise VerificationRefused(
-            "This link has expired. Send a new one from your settings page."
+            gettext("This link has expired. Send a new one from your settings page.")
         ) from expired
     except signing.BadSignature as bad:
         raise VerificationRefused(
-            "This link is not valid. Copy the whole link from the mail, or send a new one "
-            "from your settings page."
+            gettext(
+                "This link is not valid. Copy the whole link from the mail, or send a new one "
+                "from your settings page."
+            )
         ) from bad
     user_pk, email = payload.get("user"), payload.get("email")
     user = User.objects.filter(pk=user_pk).first() if isinstance(user_pk, int) else None
     if user is None or not email or user.email != email:
         raise VerificationRefused(
-            "This link is for an address the account no longer has. The settings page shows "
-            "the current one."
+            gettext(
+                "This link is for an address the account no longer has. The settings page shows "
+                "the current one."
+            )
         )
     if verified_elsewhere(email, user):
         raise VerificationRefused(
-            "Another account has verified this address in the meantime, so it cannot be yours "
-            "too. Choose another address on your settings page."
+            gettext(
+                "Another account has verified this address in the meantime, so it cannot be yours "
+                "too. Choose another address on your settings page."
+            )
         )
     if not user.email_verified:
         user.email_verified = True
@@ -142,9 +151,9 @@ def verification_refusal(email: str, user: User | None = None) -> str | None:
     if user is not None and not under_limit(
         f"verify-mail:user:{user.pk}", VERIFICATIONS_PER_ACCOUNT
     ):
-        return TOO_MANY_FROM_ACCOUNT
+        return str(TOO_MANY_FROM_ACCOUNT)
     if not under_limit(f"verify-mail:address:{address_key(email)}", VERIFICATIONS_PER_ADDRESS):
-        return TOO_MANY_TO_ADDRESS
+        return str(TOO_MANY_TO_ADDRESS)
     return None
 
 
@@ -169,8 +178,11 @@ def mail_verification(user_id: int, email: str, site: str) -> bool:
     # An address another account verified gets no link, only word of its own account: the
     # sign-up and settings pages answered as for any address, so only its mailbox learns it.
     name = "address_taken" if taken_by is not None else "verify"
-    body = render_to_string(f"accounts/email/{name}_body.txt", context)
-    subject = "".join(render_to_string(f"accounts/email/{name}_subject.txt", context).splitlines())
+    with in_language_of(user):
+        body = render_to_string(f"accounts/email/{name}_body.txt", context)
+        subject = "".join(
+            render_to_string(f"accounts/email/{name}_subject.txt", context).split("\n")
+        )
     try:
         send_mail(subject, body, None, [email])
     except OSError:  # smtplib's errors are OSErrors, as are refused connections
@@ -234,8 +246,9 @@ class VerifiedPasswordResetForm(PasswordResetForm):
         html_email_template_name: str | None = None,
     ) -> None:
         """Send the link; a failure is logged and fails the task (Django's own only logs it)."""
-        subject = "".join(render_to_string(subject_template_name, context).splitlines())
-        body = render_to_string(email_template_name, context)
+        with in_language_of(cast(User, context["user"])):
+            subject = "".join(render_to_string(subject_template_name, context).splitlines())
+            body = render_to_string(email_template_name, context)
         try:
             EmailMultiAlternatives(subject, body, from_email, [to_email]).send()
         except OSError:
@@ -257,7 +270,7 @@ def unsubscribe_token(user: User, kinds: Iterable[str]) -> str:
     return signing.dumps(payload, salt=UNSUBSCRIBE_SALT)
 
 
-GO_TO_SETTINGS = "You can turn these mails off at Settings after logging in."
+GO_TO_SETTINGS = _("You can turn these mails off at Settings after logging in.")
 
 
 def unsubscribe_target(token: str) -> tuple[User, list[str]]:
@@ -267,19 +280,20 @@ def unsubscribe_target(token: str) -> tuple[User, list[str]]:
             token, salt=UNSUBSCRIBE_SALT, max_age=settings.UNSUBSCRIBE_MAX_AGE
         )
     except signing.SignatureExpired as expired:
-        raise ValueError(f"This link has expired. {GO_TO_SETTINGS}") from expired
+        raise ValueError(f"{gettext('This link has expired.')} {GO_TO_SETTINGS}") from expired
     except signing.BadSignature as bad:
-        raise ValueError("This link is not valid. Copy the whole link from the mail.") from bad
+        said = gettext("This link is not valid. Copy the whole link from the mail.")
+        raise ValueError(said) from bad
     user_pk, kinds, to = payload.get("user"), payload.get("kinds"), payload.get("to")
     if not isinstance(to, str):  # a link from before links were bound to their address
-        raise ValueError(f"This link is from an older mail and no longer works. {GO_TO_SETTINGS}")
+        said = gettext("This link is from an older mail and no longer works.")
+        raise ValueError(f"{said} {GO_TO_SETTINGS}")
     user = User.objects.filter(pk=user_pk).first() if isinstance(user_pk, int) else None
     if user is None or not isinstance(kinds, list) or not set(kinds) <= set(MAIL_KINDS):
-        raise ValueError("This link is for an account that no longer exists.")
+        raise ValueError(gettext("This link is for an account that no longer exists."))
     if not user.email or mailed_to(user.email) != to:
-        raise ValueError(
-            f"This link was mailed to an address the account no longer has. {GO_TO_SETTINGS}"
-        )
+        said = gettext("This link was mailed to an address the account no longer has.")
+        raise ValueError(f"{said} {GO_TO_SETTINGS}")
     return user, kinds
 
 

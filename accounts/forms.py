@@ -8,6 +8,8 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import BaseUserManager
 from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import tokens
 from accounts.models import HeldName, User
@@ -25,11 +27,13 @@ def held_words(name: str, held: str, free_at: datetime) -> str:
     """Why a held name (or one that looks like it) cannot be taken yet, and until when."""
     day = formats.date_format(timezone.localtime(free_at), "j F Y")
     if held.casefold() == name.casefold():
-        return f"That name belonged to a deleted account; it is free again on {day}."
-    return (
-        f"That name looks too much like “{held}”, which belonged to a deleted account; "
-        f"names like it are free again on {day}."
+        said = _("That name belonged to a deleted account; it is free again on %(day)s.")
+        return said % {"day": day}
+    said = _(
+        "That name looks too much like “%(held)s”, which belonged to a deleted account; "
+        "names like it are free again on %(day)s."
     )
+    return said % {"held": held, "day": day}
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -39,11 +43,13 @@ class SignUpForm(UserCreationForm[User]):
         model = User
         fields = ("username", "email")
         field_classes = {"username": UsernameField}
-        labels = {"email": "Email address (optional)"}
+        labels = {"email": _("Email address (optional)")}
         help_texts = {
-            "email": "To send you a link when you forget your password, and the notifications "
-            "you choose at Settings (none unless you tick them). We send a link to check it is "
-            "yours."
+            "email": _(
+                "To send you a link when you forget your password, and the notifications "
+                "you choose at Settings (none unless you tick them). We send a link to check it "
+                "is yours."
+            )
         }
 
     def clean_username(self) -> str:
@@ -77,23 +83,25 @@ class SettingsForm(forms.ModelForm[User]):
             "mail_ended",
         )
         labels = {
-            "move_sound": "Play a short sound when a game waits on my move",
-            "mail_turn": "Mail me when it is my move at a turn-based table",
-            "mail_invite": "Mail me when someone invites me to a table",
-            "mail_rematch": "Mail me when someone offers a rematch",
-            "mail_friend": "Mail me when someone asks to be my friend or says yes",
-            "mail_tournament": "Mail me when my tournament is about to start, seats me or ends",
-            "mail_ended": "Mail me when one of my games ends",
+            "move_sound": _("Play a short sound when a game waits on my move"),
+            "mail_turn": _("Mail me when it is my move at a turn-based table"),
+            "mail_invite": _("Mail me when someone invites me to a table"),
+            "mail_rematch": _("Mail me when someone offers a rematch"),
+            "mail_friend": _("Mail me when someone asks to be my friend or says yes"),
+            "mail_tournament": _("Mail me when my tournament is about to start, seats me or ends"),
+            "mail_ended": _("Mail me when one of my games ends"),
         }
         help_texts = {
-            "move_sound": "Off by default. The tab title and icon show it either way.",
+            "move_sound": _("Off by default. The tab title and icon show it either way."),
             "mail_turn": "",
             "mail_invite": "",
             "mail_rematch": "",
             "mail_friend": "",
             "mail_tournament": "",
-            "mail_ended": "Mails go only to a verified address, several together in one mail; "
-            "each has a link that stops them. Your inbox shows everything either way.",
+            "mail_ended": _(
+                "Mails go only to a verified address, several together in one mail; "
+                "each has a link that stops them. Your inbox shows everything either way."
+            ),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -108,12 +116,25 @@ class EmailForm(forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ("email",)
-        labels = {"email": "Email address"}
-        help_texts = {"email": "Leave it empty to remove it. A new address is verified by a link."}
+        labels = {"email": _("Email address")}
+        help_texts = {
+            "email": _("Leave it empty to remove it. A new address is verified by a link.")
+        }
 
     def clean_email(self) -> str:
         """The address, normalised."""
         return clean_address(self)
+
+
+EXPIRY = tokens.EXPIRY_DAYS
+
+
+def expiries() -> list[tuple[str, str]]:
+    """The expiries offered, in the reader's language (made with each form)."""
+    days = [
+        (str(d), ngettext("In %(days)d day", "In %(days)d days", d) % {"days": d}) for d in EXPIRY
+    ]
+    return [("", gettext("Never")), *days]
 
 
 class TokenForm(forms.Form):
@@ -121,26 +142,27 @@ class TokenForm(forms.Form):
 
     name = forms.CharField(
         max_length=tokens.NAME_MAX,
-        label="Name",
-        help_text="To tell your tokens apart: the bot or program that will use it.",
+        label=_("Name"),
+        help_text=_("To tell your tokens apart: the bot or program that will use it."),
     )
     scopes = forms.MultipleChoiceField(
-        choices=list(tokens.SCOPES.items()),
+        choices=[(scope, _(words)) for scope, words in tokens.SCOPES.items()],
         widget=forms.CheckboxSelectMultiple,
-        label="What it may do",
-        error_messages={"required": "Tick at least one thing the token may do."},
+        label=_("What it may do"),
+        error_messages={"required": _("Tick at least one thing the token may do.")},
     )
     expiry = forms.TypedChoiceField(
-        choices=[("", "Never"), *((str(d), f"In {d} days") for d in tokens.EXPIRY_DAYS)],
+        choices=[],  # expiries(), with each form
         coerce=int,
         empty_value=None,
         required=False,
-        label="It stops working",
+        label=_("It stops working"),
     )
 
     def __init__(self, *args: Any, user_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user_id = user_id
+        self.fields["expiry"].choices = expiries()  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         """The fields, unless the person already holds as many tokens as allowed."""
@@ -148,7 +170,8 @@ class TokenForm(forms.Form):
         most: int = settings.API_TOKENS_PER_PERSON
         if tokens.live_count(self.user_id) >= most:
             raise forms.ValidationError(
-                f"You hold {most} tokens already, the most allowed: revoke one first.",
+                gettext("You hold %(most)s tokens already, the most allowed: revoke one first.")
+                % {"most": most},
                 code="too_many",
             )
         return cleaned

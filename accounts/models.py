@@ -25,7 +25,6 @@ RANKED_RECENT_DAYS = 30
 # A deleted account's old username is free for a new sign-up after this many days.
 NAME_HELD_DAYS = 30
 
-
 DELETED_BAKER = "a deleted baker"
 """A deleted account at a table (its seat, its table's notices), where no number is needed."""
 
@@ -57,6 +56,9 @@ class User(AbstractUser):
     # accounts never share a verified one (accounts/forms.py and accounts/emails.py refuse it).
     email_verified = models.BooleanField(
         default=False, help_text="The person followed the link mailed to their address."
+    )
+    language = models.CharField(  # accounts/languages.py: over the browser's, and for mails
+        max_length=8, choices=settings.LANGUAGES, default="en", help_text="Pages, mails, pushes."
     )
     move_sound = models.BooleanField(
         default=False, help_text="Play a short sound when a game waits on this person's move."

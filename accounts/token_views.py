@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -47,7 +48,7 @@ def access_tokens(request: SignedInRequest) -> HttpResponse:
 def revoke_token(request: SignedInRequest, token_id: int) -> HttpResponse:
     """Revoke one of the person's tokens: it stops working at once."""
     if tokens.revoke(request.user.pk, token_id):
-        messages.success(request, "The token is revoked: it no longer works.")
+        messages.success(request, gettext("The token is revoked: it no longer works."))
     else:
-        messages.info(request, "There is no such token of yours to revoke.")
+        messages.info(request, gettext("There is no such token of yours to revoke."))
     return redirect("access_tokens")

@@ -17,17 +17,18 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 SCOPES: dict[str, str] = {
-    "account:read": "Read your account, your games and your tables",
-    "games:play": "Play: make moves and resign at your tables",
-    "events:join": "Join events: quick pairing, challenges and tournaments",
-    "chat:read": "Read the chat of tables you may see",
-    "chat:write": "Write in the chat of your tables",
-    "bot:play": "Upgrade this account to a bot account (for good, only before any game)",
+    "account:read": N_("Read your account, your games and your tables"),
+    "games:play": N_("Play: make moves and resign at your tables"),
+    "events:join": N_("Join events: quick pairing, challenges and tournaments"),
+    "chat:read": N_("Read the chat of tables you may see"),
+    "chat:write": N_("Write in the chat of your tables"),
+    "bot:play": N_("Upgrade this account to a bot account (for good, only before any game)"),
 }
 """Every scope a token may carry, with what it lets the token's holder do (the settings page's
-words)."""
+words, in English; the page says them in the reader's language)."""
 
 KIND = "bkh"
 PREFIX_CHARS = 8

@@ -7,6 +7,7 @@ from accounts import token_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("language/", views.set_language, name="set_language"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/email/", views.email_settings, name="email_settings"),
     path("settings/tokens/", token_views.access_tokens, name="access_tokens"),

@@ -7,26 +7,31 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
-from accounts import emails
+from accounts import emails, languages
 from accounts.client_ip import client_ip
 from accounts.forms import EmailForm, SettingsForm, SignUpForm
 from accounts.models import User
 from accounts.redirects import next_page
 
 KIND_NAMES = {
-    "turn": "your move at a turn-based table",
-    "invite": "invitations to tables",
-    "rematch": "rematches offered",
-    "ended": "games that ended",
-    "friend": "friend requests and their answers",
-    "tournament": "your tournaments starting, seating you and ending",
+    "turn": gettext_lazy("your move at a turn-based table"),
+    "invite": gettext_lazy("invitations to tables"),
+    "rematch": gettext_lazy("rematches offered"),
+    "ended": gettext_lazy("games that ended"),
+    "friend": gettext_lazy("friend requests and their answers"),
+    "tournament": gettext_lazy("your tournaments starting, seating you and ending"),
 }
 
 
@@ -56,13 +61,17 @@ def save_new_account(form: SignUpForm) -> User | None:
     the form was checked (the unique indexes decide): the form then says so."""
     try:
         with transaction.atomic():
+            form.instance.language = languages.supported(translation.get_language())
             return form.save()
     except IntegrityError:
         twin = form.instance.look_alike() or form.instance.username
         if twin.casefold() == form.instance.username.casefold():
-            form.add_error("username", f"Someone took the name “{twin}” a moment ago.")
+            said = _("Someone took the name “%(name)s” a moment ago.") % {"name": twin}
+            form.add_error("username", said)
         else:
-            said = f"That name looks too much like “{twin}”, a name already taken."
+            said = _("That name looks too much like “%(name)s”, a name already taken.") % {
+                "name": twin
+            }
             form.add_error("username", said)
         return None
 
@@ -82,12 +91,25 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if user.email:
                 emails.queue_verification(request, user)
-                said = f"We are mailing a link to {user.email}: follow it to verify it."
+                said = _("We are mailing a link to %(address)s: follow it to verify it.") % {
+                    "address": user.email
+                }
                 messages.info(request, said)
             return HttpResponseRedirect(after_signup(request))
     # Passed on to the log-in link, so "Log in" from here also comes back to where they were.
     nxt = after_signup(request) if request.GET.get("next") else ""
     return render(request, "accounts/signup.html", {"form": form, "next": nxt}, status=status)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The menu's language picker: Django's set_language (the cookie, back to the page), and a
+    logged-in person's choice saved on the account, for every browser and their mails."""
+    response = django_set_language(request)
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and chosen in dict(settings.LANGUAGES):
+        User.objects.filter(pk=request.user.pk).update(language=chosen)
+    return response
 
 
 class SignedInRequest(HttpRequest):
@@ -114,7 +136,7 @@ def settings_page(request: SignedInRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             form.save()
-            messages.success(request, "Your settings are saved.")
+            messages.success(request, _("Your settings are saved."))
             return redirect("settings")
         context = settings_context(request, form=form)
         return render(request, "accounts/settings.html", context, status=400)
@@ -129,9 +151,10 @@ def email_settings(request: SignedInRequest) -> HttpResponse:
     user = request.user
     if "resend" in request.POST:
         if not user.email or user.email_verified:
-            messages.info(request, "There is no address waiting to be verified.")
+            messages.info(request, _("There is no address waiting to be verified."))
         else:
-            mail_link(request, user, f"We are mailing a new link to {user.email}.")
+            said = _("We are mailing a new link to %(address)s.") % {"address": user.email}
+            mail_link(request, user, said)
         return redirect("settings")
     old = user.email
     form = EmailForm(request.POST, instance=user)
@@ -139,15 +162,17 @@ def email_settings(request: SignedInRequest) -> HttpResponse:
         context = settings_context(request, email_form=form)
         return render(request, "accounts/settings.html", context, status=400)
     if form.cleaned_data["email"] == old:
-        messages.info(request, "Your address is unchanged.")
+        messages.info(request, _("Your address is unchanged."))
         return redirect("settings")
     user = form.save(commit=False)
     user.email_verified = False
     user.save(update_fields=["email", "email_verified"])
     if not user.email:
-        messages.success(request, "Your address is removed.")
+        messages.success(request, _("Your address is removed."))
     else:
-        said = f"Saved. We are mailing a link to {user.email}: follow it to verify it."
+        said = _("Saved. We are mailing a link to %(address)s: follow it to verify it.") % {
+            "address": user.email
+        }
         mail_link(request, user, said)
     return redirect("settings")
 
@@ -159,7 +184,7 @@ def mail_link(request: SignedInRequest, user: User, said: str) -> None:
         emails.queue_verification(request, user)
         messages.success(request, said)
     else:
-        messages.warning(request, f"No link was sent. {refusal}")
+        messages.warning(request, _("No link was sent. %(why)s") % {"why": refusal})
 
 
 @require_http_methods(["GET"])
@@ -231,9 +256,15 @@ class LocalNextMixin:
 
 
 class LoginView(LocalNextMixin, auth_views.LoginView):
-    """Django's log-in, its next checked by accounts.redirects."""
+    """Django's log-in, its next checked by accounts.redirects; the account's language becomes
+    this browser's too, so the pages stay in it after logging out."""
 
     template_name = "accounts/login.html"
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        languages.remember_in_browser(response, form.get_user())
+        return response
 
 
 class LogoutView(LocalNextMixin, auth_views.LogoutView):

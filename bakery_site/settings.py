@@ -32,6 +32,8 @@ ALLOWED_HOSTS = [
     for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
     if h.strip()
 ]
+# A refused post gets the site's own 403 page, in the reader's language.
+CSRF_FAILURE_VIEW = "games.web.errors.csrf_failure"
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
@@ -73,7 +75,10 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # The language: the browser's or the menu's choice, then an account's saved one over both.
+    "django.middleware.locale.LocaleMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.languages.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -93,6 +98,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.notifications.badge.menu",
@@ -216,11 +222,17 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # --- language, static files, HTTPS, content security, logging ------------------------------------
 
-LANGUAGE_CODE = "en-gb"
+# Three languages (accounts/languages.py): a first visit's from the browser's Accept-Language, a
+# choice in the menu (a cookie), and an account's saved one, which also writes its mails and pushes.
+# The catalogues are locale/<language>/LC_MESSAGES/django.po, compiled .mo beside them (`make
+# messages`; docs/operations.md, "Languages"). English is the source: it has no catalogue.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# English keeps the British dates and numbers it always had (bakery_site/formats/en).
+FORMAT_MODULE_PATH = ["bakery_site.formats"]
 TIME_ZONE = "UTC"
-# English only: no translation machinery (it cost every number a template shows a lookup of the
-# active language, a tenth of a Cakehalla push). Formats stay those of LANGUAGE_CODE.
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -12,6 +12,8 @@ from games.web import history as game_views_history
 
 # Every 404 says what was not found in the site's words (never "No Game matches the given query.").
 handler404 = "games.web.errors.not_found"
+# A refusal's page says its sentence in the reader's language.
+handler403 = "games.web.errors.forbidden"
 
 FAVICON = "img/favicon.svg"  # also base.html's <link rel="icon">, swapped by notify.js on a move
 

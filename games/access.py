@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -28,9 +29,9 @@ from accounts.models import Block, User, signed_in
 from games.models import Action, Game, Seat, TableSocket, house_tables
 
 INVITES = "invites"
-ONLY_PLAYERS = "Only the players may watch this game: the host chose so."
-SIGN_IN = "Log in to watch this game: the host lets only signed-in people watch."
-NO_SUCH_TABLE = "We could not find that table: it may be private, or the link may be mistyped."
+ONLY_PLAYERS = N_("Only the players may watch this game: the host chose so.")
+SIGN_IN = N_("Log in to watch this game: the host lets only signed-in people watch.")
+NO_SUCH_TABLE = N_("We could not find that table: it may be private, or the link may be mistyped.")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -89,7 +90,7 @@ def get_game_or_404(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
-NOT_FOR_YOU = "This table is not available to you."  # as joining it says (accounts.friends)
+NOT_FOR_YOU = N_("This table is not available to you.")  # as joining it says (accounts.friends)
 
 
 def blocked_from(game: Game, user: User | AnonymousUser) -> bool:

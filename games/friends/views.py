@@ -15,6 +15,8 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import friends
@@ -30,15 +32,18 @@ from games.services import clocks
 # --- the profile's buttons ------------------------------------------------------------------
 
 CHANGES: dict[str, tuple[Callable[[User, User | None], object], str]] = {
-    "ask": (friendship.ask, "You asked {name} to be your friend."),
-    "accept": (friendship.accept, "You and {name} are friends now."),
-    "decline": (friendship.decline, "You declined {name}'s friend request."),
-    "remove": (friendship.remove, "{name} is no longer on your friends list."),
+    "ask": (friendship.ask, N_("You asked %(name)s to be your friend.")),
+    "accept": (friendship.accept, N_("You and %(name)s are friends now.")),
+    "decline": (friendship.decline, N_("You declined %(name)s's friend request.")),
+    "remove": (friendship.remove, N_("%(name)s is no longer on your friends list.")),
     "block": (
         friendship.block,
-        "You block {name}: they cannot invite you, sit at your tables, or be seen in your chat.",
+        N_(
+            "You block %(name)s: they cannot invite you, sit at your tables, or be seen in your "
+            "chat."
+        ),
     ),
-    "unblock": (friendship.unblock, "You no longer block {name}."),
+    "unblock": (friendship.unblock, N_("You no longer block %(name)s.")),
 }
 
 
@@ -65,7 +70,7 @@ def change(request: AuthedRequest, username: str, verb: str) -> HttpResponse:
             said = CHANGES["accept"][1]
         if verb in ("block", "unblock"):
             services.chat.redraw_everywhere(request.user.pk)
-        messages.success(request, said.format(name=person.username))
+        messages.success(request, gettext(said) % {"name": person.username})
     return HttpResponseRedirect(back_to(request, person))
 
 

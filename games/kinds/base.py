@@ -16,6 +16,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypedDict, TypeVar, cast
 
+from django.utils.translation import gettext
+
 from games.kinds.lessons import Lesson
 
 # A game's own engine state, view and action (the engines' shapes); a kind names them once.
@@ -227,16 +229,18 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     @property
     def practice_play(self) -> str:
         """The lobby's button for a practice game against bots, started at once."""
-        return f"Practice {self.name} against bots (unrated, with hints)"
+        return gettext("Practice %(game)s against bots (unrated, with hints)") % {"game": self.name}
 
     @property
     def rated_play(self) -> str:
         """The lobby's button for a rated game against bots, started at once."""
-        return f"Rated {self.name} against bots"
+        return gettext("Rated %(game)s against bots") % {"game": self.name}
 
     @property
     def quick_pitch(self) -> str:
         """The lobby's invitation to a quick game, as in "... or <pitch> against bots"."""
+        if self.session == "game":
+            return gettext("play a game of %(game)s") % {"game": self.name}
         return f"play a {self.session} of {self.name}"
 
     @property

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from games import catalog
 from games.kinds.base import AnyKind
@@ -27,11 +28,11 @@ class Game(models.Model):
     """One table of one game: lobby settings, the seed, and a snapshot cache of the state."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RUNNING = "running", "Running"
-        OVER = "over", "Over"
-        CANCELLED = "cancelled", "Cancelled"
-        ABORTED = "aborted", "Aborted by a moderator"
+        OPEN = "open", _("Open")
+        RUNNING = "running", _("Running")
+        OVER = "over", _("Over")
+        CANCELLED = "cancelled", _("Cancelled")
+        ABORTED = "aborted", _("Aborted by a moderator")
 
     class Watchers(models.TextChoices):
         """Who may watch the game once it has started (the host chooses at creation)."""

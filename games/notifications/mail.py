@@ -19,8 +19,11 @@ from django.db.models import Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.emails import unsubscribe_token
+from accounts.languages import in_language_of
+from accounts.models import User
 from games.notifications.models import Notification
 
 logger = logging.getLogger(__name__)
@@ -86,6 +89,20 @@ def mail_one(user_id: int, now: datetime) -> bool:
     user = rows[0].recipient
     kinds = sorted({row.kind for row in rows}, key=Kind.values.index)
     unsubscribe_all = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, kinds)]))
+    with in_language_of(user):
+        message = notifications_mail(user, rows, kinds, unsubscribe_all)
+    try:
+        message.send()
+    except OSError:  # smtplib's errors are OSErrors; the rows stay marked: at most one mail
+        logger.exception("Could not mail account %s its notifications", user.pk)
+        return False
+    return True
+
+
+def notifications_mail(
+    user: User, rows: list[Notification], kinds: list[str], unsubscribe_all: str
+) -> EmailMessage:
+    """The mail of these notifications, in the active language (the person's)."""
     context = {
         "user": user,
         "items": [{"text": row.text, "link": absolute(row.url)} for row in rows],
@@ -98,9 +115,10 @@ def mail_one(user_id: int, now: datetime) -> bool:
         ],
         "settings_link": absolute(reverse("settings")),
     }
-    subject = rows[0].text if len(rows) == 1 else f"{len(rows)} things at your tables"
-    message = EmailMessage(
-        subject=f"Bakehouse: {subject}",
+    many = ngettext("%(count)d thing at your tables", "%(count)d things at your tables", len(rows))
+    subject = rows[0].text if len(rows) == 1 else many % {"count": len(rows)}
+    return EmailMessage(
+        subject=gettext("Bakehouse: %(subject)s") % {"subject": subject},
         body=render_to_string("notifications/mail_body.txt", context),
         to=[user.email],
         headers={
@@ -108,9 +126,3 @@ def mail_one(user_id: int, now: datetime) -> bool:
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         },
     )
-    try:
-        message.send()
-    except OSError:  # smtplib's errors are OSErrors; the rows stay marked: at most one mail
-        logger.exception("Could not mail account %s its notifications", user.pk)
-        return False
-    return True

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
@@ -23,12 +24,12 @@ class Notification(models.Model):
     """
 
     class Kind(models.TextChoices):
-        TURN = "turn", "Your move"
-        INVITE = "invite", "Invitations"
-        REMATCH = "rematch", "Rematches offered"
-        ENDED = "ended", "Games ended"
-        FRIEND = "friend", "Friend requests"
-        TOURNAMENT = "tournament", "Tournaments"
+        TURN = "turn", _("Your move")
+        INVITE = "invite", _("Invitations")
+        REMATCH = "rematch", _("Rematches offered")
+        ENDED = "ended", _("Games ended")
+        FRIEND = "friend", _("Friend requests")
+        TOURNAMENT = "tournament", _("Tournaments")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

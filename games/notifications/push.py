@@ -32,7 +32,9 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.translation import ngettext
 
+from accounts.languages import in_language_of
 from accounts.models import User
 from games.notifications import push_delivery, push_policy
 from games.notifications.models import Notification, PushSubscription
@@ -228,7 +230,11 @@ def claim(user_id: int, now: datetime) -> bytes | None:
     if len(rows) == 1:
         body, url = rows[0].text, rows[0].url
     else:
-        body, url = f"{len(rows)} things at your tables.", reverse("games:inbox")
+        with in_language_of(User.objects.filter(pk=user_id).first()):
+            many = ngettext(
+                "%(count)d thing at your tables.", "%(count)d things at your tables.", len(rows)
+            )
+        body, url = many % {"count": len(rows)}, reverse("games:inbox")
     return json.dumps({"title": "Bakehouse", "body": body, "url": url}).encode()
 
 

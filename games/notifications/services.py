@@ -12,22 +12,27 @@ turn whose signal was lost with its process is told all the same, under the same
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.friends import blocked_between
+from accounts.languages import supported
 from accounts.models import User
 from games.models import Action, Game, Seat, TableSocket
 from games.notifications.badge import badges_changed
 from games.notifications.models import Notification, PushSubscription
 
 Kind = Notification.Kind
+
+Words = Callable[[], str]
+"""Words made in the active language: told, they are made in each person's own."""
 
 
 def people(user_ids: Iterable[int], but: Iterable[int | None] = ()) -> list[int]:
@@ -45,7 +50,7 @@ class Told:
 
     user_id: int
     key: str
-    text: str
+    text: str | Words
     game: Game | None = None
     replaces: str = ""
     """A key prefix: this person's older rows under it go (one at a time, not piled up)."""
@@ -63,13 +68,14 @@ def tell_each(kind: str, items: Iterable[Told], url: str = "") -> None:
     Inside a transaction (a tournament's change), stored with it and the inbox badges moved once
     it commits (on the page each is sent to, for those whose pages move); outside one, at once."""
     items = list(items)
+    languages = their_languages(items)
     rows = [
         Notification(
             recipient_id=item.user_id,
             kind=kind,
             game=item.game,
             key=item.key,
-            text=item.text[: Notification.TEXT_LENGTH],
+            text=words_for(item, languages)[: Notification.TEXT_LENGTH],
             url=item.url or (item.game.get_absolute_url() if item.game is not None else url),
         )
         for item in items
@@ -87,7 +93,24 @@ def tell_each(kind: str, items: Iterable[Told], url: str = "") -> None:
         transaction.on_commit(lambda: badges_changed(told))
 
 
-def tell(game: Game | None, kind: str, keys: dict[int, str], text: str, url: str = "") -> None:
+def their_languages(items: list[Told]) -> dict[int, str]:
+    """The saved languages of the people whose words are made for them, read at once."""
+    ids = [item.user_id for item in items if not isinstance(item.text, str)]
+    return dict(User.objects.filter(pk__in=ids).values_list("pk", "language")) if ids else {}
+
+
+def words_for(item: Told, languages: dict[int, str]) -> str:
+    """The item's words, made in its person's saved language: the inbox, the mail and the push
+    show them as stored."""
+    if isinstance(item.text, str):
+        return item.text
+    with translation.override(supported(languages.get(item.user_id))):
+        return item.text()
+
+
+def tell(
+    game: Game | None, kind: str, keys: dict[int, str], text: str | Words, url: str = ""
+) -> None:
     """Tell these people the same thing, each under their key (a notification without a game
     needs its url)."""
     tell_each(kind, [Told(user_id, key, text, game, url=url) for user_id, key in keys.items()])
@@ -142,7 +165,7 @@ def tell_turn(game: Game, user_ids: Iterable[int], by: int | None = None) -> Non
     for user_id, position in seats.values_list("user_id", "position"):
         made = Action.objects.filter(game=game, seat=position or 0).count()
         keys[user_id] = f"turn:{game.pk}:{made}"
-    tell(game, Kind.TURN, keys, f"It is your move at {game}.")
+    tell(game, Kind.TURN, keys, lambda: gettext("It is your move at %(game)s.") % {"game": game})
 
 
 def tell_ended(game: Game) -> None:
@@ -152,7 +175,8 @@ def tell_ended(game: Game) -> None:
     seated = Seat.objects.filter(game=game, bot="").values_list("user_id", flat=True)
     here = TableSocket.objects.filter(game=game, open=True).values_list("user_id", flat=True)
     ids = people(seated, but=[last_mover(game), *here])
-    tell(game, Kind.ENDED, {pk: f"ended:{game.pk}" for pk in ids}, f"{game} is over.")
+    keys = {pk: f"ended:{game.pk}" for pk in ids}
+    tell(game, Kind.ENDED, keys, lambda: gettext("%(game)s is over.") % {"game": game})
 
 
 def tell_rematch(new: Game, by: int) -> None:
@@ -162,7 +186,8 @@ def tell_rematch(new: Game, by: int) -> None:
     waiting = Seat.objects.filter(game=new, bot="", accepted=None).values_list("user_id", flat=True)
     ids = people(waiting, but=[by])
     offerer = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
-    text = f"{offerer} offers a rematch of {new.spec.name} #{new.rematch_of_id}."
+    said = {"name": offerer, "game": f"{new.spec.name} #{new.rematch_of_id}"}
+    text = lambda: gettext("%(name)s offers a rematch of %(game)s.") % said  # noqa: E731
     tell(new, Kind.REMATCH, {pk: f"rematch:{new.pk}" for pk in ids}, text)
 
 
@@ -184,7 +209,7 @@ def tell_invited(game: Game, by: int, to: Iterable[int]) -> None:
     ids = people(to, but=[by])
     host = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
     url = game.invite_url if game.private else game.get_absolute_url()
-    text = f"{host} invites you to {game}."
+    text = lambda: gettext("%(name)s invites you to %(game)s.") % {"name": host, "game": game}  # noqa: E731
     tell(game, Kind.INVITE, {pk: invite_key(game) for pk in ids}, text, url)
 
 
@@ -219,10 +244,11 @@ def tell_friend(kind: str, by: int, to: int, request: int) -> None:
     if not people([to], but=[by]) or blocked_between(by, to):
         return
     name = User.objects.filter(pk=by).values_list("username", flat=True).first() or "Someone"
-    text = {
-        "asked": f"{name} asks to be your friend.",
-        "accepted": f"{name} accepted your friend request.",
-    }[kind]
+    said = {
+        "asked": lambda: gettext("%(name)s asks to be your friend.") % {"name": name},
+        "accepted": lambda: gettext("%(name)s accepted your friend request.") % {"name": name},
+    }
+    text = said[kind]
     tell(None, Kind.FRIEND, {to: f"friend:{kind}:{request}"}, text, friends_page())
 
 

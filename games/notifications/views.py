@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -19,7 +20,7 @@ from games.notifications import push, services
 from games.notifications.badge import MENU_LINK, unread_count
 from games.services import ServiceError
 
-NO_SUCH_NOTIFICATION = "We could not find that notification among yours: it may be gone."
+NO_SUCH_NOTIFICATION = N_("We could not find that notification among yours: it may be gone.")
 
 SHOWN = 50
 

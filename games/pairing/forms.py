@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TypedDict
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games import catalog
 from games.models import Game
 
-BOTS_AFTER = [("", "never"), ("15", "after 15 s"), ("30", "after 30 s"), ("60", "after 1 min")]
-BOTS_AFTER += [("120", "after 2 min")]
+BOTS_AFTER = [("", _("never")), ("15", _("after 15 s")), ("30", _("after 30 s"))]
+BOTS_AFTER += [("60", _("after 1 min")), ("120", _("after 2 min"))]
 """What the form offers; the service takes any count of seconds in its range."""
 
 

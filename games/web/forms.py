@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games import catalog
 from games.models import Game
@@ -88,7 +89,7 @@ class DeleteAccountForm(forms.Form):
     """The password, to confirm that the person means to delete their own account."""
 
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )

@@ -191,8 +191,9 @@ def ask_reset(email: str, client: Client | None = None) -> str:
     page = client.get(response["Location"])
     text = page.content.decode()
     assert NEUTRAL in text
-    # The whole page, but for its fresh CSRF token.
-    return re.sub(r'"X-CSRFToken": "\w+"', "", text)
+    # The whole page, but for its fresh CSRF tokens (the headers', the language picker's form).
+    text = re.sub(r'"X-CSRFToken": "\w+"', "", text)
+    return re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", text)
 
 
 def test_login_page_links_to_the_reset() -> None:

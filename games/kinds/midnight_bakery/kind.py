@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from django.utils.translation import gettext
+
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State, View, master
 from games.engines.midnight_bakery.bots import BOTS
@@ -58,7 +60,7 @@ class MidnightBakery(GameKind[State, View, Action]):
     @property
     def quick_pitch(self) -> str:
         """The lobby's invitation to a quick night."""
-        return "bake a night"
+        return gettext("bake a night")
 
     def moment(self, view: View) -> str:
         """A batch changes only when the pick or the bake moves on."""

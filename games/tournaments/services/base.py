@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from django.db import connection, transaction
+from django.utils.translation import get_language
 
 from accounts.models import User
 from games import events
@@ -68,7 +69,12 @@ def tell(
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st ..."""
+    """1st, 2nd, 3rd, 4th, 11th, 21st ...; in French 1er, 2e; in German 1., 2."""
+    language = get_language() or "en"
+    if language.startswith("fr"):
+        return f"{n}er" if n == 1 else f"{n}e"
+    if language.startswith("de"):
+        return f"{n}."
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")

@@ -10,6 +10,7 @@ from django import template
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, OuterRef, Subquery
 from django.template import Context
+from django.utils import formats
 
 from accounts.models import User
 from games.boards import epoch_ms as to_epoch_ms
@@ -31,7 +32,9 @@ def ordinal(n: int | None) -> str:
 @register.filter
 def points(value: float | None) -> str:
     """Points as the standings say them: 6, 4.5, 3.33."""
-    return "" if value is None else f"{round(value, 2):g}"
+    if value is None:
+        return ""
+    return f"{round(value, 2):g}".replace(".", str(formats.get_format("DECIMAL_SEPARATOR")))
 
 
 @register.filter

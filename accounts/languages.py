@@ -1,0 +1,70 @@
+"""The language a person reads: the browser's on a first visit, the menu's choice after (Django's
+LocaleMiddleware and set_language, a cookie), and an account's saved choice over both once logged
+in, so it follows the person to every browser and writes their mails and pushes too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def supported(code: str | None) -> str:
+    """One of settings.LANGUAGES for a code (a browser's "de-AT" is German), else the site's."""
+    try:
+        return translation.get_supported_language_variant(code or settings.LANGUAGE_CODE)
+    except LookupError:
+        return settings.LANGUAGE_CODE
+
+
+def language_of(user: User | None) -> str:
+    """The language a person's mails and pushes are written in: their saved choice."""
+    return supported(user.language if user is not None else None)
+
+
+@contextmanager
+def in_language_of(user: User | None) -> Iterator[None]:
+    """Words made inside are in the person's language (a mail, a push), whoever's request or
+    thread makes them; the language before is back afterwards."""
+    with translation.override(language_of(user)):
+        yield
+
+
+def remember_in_browser(response: HttpResponse, user: User) -> None:
+    """The person's saved language set as the browser's choice (Django's language cookie)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language_of(user),
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+class AccountLanguageMiddleware:
+    """A logged-in person's saved language over the browser's and the cookie's.
+
+    After LocaleMiddleware (which read the cookie and Accept-Language) and the authentication
+    middleware; it reads the user the page reads anyway.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and user.language:
+            code = supported(user.language)
+            translation.activate(code)
+            request.LANGUAGE_CODE = code
+        return self.get_response(request)
