@@ -24,11 +24,11 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 from django.utils.translation.template import templatize
 
-ROOT = Path(__file__).resolve().parent.parent
+from bakery_site.unmarked import ROOT, template_files, unmarked_strings
+
 LOCALES = ("fr", "de")
 """The shipped languages besides English, the source (settings.LANGUAGES)."""
 CODE = ("accounts", "bakery_site", "games")
-TEMPLATE_DIRS = ("templates", "games/*/templates")
 KEYWORDS = {
     "gettext": None,
     "gettext_lazy": None,
@@ -58,15 +58,6 @@ def python_files() -> Iterator[Path]:
             parts = path.relative_to(ROOT).parts
             if "migrations" not in parts and "tests" not in parts:
                 yield path
-
-
-def template_files() -> Iterator[Path]:
-    """The Django templates (pages and mails); the boards' Jinja2 ones are not marked yet."""
-    for pattern in TEMPLATE_DIRS:
-        for top in sorted(ROOT.glob(pattern)):
-            for path in sorted(top.rglob("*")):
-                if path.suffix in (".html", ".txt") and "jinja2" not in path.parts:
-                    yield path
 
 
 def extracted() -> Catalog:
@@ -177,8 +168,6 @@ def main(argv: list[str]) -> int:
         messages()
         return 0
     if command == "check":
-        from bakery_site.unmarked import unmarked_strings
-
         sources = extracted()
         said = [p for locale in LOCALES for p in problems(locale, sources)]
         said += unmarked_strings()

@@ -11,7 +11,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bakery_site import catalogues
-from bakery_site.unmarked import not_yet_marked, unmarked_in, unmarked_strings
+from bakery_site.unmarked import ROOT, not_yet_marked, template_files, unmarked_in, unmarked_strings
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_every_word_of_a_marked_template_is_marked() -> None:
 
 
 def test_the_not_yet_list_names_only_templates_that_exist() -> None:
-    names = {p.relative_to(catalogues.ROOT).as_posix() for p in catalogues.template_files()}
+    names = {p.relative_to(ROOT).as_posix() for p in template_files()}
     assert not_yet_marked() <= names
 
 
