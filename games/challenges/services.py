@@ -13,10 +13,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.friends import blocked_between
 from accounts.models import User
-from games import events, services
+from games import catalog, events, services
 from games.challenges.models import Challenge
 from games.kinds.base import AnyKind
 from games.models import Game
@@ -79,9 +80,11 @@ def pace_words(pace: str) -> str:
 
 
 def words(challenge: Challenge, spec: AnyKind) -> str:
-    """What the challenge is, in a few words."""
-    rated = "rated" if challenge.rated else "unrated"
-    return f"{spec.name}, {challenge.players} players, {pace_words(challenge.pace)}, {rated}"
+    """What the challenge is, in a few words (in the active language)."""
+    said = {"game": spec.name, "players": challenge.players, "pace": pace_words(challenge.pace)}
+    if challenge.rated:
+        return gettext("%(game)s, %(players)d players, %(pace)s, rated") % said
+    return gettext("%(game)s, %(players)d players, %(pace)s, unrated") % said
 
 
 @transaction.atomic
@@ -96,7 +99,10 @@ def challenge(by: User, name: str, kind: str, players: int, pace: str, rated: bo
     told = notifications.Told(
         to.pk,
         f"challenge:{made.pk}",
-        f"{by.username} challenges you: {words(made, spec)}.",
+        lambda: (
+            gettext("%(name)s challenges you: %(what)s.")
+            % {"name": by.username, "what": words(made, spec)}
+        ),
         url=made.get_absolute_url(),
     )
     notifications.tell_each(Notification.Kind.INVITE, [told])
@@ -130,11 +136,13 @@ def answered(found: Challenge, status: str, game: Game | None = None) -> Challen
     found.status, found.game, found.answered_at = status, game, timezone.now()
     found.save(update_fields=["status", "game", "answered_at"])
     if status != Challenge.Status.CANCELLED:
-        said = "accepted: your table is dealt" if game is not None else "declined"
+        named = {"name": found.challenged.username, "game": catalog.get(found.kind).name}
         told = notifications.Told(
             found.challenger_id,
             f"challenge:{found.pk}:answer",
-            f"{found.challenged.username} {said} ({found.kind}).",
+            (lambda: gettext("%(name)s accepted: your table is dealt (%(game)s).") % named)
+            if game is not None
+            else (lambda: gettext("%(name)s declined (%(game)s).") % named),
             game=game,
             url=found.get_absolute_url(),
         )

@@ -28,6 +28,20 @@ def test_a_challenge_is_told_to_the_challenged(player: User, rival: User) -> Non
     assert player.username in told.text and "Cakehalla" in told.text
 
 
+def test_each_side_is_told_in_their_own_language(player: User, rival: User) -> None:
+    rival.language, player.language = "de", "fr"
+    rival.save(update_fields=["language"])
+    player.save(update_fields=["language"])
+    made = challenge(player, rival)
+    told = Notification.objects.get(recipient=rival)
+    assert told.text == f"{player.username} fordert dich heraus: Cakehalla, 2 Spieler, " + (
+        f"{services.pace_words('relaxed')}, gewertet."
+    )
+    services.decline(made.pk, rival)
+    answer = Notification.objects.get(recipient=player, key=f"challenge:{made.pk}:answer")
+    assert answer.text == f"{rival.username} a refusé (Cakehalla)."
+
+
 def test_accepting_deals_a_table_of_the_two(player: User, rival: User) -> None:
     made = challenge(player, rival, players=3, pace="day1", rated=False)
     done = services.accept(made.pk, rival)
