@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
@@ -62,9 +63,21 @@ class AccountLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.language:
-            code = supported(user.language)
+        code = saved_language(request)
+        if code:
             translation.activate(code)
             request.LANGUAGE_CODE = code
         return self.get_response(request)
+
+
+def saved_language(request: HttpRequest) -> str:
+    """The logged-in person's saved language ("" for none). With the database away it is the
+    browser's: the view then meets the outage itself and answers 503 in words (the outage
+    middleware answers a view's failure, not one raised here)."""
+    user = getattr(request, "user", None)
+    try:
+        if user is None or not user.is_authenticated or not user.language:
+            return ""
+    except (OperationalError, InterfaceError):
+        return ""
+    return supported(user.language)
