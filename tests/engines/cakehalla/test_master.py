@@ -1,5 +1,6 @@
 """The master: legal from its own view, blind to what that view hides, and weighing every action."""
 
+import dataclasses
 import pickle
 import random
 from typing import Any, cast
@@ -28,7 +29,8 @@ def test_a_budgeted_master_pickles_to_a_thinking_process():
 
 
 def test_master_plays_legally_in_every_position_of_many_games(monkeypatch):
-    monkeypatch.setattr(master, "ROLLOUT_ROUNDS", 0)  # judged as its turn ends: quick, still legal
+    for size, breadth in master.BREADTH.items():  # judged as its turn ends: quick, still legal
+        monkeypatch.setitem(master.BREADTH, size, dataclasses.replace(breadth, rounds=0))
     decisions = 0
     for seed in range(12):
         players = 2 + seed % 3
@@ -90,8 +92,10 @@ def test_more_thinking_plays_out_more_tables():
     assert many > few
     budgeted = weigh(view, legal, random.Random(2), seconds=0.0)
     assert len(budgeted) == len(legal)
-    assert [w.visits for w in budgeted[: master.KEPT_BY_GREEDY]] == [1] * master.KEPT_BY_GREEDY
-    assert all(w.visits == 0 and w.win == 0 for w in budgeted[master.KEPT_BY_GREEDY :])
+    assert [w.visits for w in budgeted[: master.BREADTH[2].kept_by_greedy]] == [1] * master.BREADTH[
+        2
+    ].kept_by_greedy
+    assert all(w.visits == 0 and w.win == 0 for w in budgeted[master.BREADTH[2].kept_by_greedy :])
 
 
 def test_master_buys_the_card_that_wins_before_the_rival_can():
