@@ -6,7 +6,7 @@ import random
 from typing import Any, cast
 
 from games.engines import cakehalla as ch
-from games.engines.cakehalla import master
+from games.engines.cakehalla import bots, master
 from games.engines.cakehalla.bots import BOTS
 from games.engines.cakehalla.master import MASTER_SECONDS, choose_master, weigh, with_budget
 from tests.engines.cakehalla.helpers import fresh, with_baker
@@ -130,3 +130,21 @@ def test_weighed_to_the_end_the_figures_are_final_points_and_wins():
     for w in weighed:
         assert w.expected >= 3  # a played-out game ends near 15 for both; nobody stays at nought
         assert w.win in {k / (2 * w.visits) for k in range(2 * w.visits + 1)}  # whole games
+
+
+def test_at_four_bakers_the_master_starts_from_lookaheads_candidates():
+    # Crowded tables: under a budget it weighs greedy's six favourites only, as lookahead does,
+    # and halves them only after lookahead's eight tables.
+    state = fresh(4, seed=5)
+    legal = ch.legal_actions(state, 0)
+    view = ch.view(state, 0)
+    breadth = master.BREADTH[4]
+    assert breadth.kept_by_greedy == bots.LOOKAHEAD_CANDIDATES
+    assert breadth.rounds == bots.LOOKAHEAD_ROUNDS
+    assert breadth.first_halving == bots.LOOKAHEAD_SAMPLES
+    hurried = weigh(view, legal, random.Random(3), seconds=0.0)
+    assert [w.visits for w in hurried] == [1] * 6 + [0] * (len(legal) - 6)
+    six = [str(w.action) for w in hurried[:6]]
+    steady = weigh(view, legal, random.Random(3), iterations=bots.LOOKAHEAD_SAMPLES)
+    assert [w.visits for w in steady] == [8] * 6 + [1] * (len(legal) - 6)  # the rest once each
+    assert sorted(str(w.action) for w in steady[:6]) == sorted(six)
