@@ -4,20 +4,28 @@ A determinized flat Monte Carlo search with successive halving at the root. Each
 whole table the seat could be at (the piles' order and rivals' blind reservations dealt at random
 from what it has not seen, `sample_state`), then plays every action still in the running on that
 same table with the same rollout seed, so the actions are compared on equal luck (common random
-numbers). A rollout plays `greedy` for every seat until the seat's own turn ends ROLLOUT_ROUNDS
-rounds on, and scores its standing against its best rival there (`evaluate`, the one `lookahead`
-uses); a game that ends in the rollout counts as won or lost. Judged as its own turn ends, not
-after a rival's: in trials against lookahead, stopping one rival's turn later lost most games.
-After the first table greedy's favourites and the best few on it stay in; after each doubling of
-passes from the fourth the worse half drops out, so the time goes to the actions worth telling
+numbers). A rollout plays `greedy` for every seat until the seat's own turn ends some rounds on,
+and scores its standing against its best rival there (`evaluate`, the one `lookahead` uses); a
+game that ends in the rollout counts as won or lost. Judged as its own turn ends, not after a
+rival's: in trials against lookahead, stopping one rival's turn later lost most games. After the
+first table greedy's favourites and the best few on it stay in; after each doubling of passes
+from the first halving the worse half drops out, so the time goes to the actions worth telling
 apart. The thinking budget is CPU time of the calling thread (time.thread_time), so a busy
 machine makes it slower, never weaker.
+
+How wide and deep it looks depends on the table's size (`Breadth`, BREADTH). At 2 bakers it
+weighs greedy's eight favourites and, time allowing, every other action, three rounds deep. At 3
+and 4 bakers a rollout holds three rivals' greedy turns a round, so one table tells little: there
+it starts as `lookahead` does (greedy's six favourites, two rounds deep) and halves them only
+after lookahead's eight tables, so with lookahead's time it is lookahead, and every pass past that
+only sharpens the same judgement.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from functools import partial
 
 from games.engines.cakehalla.actions import apply_action
@@ -36,13 +44,39 @@ from games.engines.cakehalla.turn import winners
 from games.engines.weighed import Weighed
 
 MASTER_SECONDS = 0.25
-ROLLOUT_ROUNDS = 3
 GAME_ROUNDS = 1000  # more rounds than any game lasts: roll out to the end
 FEWEST_KEPT = 3
-KEPT_BY_GREEDY = 8
-KEPT_BY_FIRST_TABLE = 4
-FIRST_HALVING = 4
-FIRST_PASS_SHARE = 0.25  # of a time budget: past greedy's favourites, the first pass stops there
+
+
+@dataclass(frozen=True)
+class Breadth:
+    """How the search spreads its time at one size of table.
+
+    rounds: how many rounds on a rollout stops (as the seat's own turn ends);
+    kept_by_greedy: greedy's favourites always weighed and kept past the first table;
+    kept_by_first_table: how many others the first table's best may keep in the running;
+    first_halving: the pass after which the worse half first drops out (then each doubling);
+    first_pass_share: under a time budget, the share of it past which the first pass weighs no
+    more of greedy's lesser choices (0: never, as lookahead)."""
+
+    rounds: int
+    kept_by_greedy: int
+    kept_by_first_table: int
+    first_halving: int
+    first_pass_share: float
+
+
+BREADTH = {
+    2: Breadth(
+        rounds=3, kept_by_greedy=8, kept_by_first_table=4, first_halving=4, first_pass_share=0.25
+    ),
+    3: Breadth(
+        rounds=2, kept_by_greedy=6, kept_by_first_table=0, first_halving=8, first_pass_share=0.0
+    ),
+    4: Breadth(
+        rounds=2, kept_by_greedy=6, kept_by_first_table=0, first_halving=8, first_pass_share=0.0
+    ),
+}
 
 
 class _Arm:
@@ -106,10 +140,10 @@ def _play_out(state: State, seat: int, arm: _Arm, seed: int, rounds: int) -> Non
     arm.visits += 1
 
 
-def _first_cut(arms: list[_Arm]) -> list[_Arm]:
+def _first_cut(arms: list[_Arm], breadth: Breadth) -> list[_Arm]:
     """After one table: greedy's favourites, and the few that did best on it, stay in."""
-    by_table = sorted(arms, key=_Arm.key, reverse=True)[:KEPT_BY_FIRST_TABLE]
-    return [a for a in arms if a.prior < KEPT_BY_GREEDY or (a in by_table and a.visits)]
+    by_table = sorted(arms, key=_Arm.key, reverse=True)[: breadth.kept_by_first_table]
+    return [a for a in arms if a.prior < breadth.kept_by_greedy or (a in by_table and a.visits)]
 
 
 def _search(
@@ -118,26 +152,28 @@ def _search(
     rng: random.Random,
     seconds: float,
     iterations: int | None,
-    rounds: int,
+    to_end: bool,
 ) -> list[_Arm]:
     """Successive halving over the legal actions on shared sampled tables, until the budget."""
     seat = own_seat(view)
+    breadth = BREADTH[view["players"]]
+    rounds = GAME_ROUNDS if to_end else breadth.rounds
     start = time.thread_time()
     first = sample_state(view, rng)
     order = ranked(first, seat, legal, rng)
     arms = [_Arm(a, i) for i, a in enumerate(order)]
     alive = list(arms)
     passes = 0
-    next_cut = FIRST_HALVING
+    next_cut = breadth.first_halving
     while True:
         state = first if passes == 0 else sample_state(view, rng)
         seed = rng.getrandbits(32)
         for arm in alive:
             if (
                 passes == 0
-                and arm.prior >= KEPT_BY_GREEDY
+                and arm.prior >= breadth.kept_by_greedy
                 and iterations is None
-                and time.thread_time() - start >= seconds * FIRST_PASS_SHARE
+                and time.thread_time() - start >= seconds * breadth.first_pass_share
             ):
                 break  # greedy's lesser choices only while the budget allows
             _play_out(state, seat, arm, seed, rounds)
@@ -148,7 +184,7 @@ def _search(
         elif time.thread_time() - start >= seconds:
             break
         if passes == 1:
-            alive = _first_cut(alive)
+            alive = _first_cut(alive, breadth)
         elif passes == next_cut and len(alive) > FEWEST_KEPT:
             alive.sort(key=_Arm.key, reverse=True)
             alive = alive[: max(FEWEST_KEPT, (len(alive) + 1) // 2)]
@@ -173,16 +209,16 @@ def weigh(
     """Every legal action, best first, from this seat's view only, thinking about `seconds` of
     CPU (or exactly `iterations` passes over the sampled tables, for reproducible reviews).
 
-    At the table the rollouts stop ROLLOUT_ROUNDS rounds on, where the standing tells the best
-    action well and cheaply; `to_end` plays each to the game's end instead (a review's way), so
-    `expected` and `win` are the final points and the win themselves, not a guess from there.
-    Under a time budget, an action outside greedy's KEPT_BY_GREEDY favourites is played out only
-    while the first pass fits in FIRST_PASS_SHARE of it; one never played comes last, with 0
-    visits, the seat's points now and no chance of winning. With `iterations`, all are weighed."""
+    At the table the rollouts stop a few rounds on (BREADTH's `rounds`), where the standing tells
+    the best action well and cheaply; `to_end` plays each to the game's end instead (a review's
+    way), so `expected` and `win` are the final points and the win themselves, not a guess from
+    there. Under a time budget, an action outside greedy's `kept_by_greedy` favourites is played
+    out only while the first pass fits in `first_pass_share` of it; one never played comes last,
+    with 0 visits, the seat's points now and no chance of winning. With `iterations`, all are
+    weighed."""
     if not legal:
         return []
-    rounds = GAME_ROUNDS if to_end else ROLLOUT_ROUNDS
-    arms = _search(view, legal, rng, seconds, iterations, rounds)
+    arms = _search(view, legal, rng, seconds, iterations, to_end)
     now = float(view["seats"][own_seat(view)]["points"])
     return [
         Weighed(

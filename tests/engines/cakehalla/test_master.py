@@ -1,11 +1,12 @@
 """The master: legal from its own view, blind to what that view hides, and weighing every action."""
 
+import dataclasses
 import pickle
 import random
 from typing import Any, cast
 
 from games.engines import cakehalla as ch
-from games.engines.cakehalla import master
+from games.engines.cakehalla import bots, master
 from games.engines.cakehalla.bots import BOTS
 from games.engines.cakehalla.master import MASTER_SECONDS, choose_master, weigh, with_budget
 from tests.engines.cakehalla.helpers import fresh, with_baker
@@ -28,7 +29,8 @@ def test_a_budgeted_master_pickles_to_a_thinking_process():
 
 
 def test_master_plays_legally_in_every_position_of_many_games(monkeypatch):
-    monkeypatch.setattr(master, "ROLLOUT_ROUNDS", 0)  # judged as its turn ends: quick, still legal
+    for size, breadth in master.BREADTH.items():  # judged as its turn ends: quick, still legal
+        monkeypatch.setitem(master.BREADTH, size, dataclasses.replace(breadth, rounds=0))
     decisions = 0
     for seed in range(12):
         players = 2 + seed % 3
@@ -90,8 +92,10 @@ def test_more_thinking_plays_out_more_tables():
     assert many > few
     budgeted = weigh(view, legal, random.Random(2), seconds=0.0)
     assert len(budgeted) == len(legal)
-    assert [w.visits for w in budgeted[: master.KEPT_BY_GREEDY]] == [1] * master.KEPT_BY_GREEDY
-    assert all(w.visits == 0 and w.win == 0 for w in budgeted[master.KEPT_BY_GREEDY :])
+    assert [w.visits for w in budgeted[: master.BREADTH[2].kept_by_greedy]] == [1] * master.BREADTH[
+        2
+    ].kept_by_greedy
+    assert all(w.visits == 0 and w.win == 0 for w in budgeted[master.BREADTH[2].kept_by_greedy :])
 
 
 def test_master_buys_the_card_that_wins_before_the_rival_can():
@@ -126,3 +130,21 @@ def test_weighed_to_the_end_the_figures_are_final_points_and_wins():
     for w in weighed:
         assert w.expected >= 3  # a played-out game ends near 15 for both; nobody stays at nought
         assert w.win in {k / (2 * w.visits) for k in range(2 * w.visits + 1)}  # whole games
+
+
+def test_at_four_bakers_the_master_starts_from_lookaheads_candidates():
+    # Crowded tables: under a budget it weighs greedy's six favourites only, as lookahead does,
+    # and halves them only after lookahead's eight tables.
+    state = fresh(4, seed=5)
+    legal = ch.legal_actions(state, 0)
+    view = ch.view(state, 0)
+    breadth = master.BREADTH[4]
+    assert breadth.kept_by_greedy == bots.LOOKAHEAD_CANDIDATES
+    assert breadth.rounds == bots.LOOKAHEAD_ROUNDS
+    assert breadth.first_halving == bots.LOOKAHEAD_SAMPLES
+    hurried = weigh(view, legal, random.Random(3), seconds=0.0)
+    assert [w.visits for w in hurried] == [1] * 6 + [0] * (len(legal) - 6)
+    six = [str(w.action) for w in hurried[:6]]
+    steady = weigh(view, legal, random.Random(3), iterations=bots.LOOKAHEAD_SAMPLES)
+    assert [w.visits for w in steady] == [8] * 6 + [1] * (len(legal) - 6)  # the rest once each
+    assert sorted(str(w.action) for w in steady[:6]) == sorted(six)
