@@ -49,6 +49,34 @@ def lock_first_pastry(page: Any) -> None:
     )
 
 
+PICK_UNLESS = """shown => {
+    if (document.querySelector(shown)) return null;
+    const form = document.querySelector('#batch-form');
+    const card = form && form.querySelector('button.card');
+    if (!card) return null;
+    const before = document.getElementById('board-version').value;
+    card.click();
+    const keep = form.hasAttribute('data-peel') && form.querySelector('[data-submit=keep]');
+    if (keep) keep.click();
+    return before;
+}"""
+
+
+def pick_unless(page: Any, shown: str) -> bool:
+    """Keep the first pastry unless `shown` is on the page, the look and the press in one task of
+    the page, so no board can arrive between them; then wait until the table moved on from it.
+    False if nothing was pressed. (Looked at and pressed in two steps, a board bringing a bake's
+    results came between: the press landed on the next bake's batch beside them, and that pick
+    rightly put them away.)"""
+    before = page.evaluate(PICK_UNLESS, shown)
+    if before is None:
+        return False
+    page.wait_for_function(
+        "v => Number(document.getElementById('board-version').value) > Number(v)", arg=before
+    )
+    return True
+
+
 def open_table(page: Any, base: str, kind: str, seats: int, pace: str = "") -> str:
     """Open a new table of that game (at that pace, if given) through the new-table form; its
     URL."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.pages import PASSWORD, PATIENCE, sign_up
+from tests.e2e.pages import PASSWORD, PATIENCE, pick_unless, sign_up
 
 PHONE = {"width": 390, "height": 844}
 
@@ -150,23 +150,15 @@ def pick_until(page: Any, shown: str, tries: int = 60) -> None:
         )
         if page.locator(shown).count():
             return
-        before = page.locator("#board-version").input_value()
-        try:
-            back = page.get_by_role("button", name="Back to the ovens")
-            if back.count():
+        back = page.get_by_role("button", name="Back to the ovens")
+        if back.count():
+            try:
                 back.click(timeout=3000)
                 back.wait_for(state="detached")
-                continue
-            page.locator("#batch-form button.card").first.click(timeout=3000)
-            if page.locator("#batch-form[data-peel]").count():
-                # Holding a Baker's Peel, a tap only picks the pastry: keep it.
-                page.get_by_role("button", name="Keep one").click(timeout=3000)
-        except PlaywrightTimeout:
-            continue  # the board was redrawn under the tap (a bot's push): look again
-        page.wait_for_function(
-            "v => Number(document.getElementById('board-version').value) > Number(v)",
-            arg=before,
-        )
+            except PlaywrightTimeout:
+                pass  # the board was redrawn under the tap (a bot's push): look again
+            continue
+        pick_unless(page, shown)
     raise AssertionError(f"{shown} did not show")
 
 
