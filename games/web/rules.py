@@ -32,4 +32,5 @@ def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     others = [kind for kind in catalog.available() if kind.slug != spec.slug]
     # A game with no page of its own yet (a test's throwaway game) gets a short one, not a 500.
     pages = [f"games/rules/{spec.slug}.html", "games/rules/unwritten.html"]
-    return render(request, pages, {"spec": spec, "others": others, **spec.rules_context()})
+    context = {"spec": spec, "others": others, "summary": summary_templates(spec.slug)}
+    return render(request, pages, {**context, **spec.rules_context()})
