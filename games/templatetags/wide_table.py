@@ -1,12 +1,14 @@
 """A table wider than a phone's screen, the same on every page: `{% wide_table %}<table>…
 </table>{% endwide_table %}` puts it in a box that scrolls sideways and adds the line that says
 so, shown only while the box overflows (static/css/site.css, static/js/board.js). The markup is
-the partial templates/_wide_table.html; the boards' Jinja2 twin is templates/jinja2/_wide_table.html.
+the partial templates/_wide_table.html; the boards' Jinja2 twin is the macro in
+templates/jinja2/_wide_table.html.
 """
 
 from __future__ import annotations
 
 from django import template
+from django.template import Engine
 from django.template.base import NodeList, Parser, Token
 from django.utils.safestring import SafeString, mark_safe
 
@@ -22,7 +24,7 @@ class WideTableNode(template.Node):
     def render(self, context: template.Context) -> SafeString:
         # Rendered by the template engine, so already escaped where it must be.
         table = mark_safe(self.nodelist.render(context))
-        partial = context.template.engine.get_template(PARTIAL)
+        partial = Engine.get_default().get_template(PARTIAL)  # the pages' engine, not the boards'
         with context.push(table=table):
             return partial.render(context)
 

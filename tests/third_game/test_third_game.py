@@ -186,3 +186,11 @@ def test_its_stats_page_and_recount_need_nothing_of_it(
     assert "Win rate by turn order" in page and "1st to play" in page and "2nd to play" in page
     assert "Night Owl" not in page and "Most bought cards" not in page
     assert stats.recount("high-card") == stats.Recount(counted=1, skipped=[])
+
+
+def test_its_how_to_play_page_is_the_short_one_without_an_in_short_panel(
+    high_card: AnyKind,
+) -> None:
+    page = Client().get("/games/rules/high-card/").content.decode()
+    assert "How to play High Card" in page and "are not written up here yet" in page
+    assert 'id="summary"' not in page

@@ -246,3 +246,17 @@ def test_a_cakehalla_table_links_to_cakehallas_rules(player: User) -> None:
     game = services.create_game(player, "cakehalla", 2)
     body = client_for(player).get(game.get_absolute_url()).content.decode()
     assert f'href="{reverse("games:rules", args=["cakehalla"])}"' in body
+
+
+@pytest.mark.parametrize(
+    ("slug", "summary"),
+    [
+        ("cakehalla", "Take 3 different ingredients (never Saffron)."),
+        ("midnight-bakery", "three bakes before dawn; the highest total wins."),
+    ],
+)
+def test_each_page_opens_with_its_games_own_rules_in_short_once(slug: str, summary: str) -> None:
+    body = page(slug)
+    assert body.count('id="summary"') == 1 and body.count("<h2>In short</h2>") == 1
+    panel = body[body.index('id="summary"') : body.index("</section>", body.index('id="summary"'))]
+    assert 'class="rules-summary"' in panel and summary in panel
