@@ -55,17 +55,26 @@ def posted(view: View) -> View:
     return login_required(require_POST(view))
 
 
+def keep_invite(session: SessionBase, key: str, pk: int) -> None:
+    """Note that this session opened the invite to one private thing (a table under INVITES, a
+    tournament under its own key), so its sockets and later pages accept it."""
+    session[key] = sorted({*session.get(key, []), pk})
+
+
+def invites_kept(session: SessionBase | None, key: str) -> list[int]:
+    """The private things of one sort (key) whose invite this session has opened."""
+    return list(session.get(key, [])) if session is not None else []
+
+
 def remember_invite(request: HttpRequest, game: Game) -> None:
     """Keep a valid invite token in the session, so the socket and later pages accept it."""
     if request.GET.get("invite") == game.invite:
-        known = set(request.session.get(INVITES, []))
-        known.add(game.pk)
-        request.session[INVITES] = sorted(known)
+        keep_invite(request.session, INVITES, game.pk)
 
 
 def invited_to(session: SessionBase | None) -> list[int]:
     """The private tables whose invite this session has shown."""
-    return list(session.get(INVITES, [])) if session is not None else []
+    return invites_kept(session, INVITES)
 
 
 def can_watch(game: Game, user: User | AnonymousUser, invited: list[int]) -> bool:

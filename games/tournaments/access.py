@@ -9,6 +9,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.http import Http404, HttpRequest
 
 from accounts.models import User, signed_in
+from games.access import invites_kept, keep_invite
 from games.tournaments.models import Entrant, Tournament
 
 INVITES = "tournament_invites"
@@ -18,14 +19,12 @@ NOT_FOUND = "We could not find that tournament: it may be private, or the link m
 def remember_invite(request: HttpRequest, tournament: Tournament) -> None:
     """Keep a valid invite in the session (only the link's token counts)."""
     if tournament.private and request.GET.get("invite") == tournament.invite:
-        known = set(request.session.get(INVITES, []))
-        known.add(tournament.pk)
-        request.session[INVITES] = sorted(known)
+        keep_invite(request.session, INVITES, tournament.pk)
 
 
 def invited_to(session: SessionBase | None) -> list[int]:
     """The private tournaments whose link this session has opened."""
-    return list(session.get(INVITES, [])) if session is not None else []
+    return invites_kept(session, INVITES)
 
 
 def may_see(tournament: Tournament, user: User | AnonymousUser, invited: list[int]) -> bool:
