@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -131,26 +131,27 @@ def reads() -> Reads:
     return found
 
 
+def game_row(sql: Reads, query: str, pk: int) -> tuple[Any, ...]:
+    """The one row one of these reads' queries gives for game `pk`, or Game.DoesNotExist."""
+    with sql.db.cursor() as cursor:
+        cursor.execute(query, [pk])
+        found: tuple[Any, ...] | None = cursor.fetchone()
+    if found is None:
+        raise Game.DoesNotExist(f"No game {pk}.")
+    return found
+
+
 def locked_game(pk: int) -> Game:
     """The game row, locked until the transaction ends (SELECT ... FOR UPDATE where rows lock)."""
     sql = reads()
-    with sql.db.cursor() as cursor:
-        cursor.execute(sql.lock_sql, [pk])
-        found = cursor.fetchone()
-    if found is None:
-        raise Game.DoesNotExist(f"No game {pk}.")
-    game: Game = sql.game.row(found)
+    game: Game = sql.game.row(game_row(sql, sql.lock_sql, pk))
     return game
 
 
 def game_with_host(pk: int) -> Game:
     """The game row with its host (as select_related("host"))."""
     sql = reads()
-    with sql.db.cursor() as cursor:
-        cursor.execute(sql.game_with_host_sql, [pk])
-        found = cursor.fetchone()
-    if found is None:
-        raise Game.DoesNotExist(f"No game {pk}.")
+    found = game_row(sql, sql.game_with_host_sql, pk)
     cut = len(sql.game)
     game: Game = sql.game.row(found[:cut])
     game.host = sql.user.row(found[cut:])
