@@ -12,6 +12,7 @@ What the boards' templates have besides Jinja2's own:
   and nothing else, once per process for every viewer and version that passes the very same
   values (games/boards/pieces.py).
 - `static(path)`, `url(name, *args)`, and `token(t, size)` (a Cakehalla ingredient's picture).
+- `wide_table(label)`, called around a table (`{% call %}`): its sideways-scrolling box and hint.
 - Filters as Django's: `pluralize`, `floatformat`, `capfirst`.
 - A missing name or key is empty, and so is anything read under it (Django's templates again).
 """
@@ -154,6 +155,18 @@ def piece_renderer(env: BoardEnvironment) -> Callable[..., Markup]:
     return piece
 
 
+def wide_table_renderer(env: BoardEnvironment) -> Callable[..., Markup]:
+    """The `wide_table` global: `{% call wide_table("label") %}<table>…</table>{% endcall %}`, the
+    macro of templates/jinja2/_wide_table.html, a global so that a region pays no import for it
+    on every render (an import made a results region's render twice as slow)."""
+
+    def wide_table(label: str, *, caller: Callable[[], str]) -> Markup:
+        macro = env.template("_wide_table.html").module.wide_table  # type: ignore[attr-defined]
+        return cast(Markup, macro(label, caller=caller))
+
+    return wide_table
+
+
 def board_environment() -> BoardEnvironment:
     """The environment of the boards' templates (settings.TEMPLATES, "boards")."""
     # The stubs type engines[...] as BaseEngine; the "boards" backend is Jinja2's, with an env.
@@ -194,4 +207,5 @@ def environment(**options: Any) -> jinja2.Environment:
     env = BoardEnvironment(**options)
     env.filters.update(pluralize=pluralize, floatformat=floatformat, capfirst=capfirst)
     env.globals.update(static=static, url=url, token=token, piece=piece_renderer(env))
+    env.globals.update(wide_table=wide_table_renderer(env))
     return env

@@ -48,7 +48,6 @@ def test_the_tag_takes_no_arguments() -> None:
 
 def test_a_boards_wide_table_is_a_named_focusable_region_followed_by_its_hint() -> None:
     template = board_environment().from_string(
-        '{% from "_wide_table.html" import wide_table %}'
         '{% call wide_table("Scores & places") %}' + TABLE + "{% endcall %}"
     )
     assert squeezed(template.render(cell="<b>")) == (
