@@ -124,8 +124,7 @@ class EventFeed:
             lines += self.game_started(game.pk) + self.game_finished(game.pk)
         newer = Notification.objects.filter(recipient=self.me, pk__gt=self.last_notice)
         pairing.still_here(self.me.pk)  # a seek of theirs stays while the stream is open
-        if not self.me.plays_by_api:  # a bot account enters no tournament yet
-            tournaments.here(None, self.me.pk)  # they are here for their tournaments
+        tournaments.here(None, self.me.pk)  # and they are here for their tournaments
         return lines + (self.news() if newer.exists() else [])
 
     def over(self) -> str:

@@ -54,6 +54,7 @@ class Rules:
     age_min_days: int = 0
     max_entrants: int | None = None
     private: bool = False
+    bots_welcome: bool = False
 
 
 # --- create -------------------------------------------------------------------------------
@@ -137,6 +138,7 @@ def create(creator: User | None, rules: Rules, scheduled_by: str = "") -> Tourna
             age_min_days=rules.age_min_days,
             max_entrants=rules.max_entrants,
             private=rules.private,
+            bots_welcome=rules.bots_welcome,
             creator=creator,
             scheduled_by=scheduled_by,
         )
@@ -189,6 +191,8 @@ def check_join(tournament: Tournament, user: User, invite: str | None, at: datet
     check_open(tournament)
     if user.is_bot or not user.is_active:
         raise NotAllowed("Only a person can enter a tournament.")
+    if user.plays_by_api and not tournament.bots_welcome:
+        raise NotAllowed("This tournament is not open to bot accounts.")
     if tournament.private and invite != tournament.invite:
         raise NotAllowed("This tournament is private: you need its link.")
     mine = Entrant.objects.filter(tournament=tournament, user=user).first()
