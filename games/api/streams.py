@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 
@@ -55,6 +56,16 @@ def once(feed: Feed, channel: str) -> Iterator[bytes]:
         streams.release(channel)
 
 
+def hand_back_connection() -> None:
+    """Give the request's database connection back (to the pool, on PostgreSQL) now: the stream
+    reads on the push threads, and Django would keep the request's connection until the stream
+    ends (request_finished), so 20 open streams of a process took its pool's 20 connections and
+    its pages waited for one, then answered 503 (docs/performance.md, issue 49). Not inside a
+    transaction (a test's, or a caller's): that connection stays."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def open_stream(request: HttpRequest, feed: Feed) -> StreamingHttpResponse:
     """The feed as a stream of the request's token, past its caps; Refused (429) beyond them."""
     token = token_of(request)
@@ -62,7 +73,9 @@ def open_stream(request: HttpRequest, feed: Feed) -> StreamingHttpResponse:
     if admitted.refusal:
         raise Refused(429, admitted.refusal, retry_after=streams.CAPPED_WAIT)
     if isinstance(request, ASGIRequest):
-        return streams.response(feed, token_still(token.pk), admitted.channel)
+        answer = streams.response(feed, token_still(token.pk), admitted.channel)
+        hand_back_connection()
+        return answer
     answer = StreamingHttpResponse(
         once(feed, admitted.channel), content_type="application/x-ndjson"
     )
