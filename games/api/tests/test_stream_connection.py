@@ -16,6 +16,7 @@ from accounts.models import User
 from games.api.game_stream import GameFeed
 from games.api.streams import open_stream
 from games.live import streams
+from games.models import TableSocket
 from tests.support.cakehalla_tables import two_baker_table
 
 
@@ -36,7 +37,7 @@ def test_the_requests_connection_goes_back_once_the_stream_is_made(
     connection.ensure_connection()
     answer = open_stream(asgi_request, GameFeed(player, game.pk, False))  # type: ignore[arg-type]
     assert answer.streaming and connection.connection is None  # handed back
-    assert streams.TableSocket.objects.filter(place=streams.STREAM_PLACE).count() == 1
+    assert TableSocket.objects.filter(place=streams.STREAM_PLACE).count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
