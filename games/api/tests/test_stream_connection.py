@@ -1,7 +1,7 @@
-"""An open stream holds no database connection of its request: the request's connection goes
-back (to the pool, on PostgreSQL) once the stream's response is made, since the stream reads on
-the push threads. Before, each open stream kept its request's connection until it ended, so 20
-streams of a process took its whole pool and its pages answered 503 (bench-web, issue 49)."""
+"""What an open stream costs its process: no database connection of its request (it goes back to
+the pool once the stream's response is made, since the stream reads on the push threads; each
+open stream kept its own until it ended, so 20 streams of a process took its whole pool and its
+pages answered 503), and one query a period for every stream's token (bench-web, issue 49)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.test import AsyncRequestFactory
 from accounts import tokens
 from accounts.models import User
 from games.api.game_stream import GameFeed
-from games.api.streams import open_stream
+from games.api.streams import TokenWatch, open_stream
 from games.live import streams
 from games.models import TableSocket
 from tests.support.cakehalla_tables import two_baker_table
@@ -48,3 +48,24 @@ def test_a_connection_inside_a_transaction_is_kept(
     with transaction.atomic():
         open_stream(asgi_request, GameFeed(player, game.pk, False))  # type: ignore[arg-type]
         assert connection.connection is not None  # the caller's transaction goes on
+
+
+@pytest.mark.django_db
+def test_the_streams_tokens_are_looked_at_together(
+    player: User, rival: User, settings: object, django_assert_num_queries: object
+) -> None:
+    """One query a period answers every stream's token, and a revoked one is seen the next."""
+    settings.STREAM_RECHECK_SECONDS = 60  # type: ignore[attr-defined]
+    mine, theirs = (tokens.make(u.pk, "t", list(tokens.SCOPES), None) for u in (player, rival))
+    watch = TokenWatch()
+    with django_assert_num_queries(1):  # type: ignore[operator]
+        assert watch.refusal(mine.row.pk) == ""  # read at once
+    with django_assert_num_queries(1):  # type: ignore[operator]
+        assert watch.refusal(theirs.row.pk) == ""  # not read yet: read, with the first
+    tokens.revoke(rival.pk, theirs.row.pk)
+    with django_assert_num_queries(0):  # type: ignore[operator]
+        assert watch.refusal(mine.row.pk) == "" and watch.refusal(theirs.row.pk) == ""
+    watch.read_at -= 60  # a period later
+    with django_assert_num_queries(1):  # type: ignore[operator]
+        assert watch.refusal(mine.row.pk) == ""
+    assert watch.refusal(theirs.row.pk) == "This token was revoked."
