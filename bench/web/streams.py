@@ -1,7 +1,8 @@
 """The API beside the tables (BENCH_WEB_STREAMS=N, issue 49): N game streams of bot accounts open
 on the tables people play, and token-authenticated GETs of a game and a profile.
 
-Each bot account (bench/web/api_bots.py: a token each) follows one table: it opens
+Each bot account (bench/web/api_bots.py: a token each), in a process of readers of its own,
+follows one table: it opens
 `GET /api/games/{id}/stream` on the table's game, as a watcher, and again on the next game once
 the table deals a new one; the streams are spread over the tables (N / tables a table) and over
 the processes. Every `gameState` line is stamped as it arrives. A move the tables time (the
@@ -18,13 +19,18 @@ budget (a line on every stream within 100 ms p95, a GET under 30 ms p95) is for 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
+import shutil
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
 
@@ -83,37 +89,92 @@ class Beside:
 def start(
     urls: list[str], made: dict[str, str], people: list[str], seconds: float, out: Beside
 ) -> Callable[[Tally], Awaitable[None]]:
-    """What runs beside the tables while the clock runs (bench.web.__main__.run's `beside`)."""
+    """What runs beside the tables while the clock runs (bench.web.__main__.run's `beside`): the
+    streams' readers in a process of their own (reading 200 streams in the tables' own loop
+    made its lag, a floor under every latency, twenty times longer), told each table's game
+    through a file; the GETs here."""
 
     async def beside(tally: Tally) -> None:
-        until = time.perf_counter() + seconds
+        until = time.perf_counter() + seconds  # perf_counter: the system's monotonic clock
         slots = sorted(tally.current)
-        followers = [
-            asyncio.ensure_future(
-                follow(urls[n % len(urls)], token, slots[n % len(slots)], tally, out)
-            )
-            for n, token in enumerate(list(made.values())[: out.wanted])
-        ]
+        folder = Path(tempfile.mkdtemp(prefix="bench-streams-"))
+        games, result = folder / "games.json", folder / "heard.json"
+
+        def tell_games() -> None:
+            told = {str(n): tally.current[slot] for n, slot in enumerate(slots)}
+            games.with_suffix(".new").write_text(json.dumps(told))
+            games.with_suffix(".new").replace(games)
+
+        tell_games()
+        tokens_used = list(made.values())[: out.wanted]
+        readers = multiprocessing.get_context("spawn").Process(
+            target=read_all,
+            args=(urls, tokens_used, len(slots), str(games), until, str(result)),
+        )
+        readers.start()
         asking = asyncio.ensure_future(ask(urls, list(made.values()), people, tally, until, out))
-        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+        while time.perf_counter() < until:
+            await asyncio.sleep(0.2)
+            tell_games()
         out.load = os.getloadavg()
         await asking
-        await asyncio.sleep(END_GRACE)
-        for task in followers:
-            task.cancel()
-        await asyncio.gather(*followers, return_exceptions=True)
+        await asyncio.to_thread(readers.join, END_GRACE + 30)
+        if result.exists():
+            said = json.loads(result.read_text())
+            out.heard = [
+                Heard(g, first, [(v, t) for v, t in lines]) for g, first, lines in said["heard"]
+            ]
+            out.opened = said["opened"]
+            out.refused.update(said["refused"])
+            out.errors.update(said["errors"])
+        else:
+            out.errors["the readers' process said nothing"] += 1
+        shutil.rmtree(folder, ignore_errors=True)
 
     return beside
 
 
-async def follow(url: str, token: str, slot: int, tally: Tally, out: Beside) -> None:
+def read_all(
+    urls: list[str], made: list[str], slots: int, games: str, until: float, result: str
+) -> None:
+    """The readers' process: each token follows the table of its slot (the file says each
+    slot's game now) until `until` and END_GRACE more; what they heard, written to `result`."""
+    out = Beside(len(made))
+    current: dict[int, int] = {}
+
+    async def main() -> None:
+        async def watch() -> None:
+            while True:
+                with contextlib.suppress(OSError, ValueError):
+                    current.update(
+                        {int(k): v for k, v in json.loads(Path(games).read_text()).items()}
+                    )
+                await asyncio.sleep(0.2)
+
+        watching = asyncio.ensure_future(watch())
+        followers = [
+            asyncio.ensure_future(follow(urls[n % len(urls)], token, n % slots, current, out))
+            for n, token in enumerate(made)
+        ]
+        await asyncio.sleep(max(0.0, until - time.perf_counter()) + END_GRACE)
+        for task in [watching, *followers]:
+            task.cancel()
+        await asyncio.gather(watching, *followers, return_exceptions=True)
+
+    asyncio.run(main())
+    heard = [[h.game, h.first, h.lines] for h in out.heard]
+    said = {"heard": heard, "opened": out.opened, "refused": out.refused, "errors": out.errors}
+    Path(result).write_text(json.dumps(said))
+
+
+async def follow(url: str, token: str, slot: int, current: dict[int, int], out: Beside) -> None:
     """Follow one table's games by their streams until cancelled."""
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/x-ndjson"}
     timeout = httpx.Timeout(10.0, read=None)
     followed: set[int] = set()
     async with httpx.AsyncClient(base_url=url, timeout=timeout) as client:
         while True:
-            game = tally.current.get(slot)
+            game = current.get(slot)
             if game is None or game in followed:
                 await asyncio.sleep(0.2)  # the table deals its next game soon
                 continue
