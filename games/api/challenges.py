@@ -10,6 +10,7 @@ from datetime import datetime
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Field, Router, Schema
+from pydantic import StrictBool
 
 from accounts.models import User
 from games.api.auth import person, token_of
@@ -31,7 +32,7 @@ class Ask(Schema):
     kind: str = Field(description="The game: cakehalla, midnight-bakery, ...")
     players: int = Field(2, ge=2, le=12)
     pace: str = Field("relaxed", description=f"One of {', '.join(Game.Pace.values)}.")
-    rated: bool = True
+    rated: StrictBool = True  # 0 or "no" refused in words, as the schema says
 
 
 class ChallengeOut(Schema):

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
+from pydantic import StrictBool
 
 from games import catalog
 from games.api.challenges import player
@@ -42,7 +43,7 @@ class Seeking(Schema):
     bots_after: int | None = Field(
         None, ge=5, le=600, description="Seconds after which house bots may fill in (null: never)."
     )
-    bots_welcome: bool = Field(
+    bots_welcome: StrictBool = Field(  # 0 or "no" refused in words, as the schema says
         False,
         description="Bot accounts may be seated with you (a bot account's own seek: always).",
     )

@@ -114,3 +114,11 @@ def test_an_open_event_stream_keeps_a_bot_accounts_seek(api_for: Callable[..., A
     feed.first()
     feed.beat()
     assert Seek.objects.get().last_seen > old
+
+
+def test_a_yes_or_no_that_is_not_true_or_false_is_refused(
+    player: User, api_for: Callable[..., Api]
+) -> None:
+    refused = api_for(player).post("/pairing", {**SEEK, "bots_welcome": 0})
+    assert refused.status_code == 400 and "bots_welcome" in refused.json()["error"]
+    assert not Seek.objects.exists()
