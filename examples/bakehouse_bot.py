@@ -9,11 +9,15 @@ Try it against your own site:
     python examples/bakehouse_bot.py --url http://127.0.0.1:8000 --token bkh_... --upgrade
     # From a person's account, open a table (New game) with a free seat; the bot takes it:
     python examples/bakehouse_bot.py --url http://127.0.0.1:8000 --token bkh_... --join any
+    # Or let quick pairing seat it with another bot, or a person who said bots are welcome:
+    python examples/bakehouse_bot.py --url http://127.0.0.1:8000 --token bkh_... --seek cakehalla
 
 `--upgrade` makes the account a bot account first (for good: it plays through the API only
 and is marked as a bot beside its name). `--join KIND` takes a seat at the newest open table of
-that game (`midnight-bakery`, `cakehalla` or `any`) whenever the bot sits at none; without it,
-the bot plays the tables it was seated at. `--games N` stops after N games have ended.
+that game (`midnight-bakery`, `cakehalla` or `any`) whenever the bot sits at none; `--seek KIND`
+enters quick pairing for a two-player table of that game instead (at `--pace`, normal by
+default) and waits on its event stream for the table (`gameStart`); with neither, the bot plays
+the tables it was seated at. `--games N` stops after N games have ended.
 
 How it plays: it asks for its tables (`GET /api/account/tables`), and plays each through its
 game stream (`GET /api/games/{id}/stream`, NDJSON): the first line is the table as its seat
@@ -189,6 +193,32 @@ def join_one(api: Client, kind: str) -> int | None:
     return None
 
 
+def seek_one(api: Client, kind: str, pace: str) -> int | None:
+    """Enter quick pairing for a two-player table of this game and wait for the table it seats
+    the bot at: at once, or told by the event stream (`gameStart`), which also keeps the seek
+    while it is open (the pool lets go of a seek whose stream closed). None if the stream ended
+    first: the caller looks again."""
+    seek = {"kind": kind, "pace": pace, "fewest": 2, "most": 2}
+    table = api.call("POST", "/pairing", seek)["table"]
+    if table is None:
+        log(f"looking for a {kind} game at {pace} pace")
+        try:
+            for line in api.lines("/stream/event"):
+                if line["type"] == "gameStart":
+                    table = line["id"]
+                    break
+                if line["type"] == "end":
+                    log(f"the event stream ended: {line['why']}")
+                    return None
+        except DROPPED as dropped:
+            log(f"the event stream dropped ({dropped})")
+            return None
+    if table is not None:
+        log(f"paired at table {table} ({kind})")
+        return int(table)
+    return None
+
+
 def upgrade(api: Client) -> None:
     """Make the account a bot account (a 409 says it is one already, or cannot be)."""
     try:
@@ -200,16 +230,24 @@ def upgrade(api: Client) -> None:
         log(refused.sentence)
 
 
-def run(api: Client, join: str | None, games: int, poll: float, rng: random.Random) -> int:
-    """Play until `games` games have ended (0: for ever); the number that ended."""
+def run(
+    api: Client,
+    join: str | None,
+    games: int,
+    poll: float,
+    rng: random.Random,
+    seek: tuple[str, str] | None = None,
+) -> int:
+    """Play until `games` games have ended (0: for ever); the number that ended. With `seek`
+    (a game and a pace), quick pairing finds the next table whenever the bot sits at none."""
     me = api.call("GET", "/account")
     log(f"playing as {me['name']}{' (bot account)' if me['bot'] else ''}")
     ended = 0
     while not games or ended < games:
         tables = [int(t["id"]) for t in api.call("GET", "/account/tables")]
-        if not tables and join:
-            joined = join_one(api, join)
-            tables = [joined] if joined is not None else []
+        if not tables and (join or seek):
+            found = join_one(api, join) if join else seek_one(api, *seek) if seek else None
+            tables = [found] if found is not None else []
         for game_id in tables:  # one after another: a bot of many tables streams each at once
             last, made = play_table(api, game_id, rng)
             mine: dict[str, Any] = next((s for s in last["seats"] if s["you"]), {})
@@ -225,7 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site's address")
     parser.add_argument("--token", required=True, help="a personal access token (bkh_...)")
     parser.add_argument("--upgrade", action="store_true", help="become a bot account first")
-    parser.add_argument("--join", metavar="KIND", help="join open tables of this game, or any")
+    finding = parser.add_mutually_exclusive_group()
+    finding.add_argument("--join", metavar="KIND", help="join open tables of this game, or any")
+    finding.add_argument("--seek", metavar="KIND", help="enter quick pairing for this game")
+    parser.add_argument("--pace", default="normal", help="the pace quick pairing looks for")
     parser.add_argument("--games", type=int, default=0, help="stop after this many (0: never)")
     parser.add_argument(
         "--poll", type=float, default=1.0, help="seconds between looks for a table to play"
@@ -236,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.upgrade:
             upgrade(api)
-        ended = run(api, args.join, args.games, args.poll, random.Random(args.seed))
+        seek = (args.seek, args.pace) if args.seek else None
+        ended = run(api, args.join, args.games, args.poll, random.Random(args.seed), seek)
     except Refused as refused:
         log(f"refused: {refused}")
         return 1

@@ -18,6 +18,9 @@ posted, as when a network keeps websockets from carrying the page's messages).
 BENCH_WEB_MASTERS (0: K tables of four master bots alone, bench/web/masters.py, think on the site
 while each tables' run runs, a new one dealt whenever one ends: issue 48's "ten tables of masters
 thinking beside 90 busy tables of people").
+BENCH_WEB_STREAMS (0: comma-separated counts of game streams of bot accounts open on the tables,
+bench/web/streams.py, each table count run once with each: "0,200" is issue 49's pair, the
+tables alone and beside 200 streams; with streams, token-authenticated GETs are timed too).
 BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
 throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
@@ -35,7 +38,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bench.web import events, masters, restart
+from bench.web import events, masters, restart, streams
 from bench.web import site as sites
 from bench.web.client import (
     MOVES,
@@ -74,6 +77,7 @@ class Config:
     scenarios: tuple[str, ...] = ("tables", *events.SCENARIOS)
     proxy: str = ""
     masters: int = 0
+    streams: tuple[int, ...] = (0,)
 
 
 def config() -> Config:
@@ -98,6 +102,7 @@ def config() -> Config:
         ),
         proxy=env("BENCH_WEB_PROXY", ""),
         masters=int(env("BENCH_WEB_MASTERS", "0")),
+        streams=tuple(streams.streams_wanted()),
     )
 
 
@@ -314,21 +319,31 @@ def main() -> None:
             site = sites.running_site(urls, os.environ.get("BENCH_WEB_PIDS", ""))
         else:
             site = make_site(kind, cfg)
+        if any(cfg.streams):
+            site.env.update(streams.KNOBS)
         try:
             began = time.monotonic()
             tables = "tables" in cfg.scenarios
             seated = tables or restart.NAME in cfg.scenarios
             people = max(SEATS * max(cfg.tables) if seated else 0, events.people_needed(cfg))
             sessions = sites.prepare(site, people)
+            bots = streams.tokens(site, max(cfg.streams))
             took = time.monotonic() - began
             print(f"== {site.label}: ready, {len(sessions)} people ({took:.0f} s)")
             for game in cfg.games if tables else []:
-                for count in cfg.tables:
+                for count, wanted in ((c, w) for c in cfg.tables for w in cfg.streams):
                     began = time.monotonic()
+                    names = sorted(sessions)[: SEATS * count]
+                    api = streams.Beside(wanted)
                     with sites.running(site), masters.beside(site, cfg.masters) as thinking:
-                        outcome = asyncio.run(run(site, game, count, sessions, cfg))
+                        span = cfg.stagger + cfg.seconds  # site.urls: the processes just started
+                        beside = streams.start(site.urls, bots, names, span, api)
+                        outcome = asyncio.run(
+                            run(site, game, count, sessions, cfg, beside if wanted else None)
+                        )
                     report(site, game, count, outcome, cfg, sites.transactions(site))
                     masters.report(cfg.masters, thinking)
+                    streams.report(outcome.tally, api)
                     print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
             for game in cfg.games if restart.NAME in cfg.scenarios else []:
                 for count in cfg.tables:

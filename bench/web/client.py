@@ -85,6 +85,8 @@ class Tally:
     backs: list[tuple[float, float]] = field(default_factory=list)  # (closed at, seconds to board)
     handshakes: list[tuple[float, float]] = field(default_factory=list)  # a reopening's (at, s)
     crossed: Counter[int] = field(default_factory=Counter)  # socket moves met by a 3012 (Answer)
+    moved: list[tuple[int, int, float]] = field(default_factory=list)  # (game, version, sent at)
+    current: dict[int, int] = field(default_factory=dict)  # each table's game now (by its id())
 
     def accept(self, game_id: int, post: Post) -> None:
         """Count a move the site took, however it was sent; by kind only while the clock runs."""
@@ -459,6 +461,8 @@ class Table:
     async def everyone_holds(self, version: int, sent: float) -> None:
         """Record the time from the post to the last socket holding this version (or a timeout)."""
         deadline = sent + self.timeout
+        if self.tally.measuring:  # what the API's streams beside the tables time (streams.py)
+            self.tally.moved.append((self.game_id, version, sent))
         while True:
             tick = self.tick
             times = [self.arrival(seat, version) for seat in range(len(self.people))]
@@ -494,6 +498,7 @@ class Table:
             raise RuntimeError(f"new table refused ({answer.status_code})")
         self.game_id = int(found.group(1))
         self.tally.games.append(self.game_id)
+        self.tally.current[id(self)] = self.game_id
         table_url = f"/games/{self.game_id}/"
         process = self.route(self.game_id)
         self.closing = False
@@ -520,6 +525,7 @@ class Table:
         page and its socket; the game has started already."""
         self.game_id = game_id
         self.tally.games.append(game_id)
+        self.tally.current[id(self)] = game_id
         process = self.route(game_id)
         self.closing = False
         for seat, person in enumerate(self.people):

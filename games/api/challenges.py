@@ -5,8 +5,12 @@ their event stream (`challenge`), the challenger of its answer (`challengeAccept
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.http import HttpRequest
+from django.utils import timezone
 from ninja import Field, Router, Schema
+from pydantic import StrictBool
 
 from accounts.models import User
 from games.api.auth import person, token_of
@@ -28,7 +32,7 @@ class Ask(Schema):
     kind: str = Field(description="The game: cakehalla, midnight-bakery, ...")
     players: int = Field(2, ge=2, le=12)
     pace: str = Field("relaxed", description=f"One of {', '.join(Game.Pace.values)}.")
-    rated: bool = True
+    rated: StrictBool = True  # 0 or "no" refused in words, as the schema says
 
 
 class ChallengeOut(Schema):
@@ -41,7 +45,10 @@ class ChallengeOut(Schema):
     players: int
     pace: str
     rated: bool
-    status: str = Field(description="open, accepted, declined or cancelled.")
+    status: str = Field(description="open, accepted, declined, cancelled or expired.")
+    expires_at: datetime | None = Field(
+        description="When an open challenge lapses unanswered (then it is expired)."
+    )
     game: int | None = Field(description="The table an accepted challenge dealt.")
 
 
@@ -54,7 +61,8 @@ def challenge_out(found: Challenge) -> ChallengeOut:
         players=found.players,
         pace=found.pace,
         rated=found.rated,
-        status=found.status,
+        status=found.status_now(),
+        expires_at=found.expires_at,
         game=found.game_id,
     )
 
@@ -80,7 +88,7 @@ def your_challenges(request: HttpRequest, open: bool = True) -> list[ChallengeOu
     """The challenges you made or were made, newest first (`open`: only those waiting)."""
     found = challenges.mine(player(request))
     if open:
-        found = found.filter(status=Challenge.Status.OPEN)
+        found = found.filter(status=Challenge.Status.OPEN).exclude(expires_at__lte=timezone.now())
     return [challenge_out(c) for c in found[:50]]
 
 

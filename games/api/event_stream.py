@@ -123,9 +123,8 @@ class EventFeed:
         for game in Game.objects.filter(dealt | ended, pk__in=playing).order_by("pk"):
             lines += self.game_started(game.pk) + self.game_finished(game.pk)
         newer = Notification.objects.filter(recipient=self.me, pk__gt=self.last_notice)
-        if not self.me.plays_by_api:  # a bot account enters neither (games/api/pairing.py)
-            pairing.still_here(self.me.pk)  # a seek of theirs stays while the stream is open
-            tournaments.here(None, self.me.pk)  # and they are here for their tournaments
+        pairing.still_here(self.me.pk)  # a seek of theirs stays while the stream is open
+        tournaments.here(None, self.me.pk)  # and they are here for their tournaments
         return lines + (self.news() if newer.exists() else [])
 
     def over(self) -> str:

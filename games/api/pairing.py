@@ -3,7 +3,9 @@ and pace, leave it. The pool lets go of a seek whose waiting page went quiet; a 
 "page" is its event stream: while one is open, its look (every STREAM_RECHECK_SECONDS) keeps the
 seek (games/api/event_stream.py), and the table it is seated at comes on it as `gameStart`.
 
-Bot accounts are refused for now: the pool has no way yet for people to say bots are welcome."""
+A bot account enters too: the pass seats it only with other bot accounts and with the people
+whose seek says bots are welcome (`bots_welcome`, false unless said: the lobby's form has the
+box too)."""
 
 from __future__ import annotations
 
@@ -12,11 +14,11 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
+from pydantic import StrictBool
 
-from accounts.models import User
 from games import catalog
-from games.api.auth import person
-from games.api.errors import Error, Refused
+from games.api.challenges import player
+from games.api.errors import Error
 from games.models import Game
 from games.pairing import services as pairing
 
@@ -24,10 +26,6 @@ logger = logging.getLogger(__name__)
 router = Router(tags=["pairing"])
 
 REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 413: Error, 429: Error}
-NO_BOTS = (
-    "Bot accounts cannot enter quick pairing yet (people cannot say bots are welcome there): "
-    "join open tables, or be challenged."
-)
 
 
 KINDS: list[Any] = [spec.slug for spec in catalog.available()]  # as pydantic types its JSON
@@ -43,7 +41,11 @@ class Seeking(Schema):
     fewest: int = Field(2, ge=2, le=12)
     most: int = Field(2, ge=2, le=12)
     bots_after: int | None = Field(
-        None, ge=5, le=600, description="Seconds after which bots may fill in (null: never)."
+        None, ge=5, le=600, description="Seconds after which house bots may fill in (null: never)."
+    )
+    bots_welcome: StrictBool = Field(  # 0 or "no" refused in words, as the schema says
+        False,
+        description="Bot accounts may be seated with you (a bot account's own seek: always).",
     )
 
 
@@ -54,20 +56,15 @@ class Looking(Schema):
     table: int | None = Field(None, description="The table you were seated at, if any.")
 
 
-def seeker(request: HttpRequest) -> User:
-    """The token's person, a person (not a bot account), if the token may play."""
-    me = person(request, "games:play")
-    if me.plays_by_api:
-        raise Refused(403, NO_BOTS)
-    return me
-
-
 @router.post("/pairing", response={200: Looking, **REFUSED}, summary="Enter quick pairing")
 def enter_pairing(request: HttpRequest, body: Seeking) -> Looking:
-    """Look for a game (scope games:play); a pass runs at once. Keep your event stream open
-    while you look: the pool lets go of you some seconds after it closes."""
-    me = seeker(request)
-    seek = pairing.look(me, body.kind, body.pace, body.fewest, body.most, body.bots_after)
+    """Look for a game (scope games:play or bot:play); a pass runs at once. Keep your event
+    stream open while you look: the pool lets go of you some seconds after it closes. A bot
+    account is seated only with bot accounts and people who said bots are welcome."""
+    me = player(request)
+    seek = pairing.look(
+        me, body.kind, body.pace, body.fewest, body.most, body.bots_after, body.bots_welcome
+    )
     try:
         paired = pairing.pass_pool(seek.kind, seek.pace)
     except Exception:  # the seek stands: the sweep pairs it within a second
@@ -79,6 +76,6 @@ def enter_pairing(request: HttpRequest, body: Seeking) -> Looking:
 
 @router.delete("/pairing", response={200: Looking, **REFUSED}, summary="Leave quick pairing")
 def leave_pairing(request: HttpRequest) -> Looking:
-    """Stop looking (scope games:play)."""
-    pairing.stop(seeker(request))
+    """Stop looking (scope games:play or bot:play)."""
+    pairing.stop(player(request))
     return Looking(looking=False, table=None)

@@ -8,9 +8,15 @@ tool's client, schemathesis) it sends its first lines and ends, saying so.
 
 from __future__ import annotations
 
+import functools
+import math
+import threading
+import time
 from collections.abc import Iterator
 
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 
@@ -36,14 +42,44 @@ NDJSON_STREAM = {
 WSGI_ONLY = "This server does not stream (WSGI): the first lines only; Daphne streams them all."
 
 
+GONE = "This token is gone."
+
+
+class TokenWatch:
+    """The tokens of this process's open streams, looked at together: one query every
+    STREAM_RECHECK_SECONDS for all of them, not one a stream (200 streams' looks were 67 queries
+    a second on the push threads the tables' pushes read on: docs/performance.md, issue 49). A
+    token is watched while its streams ask (for two periods after the last ask), and a token not
+    yet read is read at once with the rest, so a revoked token still ends its streams within two
+    periods."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.asked: dict[int, float] = {}
+        self.said: dict[int, str] = {}
+        self.read_at = -math.inf
+
+    def refusal(self, token_id: int) -> str:
+        """Why this token no longer works ("" while it does), as last read for every stream."""
+        period = settings.STREAM_RECHECK_SECONDS
+        with self.lock:
+            at = time.monotonic()
+            self.asked[token_id] = at
+            if at - self.read_at >= period or token_id not in self.said:
+                self.asked = {t: when for t, when in self.asked.items() if at - when < 2 * period}
+                rows = AccessToken.objects.select_related("user").filter(pk__in=list(self.asked))
+                now = timezone.now()
+                self.said = {row.pk: row.refusal(now) for row in rows}
+                self.read_at = at
+            return self.said.get(token_id, GONE)
+
+
+WATCH = TokenWatch()
+
+
 def token_still(token_id: int) -> Recheck:
-    """Why this token no longer works ("" while it does), read afresh each time it is asked."""
-
-    def recheck() -> str:
-        row = AccessToken.objects.select_related("user").filter(pk=token_id).first()
-        return "This token is gone." if row is None else row.refusal(timezone.now())
-
-    return recheck
+    """Why this token no longer works ("" while it does), from the process's watch."""
+    return functools.partial(WATCH.refusal, token_id)
 
 
 def once(feed: Feed, channel: str) -> Iterator[bytes]:
@@ -55,6 +91,16 @@ def once(feed: Feed, channel: str) -> Iterator[bytes]:
         streams.release(channel)
 
 
+def hand_back_connection() -> None:
+    """Give the request's database connection back (to the pool, on PostgreSQL) now: the stream
+    reads on the push threads, and Django would keep the request's connection until the stream
+    ends (request_finished), so 20 open streams of a process took its pool's 20 connections and
+    its pages waited for one, then answered 503 (docs/performance.md, issue 49). Not inside a
+    transaction (a test's, or a caller's): that connection stays."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def open_stream(request: HttpRequest, feed: Feed) -> StreamingHttpResponse:
     """The feed as a stream of the request's token, past its caps; Refused (429) beyond them."""
     token = token_of(request)
@@ -62,7 +108,9 @@ def open_stream(request: HttpRequest, feed: Feed) -> StreamingHttpResponse:
     if admitted.refusal:
         raise Refused(429, admitted.refusal, retry_after=streams.CAPPED_WAIT)
     if isinstance(request, ASGIRequest):
-        return streams.response(feed, token_still(token.pk), admitted.channel)
+        answer = streams.response(feed, token_still(token.pk), admitted.channel)
+        hand_back_connection()
+        return answer
     answer = StreamingHttpResponse(
         once(feed, admitted.channel), content_type="application/x-ndjson"
     )

@@ -2,7 +2,8 @@
 to come, entering and leaving one. An entrant's event stream says they are here (as the
 tournament's page does), and tells `gameStart` for each table a round seats them at.
 
-Bot accounts are refused for now: no tournament can say yet that it is open to bots."""
+A bot account enters only a tournament open to bots (`bots`: its maker ticked the box); the
+service refuses the others in words."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ninja import Field, Router, Schema
 
 from accounts.models import User
 from games.api.auth import person
+from games.api.challenges import player
 from games.api.errors import Error, Refused
 from games.tournaments import services as tournaments
 from games.tournaments.access import NOT_FOUND, may_see
@@ -22,7 +24,6 @@ from games.tournaments.models import Tournament
 router = Router(tags=["tournaments"])
 
 REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 413: Error, 429: Error}
-NO_BOTS = "Bot accounts can enter only tournaments open to bots, and none can be yet."
 UNDER_WAY = (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
 LISTED = 50
 
@@ -40,6 +41,7 @@ class TournamentOut(Schema):
     ends_at: datetime | None
     entrants: int
     private: bool
+    bots: bool = Field(description="Open to bot accounts.")
     you: bool = Field(description="You are in it.")
 
 
@@ -53,14 +55,6 @@ class Said(Schema):
     """What the tournament says to you."""
 
     said: str
-
-
-def entrant(request: HttpRequest) -> User:
-    """The token's person, a person (not a bot account), if the token may play."""
-    me = person(request, "games:play")
-    if me.plays_by_api:
-        raise Refused(403, NO_BOTS)
-    return me
 
 
 def seen(me: User, tournament_id: int) -> Tournament:
@@ -96,6 +90,7 @@ def tournament_list(request: HttpRequest) -> list[TournamentOut]:
             ends_at=t.ends_at,
             entrants=t.playing,
             private=t.private,
+            bots=t.bots_welcome,
             you=bool(t.in_it),
         )
         for t in rows[:LISTED]
@@ -104,8 +99,9 @@ def tournament_list(request: HttpRequest) -> list[TournamentOut]:
 
 @router.post("/tournaments/{tournament_id}/join", response={200: Said, **REFUSED}, summary="Enter")
 def join_tournament(request: HttpRequest, tournament_id: int, body: Entry) -> Said:
-    """Enter a tournament (scope games:play); a private one with its invite code."""
-    me = entrant(request)
+    """Enter a tournament (scope games:play or bot:play); a private one with its invite code; a
+    bot account one open to bots."""
+    me = player(request)
     found = Tournament.objects.filter(pk=tournament_id).first()
     if found is None or not (may_see(found, me, []) or body.invite == found.invite):
         raise Refused(404, NOT_FOUND)
@@ -116,7 +112,7 @@ def join_tournament(request: HttpRequest, tournament_id: int, body: Entry) -> Sa
     "/tournaments/{tournament_id}/withdraw", response={200: Said, **REFUSED}, summary="Leave"
 )
 def withdraw_tournament(request: HttpRequest, tournament_id: int) -> Said:
-    """Leave a tournament (scope games:play): after its start a house bot plays your running
-    table to its end."""
-    me = entrant(request)
+    """Leave a tournament (scope games:play or bot:play): after its start a house bot plays
+    your running table to its end."""
+    me = player(request)
     return Said(said=tournaments.withdraw(seen(me, tournament_id), me))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -11,13 +13,15 @@ from games.models import Game
 
 
 class Challenge(models.Model):
-    """One challenge, open until the challenged answers or the challenger cancels it."""
+    """One challenge, open until the challenged answers, the challenger cancels it, or it lapses
+    unanswered at `expires_at` (then it is expired: `lapsed` says so before anything stores it)."""
 
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for an answer"
         ACCEPTED = "accepted", "Accepted"
         DECLINED = "declined", "Declined"
         CANCELLED = "cancelled", "Cancelled"
+        EXPIRED = "expired", "Expired"
 
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"
@@ -36,6 +40,9 @@ class Challenge(models.Model):
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenges"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="Unanswered by then, it lapses (empty: never)."
+    )
     answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -47,3 +54,16 @@ class Challenge(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:challenge", args=[self.pk])
+
+    def lapsed(self, at: datetime | None = None) -> bool:
+        """Open, but past its expiry: nobody may answer it any more."""
+        at = at or timezone.now()
+        return (
+            self.status == self.Status.OPEN
+            and self.expires_at is not None
+            and self.expires_at <= at
+        )
+
+    def status_now(self, at: datetime | None = None) -> str:
+        """Its status as it stands: an open one past its expiry is expired."""
+        return str(self.Status.EXPIRED if self.lapsed(at) else self.status)

@@ -10,6 +10,8 @@ the blocks again), house bots in any other seat; their open pages go to the tabl
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -20,7 +22,7 @@ from accounts.models import User
 from games import catalog, events, services
 from games.challenges.models import Challenge
 from games.kinds.base import AnyKind
-from games.models import Game
+from games.models import TURN_BASED, Game
 from games.notifications import services as notifications
 from games.notifications.models import Notification
 from games.services import NotAllowed, ServiceError, check_create
@@ -29,6 +31,21 @@ OPEN_CHALLENGES = 5
 """Challenges one person may have waiting for an answer at once."""
 PEOPLE = 2
 """The people a challenge seats: the challenger and the challenged."""
+LIVE_EXPIRY = timedelta(minutes=20)
+"""How long a challenge to a live table waits for its answer: the challenger waits at a screen."""
+TURN_BASED_EXPIRY = timedelta(days=3)
+"""How long a challenge to a turn-based table waits: a day's pace is answered within days."""
+
+
+def expiry(pace: str) -> timedelta:
+    """How long a challenge at this pace stays open unanswered."""
+    return TURN_BASED_EXPIRY if pace in TURN_BASED else LIVE_EXPIRY
+
+
+def waiting(by: User) -> QuerySet[Challenge]:
+    """This person's challenges still waiting for an answer (not lapsed)."""
+    unexpired = Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+    return Challenge.objects.filter(unexpired, challenger=by, status=Challenge.Status.OPEN)
 
 
 class Unknown(ServiceError):
@@ -64,10 +81,10 @@ def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> A
         raise ServiceError(
             f"There is no pace {pace!r}: choose one of {', '.join(Game.Pace.values)}."
         )
-    waiting = Challenge.objects.filter(challenger=by, status=Challenge.Status.OPEN)
-    if waiting.filter(challenged=to).exists():
+    open_now = waiting(by)
+    if open_now.filter(challenged=to).exists():
         raise ServiceError(f"You challenged {to.username} already: wait for their answer.")
-    if waiting.count() >= OPEN_CHALLENGES:
+    if open_now.count() >= OPEN_CHALLENGES:
         raise TooMany(
             f"You have {OPEN_CHALLENGES} challenges waiting for an answer: cancel one first."
         )
@@ -93,8 +110,16 @@ def challenge(by: User, name: str, kind: str, players: int, pace: str, rated: bo
     User.objects.select_for_update().filter(pk=by.pk).first()  # two posts at once count each other
     to = challengeable(name)
     spec = check_challenge(by, to, kind, players, pace)
+    at = timezone.now()
     made = Challenge.objects.create(
-        challenger=by, challenged=to, kind=kind, players=players, pace=pace, rated=rated
+        challenger=by,
+        challenged=to,
+        kind=kind,
+        players=players,
+        pace=pace,
+        rated=rated,
+        created_at=at,
+        expires_at=at + expiry(pace),
     )
     told = notifications.Told(
         to.pk,
@@ -128,6 +153,8 @@ def locked(challenge_id: int, user: User) -> Challenge:
         raise Unknown("There is no such challenge.")
     if found.status != Challenge.Status.OPEN:
         raise ServiceError(f"This challenge is {found.status} already.")
+    if found.lapsed():
+        raise ServiceError("This challenge expired unanswered: make a new one to play.")
     return found
 
 

@@ -42,7 +42,8 @@ def challenge_page(request: AuthedRequest, challenge_id: int) -> HttpResponse:
         "challenge": found,
         "words": services.words(found, catalog.get(found.kind)),
         "challenged": found.challenged_id == request.user.pk,
-        "open": found.status == Challenge.Status.OPEN,
+        "open": found.status == Challenge.Status.OPEN and not found.lapsed(),
+        "expired": found.lapsed(),
     }
     return render(request, "challenges/challenge.html", ctx)
 

@@ -3,7 +3,8 @@
 A pass looks at the seekers of one pool (or several; only the same game and pace ever meet),
 oldest first. For each seeker not yet placed it searches the younger ones still free for a
 group that may start now: people of the same game and pace whose player counts overlap, each
-within every other's rating window at `now`, with no block between any two. A group starts
+within every other's rating window at `now`, with no block between any two, and no bot account
+beside a person who did not say bots are welcome (bot accounts welcome each other). A group starts
 when it is full (it reached the largest count all of them accept), or when it has at least
 everyone's fewest and its oldest has waited SETTLE_SECONDS, or when all of its people asked for
 bots and waited that long (the bots fill it up to their fewest). The search is depth-first over
@@ -41,6 +42,10 @@ class Seeker:
     rating: int
     since: float
     bots_after: float | None = None
+    bot: bool = False
+    """A bot account (a program playing through the API)."""
+    bots_welcome: bool = False
+    """Bot accounts may sit with them (a bot account's own seek always says so)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,7 @@ class _Seen:
     attributes, read many times a pass)."""
 
     __slots__ = (
+        "bot",
         "bots_ready",
         "fewest",
         "index",
@@ -82,6 +88,7 @@ class _Seen:
         "rating",
         "seeker",
         "settled",
+        "welcomes",
         "window",
     )
 
@@ -95,6 +102,8 @@ class _Seen:
         self.window = window(seeker, now)
         self.settled = now - seeker.since >= SETTLE_SECONDS
         self.bots_ready = seeker.bots_after is not None and now - seeker.since >= seeker.bots_after
+        self.bot = seeker.bot
+        self.welcomes = seeker.bots_welcome or seeker.bot
 
 
 def _fits(a: _Seen, b: _Seen, blocked: frozenset[tuple[int, int]]) -> bool:
@@ -106,6 +115,8 @@ def _fits(a: _Seen, b: _Seen, blocked: frozenset[tuple[int, int]]) -> bool:
         return False
     fewest = a.fewest if a.fewest > b.fewest else b.fewest
     if fewest > (a.most if a.most < b.most else b.most):
+        return False
+    if (b.bot and not a.welcomes) or (a.bot and not b.welcomes):
         return False
     if not blocked:
         return True

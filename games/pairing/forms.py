@@ -1,4 +1,5 @@
-"""The lobby's "Find a game" form: the game, its pace, how many at the table, bots or not."""
+"""The lobby's "Find a game" form: the game, its pace, how many at the table, house bots to fill
+it or not, bot accounts welcome or not."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ class Wanted(TypedDict):
     fewest: int
     most: int
     bots_after: int | None
+    bots_welcome: bool
 
 
 class LookForm(forms.Form):
@@ -62,6 +64,7 @@ class LookForm(forms.Form):
         max_value=100_000,
         error_messages={"invalid": "Say after how many seconds bots may fill the table."},
     )
+    bots_welcome = forms.BooleanField(required=False)
 
     def wanted(self) -> Wanted:
         """The cleaned choice, as services.look takes it."""
@@ -72,6 +75,7 @@ class LookForm(forms.Form):
             "fewest": data["fewest"],
             "most": data["most"],
             "bots_after": data["bots_after"],
+            "bots_welcome": data["bots_welcome"],
         }
 
     def refusal(self) -> str:

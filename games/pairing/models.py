@@ -40,6 +40,10 @@ class Seek(models.Model):
     bots_after = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Seconds after which bots may fill the table (or never)."
     )
+    bots_welcome = models.BooleanField(
+        default=False,
+        help_text="Bot accounts (programs playing through the API) may be seated with them.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
     last_seen = models.DateTimeField(
         default=timezone.now, help_text="When their waiting page last said it is still open."

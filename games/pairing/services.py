@@ -112,9 +112,12 @@ def look(
     fewest: int,
     most: int,
     bots_after: int | None = None,
+    bots_welcome: bool = False,
 ) -> Seek:
     """Start looking for a game (or look for another instead: one seek a person). The caller
-    runs a pass of its pool once this commits (pass_pool), so people who fit sit down at once."""
+    runs a pass of its pool once this commits (pass_pool), so people who fit sit down at once.
+    `bots_welcome`: bot accounts may be seated with this person (a bot account's own seek
+    welcomes them always: bots sit with bots, and with the people who said yes)."""
     check_search(kind, pace, fewest, most, bots_after)
     lock_user(user)  # a person's row first: two tabs' presses queue here
     old = Seek.objects.filter(user=user).values_list("kind", "pace").first()
@@ -129,6 +132,7 @@ def look(
             "fewest": fewest,
             "most": most,
             "bots_after": bots_after,
+            "bots_welcome": bots_welcome or user.plays_by_api,
             "rating": rating_of(user, kind),
             "created_at": at,
             "last_seen": at,
@@ -215,20 +219,33 @@ class SeekRow(Protocol):
     most: int
     rating: int
     bots_after: int | None
+    bots_welcome: bool
     created_at: datetime
 
 
 class PoolRow(SeekRow, Protocol):
-    """A seek of a pool as a pass reads it: also when its waiting page last asked."""
+    """A seek of a pool as a pass reads it: also when its waiting page last asked, and whether
+    its person is a bot account (read at each pass: one may become a bot account while it looks)."""
 
     last_seen: datetime
+    user__plays_by_api: bool
 
 
-SEEK_FIELDS = ("user_id", "kind", "pace", "fewest", "most", "rating", "bots_after", "created_at")
+SEEK_FIELDS = (
+    "user_id",
+    "kind",
+    "pace",
+    "fewest",
+    "most",
+    "rating",
+    "bots_after",
+    "bots_welcome",
+    "created_at",
+)
 
 
-def seeker(seek: SeekRow) -> draw.Seeker:
-    """A seek as the draw reads it."""
+def seeker(seek: SeekRow, bot: bool = False) -> draw.Seeker:
+    """A seek as the draw reads it (`bot`: its person is a bot account)."""
     return draw.Seeker(
         person=seek.user_id,
         kind=seek.kind,
@@ -238,13 +255,15 @@ def seeker(seek: SeekRow) -> draw.Seeker:
         rating=seek.rating,
         since=seek.created_at.timestamp(),
         bots_after=None if seek.bots_after is None else float(seek.bots_after),
+        bot=bot,
+        bots_welcome=seek.bots_welcome,
     )
 
 
 def pool_seeks(kind: str, pace: str) -> list[PoolRow]:
     """The pool's seeks as rows of values (a pass reads hundreds)."""
     rows = Seek.objects.filter(kind=kind, pace=pace)
-    return list(rows.values_list(*SEEK_FIELDS, "last_seen", named=True))
+    return list(rows.values_list(*SEEK_FIELDS, "last_seen", "user__plays_by_api", named=True))
 
 
 def pool_people(kind: str, pace: str) -> QuerySet[Seek, Mapping[str, object]]:
@@ -342,7 +361,7 @@ def pass_pool(kind: str, pace: str) -> list[Paired]:
         leaving = gone(kind, pace, seeks, at)
         if leaving:
             Seek.objects.filter(user_id__in=leaving, kind=kind, pace=pace).delete()
-        waiting = [seeker(s) for s in seeks if s.user_id not in leaving]
+        waiting = [seeker(s, s.user__plays_by_api) for s in seeks if s.user_id not in leaving]
         groups = draw.pair(waiting, at.timestamp(), blocks_in(kind, pace))
         users = User.objects.in_bulk([p for g in groups for p in g.people])
         paired = [p for p in (seat_group(g, users) for g in groups) if p is not None]

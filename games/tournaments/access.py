@@ -1,6 +1,7 @@
 """Who may see a tournament: a public one anyone; a private one its creator, its entrants and
 whoever opened its link (the invite is kept in the session, so the page's socket and later
-pages accept it). To anyone else a private tournament looks missing, as a private table does."""
+pages accept it). To anyone else a private tournament looks missing, as a private table does.
+And what account may enter one at all (who_may_enter)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ from games.tournaments.models import Entrant, Tournament
 
 INVITES = "tournament_invites"
 NOT_FOUND = "We could not find that tournament: it may be private, or the link mistyped."
+
+
+def who_may_enter(tournament: Tournament, user: User) -> str:
+    """Why this account may not enter the tournament ("" if it may): a house bot or a closed
+    account never; a bot account only one open to bot accounts."""
+    if user.is_bot or not user.is_active:
+        return "Only a person can enter a tournament."
+    if user.plays_by_api and not tournament.bots_welcome:
+        return "This tournament is not open to bot accounts."
+    return ""
 
 
 def remember_invite(request: HttpRequest, tournament: Tournament) -> None:

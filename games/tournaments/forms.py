@@ -260,6 +260,9 @@ class TournamentForm(forms.Form):
     private = forms.BooleanField(
         label="Private (only people with its link see and join it)", required=False
     )
+    bots_welcome = forms.BooleanField(
+        label="Open to bot accounts (programs playing through the API)", required=False
+    )
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -324,6 +327,7 @@ class TournamentForm(forms.Form):
             age_min_days=data["age_min_days"],
             max_entrants=data.get("max_entrants"),
             private=data["private"],
+            bots_welcome=data["bots_welcome"],
         )
 
     def start(self, at: datetime) -> datetime:

@@ -65,6 +65,9 @@ class Tournament(models.Model):
     age_min_days = models.PositiveIntegerField(default=0, help_text="Days since sign-up.")
     max_entrants = models.PositiveIntegerField(null=True, blank=True)
     private = models.BooleanField(default=False, help_text="Reachable only by its link.")
+    bots_welcome = models.BooleanField(
+        default=False, help_text="Bot accounts (programs playing through the API) may enter."
+    )
     invite = models.CharField(max_length=32, default=new_invite, editable=False)
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -41,9 +41,10 @@ def entry_words(tournament: Tournament) -> str:
         needs.append(f"{tournament.games_min} rated games of {game}")
     if tournament.age_min_days:
         needs.append(f"an account at least {tournament.age_min_days} days old")
+    bots = " Bot accounts may enter too." if tournament.bots_welcome else ""
     if not needs:
-        return "Open to everyone with an account."
-    return "Needs " + ", ".join(needs) + "."
+        return "Open to everyone with an account." + bots
+    return "Needs " + ", ".join(needs) + "." + bots
 
 
 def rules(tournament: Tournament) -> list[tuple[str, str]]:

@@ -217,6 +217,25 @@ def test_web() -> None:
     assert counts(r"beside: 1 tables of four master bots at a time, (\d+) dealt", out) == [1, 1]
 
 
+def test_web_streams() -> None:
+    """One table played beside four game streams of bot accounts (bench/web/streams.py): its
+    moves' lines are timed on them, and the token-authenticated GETs too."""
+    out = run_bench(
+        "bench.web",
+        BENCH_WEB_SCENARIOS="tables",
+        BENCH_WEB_GAMES="midnight-bakery",
+        BENCH_WEB_SETUPS="sqlite",
+        BENCH_WEB_STREAMS="4",
+        BENCH_WEB_SECONDS="6",
+        BENCH_WEB_MASTERS="0",
+    )
+    opened = counts(r"4 game streams of bot accounts \((\d+) opened over the run\)", out)
+    assert opened and opened[0] >= 4, out
+    timed = counts(r"\((\d+) lines timed\)", out)
+    assert timed and timed[0] > 0, out
+    assert len(counts(r"token-authenticated GET of a \w+: p50 (\d+) ms", out)) == 2, out
+
+
 @pytest.mark.backend
 @pytest.mark.skipif(not ON_POSTGRES, reason="two Daphne processes to roll: the PostgreSQL pass")
 def test_web_restart() -> None:

@@ -66,12 +66,59 @@ def test_bad_searches_are_refused(
     assert not Seek.objects.exists()
 
 
-def test_bot_accounts_and_tokens_without_the_scope_are_refused(
+def test_a_token_without_the_scope_is_refused(player: User, api_for: Callable[..., Api]) -> None:
+    refused = api_for(player, ["account:read"]).post("/pairing", SEEK)
+    assert refused.status_code == 403 and "games:play" in refused.json()["error"]
+    assert not Seek.objects.exists()
+
+
+def bot_account(name: str) -> User:
+    return User.objects.create_user(username=name, plays_by_api=True)
+
+
+def test_two_bot_accounts_are_paired(api_for: Callable[..., Api]) -> None:
+    robo, droid = bot_account("robo"), bot_account("droid")
+    bot_scopes = ["account:read", "bot:play"]
+    assert api_for(robo, bot_scopes).post("/pairing", SEEK).json()["looking"] is True
+    assert Seek.objects.get().bots_welcome  # a bot account's seek welcomes bots, unasked
+    table = api_for(droid, bot_scopes).post("/pairing", SEEK).json()["table"]
+    seated = Game.objects.get(pk=table).seats.values_list("user_id", flat=True)
+    assert set(seated) == {robo.pk, droid.pk}
+
+
+def test_a_bot_account_sits_only_with_people_who_welcome_bots(
     player: User, rival: User, api_for: Callable[..., Api]
 ) -> None:
-    rival.plays_by_api = True
-    rival.save()
-    refused = api_for(rival).post("/pairing", SEEK)
-    assert refused.status_code == 403 and "Bot accounts" in refused.json()["error"]
-    assert api_for(player, ["account:read"]).post("/pairing", SEEK).status_code == 403
+    robo = bot_account("robo")
+    assert api_for(player).post("/pairing", SEEK).json()["looking"] is True  # bots unwelcome
+    assert api_for(robo).post("/pairing", SEEK).json()["looking"] is True
+    assert Seek.objects.count() == 2 and not Game.objects.exists()
+    welcoming = api_for(rival).post("/pairing", {**SEEK, "bots_welcome": True}).json()
+    # the rival is paired with the person who waited longest and fits: the person, not the bot
+    assert set(Game.objects.get(pk=welcoming["table"]).seats.values_list("user_id", flat=True)) == {
+        player.pk,
+        rival.pk,
+    }
+    third = User.objects.create_user(username="third")
+    table = api_for(third).post("/pairing", {**SEEK, "bots_welcome": True}).json()["table"]
+    seated = Game.objects.get(pk=table).seats.values_list("user_id", flat=True)
+    assert set(seated) == {robo.pk, third.pk} and not Seek.objects.exists()
+
+
+def test_an_open_event_stream_keeps_a_bot_accounts_seek(api_for: Callable[..., Api]) -> None:
+    robo = bot_account("robo")
+    api_for(robo).post("/pairing", SEEK)
+    old = Seek.objects.get().last_seen - timedelta(minutes=5)
+    Seek.objects.update(last_seen=old)
+    feed = EventFeed(robo)
+    feed.first()
+    feed.beat()
+    assert Seek.objects.get().last_seen > old
+
+
+def test_a_yes_or_no_that_is_not_true_or_false_is_refused(
+    player: User, api_for: Callable[..., Api]
+) -> None:
+    refused = api_for(player).post("/pairing", {**SEEK, "bots_welcome": 0})
+    assert refused.status_code == 400 and "bots_welcome" in refused.json()["error"]
     assert not Seek.objects.exists()

@@ -23,7 +23,7 @@ def _no_site_schedule(settings: object) -> None:
     settings.TOURNAMENT_SCHEDULE = []  # type: ignore[attr-defined]
 
 
-def swiss(private: bool = False) -> Tournament:
+def swiss(private: bool = False, bots_welcome: bool = False) -> Tournament:
     rules = services.Rules(
         name="API Swiss",
         kind="midnight-bakery",
@@ -33,6 +33,7 @@ def swiss(private: bool = False) -> Tournament:
         seats=3,
         rounds=3,
         private=private,
+        bots_welcome=bots_welcome,
     )
     return services.create(None, rules)
 
@@ -79,7 +80,7 @@ def test_refusals(player: User, rival: User, api_for: Callable[..., Api]) -> Non
     rival.plays_by_api = True
     rival.save()
     bot = api_for(rival).post(f"/tournaments/{event.pk}/join", {})
-    assert bot.status_code == 403 and "Bot accounts" in bot.json()["error"]
+    assert bot.status_code == 403 and "not open to bot accounts" in bot.json()["error"]
     assert (
         api_for(player, ["account:read"]).post(f"/tournaments/{event.pk}/join", {}).status_code
         == 403
@@ -89,3 +90,23 @@ def test_refusals(player: User, rival: User, api_for: Callable[..., Api]) -> Non
     assert out.status_code in (400, 403) and out.json()["error"]
     assert api_for(player).post(f"/tournaments/{event.pk}/join", raw="{nope").status_code == 400
     assert not Entrant.objects.exists()
+
+
+def test_a_bot_account_enters_one_open_to_bots(rival: User, api_for: Callable[..., Api]) -> None:
+    closed, open_to_bots = swiss(), swiss(bots_welcome=True)
+    rival.plays_by_api = True
+    rival.save()
+    api = api_for(rival, ["account:read", "bot:play"])
+    listed = {t["id"]: t["bots"] for t in api.get("/tournaments").json()}
+    assert listed == {closed.pk: False, open_to_bots.pk: True}
+    assert api.post(f"/tournaments/{closed.pk}/join", {}).status_code == 403
+    joined = api.post(f"/tournaments/{open_to_bots.pk}/join", {})
+    assert joined.status_code == 200 and "You are in API Swiss" in joined.json()["said"]
+    assert list(Entrant.objects.values_list("tournament_id", "user_id")) == [
+        (open_to_bots.pk, rival.pk)
+    ]
+    Entrant.objects.update(seen_at=None)
+    feed = EventFeed(rival)  # its event stream says it is here, as a person's does
+    feed.first()
+    feed.beat()
+    assert Entrant.objects.get().seen_at is not None

@@ -3,7 +3,10 @@ declined, cancelled; told to each side; answered on the site by a form without s
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from accounts.models import Block, User
 from games.challenges import services
@@ -132,3 +135,39 @@ def test_a_refused_answer_on_the_site_says_why(player: User, rival: User) -> Non
     assert "Only the challenged person" in answered.content.decode()
     made.refresh_from_db()
     assert made.status == Challenge.Status.OPEN
+
+
+def lapse(made: Challenge) -> None:
+    """Move the challenge's expiry to a moment ago."""
+    Challenge.objects.filter(pk=made.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_a_challenge_lapses_unanswered_after_its_paces_wait(player: User, rival: User) -> None:
+    live, later = challenge(player, rival), challenge(rival, player, pace="day3")
+    assert live.expires_at is not None and later.expires_at is not None
+    assert live.expires_at - live.created_at == services.LIVE_EXPIRY
+    assert later.expires_at - later.created_at == services.TURN_BASED_EXPIRY
+    page = client_for(rival).get(f"/games/challenges/{live.pk}/").content.decode()
+    assert "lapses unanswered in 19" in page or "lapses unanswered in 20" in page
+    lapse(live)
+    for answer in (services.accept, services.decline):
+        with pytest.raises(ServiceError, match="expired unanswered"):
+            answer(live.pk, rival)
+    with pytest.raises(ServiceError, match="expired unanswered"):
+        services.cancel(live.pk, player)
+    live.refresh_from_db()
+    assert live.status_now() == "expired" and live.game is None and not Game.objects.exists()
+    page = client_for(rival).get(f"/games/challenges/{live.pk}/").content.decode()
+    assert "Expired: it was not answered in time." in page and "/accept/" not in page
+    again = challenge(player, rival)  # a lapsed challenge no longer stands in the way
+    assert again.status_now() == "open"
+
+
+def test_lapsed_challenges_do_not_count_against_the_open_limit(
+    player: User, make_user: object
+) -> None:
+    people = [make_user(f"baker{i}") for i in range(services.OPEN_CHALLENGES + 1)]  # type: ignore[operator]
+    for person in people[:-1]:
+        lapse(challenge(player, person))
+    challenge(player, people[-1])
+    assert services.waiting(player).count() == 1

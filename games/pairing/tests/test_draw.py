@@ -36,6 +36,8 @@ def may_start(people: list[Seeker], now: float, blocked: frozenset[tuple[int, in
             return False
         if blocked_key(a.person, b.person) in blocked:
             return False
+        if (a.bot and not (b.bot or b.bots_welcome)) or (b.bot and not (a.bot or a.bots_welcome)):
+            return False  # a bot account sits only with bots and the people who welcome them
     fewest = max(s.fewest for s in people)
     most = min(s.most for s in people)
     if not len(people) <= most or fewest > most:
@@ -57,7 +59,8 @@ def startable_groups(
 
 
 def random_pool(rng: random.Random, size: int) -> tuple[list[Seeker], frozenset[tuple[int, int]]]:
-    """A random pool: mixed games, paces, counts, ratings, waits, bots and blocks."""
+    """A random pool: mixed games, paces, counts, ratings, waits, bots, bot accounts, people who
+    welcome them and blocks."""
     seekers = []
     for person in range(1, size + 1):
         kind = rng.choice(list(KINDS))
@@ -74,6 +77,8 @@ def random_pool(rng: random.Random, size: int) -> tuple[list[Seeker], frozenset[
                 rating=rng.randint(1300, 1700),
                 since=float(rng.randint(0, int(NOW))),
                 bots_after=rng.choice([None, None, 10.0, 30.0]),
+                bot=rng.random() < 0.2,
+                bots_welcome=rng.random() < 0.5,
             )
         )
     people = [s.person for s in seekers]
@@ -184,6 +189,20 @@ def test_bots_fill_a_table_only_for_people_who_asked_and_waited() -> None:
     assert pair(alone, 10.0, frozenset()) == [Group("cakehalla", "fast", (1,), bots=2)]
     mixed = [*alone, seeker(2, 1500, since=1.0, fewest=3, most=4)]
     assert pair(mixed, 10.0, frozenset()) == [Group("cakehalla", "fast", (1,), bots=2)]
+
+
+def test_a_bot_account_sits_only_with_bot_accounts_and_people_who_welcome_them() -> None:
+    robo, person = seeker(1, 1500, bot=True), seeker(2, 1500, since=1.0)
+    assert pair([robo, person], 60.0, frozenset()) == []
+    welcoming = seeker(3, 1500, since=2.0, bots_welcome=True)
+    assert pair([robo, person, welcoming], 60.0, frozenset()) == [
+        Group("cakehalla", "fast", (1, 3))
+    ]
+    droid = seeker(4, 1500, since=3.0, bot=True)
+    assert pair([robo, person, droid], 60.0, frozenset()) == [Group("cakehalla", "fast", (1, 4))]
+    table = [seeker(p, 1500, since=float(p), most=3, bots_welcome=p != 2) for p in (2, 3)]
+    three = pair([robo, *table], 60.0, frozenset())  # the one who does not welcome bots is left
+    assert three == [Group("cakehalla", "fast", (1, 3))]
 
 
 def test_only_one_game_and_pace_sit_together() -> None:

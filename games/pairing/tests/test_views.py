@@ -89,6 +89,18 @@ def test_looking_shows_the_waiting_panel_with_a_cancel_button(player: User) -> N
     assert ">Cancel</button>" in html
 
 
+def test_the_form_says_whether_bot_accounts_are_welcome_and_the_panel_keeps_it(
+    player: User,
+) -> None:
+    page = client_for(player).get("/").content.decode()
+    assert page.count('<input type="checkbox" name="bots_welcome" value="1">') == 2  # unticked
+    html = client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX).content.decode()
+    assert "bot accounts welcome" not in html and not Seek.objects.get().bots_welcome
+    welcoming = {**CAKE_FAST, "bots_welcome": "1"}
+    html = client_for(player).post("/pairing/look/", welcoming, headers=HTMX).content.decode()
+    assert " · bot accounts welcome</p>" in html and Seek.objects.get().bots_welcome
+
+
 def test_the_second_person_who_fits_goes_straight_to_the_table(player: User, rival: User) -> None:
     client_for(player).post("/pairing/look/", CAKE_FAST, headers=HTMX)
     response = client_for(rival).post("/pairing/look/", CAKE_FAST, headers=HTMX)

@@ -15,7 +15,7 @@ from accounts.ratings import new_rating
 from games import catalog
 from games.models import Game, Seat
 from games.services import LEFT, NotAllowed, ServiceError, hand_seat_to_bot
-from games.tournaments import pairs
+from games.tournaments import access, pairs
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.services import busy
 from games.tournaments.services.base import bump, lock, lock_person, now
@@ -54,6 +54,7 @@ class Rules:
     age_min_days: int = 0
     max_entrants: int | None = None
     private: bool = False
+    bots_welcome: bool = False
 
 
 # --- create -------------------------------------------------------------------------------
@@ -137,6 +138,7 @@ def create(creator: User | None, rules: Rules, scheduled_by: str = "") -> Tourna
             age_min_days=rules.age_min_days,
             max_entrants=rules.max_entrants,
             private=rules.private,
+            bots_welcome=rules.bots_welcome,
             creator=creator,
             scheduled_by=scheduled_by,
         )
@@ -187,8 +189,8 @@ def lock_open(tournament: Tournament | int) -> Tournament:
 def check_join(tournament: Tournament, user: User, invite: str | None, at: datetime) -> int:
     """The person's rating at the game if they may join, else a refusal in words."""
     check_open(tournament)
-    if user.is_bot or not user.is_active:
-        raise NotAllowed("Only a person can enter a tournament.")
+    if refusal := access.who_may_enter(tournament, user):
+        raise NotAllowed(refusal)
     if tournament.private and invite != tournament.invite:
         raise NotAllowed("This tournament is private: you need its link.")
     mine = Entrant.objects.filter(tournament=tournament, user=user).first()

@@ -73,7 +73,7 @@ def test_a_person_makes_a_swiss_with_its_settings(clock: Clock, crowd: Crowd) ->
     assert (tournament.rating_min, tournament.rating_max, tournament.games_min) == (1000, 2000, 3)
     assert (tournament.age_min_days, tournament.max_entrants) == (7, 30)
     assert tournament.starts_at == at + timedelta(minutes=15)
-    assert tournament.creator == maker and not tournament.private
+    assert tournament.creator == maker and not tournament.private and not tournament.bots_welcome
     page = text_of(client_for(maker).get(tournament.get_absolute_url()).content)
     assert "At a table of 3: 5/2/0 (set by its creator)" in page
     assert "Needs a Cakehalla rating from 1000 to 2000, 3 rated games of Cakehalla" in page
@@ -94,6 +94,16 @@ def test_a_private_arena_is_made_and_its_maker_sent_to_its_link(clock: Clock, cr
     assert tournament.private and tournament.is_arena and tournament.minutes == 30
     assert tournament.streak_bonus == 3 and tournament.rounds is None
     assert response["Location"] == tournament.invite_url
+
+
+def test_a_tournament_open_to_bot_accounts_says_so(clock: Clock, crowd: Crowd) -> None:
+    (maker,) = crowd(1)
+    assert "Open to bot accounts" in text_of(client_for(maker).get("/tournaments/").content)
+    made(client_for(maker), bots_welcome="on")
+    tournament = Tournament.objects.get()
+    assert tournament.bots_welcome
+    page = text_of(client_for(maker).get(tournament.get_absolute_url()).content)
+    assert "bots welcome" in page and "Open to everyone with an account. Bot accounts may" in page
 
 
 def test_an_exact_start_time_in_utc_is_taken(clock: Clock, crowd: Crowd) -> None:
