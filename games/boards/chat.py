@@ -36,15 +36,14 @@ def chat_context(
     user: User | AnonymousUser,
     seats: list[Seat] | None = None,
     *,
-    chatted: bool | None = None,
+    chatted: bool = True,
 ) -> dict[str, object]:
     """What the chat panel shows this viewer (`readable` False: no chat for them at all).
 
-    `seats`: the table's seats with their users, when already read. `chatted`: whether the
-    table's chat has had a line; None takes the game row's flag (Game.chatted), which holds for a
-    row read now: a table whose chat never had a line reads none (a Swiss round's fresh tables).
-    A row kept across versions (a socket's shared read) may be older than the first line: its
-    caller says True.
+    `seats`: the table's seats with their users, when already read. `chatted` False: the table's
+    chat never had a line, so none is read (a page passes Game.chatted of the row it just read:
+    a Swiss round's fresh tables); a row kept across versions, as the sockets' shared read, may
+    be older than the first line (a line moves no version), so the lines are read by default.
     """
     if seats is None:
         seats = list(game.seats.select_related("user"))
@@ -53,8 +52,6 @@ def chat_context(
         return {"game": game, "readable": False, "writable": False, "seated": seated}
     muted = muted_by(user)
     closed = closed_because(game)
-    if chatted is None:
-        chatted = game.chatted
     return {
         "game": game,
         "readable": True,
@@ -68,16 +65,9 @@ def chat_context(
     }
 
 
-def render_chat_log(
-    game: Game,
-    user: User | AnonymousUser,
-    seats: list[Seat] | None = None,
-    *,
-    chatted: bool | None = None,
-) -> str:
-    """The #chat-log element for this viewer, or "" when they may not read the chat
-    (`chatted`: as chat_context's)."""
-    ctx = chat_context(game, user, seats, chatted=chatted)
+def render_chat_log(game: Game, user: User | AnonymousUser, seats: list[Seat] | None = None) -> str:
+    """The #chat-log element for this viewer, or "" when they may not read the chat."""
+    ctx = chat_context(game, user, seats)
     if not ctx["readable"]:
         return ""
     return render_to_string("games/_chat_log.html", ctx)

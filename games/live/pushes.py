@@ -47,9 +47,7 @@ def chat_for(game_id: int, user: User | AnonymousUser, session: SocketSession | 
     if session is not None and not session.alive():
         return None
     table = table_at(game_id)  # the seats as this process's sockets share them
-    # That row is kept across the chat's lines (a line moves no version): its Game.chatted may
-    # predate the first line, so the lines are read.
-    return render_chat_log(table.game, user, table.seats, chatted=True)
+    return render_chat_log(table.game, user, table.seats)
 
 
 def arrived(
