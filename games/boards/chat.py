@@ -21,12 +21,29 @@ def muted_by(user: User | AnonymousUser) -> list[User]:
     return list(User.objects.filter(pk__in=ids).order_by("username"))
 
 
+def shown_lines(game: Game, user: User | AnonymousUser, muted: list[User]) -> list[ChatMessage]:
+    """The newest SHOWN lines this viewer reads, oldest first."""
+    lines = ChatMessage.objects.filter(game=game, hidden=False).exclude(
+        author__in=[m.pk for m in muted]
+    )
+    if signed_in(user):
+        lines = lines.exclude(author__in=Block.objects.filter(blocker=user).values("blocked_id"))
+    return list(reversed(lines.select_related("author").order_by("-created_at", "-pk")[:SHOWN]))
+
+
 def chat_context(
-    game: Game, user: User | AnonymousUser, seats: list[Seat] | None = None
+    game: Game,
+    user: User | AnonymousUser,
+    seats: list[Seat] | None = None,
+    *,
+    chatted: bool = True,
 ) -> dict[str, object]:
     """What the chat panel shows this viewer (`readable` False: no chat for them at all).
 
-    `seats`: the table's seats with their users, when already read.
+    `seats`: the table's seats with their users, when already read. `chatted` False: the table's
+    chat never had a line, so none is read (a page passes Game.chatted of the row it just read:
+    a Swiss round's fresh tables); a row kept across versions, as the sockets' shared read, may
+    be older than the first line (a line moves no version), so the lines are read by default.
     """
     if seats is None:
         seats = list(game.seats.select_related("user"))
@@ -35,19 +52,13 @@ def chat_context(
         return {"game": game, "readable": False, "writable": False, "seated": seated}
     muted = muted_by(user)
     closed = closed_because(game)
-    lines = ChatMessage.objects.filter(game=game, hidden=False).exclude(
-        author__in=[m.pk for m in muted]
-    )
-    if signed_in(user):
-        lines = lines.exclude(author__in=Block.objects.filter(blocker=user).values("blocked_id"))
-    lines = lines.select_related("author").order_by("-created_at", "-pk")[:SHOWN]
     return {
         "game": game,
         "readable": True,
         "seated": seated,
         "closed": closed,
         "writable": may_write(game, user, seats) and not closed,
-        "lines": list(reversed(lines)),
+        "lines": shown_lines(game, user, muted) if chatted else [],
         "muted": muted,
         "viewer_id": getattr(user, "pk", None),
         "max_length": ChatMessage.MAX_LENGTH,

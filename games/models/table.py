@@ -75,6 +75,12 @@ class Game(models.Model):
     spectator_chat = models.BooleanField(
         default=False, help_text="Spectators may read and write the table chat too."
     )
+    chatted = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="A line was written in the table chat once: a table whose chat never had one"
+        " reads no chat lines for its pages (a Swiss round's 200 fresh tables).",
+    )
     rated = models.BooleanField(
         default=True,
         help_text="The result moves ratings; an unrated (practice) table offers move hints.",

@@ -120,6 +120,9 @@ def say(game: Game, user: User, text: object) -> ChatMessage:
         lock_user(user)
     line = check_say(game, user, text)
     message = ChatMessage.objects.create(game=game, author=user, text=line, created_at=now())
+    if not game.chatted:  # the table's pages read its chat lines from now on
+        Game.objects.filter(pk=game.pk, chatted=False).update(chatted=True)
+        game.chatted = True
     game_id = game.pk
     transaction.on_commit(lambda: announce_chat(game_id))
     return message

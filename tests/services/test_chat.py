@@ -6,7 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games import services
@@ -43,6 +45,32 @@ def test_a_line_is_stored_escaped_and_not_an_action(running_game: Game, player: 
     assert running_game.version == version and Action.objects.count() == actions
     page = client_for(player).get(f"/games/{running_game.pk}/").content.decode()
     assert "&lt;script&gt;alert" in page and "<script>alert" not in page
+
+
+@pytest.mark.django_db
+def test_a_table_reads_its_chat_lines_once_its_chat_had_a_line(
+    running_game: Game, player: User, rival: User
+) -> None:
+    """A table whose chat never had a line reads none for its page (a Swiss round's fresh
+    tables); the first line marks the table, and every page after reads and shows it."""
+    url = f"/games/{running_game.pk}/"
+    assert not running_game.chatted
+
+    def lines_read(client: Client) -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(url).content.decode()
+        return sum('"games_chatmessage"' in q["sql"] for q in ctx.captured_queries), page
+
+    read, page = lines_read(client_for(rival))
+    assert read == 0 and "No messages yet." in page
+    stale = Game.objects.get(pk=running_game.pk)  # read before the first line
+    services.chat.say(running_game, player, "first batch is in")
+    assert Game.objects.get(pk=running_game.pk).chatted
+    read, page = lines_read(client_for(rival))
+    assert read == 1 and "first batch is in" in page
+    assert "first batch is in" in render_chat_log(stale, rival)  # a kept row (the sockets')
+    services.chat.say(stale, rival, "second batch too")  # a row older than the flag: no harm
+    assert "second batch too" in lines_read(client_for(player))[1]
 
 
 @pytest.mark.django_db

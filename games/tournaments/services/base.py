@@ -46,11 +46,21 @@ def lock_person(user: User) -> User:
     return User.objects.select_for_update(no_key=no_key).get(pk=user.pk)
 
 
-def bump(tournament: Tournament, fields: list[str] | tuple[str, ...] = ()) -> None:
+def bump(
+    tournament: Tournament, fields: list[str] | tuple[str, ...] = (), *, told: bool = True
+) -> None:
     """Save the changed fields with a new version, announced to the tournament's pages once the
-    transaction commits (the version only, never standings)."""
+    transaction commits (the version only, never standings); `told` False: the caller
+    announces it later in the transaction (announce)."""
     tournament.version += 1
     tournament.save(update_fields=[*fields, "version"])
+    if told:
+        announce(tournament)
+
+
+def announce(tournament: Tournament) -> None:
+    """The tournament's version as it is now, told to its pages once the transaction commits
+    (after what the transaction's earlier hooks send)."""
     pk, version = tournament.pk, tournament.version
     transaction.on_commit(lambda: events.tournament_changed.tell(pk, version))
 

@@ -21,7 +21,7 @@ from games.tournaments import draw, pairs, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.services import absence
 from games.tournaments.services.arena import arena_over, seat_free
-from games.tournaments.services.base import bump, lock, now, tell, tell_each
+from games.tournaments.services.base import announce, bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
 from games.tournaments.services.seating import elsewhere, present, seat_tables
@@ -54,11 +54,14 @@ def start(tournament: Tournament | int) -> bool:
             tournament.ends_at = at + timedelta(minutes=tournament.minutes or 0)
             fields.append("ends_at")
             Entrant.objects.filter(tournament=tournament).update(free_since=at)
-        bump(tournament, fields)
+        # Told after the first tables: their people's pages move first (seating.seat_tables),
+        # before each open tournament page draws the change.
+        bump(tournament, fields, told=False)
         if tournament.is_swiss:
             due_round(tournament, 1)
         else:
             seat_free(tournament)
+        announce(tournament)
     return True
 
 

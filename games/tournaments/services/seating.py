@@ -58,11 +58,31 @@ def seat_tables(
     start_at: int,
 ) -> list[Told]:
     """Start a game for each table (through the services, as any rated game) and its Table row;
-    what each person seated is told. At a live pace their open pages go to it (move_pages)."""
+    what each person seated is told. At a live pace their open pages go to it (move_pages),
+    before anything else of the round is sent: each page moved asks for its new table at once,
+    and those pages share the serving processes' loops with the sends still to go."""
+    with transaction.atomic():  # the pages' hook runs at the commit, once `moves` is filled
+        live = tournament.pace not in TURN_BASED
+        moves: list[tuple[int, str]] = []
+        if live:  # the first hook of the commit: before the games' own (game.started, ...)
+            transaction.on_commit(lambda: move_pages(moves))
+        return seated(tournament, made, tables, bots, by_id, start_at, moves)
+
+
+def seated(
+    tournament: Tournament,
+    made: Round | None,
+    tables: tuple[tuple[int, ...], ...] | list[tuple[int, ...]],
+    bots: tuple[int, ...] | list[int],
+    by_id: dict[int, Entrant],
+    start_at: int,
+    moves: list[tuple[int, str]],
+) -> list[Told]:
+    """seat_tables' games and rows made; each page to move put in `moves`."""
     house_bot = catalog.get(tournament.kind).house_bot
     tables_told = f"tournament:{tournament.pk}:table:"  # one at a time a person: the latest
     told = []
-    moves: list[tuple[int, str]] = []
+    live = tournament.pace not in TURN_BASED
     games = seat_people_at_tables(
         tournament.kind,
         [[by_id[e].user for e in people] for people in tables],
@@ -78,7 +98,6 @@ def seat_tables(
     for table in made_tables:  # an update a table: a bulk_update of 200 cost 0.2 s of CPU
         Entrant.objects.filter(pk__in=table.people).update(table=table, free_since=None)
     where = f"Round {made.number} of" if made is not None else "Your next table in"
-    live = tournament.pace not in TURN_BASED
     for table, game in zip(made_tables, games, strict=True):
         people = table.people
         for e in people:
@@ -87,9 +106,8 @@ def seat_tables(
             told.append(
                 Told(by_id[e].user_id, key, text, game, replaces=tables_told, page_moves=live)
             )
-            moves.append((by_id[e].user_id, game.get_absolute_url()))
-    if live:
-        transaction.on_commit(lambda: move_pages(moves))
+            if live:
+                moves.append((by_id[e].user_id, game.get_absolute_url()))
     return told
 
 
