@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
 from accounts.tokens import AccessToken as AccessToken  # the API tokens, an account's own
@@ -373,8 +374,11 @@ def vacation_hours_left(user_id: int, year: int) -> int:
 def hours_words(hours: int) -> str:
     """Hours of the allowance in days and hours ("20 days and 23 hours", "5 hours")."""
     days, rest = divmod(max(0, hours), 24)
-    parts = [f"{n} {unit}" + ("" if n == 1 else "s") for n, unit in ((days, "day"), (rest, "hour"))]
-    return " and ".join(p for p in parts if not p.startswith("0 ")) or "0 days"
+    said_days = ngettext("%(days)d day", "%(days)d days", days) % {"days": days}
+    said_hours = ngettext("%(hours)d hour", "%(hours)d hours", rest) % {"hours": rest}
+    if days and rest:
+        return gettext("%(days)s and %(hours)s") % {"days": said_days, "hours": said_hours}
+    return said_hours if rest else said_days
 
 
 def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime) -> str | None:
