@@ -16,16 +16,15 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 
-from accounts.languages import language_of_socket
 from accounts.models import User, signed_in
 from games.live import caps
+from games.live.languages import scope_language
 from games.live.protocol import NOT_FOUND
 from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession
@@ -55,14 +54,6 @@ class View:
 
     round: int | None = None
     page: int = 1
-
-
-def scope_language(scope: dict[str, Any]) -> str:
-    """The language of the person whose page opened this socket, as their pages read it
-    (accounts.languages.language_of_socket: saved choice, the cookie, Accept-Language)."""
-    headers = dict(scope.get("headers") or [])
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    return language_of_socket(scope.get("user"), scope.get("cookies") or {}, accept)
 
 
 def view_of(query: bytes) -> View:
