@@ -22,16 +22,21 @@ from bakery_site.unmarked import has_words
 from games import catalog
 from games.models import Game
 from games.services import chat, clocks
+from games.tournaments import services as tournaments
+from games.tournaments.models import Tournament
+from games.tournaments.tests.conftest import entered, rules
 from games.vacation.services import take_vacation
 from tests.conftest import client_for
 from tests.i18n.test_no_english_left import ReadText, english_left, game_words, read
+from tests.support.clock import Clock
 from tests.support.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
 
 PEOPLE = ("alice", "bob", "carol", "greedy-bot-1")
-SAME = {"fr": {"Message"}, "de": set()}
-"""Words French or German write as English does, beyond test_no_english_left's."""
+SAME = {"fr": {"Message", "Tables", "Buchholz"}, "de": {"Buchholz"}}
+"""Words French or German write as English does, beyond test_no_english_left's (Buchholz: a
+tie-break named after its inventor)."""
 BOARD = {"live", "replay-board", "hands", "rules-panel-body"}
 """Ids and classes of what the page holds but does not write: the board's regions (the boards'
 Jinja templates), a replay's hands, and the rules in short (templates/games/rules/, not marked
@@ -121,6 +126,12 @@ def tables(
     return {"running": running_game, "finished": finished_game([outsider])}
 
 
+@pytest.fixture
+def tournament(player: User, rival: User, clock: Clock) -> Tournament:
+    """A Swiss tournament alice and bob have entered, not started yet."""
+    return entered(tournaments.create(None, rules(clock)), [player, rival])
+
+
 PAGES = [
     "/games/new/",
     "/games/mine/",
@@ -132,15 +143,22 @@ PAGES = [
     "/games/live/",
     "/games/vacation/",
     "/stats/cakehalla/",
+    "/games/{finished}/review/",
+    "/games/{finished}/review/0/",
+    "/tournaments/{tournament}/?part=live",
+    "/tournaments/{tournament}/?part=you",
 ]
+"""The pages of play, and a tournament's live part and the person's line as its page and socket
+show them (the rest of a tournament's page reads its rules and form from Python, still English:
+games/tournaments/rules.py, forms.py)."""
 
 
 @pytest.mark.parametrize("path", PAGES)
 @pytest.mark.parametrize("language", ["fr", "de"])
 def test_a_play_page_has_no_english_left(
-    path: str, language: str, tables: dict[str, Game], player: User
+    path: str, language: str, tables: dict[str, Game], tournament: Tournament, player: User
 ) -> None:
-    url = path.format(**{name: game.pk for name, game in tables.items()})
+    url = path.format(tournament=tournament.pk, **{name: game.pk for name, game in tables.items()})
     pages = pages_of(player, url, language)
     assert len(read(around(pages[language]))) > 2  # the page was read, not an empty one
     assert left(pages, language) == set()
