@@ -11,10 +11,10 @@ from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
 
 from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
 from accounts.tokens import AccessToken as AccessToken  # the API tokens, an account's own
+from accounts.words import hours_words
 
 # Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
 DISPLAY_BASE = 1500
@@ -369,16 +369,6 @@ def vacation_hours_left(user_id: int, year: int) -> int:
     spans = taken.values_list("starts_at", "ends_at")
     used = sum(math.ceil((ends - starts) / HOUR) for starts, ends in spans)
     return VACATION_DAYS_A_YEAR * 24 - used
-
-
-def hours_words(hours: int) -> str:
-    """Hours of the allowance in days and hours ("20 days and 23 hours", "5 hours")."""
-    days, rest = divmod(max(0, hours), 24)
-    said_days = ngettext("%(days)d day", "%(days)d days", days) % {"days": days}
-    said_hours = ngettext("%(hours)d hour", "%(hours)d hours", rest) % {"hours": rest}
-    if days and rest:
-        return gettext("%(days)s and %(hours)s") % {"days": said_days, "hours": said_hours}
-    return said_hours if rest else said_days
 
 
 def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime) -> str | None:

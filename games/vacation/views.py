@@ -14,9 +14,9 @@ from accounts.models import (
     VACATION_DAYS_A_YEAR,
     VACATION_MOST_AT_ONCE,
     Vacation,
-    hours_words,
     vacation_hours_left,
 )
+from accounts.words import hours_words
 from games.access import AuthedRequest
 from games.boards import local_day
 from games.services import ServiceError, clocks

@@ -17,7 +17,8 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import translation
 
-from accounts.models import User, hours_words
+from accounts.models import User
+from accounts.words import hours_words
 from bakery_site.unmarked import has_words
 from games import catalog
 from games.models import Game
