@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
 from accounts.tokens import AccessToken as AccessToken  # the API tokens, an account's own
+from accounts.words import hours_words
 
 # Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
 DISPLAY_BASE = 1500
@@ -368,13 +369,6 @@ def vacation_hours_left(user_id: int, year: int) -> int:
     spans = taken.values_list("starts_at", "ends_at")
     used = sum(math.ceil((ends - starts) / HOUR) for starts, ends in spans)
     return VACATION_DAYS_A_YEAR * 24 - used
-
-
-def hours_words(hours: int) -> str:
-    """Hours of the allowance in days and hours ("20 days and 23 hours", "5 hours")."""
-    days, rest = divmod(max(0, hours), 24)
-    parts = [f"{n} {unit}" + ("" if n == 1 else "s") for n, unit in ((days, "day"), (rest, "hour"))]
-    return " and ".join(p for p in parts if not p.startswith("0 ")) or "0 days"
 
 
 def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime) -> str | None:

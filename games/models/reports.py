@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models.table import Game
 
@@ -12,11 +13,11 @@ class Report(models.Model):
     """A player's report of another player at one table, for the moderators."""
 
     class Reason(models.TextChoices):
-        ABUSE = "abuse", "Abusive or offensive"
-        NAME = "name", "Offensive name"
-        STALLING = "stalling", "Stalling or leaving the game"
-        CHEATING = "cheating", "Cheating or colluding"
-        OTHER = "other", "Something else"
+        ABUSE = "abuse", _("Abusive or offensive")
+        NAME = "name", _("Offensive name")
+        STALLING = "stalling", _("Stalling or leaving the game")
+        CHEATING = "cheating", _("Cheating or colluding")
+        OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"

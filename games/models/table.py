@@ -37,9 +37,9 @@ class Game(models.Model):
     class Watchers(models.TextChoices):
         """Who may watch the game once it has started (the host chooses at creation)."""
 
-        ANYONE = "anyone", "Anyone"
-        PEOPLE = "people", "Signed-in people"
-        PLAYERS = "players", "Only the players"
+        ANYONE = "anyone", _("Anyone")
+        PEOPLE = "people", _("Signed-in people")
+        PLAYERS = "players", _("Only the players")
 
     class Pace(models.TextChoices):
         RELAXED = "relaxed", "Relaxed (no clock)"

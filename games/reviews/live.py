@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from accounts.models import User
 from games.access import can_watch, invited_to, watch_refused
 from games.groups import review_group
+from games.live.languages import scope_language
 from games.live.protocol import NOT_FOUND
 from games.live.push_threads import off_loop
 from games.live.socket import Socket
@@ -61,10 +62,12 @@ class ReviewConsumer(Socket):
     game_id: int
     seat: int
     first: Drawn | None = None
+    language: str = ""  # the socket's person's: the review is drawn in it (asked)
 
     def asked(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         self.game_id, self.seat = int(kwargs["game_id"]), int(kwargs["seat"])
+        self.language = scope_language(self.scope)
 
     def page_groups(self) -> list[str]:
         """The review's group: each decision weighed, and its end."""
@@ -73,7 +76,8 @@ class ReviewConsumer(Socket):
     async def check(self) -> int | None:
         """The game gone or not for this viewer, or a private game's review not theirs."""
         invited = invited_to(self.scope.get("session"))
-        self.first = await off_loop(drawn)(self.game_id, self.seat, self.scope["user"], invited)
+        draw = off_loop(drawn, self.language)
+        self.first = await draw(self.game_id, self.seat, self.scope["user"], invited)
         return self.first.close
 
     def place(self) -> str:
@@ -89,9 +93,8 @@ class ReviewConsumer(Socket):
         """A decision more was weighed, or the review ended: drawn anew."""
         invited = invited_to(self.scope.get("session"))
         async with self.pushing:
-            await self.show(
-                await off_loop(drawn)(self.game_id, self.seat, self.scope["user"], invited)
-            )
+            draw = off_loop(drawn, self.language)
+            await self.show(await draw(self.game_id, self.seat, self.scope["user"], invited))
 
     async def show(self, done: Drawn) -> None:
         """Send the part; close when it is refused, or once the review is whole."""

@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 
 from accounts.models import User, signed_in
 from games.live import caps
+from games.live.languages import scope_language
 from games.live.protocol import NOT_FOUND
 from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession
@@ -159,10 +160,12 @@ class TournamentConsumer(Socket):
     hidden: frozenset[int] = frozenset()
     hidden_at: float = 0.0
     due: asyncio.Task[None] | None = None
+    language: str = ""  # the socket's person's: every push is written in it (asked)
 
     def asked(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.view = view_of(self.scope.get("query_string", b""))
+        self.language = scope_language(self.scope)
 
     def page_groups(self) -> list[str]:
         """The tournament's group (its committed changes, its chat)."""
@@ -173,7 +176,9 @@ class TournamentConsumer(Socket):
         page's first push, read in the same trip."""
         invited = invited_to(self.scope.get("session"))
         user = self.scope["user"]
-        self.first = await off_loop(first_push)(self.tournament_id, user, invited, self.view)
+        self.first = await off_loop(first_push, self.language)(
+            self.tournament_id, user, invited, self.view
+        )
         return self.first.close
 
     def place(self) -> str:
@@ -225,7 +230,7 @@ class TournamentConsumer(Socket):
             if self.closed or self.wanted <= self.version:
                 return
             user = self.scope["user"]
-            push = await off_loop(pushed)(
+            push = await off_loop(pushed, self.language)(
                 self.tournament_id, user, self.session, self.view, self.wanted, self.you
             )
             self.last_push = time.monotonic()
@@ -254,4 +259,5 @@ class TournamentConsumer(Socket):
             self.hidden = await off_loop(chat_panel.hidden_authors)(user)
             self.hidden_at = time.monotonic()
 
-        await self.send_html(await off_loop(chat_drawn)(self.tournament_id, stamp, self.hidden))
+        drawn = off_loop(chat_drawn, self.language)
+        await self.send_html(await drawn(self.tournament_id, stamp, self.hidden))

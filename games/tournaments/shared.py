@@ -21,6 +21,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from games.tournaments import pages
 from games.tournaments.chat_panel import CHAT_SHOWN, Said, recent_lines
@@ -44,9 +45,9 @@ class Chat:
 _lock = threading.Lock()
 _reading: dict[Hashable, threading.Lock] = {}
 _boards: OrderedDict[Key, pages.Board] = OrderedDict()
-_renders: dict[tuple[Key, int], tuple[int, str]] = {}
+_renders: dict[tuple[Key, int, str], tuple[int, str]] = {}
 _chats: OrderedDict[int, Chat] = OrderedDict()
-_chat_renders: dict[int, tuple[float, dict[tuple[int, ...], str]]] = {}
+_chat_renders: dict[int, tuple[float, dict[tuple[str, tuple[int, ...]], str]]] = {}
 _sockets: Counter[int] = Counter()
 render_counts: Counter[str] = Counter()
 """How often a live part was rendered and how often a render was shared (tests read it)."""
@@ -88,9 +89,10 @@ def board_at(tournament_id: int, asked: int | None, version: int | None) -> page
 
 def live_html(board: pages.Board, asked: int | None, page: object) -> str:
     """The live part of the page (status, podium, standings page, tables) at the board's
-    version: rendered once per process for every viewer of that round and page."""
+    version: rendered once per process for every viewer of that round and page who reads the
+    active language (a socket's person's: live.py), never handed to a reader of another."""
     standings = board.page(page)
-    key = ((board.tournament.pk, asked), standings.number)
+    key = ((board.tournament.pk, asked), standings.number, get_language() or "")
     with _lock:
         known = _renders.get(key)
         if known is not None and known[0] == board.version:
@@ -129,9 +131,9 @@ def chat_at(tournament_id: int, stamp: float | None) -> Chat:
 
 def chat_html(tournament_id: int, chat: Chat, hidden: frozenset[int]) -> str:
     """The chat lines for a viewer who does not see `hidden` people's: one render per process
-    for every viewer who sees the same lines."""
+    for every viewer who sees the same lines in the same (active) language."""
     lines = [line for line in chat.lines if line.author_id not in hidden][-CHAT_SHOWN:]
-    key = tuple(line.pk for line in lines)
+    key = (get_language() or "", tuple(line.pk for line in lines))
     with _lock:
         known = _chat_renders.get(tournament_id)
         if known is not None and known[0] == chat.read_at and key in known[1]:

@@ -6,17 +6,18 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class VacationForm(forms.Form):
     """A few days away from turn-based games: from which day, for how many days."""
 
     starts = forms.DateField(
-        label="From",
+        label=_("From"),
         widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
-        help_text="Today starts it now.",
+        help_text=_("Today starts it now."),
     )
-    days = forms.IntegerField(label="Days away", initial=3)
+    days = forms.IntegerField(label=_("Days away"), initial=3)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,15 +7,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import (
     VACATION_DAYS_A_YEAR,
     VACATION_MOST_AT_ONCE,
     Vacation,
-    hours_words,
     vacation_hours_left,
 )
+from accounts.words import hours_words
 from games.access import AuthedRequest
 from games.boards import local_day
 from games.services import ServiceError, clocks
@@ -29,7 +30,7 @@ def vacation_page(request: AuthedRequest) -> HttpResponse:
     """The person's vacations and the form to take one; a refusal is said in a sentence."""
     form = VacationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
-        refusal = "Choose the day your vacation starts and how many days it lasts."
+        refusal = gettext("Choose the day your vacation starts and how many days it lasts.")
         if form.is_valid():
             try:
                 vacation = take_vacation(
@@ -39,7 +40,8 @@ def vacation_page(request: AuthedRequest) -> HttpResponse:
                 refusal = str(error)
             else:
                 until = clocks.day_words(vacation.ends_at)
-                messages.success(request, f"You are on vacation until {until}.")
+                said = gettext("You are on vacation until %(day)s.") % {"day": until}
+                messages.success(request, said)
                 return redirect("games:vacation")
         return render(
             request, "vacation/vacation.html", vacation_context(request, form, refusal), status=400

@@ -11,37 +11,42 @@ from games import catalog
 from games.models import Game
 
 
+def seats_words(game: str, low: int, high: int) -> str:
+    """How many seats a game's table has ("Cakehalla: 2 to 4"), in the reader's language."""
+    return _("%(game)s: %(low)s to %(high)s") % {"game": game, "low": low, "high": high}
+
+
 class NewGameForm(forms.Form):
     """Choose the game, the number of seats, its options, and private or public."""
 
-    kind = forms.ChoiceField(label="Game")
-    capacity = forms.IntegerField(label="Seats")  # its range is set from the games on offer
+    kind = forms.ChoiceField(label=_("Game"))
+    capacity = forms.IntegerField(label=_("Seats"))  # its range is set from the games on offer
     private = forms.BooleanField(
-        label="Private (invite link only)", label_suffix="", required=False, initial=False
+        label=_("Private (invite link only)"), label_suffix="", required=False, initial=False
     )
     watchers = forms.ChoiceField(
-        label="Who may watch",
+        label=_("Who may watch"),
         choices=Game.Watchers.choices,
         initial=Game.Watchers.ANYONE,
         required=False,
-        help_text="Once the game has started: anyone, signed-in people, or only the players.",
+        help_text=_("Once the game has started: anyone, signed-in people, or only the players."),
     )
     spectator_chat = forms.BooleanField(
-        label="Spectators may chat", label_suffix="", required=False, initial=False
+        label=_("Spectators may chat"), label_suffix="", required=False, initial=False
     )
     practice = forms.BooleanField(
-        label="Practice (unrated)",
+        label=_("Practice (unrated)"),
         label_suffix="",  # the label follows its box (site.css), as the settings' do
         required=False,
         initial=False,
-        help_text="The result moves no rating; against bots you may ask for a suggested move.",
+        help_text=_("The result moves no rating; against bots you may ask for a suggested move."),
     )
     pace = forms.ChoiceField(
-        label="Pace",
+        label=_("Pace"),
         choices=Game.Pace.choices,
         initial=Game.Pace.RELAXED,
         required=False,
-        help_text=(
+        help_text=_(
             "With a clock, a stand-in plays a move whose time runs out. Turn-based tables give"
             " days a move (a pick round in Midnight Bakery) and a bank for the game; a vacation"
             " set at Settings stands your clocks still."
@@ -59,11 +64,11 @@ class NewGameForm(forms.Form):
         low = min((s.min_players for s in specs), default=2)
         high = max((s.max_players for s in specs), default=2)
         self.fields["capacity"] = forms.IntegerField(
-            label="Seats",
+            label=_("Seats"),
             min_value=low,
             max_value=high,
             initial=low,
-            help_text="; ".join(f"{s.name}: {s.min_players} to {s.max_players}" for s in specs),
+            help_text="; ".join(seats_words(s.name, s.min_players, s.max_players) for s in specs),
         )
         seen: set[str] = set()
         for spec in specs:
@@ -76,7 +81,7 @@ class NewGameForm(forms.Form):
                     choices=option.choices,
                     initial=option.default,
                     required=False,
-                    help_text=f"{spec.name} only.",
+                    help_text=_("%(game)s only.") % {"game": spec.name},
                 )
 
     def options(self) -> dict[str, str]:
