@@ -4,14 +4,16 @@ in, so it follows the person to every browser and writes their mails and pushes 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+from django.utils.translation import trans_real
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -36,6 +38,31 @@ def in_language_of(user: User | None) -> Iterator[None]:
     thread makes them; the language before is back afterwards."""
     with translation.override(language_of(user)):
         yield
+
+
+def language_of_socket(
+    user: User | AnonymousUser | None, cookies: Mapping[str, str], accept_language: str
+) -> str:
+    """The language a socket's pushes are written in, as a page of the same browser is: the
+    person's saved choice, else the language cookie (the menu's picker), else the browser's
+    Accept-Language (as LocaleMiddleware and AccountLanguageMiddleware read a request)."""
+    try:
+        saved = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    except (OperationalError, InterfaceError):
+        saved = ""
+    if saved:
+        return supported(saved)
+    cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie and cookie in dict(settings.LANGUAGES):
+        return cookie
+    for code, _ in trans_real.parse_accept_lang_header(accept_language):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 def remember_in_browser(response: HttpResponse, user: User) -> None:

@@ -13,6 +13,10 @@ What the boards' templates have besides Jinja2's own:
   values (games/boards/pieces.py).
 - `static(path)`, `url(name, *args)`, and `token(t, size)` (a Cakehalla ingredient's picture).
 - Filters as Django's: `pluralize`, `floatformat`, `capfirst`.
+- Jinja2's i18n extension on Django's catalogues: `_("...")`, `gettext`, `ngettext` (new style:
+  `_("%(n)s left", n=x)`, escaped) and `{% trans %}...{% endtrans %}` (trimmed), in the language
+  active as the board renders (a page's request's, a socket's person's: games/live/push_threads.py);
+  the renders kept are keyed by it (renders.py, pieces.py).
 - A missing name or key is empty, and so is anything read under it (Django's templates again).
 """
 
@@ -26,6 +30,7 @@ import jinja2
 from django.template import engines
 from django.templatetags.static import static as static_url
 from django.urls import get_script_prefix, reverse
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from jinja2.utils import concat
@@ -191,7 +196,16 @@ def environment(**options: Any) -> jinja2.Environment:
     """The boards' environment (settings.TEMPLATES names it)."""
     options["undefined"] = jinja2.ChainableUndefined
     options["auto_reload"] = False  # as Django's cached loader: a changed template needs a restart
+    options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = BoardEnvironment(**options)
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        translation.gettext,
+        translation.ngettext,
+        newstyle=True,
+        pgettext=translation.pgettext,
+        npgettext=translation.npgettext,
+    )
     env.filters.update(pluralize=pluralize, floatformat=floatformat, capfirst=capfirst)
     env.globals.update(static=static, url=url, token=token, piece=piece_renderer(env))
     return env

@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar, cast
 
 from django.urls import reverse
 
+from accounts.languages import language_of_socket
 from accounts.models import signed_in
 from games import outages
 from games.access import invited_to
@@ -35,6 +36,16 @@ FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 50  # a quick player against bots sends about two moves a second
 RESYNC_EVERY = 1.0
 
+R = TypeVar("R")
+
+
+def scope_language(scope: Mapping[str, Any]) -> str:
+    """The language of the person whose page opened this socket, as their pages read it
+    (accounts.languages.language_of_socket: saved choice, the cookie, Accept-Language)."""
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return language_of_socket(scope.get("user"), scope.get("cookies") or {}, accept)
+
 
 def now() -> float:
     """The consumer's clock (seconds, monotonic)."""
@@ -52,7 +63,12 @@ class GameConsumer(Socket):
 
     def asked(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.language = scope_language(self.scope)
         self.init_limits()
+
+    def off(self, fn: Callable[..., R]) -> Callable[..., Awaitable[R]]:
+        """`fn` on a push thread, its words in this socket's person's language."""
+        return off_loop(fn, self.language)
 
     def init_limits(self) -> None:
         """Fresh per-socket message limits."""
@@ -67,7 +83,7 @@ class GameConsumer(Socket):
     async def check(self) -> int | None:
         """The table read once for the access check and the first board."""
         invited = invited_to(self.scope.get("session"))
-        self.table, refused = await off_loop(load_table)(self.game_id, self.scope["user"], invited)
+        self.table, refused = await self.off(load_table)(self.game_id, self.scope["user"], invited)
         return refused
 
     async def arrive(self) -> int | None:
@@ -75,7 +91,7 @@ class GameConsumer(Socket):
         now, with who is at it, or the cap's close code."""
         assert self.table is not None
         shared.socket_opened(self.game_id)
-        arrival = await off_loop(arrived)(
+        arrival = await self.off(arrived)(
             self.table, self.channel_name, self.scope["user"], self.owner
         )
         if isinstance(arrival, int):
@@ -134,7 +150,7 @@ class GameConsumer(Socket):
             user = self.scope["user"]
             session = self.session if signed_in(user) else None
             tap = Tap(self.game_id, user, session, fields, self.shown())
-            push = await off_loop(work)(tap)
+            push = await self.off(work)(tap)
             await self.sent(push)
 
     def flooded(self) -> bool:
@@ -170,7 +186,7 @@ class GameConsumer(Socket):
         if self.closed:
             return
         user = self.scope["user"]
-        html = await off_loop(chat_for)(self.game_id, user, self.session)
+        html = await self.off(chat_for)(self.game_id, user, self.session)
         if html is None:
             await self.end(SESSION_ENDED)
         elif html:
@@ -207,7 +223,7 @@ class GameConsumer(Socket):
         async with self.pushing:
             if self.closed:
                 return
-            push = await off_loop(pushed)(
+            push = await self.off(pushed)(
                 self.game_id,
                 self.scope["user"],
                 self.session,

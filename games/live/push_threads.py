@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import translation
 
 T = TypeVar("T")
 
@@ -26,11 +27,25 @@ def push_pool() -> ThreadPoolExecutor:
         return _push_pool
 
 
-def off_loop(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+def off_loop(fn: Callable[..., T], language: str | None = None) -> Callable[..., Awaitable[T]]:
     """Run sync code (database, rendering) on a push thread, so one socket's round trips never
     queue every other socket's push behind them; each socket still pushes one thing at a time
-    (Socket.pushing), and the shared caches it reads lock themselves (boards/shared.py)."""
+    (Socket.pushing), and the shared caches it reads lock themselves (boards/shared.py).
+    `language`: the words it makes are in it (a socket's person's, accounts.languages), the
+    thread's language before back afterwards."""
+    if language is not None:
+        fn = in_language(fn, language)
     run: Callable[..., Awaitable[T]] = database_sync_to_async(
         fn, thread_sensitive=False, executor=push_pool()
     )
     return run
+
+
+def in_language(fn: Callable[..., T], language: str) -> Callable[..., T]:
+    """`fn` run with `language` active (its renders are kept per language: boards/renders.py)."""
+
+    def speaking(*args: object, **kwargs: object) -> T:
+        with translation.override(language):
+            return fn(*args, **kwargs)
+
+    return speaking
