@@ -7,17 +7,21 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
+
 from games.engines.midnight_bakery import Action, View
 from games.engines.midnight_bakery.shapes import BakeRow, Event, SeatView
 from games.kinds.base import AppendOnly, GameRow, SeatRow
 from games.kinds.midnight_bakery.hints import hint
 
+# The results' columns; the labels are translated as the board draws them (_bake_table.html).
 BREAKDOWN = (
-    ("croissant", "Croissants"),
-    ("macaron", "Macarons"),
-    ("bun", "Buns"),
-    ("tart", "Tarts"),
-    ("baguette", "Baguettes"),
+    ("croissant", N_("Croissants")),
+    ("macaron", N_("Macarons")),
+    ("bun", N_("Buns")),
+    ("tart", N_("Tarts")),
+    ("baguette", N_("Baguettes")),
 )
 
 
@@ -236,7 +240,7 @@ def context(
         for card in view.get("batch", [])
     ]
     waiting_names = [
-        "you" if i == mine else names[i] for i in view.get("waiting_for", []) if i < len(names)
+        gettext("you") if i == mine else names[i] for i in view.get("waiting_for", []) if i < len(names)
     ]
     unseen = bool(bakes) and len(bakes) > seen and not view["over"]
     return {
