@@ -14,6 +14,7 @@ from games.engines.midnight_bakery import Action, View
 from games.engines.midnight_bakery.shapes import BakeRow, Event, SeatView
 from games.kinds.base import AppendOnly, GameRow, SeatRow
 from games.kinds.midnight_bakery.hints import hint
+from games.kinds.midnight_bakery.log import event_words
 
 # The results' columns; the labels are translated as the board draws them (_bake_table.html).
 BREAKDOWN = (
@@ -77,7 +78,7 @@ def last_reveal(view: View) -> dict[int, Reveal]:
             continue
         cards: Sequence[str | None] = e.get("cards") or [e.get("card")]
         seat = e["seat"]
-        texts.setdefault(seat, []).append(e["text"])
+        texts.setdefault(seat, []).append(event_words(e, view))
         filed.setdefault(seat, []).extend(c for c in cards if c)
         peels[seat] = peels.get(seat, False) or bool(e.get("peel"))
     return {
@@ -194,13 +195,15 @@ class LogBake(TypedDict):
     picks: list[LogPick]
 
 
-def night_log(events: Sequence[Event]) -> AppendOnly:
+def night_log(view: View) -> AppendOnly:
     """The whole night's log, newest first: each bake, its picks, and what happened on each.
 
     Within a pick the events keep their order (deal, reveals, the owl's snatch, the bake's end).
     The log only grows, so the region's fingerprint is its length and newest event (AppendOnly):
-    a push that changes nothing in it costs no walk through the night.
+    a push that changes nothing in it costs no walk through the night. Each event in the words of
+    the language active (log.py).
     """
+    events: Sequence[Event] = view.get("log", [])
     bakes: list[LogBake] = []
     for e in reversed(events):
         if not bakes or bakes[-1]["bake"] != e.get("bake"):
@@ -208,7 +211,7 @@ def night_log(events: Sequence[Event]) -> AppendOnly:
         picks = bakes[-1]["picks"]
         if not picks or picks[-1]["pick"] != e.get("pick"):
             picks.append({"pick": e.get("pick"), "events": []})
-        picks[-1]["events"].append({"type": e.get("type", ""), "text": e.get("text", "")})
+        picks[-1]["events"].append({"type": e.get("type", ""), "text": event_words(e, view)})
     for bake in bakes:
         for pick in bake["picks"]:
             pick["events"].reverse()
@@ -240,7 +243,9 @@ def context(
         for card in view.get("batch", [])
     ]
     waiting_names = [
-        gettext("you") if i == mine else names[i] for i in view.get("waiting_for", []) if i < len(names)
+        gettext("you") if i == mine else names[i]
+        for i in view.get("waiting_for", [])
+        if i < len(names)
     ]
     unseen = bool(bakes) and len(bakes) > seen and not view["over"]
     return {
@@ -265,7 +270,7 @@ def context(
         "bake_tables": [
             {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)
         ],
-        "log": night_log(view.get("log", [])),  # the whole night (see night_log)
+        "log": night_log(view),  # the whole night (see night_log)
     }
 
 
