@@ -25,20 +25,29 @@ RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (ten
 
 _lock = threading.Lock()  # the sockets' pushes run in several threads
 # game id -> (version, {(region template, language, what it reads for the viewer): its HTML})
-_renders: OrderedDict[int, tuple[int, dict[tuple[str, str | None, Hashable], str]]] = OrderedDict()
+_renders: OrderedDict[int, tuple[int, dict[tuple[str, str, Hashable], str]]] = OrderedDict()
 
 
-def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, object]) -> str:
+def render_region(
+    game: Game,
+    template: str,
+    seen: Hashable,
+    context: Mapping[str, object],
+    language: str | None = None,
+) -> str:
     """A region of this game at its version, for a viewer to whom it shows `seen` (the plain
     values its template reads in `context`): rendered once per process for all such viewers who
-    read the same language (the one active: a socket's person's, games/live/push_threads.py)."""
-    key = (template, get_language(), seen)
+    read the same language (`language`, the one active: a socket's person's,
+    games/live/push_threads.py; asked of Django if not given)."""
+    language = language or get_language()
+    key = (template, language, seen)
     with _lock:
         known = _renders.get(game.pk)
         if known is not None and known[0] == game.version and key in known[1]:
             render_counts["shared"] += 1
             return known[1][key]
-    html = render_plain(template, context)
+    with pieces.speaking(language):
+        html = render_plain(template, context)
     with _lock:
         render_counts["rendered"] += 1
         known = _renders.get(game.pk)

@@ -7,14 +7,14 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_noop as N_
 
 from games.engines.midnight_bakery import Action, View
 from games.engines.midnight_bakery.shapes import BakeRow, Event, SeatView
 from games.kinds.base import AppendOnly, GameRow, SeatRow
 from games.kinds.midnight_bakery.hints import hint
-from games.kinds.midnight_bakery.log import event_words
+from games.kinds.midnight_bakery.log import told
 
 # The results' columns; the labels are translated as the board draws them (_bake_table.html).
 BREAKDOWN = (
@@ -70,6 +70,7 @@ def last_reveal(view: View) -> dict[int, Reveal]:
             break
         start -= 1
     newest = not any(box["locked"] for box in view["seats"])
+    language = get_language()
     texts: dict[int, list[str]] = {}
     filed: dict[int, list[str]] = {}
     peels: dict[int, bool] = {}
@@ -78,7 +79,7 @@ def last_reveal(view: View) -> dict[int, Reveal]:
             continue
         cards: Sequence[str | None] = e.get("cards") or [e.get("card")]
         seat = e["seat"]
-        texts.setdefault(seat, []).append(event_words(e, view))
+        texts.setdefault(seat, []).append(told(e, view, language))
         filed.setdefault(seat, []).extend(c for c in cards if c)
         peels[seat] = peels.get(seat, False) or bool(e.get("peel"))
     return {
@@ -204,6 +205,7 @@ def night_log(view: View) -> AppendOnly:
     the language active (log.py).
     """
     events: Sequence[Event] = view.get("log", [])
+    language = get_language()
     bakes: list[LogBake] = []
     for e in reversed(events):
         if not bakes or bakes[-1]["bake"] != e.get("bake"):
@@ -211,7 +213,7 @@ def night_log(view: View) -> AppendOnly:
         picks = bakes[-1]["picks"]
         if not picks or picks[-1]["pick"] != e.get("pick"):
             picks.append({"pick": e.get("pick"), "events": []})
-        picks[-1]["events"].append({"type": e.get("type", ""), "text": event_words(e, view)})
+        picks[-1]["events"].append({"type": e.get("type", ""), "text": told(e, view, language)})
     for bake in bakes:
         for pick in bake["picks"]:
             pick["events"].reverse()

@@ -31,6 +31,24 @@ def seat_names(view: View) -> list[str]:
     return [box["name"] for box in view["seats"]]
 
 
+# An event's words by its language and its stored sentence, which names everything they say (the
+# seat, the cards, the totals, the winners): the whole log is told on every push to every viewer,
+# and a gettext costs microseconds (docs/performance.md).
+_told: dict[tuple[str, str, str], str] = {}
+TOLD_KEEP = 20_000
+
+
+def told(event: Event, view: View, language: str) -> str:
+    """event_words, kept per process by the language and the event's own sentence."""
+    key = (language, event.get("type", ""), event.get("text", ""))
+    found = _told.get(key)
+    if found is None:
+        if len(_told) >= TOLD_KEEP:
+            _told.clear()
+        found = _told[key] = event_words(event, view)
+    return found
+
+
 def event_words(event: Event, view: View) -> str:
     """One event of the night in the language active; an event it does not know, as stored."""
     kind = event.get("type")
