@@ -192,6 +192,21 @@ def render_plain(template: str, context: Mapping[str, object]) -> str:
     return render_template(board_environment().template(template), context)
 
 
+def board_gettext(message: str) -> str:
+    """Django's gettext, from the catalogue of the region being rendered if there is one
+    (pieces.speaking: read once a region, not once a string)."""
+    found = pieces.catalog()
+    return str(found.gettext(message)) if found is not None else translation.gettext(message)
+
+
+def board_ngettext(singular: str, plural: str, number: int) -> str:
+    """Django's ngettext, as board_gettext."""
+    found = pieces.catalog()
+    if found is None:
+        return translation.ngettext(singular, plural, number)
+    return str(found.ngettext(singular, plural, number))
+
+
 def environment(**options: Any) -> jinja2.Environment:
     """The boards' environment (settings.TEMPLATES names it)."""
     options["undefined"] = jinja2.ChainableUndefined
@@ -200,8 +215,8 @@ def environment(**options: Any) -> jinja2.Environment:
     env = BoardEnvironment(**options)
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        translation.gettext,
-        translation.ngettext,
+        board_gettext,
+        board_ngettext,
         newstyle=True,
         pgettext=translation.pgettext,
         npgettext=translation.npgettext,
