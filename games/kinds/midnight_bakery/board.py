@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext_noop as N_
 
 from games.engines.midnight_bakery import Action, View
@@ -245,7 +245,7 @@ def context(
         for card in view.get("batch", [])
     ]
     waiting_names = [
-        gettext("you") if i == mine else names[i]
+        pgettext("waiting for", "you") if i == mine else names[i]
         for i in view.get("waiting_for", [])
         if i < len(names)
     ]
