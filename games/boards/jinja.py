@@ -192,19 +192,62 @@ def render_plain(template: str, context: Mapping[str, object]) -> str:
     return render_template(board_environment().template(template), context)
 
 
-def board_gettext(message: str) -> str:
-    """Django's gettext, from the catalogue of the region being rendered if there is one
-    (pieces.speaking: read once a region, not once a string)."""
-    found = pieces.catalog()
-    return str(found.gettext(message)) if found is not None else translation.gettext(message)
+# The boards' words, kept per process by language and message (and count): a board's render says
+# dozens, and Django's gettext and Jinja2's new-style wrapper around it cost microseconds each
+# (docs/performance.md). Bounded by the catalogue's strings times the counts a board shows.
+_said: dict[tuple[object, ...], Markup] = {}
+SAID_KEEP = 50_000
 
 
-def board_ngettext(singular: str, plural: str, number: int) -> str:
-    """Django's ngettext, as board_gettext."""
-    found = pieces.catalog()
+def said(key: tuple[object, ...], make: Callable[[], str]) -> Markup:
+    """The words kept under `key`, made (in the language active) the first time."""
+    found = _said.get(key)
     if found is None:
-        return translation.ngettext(singular, plural, number)
-    return str(found.ngettext(singular, plural, number))
+        if len(_said) >= SAID_KEEP:
+            _said.clear()
+        found = _said[key] = Markup(make())  # a translator's HTML is trusted as the source's
+    return found
+
+
+def filled(words: Markup, variables: Mapping[str, object]) -> Markup:
+    """The words with their variables put in, each escaped (Jinja2's new-style gettext)."""
+    return words % variables if variables or "%" in words else words
+
+
+def speaking() -> str:
+    """The language of the words being rendered: the region's (pieces.speaking), else Django's."""
+    return pieces.language() or translation.get_language()
+
+
+def board_gettext(message: str, /, **variables: object) -> Markup:
+    """`_()`, `gettext` and a `{% trans %}` block: Django's gettext, new style (its variables
+    put in escaped), kept per language and message."""
+    return filled(said((speaking(), message), lambda: translation.gettext(message)), variables)
+
+
+def board_ngettext(singular: str, plural: str, num: int, /, **variables: object) -> Markup:
+    """`ngettext` and a `{% trans %}` block with `{% pluralize %}`, as board_gettext (`num` is a
+    variable too)."""
+    variables.setdefault("num", num)
+    key = (speaking(), singular, plural, num)
+    return filled(said(key, lambda: translation.ngettext(singular, plural, num)), variables)
+
+
+def board_pgettext(context: str, message: str, /, **variables: object) -> Markup:
+    """`pgettext`, as board_gettext."""
+    key = (speaking(), context, message, None)
+    return filled(said(key, lambda: translation.pgettext(context, message)), variables)
+
+
+def board_npgettext(
+    context: str, singular: str, plural: str, num: int, /, **variables: object
+) -> Markup:
+    """`npgettext`, as board_ngettext."""
+    variables.setdefault("num", num)
+    key = (speaking(), context, singular, plural, num)
+    return filled(
+        said(key, lambda: translation.npgettext(context, singular, plural, num)), variables
+    )
 
 
 def environment(**options: Any) -> jinja2.Environment:
@@ -214,12 +257,16 @@ def environment(**options: Any) -> jinja2.Environment:
     options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = BoardEnvironment(**options)
     env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        board_gettext,
-        board_ngettext,
-        newstyle=True,
-        pgettext=translation.pgettext,
-        npgettext=translation.npgettext,
+    # New-style gettext (variables as keywords, escaped), installed as they are rather than
+    # through install_gettext_callables' wrappers: this environment always escapes.
+    assert env.autoescape is True
+    env.newstyle_gettext = True  # type: ignore[attr-defined]  # the i18n extension reads it
+    env.globals.update(
+        gettext=board_gettext,
+        _=board_gettext,
+        ngettext=board_ngettext,
+        pgettext=board_pgettext,
+        npgettext=board_npgettext,
     )
     env.filters.update(pluralize=pluralize, floatformat=floatformat, capfirst=capfirst)
     env.globals.update(static=static, url=url, token=token, piece=piece_renderer(env))

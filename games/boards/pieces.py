@@ -13,9 +13,8 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from django.utils.translation import get_language, trans_real
+from django.utils.translation import get_language
 
 # What the pieces kept may hold, least recently used dropped first: their HTML and the values
 # they were passed (a piece and its key are about 1.5 KB each; 12 MB is about the 8,192 pieces
@@ -36,28 +35,27 @@ def size(key: tuple[str, str | None, Hashable], html: str) -> int:
     return len(html) + (len(seen) if isinstance(seen, (bytes, str)) else 64)
 
 
-# The language of the region being rendered on this thread, and its catalogue (renders.render_region
-# says it once a region, so a piece or a template's gettext need not ask Django's translation for
-# it: a few microseconds a call, hundreds a push; docs/performance.md).
+# The language of the region being rendered on this thread (renders.render_region says it once a
+# region, so a piece or a template's gettext need not ask Django's translation for it: a few
+# microseconds a call, hundreds a push; docs/performance.md).
 _speaking = threading.local()
 
 
 @contextmanager
 def speaking(language: str | None) -> Iterator[None]:
     """The pieces rendered inside are in `language` (the one active: a region's render says it),
-    and the boards' gettext reads its catalogue (jinja.py)."""
-    before = getattr(_speaking, "language", None), getattr(_speaking, "catalog", None)
+    and so are the boards' words (jinja.py)."""
+    before = getattr(_speaking, "language", None)
     _speaking.language = language
-    _speaking.catalog = trans_real.translation(language) if language else None
     try:
         yield
     finally:
-        _speaking.language, _speaking.catalog = before
+        _speaking.language = before
 
 
-def catalog() -> Any:
-    """The catalogue of the region being rendered on this thread, or None outside one."""
-    return getattr(_speaking, "catalog", None)
+def language() -> str | None:
+    """The language of the region being rendered on this thread, or None outside one."""
+    return getattr(_speaking, "language", None)
 
 
 # Regions and pieces rendered, and taken from another render, in this process.
