@@ -235,12 +235,13 @@ def context(
     labelled = [f"{b['player']} ({b['name']})" for b in all_boxes]
     bakes = view.get("bakes", [])
     seen = me.results_seen if me is not None else len(bakes)
+    language = get_language()
     batch = [
         {
             **card,
             "art": art(card["face"]),
             "keep": keep_json(card["id"]),
-            "hint": hint(card["face"]),
+            "hint": hint(card["face"], language),
         }
         for card in view.get("batch", [])
     ]

@@ -33,10 +33,23 @@ HINTS: dict[str, str] = {
 }
 
 
-def hint(face: str) -> str:
-    """What a face scores, in one line, in the language active ("" for a face with no hint)."""
+def hint(face: str, language: str | None = None) -> str:
+    """What a face scores, in one line, in the language active ("" for a face with no hint);
+    `language`: the language active, said by a caller that asked once for every card (kept per
+    language and face: a board's batch asks on every push)."""
     found = HINTS.get(face)
-    return gettext(found) if found else ""
+    if not found:
+        return ""
+    if language is None:
+        return gettext(found)
+    key = (language, face)
+    said = _said.get(key)
+    if said is None:
+        said = _said[key] = gettext(found)
+    return said
+
+
+_said: dict[tuple[str, str], str] = {}  # (language, face) -> its hint, as hint() said it
 
 
 def later_batches(view: View, taking: int) -> list[int]:
