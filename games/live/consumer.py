@@ -60,6 +60,7 @@ class GameConsumer(Socket):
     status: str = ""
     prints: Sent = {}  # replaced after each push, never changed in place
     table: TableAt | None = None  # read on connect, pushed as the first board
+    language: str | None = None  # its person's (asked); None: the thread's as it is
 
     def asked(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext, ngettext
 
 from games.engines.midnight_bakery import View
-from games.engines.midnight_bakery.cards import face_name
+from games.engines.midnight_bakery.cards import face_name, face_of
 from games.engines.midnight_bakery.shapes import Event
 
 # The deal's event carries no count of the deck: its sentence is the only record of it.
@@ -54,8 +54,9 @@ def event_words(event: Event, view: View) -> str:
     kind = event.get("type")
     names = seat_names(view)
     seat = names[event["seat"]] if "seat" in event and event["seat"] < len(names) else ""
-    if kind == "keep" and seat:
-        cards = [gettext("a %(card)s") % {"card": face_name(f)} for f in event.get("faces", [])]
+    faces = event.get("faces") or [face_of(card) for card in event.get("cards", [])]
+    if kind == "keep" and seat and faces:
+        cards = [gettext("a %(card)s") % {"card": face_name(f)} for f in faces]
         said = {"seat": seat, "cards": joined(cards)}
         if event.get("peel"):
             return gettext("%(seat)s used a Baker's Peel to take %(cards)s.") % said
