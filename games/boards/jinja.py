@@ -210,8 +210,24 @@ def said(key: tuple[object, ...], make: Callable[[], str]) -> Markup:
 
 
 def filled(words: Markup, variables: Mapping[str, object]) -> Markup:
-    """The words with their variables put in, each escaped (Jinja2's new-style gettext)."""
-    return words % variables if variables or "%" in words else words
+    """The words with their variables put in, each escaped (Jinja2's new-style gettext); kept
+    per process by the words and the values (a board says the same words with the same values
+    on push after push: a card's name, a count)."""
+    if not variables:
+        return words % variables if "%" in words else words
+    try:  # each value's type too: a Markup and a str of one text render unlike, as 1 and True
+        key = (words, *[(name, type(value), value) for name, value in variables.items()])
+        found = _filled.get(key)
+    except TypeError:  # a value that cannot be a key: put in every time
+        return words % variables
+    if found is None:
+        if len(_filled) >= SAID_KEEP:
+            _filled.clear()
+        found = _filled[key] = words % variables
+    return found
+
+
+_filled: dict[tuple[object, ...], Markup] = {}
 
 
 def speaking() -> str:

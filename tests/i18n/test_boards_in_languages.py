@@ -189,3 +189,16 @@ def test_a_whole_cakehalla_game_draws_in_french_and_german(
     assert game.status == Game.Status.OVER and drawn > 20
     final = boards_of(game, people[0], language)[language]
     assert {"fr": "Classement final", "de": "Endstand"}[language] in final
+
+
+def test_the_words_kept_put_in_a_markup_and_a_text_of_one_spelling_each_as_it_is() -> None:
+    from markupsafe import Markup
+
+    from games.boards.jinja import board_gettext
+
+    with translation.override("fr"):
+        safe = board_gettext("Keep %(card)s", card=Markup("<b>Croissant</b>"))
+        text = board_gettext("Keep %(card)s", card="<b>Croissant</b>")
+        again = board_gettext("Keep %(card)s", card="<b>Croissant</b>")
+    assert safe == "Garder : <b>Croissant</b>"
+    assert text == again == "Garder : &lt;b&gt;Croissant&lt;/b&gt;"
