@@ -22,11 +22,12 @@ What the boards' templates have besides Jinja2's own:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sized
+from collections.abc import Callable, Mapping, MutableMapping, Sized
 from functools import lru_cache
 from typing import Any, SupportsFloat, cast
 
 import jinja2
+from django.conf import settings
 from django.template import engines
 from django.templatetags.static import static as static_url
 from django.urls import get_script_prefix, reverse
@@ -36,17 +37,18 @@ from django.utils.safestring import SafeString
 from jinja2.utils import concat
 from markupsafe import Markup
 
-from games.boards import pieces
+from games.boards import folding, pieces
 from games.boards.plain import plain, written
 
 
 class BoardEnvironment(jinja2.Environment):
     """Jinja2 whose `x.name` reads a dict's key first (as Django's templates and changes.step),
-    and which keeps its compiled templates by name in a plain dict."""
+    and which compiles each template once per language, its constant words already in it
+    (folding.py), and keeps them by language and name in a plain dict."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.compiled: dict[str, jinja2.Template] = {}
+        self.compiled: dict[tuple[str | None, str], jinja2.Template] = {}
 
     def getattr(self, obj: object, attribute: str) -> object:
         if type(obj) is dict:
@@ -57,12 +59,37 @@ class BoardEnvironment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
     def template(self, name: str) -> jinja2.Template:
-        """The template of that name, compiled once (no weak reference made and no lock taken
-        per lookup, as get_template's cache does: a socket's push looks up dozens)."""
-        found = self.compiled.get(name)
+        """The template of that name in the language being rendered, compiled once (no weak
+        reference made and no lock taken per lookup, as get_template's cache does: a socket's
+        push looks up dozens)."""
+        language = speaking()
+        found = self.compiled.get((language, name))
         if found is None:
-            found = self.compiled[name] = self.get_template(name)
+            found = self.compiled[(language, name)] = self.compile_in(name, language)
         return found
+
+    def compile_in(self, name: str, language: str | None) -> jinja2.Template:
+        """The template of that name compiled with its constant words in `language`."""
+        assert self.loader is not None
+        source, filename, uptodate = self.loader.get_source(self, name)
+        try:
+            tree = self._parse(source, name, filename)
+        except jinja2.TemplateSyntaxError:
+            self.handle_exception(source=source)  # raises, with the template's own lines
+        with translation.override(language), pieces.speaking(language):
+            folding.fold(tree, words)
+        tree.set_environment(self)
+        code = self.compile(tree, name, filename)
+        return self.template_class.from_code(self, code, self.make_globals(None), uptodate)
+
+    def _load_template(
+        self, name: str, globals: MutableMapping[str, Any] | None
+    ) -> jinja2.Template:
+        """get_template's (an include's, Django's backend's for a page): by language too."""
+        template = self.template(name)
+        if globals:
+            template.globals.update(globals)
+        return template
 
 
 class BoardVars(dict[str, object]):
@@ -167,12 +194,15 @@ def board_environment() -> BoardEnvironment:
 
 
 def compile_all() -> int:
-    """Compile every board template now; how many. A serving process does it before it serves
-    (bakery_site/asgi.py, warm_up): after a deploy, the first boards it pushes would wait for it."""
+    """Compile every board template now, in each of the site's languages; how many templates.
+    A serving process does it before it serves (bakery_site/asgi.py, warm_up): after a deploy,
+    the first boards it pushes would wait for it."""
     env = board_environment()
     names = env.list_templates()
-    for name in names:
-        env.template(name)
+    for language, _ in settings.LANGUAGES:
+        with pieces.speaking(language):
+            for name in names:
+                env.template(name)
     return len(names)
 
 
@@ -266,6 +296,27 @@ def board_npgettext(
     )
 
 
+def words(name: str, constants: tuple[str, ...], variables: bool) -> Markup:
+    """folding.Words: a constant call's words in the language active, as the call gives them
+    with no variables (the very same function), or else before its variables go in."""
+    if name == "pgettext":
+        context, message = constants
+        if not variables:
+            return board_pgettext(context, message)
+        key = (speaking(), context, message, None)
+        return said(key, lambda: translation.pgettext(context, message))
+    (message,) = constants
+    if not variables:
+        return board_gettext(message)
+    return said((speaking(), message), lambda: translation.gettext(message))
+
+
+def fill_words(words: Markup, /, **variables: object) -> Markup:
+    """A folded call with variables (folding.py): its words, already in the template's
+    language, with the variables put in, escaped."""
+    return filled(words, variables)
+
+
 def environment(**options: Any) -> jinja2.Environment:
     """The boards' environment (settings.TEMPLATES names it)."""
     options["undefined"] = jinja2.ChainableUndefined
@@ -284,6 +335,7 @@ def environment(**options: Any) -> jinja2.Environment:
         pgettext=board_pgettext,
         npgettext=board_npgettext,
     )
+    env.globals[folding.FILL] = fill_words
     env.filters.update(pluralize=pluralize, floatformat=floatformat, capfirst=capfirst)
     env.globals.update(static=static, url=url, token=token, piece=piece_renderer(env))
     return env
