@@ -11,7 +11,8 @@ pass over its parsed tree, before the code is made, puts in that language's word
   the template does not escape again (a translator's HTML is trusted as the source's);
 - the same calls with variables (`_("%(n)s left", n=x)`, a `{% trans %}` block naming values):
   the language's words as a constant, the variables put in at render (escaped: `fill`);
-- plurals (`ngettext`, `{% pluralize %}`) stay calls at render: the form hangs on the count.
+- plurals (`ngettext`, `npgettext`, `{% pluralize %}`) with constant words: a call at render
+  (the form hangs on the count) to the words of that site in that language, kept by count.
 
 A name the template binds itself (`{% set _ = ... %}`, a loop's or a macro's `_`) is not folded.
 """
@@ -30,6 +31,14 @@ FOLDED = {"_": 1, "gettext": 1, "pgettext": 2}
 # The global a call with variables becomes: fill(words, **variables) (jinja.py).
 FILL = "fill_words"
 
+# The plurals, and how many constant arguments come before the count (context, singular, plural).
+PLURALS = {"ngettext": 2, "npgettext": 3}
+
+# The global a plural becomes: plural_words(site, num, **variables), `site` the number a
+# template's plural was given in its language (Sites: jinja.py keeps each one's forms by count).
+PLURAL = "plural_words"
+Sites = Callable[[str, tuple[str, ...]], int]
+
 # (the name called, its constant arguments, whether it passes variables) -> the words in the
 # language being compiled: as the runtime call gives them with no variables, or else as they
 # are before its variables go in.
@@ -39,8 +48,9 @@ Words = Callable[[str, tuple[str, ...], bool], Markup]
 class Folding(NodeTransformer):
     """Turns the constant translation calls of one template into its language's words."""
 
-    def __init__(self, words: Words, bound: set[str]) -> None:
+    def __init__(self, words: Words, sites: Sites | None, bound: set[str]) -> None:
         self.words = words
+        self.sites = sites
         self.bound = bound
         self.folded = 0
 
@@ -48,7 +58,7 @@ class Folding(NodeTransformer):
         self.generic_visit(node)
         constants = folded_arguments(node, self.bound)
         if constants is None:
-            return node
+            return self.plural(node)
         name = node.node.name  # type: ignore[attr-defined]  # a Name: folded_arguments saw it
         said = self.words(name, constants, bool(node.kwargs))
         self.folded += 1
@@ -58,6 +68,31 @@ class Folding(NodeTransformer):
         return nodes.Call(
             nodes.Name(FILL, "load", lineno=node.lineno),
             [words],
+            node.kwargs,
+            None,
+            None,
+            lineno=node.lineno,
+        )
+
+    def plural(self, node: nodes.Call) -> nodes.Node:
+        """A plural with constant words: its site in this language, the count and the
+        variables at render (the words by count kept per site: no language asked)."""
+        callee = node.node
+        if self.sites is None or not isinstance(callee, nodes.Name):
+            return node
+        before = PLURALS.get(callee.name)
+        if before is None or callee.name in self.bound or len(node.args) != before + 1:
+            return node
+        if node.dyn_args is not None or node.dyn_kwargs is not None:
+            return node
+        constants = node.args[:before]
+        if not all(isinstance(c, nodes.Const) and isinstance(c.value, str) for c in constants):
+            return node
+        site = self.sites(callee.name, tuple(c.value for c in constants))  # type: ignore[attr-defined]
+        self.folded += 1
+        return nodes.Call(
+            nodes.Name(PLURAL, "load", lineno=node.lineno),
+            [nodes.Const(site, lineno=node.lineno), node.args[before]],
             node.kwargs,
             None,
             None,
@@ -92,8 +127,9 @@ def bound_names(tree: nodes.Template) -> set[str]:
     return bound
 
 
-def fold(tree: nodes.Template, words: Words) -> int:
-    """Fold this template's constant words in place; how many calls were folded."""
-    folding = Folding(words, bound_names(tree))
+def fold(tree: nodes.Template, words: Words, sites: Sites | None = None) -> int:
+    """Fold this template's constant words (and its plurals' sites, given `sites`) in place;
+    how many calls were folded."""
+    folding = Folding(words, sites, bound_names(tree))
     folding.visit(tree)
     return folding.folded

@@ -22,6 +22,7 @@ What the boards' templates have besides Jinja2's own:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, MutableMapping, Sized
 from functools import lru_cache
 from typing import Any, SupportsFloat, cast
@@ -77,7 +78,7 @@ class BoardEnvironment(jinja2.Environment):
         except jinja2.TemplateSyntaxError:
             self.handle_exception(source=source)  # raises, with the template's own lines
         with translation.override(language), pieces.speaking(language):
-            folding.fold(tree, words)
+            folding.fold(tree, words, plural_site)
         tree.set_environment(self)
         code = self.compile(tree, name, filename)
         return self.template_class.from_code(self, code, self.make_globals(None), uptodate)
@@ -317,6 +318,46 @@ def fill_words(words: Markup, /, **variables: object) -> Markup:
     return filled(words, variables)
 
 
+# The plurals of the compiled templates, each in one language: (language, name called, its
+# constant words) -> its site's number, and each site's words by count (folding.py).
+_sites: dict[tuple[str | None, str, tuple[str, ...]], int] = {}
+_site_words: list[tuple[tuple[str | None, str, tuple[str, ...]], dict[int, Markup]]] = []
+_sites_lock = threading.Lock()
+
+
+def plural_site(name: str, constants: tuple[str, ...]) -> int:
+    """folding.Sites: the number of this plural in the language being compiled."""
+    key = (speaking(), name, constants)
+    with _sites_lock:
+        found = _sites.get(key)
+        if found is None:
+            found = _sites[key] = len(_site_words)
+            _site_words.append((key, {}))
+    return found
+
+
+def plural_words(site: int, num: int, /, **variables: object) -> Markup:
+    """A folded plural (folding.py): its words for this count, in its site's language, with the
+    variables (and the count, as `num`) put in, escaped: what board_ngettext and
+    board_npgettext give, their words kept by the site and the count."""
+    variables.setdefault("num", num)
+    (_, name, constants), by_count = _site_words[site]
+    try:
+        words = by_count.get(num)
+    except TypeError:  # a count that cannot be a key
+        words = None
+    if words is None:
+        if name == "npgettext":
+            context, singular, plural = constants
+            words = Markup(translation.npgettext(context, singular, plural, num))
+        else:
+            singular, plural = constants
+            words = Markup(translation.ngettext(singular, plural, num))
+        if len(by_count) < SAID_KEEP:
+            by_count[num] = words
+    return filled(words, variables)
+
+
 def environment(**options: Any) -> jinja2.Environment:
     """The boards' environment (settings.TEMPLATES names it)."""
     options["undefined"] = jinja2.ChainableUndefined
@@ -336,6 +377,7 @@ def environment(**options: Any) -> jinja2.Environment:
         npgettext=board_npgettext,
     )
     env.globals[folding.FILL] = fill_words
+    env.globals[folding.PLURAL] = plural_words
     env.filters.update(pluralize=pluralize, floatformat=floatformat, capfirst=capfirst)
     env.globals.update(static=static, url=url, token=token, piece=piece_renderer(env))
     return env
