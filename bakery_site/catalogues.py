@@ -6,16 +6,18 @@ no gettext tools; the compiled .mo files are in the repository, checked against 
     python -m bakery_site.catalogues check      # `make check`: exits 1 with each problem
 
 Django templates are read through Django's own templatize (what makemessages hands xgettext),
-then Babel's Python extractor; Python code for the gettext family, lazy ones too.
+then Babel's Python extractor; Python code for the gettext family, lazy ones too; the boards'
+Jinja2 templates by Jinja2's own extractor ({% trans %} blocks trimmed, as the boards render
+them: games/boards/jinja.py).
 """
 
 from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from babel.messages.catalog import Catalog
 from babel.messages.catalog import Message as Message_
@@ -24,7 +26,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 from django.utils.translation.template import templatize
 
-from bakery_site.unmarked import ROOT, template_files, unmarked_strings
+from bakery_site.unmarked import ROOT, jinja_files, template_files, unmarked_strings
 
 LOCALES = ("fr", "de")
 """The shipped languages besides English, the source (settings.LANGUAGES)."""
@@ -43,6 +45,8 @@ KEYWORDS = {
     "npgettext_lazy": ((1, "c"), 2, 3),
 }
 COMMENT_TAGS = ("Translators:",)
+JINJA = "jinja2.ext:babel_extract"
+JINJA_OPTIONS = {"trimmed": "true", "newstyle_gettext": "true"}
 
 Message: TypeAlias = tuple[str | tuple[str, ...], str | None]
 """A catalogue's key: the msgid (singular and plural for a plural) and its context."""
@@ -69,10 +73,19 @@ def extracted() -> Catalog:
         sources.append((path, text.encode("utf-8")))
     for path, source in sources:
         found = extract("python", io.BytesIO(source), KEYWORDS, COMMENT_TAGS)
-        for lineno, message, comments, context in found:
-            where = (path.relative_to(ROOT).as_posix(), lineno)
-            catalog.add(message, locations=[where], auto_comments=comments, context=context)
+        add(catalog, path, found)
+    for path in jinja_files():
+        with path.open("rb") as template:
+            found = extract(JINJA, template, KEYWORDS, COMMENT_TAGS, JINJA_OPTIONS)
+            add(catalog, path, found)
     return catalog
+
+
+def add(catalog: Catalog, path: Path, found: Iterable[tuple[int, Any, list[str], Any]]) -> None:
+    """The messages found in one source added to the catalogue, with where each is."""
+    for lineno, message, comments, context in found:
+        where = (path.relative_to(ROOT).as_posix(), lineno)
+        catalog.add(message, locations=[where], auto_comments=comments, context=context)
 
 
 def read(locale: str) -> Catalog:

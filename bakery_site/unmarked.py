@@ -1,7 +1,8 @@
-"""Words a person reads in a Django template that are not marked for translation.
+"""Words a person reads in a template (Django's or the boards' Jinja2) not marked for translation.
 
-A template is read as Django's lexer reads it: its literal text outside {% translate %} and
-{% blocktranslate %}, with every tag and variable standing in as a sign with no letters, is then
+A template is read as its language's lexer reads it: its literal text outside {% translate %} and
+{% blocktranslate %} (Jinja2: {% trans %}), with every tag and variable standing in as a sign with
+no letters, is then
 read as HTML: text outside <script>, <style> and <code> (a program's words), and the attributes
 a person reads or hears (title, alt, placeholder, aria-label, a meta description, a button's
 value). Any letter left, beyond the names (NAMES), is an unmarked string. A mail's .txt is all
@@ -25,12 +26,26 @@ TEMPLATE_DIRS = ("templates", "games/*/templates")
 
 
 def template_files() -> Iterator[Path]:
-    """The Django templates (pages and mails); the boards' Jinja2 ones are not marked yet."""
+    """The Django templates (pages and mails)."""
     for pattern in TEMPLATE_DIRS:
         for top in sorted(ROOT.glob(pattern)):
             for path in sorted(top.rglob("*")):
                 if path.suffix in (".html", ".txt") and "jinja2" not in path.parts:
                     yield path
+
+
+JINJA_DIR = ROOT / "templates" / "jinja2"
+
+
+def jinja_files() -> Iterator[Path]:
+    """The boards' Jinja2 templates (every region, its pieces, the replay's hands)."""
+    yield from sorted(p for p in JINJA_DIR.rglob("*.html"))
+
+
+def all_templates() -> Iterator[Path]:
+    """Every template a person reads words of, Django's and the boards'."""
+    yield from template_files()
+    yield from jinja_files()
 
 
 NOT_YET = ROOT / "locale" / "not-yet-marked.txt"
@@ -59,6 +74,28 @@ def literal_text(source: str) -> str:
         if token.token_type == TokenType.TEXT and not inside:
             out.append(token.contents)
         elif token.token_type != TokenType.COMMENT:
+            out.append(SIGN)
+    return "".join(out)
+
+
+def jinja_literal_text(source: str) -> str:
+    """A Jinja2 template's own text, every tag, variable and {% trans %} block a SIGN."""
+    from jinja2 import Environment
+
+    env = Environment(extensions=["jinja2.ext.i18n"])
+    out: list[str] = []
+    inside = 0
+    after_begin = False
+    for _, kind, value in env.lex(source):
+        if kind == "whitespace":
+            continue
+        if kind == "name" and after_begin:
+            inside += value == "trans"
+            inside -= value == "endtrans"
+        after_begin = kind == "block_begin"
+        if kind == "data" and not inside:
+            out.append(value)
+        elif kind in ("block_begin", "variable_begin"):
             out.append(SIGN)
     return "".join(out)
 
@@ -98,9 +135,13 @@ class ReadText(HTMLParser):
             self.pieces.append(data)
 
 
-def unmarked_in(path: Path) -> list[str]:
-    """The unmarked strings of one template, as they read (tags and variables as SIGN)."""
-    text = literal_text(path.read_text(encoding="utf-8"))
+def unmarked_in(path: Path, jinja: bool | None = None) -> list[str]:
+    """The unmarked strings of one template, as they read (tags and variables as SIGN); a
+    template is read as Jinja2 if it says so (`jinja`), else if it sits under JINJA_DIR."""
+    source = path.read_text(encoding="utf-8")
+    if jinja is None:
+        jinja = JINJA_DIR in path.parents
+    text = jinja_literal_text(source) if jinja else literal_text(source)
     if path.suffix == ".txt":
         pieces = text.splitlines()
     else:
@@ -121,7 +162,7 @@ def unmarked_strings() -> list[str]:
     template on the not-yet list with nothing left to mark."""
     waiting = not_yet_marked()
     said: list[str] = []
-    for path in template_files():
+    for path in all_templates():
         name = path.relative_to(ROOT).as_posix()
         found = unmarked_in(path)
         if name in waiting and not found:

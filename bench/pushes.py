@@ -8,6 +8,10 @@ shared (games.boards keeps no render: renders.RENDERS_KEEP = pieces.PIECES_KEEP 
 shared, and regions and their {{ piece(...) }} pieces shared. It prints the median CPU
 seconds (time.process_time: other processes on a busy machine do not count) per move of all
 pushes, and the regions and pieces rendered and shared per move. Nothing is asserted.
+
+`BENCH_PUSHES_LANGUAGES` (en): the languages the viewers read, dealt round them in turn (en,fr,de:
+a table of mixed languages); each viewer's pushes are rendered in its own, as its socket's are
+(games/live/push_threads.py), and renders are shared only within one language.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ RUNS = int(os.environ.get("BENCH_PUSHES_RUNS", "3"))
 MOVES = int(os.environ.get("BENCH_PUSHES_MOVES", "40"))
 SPECTATORS = int(os.environ.get("BENCH_PUSHES_SPECTATORS", "1"))
 GAMES = ("midnight-bakery", "cakehalla")
+LANGUAGES = os.environ.get("BENCH_PUSHES_LANGUAGES", "en").split(",")
 
 
 COUNTS = ("rendered", "shared", "pieces rendered", "pieces shared")
@@ -33,6 +38,8 @@ MODES = {"nothing shared": (0, 0), "regions shared": (256, 0), "regions and piec
 def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
     """Play MOVES moves; per move: CPU seconds of every viewer's push, and regions and pieces
     rendered and shared."""
+    from django.utils import translation
+
     from games import services
     from games.boards import Sent, render_diff
     from games.boards import pieces as pieces_module
@@ -64,7 +71,8 @@ def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
         for i, viewer in enumerate(viewers):
             at = table_at(table.game_id, version + 1)
             base, versions[i] = versions[i], at.game.version
-            _, kept[i] = render_diff(at.game, viewer, kept[i], base, at)
+            with translation.override(LANGUAGES[i % len(LANGUAGES)]):
+                _, kept[i] = render_diff(at.game, viewer, kept[i], base, at)
         cpu += time.process_time() - start
     counts = [render_counts[k] - before.get(k, 0) for k in COUNTS]
     return (cpu / moves, *(c / moves for c in counts))
@@ -73,7 +81,10 @@ def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
 def main() -> None:
     """Print the median per-move figures for each game and way of sharing."""
     with django_on_a_throwaway_database() as label:
-        print(f"   {label}; 4 seats + {SPECTATORS} spectator(s); {MOVES} moves, {RUNS} runs")
+        print(
+            f"   {label}; 4 seats + {SPECTATORS} spectator(s); {MOVES} moves, {RUNS} runs;"
+            f" languages {','.join(LANGUAGES)}"
+        )
         for kind in GAMES:
             rows: dict[str, list[tuple[float, ...]]] = {mode: [] for mode in MODES}
             for run in range(RUNS):

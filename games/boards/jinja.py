@@ -14,35 +14,43 @@ What the boards' templates have besides Jinja2's own:
 - `static(path)`, `url(name, *args)`, and `token(t, size)` (a Cakehalla ingredient's picture).
 - `wide_table(label)`, called around a table (`{% call %}`): its sideways-scrolling box and hint.
 - Filters as Django's: `pluralize`, `floatformat`, `capfirst`.
+- Jinja2's i18n extension on Django's catalogues: `_("...")`, `gettext`, `ngettext` (new style:
+  `_("%(n)s left", n=x)`, escaped) and `{% trans %}...{% endtrans %}` (trimmed), in the language
+  active as the board renders (a page's request's, a socket's person's: games/live/push_threads.py);
+  the renders kept are keyed by it (renders.py, pieces.py).
 - A missing name or key is empty, and so is anything read under it (Django's templates again).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sized
+import threading
+from collections.abc import Callable, Mapping, MutableMapping, Sized
 from functools import lru_cache
 from typing import Any, SupportsFloat, cast
 
 import jinja2
+from django.conf import settings
 from django.template import engines
 from django.templatetags.static import static as static_url
 from django.urls import get_script_prefix, reverse
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from jinja2.utils import concat
 from markupsafe import Markup
 
-from games.boards import pieces
+from games.boards import folding, pieces
 from games.boards.plain import plain, written
 
 
 class BoardEnvironment(jinja2.Environment):
     """Jinja2 whose `x.name` reads a dict's key first (as Django's templates and changes.step),
-    and which keeps its compiled templates by name in a plain dict."""
+    and which compiles each template once per language, its constant words already in it
+    (folding.py), and keeps them by language and name in a plain dict."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.compiled: dict[str, jinja2.Template] = {}
+        self.compiled: dict[tuple[str | None, str], jinja2.Template] = {}
 
     def getattr(self, obj: object, attribute: str) -> object:
         if type(obj) is dict:
@@ -53,12 +61,37 @@ class BoardEnvironment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
     def template(self, name: str) -> jinja2.Template:
-        """The template of that name, compiled once (no weak reference made and no lock taken
-        per lookup, as get_template's cache does: a socket's push looks up dozens)."""
-        found = self.compiled.get(name)
+        """The template of that name in the language being rendered, compiled once (no weak
+        reference made and no lock taken per lookup, as get_template's cache does: a socket's
+        push looks up dozens)."""
+        language = speaking()
+        found = self.compiled.get((language, name))
         if found is None:
-            found = self.compiled[name] = self.get_template(name)
+            found = self.compiled[(language, name)] = self.compile_in(name, language)
         return found
+
+    def compile_in(self, name: str, language: str | None) -> jinja2.Template:
+        """The template of that name compiled with its constant words in `language`."""
+        assert self.loader is not None
+        source, filename, uptodate = self.loader.get_source(self, name)
+        try:
+            tree = self._parse(source, name, filename)
+        except jinja2.TemplateSyntaxError:
+            self.handle_exception(source=source)  # raises, with the template's own lines
+        with translation.override(language), pieces.speaking(language):
+            folding.fold(tree, words, plural_site)
+        tree.set_environment(self)
+        code = self.compile(tree, name, filename)
+        return self.template_class.from_code(self, code, self.make_globals(None), uptodate)
+
+    def _load_template(
+        self, name: str, globals: MutableMapping[str, Any] | None
+    ) -> jinja2.Template:
+        """get_template's (an include's, Django's backend's for a page): by language too."""
+        template = self.template(name)
+        if globals:
+            template.globals.update(globals)
+        return template
 
 
 class BoardVars(dict[str, object]):
@@ -175,12 +208,15 @@ def board_environment() -> BoardEnvironment:
 
 
 def compile_all() -> int:
-    """Compile every board template now; how many. A serving process does it before it serves
-    (bakery_site/asgi.py, warm_up): after a deploy, the first boards it pushes would wait for it."""
+    """Compile every board template now, in each of the site's languages; how many templates.
+    A serving process does it before it serves (bakery_site/asgi.py, warm_up): after a deploy,
+    the first boards it pushes would wait for it."""
     env = board_environment()
     names = env.list_templates()
-    for name in names:
-        env.template(name)
+    for language, _ in settings.LANGUAGES:
+        with pieces.speaking(language):
+            for name in names:
+                env.template(name)
     return len(names)
 
 
@@ -200,11 +236,161 @@ def render_plain(template: str, context: Mapping[str, object]) -> str:
     return render_template(board_environment().template(template), context)
 
 
+# The boards' words, kept per process by language and message (and count): a board's render says
+# dozens, and Django's gettext and Jinja2's new-style wrapper around it cost microseconds each
+# (docs/performance.md). Bounded by the catalogue's strings times the counts a board shows.
+_said: dict[tuple[object, ...], Markup] = {}
+SAID_KEEP = 50_000
+
+
+def said(key: tuple[object, ...], make: Callable[[], str]) -> Markup:
+    """The words kept under `key`, made (in the language active) the first time."""
+    found = _said.get(key)
+    if found is None:
+        if len(_said) >= SAID_KEEP:
+            _said.clear()
+        found = _said[key] = Markup(make())  # a translator's HTML is trusted as the source's
+    return found
+
+
+def filled(words: Markup, variables: Mapping[str, object]) -> Markup:
+    """The words with their variables put in, each escaped (Jinja2's new-style gettext); kept
+    per process by the words and the values (a board says the same words with the same values
+    on push after push: a card's name, a count)."""
+    if not variables:
+        return words % variables if "%" in words else words
+    try:  # each value's type too: a Markup and a str of one text render unlike, as 1 and True
+        key = (words, *[(name, type(value), value) for name, value in variables.items()])
+        found = _filled.get(key)
+    except TypeError:  # a value that cannot be a key: put in every time
+        return words % variables
+    if found is None:
+        if len(_filled) >= SAID_KEEP:
+            _filled.clear()
+        found = _filled[key] = words % variables
+    return found
+
+
+_filled: dict[tuple[object, ...], Markup] = {}
+
+
+def speaking() -> str:
+    """The language of the words being rendered: the region's (pieces.speaking), else Django's."""
+    return pieces.language() or translation.get_language()
+
+
+def board_gettext(message: str, /, **variables: object) -> Markup:
+    """`_()`, `gettext` and a `{% trans %}` block: Django's gettext, new style (its variables
+    put in escaped), kept per language and message."""
+    return filled(said((speaking(), message), lambda: translation.gettext(message)), variables)
+
+
+def board_ngettext(singular: str, plural: str, num: int, /, **variables: object) -> Markup:
+    """`ngettext` and a `{% trans %}` block with `{% pluralize %}`, as board_gettext (`num` is a
+    variable too)."""
+    variables.setdefault("num", num)
+    key = (speaking(), singular, plural, num)
+    return filled(said(key, lambda: translation.ngettext(singular, plural, num)), variables)
+
+
+def board_pgettext(context: str, message: str, /, **variables: object) -> Markup:
+    """`pgettext`, as board_gettext."""
+    key = (speaking(), context, message, None)
+    return filled(said(key, lambda: translation.pgettext(context, message)), variables)
+
+
+def board_npgettext(
+    context: str, singular: str, plural: str, num: int, /, **variables: object
+) -> Markup:
+    """`npgettext`, as board_ngettext."""
+    variables.setdefault("num", num)
+    key = (speaking(), context, singular, plural, num)
+    return filled(
+        said(key, lambda: translation.npgettext(context, singular, plural, num)), variables
+    )
+
+
+def words(name: str, constants: tuple[str, ...], variables: bool) -> Markup:
+    """folding.Words: a constant call's words in the language active, as the call gives them
+    with no variables (the very same function), or else before its variables go in."""
+    if name == "pgettext":
+        context, message = constants
+        if not variables:
+            return board_pgettext(context, message)
+        key = (speaking(), context, message, None)
+        return said(key, lambda: translation.pgettext(context, message))
+    (message,) = constants
+    if not variables:
+        return board_gettext(message)
+    return said((speaking(), message), lambda: translation.gettext(message))
+
+
+def fill_words(words: Markup, /, **variables: object) -> Markup:
+    """A folded call with variables (folding.py): its words, already in the template's
+    language, with the variables put in, escaped."""
+    return filled(words, variables)
+
+
+# The plurals of the compiled templates, each in one language: (language, name called, its
+# constant words) -> its site's number, and each site's words by count (folding.py).
+_sites: dict[tuple[str | None, str, tuple[str, ...]], int] = {}
+_site_words: list[tuple[tuple[str | None, str, tuple[str, ...]], dict[int, Markup]]] = []
+_sites_lock = threading.Lock()
+
+
+def plural_site(name: str, constants: tuple[str, ...]) -> int:
+    """folding.Sites: the number of this plural in the language being compiled."""
+    key = (speaking(), name, constants)
+    with _sites_lock:
+        found = _sites.get(key)
+        if found is None:
+            found = _sites[key] = len(_site_words)
+            _site_words.append((key, {}))
+    return found
+
+
+def plural_words(site: int, num: int, /, **variables: object) -> Markup:
+    """A folded plural (folding.py): its words for this count, in its site's language, with the
+    variables (and the count, as `num`) put in, escaped: what board_ngettext and
+    board_npgettext give, their words kept by the site and the count."""
+    variables.setdefault("num", num)
+    (_, name, constants), by_count = _site_words[site]
+    try:
+        words = by_count.get(num)
+    except TypeError:  # a count that cannot be a key
+        words = None
+    if words is None:
+        if name == "npgettext":
+            context, singular, plural = constants
+            words = Markup(translation.npgettext(context, singular, plural, num))
+        else:
+            singular, plural = constants
+            words = Markup(translation.ngettext(singular, plural, num))
+        if len(by_count) < SAID_KEEP:
+            by_count[num] = words
+    return filled(words, variables)
+
+
 def environment(**options: Any) -> jinja2.Environment:
     """The boards' environment (settings.TEMPLATES names it)."""
     options["undefined"] = jinja2.ChainableUndefined
     options["auto_reload"] = False  # as Django's cached loader: a changed template needs a restart
+    options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = BoardEnvironment(**options)
+    env.policies["ext.i18n.trimmed"] = True
+    # New-style gettext (variables as keywords, escaped), installed as they are rather than
+    # through install_gettext_callables' wrappers: this environment always escapes.
+    assert env.autoescape is True
+    env.newstyle_gettext = True  # type: ignore[attr-defined]  # the i18n extension reads it
+    env.globals.update(
+        gettext=board_gettext,
+        _=board_gettext,
+        ngettext=board_ngettext,
+        pgettext=board_pgettext,
+        npgettext=board_npgettext,
+    )
+    env.globals[folding.FILL] = fill_words
+    env.globals[folding.PLURAL] = plural_words
     env.filters.update(pluralize=pluralize, floatformat=floatformat, capfirst=capfirst)
     env.globals.update(static=static, url=url, token=token, piece=piece_renderer(env))
     env.globals.update(wide_table=wide_table_renderer(env))

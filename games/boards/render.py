@@ -15,6 +15,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.template import engines
 from django.utils.html import format_html
+from django.utils.translation import get_language
 from markupsafe import Markup
 
 from accounts.models import User
@@ -102,9 +103,12 @@ def render_shared(
     game: Game, ctx: Mapping[str, object], seen: Mapping[str, Inputs], names: Iterable[str]
 ) -> dict[str, str]:
     """These regions for one viewer; one that shows another viewer of this table the very same
-    thing at this version was rendered once for both (renders.render_region)."""
+    thing at this version, in the same language, was rendered once for both
+    (renders.render_region)."""
+    language = get_language()
     return {
-        name: render_region(game, region_template(game, name), seen[name], ctx) for name in names
+        name: render_region(game, region_template(game, name), seen[name], ctx, language)
+        for name in names
     }
 
 

@@ -1,9 +1,10 @@
 """A table's regions as rendered at its version, kept once per process for every viewer.
 
-A region is rendered once per version for every viewer to whom it shows the same thing
-(spectators, a person's several tabs, the public regions of a board), keyed by the exact plain
-values its template reads for that viewer (changes.inputs), compared whole, not by a hash, so two
-viewers whose views of it differ in anything never get one render. A table's renders are
+A region is rendered once per version and language for every viewer to whom it shows the same
+thing (spectators, a person's several tabs, the public regions of a board), keyed by the language
+its words are in and the exact plain values its template reads for that viewer (changes.inputs),
+compared whole, not by a hash, so two viewers whose views of it differ in anything (their
+language too) never get one render. A table's renders are
 forgotten with the table (shared.socket_closed); RENDERS_KEEP is the backstop.
 """
 
@@ -13,6 +14,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 
+from django.utils.translation import get_language
+
 from games.boards import pieces
 from games.boards.jinja import render_plain
 from games.boards.pieces import render_counts as render_counts  # counted here for its readers
@@ -21,20 +24,30 @@ from games.models import Game
 RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (tens of KiB each)
 
 _lock = threading.Lock()  # the sockets' pushes run in several threads
-# game id -> (version, {(region template, what it reads for the viewer): its HTML})
-_renders: OrderedDict[int, tuple[int, dict[tuple[str, Hashable], str]]] = OrderedDict()
+# game id -> (version, {(region template, language, what it reads for the viewer): its HTML})
+_renders: OrderedDict[int, tuple[int, dict[tuple[str, str, Hashable], str]]] = OrderedDict()
 
 
-def render_region(game: Game, template: str, seen: Hashable, context: Mapping[str, object]) -> str:
+def render_region(
+    game: Game,
+    template: str,
+    seen: Hashable,
+    context: Mapping[str, object],
+    language: str | None = None,
+) -> str:
     """A region of this game at its version, for a viewer to whom it shows `seen` (the plain
-    values its template reads in `context`): rendered once per process for all such viewers."""
-    key = (template, seen)
+    values its template reads in `context`): rendered once per process for all such viewers who
+    read the same language (`language`, the one active: a socket's person's,
+    games/live/push_threads.py; asked of Django if not given)."""
+    language = language or get_language()
+    key = (template, language, seen)
     with _lock:
         known = _renders.get(game.pk)
         if known is not None and known[0] == game.version and key in known[1]:
             render_counts["shared"] += 1
             return known[1][key]
-    html = render_plain(template, context)
+    with pieces.speaking(language):
+        html = render_plain(template, context)
     with _lock:
         render_counts["rendered"] += 1
         known = _renders.get(game.pk)

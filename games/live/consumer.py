@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, cast
 
 from django.urls import reverse
 
@@ -22,6 +22,7 @@ from games.access import invited_to
 from games.boards import Sent, board_message, shared
 from games.boards.shared import TableAt
 from games.groups import group_name
+from games.live.languages import scope_language
 from games.live.protocol import TOO_MANY, go_html, is_move, page_message
 from games.live.push_threads import off_loop
 from games.live.pushes import Push, Shown, arrived, chat_for, load_table, pushed
@@ -34,6 +35,8 @@ DATABASE_RETRY = 2.0  # seconds before a push the database refused is tried agai
 FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 50  # a quick player against bots sends about two moves a second
 RESYNC_EVERY = 1.0
+
+R = TypeVar("R")
 
 
 def now() -> float:
@@ -49,10 +52,16 @@ class GameConsumer(Socket):
     status: str = ""
     prints: Sent = {}  # replaced after each push, never changed in place
     table: TableAt | None = None  # read on connect, pushed as the first board
+    language: str | None = None  # its person's (asked); None: the thread's as it is
 
     def asked(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.language = scope_language(self.scope)
         self.init_limits()
+
+    def off(self, fn: Callable[..., R]) -> Callable[..., Awaitable[R]]:
+        """`fn` on a push thread, its words in this socket's person's language."""
+        return off_loop(fn, self.language)
 
     def init_limits(self) -> None:
         """Fresh per-socket message limits."""
@@ -67,7 +76,7 @@ class GameConsumer(Socket):
     async def check(self) -> int | None:
         """The table read once for the access check and the first board."""
         invited = invited_to(self.scope.get("session"))
-        self.table, refused = await off_loop(load_table)(self.game_id, self.scope["user"], invited)
+        self.table, refused = await self.off(load_table)(self.game_id, self.scope["user"], invited)
         return refused
 
     async def arrive(self) -> int | None:
@@ -75,7 +84,7 @@ class GameConsumer(Socket):
         now, with who is at it, or the cap's close code."""
         assert self.table is not None
         shared.socket_opened(self.game_id)
-        arrival = await off_loop(arrived)(
+        arrival = await self.off(arrived)(
             self.table, self.channel_name, self.scope["user"], self.owner
         )
         if isinstance(arrival, int):
@@ -134,7 +143,7 @@ class GameConsumer(Socket):
             user = self.scope["user"]
             session = self.session if signed_in(user) else None
             tap = Tap(self.game_id, user, session, fields, self.shown())
-            push = await off_loop(work)(tap)
+            push = await self.off(work)(tap)
             await self.sent(push)
 
     def flooded(self) -> bool:
@@ -170,7 +179,7 @@ class GameConsumer(Socket):
         if self.closed:
             return
         user = self.scope["user"]
-        html = await off_loop(chat_for)(self.game_id, user, self.session)
+        html = await self.off(chat_for)(self.game_id, user, self.session)
         if html is None:
             await self.end(SESSION_ENDED)
         elif html:
@@ -207,7 +216,7 @@ class GameConsumer(Socket):
         async with self.pushing:
             if self.closed:
                 return
-            push = await off_loop(pushed)(
+            push = await self.off(pushed)(
                 self.game_id,
                 self.scope["user"],
                 self.session,

@@ -74,7 +74,7 @@ def test_a_live_table_still_reads_reconnecting_then_away(
     dropped = turn_based([player, rival], "cakehalla", "fast")
     dropped_socket(dropped, rival, clock, ago=5)
     assert presence_words(seat_line(render_board(dropped, player), rival.username)) == (
-        "reconnecting&hellip;"
+        "reconnecting…"
     )
     gone = turn_based([player, outsider], "cakehalla", "fast")
     assert presence_words(seat_line(render_board(gone, player), outsider.username)) == "away"

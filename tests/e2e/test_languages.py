@@ -4,11 +4,12 @@ language with one tap."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import PATIENCE, sign_up, version
 from tests.e2e.test_phone_pages import PHONES, too_wide, widest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -87,3 +88,44 @@ def test_the_picker_switches_language_with_one_tap_and_stays(
     page.goto(base + "/games/history/")
     assert page.locator("h1").inner_text() == "Parties terminées"
     context.close()
+
+
+def test_a_german_and_a_french_baker_at_one_table_each_read_their_own_words(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    """One table, two languages: each board (the first paint and every push after it, on the
+    socket) in its person's own language, from the browser's."""
+    base = daphne_site["url"]
+    pages = []
+    for name, locale in (("hanna", "de-DE"), ("amelie", "fr-FR")):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+        page = context.new_page()
+        page.set_default_timeout(PATIENCE)
+        sign_up(page, base, name)
+        pages.append(page)
+    german, french = pages
+    german.goto(base + "/games/new/")
+    german.select_option("#id_kind", "midnight-bakery")
+    german.fill("#id_capacity", "2")
+    german.click("main button[type=submit]")
+    german.wait_for_url(re.compile(r".*/games/\d+/$"))
+    table = german.url
+    french.goto(table)
+    french.get_by_role("button", name="S\u2019asseoir").click()
+    french.get_by_role("button", name="Quitter la table").wait_for()
+    german.get_by_role("button", name="Die Nacht beginnen").click()  # pushed to her on the socket
+    for page in pages:
+        page.wait_for_function("() => window.bakehouseLive === true")
+    german.get_by_role("heading", name="Dein Blech").wait_for()
+    french.get_by_role("heading", name="Votre fournée").wait_for()  # a push: the start
+    assert french.get_by_text("Dein Blech").count() == 0
+    assert german.get_by_text("Votre fournée").count() == 0
+    before = version(german)
+    french.locator("#batch-form button.card").first.click()
+    german.wait_for_function(
+        "v => Number(document.getElementById('board-version').value) > Number(v)", arg=before
+    )
+    assert "Warten auf dich" in german.locator("#region-status").inner_text()
+    french.get_by_text("Verrouillé. En attente des autres.").wait_for()
+    for page in pages:
+        page.context.close()

@@ -11,7 +11,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bakery_site import catalogues
-from bakery_site.unmarked import ROOT, not_yet_marked, template_files, unmarked_in, unmarked_strings
+from bakery_site.unmarked import ROOT, all_templates, not_yet_marked, unmarked_in, unmarked_strings
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_every_word_of_a_marked_template_is_marked() -> None:
 
 
 def test_the_not_yet_list_names_only_templates_that_exist() -> None:
-    names = {p.relative_to(ROOT).as_posix() for p in template_files()}
+    names = {p.relative_to(ROOT).as_posix() for p in all_templates()}
     assert not_yet_marked() <= names
 
 
@@ -99,3 +99,24 @@ def test_the_scanner_reads_a_mail_as_text(tmp_path: Path) -> None:
     path = tmp_path / "mail.txt"
     path.write_text("{% load i18n %}{% translate 'Hello' %}\nSee you {{ name }}\n", "utf-8")
     assert unmarked_in(path) == ["See you §"]
+
+
+@pytest.mark.parametrize(
+    ("template", "found"),
+    [
+        ("<p>Hello {{ name }}</p>", ["Hello §"]),
+        ('<p title="Open it">{{ _("Go") }}</p>', ["Open it"]),
+        (
+            "{% trans n=x %}{{ n }} seat{% pluralize %}{{ n }} seats{% endtrans %} <b>{{ n }}</b>",
+            [],
+        ),
+        ("{%- trans -%} Hello {%- endtrans %} {# a note #}<p>Cakehalla · {{ x }}</p>", []),
+        ('<button aria-label="{{ _("Close") }}">{% if x %}Shut{% endif %}</button>', ["§Shut§"]),
+    ],
+)
+def test_the_scanner_reads_a_board_template_as_jinja(
+    tmp_path: Path, template: str, found: list[str]
+) -> None:
+    path = tmp_path / "_region.html"
+    path.write_text(template, encoding="utf-8")
+    assert unmarked_in(path, jinja=True) == found

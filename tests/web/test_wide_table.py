@@ -54,5 +54,5 @@ def test_a_boards_wide_table_is_a_named_focusable_region_followed_by_its_hint() 
         '<div class="table-scroll" tabindex="0" role="region" aria-label="Scores &amp; places">'
         "<table><tr><td>&lt;b&gt;</td></tr></table></div>"
         '<p class="scroll-hint muted small" aria-hidden="true">'
-        "Swipe sideways for every column &rarr;</p>"
+        "Swipe sideways for every column →</p>"
     )

@@ -7,17 +7,22 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext_noop as N_
+
 from games.engines.midnight_bakery import Action, View
 from games.engines.midnight_bakery.shapes import BakeRow, Event, SeatView
 from games.kinds.base import AppendOnly, GameRow, SeatRow
 from games.kinds.midnight_bakery.hints import hint
+from games.kinds.midnight_bakery.log import told
 
+# The results' columns; the labels are translated as the board draws them (_bake_table.html).
 BREAKDOWN = (
-    ("croissant", "Croissants"),
-    ("macaron", "Macarons"),
-    ("bun", "Buns"),
-    ("tart", "Tarts"),
-    ("baguette", "Baguettes"),
+    ("croissant", N_("Croissants")),
+    ("macaron", N_("Macarons")),
+    ("bun", N_("Buns")),
+    ("tart", N_("Tarts")),
+    ("baguette", N_("Baguettes")),
 )
 
 
@@ -65,6 +70,7 @@ def last_reveal(view: View) -> dict[int, Reveal]:
             break
         start -= 1
     newest = not any(box["locked"] for box in view["seats"])
+    language = get_language()
     texts: dict[int, list[str]] = {}
     filed: dict[int, list[str]] = {}
     peels: dict[int, bool] = {}
@@ -73,7 +79,7 @@ def last_reveal(view: View) -> dict[int, Reveal]:
             continue
         cards: Sequence[str | None] = e.get("cards") or [e.get("card")]
         seat = e["seat"]
-        texts.setdefault(seat, []).append(e["text"])
+        texts.setdefault(seat, []).append(told(e, view, language))
         filed.setdefault(seat, []).extend(c for c in cards if c)
         peels[seat] = peels.get(seat, False) or bool(e.get("peel"))
     return {
@@ -190,13 +196,16 @@ class LogBake(TypedDict):
     picks: list[LogPick]
 
 
-def night_log(events: Sequence[Event]) -> AppendOnly:
+def night_log(view: View) -> AppendOnly:
     """The whole night's log, newest first: each bake, its picks, and what happened on each.
 
     Within a pick the events keep their order (deal, reveals, the owl's snatch, the bake's end).
     The log only grows, so the region's fingerprint is its length and newest event (AppendOnly):
-    a push that changes nothing in it costs no walk through the night.
+    a push that changes nothing in it costs no walk through the night. Each event in the words of
+    the language active (log.py).
     """
+    events: Sequence[Event] = view.get("log", [])
+    language = get_language()
     bakes: list[LogBake] = []
     for e in reversed(events):
         if not bakes or bakes[-1]["bake"] != e.get("bake"):
@@ -204,7 +213,7 @@ def night_log(events: Sequence[Event]) -> AppendOnly:
         picks = bakes[-1]["picks"]
         if not picks or picks[-1]["pick"] != e.get("pick"):
             picks.append({"pick": e.get("pick"), "events": []})
-        picks[-1]["events"].append({"type": e.get("type", ""), "text": e.get("text", "")})
+        picks[-1]["events"].append({"type": e.get("type", ""), "text": told(e, view, language)})
     for bake in bakes:
         for pick in bake["picks"]:
             pick["events"].reverse()
@@ -226,17 +235,20 @@ def context(
     labelled = [f"{b['player']} ({b['name']})" for b in all_boxes]
     bakes = view.get("bakes", [])
     seen = me.results_seen if me is not None else len(bakes)
+    language = get_language()
     batch = [
         {
             **card,
             "art": art(card["face"]),
             "keep": keep_json(card["id"]),
-            "hint": hint(card["face"]),
+            "hint": hint(card["face"], language),
         }
         for card in view.get("batch", [])
     ]
     waiting_names = [
-        "you" if i == mine else names[i] for i in view.get("waiting_for", []) if i < len(names)
+        pgettext("waiting for", "you") if i == mine else names[i]
+        for i in view.get("waiting_for", [])
+        if i < len(names)
     ]
     unseen = bool(bakes) and len(bakes) > seen and not view["over"]
     return {
@@ -261,7 +273,7 @@ def context(
         "bake_tables": [
             {"bake": n + 1, "rows": bake_rows(rows, labelled)} for n, rows in enumerate(bakes)
         ],
-        "log": night_log(view.get("log", [])),  # the whole night (see night_log)
+        "log": night_log(view),  # the whole night (see night_log)
     }
 
 

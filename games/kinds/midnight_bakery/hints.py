@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
+
 from games.engines.midnight_bakery import Action, View
 from games.engines.midnight_bakery.bots import LOAVES, TART_VALUE
 from games.engines.midnight_bakery.scoring import bun_points
@@ -13,25 +16,40 @@ from games.engines.midnight_bakery.scoring import bun_points
 # What each face scores, in one line (rules/midnight-bakery.md's numbers): the board shows it on
 # every card of the batch (its title, its description, a small line under its name). Every face
 # of the deck has one (tests/kinds/midnight_bakery/test_hints.py).
+# Marked here, translated as they are read (hint).
 HINTS: dict[str, str] = {
-    "croissant": "A pair scores 4.",
-    "macaron": "Three score 9.",
-    "bun": "1, 3, 5, 8, 12 for 1 to 5 buns; +3 each after.",
-    "baguette-1": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
-    "baguette-2": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
-    "baguette-3": "Most loaves 7, second 3 (third 1 at 6+ bakers).",
-    "jam": "Scores 1, or 5 glazed.",
-    "fruit": "Scores 2, or 6 glazed.",
-    "chocolate": "Scores 3, or 7 glazed.",
-    "truffle": "At dawn: most truffles 7, none -3.",
-    "glaze": "+4 on your best unglazed tart.",
-    "peel": "Scores 0. Later, take two at once.",
+    "croissant": N_("A pair scores 4."),
+    "macaron": N_("Three score 9."),
+    "bun": N_("1, 3, 5, 8, 12 for 1 to 5 buns; +3 each after."),
+    "baguette-1": N_("Most loaves 7, second 3 (third 1 at 6+ bakers)."),
+    "baguette-2": N_("Most loaves 7, second 3 (third 1 at 6+ bakers)."),
+    "baguette-3": N_("Most loaves 7, second 3 (third 1 at 6+ bakers)."),
+    "jam": N_("Scores 1, or 5 glazed."),
+    "fruit": N_("Scores 2, or 6 glazed."),
+    "chocolate": N_("Scores 3, or 7 glazed."),
+    "truffle": N_("At dawn: most truffles 7, none -3."),
+    "glaze": N_("+4 on your best unglazed tart."),
+    "peel": N_("Scores 0. Later, take two at once."),
 }
 
 
-def hint(face: str) -> str:
-    """What a face scores, in one line ("" for a face with no hint)."""
-    return HINTS.get(face, "")
+def hint(face: str, language: str | None = None) -> str:
+    """What a face scores, in one line, in the language active ("" for a face with no hint);
+    `language`: the language active, said by a caller that asked once for every card (kept per
+    language and face: a board's batch asks on every push)."""
+    found = HINTS.get(face)
+    if not found:
+        return ""
+    if language is None:
+        return gettext(found)
+    key = (language, face)
+    said = _said.get(key)
+    if said is None:
+        said = _said[key] = gettext(found)
+    return said
+
+
+_said: dict[tuple[str, str], str] = {}  # (language, face) -> its hint, as hint() said it
 
 
 def later_batches(view: View, taking: int) -> list[int]:

@@ -1,0 +1,204 @@
+"""The boards in each person's language: a Midnight Bakery night read in French and German has no
+English left on its board beyond names; the shared renders are kept per language, never handed
+across; a table's socket speaks its person's language, two people at one table each their own."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
+
+from accounts.languages import language_of_socket
+from accounts.models import User
+from games import catalog, services
+from games.boards import render_board
+from games.boards.render import render_whole
+from games.boards.renders import render_counts
+from games.engines.midnight_bakery.cards import FACE_NAMES, OWL_NAME, SEAT_NAMES
+from games.models import Game
+from tests.boards.test_region_changes import someone_moves, table
+from tests.i18n.test_no_english_left import game_words, read, without_names
+from tests.support.sockets import socket
+
+BOARD_NAMES = {*FACE_NAMES.values(), *SEAT_NAMES, OWL_NAME, "JSON", "Baker's Peel", "Peel"}
+"""The game's own names, which stay as they are in every language (the rules pages name the
+cards and seats so): the cards, the seats, the owl."""
+BOARD_SAME = {
+    "fr": {"Total", "Croissants", "Macarons", "Baguettes", "pt", "pts", "Score", "Pts", "table"},
+    "de": {"Croissants", "Macarons", "Baguettes", "Tartes", "Score"},
+}
+"""Words French or German write as English does on a board."""
+
+
+def english_on_board(boards: dict[str, str], language: str, people: set[str]) -> set[str]:
+    """The pieces of a board read alike in English and in the language, but names and words
+    alike (the games' own names, the people's, the words these languages share)."""
+    alike = read(boards[language]) & read(boards["en"]) - game_words() - bot_words()
+    left = set()
+    for piece in alike:
+        if piece.startswith("/"):
+            continue  # a link's address shown as it is (the invite link)
+        for name in sorted(BOARD_NAMES | people | BOARD_SAME[language], key=len, reverse=True):
+            piece = piece.replace(name, "")
+        rest = without_names(piece, language)
+        if any(ch.isalpha() for ch in rest):
+            left.add(piece)
+    return left
+
+
+def bot_words() -> set[str]:
+    """The bot levels' one-line descriptions, a button's title: English yet, with the levels' names
+    (test_no_english_left.game_words), until the kinds' words are marked."""
+    return {blurb.capitalize() for spec in catalog.available() for _, _, blurb in spec.bot_choices}
+
+
+def seated(game: Game) -> set[str]:
+    """The names of everyone seated, the house bots too."""
+    return {s.user.username for s in game.seats.select_related("user") if s.user is not None}
+
+
+def boards_of(game: Game, viewer: User | AnonymousUser, language: str) -> dict[str, str]:
+    """The whole board for this viewer in English and in the language."""
+    game.refresh_from_db()
+    out = {}
+    for code in ("en", language):
+        with translation.override(code):
+            out[code] = render_board(game, viewer)
+    return out
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_a_whole_night_on_the_board_has_no_english_left(
+    language: str, make_user: Callable[[str], User], bots_inline: None
+) -> None:
+    people = [make_user("alice"), make_user("bob")]
+    waiting = services.create_game(people[0], "midnight-bakery", 3)
+    names = {"alice", "bob"}
+    left = english_on_board(boards_of(waiting, people[0], language), language, names)
+    left |= english_on_board(boards_of(waiting, AnonymousUser(), language), language, names)
+    game = table("midnight-bakery", people, 1, seed=29)
+    names = seated(game)
+    rng = random.Random(29)
+    moves = 0
+    while True:
+        if moves % 2 == 0:
+            for viewer in (people[0], AnonymousUser()):
+                left |= english_on_board(boards_of(game, viewer, language), language, names)
+        if not someone_moves(game, people, rng):
+            break
+        moves += 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.OVER
+    for viewer in (people[0], AnonymousUser()):
+        left |= english_on_board(boards_of(game, viewer, language), language, names)
+    assert left == set()
+
+
+@pytest.mark.django_db
+def test_a_region_is_rendered_once_per_language_and_never_handed_across(
+    running_game: Game, outsider: User, make_user: Callable[[str], User]
+) -> None:
+    other = make_user("dora")
+
+    def whole(viewer: User, code: str) -> tuple[str, int]:
+        before = render_counts["shared"]
+        with translation.override(code):
+            html, _ = render_whole(running_game, viewer)
+        return html, render_counts["shared"] - before
+
+    german, _ = whole(outsider, "de")
+    french, shared_fr = whole(other, "fr")
+    assert shared_fr == 0, "nothing of the German render reached the French spectator"
+    assert "Stand der Nacht" in german and "Où en est la nuit" in french
+    again, shared_de = whole(other, "de")
+    assert shared_de > 0 and again == german  # a second German spectator shares the first's
+    english, _ = whole(outsider, "en")
+    assert "Where the night stands" in english and "Stand der Nacht" not in english
+
+
+@pytest.mark.django_db
+def test_a_sockets_language_is_the_saved_choice_then_the_cookie_then_the_browsers(
+    player: User,
+) -> None:
+    assert language_of_socket(AnonymousUser(), {}, "de-AT,de;q=0.9,en;q=0.5") == "de"
+    assert language_of_socket(AnonymousUser(), {"django_language": "fr"}, "de") == "fr"
+    assert language_of_socket(AnonymousUser(), {"django_language": "xx"}, "es, fr;q=0.5") == "fr"
+    assert language_of_socket(None, {}, "") == "en"
+    player.language = "de"
+    assert language_of_socket(player, {"django_language": "fr"}, "fr") == "de"
+    player.language = ""
+    assert language_of_socket(player, {"django_language": "fr"}, "de") == "fr"
+
+
+def first_card(game: Game, user: User) -> None:
+    game.refresh_from_db()
+    engine = game.spec.engine
+    position = game.seats.get(user=user).position
+    card = engine.view(engine.load(game.snapshot), position)["batch"][0]["id"]
+    services.play(game, user, {"type": "keep", "card": card}, game.version)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_german_and_a_french_person_at_one_table_each_read_their_own_words(
+    running_game: Game, player: User, rival: User, bots_inline: None
+) -> None:
+    def speaks(user: User, code: str) -> None:
+        user.language = code
+        user.save(update_fields=["language"])
+
+    await database_sync_to_async(speaks)(player, "de")
+    await database_sync_to_async(speaks)(rival, "fr")
+    german, french = await socket(running_game, player), await socket(running_game, rival)
+    await german.connect()
+    await french.connect()
+    first_de, first_fr = await german.receive_from(), await french.receive_from()
+    assert "Dein Blech" in first_de and "Votre fournée" not in first_de
+    assert "Votre fournée" in first_fr and "Dein Blech" not in first_fr
+    await database_sync_to_async(first_card)(running_game, rival)
+    pushed_de, pushed_fr = await german.receive_from(), await french.receive_from()
+    assert "Warten auf" in pushed_de or "Festgelegt" in pushed_de, pushed_de
+    assert "Verrouillé" in pushed_fr, pushed_fr
+    await german.disconnect()
+    await french.disconnect()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "market"), [("fr", "Marché"), ("de", "Markt")])
+def test_a_whole_cakehalla_game_draws_in_french_and_german(
+    language: str, market: str, make_user: Callable[[str], User], bots_inline: None
+) -> None:
+    """Its words made in Python are English yet (docs/operations.md); its templates' are not, and
+    every plural reads a number (a pile's count, a card's points) whatever the language."""
+    people = [make_user("alice"), make_user("bob")]
+    game = table("cakehalla", people, 1, seed=31)
+    rng = random.Random(31)
+    drawn = 0
+    while True:
+        for viewer in (people[0], AnonymousUser()):
+            boards = boards_of(game, viewer, language)
+            assert market in boards[language] and "Market" in boards["en"]
+            drawn += 1
+        if not someone_moves(game, people, rng):
+            break
+    game.refresh_from_db()
+    assert game.status == Game.Status.OVER and drawn > 20
+    final = boards_of(game, people[0], language)[language]
+    assert {"fr": "Classement final", "de": "Endstand"}[language] in final
+
+
+def test_the_words_kept_put_in_a_markup_and_a_text_of_one_spelling_each_as_it_is() -> None:
+    from markupsafe import Markup
+
+    from games.boards.jinja import board_gettext
+
+    with translation.override("fr"):
+        safe = board_gettext("Keep %(card)s", card=Markup("<b>Croissant</b>"))
+        text = board_gettext("Keep %(card)s", card="<b>Croissant</b>")
+        again = board_gettext("Keep %(card)s", card="<b>Croissant</b>")
+    assert safe == "Garder : <b>Croissant</b>"
+    assert text == again == "Garder : &lt;b&gt;Croissant&lt;/b&gt;"
