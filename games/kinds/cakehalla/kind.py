@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import cast
 
+from django.utils.translation import gettext_noop as N_
+
 from games.engines import cakehalla as engine
 from games.engines.cakehalla import Action, View, master
 from games.engines.cakehalla.bots import BOTS
@@ -15,7 +17,7 @@ from games.kinds.cakehalla.board import context
 from games.kinds.cakehalla.hints import advise
 from games.kinds.cakehalla.lesson import LESSON
 from games.kinds.cakehalla.replay import hands, move_words, revealed
-from games.kinds.cakehalla.rules import customer_table
+from games.kinds.cakehalla.rules import customer_table, sample_cards
 from games.kinds.cakehalla.stats import stat_charts, stat_facts
 
 
@@ -30,7 +32,7 @@ class Cakehalla(GameKind[State, View, Action]):
     seat_names = ("Rye", "Spelt", "Oat", "Barley")
     min_players = 2
     max_players = 4
-    blurb = "Take ingredients, bake cards, win customers: race to 15."
+    blurb = N_("Take ingredients, bake cards, win customers: race to 15.")
     regions = (
         "status",
         "results",
@@ -66,8 +68,8 @@ class Cakehalla(GameKind[State, View, Action]):
         return advise(view, action)
 
     def rules_context(self) -> dict[str, object]:
-        """The ten famous customers, from the engine's table."""
-        return {"customers": customer_table()}
+        """The ten famous customers and the sample cards' names, from the engine's tables."""
+        return {"customers": customer_table(), "samples": sample_cards()}
 
     def seat_results(self, result: Mapping[str, object], position: int) -> dict[str, object]:
         """The cards the baker bought (the tie-break)."""

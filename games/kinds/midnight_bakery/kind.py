@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State, View, master
 from games.engines.midnight_bakery.bots import BOTS
+from games.engines.midnight_bakery.cards import FACE_NAMES
 from games.kinds.base import (
     Counts,
     Facts,
@@ -45,7 +47,7 @@ class MidnightBakery(GameKind[State, View, Action]):
             default="alternate",
         ),
     )
-    blurb = "Three bakes before dawn: keep one pastry, pass the rest."
+    blurb = N_("Three bakes before dawn: keep one pastry, pass the rest.")
     session = "night"
     regions = ("status", "results", "seats", "mine", "log")
     replay_regions = ("status", "results", "seats", "log")
@@ -71,6 +73,10 @@ class MidnightBakery(GameKind[State, View, Action]):
     def advise(self, view: View, action: Action) -> tuple[str, str]:
         """The pastry to keep, and why, from the seat's own batch and case."""
         return advise(view, action)
+
+    def rules_context(self) -> dict[str, object]:
+        """The cards' names, the engine's own (proper names in every language)."""
+        return {"face_names": FACE_NAMES}
 
     def results_count(self, view: View) -> int:
         """How many bakes have been scored."""
