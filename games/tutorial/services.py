@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User, signed_in
 from games import catalog
@@ -51,6 +52,12 @@ class Step:
         return json.dumps([[p.target, p.done] for p in self.presses])
 
 
+def said(words: str) -> str:
+    """A lesson's sentence (marked where the kind writes it) in the reader's language; none stays
+    none (gettext of an empty string is the catalogue's header)."""
+    return gettext(words) if words else ""
+
+
 def at(selector: str) -> tuple[Press, ...]:
     """One control to press (none for an empty selector)."""
     return (Press(selector),) if selector else ()
@@ -74,9 +81,9 @@ def lesson_of(slug: str) -> tuple[AnyKind, Lesson]:
     try:
         kind = catalog.get(slug)
     except KeyError:
-        raise ServiceError("That game is not on offer.") from None
+        raise ServiceError(gettext("That game is not on offer.")) from None
     if kind.lesson is None:
-        raise ServiceError(f"{kind.name} has no guided first game yet.")
+        raise ServiceError(gettext("%(game)s has no guided first game yet.") % {"game": kind.name})
     return kind, kind.lesson
 
 
@@ -95,7 +102,7 @@ def start_tutorial(user: User, slug: str) -> Game:
     first move after the commit."""
     kind, lesson = lesson_of(slug)
     if user.is_bot:
-        raise ServiceError("Tutorials are for people.")
+        raise ServiceError(gettext("Tutorials are for people."))
     with transaction.atomic():
         lock_user(user)  # two taps at once start one table
         going = unfinished(user, kind.slug)
@@ -128,8 +135,8 @@ def step(game: Game, user: User | AnonymousUser) -> Step | None:
         return None
     if game.status == Game.Status.OVER:
         return Step(
-            "The game is over: here is the scoring.",
-            lesson.scoring,
+            gettext("The game is over: here is the scoring."),
+            said(lesson.scoring),
             at(lesson.results_control),
             done=True,
         )
@@ -144,16 +151,24 @@ def move_step(game: Game, kind: AnyKind, lesson: Lesson, me: Seat, state: object
     engine = kind.engine
     view = engine.view(state, me.position)
     first = not game.actions.filter(seat=me.position).exists()
-    intro = lesson.welcome if first else ""
+    intro = said(lesson.welcome) if first else ""
     if kind.results_count(view) > me.results_seen:
-        return Step("The round is scored.", lesson.round_scored, at(lesson.close_control), intro)
+        return Step(
+            gettext("The round is scored."),
+            said(lesson.round_scored),
+            at(lesson.close_control),
+            intro,
+        )
     legal = engine.legal_actions(state, me.position)
     if not legal or me.position not in engine.active_seats(state):
-        return Step("Your rival is choosing.", "The board moves on by itself when it is your turn.")
+        return Step(
+            gettext("Your rival is choosing."),
+            gettext("The board moves on by itself when it is your turn."),
+        )
     planned = next_planned(game, lesson, me.position, legal)
     if planned is not None:
         words, _ = kind.advise(view, planned.action)
-        return Step(words, planned.why, lesson.control(planned.action), intro)
+        return Step(words, said(planned.why), lesson.control(planned.action), intro)
     action = kind.bots[kind.hint_bot](view, legal, step_rng(game, me.position))
     words, why = kind.advise(view, action)
     return Step(words, why, lesson.control(action), intro)

@@ -117,9 +117,9 @@ def test_a_german_and_a_french_baker_at_one_table_each_read_their_own_words(
     for page in pages:
         page.wait_for_function("() => window.bakehouseLive === true")
     german.get_by_role("heading", name="Dein Blech").wait_for()
-    french.get_by_role("heading", name="Votre fournée").wait_for()  # a push: the start
+    french.get_by_role("heading", name="Votre plaque").wait_for()  # a push: the start
     assert french.get_by_text("Dein Blech").count() == 0
-    assert german.get_by_text("Votre fournée").count() == 0
+    assert german.get_by_text("Votre plaque").count() == 0
     before = version(german)
     french.locator("#batch-form button.card").first.click()
     german.wait_for_function(

@@ -157,8 +157,8 @@ async def test_a_german_and_a_french_person_at_one_table_each_read_their_own_wor
     await german.connect()
     await french.connect()
     first_de, first_fr = await german.receive_from(), await french.receive_from()
-    assert "Dein Blech" in first_de and "Votre fournée" not in first_de
-    assert "Votre fournée" in first_fr and "Dein Blech" not in first_fr
+    assert "Dein Blech" in first_de and "Votre plaque" not in first_de
+    assert "Votre plaque" in first_fr and "Dein Blech" not in first_fr
     await database_sync_to_async(first_card)(running_game, rival)
     pushed_de, pushed_fr = await german.receive_from(), await french.receive_from()
     assert "Warten auf" in pushed_de or "Festgelegt" in pushed_de, pushed_de

@@ -7,6 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import cast
 
+from django.utils.translation import gettext_noop as N_
+
 from games.engines.cakehalla.cards import CARDS
 from games.engines.cakehalla.shapes import BakerSetup
 from games.engines.cakehalla.state import HAND_LIMIT
@@ -111,11 +113,11 @@ LESSON = Lesson(
     seed=20261204,  # seats you first, and the bot's choices leave your plan open
     bot="random",
     options={},
-    welcome=(
+    welcome=N_(
         "A game joined part way, at 6 points: each card you bought takes one ingredient off"
         " every later cost (the small cards in Your bakery). Race one bot to 15 in six turns."
     ),
-    scoring=(
+    scoring=N_(
         "Most points wins; on a tie the baker who bought fewer cards would win (reserved cards"
         " do not count), and if that ties too they share the win."
     ),
@@ -126,32 +128,43 @@ LESSON = Lesson(
     script=(
         Scripted(
             {"type": "take", "ingredients": ["sugar", "blueberry", "cherry"]},
-            "Three different kinds, one of each, is the everyday turn, and Blueberry is what"
-            " the Cherry Cream Puff costs you.",
+            N_(
+                "Three different kinds, one of each, is the everyday turn, and Blueberry is what"
+                " the Cherry Cream Puff costs you."
+            ),
         ),
         Scripted(
             {"type": "take", "ingredients": ["matcha", "matcha"]},
-            "Two of one kind are allowed while its pile holds 4 or more, and the Cherry Opera"
-            " Cake needs 2 Matcha beyond your discounts.",
+            N_(
+                "Two of one kind are allowed while its pile holds 4 or more, and the Cherry Opera"
+                " Cake needs 2 Matcha beyond your discounts."
+            ),
         ),
         Scripted(
             {"type": "reserve", "card": "3-cherry-3"},
-            "Reserving keeps this 4-point cake for you alone and gives you a Saffron, the wild"
-            " ingredient that pays for any one you lack.",
+            N_(
+                "Reserving keeps this 4-point cake for you alone and gives you a Saffron, the wild"
+                " ingredient that pays for any one you lack."
+            ),
         ),
         Scripted(
             {"type": "buy", "card": "2-cherry-3"},
-            "Your cards' discounts pay its Sugar and Matcha so you pay only 3 Blueberry, and its"
-            " Cherry discount is the fourth the Matcha Monk wants: a customer visits for 3 points.",
+            N_(
+                "Your cards' discounts pay its Sugar and Matcha so you pay only 3 Blueberry, and"
+                " its Cherry discount is the fourth the Matcha Monk wants: a customer visits for 3"
+                " points."
+            ),
         ),
         Scripted(
             {"type": "take", "ingredients": ["sugar", "blueberry", "cocoa"]},
-            "One more Blueberry, with your Saffron, pays for the Opera Cake you reserved.",
+            N_("One more Blueberry, with your Saffron, pays for the Opera Cake you reserved."),
         ),
         Scripted(
             {"type": "buy", "card": "3-cherry-3"},
-            "It takes you to 15 points: the round is played out so your rival has as many turns,"
-            " then the most points wins.",
+            N_(
+                "It takes you to 15 points: the round is played out so your rival has as many"
+                " turns, then the most points wins."
+            ),
         ),
     ),
 )

@@ -4,9 +4,9 @@ why, from the seat's own batch and case only."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as N_
 
 from games.engines.midnight_bakery import Action, View
@@ -87,12 +87,10 @@ def peels_in_case(view: View) -> int:
     return sum(1 for card in case if card["face"] == "peel")
 
 
-LAST_PICK = "This is your last pick of the bake"
-
-
 def keep_why(view: View, face: str) -> str:
     """Why keeping one more of this face helps, read off the seat's own case (public) and the
-    picks still to come this bake; it promises no card that no later pick can bring."""
+    picks still to come this bake; it promises no card that no later pick can bring. In the
+    reader's language (a tutorial's step, a practice table's hint)."""
     seat = view["seat"]
     case = view["seats"][seat]["case"] if seat is not None else []
     count = sum(1 for card in case if card["face"] == face)
@@ -100,73 +98,122 @@ def keep_why(view: View, face: str) -> str:
     later = later_cards(view, 1, peels_in_case(view))
     if face == "croissant":
         if count % 2:
-            return "It completes your croissant pair (4 points)."
+            return gettext("It completes your croissant pair (4 points).")
         if later:
-            return "It starts a croissant pair: a pair scores 4."
-        return f"{LAST_PICK}: a croissant without its pair scores 0."
+            return gettext("It starts a croissant pair: a pair scores 4.")
+        return gettext("This is your last pick of the bake: a croissant without its pair scores 0.")
     if face == "macaron":
-        have = count % 3 + 1
-        if have == 3:
-            return "It completes three macarons (9 points)."
-        if later >= 3 - have:
-            return f"Three macarons score 9: it makes {have} of 3."
-        if not later:
-            return f"{LAST_PICK}: macarons score only in threes, so it adds nothing."
-        return "Macarons score only in threes, and too few cards can still come to you this bake."
+        return macaron_why(count % 3 + 1, later)
     if face == "bun":
         gain = bun_points(count + 1) - bun_points(count)
-        points = "1 point" if gain == 1 else f"{gain} points"
-        return f"Buns grow in worth: your bun number {count + 1} adds {points}."
+        return ngettext(
+            "Buns grow in worth: your bun number %(number)s adds %(gain)s point.",
+            "Buns grow in worth: your bun number %(number)s adds %(gain)s points.",
+            gain,
+        ) % {"number": count + 1, "gain": gain}
     if face in TART_VALUE:
         value = TART_VALUE[face]
         if mine is not None and mine["waiting_glazes"]:
-            return f"A glaze waits in your case: this tart scores {value + 4}."
+            return gettext("A glaze waits in your case: this tart scores %(points)s.") % {
+                "points": value + 4
+            }
         if later:
-            return f"It scores {value} now, {value + 4} once glazed."
-        return f"It scores {value}: no glaze can come to it after your last pick of the bake."
+            return gettext("It scores %(now)s now, %(glazed)s once glazed.") % {
+                "now": value,
+                "glazed": value + 4,
+            }
+        return gettext(
+            "It scores %(points)s: no glaze can come to it after your last pick of the bake."
+        ) % {"points": value}
     if face == "glaze":
-        unglazed = any(c["face"] in TART_VALUE and not c["glazed"] for c in case)
-        if unglazed:
-            return "It glazes a tart in your case: +4 points."
-        if later:
-            return "It waits for your next tart: +4 points then."
-        return f"{LAST_PICK} and no tart of yours waits for it: a glaze alone scores 0."
+        return glaze_why(case, later)
     if face in LOAVES:
         loaves = LOAVES[face]
-        more = "1 loaf" if loaves == 1 else f"{loaves} loaves"
-        return f"It adds {more} in the race for most loaves (most score 7)."
+        return ngettext(
+            "It adds %(loaves)s loaf in the race for most loaves (most score 7).",
+            "It adds %(loaves)s loaves in the race for most loaves (most score 7).",
+            loaves,
+        ) % {"loaves": loaves}
     if face == "truffle":
         have = mine["truffles"] if mine is not None else 0
-        return f"At dawn most truffles score 7 and none -3; you have {have}."
+        return gettext("At dawn most truffles score 7 and none -3; you have %(have)s.") % {
+            "have": have
+        }
     if face == "peel":
         if any(n >= 2 for n in later_batches(view, 1)):
-            return "A Peel lets you take two cards at once on a later pick of this bake."
-        return "A Peel scores 0, and no later pick of this bake holds two cards for it to take."
-    return hint(face) or "The greedy bot scores it highest from what you can see."
+            return gettext("A Peel lets you take two cards at once on a later pick of this bake.")
+        return gettext(
+            "A Peel scores 0, and no later pick of this bake holds two cards for it to take."
+        )
+    return hint(face) or gettext("The greedy bot scores it highest from what you can see.")
+
+
+def macaron_why(have: int, later: int) -> str:
+    """Why one more macaron, the one that makes `have` of a three, with `later` cards to come."""
+    if have == 3:
+        return gettext("It completes three macarons (9 points).")
+    if later >= 3 - have:
+        return gettext("Three macarons score 9: it makes %(have)s of 3.") % {"have": have}
+    if not later:
+        return gettext(
+            "This is your last pick of the bake: macarons score only in threes, so it adds nothing."
+        )
+    return gettext(
+        "Macarons score only in threes, and too few cards can still come to you this bake."
+    )
+
+
+def glaze_why(case: Sequence[Mapping[str, object]], later: int) -> str:
+    """Why a glaze, from the tarts in the case and whether a later pick can bring one."""
+    if any(c["face"] in TART_VALUE and not c["glazed"] for c in case):
+        return gettext("It glazes a tart in your case: +4 points.")
+    if later:
+        return gettext("It waits for your next tart: +4 points then.")
+    return gettext(
+        "This is your last pick of the bake and no tart of yours waits for it:"
+        " a glaze alone scores 0."
+    )
 
 
 def peel_why(view: View, faces: Sequence[str]) -> str:
     """Why spend the Peel on these two now, as the rules have it: it takes both from this batch,
     then leaves the game; one left unused scores 0 when the bake ends."""
-    used = "Your Peel takes both from this batch, then leaves the game."
     if "peel" in faces:
         if any(n >= 2 for n in later_batches(view, 2)):
-            return f"{used} The Peel you take stays in your case for a later pick of this bake."
-        return f"{used} The Peel you take scores 0: no later pick of this bake holds two cards."
+            return gettext(
+                "Your Peel takes both from this batch, then leaves the game. The Peel you take"
+                " stays in your case for a later pick of this bake."
+            )
+        return gettext(
+            "Your Peel takes both from this batch, then leaves the game. The Peel you take"
+            " scores 0: no later pick of this bake holds two cards."
+        )
     if any(n >= 2 for n in later_batches(view, 1)):
-        return f"{used} Two cards now are worth more than saving it for a later pick of this bake."
-    return f"{used} No later pick of this bake holds two cards for it, and unused it scores 0."
+        return gettext(
+            "Your Peel takes both from this batch, then leaves the game. Two cards now are worth"
+            " more than saving it for a later pick of this bake."
+        )
+    return gettext(
+        "Your Peel takes both from this batch, then leaves the game. No later pick of this bake"
+        " holds two cards for it, and unused it scores 0."
+    )
 
 
 def advise(view: View, action: Action) -> tuple[str, str]:
-    """The suggested keep (or peel) in words and one line of why, from the seat's own view."""
+    """The suggested keep (or peel) in words and one line of why, from the seat's own view, in
+    the reader's language; the cards keep their names."""
     names = {c["id"]: c["name"] for c in view["batch"]}
     faces = {c["id"]: c["face"] for c in view["batch"]}
+    pastry = gettext("pastry")
     if action["type"] == "peel":
-        first, second = (names.get(c, "pastry") for c in action["cards"])
+        first, second = (names.get(c, pastry) for c in action["cards"])
         return (
-            f"Use your Peel: take the {first}, then the {second}.",
+            gettext("Use your Peel: take the %(first)s, then the %(second)s.")
+            % {"first": first, "second": second},
             peel_why(view, [faces.get(c, "") for c in action["cards"]]),
         )
     card = action["card"]
-    return f"Keep the {names.get(card, 'pastry')}.", keep_why(view, faces.get(card, ""))
+    return (
+        gettext("Keep the %(card)s.") % {"card": names.get(card, pastry)},
+        keep_why(view, faces.get(card, "")),
+    )

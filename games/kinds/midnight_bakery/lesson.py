@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext_noop as N_
+
 from games.kinds.lessons import Lesson, Press
 
 
@@ -31,15 +33,15 @@ LESSON = Lesson(
     seed=20261204,
     bot="random",
     options={"passing": "alternate"},
-    welcome=(
+    welcome=N_(
         "A short night: one bake of ten picks against one bot, while the Night Owl snatches"
         " a card each pick."
     ),
-    scoring=(
+    scoring=N_(
         "Dawn: each case scored its pairs, threes, buns, tarts and loaves, then the truffle"
         " boxes paid 7 for the most and -3 for none."
     ),
-    round_scored="The bake is scored: read how each case scored, then go back to the ovens.",
+    round_scored=N_("The bake is scored: read how each case scored, then go back to the ovens."),
     control=keep_control,
     results_control="#region-results .results-card",
     close_control="#region-results form button[type='submit']",
