@@ -8,15 +8,19 @@ games' admin, which registers its own subclass of BakehouseUserAdmin (games/admi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.contrib import admin
 from django.contrib.admin.options import InlineModelAdmin
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import AccessToken, Rating, User
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class ReadOnly:
@@ -36,12 +40,12 @@ class ChoiceFilter(admin.SimpleListFilter):
     """A list filter of a few named choices, each a condition on the rows (CHOICES: the value
     in the address, its label and its condition)."""
 
-    CHOICES: Mapping[str, tuple[str, Q]] = {}
+    CHOICES: Mapping[str, tuple[StrOrPromise, Q]] = {}
 
     def lookups(
         self, request: HttpRequest, model_admin: admin.ModelAdmin[Model]
     ) -> list[tuple[str, str]]:
-        return [(value, label) for value, (label, _) in self.CHOICES.items()]
+        return [(value, str(label)) for value, (label, _) in self.CHOICES.items()]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Model]) -> QuerySet[Model]:
         chosen = self.CHOICES.get(self.value() or "")
@@ -51,11 +55,11 @@ class ChoiceFilter(admin.SimpleListFilter):
 class DeletedFilter(ChoiceFilter):
     """Accounts their people deleted ("Delete my account"), or the others."""
 
-    title = "deleted"
+    title = _("deleted")
     parameter_name = "deleted"
     CHOICES = {
-        "yes": ("Deleted", Q(deleted_at__isnull=False)),
-        "no": ("Not deleted", Q(deleted_at__isnull=True)),
+        "yes": (_("Deleted"), Q(deleted_at__isnull=False)),
+        "no": (_("Not deleted"), Q(deleted_at__isnull=True)),
     }
 
 

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
 from accounts.tokens import AccessToken as AccessToken  # the API tokens, an account's own
@@ -46,58 +47,66 @@ MAIL_KINDS = ("turn", "invite", "rematch", "ended", "friend", "tournament")
 class User(AbstractUser):
     """A person (or a bot account) who plays at Bakehouse."""
 
-    is_bot = models.BooleanField(default=False, help_text="A house bot account, not a person.")
+    is_bot = models.BooleanField(default=False, help_text=_("A house bot account, not a person."))
     # A person's own program, upgraded before any game (games/api/bots.py): not `is_bot`, which
     # means the site's own bots (no password, moved by the site, left out of mail and chat).
     plays_by_api = models.BooleanField(
         default=False,
-        help_text="A bot account: a person's program plays it through the API, never the pages.",
+        help_text=_("A bot account: a person's program plays it through the API, never the pages."),
     )
     # AbstractUser's optional `email` is the address for verification and password resets; two
     # accounts never share a verified one (accounts/forms.py and accounts/emails.py refuse it).
     email_verified = models.BooleanField(
-        default=False, help_text="The person followed the link mailed to their address."
+        default=False, help_text=_("The person followed the link mailed to their address.")
     )
     language = models.CharField(  # accounts/languages.py: over the browser's, and for mails
-        max_length=8, choices=settings.LANGUAGES, default="en", help_text="Pages, mails, pushes."
+        max_length=8, choices=settings.LANGUAGES, default="en", help_text=_("Pages, mails, pushes.")
     )
     move_sound = models.BooleanField(
-        default=False, help_text="Play a short sound when a game waits on this person's move."
+        default=False, help_text=_("Play a short sound when a game waits on this person's move.")
     )
     last_seen = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When a table's page of theirs last opened or closed its socket; turn-based "
-        "tables show it beside an offline rival.",
+        help_text=_(
+            "When a table's page of theirs last opened or closed its socket; turn-based "
+            "tables show it beside an offline rival."
+        ),
     )
     deleted_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When the person deleted the account: it is renamed and can no longer log in.",
+        help_text=_("When the person deleted the account: it is renamed and can no longer log in."),
     )
     # Mail about the person's tables, each kind chosen (opted in) at Settings; a mail's
     # unsubscribe link turns its kinds off (accounts/emails.py).
     mail_turn = models.BooleanField(
-        default=False, help_text="Mail when it becomes their move at a turn-based table."
+        default=False, help_text=_("Mail when it becomes their move at a turn-based table.")
     )
-    mail_invite = models.BooleanField(default=False, help_text="Mail when invited to a table.")
-    mail_rematch = models.BooleanField(default=False, help_text="Mail when a rematch is offered.")
-    mail_ended = models.BooleanField(default=False, help_text="Mail when one of their games ends.")
+    mail_invite = models.BooleanField(default=False, help_text=_("Mail when invited to a table."))
+    mail_rematch = models.BooleanField(
+        default=False, help_text=_("Mail when a rematch is offered.")
+    )
+    mail_ended = models.BooleanField(
+        default=False, help_text=_("Mail when one of their games ends.")
+    )
     mail_friend = models.BooleanField(
-        default=False, help_text="Mail when someone asks to be their friend or says yes."
+        default=False, help_text=_("Mail when someone asks to be their friend or says yes.")
     )
     mail_tournament = models.BooleanField(
         default=False,
-        help_text="Mail when a tournament of theirs is about to start, seats them or ends.",
+        help_text=_("Mail when a tournament of theirs is about to start, seats them or ends."),
     )
     name_skeleton = models.CharField(  # noqa: DJ001 (NULL: none, as many as the index allows)
         max_length=150,
         unique=True,
         null=True,
         editable=False,
-        help_text="The username as it looks (accounts/names.py): a new name with the same "
-        "skeleton passes for this one and is refused, by this unique index too. Empty only for "
-        "a look-alike of an older account kept from before a rule (migration 0016).",
+        help_text=_(
+            "The username as it looks (accounts/names.py): a new name with the same "
+            "skeleton passes for this one and is refused, by this unique index too. Empty only for "
+            "a look-alike of an older account kept from before a rule (migration 0016)."
+        ),
     )
 
     saved_name: str | None = None
@@ -177,16 +186,16 @@ class Rating(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    kind = models.CharField(max_length=40, db_index=True, help_text="The game's slug.")
+    kind = models.CharField(max_length=40, db_index=True, help_text=_("The game's slug."))
     mu = models.FloatField()
     sigma = models.FloatField()
-    ordinal = models.FloatField(help_text="mu - 3 sigma: the conservative estimate ranked by.")
-    rating = models.IntegerField(help_text="The ordinal on the displayed scale.")
+    ordinal = models.FloatField(help_text=_("mu - 3 sigma: the conservative estimate ranked by."))
+    rating = models.IntegerField(help_text=_("The ordinal on the displayed scale."))
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
     last_played_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the last rated game of this kind ended."
+        null=True, blank=True, help_text=_("When the last rated game of this kind ended.")
     )
 
     class Meta:
@@ -228,7 +237,7 @@ class RatingPoint(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_points"
     )
     kind = models.CharField(max_length=40)
-    game_id = models.BigIntegerField(help_text="The game that moved it (games.Game).")
+    game_id = models.BigIntegerField(help_text=_("The game that moved it (games.Game)."))
     rating = models.IntegerField()
     at = models.DateTimeField()
 
@@ -249,7 +258,7 @@ class HeldName(models.Model):
         db_index=True,
         default="",
         db_default="",  # the code before this column inserts rows without it (a rolling deploy)
-        help_text="The name as it looks (accounts/names.py): its look-alikes are held too.",
+        help_text=_("The name as it looks (accounts/names.py): its look-alikes are held too."),
     )
     free_at = models.DateTimeField()
 
@@ -282,7 +291,7 @@ class Friendship(models.Model):
     to_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_received"
     )
-    accepted = models.BooleanField(default=False, help_text="The other person said yes.")
+    accepted = models.BooleanField(default=False, help_text=_("The other person said yes."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -337,17 +346,21 @@ class Vacation(models.Model):
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField(db_index=True)
     days = models.PositiveSmallIntegerField(
-        help_text="How many days it lasts (once ended early, the days it had begun). The "
-        "yearly allowance counts the hours from its start to its end instead "
-        "(vacation_hours_left)."
+        help_text=_(
+            "How many days it lasts (once ended early, the days it had begun). The "
+            "yearly allowance counts the hours from its start to its end instead "
+            "(vacation_hours_left)."
+        )
     )
     created_at = models.DateTimeField(auto_now_add=True)
     told = models.CharField(
         max_length=8,
         blank=True,
         default="",
-        help_text="What the person's turn-based tables were last told of it (a new version each):"
-        " '' nothing yet, 'started' or 'ended'.",
+        help_text=_(
+            "What the person's turn-based tables were last told of it (a new version each):"
+            " '' nothing yet, 'started' or 'ended'."
+        ),
     )
 
     class Meta:

@@ -6,7 +6,7 @@ names them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -17,10 +17,14 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from accounts.admin import ReadOnly
 from accounts.models import Friendship, User
 from games import services
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 M = TypeVar("M", bound=Model)
 
@@ -117,7 +121,7 @@ def person_link(person: User) -> str:
     return format_html('<a href="{}">{}</a>', url, person)
 
 
-def person_column(field: str, description: str) -> Callable[[Any, Any], str]:
+def person_column(field: str, description: StrOrPromise) -> Callable[[Any, Any], str]:
     """An admin column naming the person a row's `field` holds, a link to their page, sorted by
     name: the one way every admin page shows who sent, received or blocked what."""
 
@@ -130,4 +134,4 @@ def person_column(field: str, description: str) -> Callable[[Any, Any], str]:
 
 def friendship_state(friendship: Friendship) -> str:
     """Asked (no answer yet) or accepted (the two are friends)."""
-    return "accepted" if friendship.accepted else "asked"
+    return gettext("accepted") if friendship.accepted else gettext("asked")

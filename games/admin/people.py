@@ -4,7 +4,7 @@ chat lines, friendships and blocks) and the button that deactivates or reactivat
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.contrib import admin
@@ -13,6 +13,8 @@ from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import BakehouseUserAdmin, ReadOnly
 from accounts.models import Block, Friendship, User
@@ -26,6 +28,9 @@ from games.admin.pages import (
 )
 from games.models import ChatMessage, Report, Seat
 from games.services import moderation
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 RECENT_SEATS = 20
 # A person's page lists this many of their newest reports and chat lines in each inline, and
@@ -76,19 +81,22 @@ class ReportInline(NewestRowsInline):
     readonly_fields = fields
     show_change_link = True
 
-    @admin.display(description="Report")
+    @admin.display(description=_("Report"))
     def report_link(self, report: Report) -> str:
         url = reverse("admin:games_report_change", args=[report.pk])
         return format_html('<a href="{}">#{}</a>', url, report.pk)
 
 
 def one_way(
-    rows: type[NewestRowsInline], fk_name: str, name: str, fields: tuple[str, ...] = ()
+    rows: type[NewestRowsInline],
+    fk_name: str,
+    names: tuple[StrOrPromise, StrOrPromise],
+    fields: tuple[str, ...] = (),
 ) -> type[NewestRowsInline]:
     """The inline of those rows that name the person as `fk_name` (a report's reported or its
-    reporter, ...), called `name` ("report about this person": its first word takes the plural's
-    s), showing `fields` (else the rows' own)."""
-    plural = name.replace(" ", "s ", 1)
+    reporter, ...), called by `names` (one row, many: "report about this person", "reports
+    about this person", marked for translation), showing `fields` (else the rows' own)."""
+    name, plural = names
     shown = {"fields": fields, "readonly_fields": fields} if fields else {}
     words = {"fk_name": fk_name, "verbose_name": name, "verbose_name_plural": plural}
     return type(f"{rows.__name__}_{fk_name}", (rows,), {**words, **shown})
@@ -101,8 +109,8 @@ class ChatLinesInline(NewestRowsInline):
     fk_name = "author"
     fields = ("created_at", "game", "text", "hidden")
     readonly_fields = fields
-    verbose_name = "chat line by this person"
-    verbose_name_plural = "chat lines by this person"
+    verbose_name = _("chat line by this person")
+    verbose_name_plural = _("chat lines by this person")
 
 
 class FriendshipInline(NewestRowsInline):
@@ -112,7 +120,7 @@ class FriendshipInline(NewestRowsInline):
     show_change_link = True
     people = ("from_user", "to_user")
 
-    @admin.display(description="State")
+    @admin.display(description=_("State"))
     def state(self, friendship: Friendship) -> str:
         return friendship_state(friendship)
 
@@ -130,13 +138,35 @@ ASKED_OF = ("from_user", "state", "created_at")
 # What the games add to accounts' person page (its ratings first): reports, what they said in
 # table chats, then their friendships and blocks, both ways.
 PERSON_INLINES = (
-    one_way(ReportInline, "reported", "report about this person"),
-    one_way(ReportInline, "reporter", "report by this person"),
+    one_way(
+        ReportInline, "reported", (_("report about this person"), _("reports about this person"))
+    ),
+    one_way(ReportInline, "reporter", (_("report by this person"), _("reports by this person"))),
     ChatLinesInline,
-    one_way(FriendshipInline, "from_user", "friendship asked by this person", ASKED_BY),
-    one_way(FriendshipInline, "to_user", "friendship asked of this person", ASKED_OF),
-    one_way(BlockInline, "blocker", "block by this person", ("blocked", "created_at")),
-    one_way(BlockInline, "blocked", "block of this person", ("blocker", "created_at")),
+    one_way(
+        FriendshipInline,
+        "from_user",
+        (_("friendship asked by this person"), _("friendships asked by this person")),
+        ASKED_BY,
+    ),
+    one_way(
+        FriendshipInline,
+        "to_user",
+        (_("friendship asked of this person"), _("friendships asked of this person")),
+        ASKED_OF,
+    ),
+    one_way(
+        BlockInline,
+        "blocker",
+        (_("block by this person"), _("blocks by this person")),
+        ("blocked", "created_at"),
+    ),
+    one_way(
+        BlockInline,
+        "blocked",
+        (_("block of this person"), _("blocks of this person")),
+        ("blocker", "created_at"),
+    ),
 )
 
 
@@ -151,11 +181,14 @@ class PersonAdmin(ModeratorButton[User], BakehouseUserAdmin):
     with a button that calls the service: bots take the running seats, sockets close.
     """
 
-    fieldsets = (*(BakehouseUserAdmin.fieldsets or ()), ("Games", {"fields": ("recent_games",)}))
+    fieldsets = (
+        *(BakehouseUserAdmin.fieldsets or ()),
+        (_("Games"), {"fields": ("recent_games",)}),
+    )
     readonly_fields = (*BakehouseUserAdmin.readonly_fields, "recent_games")
     inlines = (*BakehouseUserAdmin.inlines, *PERSON_INLINES)
 
-    @admin.display(description="Games")
+    @admin.display(description=_("Games"))
     def recent_games(self, person: User) -> str:
         """The person's latest games (links to each), and a link to all of them."""
         if person.pk is None:
@@ -173,13 +206,15 @@ class PersonAdmin(ModeratorButton[User], BakehouseUserAdmin):
                     reverse("admin:games_game_change", args=[s.game_id]),
                     s.game,
                     s.game.get_status_display(),
-                    f", place {s.place}" if s.place else "",
+                    gettext(", place %(place)s") % {"place": s.place} if s.place else "",
                 )
                 for s in seats
             ),
         )
         every = reverse("admin:games_seat_changelist") + f"?user__id__exact={person.pk}"
-        return format_html('<ul>{}</ul><a href="{}">Every game of {}</a>', rows, every, person)
+        words = gettext("Every game of %(person)s")
+        link = format_html('<a href="{}">{}</a>', every, words % {"person": person})
+        return format_html("<ul>{}</ul>{}", rows, link)
 
     def get_urls(self) -> list[URLPattern]:
         def view(request: AuthedRequest, object_id: str, active: bool) -> HttpResponse:
@@ -210,17 +245,22 @@ class PersonAdmin(ModeratorButton[User], BakehouseUserAdmin):
         def run(data: dict[str, object]) -> str:
             if active:
                 moderation.reactivate(person, moderator, cast(str, data["reason"]))
-                return f"{person} can log in again."
+                return gettext("%(person)s can log in again.") % {"person": person}
             moderation.deactivate(person, moderator, cast(str, data["reason"]))
-            return f"{person} is deactivated: logged out everywhere, bots play their games."
+            return gettext(
+                "%(person)s is deactivated: logged out everywhere, bots play their games."
+            ) % {"person": person}
 
-        verb = "Reactivate" if active else "Deactivate"
+        if active:
+            title, button = gettext("Reactivate %(person)s"), gettext("Reactivate the account")
+        else:
+            title, button = gettext("Deactivate %(person)s"), gettext("Deactivate the account")
         return moderation_page(
             self,
             request,
             person,
-            title=f"{verb} {person}",
-            button=f"{verb} the account",
+            title=title % {"person": person},
+            button=button,
             form_class=ReasonForm,
             run=run,
         )
@@ -231,6 +271,8 @@ class PersonAdmin(ModeratorButton[User], BakehouseUserAdmin):
         if person is None or not request.user.has_perm("accounts.deactivate_user"):
             return None
         verb = "deactivate" if person.is_active else "reactivate"
-        return reverse(
-            f"admin:accounts_user_{verb}", args=[person.pk]
-        ), f"{verb.title()} the account"
+        if person.is_active:
+            words = gettext("Deactivate the account")
+        else:
+            words = gettext("Reactivate the account")
+        return reverse(f"admin:accounts_user_{verb}", args=[person.pk]), words

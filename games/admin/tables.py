@@ -13,6 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games import services
 from games.access import AuthedRequest
@@ -27,7 +29,7 @@ from games.admin.pages import (
 from games.models import LIVE, Action, ChatMessage, Game, Report, Seat
 from games.services import chat, moderation
 
-HIDDEN = "Hidden while the game runs or waits to start: it fixes seats, deck and every hand."
+HIDDEN = _("Hidden while the game runs or waits to start: it fixes seats, deck and every hand.")
 
 
 def spoils_play(game: Game) -> bool:
@@ -102,19 +104,19 @@ class GameAdmin(ModeratorButton[Game], ReadOnlyAdmin[Game]):
         running = Game.objects.filter(pk=object_id, status=Game.Status.RUNNING).exists()
         if not running or not request.user.has_perm("games.abort_game"):
             return None
-        return reverse("admin:games_game_abort", args=[object_id]), "Abort this game"
+        return reverse("admin:games_game_abort", args=[object_id]), gettext("Abort this game")
 
-    @admin.display(description="Seed")
+    @admin.display(description=_("Seed"))
     def seed_shown(self, game: Game) -> str:
         """The seed, once the game can no longer be spoiled."""
-        return HIDDEN if spoils_play(game) else str(game.seed)
+        return str(HIDDEN) if spoils_play(game) else str(game.seed)
 
-    @admin.display(description="Snapshot")
+    @admin.display(description=_("Snapshot"))
     def snapshot_shown(self, game: Game) -> str:
         """The stored state, once the game can no longer be spoiled."""
-        return HIDDEN if spoils_play(game) else json.dumps(game.snapshot)
+        return str(HIDDEN) if spoils_play(game) else json.dumps(game.snapshot)
 
-    @admin.display(description="Replay")
+    @admin.display(description=_("Replay"))
     def replay_link(self, game: Game) -> str:
         """A link to the move-by-move replay, once the game is over."""
         if game.status != Game.Status.OVER:
@@ -157,12 +159,12 @@ class ActionAdmin(ReadOnlyAdmin[Action]):
     fields = ("game", "seq", "seat", "payload_shown", "user", "bot", "created_at")
     readonly_fields = fields
 
-    @admin.display(description="Payload")
+    @admin.display(description=_("Payload"))
     def payload_shown(self, action: Action) -> str:
         """The action as posted; a secret pick only once its game is over."""
         game = action.game
         secret = spoils_play(game) and game.spec.secret_moves
-        return HIDDEN if secret else json.dumps(action.payload)
+        return str(HIDDEN) if secret else json.dumps(action.payload)
 
 
 @admin.register(ChatMessage)
@@ -181,15 +183,15 @@ class ChatMessageAdmin(ReadOnlyAdmin[ChatMessage]):
         # Change rights, for the actions only: every field stays read only.
         return bool(request.user.has_perm("games.change_chatmessage"))
 
-    @admin.action(description="Hide the selected lines from every screen")
+    @admin.action(description=_("Hide the selected lines from every screen"))
     def hide_lines(self, request: AuthedRequest, queryset: QuerySet[ChatMessage]) -> None:
         count = chat.hide(queryset, request.user, hidden=True)
-        self.message_user(request, f"{count} line(s) hidden.")
+        self.message_user(request, lines_hidden(count))
 
-    @admin.action(description="Show the selected lines again")
+    @admin.action(description=_("Show the selected lines again"))
     def show_lines(self, request: AuthedRequest, queryset: QuerySet[ChatMessage]) -> None:
         count = chat.hide(queryset, request.user, hidden=False)
-        self.message_user(request, f"{count} line(s) shown again.")
+        self.message_user(request, lines_shown(count))
 
 
 # --- moderation: buttons that call the services ---------------------------------------------
@@ -199,7 +201,7 @@ class ReportForm(forms.Form):
     """A moderator closing a report: dismissed or acted on, and what was done."""
 
     status = forms.ChoiceField(
-        choices=[(Report.Status.ACTED, "Acted on"), (Report.Status.DISMISSED, "Dismissed")],
+        choices=[(Report.Status.ACTED, _("Acted on")), (Report.Status.DISMISSED, _("Dismissed"))],
         widget=forms.RadioSelect,
     )
     resolution = forms.CharField(
@@ -214,14 +216,14 @@ def abort_view(model_admin: GameAdmin, request: AuthedRequest, object_id: str) -
 
     def run(data: dict[str, object]) -> str:
         moderation.abort(game, request.user, cast(str, data["reason"]))
-        return f"{game} was aborted; every screen shows the reason."
+        return gettext("%(game)s was aborted; every screen shows the reason.") % {"game": game}
 
     return moderation_page(
         model_admin,
         request,
         game,
-        title=f"Abort {game}",
-        button="Abort the game",
+        title=gettext("Abort %(game)s") % {"game": game},
+        button=gettext("Abort the game"),
         form_class=ReasonForm,
         run=run,
     )
@@ -268,12 +270,12 @@ class ReportAdmin(ModeratorButton[Report], ReadOnlyAdmin[Report]):
     def has_handle_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.change_report")
 
-    @admin.display(description="Reported")
+    @admin.display(description=_("Reported"))
     def reported_link(self, report: Report) -> str:
         url = reverse("admin:accounts_user_change", args=[report.reported_id])
         return format_html('<a href="{}">{}</a>', url, report.reported)
 
-    @admin.display(description="Game")
+    @admin.display(description=_("Game"))
     def game_link(self, report: Report) -> str:
         url = reverse("admin:games_game_change", args=[report.game_id])
         return format_html(
@@ -289,17 +291,21 @@ class ReportAdmin(ModeratorButton[Report], ReadOnlyAdmin[Report]):
             try:
                 moderation.handle_report(report, request.user, status)
             except services.ServiceError as exc:
-                self.message_user(request, f"Report {report.pk}: {exc}", messages.WARNING)
+                self.message_user(
+                    request,
+                    gettext("Report %(number)s: %(refusal)s")
+                    % {"number": report.pk, "refusal": exc},
+                    messages.WARNING,
+                )
             else:
                 done += 1
-        label = Report.Status(status).label.lower()
-        self.message_user(request, f"{done} report{'s' if done != 1 else ''} {label}.")
+        self.message_user(request, reports_closed(done, status))
 
-    @admin.action(description="Dismiss the selected reports", permissions=["handle"])
+    @admin.action(description=_("Dismiss the selected reports"), permissions=["handle"])
     def dismiss(self, request: AuthedRequest, queryset: QuerySet[Report]) -> None:
         self.handle_many(request, queryset, Report.Status.DISMISSED)
 
-    @admin.action(description="Mark the selected reports acted on", permissions=["handle"])
+    @admin.action(description=_("Mark the selected reports acted on"), permissions=["handle"])
     def act_on(self, request: AuthedRequest, queryset: QuerySet[Report]) -> None:
         self.handle_many(request, queryset, Report.Status.ACTED)
 
@@ -319,14 +325,14 @@ class ReportAdmin(ModeratorButton[Report], ReadOnlyAdmin[Report]):
             moderation.handle_report(
                 report, request.user, cast(str, data["status"]), cast(str, data["resolution"])
             )
-            return f"Report {report.pk}: {report.get_status_display().lower()}."
+            return reports_closed(1, report.status, report.pk)
 
         return moderation_page(
             self,
             request,
             report,
-            title=f"Close report {report.pk}",
-            button="Close the report",
+            title=gettext("Close report %(number)s") % {"number": report.pk},
+            button=gettext("Close the report"),
             form_class=ReportForm,
             run=run,
         )
@@ -336,4 +342,33 @@ class ReportAdmin(ModeratorButton[Report], ReadOnlyAdmin[Report]):
         still_open = Report.objects.filter(pk=object_id, status=Report.Status.OPEN).exists()
         if not still_open or not self.has_handle_permission(request):
             return None
-        return reverse("admin:games_report_handle", args=[object_id]), "Dismiss or act on it"
+        return reverse("admin:games_report_handle", args=[object_id]), gettext(
+            "Dismiss or act on it"
+        )
+
+
+def lines_hidden(count: int) -> str:
+    """What hiding chat lines did, in the moderator's language."""
+    return ngettext("%(count)s line hidden.", "%(count)s lines hidden.", count) % {"count": count}
+
+
+def lines_shown(count: int) -> str:
+    """What showing chat lines again did, in the moderator's language."""
+    return ngettext("%(count)s line shown again.", "%(count)s lines shown again.", count) % {
+        "count": count
+    }
+
+
+def reports_closed(done: int, status: str, number: int | None = None) -> str:
+    """What closing reports did: how many (or which one) were dismissed or acted on."""
+    if number is not None:
+        if status == Report.Status.DISMISSED:
+            return gettext("Report %(number)s: dismissed.") % {"number": number}
+        return gettext("Report %(number)s: acted on.") % {"number": number}
+    if status == Report.Status.DISMISSED:
+        return ngettext("%(count)s report dismissed.", "%(count)s reports dismissed.", done) % {
+            "count": done
+        }
+    return ngettext("%(count)s report acted on.", "%(count)s reports acted on.", done) % {
+        "count": done
+    }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ChoiceFilter
 from accounts.models import Block, Friendship
@@ -16,11 +17,11 @@ from games.admin.pages import ReadOrDeleteAdmin, friendship_state, person_column
 class StateFilter(ChoiceFilter):
     """Friend requests still waiting for an answer, or accepted ones (friends)."""
 
-    title = "state"
+    title = _("state")
     parameter_name = "state"
     CHOICES = {
-        "asked": ("Asked", Q(accepted=False)),
-        "accepted": ("Accepted", Q(accepted=True)),
+        "asked": (_("Asked"), Q(accepted=False)),
+        "accepted": (_("Accepted"), Q(accepted=True)),
     }
 
 
@@ -36,10 +37,10 @@ class FriendshipAdmin(ReadOrDeleteAdmin[Friendship]):
     fields = ("from_link", "to_link", "state", "created_at")
     readonly_fields = fields
 
-    from_link = person_column("from_user", "From")
-    to_link = person_column("to_user", "To")
+    from_link = person_column("from_user", _("From"))
+    to_link = person_column("to_user", _("To"))
 
-    @admin.display(description="State", ordering="accepted")
+    @admin.display(description=_("State"), ordering="accepted")
     def state(self, friendship: Friendship) -> str:
         return friendship_state(friendship)
 
@@ -57,5 +58,5 @@ class BlockAdmin(ReadOrDeleteAdmin[Block]):
     fields = ("blocker_link", "blocked_link", "created_at")
     readonly_fields = fields
 
-    blocker_link = person_column("blocker", "Blocker")
-    blocked_link = person_column("blocked", "Blocked")
+    blocker_link = person_column("blocker", _("Blocker"))
+    blocked_link = person_column("blocked", _("Blocked"))

@@ -45,7 +45,9 @@ class Report(models.Model):
         related_name="reports_handled",
     )
     handled_at = models.DateTimeField(null=True, blank=True)
-    resolution = models.CharField(max_length=500, blank=True, help_text="What the moderator did.")
+    resolution = models.CharField(
+        max_length=500, blank=True, help_text=_("What the moderator did.")
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -56,40 +56,46 @@ class Game(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
-    capacity = models.PositiveSmallIntegerField(help_text="How many seats the table offers.")
+    capacity = models.PositiveSmallIntegerField(help_text=_("How many seats the table offers."))
     options = models.JSONField(default=dict, blank=True)
-    private = models.BooleanField(default=False, help_text="Reachable only by the invite link.")
+    private = models.BooleanField(default=False, help_text=_("Reachable only by the invite link."))
     pace = models.CharField(
-        max_length=10, choices=Pace.choices, default=Pace.RELAXED, help_text="The move clock."
+        max_length=10, choices=Pace.choices, default=Pace.RELAXED, help_text=_("The move clock.")
     )
     notices = models.JSONField(
-        default=list, blank=True, help_text="The table's recent public notices (stand-ins, seats)."
+        default=list,
+        blank=True,
+        help_text=_("The table's recent public notices (stand-ins, seats)."),
     )
     invite = models.CharField(max_length=32, default=new_invite, editable=False)
     watchers = models.CharField(
         max_length=10,
         choices=Watchers.choices,
         default=Watchers.ANYONE,
-        help_text="Who may watch the game once it has started.",
+        help_text=_("Who may watch the game once it has started."),
     )
     spectator_chat = models.BooleanField(
-        default=False, help_text="Spectators may read and write the table chat too."
+        default=False, help_text=_("Spectators may read and write the table chat too.")
     )
     chatted = models.BooleanField(
         default=False,
         editable=False,
-        help_text="A line was written in the table chat once: a table whose chat never had one"
-        " reads no chat lines for its pages (a Swiss round's 200 fresh tables).",
+        help_text=_(
+            "A line was written in the table chat once: a table whose chat never had one"
+            " reads no chat lines for its pages (a Swiss round's 200 fresh tables)."
+        ),
     )
     rated = models.BooleanField(
         default=True,
-        help_text="The result moves ratings; an unrated (practice) table offers move hints.",
+        help_text=_("The result moves ratings; an unrated (practice) table offers move hints."),
     )
     guided = models.BooleanField(
         default=False,
         editable=False,
-        help_text="A guided first game (games/tutorial/): listed nowhere, counted in no rating or"
-        " stat, and it waits for its learner however long they are away.",
+        help_text=_(
+            "A guided first game (games/tutorial/): listed nowhere, counted in no rating or"
+            " stat, and it waits for its learner however long they are away."
+        ),
     )
     rematch_of = models.ForeignKey(
         "self",
@@ -97,7 +103,7 @@ class Game(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="rematches",
-        help_text="The finished game whose people this table offers to play again.",
+        help_text=_("The finished game whose people this table offers to play again."),
     )
     seed = models.BigIntegerField(default=new_seed, editable=False)
     snapshot = models.JSONField(null=True, blank=True, editable=False)
@@ -105,18 +111,21 @@ class Game(models.Model):
         null=True,
         blank=True,
         editable=False,
-        help_text="What was dealt at the start (the engine's setup); replays rebuild from it.",
+        help_text=_("What was dealt at the start (the engine's setup); replays rebuild from it."),
     )
     rules_version = models.PositiveSmallIntegerField(
-        null=True, blank=True, editable=False, help_text="The engine's rules version at the start."
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("The engine's rules version at the start."),
     )
-    version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
-    moves = models.PositiveIntegerField(default=0, help_text="How many Action rows it has.")
+    version = models.PositiveIntegerField(default=0, help_text=_("Bumped by every change."))
+    moves = models.PositiveIntegerField(default=0, help_text=_("How many Action rows it has."))
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(
-        max_length=200, blank=True, help_text="Why a moderator stopped the game (shown to all)."
+        max_length=200, blank=True, help_text=_("Why a moderator stopped the game (shown to all).")
     )
     aborted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -172,37 +181,37 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
-    bot = models.CharField(max_length=20, blank=True, help_text="Bot level; empty for a person.")
+    bot = models.CharField(max_length=20, blank=True, help_text=_("Bot level; empty for a person."))
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     results_seen = models.PositiveSmallIntegerField(
-        default=0, help_text="How many bake results this seat has closed."
+        default=0, help_text=_("How many bake results this seat has closed.")
     )
     score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     winner = models.BooleanField(default=False)
-    breakdown = models.JSONField(null=True, blank=True, help_text="Results detail per game.")
+    breakdown = models.JSONField(null=True, blank=True, help_text=_("Results detail per game."))
     resigned = models.BooleanField(
-        default=False, help_text="The person gave up; a house bot plays the seat to the end."
+        default=False, help_text=_("The person gave up; a house bot plays the seat to the end.")
     )
     accepted = models.BooleanField(
         null=True,
         default=True,
-        help_text="At a rematch table: yes, no, or not answered yet (empty).",
+        help_text=_("At a rematch table: yes, no, or not answered yet (empty)."),
     )
     handed_over = models.CharField(
         max_length=20,
         blank=True,
-        help_text="Why a house bot plays the seat (left, absent, deactivated); empty otherwise.",
+        help_text=_("Why a house bot plays the seat (left, absent, deactivated); empty otherwise."),
     )
     deadline = models.DateTimeField(
-        null=True, blank=True, db_index=True, help_text="When a stand-in moves for this seat."
+        null=True, blank=True, db_index=True, help_text=_("When a stand-in moves for this seat.")
     )
     bank = models.FloatField(
-        default=0, help_text="Seconds of bank time left when the seat's clock last started."
+        default=0, help_text=_("Seconds of bank time left when the seat's clock last started.")
     )
     stand_ins = models.PositiveSmallIntegerField(
-        default=0, help_text="Stand-in moves in a row (the person's own move resets it)."
+        default=0, help_text=_("Stand-in moves in a row (the person's own move resets it).")
     )
 
     class Meta:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models.table import Game
 
@@ -21,7 +22,7 @@ class ChatMessage(models.Model):
     text = models.CharField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     hidden = models.BooleanField(
-        default=False, help_text="Hidden by a moderator: it vanishes from every screen."
+        default=False, help_text=_("Hidden by a moderator: it vanishes from every screen.")
     )
 
     class Meta:

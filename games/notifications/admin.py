@@ -9,6 +9,8 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.admin.pages import ReadOrDeleteAdmin, person_column
 from games.notifications import services
@@ -18,11 +20,11 @@ from games.notifications.models import Notification
 class ReadFilter(admin.SimpleListFilter):
     """Notifications their person has read, or not yet."""
 
-    title = "read"
+    title = _("read")
     parameter_name = "read"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("no", "Unread"), ("yes", "Read")]
+        return [("no", gettext("Unread")), ("yes", gettext("Read"))]
 
     def queryset(self, request: HttpRequest, queryset: Any) -> Any:
         if self.value() == "yes":
@@ -55,9 +57,9 @@ class NotificationAdmin(ReadOrDeleteAdmin[Notification]):
     )
     readonly_fields = fields
 
-    recipient_link = person_column("recipient", "Recipient")
+    recipient_link = person_column("recipient", _("Recipient"))
 
-    @admin.display(description="Read", boolean=True, ordering="read_at")
+    @admin.display(description=_("Read"), boolean=True, ordering="read_at")
     def read(self, notification: Notification) -> bool:
         return notification.read_at is not None
 

@@ -38,7 +38,7 @@ class Notification(models.Model):
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
-    key = models.CharField(max_length=100, help_text="The event, once per recipient.")
+    key = models.CharField(max_length=100, help_text=_("The event, once per recipient."))
     TEXT_LENGTH = 200
     text = models.CharField(max_length=TEXT_LENGTH)
     url = models.CharField(max_length=200)
@@ -66,16 +66,18 @@ class PushSubscription(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
     )
     endpoint = models.URLField(max_length=1000, unique=True)
-    p256dh = models.CharField(max_length=200, help_text="The browser's public key.")
-    auth = models.CharField(max_length=100, help_text="The browser's auth secret.")
+    p256dh = models.CharField(max_length=200, help_text=_("The browser's public key."))
+    auth = models.CharField(max_length=100, help_text=_("The browser's auth secret."))
     created_at = models.DateTimeField(auto_now_add=True)
     failures = models.PositiveSmallIntegerField(
-        default=0, help_text="Pushes in a row that failed; a success clears it."
+        default=0, help_text=_("Pushes in a row that failed; a success clears it.")
     )
     resting_until = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="No push to this browser before then: its push service asked so (Retry-After).",
+        help_text=_(
+            "No push to this browser before then: its push service asked so (Retry-After)."
+        ),
     )
     session = models.CharField(
         max_length=64,
@@ -83,7 +85,9 @@ class PushSubscription(models.Model):
         default="",
         db_default="",  # the code before this column inserts rows without it (a rolling deploy)
         db_index=True,
-        help_text="A digest of the log-in session that subscribed it: logging out there drops it.",
+        help_text=_(
+            "A digest of the log-in session that subscribed it: logging out there drops it."
+        ),
     )
 
     class Meta:

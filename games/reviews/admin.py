@@ -4,6 +4,7 @@ the lane (lane.py) makes them."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from games.admin.pages import ReadOnlyAdmin
 from games.reviews.models import Review
@@ -34,6 +35,6 @@ class ReviewAdmin(ReadOnlyAdmin[Review]):
     )
     readonly_fields = fields
 
-    @admin.display(description="Progress")
+    @admin.display(description=_("Progress"))
     def progress(self, review: Review) -> str:
         return f"{review.done} of {review.total}"

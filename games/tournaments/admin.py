@@ -12,10 +12,13 @@ from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.access import AuthedRequest
 from games.admin.pages import ReadOnly, ReadOnlyAdmin
+from games.admin.tables import lines_hidden, lines_shown
 from games.tournaments import services
 from games.tournaments.models import ChatLine, Entrant, Round, Table, Tournament
 
@@ -56,7 +59,8 @@ def with_reason(
             model_admin.message_user(request, f"{row}: {refused}", messages.WARNING)
         else:
             done += 1
-    model_admin.message_user(request, f"{title}: {done} done.", messages.SUCCESS)
+    said = ngettext("%(title)s: %(count)s done.", "%(title)s: %(count)s done.", done)
+    model_admin.message_user(request, said % {"title": title, "count": done}, messages.SUCCESS)
     return None
 
 
@@ -119,11 +123,11 @@ class TournamentAdmin(Moderated[Tournament]):
     inlines = [EntrantInline]
     actions = ["stop_tournaments"]
 
-    @admin.action(description="Stop the tournament", permissions=["change"])
+    @admin.action(description=_("Stop the tournament"), permissions=["change"])
     def stop_tournaments(
         self, request: AuthedRequest, queryset: QuerySet[Tournament]
     ) -> HttpResponse | None:
-        return with_reason(self, request, queryset, "Stop the tournament", services.stop)
+        return with_reason(self, request, queryset, gettext("Stop the tournament"), services.stop)
 
 
 @admin.register(Entrant)
@@ -156,11 +160,13 @@ class EntrantAdmin(Moderated[Entrant]):
     readonly_fields = fields
     actions = ["remove_entrants"]
 
-    @admin.action(description="Remove from the tournament", permissions=["change"])
+    @admin.action(description=_("Remove from the tournament"), permissions=["change"])
     def remove_entrants(
         self, request: AuthedRequest, queryset: QuerySet[Entrant]
     ) -> HttpResponse | None:
-        return with_reason(self, request, queryset, "Remove from the tournament", services.remove)
+        return with_reason(
+            self, request, queryset, gettext("Remove from the tournament"), services.remove
+        )
 
 
 @admin.register(Round)
@@ -198,12 +204,14 @@ class ChatLineAdmin(Moderated[ChatLine]):
     readonly_fields = fields
     actions = ["hide_lines", "show_lines"]
 
-    @admin.action(description="Hide the selected lines from every screen", permissions=["change"])
+    @admin.action(
+        description=_("Hide the selected lines from every screen"), permissions=["change"]
+    )
     def hide_lines(self, request: AuthedRequest, queryset: QuerySet[ChatLine]) -> None:
         count = services.chat.hide(queryset, request.user, hidden=True)
-        self.message_user(request, f"{count} line(s) hidden.")
+        self.message_user(request, lines_hidden(count))
 
-    @admin.action(description="Show the selected lines again", permissions=["change"])
+    @admin.action(description=_("Show the selected lines again"), permissions=["change"])
     def show_lines(self, request: AuthedRequest, queryset: QuerySet[ChatLine]) -> None:
         count = services.chat.hide(queryset, request.user, hidden=False)
-        self.message_user(request, f"{count} line(s) shown again.")
+        self.message_user(request, lines_shown(count))
