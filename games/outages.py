@@ -15,15 +15,17 @@ import time
 from collections.abc import Awaitable, Callable
 
 from django.db import InterfaceError, OperationalError, connection
+from django.utils.translation import gettext_noop as N_
 
 logger = logging.getLogger("bakehouse.database")
 
 # What a database that went away raises (a broken or refused connection, a closed one); other
 # database errors are bugs and keep their tracebacks.
 OUTAGE = (OperationalError, InterfaceError)
-WORDS = (
+WORDS = N_(
     "The bakery lost touch with its database for a moment, so your tap was not taken. Press again."
 )
+"""Marked here, said in the reader's language where it is sent (gettext)."""
 
 _lock = threading.Lock()
 _since: float | None = None

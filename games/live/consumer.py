@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar, cast
 
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.models import signed_in
 from games import outages
@@ -247,6 +249,8 @@ class GameConsumer(Socket):
         if message["type"] == "websocket.receive" and is_move(
             cast("str | None", message.get("text"))
         ):
-            await self.send_html(board_message(outages.WORDS))
+            with translation.override(self.language):
+                words = gettext(outages.WORDS)
+            await self.send_html(board_message(words))
         elif self.pending is None:
             self.pending = self.soon(self.resync_later(DATABASE_RETRY))

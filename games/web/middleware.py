@@ -8,6 +8,8 @@ from collections.abc import Callable
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 
 from games import outages
 from games.boards import board_message
@@ -16,7 +18,7 @@ logger = logging.getLogger("bakehouse.errors")
 
 # Django answers these itself (404, 403, 400); only real failures become the error box.
 HANDLED_BY_DJANGO = (Http404, PermissionDenied, SuspiciousOperation, BadRequest)
-SORRY = "Something went wrong on our side, so your tap was not taken."
+SORRY = N_("Something went wrong on our side, so your tap was not taken.")
 
 
 class BoardErrorMiddleware:
@@ -34,11 +36,12 @@ class BoardErrorMiddleware:
             # Told once in the log (games/outages.py); the player is told to try again.
             outages.away(exception)
             if getattr(request, "htmx", False):
-                return HttpResponse(board_message(outages.WORDS), status=503)
-            page = render_to_string("503.html", {"words": outages.WORDS})  # no request: no reads
+                return HttpResponse(board_message(gettext(outages.WORDS)), status=503)
+            # No request: nothing the page draws may read the database.
+            page = render_to_string("503.html", {"words": gettext(outages.WORDS)})
             return HttpResponse(page, status=503)
         if not getattr(request, "htmx", False) or isinstance(exception, HANDLED_BY_DJANGO):
             return None
         # The traceback still reaches the server's log, just not the player's screen.
         logger.error("%s %s failed", request.method, request.path, exc_info=exception)
-        return HttpResponse(board_message(SORRY), status=500)
+        return HttpResponse(board_message(gettext(SORRY)), status=500)
