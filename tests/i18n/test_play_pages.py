@@ -38,10 +38,9 @@ PEOPLE = ("alice", "bob", "carol", "greedy-bot-1")
 SAME = {"fr": {"Message", "Tables", "Buchholz"}, "de": {"Buchholz"}}
 """Words French or German write as English does, beyond test_no_english_left's (Buchholz: a
 tie-break named after its inventor)."""
-BOARD = {"live", "replay-board", "hands", "rules-panel-body"}
+BOARD = {"live", "replay-board", "hands"}
 """Ids and classes of what the page holds but does not write: the board's regions (the boards'
-Jinja templates), a replay's hands, and the rules in short (templates/games/rules/, not marked
-yet: locale/not-yet-marked.txt)."""
+Jinja templates) and a replay's hands."""
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
 
