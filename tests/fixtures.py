@@ -261,3 +261,51 @@ def fresh_drain(monkeypatch: pytest.MonkeyPatch) -> drain.Drain:
     state = drain.Drain()
     monkeypatch.setattr(drain, "STATE", state)
     return state
+
+
+def connections_held() -> list[str]:
+    """Every thread's open database connection in this process, as "thread: seconds past its
+    close" (a connection past its close is one nothing returned to the pool). Found through the
+    garbage collector: Django keeps each thread's connection in that thread's own storage."""
+    import gc
+    import threading
+    import time
+
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+    names = {t.ident: t.name for t in threading.enumerate()}
+    now = time.monotonic()
+    return [
+        f"{names.get(w._thread_ident, 'a thread gone')}: "
+        f"{'-' if w.close_at is None else round(now - w.close_at, 1)} s"
+        for w in gc.get_objects()
+        # type(), not isinstance(): isinstance would evaluate lazy objects (a CSP nonce).
+        if issubclass(type(w), BaseDatabaseWrapper) and w.connection is not None
+    ]
+
+
+@pytest.fixture(autouse=True)
+def _connections_log(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With CONNECTIONS_LOG=<file>, each test's line in that file after it: the threads it
+    started that outlive it, the PostgreSQL pool's connections still out, and who holds them
+    (connections_held). A tool to find what keeps pool connections (.ci/run's DB_POOL_MAX),
+    off unless asked: the garbage collector's walk costs a tenth of a second a test."""
+    import threading
+
+    path = os.environ.get("CONNECTIONS_LOG")
+    if not path:
+        yield
+        return
+    before = set(threading.enumerate())
+    yield
+    from django.db import connection
+
+    pool = getattr(connection, "_connection_pools", {}).get(connection.alias)
+    stats = pool.get_stats() if pool is not None else {}
+    out = stats.get("pool_size", 0) - stats.get("pool_available", 0)
+    outliving = [t.name for t in threading.enumerate() if t not in before and t.is_alive()]
+    with open(path, "a") as log:
+        log.write(
+            f"{request.node.nodeid}\tthreads outliving it {outliving}\t"
+            f"pool out {out} of {stats.get('pool_size', 0)}\theld {connections_held()}\n"
+        )

@@ -19,6 +19,7 @@ from typing import Any, Generic, Protocol, TypedDict, TypeVar, cast
 from django.utils.translation import gettext
 
 from games.kinds.lessons import Lesson
+from games.kinds.sessions import GAME, SessionWords
 
 # A game's own engine state, view and action (the engines' shapes); a kind names them once.
 StateT = TypeVar("StateT")
@@ -169,8 +170,8 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     max_players: int
     options: tuple[Option, ...] = ()
     blurb: str = ""
-    # One whole game in the game's own words: "Start the night", "when the night starts".
-    session: str = "game"
+    # One whole game in the game's own words, its sentences translated: "Start the night".
+    session_words: SessionWords = GAME
     # The bots a quick game seats beside the person who asks for it (the person may choose
     # another level for all of them).
     quick_bots: tuple[str, ...] = ("greedy", "greedy")
@@ -239,9 +240,7 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     @property
     def quick_pitch(self) -> str:
         """The lobby's invitation to a quick game, as in "... or <pitch> against bots"."""
-        if self.session == "game":
-            return gettext("play a game of %(game)s") % {"game": self.name}
-        return f"play a {self.session} of {self.name}"
+        return str(self.session_words.pitch) % {"game": self.name}
 
     @property
     def quick_capacity(self) -> int:

@@ -24,7 +24,6 @@ from games.access import invited_to
 from games.boards import Sent, board_message, shared
 from games.boards.shared import TableAt
 from games.groups import group_name
-from games.live.languages import scope_language
 from games.live.protocol import TOO_MANY, go_html, is_move, page_message
 from games.live.push_threads import off_loop
 from games.live.pushes import Push, Shown, arrived, chat_for, load_table, pushed
@@ -54,11 +53,9 @@ class GameConsumer(Socket):
     status: str = ""
     prints: Sent = {}  # replaced after each push, never changed in place
     table: TableAt | None = None  # read on connect, pushed as the first board
-    language: str | None = None  # its person's (asked); None: the thread's as it is
 
     def asked(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.language = scope_language(self.scope)
         self.init_limits()
 
     def off(self, fn: Callable[..., R]) -> Callable[..., Awaitable[R]]:

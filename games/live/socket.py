@@ -3,7 +3,8 @@ any later one): a socket is a small subclass of `Socket` that says what is its o
 
 What a subclass declares:
 
-- `asked()`: what the page asked (the route's arguments, its query), read first;
+- `asked()`: what the page asked (the route's arguments, its query), read first (the person's
+  language is read before it, once for every socket: `self.language`);
 - `page_groups()`: the groups of its page (the person's own group is joined beside them when
   signed in: their table ready, their inbox badge, their session ending);
 - `check()`: its access check (and first read): a close code refuses the socket;
@@ -41,6 +42,7 @@ from redis.exceptions import RedisError
 from games import outages
 from games.groups import user_group
 from games.live import caps, drain
+from games.live.languages import scope_language
 from games.live.layer_watch import unwatch, watch
 from games.live.protocol import DATABASE_AWAY, LAYER_LOST, SERVICE_RESTART, TOO_MANY, go_html
 from games.live.push_threads import off_loop
@@ -71,6 +73,9 @@ class Socket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stub
     arrived: bool = False  # counted under the caps (its row kept until it departs)
     closed: bool = False
     restarted: bool = False
+    language: str | None = None
+    """The socket's person's language, read once at the handshake (scope_language): what it
+    reads and renders for them is written in it (off_loop(fn, self.language)); None before."""
 
     # --- what a socket declares -------------------------------------------------------------
 
@@ -122,6 +127,7 @@ class Socket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels: no stub
 
     async def connect(self) -> None:
         self.session = socket_session(self.scope)
+        self.language = scope_language(self.scope)
         self.asked()
         try:
             await self.join()

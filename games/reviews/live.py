@@ -13,7 +13,6 @@ from django.template.loader import render_to_string
 from accounts.models import User
 from games.access import can_watch, invited_to, watch_refused
 from games.groups import review_group
-from games.live.languages import scope_language
 from games.live.protocol import NOT_FOUND
 from games.live.push_threads import off_loop
 from games.live.socket import Socket
@@ -62,12 +61,10 @@ class ReviewConsumer(Socket):
     game_id: int
     seat: int
     first: Drawn | None = None
-    language: str = ""  # the socket's person's: the review is drawn in it (asked)
 
     def asked(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         self.game_id, self.seat = int(kwargs["game_id"]), int(kwargs["seat"])
-        self.language = scope_language(self.scope)
 
     def page_groups(self) -> list[str]:
         """The review's group: each decision weighed, and its end."""

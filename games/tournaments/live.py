@@ -24,7 +24,6 @@ from django.template.loader import render_to_string
 
 from accounts.models import User, signed_in
 from games.live import caps
-from games.live.languages import scope_language
 from games.live.protocol import NOT_FOUND
 from games.live.push_threads import off_loop
 from games.live.sessions import SESSION_ENDED, SocketSession
@@ -160,12 +159,10 @@ class TournamentConsumer(Socket):
     hidden: frozenset[int] = frozenset()
     hidden_at: float = 0.0
     due: asyncio.Task[None] | None = None
-    language: str = ""  # the socket's person's: every push is written in it (asked)
 
     def asked(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.view = view_of(self.scope.get("query_string", b""))
-        self.language = scope_language(self.scope)
 
     def page_groups(self) -> list[str]:
         """The tournament's group (its committed changes, its chat)."""

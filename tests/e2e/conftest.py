@@ -139,21 +139,60 @@ def daphne_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         yield site
 
 
+class Chromium:
+    """This process's Playwright and its one headless Chromium, launched at its first browser
+    test and kept while its browser tests run one after another (a launch took 1.6 s more than
+    a fresh context of a loaded machine, once per module); stopped before any other test, since
+    Playwright's loop in this thread would keep an async test from running its own."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+
+    def get(self) -> Any:
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=["--no-sandbox", "--disable-background-networking"],
+            )
+        return self.browser
+
+    def stop(self) -> None:
+        if self.browser is not None:
+            try:
+                self.browser.close()
+            finally:
+                self.playwright.stop()
+                self.browser = self.playwright = None
+
+
+CHROMIUM_HERE = Chromium()
+
+
 @pytest.fixture(scope="module")
 def browser(daphne_site: dict[str, str]) -> Iterator[object]:
-    """Headless Chromium through Playwright, per module: its loop must stop before async tests."""
-    from playwright.sync_api import sync_playwright
+    """Headless Chromium through Playwright (the process's, Chromium above); each module's
+    people's pages (its browser contexts) are closed at its end, as a browser of its own was."""
+    chromium = CHROMIUM_HERE.get()
+    try:
+        yield chromium
+    finally:
+        if CHROMIUM_HERE.browser is chromium:  # not stopped already (pytest_runtest_teardown)
+            for context in list(chromium.contexts):
+                context.close()
 
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-background-networking"],
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Once this process's next test is not a browser test (or there is none), Chromium and
+    Playwright's loop stop, before any fixture's teardown: the session's (the test databases')
+    would meet the loop still marked running in this thread."""
+    if nextitem is None or not nextitem.path.is_relative_to(HERE):
+        CHROMIUM_HERE.stop()
 
 
 @pytest.fixture

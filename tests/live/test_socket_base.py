@@ -91,9 +91,12 @@ class Tiny(Socket):
 app = HandshakeGuard(AuthMiddlewareStack(URLRouter([path("ws/tiny/", Tiny.as_asgi())])))
 
 
-def tiny(cookie: str = "", query: str = "") -> Communicator:
-    """A socket to the tiny page, in this session (anonymous without)."""
+def tiny(cookie: str = "", query: str = "", accept_language: bytes = b"") -> Communicator:
+    """A socket to the tiny page, in this session (anonymous without), its browser asking for
+    `accept_language` if given."""
     headers = [(b"cookie", f"sessionid={cookie}".encode())] if cookie else []
+    if accept_language:
+        headers.append((b"accept-language", accept_language))
     return Communicator(app, f"/ws/tiny/?{query}", headers=headers)
 
 
@@ -127,6 +130,24 @@ async def test_a_socket_joins_its_pages_group_and_hears_it(player: User) -> None
     await database_sync_to_async(said)("hello")
     assert await ws.receive_from() == "hello"
     await ws.disconnect()
+
+
+async def test_a_socket_speaks_its_persons_language_read_once_at_the_handshake(
+    player: User,
+) -> None:
+    """The platform reads the language (a saved choice over the browser's) before the socket's
+    own `asked`: the tiny socket never reads it itself."""
+    player.language = "de"
+    await database_sync_to_async(player.save)(update_fields=["language"])
+    _, cookie = await session_cookie(player)
+    german = tiny(cookie, accept_language=b"fr")
+    await opened(german)
+    assert only_socket().language == "de"
+    await german.disconnect()
+    visitor = tiny(accept_language=b"fr-FR,fr;q=0.9")
+    await opened(visitor)
+    assert only_socket().language == "fr"
+    await visitor.disconnect()
 
 
 async def test_a_message_not_for_this_page_is_let_pass(player: User) -> None:

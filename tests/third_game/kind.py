@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from games.kinds.base import GameKind, GameRow, Hand, ReplayedMove, SeatRow, player_name
+from games.kinds.sessions import SessionWords
 from tests.third_game import high_card
 from tests.third_game.high_card import State
 from tests.third_game.high_card.bots import BOTS
@@ -25,7 +28,11 @@ class HighCard(GameKind[State, View, Action]):
     seat_names = ("North", "East", "South", "West")
     min_players = 2
     max_players = 4
-    session = "hand"
+    session_words = SessionWords(
+        seats_drawn=_("Seats are drawn at random when the first cards are dealt."),
+        start=_("Deal the hand"),
+        pitch=_("play a hand of %(game)s"),
+    )
     quick_bots = ("greedy",)
     regions = ("status", "hand", "results")
     replay_regions = ("status", "results")

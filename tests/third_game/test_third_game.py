@@ -158,7 +158,9 @@ def test_its_waiting_room_speaks_its_words_and_refuses_a_card_not_held(
     game = services.create_game(player, "high-card", 2)
     services.join(game, rival)
     body = client_for(player).get(game.get_absolute_url()).content.decode()
-    assert "when the hand starts" in body and "Start the hand" in body
+    # Its own sentences, as its kind declares them (no fixed "when the <word> starts"):
+    assert "Seats are drawn at random when the first cards are dealt." in body
+    assert "Deal the hand</button>" in body
     services.start(game, player)
     game.refresh_from_db()
     held = set(hand_of(game, player)) | set(hand_of(game, rival))

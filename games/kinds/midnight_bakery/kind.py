@@ -26,6 +26,7 @@ from games.kinds.midnight_bakery.hints import advise
 from games.kinds.midnight_bakery.lesson import LESSON
 from games.kinds.midnight_bakery.replay import hands, move_words
 from games.kinds.midnight_bakery.stats import stat_charts, stat_facts
+from games.kinds.sessions import NIGHT
 
 
 class MidnightBakery(GameKind[State, View, Action]):
@@ -48,7 +49,7 @@ class MidnightBakery(GameKind[State, View, Action]):
         ),
     )
     blurb = N_("Three bakes before dawn: keep one pastry, pass the rest.")
-    session = "night"
+    session_words = NIGHT  # "Start the night", "bake a night"
     regions = ("status", "results", "seats", "mine", "log")
     replay_regions = ("status", "results", "seats", "log")
     play_forms = ("batch-form",)
@@ -58,11 +59,6 @@ class MidnightBakery(GameKind[State, View, Action]):
     seat_chart_blurb = "Seats pass to the next or previous seat; shared wins count for each winner."
     stats_template = "games/midnight-bakery/_stats.html"
     lesson = LESSON
-
-    @property
-    def quick_pitch(self) -> str:
-        """The lobby's invitation to a quick night."""
-        return gettext("bake a night")
 
     def moment(self, view: View) -> str:
         """A batch changes only when the pick or the bake moves on."""
