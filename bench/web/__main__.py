@@ -18,6 +18,10 @@ posted, as when a network keeps websockets from carrying the page's messages).
 BENCH_WEB_MASTERS (0: K tables of four master bots alone, bench/web/masters.py, think on the site
 while each tables' run runs, a new one dealt whenever one ends: issue 48's "ten tables of masters
 thinking beside 90 busy tables of people").
+BENCH_WEB_LANGUAGES (empty: no browser says a language, so everyone reads English; en,fr,de:
+each person's browser sends Accept-Language, the languages dealt round a table's seats starting
+one further on at each table, so every table of four has all three: issue 50's tables of mixed
+languages, each socket rendering in its person's language).
 BENCH_WEB_STREAMS (0: comma-separated counts of game streams of bot accounts open on the tables,
 bench/web/streams.py, each table count run once with each: "0,200" is issue 49's pair, the
 tables alone and beside 200 streams; with streams, token-authenticated GETs are timed too).
@@ -78,6 +82,7 @@ class Config:
     proxy: str = ""
     masters: int = 0
     streams: tuple[int, ...] = (0,)
+    languages: tuple[str, ...] = ()
 
 
 def config() -> Config:
@@ -103,6 +108,7 @@ def config() -> Config:
         proxy=env("BENCH_WEB_PROXY", ""),
         masters=int(env("BENCH_WEB_MASTERS", "0")),
         streams=tuple(streams.streams_wanted()),
+        languages=tuple(n.strip() for n in env("BENCH_WEB_LANGUAGES", "").split(",") if n.strip()),
     )
 
 
@@ -115,6 +121,11 @@ class Outcome:
     cpu: list[float]
     generator_cpu: float
     transactions_before: int | None
+
+
+def said(cfg: Config, n: int) -> str:
+    """The language of the n-th browser dealt (BENCH_WEB_LANGUAGES), or "" for none said."""
+    return cfg.languages[n % len(cfg.languages)] if cfg.languages else ""
 
 
 async def seat_all(tables: list[Table]) -> None:
@@ -158,7 +169,7 @@ async def run(
     tables = []
     for t in range(count):
         people = [
-            Person(name, sessions[name], urls[(t + k) % len(urls)], cfg.timeout)
+            Person(name, sessions[name], urls[(t + k) % len(urls)], cfg.timeout, said(cfg, t + k))
             for k, name in enumerate(names[t * SEATS : (t + 1) * SEATS])
         ]
         tables.append(Table(people, game, tally, cfg.timeout, router(cfg.route, urls)))
@@ -238,7 +249,7 @@ def report(site: Site, game: str, count: int, out: Outcome, cfg: Config, after: 
     logged = sites.log_errors(site) if not site.external else "n/a"
     print(
         f"-- {game}, {count} tables, {site.label}, routed by {cfg.route}, moves {MOVES},"
-        f" {cfg.seconds:.0f} s"
+        f" {cfg.seconds:.0f} s, languages {','.join(cfg.languages) or 'none said (English)'}"
         f" (seated in {tally.seated_in:.0f} s{staggered(cfg)})"
     )
     print(

@@ -99,12 +99,16 @@ class Tally:
 class Person:
     """One person's browser: cookies, the table page, and its socket."""
 
-    def __init__(self, name: str, session: str, base: str, timeout: float) -> None:
+    def __init__(
+        self, name: str, session: str, base: str, timeout: float, language: str = ""
+    ) -> None:
         self.name = name
         self.base = base
         self.timeout = timeout
+        # The browser's language (bench.web's BENCH_WEB_LANGUAGES), sent as a browser sends it.
+        self.said = {"Accept-Language": language} if language else {}
         self.http = httpx.AsyncClient(
-            base_url=base, timeout=timeout, follow_redirects=False, verify=TLS
+            base_url=base, timeout=timeout, follow_redirects=False, verify=TLS, headers=self.said
         )
         self.http.cookies.set("sessionid", session)
         self._page = Page("")
@@ -303,7 +307,7 @@ class Person:
         self.socket = await connect(
             ws_url,
             origin=Origin(self.base),
-            additional_headers={"Cookie": cookie},
+            additional_headers={"Cookie": cookie, **self.said},
             open_timeout=max(self.timeout, HANDSHAKE_TIMEOUT),
             ping_interval=None,
             max_size=None,

@@ -23,7 +23,6 @@ What the boards' templates have besides Jinja2's own:
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, MutableMapping, Sized
 from functools import lru_cache
 from typing import Any, SupportsFloat, cast
@@ -79,7 +78,7 @@ class BoardEnvironment(jinja2.Environment):
         except jinja2.TemplateSyntaxError:
             self.handle_exception(source=source)  # raises, with the template's own lines
         with translation.override(language), pieces.speaking(language):
-            folding.fold(tree, words, plural_site)
+            folding.fold(tree, words, forms)
         tree.set_environment(self)
         code = self.compile(tree, name, filename)
         return self.template_class.from_code(self, code, self.make_globals(None), uptodate)
@@ -236,67 +235,33 @@ def render_plain(template: str, context: Mapping[str, object]) -> str:
     return render_template(board_environment().template(template), context)
 
 
-# The boards' words, kept per process by language and message (and count): a board's render says
-# dozens, and Django's gettext and Jinja2's new-style wrapper around it cost microseconds each
-# (docs/performance.md). Bounded by the catalogue's strings times the counts a board shows.
-_said: dict[tuple[object, ...], Markup] = {}
-SAID_KEEP = 50_000
-
-
-def said(key: tuple[object, ...], make: Callable[[], str]) -> Markup:
-    """The words kept under `key`, made (in the language active) the first time."""
-    found = _said.get(key)
-    if found is None:
-        if len(_said) >= SAID_KEEP:
-            _said.clear()
-        found = _said[key] = Markup(make())  # a translator's HTML is trusted as the source's
-    return found
-
-
-def filled(words: Markup, variables: Mapping[str, object]) -> Markup:
-    """The words with their variables put in, each escaped (Jinja2's new-style gettext); kept
-    per process by the words and the values (a board says the same words with the same values
-    on push after push: a card's name, a count)."""
-    if not variables:
-        return words % variables if "%" in words else words
-    try:  # each value's type too: a Markup and a str of one text render unlike, as 1 and True
-        key = (words, *[(name, type(value), value) for name, value in variables.items()])
-        found = _filled.get(key)
-    except TypeError:  # a value that cannot be a key: put in every time
-        return words % variables
-    if found is None:
-        if len(_filled) >= SAID_KEEP:
-            _filled.clear()
-        found = _filled[key] = words % variables
-    return found
-
-
-_filled: dict[tuple[object, ...], Markup] = {}
-
-
 def speaking() -> str:
     """The language of the words being rendered: the region's (pieces.speaking), else Django's."""
     return pieces.language() or translation.get_language()
 
 
+def filled(words: str, variables: Mapping[str, object]) -> Markup:
+    """The words (HTML: a translator's is trusted as the source's) with their variables put in,
+    each escaped, as Jinja2's new-style gettext does."""
+    return Markup(words) % variables if variables or "%" in words else Markup(words)
+
+
 def board_gettext(message: str, /, **variables: object) -> Markup:
-    """`_()`, `gettext` and a `{% trans %}` block: Django's gettext, new style (its variables
-    put in escaped), kept per language and message."""
-    return filled(said((speaking(), message), lambda: translation.gettext(message)), variables)
+    """`_()`, `gettext` and a `{% trans %}` block the template did not let folding.py fold:
+    Django's gettext, new style (its variables put in escaped)."""
+    return filled(translation.gettext(message), variables)
 
 
 def board_ngettext(singular: str, plural: str, num: int, /, **variables: object) -> Markup:
     """`ngettext` and a `{% trans %}` block with `{% pluralize %}`, as board_gettext (`num` is a
     variable too)."""
     variables.setdefault("num", num)
-    key = (speaking(), singular, plural, num)
-    return filled(said(key, lambda: translation.ngettext(singular, plural, num)), variables)
+    return filled(translation.ngettext(singular, plural, num), variables)
 
 
 def board_pgettext(context: str, message: str, /, **variables: object) -> Markup:
     """`pgettext`, as board_gettext."""
-    key = (speaking(), context, message, None)
-    return filled(said(key, lambda: translation.pgettext(context, message)), variables)
+    return filled(translation.pgettext(context, message), variables)
 
 
 def board_npgettext(
@@ -304,10 +269,7 @@ def board_npgettext(
 ) -> Markup:
     """`npgettext`, as board_ngettext."""
     variables.setdefault("num", num)
-    key = (speaking(), context, singular, plural, num)
-    return filled(
-        said(key, lambda: translation.npgettext(context, singular, plural, num)), variables
-    )
+    return filled(translation.npgettext(context, singular, plural, num), variables)
 
 
 def words(name: str, constants: tuple[str, ...], variables: bool) -> Markup:
@@ -315,59 +277,28 @@ def words(name: str, constants: tuple[str, ...], variables: bool) -> Markup:
     with no variables (the very same function), or else before its variables go in."""
     if name == "pgettext":
         context, message = constants
-        if not variables:
-            return board_pgettext(context, message)
-        key = (speaking(), context, message, None)
-        return said(key, lambda: translation.pgettext(context, message))
+        return (
+            board_pgettext(context, message)
+            if not variables
+            else Markup(translation.pgettext(context, message))
+        )
     (message,) = constants
-    if not variables:
-        return board_gettext(message)
-    return said((speaking(), message), lambda: translation.gettext(message))
+    return board_gettext(message) if not variables else Markup(translation.gettext(message))
+
+
+def forms(name: str, constants: tuple[str, ...], num: int) -> Markup:
+    """folding.Forms: a plural's words for this count in the language active, before its
+    variables go in."""
+    if name == "npgettext":
+        context, singular, plural = constants
+        return Markup(translation.npgettext(context, singular, plural, num))
+    singular, plural = constants
+    return Markup(translation.ngettext(singular, plural, num))
 
 
 def fill_words(words: Markup, /, **variables: object) -> Markup:
-    """A folded call with variables (folding.py): its words, already in the template's
-    language, with the variables put in, escaped."""
-    return filled(words, variables)
-
-
-# The plurals of the compiled templates, each in one language: (language, name called, its
-# constant words) -> its site's number, and each site's words by count (folding.py).
-_sites: dict[tuple[str | None, str, tuple[str, ...]], int] = {}
-_site_words: list[tuple[tuple[str | None, str, tuple[str, ...]], dict[int, Markup]]] = []
-_sites_lock = threading.Lock()
-
-
-def plural_site(name: str, constants: tuple[str, ...]) -> int:
-    """folding.Sites: the number of this plural in the language being compiled."""
-    key = (speaking(), name, constants)
-    with _sites_lock:
-        found = _sites.get(key)
-        if found is None:
-            found = _sites[key] = len(_site_words)
-            _site_words.append((key, {}))
-    return found
-
-
-def plural_words(site: int, num: int, /, **variables: object) -> Markup:
-    """A folded plural (folding.py): its words for this count, in its site's language, with the
-    variables (and the count, as `num`) put in, escaped: what board_ngettext and
-    board_npgettext give, their words kept by the site and the count."""
-    variables.setdefault("num", num)
-    (_, name, constants), by_count = _site_words[site]
-    try:
-        words = by_count.get(num)
-    except TypeError:  # a count that cannot be a key
-        words = None
-    if words is None:
-        if name == "npgettext":
-            context, singular, plural = constants
-            words = Markup(translation.npgettext(context, singular, plural, num))
-        else:
-            singular, plural = constants
-            words = Markup(translation.ngettext(singular, plural, num))
-        if len(by_count) < SAID_KEEP:
-            by_count[num] = words
+    """A folded call with variables whose words folding.py could not cut: its words, already in
+    the template's language, with the variables put in, escaped."""
     return filled(words, variables)
 
 
@@ -390,7 +321,6 @@ def environment(**options: Any) -> jinja2.Environment:
         npgettext=board_npgettext,
     )
     env.globals[folding.FILL] = fill_words
-    env.globals[folding.PLURAL] = plural_words
     env.filters.update(pluralize=pluralize, floatformat=floatformat, capfirst=capfirst)
     env.globals.update(static=static, url=url, token=token, piece=piece_renderer(env))
     env.globals.update(wide_table=wide_table_renderer(env))

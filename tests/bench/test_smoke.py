@@ -236,6 +236,23 @@ def test_web_streams() -> None:
     assert len(counts(r"token-authenticated GET of a \w+: p50 (\d+) ms", out)) == 2, out
 
 
+def test_web_tables_of_mixed_languages() -> None:
+    """One table whose browsers say English, French and German (BENCH_WEB_LANGUAGES): issue
+    50's tables of mixed languages, each socket pushing its person's words."""
+    out = run_bench(
+        "bench.web",
+        BENCH_WEB_SCENARIOS="tables",
+        BENCH_WEB_GAMES="cakehalla",
+        BENCH_WEB_SETUPS="sqlite",
+        BENCH_WEB_LANGUAGES="en,fr,de",
+        BENCH_WEB_SECONDS="6",
+        BENCH_WEB_MASTERS="0",
+    )
+    assert re.search(r"-- cakehalla, 1 tables, .*, languages en,fr,de", out), out
+    moves = counts(r"\((\d+) moves measured\)", out)
+    assert moves and moves[0] > 0, out
+
+
 @pytest.mark.backend
 @pytest.mark.skipif(not ON_POSTGRES, reason="two Daphne processes to roll: the PostgreSQL pass")
 def test_web_restart() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 import pytest
 from django.utils import translation
+from markupsafe import Markup
 
 from games.boards import folding, jinja, pieces
 
@@ -37,6 +38,11 @@ TEMPLATES = {
         "{{ pgettext('cake', 'Tier < 1') }}</p>"
     ),
     "include.html": "<div>{% include 'constant.html' %}</div>",
+    "not_cut.html": (
+        "{{ _('Keep %(card)s', card=names|join(', ')) }}|"
+        "{{ ngettext('%(count)s card', '%(count)s cards', cards|sum, count=cards|sum) }}|"
+        "{{ piece_words(_('Keep %(card)s', card=who)) }}"
+    ),
 }
 
 
@@ -91,13 +97,40 @@ def test_a_block_with_a_variable_is_not_folded_into_text() -> None:
     assert render(env, "variable.html", "en", who="<Bo>") == "<p>&lt;Bo&gt; waits</p>"
     compiled = env.compiled[("en", "variable.html")]
     assert compiled is not None
-    env.globals["gettext"] = refusing  # folded to the words and a fill at render
+    env.globals["gettext"] = refusing  # folded to the words, the variable put in its place
+    env.globals["fill_words"] = refusing
     assert render(env, "variable.html", "en", who="Cy") == "<p>Cy waits</p>"
 
 
-def test_a_plural_is_folded_to_its_site_and_picks_its_form_at_render() -> None:
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_folded_words_with_variables_are_written_into_the_template_as_its_own_text(
+    language: str,
+) -> None:
     env = board_env()
-    for name in ("gettext", "_", "pgettext", "ngettext", "npgettext"):
+    render(env, "plurals.html", language, n=2, card="x")
+    source = env.compile(env._parse(TEMPLATES["plurals.html"], "p", None), raw=True)
+    assert "ngettext" in source  # unfolded, they are calls
+    for name in ("gettext", "_", "pgettext", "ngettext", "npgettext", "fill_words"):
+        env.globals[name] = refusing
+    env.globals["plural_words"] = refusing  # what a plural was folded to before (a call)
+    # Folded, every one of them is the template's own text and output: nothing is called.
+    assert render(env, "plurals.html", language, n=2, card="<b>") == runtime(
+        board_env(), "plurals.html", language, n=2, card="<b>"
+    )
+
+
+def test_a_call_whose_variables_are_more_than_reads_is_filled_at_render() -> None:
+    env = board_env()
+    env.globals["piece_words"] = lambda words: words
+    values = {"names": ["<Ada>", "Bo"], "cards": [1, 1], "who": "Cy"}
+    folded = render(env, "not_cut.html", "fr", **values)
+    assert folded == runtime(env, "not_cut.html", "fr", **values)
+    assert folded == "Garder : &lt;Ada&gt;, Bo|2 cartes|Garder : Cy"
+
+
+def test_a_plural_is_folded_to_its_forms_and_picks_one_by_the_count_at_render() -> None:
+    env = board_env()
+    for name in ("gettext", "_", "pgettext", "ngettext", "npgettext", "fill_words"):
         env.globals[name] = refusing
     # French says 0 in the singular, English and German in the plural (each catalogue's rule).
     assert [render(env, "plural.html", "fr", n=n) for n in (0, 1, 2)] == [
@@ -161,3 +194,21 @@ def test_a_german_and_a_french_viewer_each_get_their_words_in_turn() -> None:
         "<p>(du) (Bot-Konto)</p>",
         "<p>(vous) (compte bot)</p>",
     ]
+
+
+def test_a_plural_rule_is_written_down_only_when_it_gives_every_count_its_form() -> None:
+    def english(n: int) -> Markup:
+        return Markup("card" if n == 1 else "cards")
+
+    def french(n: int) -> Markup:
+        return Markup("carte" if n <= 1 else "cartes")
+
+    def polish(n: int) -> Markup:  # 1, 2-4 (not 12-14), 5 and more: three forms
+        if n == 1:
+            return Markup("karta")
+        few = n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14)
+        return Markup("karty" if few else "kart")
+
+    assert folding.plural_rule(english) == "ne"
+    assert folding.plural_rule(french) == "gt"
+    assert folding.plural_rule(polish) is None  # left a call: the catalogue picks the form
