@@ -12,6 +12,8 @@ come to a token with chat:read, as the page's chat shows them to its person.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
@@ -25,6 +27,7 @@ from games.api.tables import chat_out, seat_of, table_out, visible
 from games.boards.chat import chat_context
 from games.boards.shared import table_at
 from games.groups import group_name, user_group
+from games.live.stream_watch import Heal
 from games.live.streams import Line
 from games.models import Game
 
@@ -70,11 +73,16 @@ class GameFeed:
         return []
 
     def beat(self) -> list[Line]:
-        """The table at a version its group did not tell (one indexed read)."""
+        """The table at a version its group did not tell (one indexed read), and the chat's
+        lines not said yet (its groups were joined again: a line may have been missed)."""
         stored = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
-        if stored is None or stored > self.version:
-            return self.table("gameState", stored)
-        return []
+        lines = self.table("gameState", stored) if stored is None or stored > self.version else []
+        if self.chat and self.status not in OVER:
+            lines += self.chat_lines()
+        return lines
+
+    def heal(self) -> Heal:
+        return behind
 
     def over(self) -> str:
         return GAME_OVER if self.status in OVER else ""
@@ -104,6 +112,14 @@ class GameFeed:
         if lines:
             self.last_line = lines[-1].id
         return [{"type": "chatLine", **line.model_dump(mode="json")} for line in lines]
+
+
+def behind(feeds: Sequence[GameFeed]) -> list[bool]:
+    """Which of these streams' tables are stored at a version newer than their last line, or
+    gone (one read for all their tables: streams.Feed.heal)."""
+    ids = {feed.game_id for feed in feeds}
+    stored = dict(Game.objects.filter(pk__in=ids).values_list("pk", "version"))
+    return [stored.get(feed.game_id, math.inf) > feed.version for feed in feeds]
 
 
 @router.get(

@@ -25,7 +25,8 @@ from accounts.tokens import AccessToken
 from games.api.auth import token_of
 from games.api.errors import Refused
 from games.live import streams
-from games.live.streams import Feed, Recheck
+from games.live.stream_watch import Recheck
+from games.live.streams import Feed
 
 NDJSON_STREAM = {
     "responses": {

@@ -16,6 +16,7 @@ from django.test import AsyncClient
 from accounts import tokens
 from accounts.models import User
 from games import services
+from games.api.game_stream import GameFeed
 from games.api.tests.conftest import Api
 from games.live import drain
 from games.models import Game
@@ -250,3 +251,15 @@ def test_a_stream_opened_a_hundred_times(
     refused = answers[-1]
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert "Too many open streams" in refused.json()["error"]
+
+
+def test_the_streams_behind_their_tables_are_found_in_one_read(
+    player: User, rival: User, django_assert_num_queries: Any
+) -> None:
+    """The process's watcher asks once for every open game stream (stream_watch.look)."""
+    game = two_baker_table(player, rival)
+    told, behind, gone = (GameFeed(player, pk, chat=False) for pk in (game.pk, game.pk, 10**9))
+    told.version = game.version
+    behind.version = game.version - 1
+    with django_assert_num_queries(1):
+        assert told.heal()([told, behind, gone]) == [False, True, True]
