@@ -136,4 +136,5 @@ def game_stream(request: HttpRequest, game_id: int) -> StreamingHttpResponse:
     game = visible(me, game_id)
     if seat_of(list(game.seats.all()), me) is not None:
         person(request, "games:play")
-    return open_stream(request, GameFeed(me, game.pk, "chat:read" in token_of(request).scope_list))
+    chat = "chat:read" in token_of(request).scope_list
+    return open_stream(request, GameFeed(me, game.pk, chat), game_id=game.pk)

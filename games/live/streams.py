@@ -129,10 +129,14 @@ def digest(words: str) -> str:
     return hashlib.sha256(words.encode()).hexdigest()[:32]
 
 
-def admit(key: str, address: str | None) -> Admitted:
+def admit(
+    key: str, address: str | None, game_id: int | None = None, user_id: int | None = None
+) -> Admitted:
     """A row for a new stream of this key from this address, unless one of them is past its cap.
     The row is written before the count (as caps.admit), so two streams opening at once in two
-    processes each count the other."""
+    processes each count the other. A game stream's row is at its table, with its person: while
+    it is open they are here, as a page's socket keeps its person (a bot account at its table
+    is not away), and the table is told."""
     channel = f"stream.{uuid.uuid4().hex}"
     owner = "key:" + digest(key)
     at_address = "" if address is None or loopback(address) else "addr:" + digest(address)
@@ -145,6 +149,8 @@ def admit(key: str, address: str | None) -> Admitted:
         told=presence.HERE,
         owner=owner,
         address=at_address,
+        game_id=game_id,
+        user_id=user_id,
     )
     live_since = clocks.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
     rows = TableSocket.objects.filter(place=STREAM_PLACE, open=True, seen_at__gte=live_since)
@@ -160,12 +166,21 @@ def admit(key: str, address: str | None) -> Admitted:
     if refusal:
         TableSocket.objects.filter(channel=channel).delete()
         return Admitted(refusal=refusal)
+    if game_id is not None:
+        presence.arrived(game_id, user_id, again=False)
     return Admitted(channel=channel)
 
 
 def release(channel: str) -> None:
-    """The stream ended: its row goes."""
-    TableSocket.objects.filter(channel=channel, place=STREAM_PLACE).delete()
+    """The stream ended: its row goes; a game stream's is closed, keeping the time, so its
+    person stays here a while (a client that opens it again at once was never away), and
+    the table is told."""
+    rows = TableSocket.objects.filter(channel=channel, place=STREAM_PLACE)
+    game_id = rows.values_list("game_id", flat=True).first()
+    if game_id is None:
+        rows.delete()
+    else:
+        presence.closed(channel, game_id)
 
 
 # --- one stream -------------------------------------------------------------------------------

@@ -16,10 +16,12 @@ from django.test import AsyncClient
 from accounts import tokens
 from accounts.models import User
 from games import services
+from games.api import bots
 from games.api.game_stream import GameFeed
 from games.api.tests.conftest import Api
 from games.live import drain
 from games.models import Game
+from games.services import presence
 from tests.support.cakehalla_tables import state_of, two_baker_table, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -263,3 +265,26 @@ def test_the_streams_behind_their_tables_are_found_in_one_read(
     behind.version = game.version - 1
     with django_assert_num_queries(1):
         assert told.heal()([told, behind, gone]) == [False, True, True]
+
+
+@database_sync_to_async
+def status_at(game: Game, user: User) -> str:
+    """What the table's page shows of this person: here, dropped or away."""
+    return presence.read(game.pk).status(user.pk)
+
+
+async def test_a_bot_account_with_its_game_stream_open_is_here_not_away(
+    player: User, rival: User
+) -> None:
+    await database_sync_to_async(bots.upgrade)(rival)
+    game, first, *tokens_of = await table_and_first(player, rival)
+    token = tokens_of[0] if first == rival else tokens_of[1]
+    assert await status_at(game, rival) == "away"
+    reader = await stream(f"/games/{game.pk}/stream", token)
+    await reader.line()
+    assert await status_at(game, rival) == "here"
+    for user in (player, rival):  # the game ends, and its stream with it
+        await database_sync_to_async(services.resign)(game.pk, user)
+    await reader.until("end")
+    assert await reader.ended()
+    assert await status_at(game, rival) == "dropped"  # as a page just closed
