@@ -13,6 +13,8 @@ come to a token with chat:read, as the page's chat shows them to its person.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +27,7 @@ from games.api.errors import Error
 from games.api.streams import NDJSON_STREAM, open_stream
 from games.api.tables import chat_out, seat_of, table_out, visible
 from games.boards.chat import chat_context
-from games.boards.shared import table_at
+from games.boards.shared import TableAt, table_at
 from games.groups import group_name, user_group
 from games.live.stream_watch import Heal
 from games.live.streams import Line
@@ -100,8 +102,7 @@ class GameFeed:
         if game.version <= self.version and kind != "gameFull":
             return []
         self.version, self.status = game.version, game.status
-        shown: dict[str, Any] = table_out(table, self.me).model_dump(mode="json")
-        return [{"type": kind, **shown}]
+        return [{"type": kind, **shown_to(table, self.me)}]
 
     def chat_lines(self) -> list[Line]:
         """The chat's lines this person may read that were not said yet."""
@@ -112,6 +113,30 @@ class GameFeed:
         if lines:
             self.last_line = lines[-1].id
         return [{"type": "chatLine", **line.model_dump(mode="json")} for line in lines]
+
+
+WATCHERS_KEPT = 256
+"""How many tables' watcher's view (at one version each) this process keeps for its streams."""
+_watched: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
+_watched_lock = threading.Lock()  # the streams' lines are read on several push threads
+
+
+def shown_to(table: TableAt, me: User) -> dict[str, Any]:
+    """The table as this person sees it, as JSON (tables.table_out): their seat's, or a
+    watcher's, which is the same for everyone not seated, so made once a version in a process
+    for all its streams that watch (the bots watching a table each had one made)."""
+    if seat_of(table.seats, me) is not None:
+        return table_out(table, me).model_dump(mode="json")
+    key = (table.game.pk, table.game.version, table.game.status)
+    with _watched_lock:
+        kept = _watched.get(key)
+    if kept is None:
+        kept = table_out(table, me).model_dump(mode="json")
+        with _watched_lock:
+            _watched[key] = kept
+            while len(_watched) > WATCHERS_KEPT:
+                _watched.popitem(last=False)
+    return kept
 
 
 def behind(feeds: Sequence[GameFeed]) -> list[bool]:

@@ -16,8 +16,9 @@ from django.test import AsyncClient
 from accounts import tokens
 from accounts.models import User
 from games import services
-from games.api import bots
+from games.api import bots, game_stream
 from games.api.game_stream import GameFeed
+from games.api.tables import table_out
 from games.api.tests.conftest import Api
 from games.live import drain
 from games.models import Game
@@ -288,3 +289,22 @@ async def test_a_bot_account_with_its_game_stream_open_is_here_not_away(
     await reader.until("end")
     assert await reader.ended()
     assert await status_at(game, rival) == "dropped"  # as a page just closed
+
+
+def test_watchers_lines_are_made_once_a_version_and_a_seats_for_its_own(
+    player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = two_baker_table(player, rival)
+    made: list[User] = []
+
+    def counted(table: Any, user: User) -> Any:
+        made.append(user)
+        return table_out(table, user)
+
+    monkeypatch.setattr(game_stream, "table_out", counted)
+    watchers = [User.objects.create_user(f"watcher{n}") for n in range(3)]
+    lines = [GameFeed(w, game.pk, chat=False).table("gameFull")[0] for w in watchers]
+    assert lines[0] == lines[1] == lines[2] and lines[0]["you"] is None
+    assert made == watchers[:1]  # one watcher's view for all of them
+    seated = GameFeed(player, game.pk, chat=False).table("gameFull")[0]
+    assert seated["you"] is not None and made == [watchers[0], player]
