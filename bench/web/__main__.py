@@ -348,7 +348,7 @@ def main() -> None:
                     api = streams.Beside(wanted)
                     with sites.running(site), masters.beside(site, cfg.masters) as thinking:
                         span = cfg.stagger + cfg.seconds  # site.urls: the processes just started
-                        beside = streams.start(site.urls, bots, names, span, api)
+                        beside = streams.start(site.urls, bots, names, span, api, cfg.route)
                         outcome = asyncio.run(
                             run(site, game, count, sessions, cfg, beside if wanted else None)
                         )

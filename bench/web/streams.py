@@ -4,13 +4,17 @@ on the tables people play, and token-authenticated GETs of a game and a profile.
 Each bot account (bench/web/api_bots.py: a token each), in a process of readers of its own,
 follows one table: it opens
 `GET /api/games/{id}/stream` on the table's game, as a watcher, and again on the next game once
-the table deals a new one; the streams are spread over the tables (N / tables a table) and over
-the processes. Every `gameState` line is stamped as it arrives. A move the tables time (the
-post or socket message, client.Tally.moved: its game, the version it made, when it was sent) is
-then timed on every stream that was open on its game before it: from the send to the first
-line at that version or later (a burst of versions is told as the newest). Beside them, a
-client asks `GET /api/games/{id}` (a table being played) or `GET /api/people/{name}` every
-GET_EVERY seconds with the bot accounts' tokens in turn, each answer timed.
+the table deals a new one; the streams are spread over the tables (N / tables a table), each
+sent to the process the load balancer sends its table's requests to (BENCH_WEB_ROUTE=table, as
+deploy/nginx.conf hashes /api/games/<id>...: the process of its table's sockets, which shares
+its reads of each version; "seat": spread over the processes, as before 2026-12-07). Every
+`gameState` line is stamped as it arrives. A move the tables time (the post or socket message,
+client.Tally.moved: its game, the version it made, when it was sent) is then timed on every
+stream that was open on its game before it: from the send to the first line at that version or
+later (a burst of versions is told as the newest). Beside them, a
+client asks `GET /api/games/{id}` (a table being played, routed as its streams) or `GET
+/api/people/{name}` every GET_EVERY seconds with the bot accounts' tokens in turn, each answer
+timed.
 
 Its figures are printed after the tables' own (report), with the machine's load average: the
 budget (a line on every stream within 100 ms p95, a GET under 30 ms p95) is for a quiet machine.
@@ -35,7 +39,7 @@ from pathlib import Path
 import httpx
 
 from bench.web import site as sites
-from bench.web.client import Tally, percentile
+from bench.web.client import Tally, percentile, router
 from bench.web.site import Site
 
 GET_EVERY = 0.1
@@ -87,7 +91,12 @@ class Beside:
 
 
 def start(
-    urls: list[str], made: dict[str, str], people: list[str], seconds: float, out: Beside
+    urls: list[str],
+    made: dict[str, str],
+    people: list[str],
+    seconds: float,
+    out: Beside,
+    route: str = "table",
 ) -> Callable[[Tally], Awaitable[None]]:
     """What runs beside the tables while the clock runs (bench.web.__main__.run's `beside`): the
     streams' readers in a process of their own (reading 200 streams in the tables' own loop
@@ -109,10 +118,12 @@ def start(
         tokens_used = list(made.values())[: out.wanted]
         readers = multiprocessing.get_context("spawn").Process(
             target=read_all,
-            args=(urls, tokens_used, len(slots), str(games), until, str(result)),
+            args=(urls, tokens_used, len(slots), str(games), until, str(result), route),
         )
         readers.start()
-        asking = asyncio.ensure_future(ask(urls, list(made.values()), people, tally, until, out))
+        asking = asyncio.ensure_future(
+            ask(urls, list(made.values()), people, tally, until, out, route)
+        )
         while time.perf_counter() < until:
             await asyncio.sleep(0.2)
             tell_games()
@@ -135,10 +146,17 @@ def start(
 
 
 def read_all(
-    urls: list[str], made: list[str], slots: int, games: str, until: float, result: str
+    urls: list[str],
+    made: list[str],
+    slots: int,
+    games: str,
+    until: float,
+    result: str,
+    route: str = "table",
 ) -> None:
     """The readers' process: each token follows the table of its slot (the file says each
-    slot's game now) until `until` and END_GRACE more; what they heard, written to `result`."""
+    slot's game now) until `until` and END_GRACE more; what they heard, written to `result`.
+    Each stream goes where the load balancer sends its table (`where`)."""
     out = Beside(len(made))
     current: dict[int, int] = {}
 
@@ -153,7 +171,7 @@ def read_all(
 
         watching = asyncio.ensure_future(watch())
         followers = [
-            asyncio.ensure_future(follow(urls[n % len(urls)], token, n % slots, current, out))
+            asyncio.ensure_future(follow(where(route, urls, n), token, n % slots, current, out))
             for n, token in enumerate(made)
         ]
         await asyncio.sleep(max(0.0, until - time.perf_counter()) + END_GRACE)
@@ -167,22 +185,38 @@ def read_all(
     Path(result).write_text(json.dumps(said))
 
 
-async def follow(url: str, token: str, slot: int, current: dict[int, int], out: Beside) -> None:
+def where(route: str, urls: list[str], n: int) -> Callable[[int], str]:
+    """The process a table's API requests go to: as deploy/nginx.conf sends /api/games/<id>...
+    (by the table, as its pages and sockets: "table"), else the n-th client's own."""
+    by_table = router(route, urls)
+    return lambda game: by_table(game) or urls[n % len(urls)]
+
+
+async def follow(
+    url_of: Callable[[int], str], token: str, slot: int, current: dict[int, int], out: Beside
+) -> None:
     """Follow one table's games by their streams until cancelled."""
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/x-ndjson"}
     timeout = httpx.Timeout(10.0, read=None)
     followed: set[int] = set()
-    async with httpx.AsyncClient(base_url=url, timeout=timeout) as client:
+    clients: dict[str, httpx.AsyncClient] = {}
+    try:
         while True:
             game = current.get(slot)
             if game is None or game in followed:
                 await asyncio.sleep(0.2)  # the table deals its next game soon
                 continue
             followed.add(game)
+            url = url_of(game)
+            if url not in clients:
+                clients[url] = httpx.AsyncClient(base_url=url, timeout=timeout)
             try:
-                await read_stream(client, headers, game, out)
+                await read_stream(clients[url], headers, game, out)
             except (httpx.HTTPError, OSError, ValueError) as error:
                 out.errors[type(error).__name__] += 1
+    finally:
+        for client in clients.values():
+            await client.aclose()
 
 
 async def read_stream(
@@ -216,26 +250,25 @@ async def ask(
     tally: Tally,
     until: float,
     out: Beside,
+    route: str = "table",
 ) -> None:
-    """A game or a profile, in turn, every GET_EVERY seconds, timed while the tables' clock runs."""
+    """A game or a profile, in turn, every GET_EVERY seconds, timed while the tables' clock runs;
+    a game's where the load balancer sends its table."""
     rng = random.Random(7)
-    clients = [httpx.AsyncClient(base_url=url, timeout=10.0) for url in urls]
+    clients = {url: httpx.AsyncClient(base_url=url, timeout=10.0) for url in urls}
     try:
         n = 0
         while time.perf_counter() < until:
             await asyncio.sleep(GET_EVERY)
             n += 1
-            games = list(tally.current.values())
+            game = rng.choice(list(tally.current.values()))
             what = "game" if n % 2 else "profile"
-            path = (
-                f"/api/games/{rng.choice(games)}"
-                if what == "game"
-                else f"/api/people/{rng.choice(people)}"
-            )
+            path = f"/api/games/{game}" if what == "game" else f"/api/people/{rng.choice(people)}"
+            url = where(route, urls, n)(game) if what == "game" else urls[n % len(urls)]
             headers = {"Authorization": f"Bearer {made[n % len(made)]}"}
             asked = time.perf_counter()
             try:
-                answer = await clients[n % len(clients)].get(path, headers=headers)
+                answer = await clients[url].get(path, headers=headers)
             except (httpx.HTTPError, OSError) as error:
                 out.errors[f"GET {type(error).__name__}"] += 1
                 continue
@@ -245,7 +278,7 @@ async def ask(
             elif tally.measuring:
                 out.gets[what].append(took)
     finally:
-        for client in clients:
+        for client in clients.values():
             await client.aclose()
 
 

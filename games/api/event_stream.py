@@ -25,6 +25,7 @@ from games.api.streams import NDJSON_STREAM, open_stream
 from games.challenges.models import Challenge
 from games.challenges.services import mine
 from games.groups import user_group
+from games.live.stream_watch import Heal, every
 from games.live.streams import Line
 from games.models import Game, Seat
 from games.notifications.models import Notification
@@ -126,6 +127,11 @@ class EventFeed:
         pairing.still_here(self.me.pk)  # a seek of theirs stays while the stream is open
         tournaments.here(None, self.me.pk)  # and they are here for their tournaments
         return lines + (self.news() if newer.exists() else [])
+
+    def heal(self) -> Heal:
+        """Every event stream beats at each heal: what it looks at is its person's own (their
+        tables, their notifications, their being here for pairing and tournaments)."""
+        return every
 
     def over(self) -> str:
         return ""

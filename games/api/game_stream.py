@@ -12,6 +12,10 @@ come to a token with chat:read, as the page's chat shows them to its person.
 
 from __future__ import annotations
 
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
@@ -23,8 +27,9 @@ from games.api.errors import Error
 from games.api.streams import NDJSON_STREAM, open_stream
 from games.api.tables import chat_out, seat_of, table_out, visible
 from games.boards.chat import chat_context
-from games.boards.shared import table_at
+from games.boards.shared import TableAt, table_at
 from games.groups import group_name, user_group
+from games.live.stream_watch import Heal
 from games.live.streams import Line
 from games.models import Game
 
@@ -70,11 +75,16 @@ class GameFeed:
         return []
 
     def beat(self) -> list[Line]:
-        """The table at a version its group did not tell (one indexed read)."""
+        """The table at a version its group did not tell (one indexed read), and the chat's
+        lines not said yet (its groups were joined again: a line may have been missed)."""
         stored = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
-        if stored is None or stored > self.version:
-            return self.table("gameState", stored)
-        return []
+        lines = self.table("gameState", stored) if stored is None or stored > self.version else []
+        if self.chat and self.status not in OVER:
+            lines += self.chat_lines()
+        return lines
+
+    def heal(self) -> Heal:
+        return behind
 
     def over(self) -> str:
         return GAME_OVER if self.status in OVER else ""
@@ -92,8 +102,7 @@ class GameFeed:
         if game.version <= self.version and kind != "gameFull":
             return []
         self.version, self.status = game.version, game.status
-        shown: dict[str, Any] = table_out(table, self.me).model_dump(mode="json")
-        return [{"type": kind, **shown}]
+        return [{"type": kind, **shown_to(table, self.me)}]
 
     def chat_lines(self) -> list[Line]:
         """The chat's lines this person may read that were not said yet."""
@@ -104,6 +113,38 @@ class GameFeed:
         if lines:
             self.last_line = lines[-1].id
         return [{"type": "chatLine", **line.model_dump(mode="json")} for line in lines]
+
+
+WATCHERS_KEPT = 256
+"""How many tables' watcher's view (at one version each) this process keeps for its streams."""
+_watched: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
+_watched_lock = threading.Lock()  # the streams' lines are read on several push threads
+
+
+def shown_to(table: TableAt, me: User) -> dict[str, Any]:
+    """The table as this person sees it, as JSON (tables.table_out): their seat's, or a
+    watcher's, which is the same for everyone not seated, so made once a version in a process
+    for all its streams that watch (the bots watching a table each had one made)."""
+    if seat_of(table.seats, me) is not None:
+        return table_out(table, me).model_dump(mode="json")
+    key = (table.game.pk, table.game.version, table.game.status)
+    with _watched_lock:
+        kept = _watched.get(key)
+    if kept is None:
+        kept = table_out(table, me).model_dump(mode="json")
+        with _watched_lock:
+            _watched[key] = kept
+            while len(_watched) > WATCHERS_KEPT:
+                _watched.popitem(last=False)
+    return kept
+
+
+def behind(feeds: Sequence[GameFeed]) -> list[bool]:
+    """Which of these streams' tables are stored at a version newer than their last line, or
+    gone (one read for all their tables: streams.Feed.heal)."""
+    ids = {feed.game_id for feed in feeds}
+    stored = dict(Game.objects.filter(pk__in=ids).values_list("pk", "version"))
+    return [stored.get(feed.game_id, math.inf) > feed.version for feed in feeds]
 
 
 @router.get(
@@ -120,4 +161,5 @@ def game_stream(request: HttpRequest, game_id: int) -> StreamingHttpResponse:
     game = visible(me, game_id)
     if seat_of(list(game.seats.all()), me) is not None:
         person(request, "games:play")
-    return open_stream(request, GameFeed(me, game.pk, "chat:read" in token_of(request).scope_list))
+    chat = "chat:read" in token_of(request).scope_list
+    return open_stream(request, GameFeed(me, game.pk, chat), game_id=game.pk)

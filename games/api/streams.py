@@ -25,7 +25,8 @@ from accounts.tokens import AccessToken
 from games.api.auth import token_of
 from games.api.errors import Refused
 from games.live import streams
-from games.live.streams import Feed, Recheck
+from games.live.stream_watch import Recheck
+from games.live.streams import Feed
 
 NDJSON_STREAM = {
     "responses": {
@@ -101,10 +102,14 @@ def hand_back_connection() -> None:
         connection.close()
 
 
-def open_stream(request: HttpRequest, feed: Feed) -> StreamingHttpResponse:
-    """The feed as a stream of the request's token, past its caps; Refused (429) beyond them."""
+def open_stream(
+    request: HttpRequest, feed: Feed, game_id: int | None = None
+) -> StreamingHttpResponse:
+    """The feed as a stream of the request's token, past its caps; Refused (429) beyond them.
+    A game stream (`game_id`) keeps the token's person at the table while it is open."""
     token = token_of(request)
-    admitted = streams.admit(f"token:{token.pk}", client_ip(request))
+    at = {"game_id": game_id, "user_id": token.user_id} if game_id is not None else {}
+    admitted = streams.admit(f"token:{token.pk}", client_ip(request), **at)
     if admitted.refusal:
         raise Refused(429, admitted.refusal, retry_after=streams.CAPPED_WAIT)
     if isinstance(request, ASGIRequest):

@@ -1,6 +1,7 @@
 """Tournaments through the API (games/tournaments/services/ does each): the ones under way or
-to come, entering and leaving one. An entrant's event stream says they are here (as the
-tournament's page does), and tells `gameStart` for each table a round seats them at.
+to come, entering and leaving one, "I'm here" for a Swiss's next round. An entrant's event
+stream says they are here too (as the tournament's page does), and tells `gameStart` for each
+table a round seats them at.
 
 A bot account enters only a tournament open to bots (`bots`: its maker ticked the box); the
 service refuses the others in words."""
@@ -116,3 +117,14 @@ def withdraw_tournament(request: HttpRequest, tournament_id: int) -> Said:
     your running table to its end."""
     me = player(request)
     return Said(said=tournaments.withdraw(seen(me, tournament_id), me))
+
+
+@router.post(
+    "/tournaments/{tournament_id}/here", response={200: Said, **REFUSED}, summary="I'm here"
+)
+def check_in(request: HttpRequest, tournament_id: int) -> Said:
+    """Say you are here for the next round of a Swiss you are in (scope games:play or
+    bot:play), as its page's "I'm here" does: a round does not wait for you, nor skip you as
+    away. An open event stream says so too, while it is open."""
+    me = player(request)
+    return Said(said=tournaments.check_in(seen(me, tournament_id), me))

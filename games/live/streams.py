@@ -15,17 +15,21 @@ once for every stream:
   the client misses nothing), the first lines, then each message's lines;
 - a blank line every STREAM_KEEP_ALIVE_SECONDS while nothing else is said (proxies and clients
   see it alive; NDJSON readers skip blank lines);
-- the key looked at every STREAM_RECHECK_SECONDS: a revoked or expired token ends its streams;
-  and every STREAM_HEAL_SECONDS the feed's own `beat`, a cheap look for what its groups missed
-  (as a page's poll heals its socket);
+- the key looked at every STREAM_RECHECK_SECONDS (a revoked or expired token ends its streams),
+  its row renewed every RENEW_SECONDS, and every STREAM_HEAL_SECONDS a look for what its groups
+  missed (as a page's poll heals its socket): all three for every open stream of the process at
+  once, by one watcher (games/live/stream_watch.py), which tells a stream only what concerns it;
+- when Redis lost its groups (games/live/layer_watch.py, as for the sockets) it joins them again
+  and looks for what it missed; when the pub/sub layer lost its subscriptions it ends in words;
 - the drain (games/live/drain.py) ends it as it closes the sockets: a last line says the server
   restarts, and the client that opens it again (on another process) gets the full state first;
 - a database or a channel layer that goes away ends it with a sentence (the client comes back
   and gets the full state again);
-- on any end (the feed's, the client gone, the drain's) it leaves its groups and its row.
+- on any end (the feed's, the client gone, the drain's) it leaves its groups and its row (a game
+  stream's row keeps its person at the table a while, as a closed socket's does).
 
 Each stream ends with a last line `{"type": "end", "why": "<a sentence>"}` when it can say why.
-Sync work (the feed's reads, the key's look) runs on the push threads (push_threads.off_loop).
+Sync work (the feed's reads, the watcher's looks) runs on the push threads (push_threads.off_loop).
 """
 
 from __future__ import annotations
@@ -35,9 +39,8 @@ import contextlib
 import hashlib
 import json
 import logging
-import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Protocol
@@ -47,11 +50,13 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.http import StreamingHttpResponse
 from django.utils.encoding import force_str
+from redis.exceptions import RedisError
 
 from games import outages
-from games.live import drain
+from games.live import drain, layer_watch, stream_watch
 from games.live.caps import loopback
 from games.live.push_threads import off_loop
+from games.live.stream_watch import BEAT, END, Heal, Message, Recheck
 from games.models import TableSocket
 from games.services import clocks, presence
 
@@ -59,10 +64,6 @@ logger = logging.getLogger(__name__)
 
 STREAM_PLACE = "stream"
 """The place of a stream's row among the sockets' rows (counted apart from every page's)."""
-RENEW_SECONDS = 8.0
-"""How often an open stream renews its own row (well within PRESENCE_STALE_SECONDS): a row
-whose stream never ran (its client went while the view still worked: Django drops that
-response unread) stops counting once stale, and the presence sweep deletes it later."""
 
 Line = dict[str, object]
 
@@ -94,20 +95,22 @@ class Feed(Protocol):
         ...
 
     def beat(self) -> list[Line]:
-        """The lines of what the groups' messages may have missed (a change made where the
-        channel layer does not reach: another process on an in-memory layer, a command; a
-        message lost while Redis was away), found by a cheap look every STREAM_HEAL_SECONDS,
-        as a page's poll heals its socket."""
+        """The lines of what the groups' messages missed (a change made where the channel layer
+        does not reach: another process on an in-memory layer, a command; a message lost while
+        Redis was away), when its kind's `heal` says it missed something or its groups were
+        joined again, as a page's poll heals its socket."""
+        ...
+
+    def heal(self) -> Heal:
+        """The look that finds, for every open feed of its kind in the process at once, which of
+        them must `beat` (one read for them all, every STREAM_HEAL_SECONDS): the same function
+        for every feed of a kind (stream_watch.every: all of them)."""
         ...
 
     def over(self) -> str:
         """Why the stream is over after what it said ("" while it goes on): what `first` and
         `heard` found, kept (this one runs on the loop, and reads nothing)."""
         ...
-
-
-Recheck = Callable[[], str]
-"""Why the stream's key no longer holds ("" while it does): run every STREAM_RECHECK_SECONDS."""
 
 
 # --- the caps ---------------------------------------------------------------------------------
@@ -126,10 +129,14 @@ def digest(words: str) -> str:
     return hashlib.sha256(words.encode()).hexdigest()[:32]
 
 
-def admit(key: str, address: str | None) -> Admitted:
+def admit(
+    key: str, address: str | None, game_id: int | None = None, user_id: int | None = None
+) -> Admitted:
     """A row for a new stream of this key from this address, unless one of them is past its cap.
     The row is written before the count (as caps.admit), so two streams opening at once in two
-    processes each count the other."""
+    processes each count the other. A game stream's row is at its table, with its person: while
+    it is open they are here, as a page's socket keeps its person (a bot account at its table
+    is not away), and the table is told."""
     channel = f"stream.{uuid.uuid4().hex}"
     owner = "key:" + digest(key)
     at_address = "" if address is None or loopback(address) else "addr:" + digest(address)
@@ -142,6 +149,8 @@ def admit(key: str, address: str | None) -> Admitted:
         told=presence.HERE,
         owner=owner,
         address=at_address,
+        game_id=game_id,
+        user_id=user_id,
     )
     live_since = clocks.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
     rows = TableSocket.objects.filter(place=STREAM_PLACE, open=True, seen_at__gte=live_since)
@@ -157,17 +166,21 @@ def admit(key: str, address: str | None) -> Admitted:
     if refusal:
         TableSocket.objects.filter(channel=channel).delete()
         return Admitted(refusal=refusal)
+    if game_id is not None:
+        presence.arrived(game_id, user_id, again=False)
     return Admitted(channel=channel)
 
 
-def renew(channel: str) -> None:
-    """The stream is still open: its row counts on."""
-    TableSocket.objects.filter(channel=channel, place=STREAM_PLACE).update(seen_at=clocks.now())
-
-
 def release(channel: str) -> None:
-    """The stream ended: its row goes."""
-    TableSocket.objects.filter(channel=channel, place=STREAM_PLACE).delete()
+    """The stream ended: its row goes; a game stream's is closed, keeping the time, so its
+    person stays here a while (a client that opens it again at once was never away), and
+    the table is told."""
+    rows = TableSocket.objects.filter(channel=channel, place=STREAM_PLACE)
+    game_id = rows.values_list("game_id", flat=True).first()
+    if game_id is None:
+        rows.delete()
+    else:
+        presence.closed(channel, game_id)
 
 
 # --- one stream -------------------------------------------------------------------------------
@@ -184,61 +197,94 @@ def ending(why: str) -> bytes:
 
 
 class Stream:
-    """One open stream: what the drain closes (drain.Restartable) and what the response reads."""
+    """One open stream: what the drain closes (drain.Restartable), what the layer's watch joins
+    to its groups again (layer_watch.Rejoining), what the process's watcher tells
+    (stream_watch.Watched), and what the response reads."""
 
     def __init__(self, feed: Feed, recheck: Recheck, channel: str) -> None:
         self.feed = feed
         self.recheck = recheck
         self.row = channel
         self.stopping = asyncio.Event()
-        self.renew_at = time.monotonic() + RENEW_SECONDS
-        self.heal_at = 0.0  # the first look heals at once
+        self.told: asyncio.Queue[Message] = asyncio.Queue()
+        self.channel_layer: Any = None
+        self.channel = ""
+        self.joined: list[str] = []
+        self.closed = False
+
+    def tell(self, message: Message) -> None:
+        """Something the platform says to this stream (stream_watch.BEAT, stream_watch.END),
+        read in its turn with its groups' messages."""
+        self.told.put_nowait(message)
 
     async def restart(self) -> None:
         """This process is stopping (games/live/drain.py): end after the line in hand."""
         self.stopping.set()
 
+    async def rejoin(self) -> None:
+        """Redis lost its keys, and with them this stream's groups (games/live/layer_watch.py):
+        join them again, then look for what was said meanwhile."""
+        if self.closed:
+            return
+        try:
+            for group in self.joined:
+                await self.channel_layer.group_add(group, self.channel)
+        except (RedisError, OSError) as error:
+            logger.warning("Channel layer down, a stream could not rejoin: %s", error)
+            self.tell({"type": END, "why": LAYER_DOWN})
+            return
+        self.tell({"type": BEAT})
+
+    async def lose(self, why: str) -> None:
+        """The pub/sub layer lost this process's subscriptions (games/live/layer_watch.py)."""
+        logger.warning("Channel layer down, a stream ended: %s", why)
+        self.tell({"type": END, "why": LAYER_DOWN})
+
     async def lines(self) -> AsyncIterator[bytes]:
         """The stream's lines until it ends; its groups and row go however it ends."""
-        layer = get_channel_layer()
-        channel = ""
-        joined: list[str] = []
+        layer = self.channel_layer = get_channel_layer()
         drain.opened(self)
         try:
             if drain.draining():
                 yield ending(RESTARTING)
                 return
             try:
-                channel = await layer.new_channel("stream.")
+                self.channel = await layer.new_channel("stream.")
                 for group in await off_loop(self.feed.groups)():
-                    await layer.group_add(group, channel)
-                    joined.append(group)
+                    await layer.group_add(group, self.channel)
+                    self.joined.append(group)
             except Exception as error:  # the layer is down: the client comes back
                 logger.warning("Channel layer down, a stream ended: %s", error)
                 yield ending(LAYER_DOWN)
                 return
+            layer_watch.watch(self)
+            stream_watch.watch(self)
             try:
                 first = await off_loop(self.feed.first)()  # read once the groups hear
                 yield b"\n"  # from here on the client misses nothing
                 for line in first:
                     yield encoded(line)
-                async for chunk in self.heard(layer, channel):
+                async for chunk in self.heard(layer):
                     yield chunk
             except outages.OUTAGE as error:
                 outages.away(error)
                 yield ending(DATABASE_AWAY)
         finally:
+            self.closed = True
+            stream_watch.unwatch(self)
+            layer_watch.unwatch(self)
             drain.closed(self)
-            await self.leave(layer, channel, joined)
+            await self.leave(layer)
 
-    async def heard(self, layer: Any, channel: str) -> AsyncIterator[bytes]:
-        """After the first lines: each message's lines, the keep-alives, the key's looks, until
-        the feed is over, the key no longer holds, or the drain says so."""
+    async def heard(self, layer: Any) -> AsyncIterator[bytes]:
+        """After the first lines: the lines of each message of its groups and of what the
+        platform tells it, and the keep-alives, until the feed is over, the key no longer holds,
+        the layer is lost or the drain says so."""
         loop = asyncio.get_running_loop()
         quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
-        check_at = loop.time() + settings.STREAM_RECHECK_SECONDS
         stopping = asyncio.ensure_future(self.stopping.wait())
-        receiving: asyncio.Future[dict[str, object]] | None = None
+        receiving: asyncio.Future[Message] | None = None
+        telling: asyncio.Future[Message] | None = None
         try:
             while True:
                 why = self.feed.over()
@@ -246,66 +292,50 @@ class Stream:
                     yield ending(why)
                     return
                 if receiving is None:
-                    receiving = asyncio.ensure_future(layer.receive(channel))
-                wait = max(0.0, min(quiet_until, check_at) - loop.time())
+                    receiving = asyncio.ensure_future(layer.receive(self.channel))
+                if telling is None:
+                    telling = asyncio.ensure_future(self.told.get())
+                wait = max(0.0, quiet_until - loop.time())
                 await asyncio.wait(
-                    {receiving, stopping}, timeout=wait, return_when="FIRST_COMPLETED"
+                    {receiving, telling, stopping}, timeout=wait, return_when="FIRST_COMPLETED"
                 )
                 if stopping.done():
                     yield ending(RESTARTING)
                     return
+                said: list[Line] = []
+                if telling.done():
+                    message, telling = telling.result(), None
+                    if message.get("type") == END:
+                        yield ending(str(message.get("why", "")))
+                        return
+                    said += await off_loop(self.feed.beat)()
                 if receiving.done():
                     message, receiving = receiving.result(), None
                     if message.get("type") == "layer.lost":  # channel_layer.py: Redis is away
                         yield ending(LAYER_DOWN)
                         return
-                    said = await off_loop(self.feed.heard)(message)
-                    for line in said:
-                        yield encoded(line)
-                    if said:
-                        quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
-                if loop.time() >= check_at:
-                    why, said = await off_loop(self.look)()
-                    if why:
-                        yield ending(why)
-                        return
-                    for line in said:
-                        yield encoded(line)
-                    if said:
-                        quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
-                    check_at = loop.time() + settings.STREAM_RECHECK_SECONDS
+                    said += await off_loop(self.feed.heard)(message)
+                for line in said:
+                    yield encoded(line)
+                if said:
+                    quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
                 if loop.time() >= quiet_until:
                     yield b"\n"
                     quiet_until = loop.time() + settings.STREAM_KEEP_ALIVE_SECONDS
         finally:
-            for task in (stopping, receiving):
+            for task in (stopping, receiving, telling):
                 if task is not None:
                     task.cancel()
 
-    def look(self) -> tuple[str, list[Line]]:
-        """On a push thread, every STREAM_RECHECK_SECONDS: why the key no longer holds (then
-        nothing more is said), else what the feed's own look finds its groups missed (every
-        STREAM_HEAL_SECONDS); the stream's row renewed every RENEW_SECONDS."""
-        why = self.recheck()
-        if why:
-            return why, []
-        at = time.monotonic()
-        if at >= self.renew_at:
-            renew(self.row)
-            self.renew_at = at + RENEW_SECONDS
-        if at < self.heal_at:
-            return "", []
-        self.heal_at = at + settings.STREAM_HEAL_SECONDS
-        return "", self.feed.beat()
-
-    async def leave(self, layer: Any, channel: str, joined: list[str]) -> None:
+    async def leave(self, layer: Any) -> None:
         """Leave the groups and let the row go; a failure is logged, never raised (a group kept
         by mistake only queues messages that expire unread)."""
-        for group in joined:
+        for group in self.joined:
             try:
-                await layer.group_discard(group, channel)
+                await layer.group_discard(group, self.channel)
             except Exception as error:
                 logger.warning("Channel layer down, %s kept an ended stream: %s", group, error)
+        self.joined = []
         with contextlib.suppress(Exception):
             await off_loop(release)(self.row)
 

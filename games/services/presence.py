@@ -209,11 +209,21 @@ def renew(process: str = PROCESS) -> int:
 
     A row another process's sweep found stale (this process was stalled) is here again: told.
     """
-    mine = TableSocket.objects.filter(process=process, open=True)
+    return renewed(TableSocket.objects.filter(process=process, open=True))
+
+
+def renew_rows(channels: list[str]) -> int:
+    """These open streams' rows are still open (games/live/stream_watch.py, for every stream of
+    a process at once); how many."""
+    return renewed(TableSocket.objects.filter(channel__in=channels, open=True))
+
+
+def renewed(rows: QuerySet[TableSocket]) -> int:
+    """These rows seen now; a table where one of them had been told gone is told it is back."""
     revived = set(
-        mine.exclude(told=HERE).filter(game__isnull=False).values_list("game_id", flat=True)
+        rows.exclude(told=HERE).filter(game__isnull=False).values_list("game_id", flat=True)
     )
-    count = mine.update(seen_at=clocks.now(), told=HERE)
+    count = rows.update(seen_at=clocks.now(), told=HERE)
     for game_id in sorted(revived):
         announce(game_id)
     return count

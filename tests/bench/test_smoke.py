@@ -24,6 +24,7 @@ in_process = pytest.mark.skipif(ON_POSTGRES, reason="run once, in the pass on th
 
 # The sizes of the short pass, a few seconds each.
 TINY = {
+    "BENCH_API_GETS": "3",
     "BENCH_BOTS_TABLES": "1",
     "BENCH_BOTS_MOVES": "3",
     "BENCH_CAKEHALLA_RUNS": "1",
@@ -96,6 +97,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
     from bench.__main__ import modules
 
     assert modules() == [
+        "api_gets",
         "bots",
         "cakehalla",
         "cakehalla_master",
@@ -113,6 +115,13 @@ def test_every_bench_module_has_a_short_pass() -> None:
 def counts(pattern: str, out: str) -> list[int]:
     """The numbers the pattern's group caught on every line of the output."""
     return [int(n.replace(",", "")) for n in re.findall(pattern, out)]
+
+
+@in_process
+def test_api_gets() -> None:
+    out = run_bench("bench.api_gets")
+    for what in ("game", "profile"):
+        assert re.search(rf"GET {what} *: p50 +[\d.]+ ms, p95 +[\d.]+ ms; .* \d+ queries", out), out
 
 
 @in_process

@@ -1,21 +1,22 @@
 """The long-lived streams' caps (games/live/streams.py) on the sockets' rows: counted per key
-and per address over every process, a row whose stream never ran let go once stale, and an
-open stream's own look keeps its row counting."""
+and per address over every process, a row whose stream never ran let go once stale; the
+process's watcher of its open streams (one look for them all), and Redis losing their groups."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import OperationalError
+from django.db import OperationalError, connection
+from django.test.utils import CaptureQueriesContext
 
-from games.live import drain, streams
+from games.live import drain, layer_watch, stream_watch, streams
 from games.models import TableSocket
 from games.services import presence
 
@@ -38,6 +39,9 @@ class Quiet:
 
     def beat(self) -> list[streams.Line]:
         return []
+
+    def heal(self) -> stream_watch.Heal:
+        return stream_watch.every
 
     def over(self) -> str:
         return ""
@@ -77,17 +81,67 @@ def test_a_row_whose_stream_never_ran_stops_counting_and_the_sweep_keeps_off_it(
     assert not streams.admit("token:1", None).refusal
 
 
-def test_an_open_streams_look_renews_its_row(monkeypatch: pytest.MonkeyPatch) -> None:
-    channel = streams.admit("token:1", None).channel
-    old = TableSocket.objects.get(channel=channel).seen_at - timedelta(minutes=5)
-    TableSocket.objects.filter(channel=channel).update(seen_at=old)
-    stream = streams.Stream(Quiet(), lambda: "", channel)
-    stream.renew_at = 0.0  # due
-    assert stream.look() == ("", [])
-    assert TableSocket.objects.get(channel=channel).seen_at > old
-    assert stream.look() == ("", [])  # not due again at once: no write
-    stream.recheck = lambda: "This token was revoked."
-    assert stream.look() == ("This token was revoked.", [])
+class Opened:
+    """An open stream as the process's watcher sees it (stream_watch.Watched)."""
+
+    def __init__(self, row: str, feed: Quiet, why: str = "") -> None:
+        self.row, self.feed, self.why = row, feed, why
+        self.told: list[dict[str, object]] = []
+
+    def recheck(self) -> str:
+        return self.why
+
+    def tell(self, message: dict[str, object]) -> None:
+        self.told.append(message)
+
+
+def test_the_watchers_look_renews_the_open_streams_rows_and_ends_those_whose_key_went() -> None:
+    rows = [streams.admit(f"token:{n}", None).channel for n in range(3)]
+    old = TableSocket.objects.get(channel=rows[0]).seen_at - timedelta(minutes=5)
+    TableSocket.objects.update(seen_at=old)
+    kept, revoked = Opened(rows[0], Quiet()), Opened(rows[1], Quiet(), "This token was revoked.")
+    told = stream_watch.look([kept, revoked], renew=True, heal=False)
+    assert told == [(revoked, {"type": stream_watch.END, "why": "This token was revoked."})]
+    seen = dict(TableSocket.objects.values_list("channel", "seen_at"))
+    assert seen[rows[0]] > old  # renewed
+    assert seen[rows[1]] == old and seen[rows[2]] == old  # its key gone; a stream never run
+
+
+class Behind(Quiet):
+    """A feed whose kind's heal finds the odd ones behind, in one call for them all."""
+
+    calls: list[int] = []
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def heal(self) -> stream_watch.Heal:
+        return odd_ones
+
+
+def odd_ones(feeds: Sequence[Any]) -> list[bool]:
+    Behind.calls.append(len(feeds))
+    TableSocket.objects.exists()  # the one read a kind's heal makes
+    return [feed.n % 2 == 1 for feed in feeds]
+
+
+def watched(count: int) -> list[Opened]:
+    return [Opened(streams.admit(f"token:{n}", None).channel, Behind(n)) for n in range(count)]
+
+
+def test_the_watchers_look_costs_as_many_queries_for_thirty_streams_as_for_one() -> None:
+    """The per-process batching of issue 49: a key look, a renewal and a heal each read once for
+    every stream of the process (the tokens' own read is games/api's, shared the same way)."""
+    Behind.calls = []
+    one, thirty = watched(1), watched(30)
+    with CaptureQueriesContext(connection) as alone:
+        stream_watch.look(one, renew=True, heal=True)
+    with CaptureQueriesContext(connection) as together:
+        told = stream_watch.look(thirty, renew=True, heal=True)
+    assert len(together) == len(alone)
+    assert Behind.calls == [1, 30]
+    beating = [stream for stream, message in told if message["type"] == stream_watch.BEAT]
+    assert beating == thirty[1::2]  # the odd ones, as their kind's heal said
 
 
 class Saying(Quiet):
@@ -156,3 +210,40 @@ async def test_a_stream_opened_while_draining_ends_at_once(monkeypatch: pytest.M
     chunks = streams.Stream(Quiet(), lambda: "", channel.channel).lines()
     assert await said(chunks) == {"type": "end", "why": streams.RESTARTING}
     assert await ended(chunks) and not drain.STATE.sockets
+
+
+class CatchingUp(Saying):
+    """A feed of one group whose beat says what it missed."""
+
+    def beat(self) -> list[streams.Line]:
+        return [{"type": "caught up"}]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_process_watcher_beats_its_streams_and_ends_one_whose_key_went(
+    settings: Any,
+) -> None:
+    settings.STREAM_RECHECK_SECONDS = 0.05
+    _, chunks = await opened(CatchingUp())
+    assert await said(chunks) == {"type": "caught up"}  # its kind's heal found it behind
+    channel = await database_sync_to_async(streams.admit)("token:2", None)
+    gone = streams.Stream(Quiet(), lambda: "This token was revoked.", channel.channel)
+    revoked = gone.lines()
+    assert await asyncio.wait_for(anext(revoked), WAIT) == b"\n"
+    assert await said(revoked) == {"type": "end", "why": "This token was revoked."}
+    assert await ended(revoked)
+
+
+@pytest.mark.usefixtures("core_layer")
+@pytest.mark.django_db(transaction=True)
+async def test_a_stream_joins_its_groups_again_when_redis_lost_them() -> None:
+    stream, chunks = await opened(CatchingUp())
+    layer = get_channel_layer()
+    await layer.group_discard("stream_test", stream.channel)  # as a restarted Redis
+    await layer_watch.rejoin_all(layer)
+    assert await said(chunks) == {"type": "caught up"}  # it looks for what it missed
+    await layer.group_send("stream_test", {"type": "x", "n": 2})
+    assert await said(chunks) == {"type": "heard", "n": 2}
+    await stream.lose("Redis pub/sub lost")
+    assert await said(chunks) == {"type": "end", "why": streams.LAYER_DOWN}
+    assert await ended(chunks)

@@ -16,9 +16,13 @@ from django.test import AsyncClient
 from accounts import tokens
 from accounts.models import User
 from games import services
+from games.api import bots, game_stream
+from games.api.game_stream import GameFeed
+from games.api.tables import table_out
 from games.api.tests.conftest import Api
 from games.live import drain
 from games.models import Game
+from games.services import presence
 from tests.support.cakehalla_tables import state_of, two_baker_table, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -250,3 +254,57 @@ def test_a_stream_opened_a_hundred_times(
     refused = answers[-1]
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert "Too many open streams" in refused.json()["error"]
+
+
+def test_the_streams_behind_their_tables_are_found_in_one_read(
+    player: User, rival: User, django_assert_num_queries: Any
+) -> None:
+    """The process's watcher asks once for every open game stream (stream_watch.look)."""
+    game = two_baker_table(player, rival)
+    told, behind, gone = (GameFeed(player, pk, chat=False) for pk in (game.pk, game.pk, 10**9))
+    told.version = game.version
+    behind.version = game.version - 1
+    with django_assert_num_queries(1):
+        assert told.heal()([told, behind, gone]) == [False, True, True]
+
+
+@database_sync_to_async
+def status_at(game: Game, user: User) -> str:
+    """What the table's page shows of this person: here, dropped or away."""
+    return presence.read(game.pk).status(user.pk)
+
+
+async def test_a_bot_account_with_its_game_stream_open_is_here_not_away(
+    player: User, rival: User
+) -> None:
+    await database_sync_to_async(bots.upgrade)(rival)
+    game, first, *tokens_of = await table_and_first(player, rival)
+    token = tokens_of[0] if first == rival else tokens_of[1]
+    assert await status_at(game, rival) == "away"
+    reader = await stream(f"/games/{game.pk}/stream", token)
+    await reader.line()
+    assert await status_at(game, rival) == "here"
+    for user in (player, rival):  # the game ends, and its stream with it
+        await database_sync_to_async(services.resign)(game.pk, user)
+    await reader.until("end")
+    assert await reader.ended()
+    assert await status_at(game, rival) == "dropped"  # as a page just closed
+
+
+def test_watchers_lines_are_made_once_a_version_and_a_seats_for_its_own(
+    player: User, rival: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = two_baker_table(player, rival)
+    made: list[User] = []
+
+    def counted(table: Any, user: User) -> Any:
+        made.append(user)
+        return table_out(table, user)
+
+    monkeypatch.setattr(game_stream, "table_out", counted)
+    watchers = [User.objects.create_user(f"watcher{n}") for n in range(3)]
+    lines = [GameFeed(w, game.pk, chat=False).table("gameFull")[0] for w in watchers]
+    assert lines[0] == lines[1] == lines[2] and lines[0]["you"] is None
+    assert made == watchers[:1]  # one watcher's view for all of them
+    seated = GameFeed(player, game.pk, chat=False).table("gameFull")[0]
+    assert seated["you"] is not None and made == [watchers[0], player]

@@ -35,6 +35,7 @@ OPERATIONS = {
     ("get", "/api/tournaments"),
     ("post", "/api/tournaments/{tournament_id}/join"),
     ("post", "/api/tournaments/{tournament_id}/withdraw"),
+    ("post", "/api/tournaments/{tournament_id}/here"),
 }
 
 

@@ -64,7 +64,10 @@ def until(done: Callable[[], bool], what: str) -> None:
 
 
 def open_streams(site: Site) -> int:
-    return int(str(site.one("SELECT count(*) FROM games_tablesocket WHERE place = 'stream'")[0]))
+    """The streams' rows still open (a game stream's row is closed, kept a while: its person
+    was here until then)."""
+    rows = "SELECT count(*) FROM games_tablesocket WHERE place = 'stream' AND open"
+    return int(str(site.one(rows)[0]))
 
 
 def a_table(site: Site) -> tuple[int, str]:

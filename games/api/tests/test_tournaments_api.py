@@ -110,3 +110,25 @@ def test_a_bot_account_enters_one_open_to_bots(rival: User, api_for: Callable[..
     feed.first()
     feed.beat()
     assert Entrant.objects.get().seen_at is not None
+
+
+def test_im_here_for_a_swiss_through_the_api(
+    player: User, rival: User, api_for: Callable[..., Api]
+) -> None:
+    event = swiss()
+    services.join(event, player)
+    api = api_for(player)
+    early = api.post(f"/tournaments/{event.pk}/here")
+    assert early.status_code == 400 and "opens 5 minutes before the start" in early.json()["error"]
+    assert Entrant.objects.get().checked_in_at is None
+    Tournament.objects.update(starts_at=timezone.now() + timedelta(minutes=2))
+    here = api.post(f"/tournaments/{event.pk}/here")
+    assert here.status_code == 200
+    assert here.json()["said"] == "Thank you: you are here for the next round of API Swiss."
+    assert Entrant.objects.get().checked_in_at is not None
+    outsider = api_for(rival).post(f"/tournaments/{event.pk}/here")
+    assert outsider.status_code in (400, 403) and outsider.json()["error"]
+    assert (
+        api_for(player, ["account:read"]).post(f"/tournaments/{event.pk}/here").status_code == 403
+    )
+    assert Entrant.objects.count() == 1
