@@ -65,6 +65,12 @@ class User(AbstractUser):
     move_sound = models.BooleanField(
         default=False, help_text=_("Play a short sound when a game waits on this person's move.")
     )
+    muted_someone = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="The person muted someone in a chat once (set by the first mute, never unset): "
+        "a table's page of a person who never did reads no list of whom they muted.",
+    )
     last_seen = models.DateTimeField(
         null=True,
         blank=True,

@@ -37,6 +37,7 @@ def chat_context(
     seats: list[Seat] | None = None,
     *,
     chatted: bool = True,
+    muting: bool = True,
 ) -> dict[str, object]:
     """What the chat panel shows this viewer (`readable` False: no chat for them at all).
 
@@ -44,13 +45,16 @@ def chat_context(
     chat never had a line, so none is read (a page passes Game.chatted of the row it just read:
     a Swiss round's fresh tables); a row kept across versions, as the sockets' shared read, may
     be older than the first line (a line moves no version), so the lines are read by default.
+    `muting` False: the viewer never muted anyone, so whom they muted is not read (a page passes
+    User.muted_someone of the row its request just read; a socket's person, read at its connect,
+    may be older than their first mute, so it is read by default).
     """
     if seats is None:
         seats = list(game.seats.select_related("user"))
     seated = seated_person(seats, user)
     if not may_read(game, user, seats):
         return {"game": game, "readable": False, "writable": False, "seated": seated}
-    muted = muted_by(user)
+    muted = muted_by(user) if muting else []
     closed = closed_because(game)
     return {
         "game": game,

@@ -158,7 +158,11 @@ def check_mute(user: User, other: User | None) -> User:
 def mute(user: User, other: User | None, game_id: int) -> None:
     """This user no longer sees the other's lines, at any table (their own screens redraw)."""
     muted = check_mute(user, other)
-    Mute.objects.get_or_create(user=user, muted=muted)
+    with transaction.atomic():  # committed together: a page that reads no mutes has none
+        Mute.objects.get_or_create(user=user, muted=muted)
+        # Their tables' pages read whom they muted from now on (User.muted_someone).
+        User.objects.filter(pk=user.pk, muted_someone=False).update(muted_someone=True)
+    user.muted_someone = True
     announce_chat_to_user(user.pk, game_id)
 
 

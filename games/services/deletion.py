@@ -72,6 +72,7 @@ def do_delete_account(person: User, password: str) -> tuple[User, list[int]]:
     person.email, person.email_verified = "", False
     person.first_name, person.last_name = "", ""
     person.move_sound = False
+    person.muted_someone = False  # their mutes go with them (forget_chat)
     person.last_seen = None  # when they were last at a table is theirs, not the site's
     for kind in MAIL_KINDS:
         setattr(person, f"mail_{kind}", False)

@@ -31,8 +31,15 @@ def table_page(
         "hints": not game.guided
         and services.offers_hints(game, request.user, seats_and_state.seats),
         "hints_on": services.hints_on(game, seats_and_state.seats),
-        # No chat lines read while the table's chat never had one (this row is read now).
-        "chat": chat_context(game, request.user, seats_and_state.seats, chatted=game.chatted),
+        # No chat lines read while the table's chat never had one, nor whom the viewer muted
+        # while they never muted anyone (both rows are read for this request).
+        "chat": chat_context(
+            game,
+            request.user,
+            seats_and_state.seats,
+            chatted=game.chatted,
+            muting=getattr(request.user, "muted_someone", False),
+        ),
         "server_now": epoch_ms(timezone.now()),
         "rules_summary": summary_templates(game.spec.slug),
         "seated": any(s.user_id == request.user.pk for s in seats_and_state.seats),

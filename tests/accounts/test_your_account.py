@@ -159,6 +159,7 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     hidden = batch(running_game, rival)
 
     User.objects.filter(pk=rival.pk).update(**{f"mail_{kind}": True for kind in MAIL_KINDS})
+    services.chat.mute(rival, player, running_game.pk)
     bob = client_for(rival)
     response = bob.post("/accounts/settings/delete/", {"password": PASSWORD})
     assert response.status_code == 302 and response["Location"] == "/"
@@ -169,6 +170,7 @@ def test_deleting_mid_game_hands_the_seat_to_a_bot_and_keeps_finished_results(
     assert gone.username == name == f"a deleted baker #{rival.pk}"
     assert not gone.is_active and gone.deleted_at is not None and not gone.has_usable_password()
     assert not [kind for kind in MAIL_KINDS if getattr(gone, f"mail_{kind}")]  # no mail choice kept
+    assert not gone.muted_someone  # nor that they muted someone: their mutes went
     login = Client().post("/accounts/login/", {"username": "bob", "password": PASSWORD})
     assert login.status_code == 200  # refused: the form again
 

@@ -48,6 +48,37 @@ def test_a_line_is_stored_escaped_and_not_an_action(running_game: Game, player: 
 
 
 @pytest.mark.django_db
+def test_a_page_reads_whom_its_viewer_muted_once_they_muted_someone(
+    running_game: Game, player: User, rival: User
+) -> None:
+    """A person who never muted anyone reads no mutes for a table's page (a Swiss round's 200
+    fresh pages); their first mute marks them, and every page after lists whom and hides their
+    lines, at this table and any other."""
+    url = f"/games/{running_game.pk}/"
+
+    def mutes_read(client: Client, where: str = url) -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(where).content.decode()
+        return sum('"games_mute"' in q["sql"] for q in ctx.captured_queries), page
+
+    services.chat.say(running_game, player, "crumbs everywhere")
+    read, page = mutes_read(client_for(rival))
+    assert read == 0 and "crumbs everywhere" in page and "Muted by you" not in page
+    assert not User.objects.get(pk=rival.pk).muted_someone
+    services.chat.mute(rival, player, running_game.pk)
+    assert User.objects.get(pk=rival.pk).muted_someone
+    read, page = mutes_read(client_for(rival))
+    assert read == 1 and "crumbs everywhere" not in page and "Muted by you" in page
+    # At a fresh table of theirs too (no chat line read there), the list is still shown.
+    fresh = services.create_game(rival, "midnight-bakery", 2)
+    read, page = mutes_read(client_for(rival), fresh.get_absolute_url())
+    assert read == 1 and "Muted by you" in page and player.username in page
+    services.chat.unmute(rival, player, running_game.pk)
+    read, page = mutes_read(client_for(rival))  # the flag stays: one query, nothing muted
+    assert read == 1 and "crumbs everywhere" in page and "Muted by you" not in page
+
+
+@pytest.mark.django_db
 def test_a_table_reads_its_chat_lines_once_its_chat_had_a_line(
     running_game: Game, player: User, rival: User
 ) -> None:

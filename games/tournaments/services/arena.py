@@ -14,7 +14,7 @@ from games.tournaments.models import Entrant, Table, Tournament
 from games.tournaments.services import busy
 from games.tournaments.services.base import bump, now, tell_each
 from games.tournaments.services.entry import blocked_pairs
-from games.tournaments.services.seating import present, seat_tables
+from games.tournaments.services.seating import NewTables, present, seat_tables
 
 
 def seat_free(tournament: Tournament) -> int:
@@ -56,9 +56,8 @@ def seat_free(tournament: Tournament) -> int:
         return 0
     last = Table.objects.filter(tournament=tournament).order_by("-number").first()
     by_id = {e.pk: e for e in free}
-    told = seat_tables(
-        tournament, None, tables, [0] * len(tables), by_id, (last.number if last else 0) + 1
-    )
+    start_at = (last.number if last else 0) + 1
+    told = seat_tables(NewTables(tournament, None, tables, [0] * len(tables), by_id, start_at))
     bump(tournament)
     tell_each(tournament, told)
     return len(tables)

@@ -24,7 +24,7 @@ from games.tournaments.services.arena import arena_over, seat_free
 from games.tournaments.services.base import announce, bump, lock, now, tell, tell_each
 from games.tournaments.services.entry import blocked_pairs, leave
 from games.tournaments.services.results import finish, record_table, recount
-from games.tournaments.services.seating import elsewhere, present, seat_tables
+from games.tournaments.services.seating import NewTables, elsewhere, present, seat_tables
 
 logger = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ def pair_round(tournament: Tournament, number: int) -> Round | None:
         tournament=tournament, number=number, paired_at=at, skipped=[e.pk for e in skipped]
     )
     by_id = {e.pk: e for e in entrants}
-    told = seat_tables(tournament, made, seating.tables, seating.bots, by_id, start_at=1)
+    told = seat_tables(NewTables(tournament, made, seating.tables, seating.bots, by_id, 1))
     bye_points = scoring.bye_points(tournament.seats, tournament.place_points)
     for n, entrant_id in enumerate(seating.byes, start=len(seating.tables) + 1):
         bye = Table.objects.create(

@@ -7,7 +7,8 @@ both seat through here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -49,36 +50,36 @@ def elsewhere(entrants: Iterable[Entrant]) -> set[int]:
 # --- the tables seated ------------------------------------------------------------------
 
 
-def seat_tables(
-    tournament: Tournament,
-    made: Round | None,
-    tables: tuple[tuple[int, ...], ...] | list[tuple[int, ...]],
-    bots: tuple[int, ...] | list[int],
-    by_id: dict[int, Entrant],
-    start_at: int,
-) -> list[Told]:
+@dataclass(frozen=True)
+class NewTables:
+    """The tables a Swiss round or an arena's pass seats at once: each a tuple of entrants (ids)
+    with its house bots' count at the same place in `bots`; `made` the round (None: an arena's
+    pass), `by_id` the entrants by id, `start_at` the first table's number."""
+
+    tournament: Tournament
+    made: Round | None
+    tables: Sequence[tuple[int, ...]]
+    bots: Sequence[int]
+    by_id: dict[int, Entrant]
+    start_at: int
+
+
+def seat_tables(new: NewTables) -> list[Told]:
     """Start a game for each table (through the services, as any rated game) and its Table row;
     what each person seated is told. At a live pace their open pages go to it (move_pages),
     before anything else of the round is sent: each page moved asks for its new table at once,
     and those pages share the serving processes' loops with the sends still to go."""
     with transaction.atomic():  # the pages' hook runs at the commit, once `moves` is filled
-        live = tournament.pace not in TURN_BASED
+        live = new.tournament.pace not in TURN_BASED
         moves: list[tuple[int, str]] = []
         if live:  # the first hook of the commit: before the games' own (game.started, ...)
             transaction.on_commit(lambda: move_pages(moves))
-        return seated(tournament, made, tables, bots, by_id, start_at, moves)
+        return seated(new, moves)
 
 
-def seated(
-    tournament: Tournament,
-    made: Round | None,
-    tables: tuple[tuple[int, ...], ...] | list[tuple[int, ...]],
-    bots: tuple[int, ...] | list[int],
-    by_id: dict[int, Entrant],
-    start_at: int,
-    moves: list[tuple[int, str]],
-) -> list[Told]:
+def seated(new: NewTables, moves: list[tuple[int, str]]) -> list[Told]:
     """seat_tables' games and rows made; each page to move put in `moves`."""
+    tournament, made, tables, by_id = new.tournament, new.made, new.tables, new.by_id
     house_bot = catalog.get(tournament.kind).house_bot
     tables_told = f"tournament:{tournament.pk}:table:"  # one at a time a person: the latest
     told = []
@@ -88,12 +89,12 @@ def seated(
         [[by_id[e].user for e in people] for people in tables],
         pace=tournament.pace,
         rated=True,
-        bots=[[house_bot] * bot_count for bot_count in bots],
+        bots=[[house_bot] * bot_count for bot_count in new.bots],
         private=tournament.private,
     )
     made_tables = Table.objects.bulk_create(
         Table(tournament=tournament, round=made, number=number, game=game, people=list(people))
-        for number, (people, game) in enumerate(zip(tables, games, strict=True), start=start_at)
+        for number, (people, game) in enumerate(zip(tables, games, strict=True), start=new.start_at)
     )
     for table in made_tables:  # an update a table: a bulk_update of 200 cost 0.2 s of CPU
         Entrant.objects.filter(pk__in=table.people).update(table=table, free_since=None)

@@ -188,9 +188,10 @@ def test_a_fresh_tables_page_reads_its_seats_once_for_all_its_people(
     url = table.game.get_absolute_url()
     pages = [client_for(entrant.user) for entrant in seated]
     counts = [queries(page, url) for page in pages]
-    # The game, the session, the user, the chat's mutes, the menu's badge (no chat lines: the
-    # fresh table's chat never had one, Game.chatted); the first page also the seats, who is at
-    # the table and the event's line (shared.Event).
-    assert counts == [8, 5, 5, 5]
+    # The game, the session, the user, the menu's badge (no chat lines: the fresh table's chat
+    # never had one, Game.chatted; nor whom they muted: they never muted anyone,
+    # User.muted_someone); the first page also the seats, who is at the table and the event's
+    # line (shared.Event).
+    assert counts == [7, 4, 4, 4]
     for page in pages:  # each page still names its round, the line read by the first
         assert "Round 1 of Test Swiss" in text_of(page.get(url).content)
