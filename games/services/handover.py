@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import User
 from games.models import Game, Seat
@@ -30,10 +31,10 @@ ABSENT = "absent"
 DEACTIVATED = "deactivated"
 DELETED = "deleted"
 HANDED_OVER_WHY = {
-    LEFT: "You resigned this game.",
-    ABSENT: "Your time ran out three moves in a row.",
-    DEACTIVATED: "Your account was deactivated.",
-    DELETED: "You deleted your account.",
+    LEFT: gettext_lazy("You resigned this game."),
+    ABSENT: gettext_lazy("Your time ran out three moves in a row."),
+    DEACTIVATED: gettext_lazy("Your account was deactivated."),
+    DELETED: gettext_lazy("You deleted your account."),
 }
 HAND_OVER_NOTICES = {
     LEFT: "{name} left: a {bot} bot plays {seat} to the end.",
@@ -48,8 +49,8 @@ def handed_over_why(game: Game, seat: Seat) -> str:
     """Why a house bot plays this seat, told to its person (away at a relaxed table: no clock)."""
     reason = handed_over(seat)
     if reason == ABSENT and game.pace == Game.Pace.RELAXED:
-        return "You were away while the table waited on you."
-    return HANDED_OVER_WHY[reason]
+        return gettext("You were away while the table waited on you.")
+    return str(HANDED_OVER_WHY[reason])
 
 
 def handed_over(seat: Seat) -> str:
