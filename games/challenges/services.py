@@ -71,7 +71,7 @@ def challengeable(name: str) -> User:
 def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> AnyKind:
     """The game of a challenge this person may make now, or a ServiceError saying why not."""
     if to.pk == by.pk:
-        raise ServiceError("You cannot challenge yourself.")
+        raise ServiceError(gettext("You cannot challenge yourself."))
     if blocked_between(by, to):
         raise NotAllowed(f"You cannot challenge {to.username}.")
     spec = check_create(kind, players, {})
@@ -154,7 +154,7 @@ def locked(challenge_id: int, user: User) -> Challenge:
     if found.status != Challenge.Status.OPEN:
         raise ServiceError(f"This challenge is {found.status} already.")
     if found.lapsed():
-        raise ServiceError("This challenge expired unanswered: make a new one to play.")
+        raise ServiceError(gettext("This challenge expired unanswered: make a new one to play."))
     return found
 
 
@@ -183,7 +183,7 @@ def accept(challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         found = locked(challenge_id, user)
         if user.pk != found.challenged_id:
-            raise NotAllowed("Only the challenged person can accept a challenge.")
+            raise NotAllowed(gettext("Only the challenged person can accept a challenge."))
         spec = check_create(found.kind, found.players, {})
         game = services.seat_people(
             found.kind,
@@ -209,7 +209,9 @@ def decline(challenge_id: int, user: User) -> Challenge:
     """The challenged says no; the challenger is told."""
     found = locked(challenge_id, user)
     if user.pk != found.challenged_id:
-        raise NotAllowed("Only the challenged person can decline a challenge: cancel yours.")
+        raise NotAllowed(
+            gettext("Only the challenged person can decline a challenge: cancel yours.")
+        )
     return answered(found, Challenge.Status.DECLINED)
 
 
@@ -218,5 +220,5 @@ def cancel(challenge_id: int, user: User) -> Challenge:
     """The challenger takes it back before an answer."""
     found = locked(challenge_id, user)
     if user.pk != found.challenger_id:
-        raise NotAllowed("Only the challenger can cancel a challenge: decline it instead.")
+        raise NotAllowed(gettext("Only the challenger can cancel a challenge: decline it instead."))
     return answered(found, Challenge.Status.CANCELLED)

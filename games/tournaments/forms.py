@@ -10,6 +10,7 @@ from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
+from django.utils.translation import gettext
 
 from games import catalog
 from games.models import Game
@@ -337,9 +338,9 @@ class TournamentForm(forms.Form):
         if exact is None:
             return at + timedelta(minutes=self.cleaned_data["starts_in"])
         if exact <= at:
-            raise services.ServiceError("The start time has passed: choose one ahead.")
+            raise services.ServiceError(gettext("The start time has passed: choose one ahead."))
         if exact > at + LATEST_START:
-            raise services.ServiceError("A tournament starts within 30 days.")
+            raise services.ServiceError(gettext("A tournament starts within 30 days."))
         return exact  # type: ignore[no-any-return]
 
     def refusal(self) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User, signed_in
 from games import catalog
@@ -74,7 +75,7 @@ def lesson_of(slug: str) -> tuple[AnyKind, Lesson]:
     try:
         kind = catalog.get(slug)
     except KeyError:
-        raise ServiceError("That game is not on offer.") from None
+        raise ServiceError(gettext("That game is not on offer.")) from None
     if kind.lesson is None:
         raise ServiceError(f"{kind.name} has no guided first game yet.")
     return kind, kind.lesson
@@ -95,7 +96,7 @@ def start_tutorial(user: User, slug: str) -> Game:
     first move after the commit."""
     kind, lesson = lesson_of(slug)
     if user.is_bot:
-        raise ServiceError("Tutorials are for people.")
+        raise ServiceError(gettext("Tutorials are for people."))
     with transaction.atomic():
         lock_user(user)  # two taps at once start one table
         going = unfinished(user, kind.slug)

@@ -193,3 +193,19 @@ def test_the_apis_refusals_follow_accept_language(
     english = api.post(f"/games/{game.pk}/move", saffron)
     assert english.json()["error"] == "Saffron cannot be taken; it comes only with a reservation."
     assert not Action.objects.filter(game=game).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("fr", "Cette table a déjà commencé."), ("de", "An diesem Tisch wird schon gespielt.")],
+)
+def test_a_services_refusal_on_a_plain_page_is_in_the_persons_language(
+    running_game: Game, outsider: User, language: str, words: str
+) -> None:
+    speaks(outsider, language)
+    before = running_game.seats.count()
+    response = client_for(outsider).post(f"/games/{running_game.pk}/join/")
+    body = response.content.decode()
+    assert words in body and "This table has already started." not in body
+    assert running_game.seats.count() == before
