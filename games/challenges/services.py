@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.friends import blocked_between
 from accounts.models import User
@@ -91,9 +91,20 @@ def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> A
     return spec
 
 
+PACE_NAMES = {
+    "relaxed": gettext_lazy("Relaxed"),
+    "normal": gettext_lazy("Normal"),
+    "fast": gettext_lazy("Fast"),
+    "day1": gettext_lazy("Turn-based"),
+    "day3": gettext_lazy("Turn-based"),
+    "day7": gettext_lazy("Turn-based"),
+}
+"""Each pace by its name alone, as a challenge says it (the lists say its clock too)."""
+
+
 def pace_words(pace: str) -> str:
-    """A pace as a person reads it ("Relaxed")."""
-    return str(Game.Pace(pace).label).split(" (")[0].split(":")[0]
+    """A pace as a person reads it ("Relaxed"), in the language active."""
+    return str(PACE_NAMES.get(pace, pace))
 
 
 def words(challenge: Challenge, spec: AnyKind) -> str:

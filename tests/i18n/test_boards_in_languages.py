@@ -14,7 +14,7 @@ from django.utils import translation
 
 from accounts.languages import language_of_socket
 from accounts.models import User
-from games import catalog, services
+from games import services
 from games.boards import render_board
 from games.boards.render import render_whole
 from games.boards.renders import render_counts
@@ -23,7 +23,7 @@ from games.engines.midnight_bakery.cards import FACE_NAMES, OWL_NAME, SEAT_NAMES
 from games.kinds.cakehalla.kind import Cakehalla
 from games.models import Game
 from tests.boards.test_region_changes import someone_moves, table
-from tests.i18n.test_no_english_left import game_words, read, without_names
+from tests.i18n.test_no_english_left import read, without_names
 from tests.support.sockets import socket
 
 BOARD_NAMES = {*FACE_NAMES.values(), *SEAT_NAMES, OWL_NAME, "JSON", "Baker's Peel", "Peel"}
@@ -52,7 +52,7 @@ def english_on_board(
 ) -> set[str]:
     """The pieces of a board read alike in English and in the language, but names and words
     alike (the games' own names, the people's, the words these languages share)."""
-    alike = read(boards[language]) & read(boards["en"]) - game_words() - bot_words()
+    alike = read(boards[language]) & read(boards["en"])
     left = set()
     for piece in alike:
         if piece.startswith("/"):
@@ -63,12 +63,6 @@ def english_on_board(
         if any(ch.isalpha() for ch in rest):
             left.add(piece)
     return left
-
-
-def bot_words() -> set[str]:
-    """The bot levels' one-line descriptions, a button's title: English yet, with the levels' names
-    (test_no_english_left.game_words), until the kinds' words are marked."""
-    return {blurb.capitalize() for spec in catalog.available() for _, _, blurb in spec.bot_choices}
 
 
 def seated(game: Game) -> set[str]:
