@@ -35,7 +35,7 @@ from tests.support.finished_games import finished_game
 pytestmark = pytest.mark.django_db
 
 PEOPLE = ("alice", "bob", "carol", "greedy-bot-1")
-SAME = {"fr": {"Message", "Tables", "Buchholz"}, "de": {"Buchholz"}}
+SAME = {"fr": {"Message", "Tables", "Buchholz"}, "de": {"Buchholz", "Live."}}
 """Words French or German write as English does, beyond test_no_english_left's (Buchholz: a
 tie-break named after its inventor)."""
 BOARD = {"live", "replay-board", "hands", "rules-panel-body"}

@@ -209,3 +209,23 @@ def test_a_services_refusal_on_a_plain_page_is_in_the_persons_language(
     body = response.content.decode()
     assert words in body and "This table has already started." not in body
     assert running_game.seats.count() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "away", "refused"),
+    [
+        ("fr", "Reconnexion… la table", "Cela a été refusé ({status})."),
+        ("de", "Neue Verbindung wird aufgebaut…", "Das wurde abgelehnt ({status})."),
+    ],
+)
+def test_the_table_scripts_words_come_in_the_persons_language(
+    running_game: Game, player: User, language: str, away: str, refused: str
+) -> None:
+    """live.js reads its words from the page (#live-words), falling back to English."""
+    speaks(player, language)
+    page = client_for(player).get(running_game.get_absolute_url()).content.decode()
+    words = page[page.index('<template id="live-words">') :]
+    words = words[: words.index("</template>")]
+    assert away in words and refused in words
+    assert "Reconnecting" not in words and "That was refused" not in words
