@@ -42,7 +42,7 @@ PACES: dict[str, tuple[float, float]] = {
 UNITS_CONTEXT = "units of time: seconds, minutes, hours, days"
 UNITS = "s min h d"
 """The clocks' units in the order seconds, minutes, hours, days; the page hands the same words to
-its scripts (templates/base.html's <meta name="units-of-time">: static/js/clock.js, tournament.js)."""
+its scripts (templates/base.html's <meta name="units-of-time">: clock.js, tournament.js)."""
 
 
 def units() -> list[str]:
