@@ -19,7 +19,7 @@ from games.engines.cakehalla.shapes import CardView, SeatView
 from games.kinds.base import GameRow, SeatRow
 from games.kinds.cakehalla.counter import Legal, card_box, cost_items, counter_rows, market_tokens
 from games.kinds.cakehalla.hints import customer_hint
-from games.kinds.cakehalla.log import Turn, event_text, last_turns, touched
+from games.kinds.cakehalla.log import Turn, last_turns, log_lines, touched
 from games.kinds.cakehalla.standings import standings
 from games.kinds.cakehalla.words import (
     action_json,
@@ -123,7 +123,7 @@ def baker_boxes(
                     else {**r, "costs": cost_items(r, box["discounts"], ingredients)}
                     for r in box["reserved"]
                 ],
-                "last": " ".join(event_text(e, names, view["rules"]) for e in turns[i]["events"])
+                "last": " ".join(log_lines(turns[i]["events"], names, view["rules"]))
                 if i in turns
                 else "",
                 "just": i in turns and turns[i]["just"],
@@ -237,10 +237,9 @@ def context(
         "held": held,
         "return_rows": return_rows(view, my_view) if allowed.returning and my_view else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
-        "log": [
-            event_text(e, names, rules)
-            for e in reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])
-        ],
+        "log": log_lines(
+            list(reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])), names, rules
+        ),
         "log_total": len(view["log"]),
         "final": standings(view, names) if view["over"] else None,
         "piles": [(t, rules["tier_names"][t], view["piles"][t]) for t in ("1", "2", "3")],

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from games.engines.cakehalla.shapes import LogLine, Rules
 from games.kinds.cakehalla.words import count_list, label
@@ -78,6 +78,44 @@ def event_text(event: Mapping[str, object], names: list[str], rules: Rules) -> s
     if kind == "over":
         return gettext("The game is over.")
     return f"{said['who']} {kind}."
+
+
+# Each line's words by the language and all the line says: every push tells each viewer's log
+# (30 lines and each baker's latest turn), and a line's gettext costs microseconds
+# (docs/performance.md), as Midnight Bakery's log.py keeps its own.
+_told: dict[tuple[object, ...], str] = {}
+TOLD_KEEP = 20_000
+
+
+def line_key(event: Mapping[str, object], who: str) -> tuple[object, ...]:
+    """What a line's words depend on besides the language and the rules: its type, its seat's
+    name, and its values (a list or a count per ingredient made hashable)."""
+    values = []
+    for key, value in event.items():
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, dict):
+            value = tuple(value.items())
+        values.append((key, value))
+    return (who, *values)
+
+
+def log_lines(events: Sequence[Mapping[str, object]], names: list[str], rules: Rules) -> list[str]:
+    """event_text of each line, in the language active, kept per process."""
+    language = get_language()
+    points = (rules["customer_points"], rules["winning_points"])
+    out = []
+    for event in events:
+        seat = event.get("seat")
+        who = names[seat] if isinstance(seat, int) else ""
+        key = (language, points, line_key(event, who))
+        found = _told.get(key)
+        if found is None:
+            if len(_told) >= TOLD_KEEP:
+                _told.clear()
+            found = _told[key] = event_text(event, names, rules)
+        out.append(found)
+    return out
 
 
 def last_turns(log: Sequence[LogLine], mine: int | None = None) -> dict[int, Turn]:

@@ -8,26 +8,32 @@ import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.engines.cakehalla import View
 from games.kinds.base import SeatRow
 
-SHAPES: dict[str, Promise] = {
-    "sugar": gettext_lazy("white cube"),
-    "blueberry": gettext_lazy("blue circle"),
-    "matcha": gettext_lazy("green leaf"),
-    "cherry": gettext_lazy("red heart"),
-    "cocoa": gettext_lazy("brown bean"),
-    "saffron": gettext_lazy("gold star"),
+SHAPES: dict[str, str] = {
+    "sugar": gettext_noop("white cube"),
+    "blueberry": gettext_noop("blue circle"),
+    "matcha": gettext_noop("green leaf"),
+    "cherry": gettext_noop("red heart"),
+    "cocoa": gettext_noop("brown bean"),
+    "saffron": gettext_noop("gold star"),
 }
 """Each token's drawing in words, for whoever cannot tell its colour (the reader's language)."""
 
 
 def shape(name: str) -> str:
-    """An ingredient token's shape in words, in the language active."""
-    return str(SHAPES[name])
+    """An ingredient token's shape in words, in the language active (every board draws about
+    thirty of them for each viewer: kept per language)."""
+    return shape_in(get_language(), name)
+
+
+@lru_cache(maxsize=256)
+def shape_in(language: str | None, name: str) -> str:
+    """A token's shape in words in this language (the language active when it is first asked)."""
+    return gettext(SHAPES[name])
 
 
 def token_art(name: str) -> str:
