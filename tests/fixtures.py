@@ -55,6 +55,17 @@ def _fast_passwords(settings: object) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
 
 
+@pytest.fixture(autouse=True)
+def _english_to_begin() -> Iterator[None]:
+    """Each test begins in the site's language: a request's LocaleMiddleware leaves its language
+    active on the test's thread, and the services' refusals are said in the language active."""
+    from django.utils import translation
+
+    translation.deactivate()  # the settings' LANGUAGE_CODE
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def bots_inline(settings: object) -> None:
     """Bots move right after each service returns, in the same thread (BOT_MOVES = "inline"), so

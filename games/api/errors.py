@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError, ValidationError
 
@@ -46,11 +47,15 @@ def field_words(errors: list[dict[str, Any]]) -> str:
     first = errors[0] if errors else {}
     where = [str(part) for part in first.get("loc", ()) if part not in ("body", "payload")]
     if first.get("type") == "json_invalid" or not where:
-        return "The request body is not the JSON this operation takes."
+        return gettext("The request body is not the JSON this operation takes.")
     if first.get("type") == "missing":
-        return f"The field “{'.'.join(where)}” is missing."
+        return gettext("The field “%(field)s” is missing.") % {"field": ".".join(where)}
     said = str(first.get("msg", "is not valid")).rstrip(".")
-    return f"The field “{'.'.join(where)}” is wrong: {said[0].lower()}{said[1:]}."
+    # pydantic's own words (English) after the field's name.
+    return gettext("The field “%(field)s” is wrong: %(said)s.") % {
+        "field": ".".join(where),
+        "said": f"{said[0].lower()}{said[1:]}",
+    }
 
 
 def on(api: NinjaAPI, kind: type[E], words: Callable[[E], HttpResponse]) -> None:
@@ -72,9 +77,9 @@ def service_words(exc: services.ServiceError) -> HttpResponse:
 def http_words(exc: HttpError) -> HttpResponse:
     """django-ninja's own refusals, in the API's words."""
     if exc.status_code == 401:
-        return answer(401, "This needs a token: send Authorization: Bearer <token>.")
+        return answer(401, gettext("This needs a token: send Authorization: Bearer <token>."))
     if exc.status_code == 400:
-        return answer(400, "The request body is not the JSON this operation takes.")
+        return answer(400, gettext("The request body is not the JSON this operation takes."))
     said = str(exc)
     return answer(exc.status_code, said if said.endswith(".") else f"{said}.")
 
@@ -82,7 +87,7 @@ def http_words(exc: HttpError) -> HttpResponse:
 def missing_words(exc: Http404) -> HttpResponse:
     """An unknown id, in the page's words when it has them."""
     said = str(exc)
-    return answer(404, said if said.endswith(".") else "There is no such thing here.")
+    return answer(404, said if said.endswith(".") else gettext("There is no such thing here."))
 
 
 def install(api: NinjaAPI) -> None:
@@ -93,5 +98,9 @@ def install(api: NinjaAPI) -> None:
     on(api, ValidationError, lambda exc: answer(400, field_words(exc.errors)))
     on(api, HttpError, http_words)
     on(api, Http404, missing_words)
-    on(api, PermissionDenied, lambda exc: answer(403, str(exc) or "This is not yours to see."))
-    on(api, RequestDataTooBig, lambda exc: answer(413, "The request body is too large."))
+    on(
+        api,
+        PermissionDenied,
+        lambda exc: answer(403, str(exc) or gettext("This is not yours to see.")),
+    )
+    on(api, RequestDataTooBig, lambda exc: answer(413, gettext("The request body is too large.")))

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from accounts.models import DELETED_BAKER, User, signed_in
 from games import services
@@ -140,7 +141,9 @@ def rematch_context(game: Game, me: Seat | None, at: TableAt) -> dict[str, objec
 
 def pace_label(game: Game) -> list[str]:
     """The table's pace in words, when it has a clock ("Pace: Fast")."""
-    return [] if game.pace == Game.Pace.RELAXED else [f"Pace: {game.get_pace_display()}"]
+    if game.pace == Game.Pace.RELAXED:
+        return []
+    return [gettext("Pace: %(pace)s") % {"pace": game.get_pace_display()}]
 
 
 def epoch_ms(at: datetime | None) -> int | None:

@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.friends import blocked_between
 from accounts.models import User
@@ -71,7 +71,7 @@ def challengeable(name: str) -> User:
 def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> AnyKind:
     """The game of a challenge this person may make now, or a ServiceError saying why not."""
     if to.pk == by.pk:
-        raise ServiceError("You cannot challenge yourself.")
+        raise ServiceError(gettext("You cannot challenge yourself."))
     if blocked_between(by, to):
         raise NotAllowed(f"You cannot challenge {to.username}.")
     spec = check_create(kind, players, {})
@@ -91,9 +91,20 @@ def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> A
     return spec
 
 
+PACE_NAMES = {
+    "relaxed": gettext_lazy("Relaxed"),
+    "normal": gettext_lazy("Normal"),
+    "fast": gettext_lazy("Fast"),
+    "day1": gettext_lazy("Turn-based"),
+    "day3": gettext_lazy("Turn-based"),
+    "day7": gettext_lazy("Turn-based"),
+}
+"""Each pace by its name alone, as a challenge says it (the lists say its clock too)."""
+
+
 def pace_words(pace: str) -> str:
-    """A pace as a person reads it ("Relaxed")."""
-    return str(Game.Pace(pace).label).split(" (")[0].split(":")[0]
+    """A pace as a person reads it ("Relaxed"), in the language active."""
+    return str(PACE_NAMES.get(pace, pace))
 
 
 def words(challenge: Challenge, spec: AnyKind) -> str:
@@ -154,7 +165,7 @@ def locked(challenge_id: int, user: User) -> Challenge:
     if found.status != Challenge.Status.OPEN:
         raise ServiceError(f"This challenge is {found.status} already.")
     if found.lapsed():
-        raise ServiceError("This challenge expired unanswered: make a new one to play.")
+        raise ServiceError(gettext("This challenge expired unanswered: make a new one to play."))
     return found
 
 
@@ -183,7 +194,7 @@ def accept(challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         found = locked(challenge_id, user)
         if user.pk != found.challenged_id:
-            raise NotAllowed("Only the challenged person can accept a challenge.")
+            raise NotAllowed(gettext("Only the challenged person can accept a challenge."))
         spec = check_create(found.kind, found.players, {})
         game = services.seat_people(
             found.kind,
@@ -209,7 +220,9 @@ def decline(challenge_id: int, user: User) -> Challenge:
     """The challenged says no; the challenger is told."""
     found = locked(challenge_id, user)
     if user.pk != found.challenged_id:
-        raise NotAllowed("Only the challenged person can decline a challenge: cancel yours.")
+        raise NotAllowed(
+            gettext("Only the challenged person can decline a challenge: cancel yours.")
+        )
     return answered(found, Challenge.Status.DECLINED)
 
 
@@ -218,5 +231,5 @@ def cancel(challenge_id: int, user: User) -> Challenge:
     """The challenger takes it back before an answer."""
     found = locked(challenge_id, user)
     if user.pk != found.challenger_id:
-        raise NotAllowed("Only the challenger can cancel a challenge: decline it instead.")
+        raise NotAllowed(gettext("Only the challenger can cancel a challenge: decline it instead."))
     return answered(found, Challenge.Status.CANCELLED)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypedDict, TypeVar, cast
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 
 from games.kinds.lessons import Lesson
 from games.kinds.sessions import GAME, SessionWords
@@ -184,12 +185,12 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     # earlier views this game, oldest first (what it saw: in Midnight Bakery the batches it passed
     # on, which no later view shows). Read instead of `searching` for these levels.
     remembering: Mapping[str, Callable[[float, Sequence[ViewT]], Bot[ViewT, ActionT]]] = {}
-    # Each bot level as a person reads it: a name, then what it does.
+    # Each bot level as a person reads it: a name, then what it does (said in the language active).
     bot_words: Mapping[str, tuple[str, str]] = {
-        "random": ("beginner", "plays any legal move"),
-        "greedy": ("steady", "takes what pays most right now"),
-        "lookahead": ("strong", "looks a turn or two ahead"),
-        "master": ("master", "weighs hundreds of ways the game could still go"),
+        "random": (N_("beginner"), N_("plays any legal move")),
+        "greedy": (N_("steady"), N_("takes what pays most right now")),
+        "lookahead": (N_("strong"), N_("looks a turn or two ahead")),
+        "master": (N_("master"), N_("weighs hundreds of ways the game could still go")),
     }
     # The board's regions, each templates/games/<slug>/_<region>.html, swapped on its own.
     regions: tuple[str, ...] = ("status", "results")
@@ -271,11 +272,11 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
 
     def bot_name(self, level: str) -> str:
         """A bot level as a person calls it ("master"), the level itself if it has no words."""
-        return self.bot_words.get(level, (level, ""))[0]
+        return gettext(self.bot_words[level][0]) if level in self.bot_words else level
 
     def bot_blurb(self, level: str) -> str:
         """What a bot level does, in a few words ("weighs hundreds of ways...")."""
-        return self.bot_words.get(level, (level, ""))[1]
+        return gettext(self.bot_words[level][1]) if level in self.bot_words else ""
 
     @property
     def house_bot(self) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar, cast
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import outages
@@ -43,7 +44,7 @@ def answered(tap: Tap, make: Callable[[], R], then: Callable[[R], Push], what: s
     stored, as a refused post answers, and nothing is changed."""
     session = tap.session
     if session is None:
-        refusal = "Log in to take a seat and play."
+        refusal = gettext("Log in to take a seat and play.")
     elif not session.alive():
         return Push(SESSION_ENDED)
     else:
@@ -55,7 +56,7 @@ def answered(tap: Tap, make: Callable[[], R], then: Callable[[R], Push], what: s
             raise  # told in words by the socket (Socket.dispatch, GameConsumer.away), boardless
         except Exception:  # its transaction rolled back: said as a failed post says it
             logger.exception("%s on the socket to game %s failed", what, tap.game_id)
-            refusal = "Something went wrong on our side; your tap was not taken."
+            refusal = gettext("Something went wrong on our side; your tap was not taken.")
         else:
             return then(made)
     push = pushed(tap.game_id, tap.user, None, tap.shown, True)

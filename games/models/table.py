@@ -42,12 +42,12 @@ class Game(models.Model):
         PLAYERS = "players", _("Only the players")
 
     class Pace(models.TextChoices):
-        RELAXED = "relaxed", "Relaxed (no clock)"
-        NORMAL = "normal", "Normal (60 s a move, 120 s bank)"
-        FAST = "fast", "Fast (20 s a move, 60 s bank)"
-        DAY1 = "day1", "Turn-based: 1 day a move, 2 days bank"
-        DAY3 = "day3", "Turn-based: 3 days a move, 3 days bank"
-        DAY7 = "day7", "Turn-based: 7 days a move, 7 days bank"
+        RELAXED = "relaxed", _("Relaxed (no clock)")
+        NORMAL = "normal", _("Normal (60 s a move, 120 s bank)")
+        FAST = "fast", _("Fast (20 s a move, 60 s bank)")
+        DAY1 = "day1", _("Turn-based: 1 day a move, 2 days bank")
+        DAY3 = "day3", _("Turn-based: 3 days a move, 3 days bank")
+        DAY7 = "day7", _("Turn-based: 7 days a move, 7 days bank")
 
     kind = models.CharField(max_length=40, choices=catalog.choices(), db_index=True)
     host = models.ForeignKey(

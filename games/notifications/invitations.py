@@ -9,6 +9,7 @@ lives in Django's cache, like accounts.emails' (one count across processes with 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts import friends
 from accounts.emails import under_limit
@@ -31,14 +32,14 @@ class TooMany(ServiceError):
 def check_invite(game: Game, by: User, to: User | None) -> User:
     """The friend this person may invite to this table now, or a ServiceError."""
     if to is None or to.is_bot:
-        raise ServiceError("There is no such person to invite.")
+        raise ServiceError(gettext("There is no such person to invite."))
     if to.pk == by.pk:
-        raise ServiceError("You cannot invite yourself.")
+        raise ServiceError(gettext("You cannot invite yourself."))
     if game.status != Game.Status.OPEN:
         raise ServiceError(closed_reason(game))
     seated = set(game.seats.values_list("user_id", flat=True))
     if by.pk not in seated:
-        raise NotAllowed("Only the people at a table can invite friends to it.")
+        raise NotAllowed(gettext("Only the people at a table can invite friends to it."))
     if friends.blocked_between(by, to):
         raise NotAllowed(f"You cannot invite {to.username}.")
     if not friends.are_friends(by, to):
@@ -46,7 +47,7 @@ def check_invite(game: Game, by: User, to: User | None) -> User:
     if to.pk in seated:
         raise ServiceError(f"{to.username} already sits at this table.")
     if len(seated) >= game.capacity:
-        raise ServiceError("Every seat at this table is taken.")
+        raise ServiceError(gettext("Every seat at this table is taken."))
     if invited_to(game, [to.pk]):
         raise ServiceError(f"{to.username} is already invited to this table.")
     if not under_limit(f"invites:user:{by.pk}", INVITES_PER_HOUR):

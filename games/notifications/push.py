@@ -32,7 +32,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.languages import in_language_of
 from accounts.models import User
@@ -118,7 +118,7 @@ def subscribe(
     someone else signed in); past MOST_BROWSERS the person's oldest subscription goes."""
     session = session_digest(session_key)
     if not push_enabled():
-        raise ServiceError("This site does not send browser notifications.")
+        raise ServiceError(gettext("This site does not send browser notifications."))
     refusal = push_policy.endpoint_refusal(endpoint)
     if refusal is not None:
         raise ServiceError(refusal)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import catalog
@@ -18,12 +19,12 @@ from games.pairing.models import Seek
 
 DEFAULT_PACE = Game.Pace.NORMAL
 PACE_WORDS = {
-    Game.Pace.RELAXED: "relaxed",
-    Game.Pace.NORMAL: "normal",
-    Game.Pace.FAST: "fast",
-    Game.Pace.DAY1: "1 day a move",
-    Game.Pace.DAY3: "3 days a move",
-    Game.Pace.DAY7: "7 days a move",
+    Game.Pace.RELAXED: gettext_lazy("relaxed"),
+    Game.Pace.NORMAL: gettext_lazy("normal"),
+    Game.Pace.FAST: gettext_lazy("fast"),
+    Game.Pace.DAY1: gettext_lazy("1 day a move"),
+    Game.Pace.DAY3: gettext_lazy("3 days a move"),
+    Game.Pace.DAY7: gettext_lazy("7 days a move"),
 }
 """A pace in the words of the waiting panel and the lobby's counts."""
 
@@ -59,7 +60,7 @@ class GameLine:
 def pace_lines(slug: str, counts: dict[tuple[str, str], int]) -> list[PaceLine]:
     """Every pace of one game, with how many look there."""
     return [
-        PaceLine(value, label, PACE_WORDS[Game.Pace(value)], counts.get((slug, value), 0))
+        PaceLine(value, str(label), str(PACE_WORDS[Game.Pace(value)]), counts.get((slug, value), 0))
         for value, label in Game.Pace.choices
     ]
 

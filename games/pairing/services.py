@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Block, Rating, User
 from accounts.ratings import new_rating
@@ -74,7 +75,7 @@ def check_search(kind: str, pace: str, fewest: int, most: int, bots_after: int |
     try:
         spec = catalog.get(kind)
     except KeyError:
-        raise ServiceError("That game is not on offer.") from None
+        raise ServiceError(gettext("That game is not on offer.")) from None
     if pace not in Game.Pace.values:
         raise ServiceError(f"There is no {pace!r} pace.")
     low, high = spec.min_players, spec.max_players
@@ -92,7 +93,7 @@ def check_search(kind: str, pace: str, fewest: int, most: int, bots_after: int |
 def check_seeker(user: User) -> None:
     """Refuse someone who may not look now: no account, or playing a live game already."""
     if not user.is_authenticated or user.is_bot or not user.is_active:
-        raise NotAllowed("Log in to look for a game.")
+        raise NotAllowed(gettext("Log in to look for a game."))
     playing = playing_live(user)
     if playing is not None:
         raise ServiceError(f"You are playing {playing} now: finish it before you look for another.")

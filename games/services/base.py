@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import events
@@ -135,14 +136,14 @@ def closed_unstarted(game: Game) -> str:
 def closed_reason(game: Game) -> str:
     """Why a table that is no longer open refuses seats and lobby changes."""
     if game.status == Game.Status.ABORTED:
-        return f"A moderator stopped this game: {game.abort_sentence}"
+        return gettext("A moderator stopped this game: %(why)s") % {"why": game.abort_sentence}
     if closed_unstarted(game):
         return closed_unstarted(game)
     return {
-        Game.Status.RUNNING: "This table has already started.",
-        Game.Status.OVER: "This game is over.",
-        Game.Status.CANCELLED: "The host cancelled this table.",
-    }.get(Game.Status(game.status), "This table is not open.")
+        Game.Status.RUNNING: gettext("This table has already started."),
+        Game.Status.OVER: gettext("This game is over."),
+        Game.Status.CANCELLED: gettext("The host cancelled this table."),
+    }.get(Game.Status(game.status), gettext("This table is not open."))
 
 
 # Lock order, everywhere: a person's user row first, then game rows (the older game first
@@ -188,5 +189,5 @@ def seats_in_order(game: Game) -> list[Seat]:
 def load_state(game: Game) -> object:
     """The engine state of a started game, from its snapshot."""
     if game.snapshot is None:
-        raise ServiceError("This game has not started yet.")
+        raise ServiceError(gettext("This game has not started yet."))
     return game.spec.engine.load(game.snapshot)

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User, signed_in
 from games import events
@@ -71,16 +72,16 @@ def closed_because(game: Game) -> str:
 def clean_line(text: object) -> str:
     """The line as stored: one line of printable text, or a ServiceError saying what is wrong."""
     if not isinstance(text, str):
-        raise ServiceError("Write a message first.")
+        raise ServiceError(gettext("Write a message first."))
     line = " ".join(text.split())
     if not line:
-        raise ServiceError("Write a message first.")
+        raise ServiceError(gettext("Write a message first."))
     if len(line) > ChatMessage.MAX_LENGTH:
         raise ServiceError(
             f"A message is at most {ChatMessage.MAX_LENGTH} characters; yours has {len(line)}."
         )
     if not all(shown(c) for c in line):
-        raise ServiceError("The message holds characters that cannot be shown.")
+        raise ServiceError(gettext("The message holds characters that cannot be shown."))
     return line
 
 
@@ -102,7 +103,7 @@ def check_say(game: Game, user: User, text: object) -> str:
         raise ServiceError(closed)
     seats = list(game.seats.select_related("user"))
     if not may_write(game, user, seats):
-        raise NotAllowed("Only the players can chat at this table.")
+        raise NotAllowed(gettext("Only the players can chat at this table."))
     line = clean_line(text)
     recent = ChatMessage.objects.filter(author=user, created_at__gt=now() - RATE_WINDOW)
     if recent.count() >= RATE_LIMIT:
@@ -149,9 +150,9 @@ def redraw_everywhere(user_id: int) -> None:
 def check_mute(user: User, other: User | None) -> User:
     """The person this user may mute, or a ServiceError."""
     if other is None or other.is_bot:
-        raise ServiceError("There is no such person to mute.")
+        raise ServiceError(gettext("There is no such person to mute."))
     if other.pk == user.pk:
-        raise ServiceError("You cannot mute yourself.")
+        raise ServiceError(gettext("You cannot mute yourself."))
     return other
 
 
@@ -169,7 +170,7 @@ def mute(user: User, other: User | None, game_id: int) -> None:
 def unmute(user: User, other: User | None, game_id: int) -> None:
     """This user sees the other's lines again."""
     if other is None:
-        raise ServiceError("There is no such person to unmute.")
+        raise ServiceError(gettext("There is no such person to unmute."))
     Mute.objects.filter(user=user, muted=other).delete()
     announce_chat_to_user(user.pk, game_id)
 
@@ -177,7 +178,7 @@ def unmute(user: User, other: User | None, game_id: int) -> None:
 def check_hide(moderator: User) -> None:
     """Refuse anyone who may not hide chat lines."""
     if not moderator.has_perm("games.change_chatmessage"):
-        raise NotAllowed("Only a moderator can hide chat lines.")
+        raise NotAllowed(gettext("Only a moderator can hide chat lines."))
 
 
 @transaction.atomic

@@ -17,6 +17,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts import friends
 from accounts.models import (
@@ -40,11 +41,11 @@ from games.services.moderation import give_up_tables
 def check_delete(person: User, password: str) -> None:
     """Refuse to delete an account unless its own person confirmed it with the password."""
     if person.is_bot:
-        raise ServiceError("House bots are not people; they have no account to delete.")
+        raise ServiceError(gettext("House bots are not people; they have no account to delete."))
     if person.deleted_at is not None:
-        raise ServiceError("This account is already deleted.")
+        raise ServiceError(gettext("This account is already deleted."))
     if not password or not person.check_password(password):
-        raise NotAllowed("That is not your password: nothing was deleted.")
+        raise NotAllowed(gettext("That is not your password: nothing was deleted."))
 
 
 def delete_account(person: User, password: str) -> User:

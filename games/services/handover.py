@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import User
 from games.models import Game, Seat
@@ -30,10 +31,10 @@ ABSENT = "absent"
 DEACTIVATED = "deactivated"
 DELETED = "deleted"
 HANDED_OVER_WHY = {
-    LEFT: "You resigned this game.",
-    ABSENT: "Your time ran out three moves in a row.",
-    DEACTIVATED: "Your account was deactivated.",
-    DELETED: "You deleted your account.",
+    LEFT: gettext_lazy("You resigned this game."),
+    ABSENT: gettext_lazy("Your time ran out three moves in a row."),
+    DEACTIVATED: gettext_lazy("Your account was deactivated."),
+    DELETED: gettext_lazy("You deleted your account."),
 }
 HAND_OVER_NOTICES = {
     LEFT: "{name} left: a {bot} bot plays {seat} to the end.",
@@ -48,8 +49,8 @@ def handed_over_why(game: Game, seat: Seat) -> str:
     """Why a house bot plays this seat, told to its person (away at a relaxed table: no clock)."""
     reason = handed_over(seat)
     if reason == ABSENT and game.pace == Game.Pace.RELAXED:
-        return "You were away while the table waited on you."
-    return HANDED_OVER_WHY[reason]
+        return gettext("You were away while the table waited on you.")
+    return str(HANDED_OVER_WHY[reason])
 
 
 def handed_over(seat: Seat) -> str:
@@ -81,11 +82,11 @@ def check_hand_over(game: Game, seat: Seat, reason: str) -> None:
     if reason not in HAND_OVER_NOTICES:
         raise ServiceError(f"No seat is handed to a bot for {reason!r}.")
     if seat.game_id != game.pk:
-        raise ServiceError("That seat is not at this table.")
+        raise ServiceError(gettext("That seat is not at this table."))
     if game.status != Game.Status.RUNNING:
         raise ServiceError(closed_reason(game))
     if seat.bot:
-        raise ServiceError("A bot already plays that seat.")
+        raise ServiceError(gettext("A bot already plays that seat."))
 
 
 @transaction.atomic
@@ -96,7 +97,7 @@ def do_hand_seat_to_bot(game: Game | int, seat: Seat | int, reason: str) -> Game
     seats = seated(game)
     found = next((s for s in seats.values() if s.pk == seat_id), None)
     if found is None:
-        raise ServiceError("That seat is not at this table.")
+        raise ServiceError(gettext("That seat is not at this table."))
     check_hand_over(game, found, reason)
     hand_over(game, load_state(game), seats, found, reason)
     commit_version(game, ["notices"], bots=True)
@@ -126,15 +127,15 @@ def check_resign(game: Game, user: User) -> Seat:
     """The seat a person may give up now, or a ServiceError."""
     seat = game.seats.filter(user=user).first()
     if seat is None:
-        raise NotAllowed("You do not sit at this game.")
+        raise NotAllowed(gettext("You do not sit at this game."))
     if game.status == Game.Status.OPEN:
-        raise ServiceError("This game has not started yet.")
+        raise ServiceError(gettext("This game has not started yet."))
     if game.status != Game.Status.RUNNING:
         raise ServiceError(closed_reason(game))
     if seat.resigned:
-        raise ServiceError("You have already resigned this game.")
+        raise ServiceError(gettext("You have already resigned this game."))
     if seat.bot:
-        raise ServiceError("A bot cannot resign.")
+        raise ServiceError(gettext("A bot cannot resign."))
     return seat
 
 
@@ -155,13 +156,13 @@ def check_take_back(game: Game, user: User) -> Seat:
     """The seat a person who left (or was away) may take back from the bot, or a ServiceError."""
     seat = game.seats.filter(user=user).first()
     if seat is None or seat.position is None:
-        raise NotAllowed("You do not sit at this game.")
+        raise NotAllowed(gettext("You do not sit at this game."))
     if game.status != Game.Status.RUNNING:
         raise ServiceError(closed_reason(game))
     if not seat.resigned:
-        raise ServiceError("You already play your seat.")
+        raise ServiceError(gettext("You already play your seat."))
     if handed_over(seat) in (DEACTIVATED, DELETED) or not user.is_active:
-        raise NotAllowed("This seat cannot be taken back.")
+        raise NotAllowed(gettext("This seat cannot be taken back."))
     return seat
 
 

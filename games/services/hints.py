@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.kinds.base import AnyKind
@@ -54,16 +55,16 @@ def hints_on(game: Game, seats: Sequence[Seat]) -> bool:
 def check_suggest(game: Game, user: User, seats: Sequence[Seat]) -> Seat:
     """The seat that may have a hint now, or a ServiceError in words."""
     if game.rated:
-        raise NotAllowed("Hints are only for practice tables: this table is rated.")
+        raise NotAllowed(gettext("Hints are only for practice tables: this table is rated."))
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None or user.is_bot:
-        raise NotAllowed("You do not sit at this game.")
+        raise NotAllowed(gettext("You do not sit at this game."))
     if game.status != Game.Status.RUNNING or seat.position is None:
-        raise ServiceError("Hints are given while the game runs.")
+        raise ServiceError(gettext("Hints are given while the game runs."))
     if not against_bots(seats):
-        raise ServiceError("Hints are only for practice games against bots.")
+        raise ServiceError(gettext("Hints are only for practice games against bots."))
     if seat.resigned:
-        raise NotAllowed("A house bot plays your seat now.")
+        raise NotAllowed(gettext("A house bot plays your seat now."))
     return seat
 
 
@@ -93,7 +94,9 @@ def suggest(game: Game | int, user: User) -> Suggestion:
     state = load_state(game)
     legal = engine.legal_actions(state, seat.position)
     if engine.is_over(state) or seat.position not in engine.active_seats(state) or not legal:
-        raise ServiceError("It is not your move now: a hint comes when you have one to make.")
+        raise ServiceError(
+            gettext("It is not your move now: a hint comes when you have one to make.")
+        )
     view = engine.view(state, seat.position)
     hint = advise(game.spec, view, legal, hint_rng(game, seat.position))
     return replace(hint, version=game.version)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.names import bot_name
@@ -30,7 +31,7 @@ def bot_account(level: str, taken: set[int]) -> User:
 def check_host(game: Game, user: User) -> None:
     """Refuse anyone but the host of an open table."""
     if user.pk != game.host_id:
-        raise NotAllowed("Only the host can do that.")
+        raise NotAllowed(gettext("Only the host can do that."))
     if game.status != Game.Status.OPEN:
         raise ServiceError(closed_reason(game))
 
@@ -44,7 +45,7 @@ def add_bot(game: Game | int, host: User, level: str) -> Seat:
         raise ServiceError(f"There is no {level!r} bot.")
     taken = set(game.seats.values_list("user_id", flat=True))
     if len(taken) >= game.capacity:
-        raise ServiceError("Every seat at this table is taken.")
+        raise ServiceError(gettext("Every seat at this table is taken."))
     seat = Seat.objects.create(game=game, user=bot_account(level, taken), bot=level)
     commit_version(game, [])
     return seat
@@ -57,7 +58,7 @@ def remove_bot(game: Game | int, host: User, seat_id: int) -> Game:
     check_host(game, host)
     seat = game.seats.filter(pk=seat_id).exclude(bot="").first()
     if seat is None:
-        raise ServiceError("There is no such bot at this table.")
+        raise ServiceError(gettext("There is no such bot at this table."))
     seat.delete()
     commit_version(game, [])
     return game

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.friends import block_at_table
 from accounts.models import User
@@ -15,12 +16,12 @@ def check_join(game: Game, user: User, invite: str | None) -> None:
     if game.status != Game.Status.OPEN:
         raise ServiceError(closed_reason(game))
     if game.private and invite != game.invite:
-        raise NotAllowed("This table is private: you need its invite link.")
+        raise NotAllowed(gettext("This table is private: you need its invite link."))
     seated = set(game.seats.values_list("user_id", flat=True))
     if user.pk in seated:
-        raise ServiceError("You already sit at this table.")
+        raise ServiceError(gettext("You already sit at this table."))
     if len(seated) >= game.capacity:
-        raise ServiceError("Every seat at this table is taken.")
+        raise ServiceError(gettext("Every seat at this table is taken."))
     refused = block_at_table(user, seated)
     if refused:
         raise NotAllowed(refused)
@@ -39,14 +40,14 @@ def join(game: Game | int, user: User, invite: str | None = None) -> Seat:
 def check_leave(game: Game, user: User) -> Seat:
     """The seat a user may leave, or a ServiceError."""
     if game.status == Game.Status.RUNNING:
-        raise ServiceError("You cannot leave a game that has started.")
+        raise ServiceError(gettext("You cannot leave a game that has started."))
     if game.status != Game.Status.OPEN:
         raise ServiceError(closed_reason(game))
     seat = game.seats.filter(user=user).first()
     if seat is None:
-        raise ServiceError("You do not sit at this table.")
+        raise ServiceError(gettext("You do not sit at this table."))
     if user.pk == game.host_id:
-        raise ServiceError("The host cannot leave; the table would have no host.")
+        raise ServiceError(gettext("The host cannot leave; the table would have no host."))
     return seat
 
 

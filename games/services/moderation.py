@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import events
@@ -67,7 +68,7 @@ def clean_reason(reason: str, what: str = "a reason") -> str:
 def check_abort(game: Game, moderator: User, reason: str) -> str:
     """The cleaned reason if this moderator may abort this game now, else a ServiceError."""
     if not moderator.has_perm("games.abort_game"):
-        raise NotAllowed("Only a moderator can abort a game.")
+        raise NotAllowed(gettext("Only a moderator can abort a game."))
     if game.status != Game.Status.RUNNING:
         open_table = game.status == Game.Status.OPEN
         raise ServiceError(
@@ -97,13 +98,13 @@ def abort(game: Game | int, moderator: User, reason: str) -> Game:
 def check_account_change(moderator: User, person: User) -> None:
     """Refuse a change to an account that is not a moderator's to change."""
     if not moderator.has_perm("accounts.deactivate_user"):
-        raise NotAllowed("Only a moderator can do that.")
+        raise NotAllowed(gettext("Only a moderator can do that."))
     if person.pk == moderator.pk:
-        raise ServiceError("You cannot do that to your own account.")
+        raise ServiceError(gettext("You cannot do that to your own account."))
     if person.is_bot:
-        raise ServiceError("House bots are not people; they have no account to change.")
+        raise ServiceError(gettext("House bots are not people; they have no account to change."))
     if (person.is_superuser or person.is_staff) and not moderator.is_superuser:
-        raise NotAllowed("Only a superuser can change a staff or superuser account.")
+        raise NotAllowed(gettext("Only a superuser can change a staff or superuser account."))
 
 
 def give_up_tables(person: User, reason: str) -> list[int]:
@@ -192,14 +193,14 @@ def check_report(
 ) -> User:
     """The person to report, or a ServiceError: a clear reason, a short note, not too often."""
     if not reporter.is_authenticated or not reporter.is_active:
-        raise NotAllowed("Log in to report a player.")
+        raise NotAllowed(gettext("Log in to report a player."))
     if game.status not in REPORTABLE:
-        raise ServiceError("You can report a player once the game has started.")
+        raise ServiceError(gettext("You can report a player once the game has started."))
     reported = next((p for p in reportable_people(game, reporter) if p.pk == reported_id), None)
     if reported is None:
-        raise ServiceError("Choose a person who sat at this game.")
+        raise ServiceError(gettext("Choose a person who sat at this game."))
     if reason not in Report.Reason.values:
-        raise ServiceError("Choose a reason from the list.")
+        raise ServiceError(gettext("Choose a reason from the list."))
     if len(note) > NOTE_CHARS:
         raise ServiceError(f"Keep the note under {NOTE_CHARS} characters.")
     mine = Report.objects.filter(reporter=reporter)
@@ -207,7 +208,7 @@ def check_report(
         raise ServiceError(f"You already reported {reported.username} at this game.")
     recent = mine.filter(created_at__gte=timezone.now() - REPORT_WINDOW).count()
     if recent >= REPORTS_PER_WINDOW:
-        raise ServiceError("You have sent many reports lately; try again in an hour.")
+        raise ServiceError(gettext("You have sent many reports lately; try again in an hour."))
     return reported
 
 
@@ -231,9 +232,9 @@ def report(
 def check_handle_report(report: Report, moderator: User, status: str) -> None:
     """Refuse a report change this moderator may not make."""
     if not moderator.has_perm("games.change_report"):
-        raise NotAllowed("Only a moderator can handle reports.")
+        raise NotAllowed(gettext("Only a moderator can handle reports."))
     if status not in (Report.Status.DISMISSED, Report.Status.ACTED):
-        raise ServiceError("A report is either dismissed or acted on.")
+        raise ServiceError(gettext("A report is either dismissed or acted on."))
     if report.status != Report.Status.OPEN:
         raise ServiceError(f"This report was already {report.get_status_display().lower()}.")
 

@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.engines import IllegalAction
+from games.kinds.refusals import told
 from games.models import Action, Game, Seat
 from games.records import archive
 from games.services import move_log
@@ -51,13 +53,15 @@ def check_play(
     """
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed("You do not sit at this game.")
+        raise NotAllowed(gettext("You do not sit at this game."))
     if game.status == Game.Status.OPEN:
-        raise ServiceError("This game has not started yet.")
+        raise ServiceError(gettext("This game has not started yet."))
     if game.status != Game.Status.RUNNING or seat.position is None:
         raise StaleVersion(closed_reason(game))
     if seat.resigned:
-        raise NotAllowed(f"{handed_over_why(game, seat)} A house bot plays your seat.")
+        raise NotAllowed(
+            gettext("%(why)s A house bot plays your seat.") % {"why": handed_over_why(game, seat)}
+        )
     if version is not None and version != game.version:
         kind = game.spec
         same_moment = (
@@ -66,7 +70,9 @@ def check_play(
             and moment == kind.moment(kind.engine.view(state, seat.position))
         )
         if not same_moment:
-            raise StaleVersion("The table moved on while you chose; look again and choose.")
+            raise StaleVersion(
+                gettext("The table moved on while you chose; look again and choose.")
+            )
     return seat
 
 
@@ -105,14 +111,17 @@ class Person:
         """check_play; an action that is no action refused; the results `seen` put away."""
         seat = check_play(game, self.user, self.version, self.moment, state, everyone)
         if not isinstance(self.action, dict):
-            raise IllegalAction("That is not an action.")
+            raise IllegalAction(gettext("That is not an action."))
         close_with_move(game, seat, state, self.seen)
         return seat
 
     def apply(self, game: Game, state: object, seat: Seat) -> tuple[object, list[Action]]:
         """The person's action applied, and its row."""
         assert seat.position is not None
-        state = game.spec.engine.apply_action(state, seat.position, self.action)
+        try:
+            state = game.spec.engine.apply_action(state, seat.position, self.action)
+        except IllegalAction as refused:  # the engine's English, said in the person's language
+            raise IllegalAction(told(str(refused))) from refused
         return state, [action_row(game, seat.position, self.action, user=self.user, bot="")]
 
     def mark(self, game: Game, seat: Seat) -> None:
@@ -147,7 +156,7 @@ def close_with_move(game: Game, seat: Seat, state: object, seen: int | None) -> 
         return
     assert seat.position is not None
     if state is None or seen > game.spec.results_count(game.spec.engine.view(state, seat.position)):
-        raise ServiceError("Those results are not out yet.")
+        raise ServiceError(gettext("Those results are not out yet."))
     seat.results_seen = seen
     seat.save(update_fields=["results_seen"])
 
@@ -157,10 +166,10 @@ def check_close_results(game: Game, user: User, seen: int, seats: list[Seat]) ->
     ServiceError."""
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None or seat.position is None or game.snapshot is None:
-        raise NotAllowed("You do not sit at this game.")
+        raise NotAllowed(gettext("You do not sit at this game."))
     view = game.spec.engine.view(load_state(game), seat.position)
     if not 0 <= seen <= game.spec.results_count(view):
-        raise ServiceError("Those results are not out yet.")
+        raise ServiceError(gettext("Those results are not out yet."))
     return seat
 
 

@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts import friends
 from accounts.models import User
@@ -70,21 +71,21 @@ def current_rematch(game: Game) -> Game | None:
 def check_offer_rematch(game: Game, user: User) -> list[Seat]:
     """The seats of a finished game whose person may offer to play again, or a ServiceError."""
     if game.status != Game.Status.OVER:
-        raise ServiceError("A rematch can be offered once the game is over.")
+        raise ServiceError(gettext("A rematch can be offered once the game is over."))
     seats = seats_in_order(game)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is None or mine.user.is_bot:
-        raise NotAllowed("Only the bakers of this game can offer a rematch.")
+        raise NotAllowed(gettext("Only the bakers of this game can offer a rematch."))
     if mine.resigned:
-        raise NotAllowed("You resigned this game, so you cannot offer a rematch.")
+        raise NotAllowed(gettext("You resigned this game, so you cannot offer a rematch."))
     event = played_for(game)
     if event is not None:
         raise NotAllowed(f"This table was played for {event.name}, which seats its own tables.")
     blocked, blocking = friends.blocks_among(user, {s.user_id for s in seats} - {user.pk})
     if blocked:
-        raise NotAllowed("A rematch with these players is not available to you.")
+        raise NotAllowed(gettext("A rematch with these players is not available to you."))
     if blocking:
-        raise NotAllowed("You block someone at this table: unblock them to play again.")
+        raise NotAllowed(gettext("You block someone at this table: unblock them to play again."))
     return seats
 
 
@@ -134,17 +135,17 @@ def do_rematch(game: Game | int, user: User) -> Game:
 def check_answer(new: Game, user: User) -> Seat:
     """The seat of a person who may answer this rematch now, or a ServiceError."""
     if new.rematch_of_id is None:
-        raise ServiceError("This table is not a rematch.")
+        raise ServiceError(gettext("This table is not a rematch."))
     seat = new.seats.filter(user=user).first()
     left_out = seat is None and new.status == Game.Status.RUNNING
     if left_out and Seat.objects.filter(game_id=new.rematch_of_id, user=user, bot="").exists():
-        raise ServiceError("This rematch started without you: you were away.")
+        raise ServiceError(gettext("This rematch started without you: you were away."))
     if seat is None or seat.bot:
-        raise NotAllowed("You are not invited to this rematch.")
+        raise NotAllowed(gettext("You are not invited to this rematch."))
     if new.status == Game.Status.CANCELLED:
-        raise ServiceError("This rematch was called off.")
+        raise ServiceError(gettext("This rematch was called off."))
     if new.status != Game.Status.OPEN:
-        raise ServiceError("This rematch has already started.")
+        raise ServiceError(gettext("This rematch has already started."))
     return seat
 
 
@@ -164,7 +165,7 @@ def do_accept_rematch(new: Game | int, user: User) -> Game:
     )
     first = old_id.first()
     if first is None:
-        raise ServiceError("This table is not a rematch.")
+        raise ServiceError(gettext("This table is not a rematch."))
     old = lock(first)
     return do_accept(old, lock(new), user)
 
@@ -378,7 +379,7 @@ def decline_rematch(new: Game | int, user: User) -> Game:
     pk = new if isinstance(new, int) else new.pk
     old_id = Game.objects.filter(pk=pk).values_list("rematch_of_id", flat=True).first()
     if old_id is None:
-        raise ServiceError("This table is not a rematch.")
+        raise ServiceError(gettext("This table is not a rematch."))
     old = lock(old_id)
     game = lock(pk)
     seat = check_answer(game, user)

@@ -10,6 +10,7 @@ from typing import TypedDict, Unpack
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from accounts.friends import block_words
 from accounts.models import Block, User
@@ -37,7 +38,7 @@ def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> AnyKin
     try:
         spec = catalog.get(kind)
     except KeyError:
-        raise ServiceError("That game is not on offer.") from None
+        raise ServiceError(gettext("That game is not on offer.")) from None
     if not spec.min_players <= capacity <= spec.max_players:
         raise ServiceError(f"{spec.name} seats {spec.min_players} to {spec.max_players} players.")
     for option in spec.options:
@@ -120,7 +121,9 @@ def open_table(
     chosen = dict(options or {})
     spec = check_create(kind, capacity, chosen)
     if watchers not in Game.Watchers.values:
-        raise ServiceError("Choose who may watch: anyone, signed-in people or only the players.")
+        raise ServiceError(
+            gettext("Choose who may watch: anyone, signed-in people or only the players.")
+        )
     if pace not in Game.Pace.values:
         raise ServiceError(f"There is no {pace!r} pace.")
     opts = {o.name: chosen.get(o.name, o.default) for o in spec.options}
@@ -146,7 +149,7 @@ def quick_game(host: User, kind: str, *, rated: bool = True, level: str = "") ->
         try:
             spec = catalog.get(kind)
         except KeyError:
-            raise ServiceError("That game is not on offer.") from None
+            raise ServiceError(gettext("That game is not on offer.")) from None
         if level and level not in spec.bot_levels:
             raise ServiceError(f"{spec.name} has no such bot: choose one from the list.")
         game = open_table(host, kind, spec.quick_capacity, rated=rated)
@@ -196,7 +199,7 @@ def seat_people(
     levels = list(bots or [])
     with transaction.atomic():
         if len({p.pk for p in people}) != len(people) or not people:
-            raise ServiceError("Each person sits once, and a table needs someone at it.")
+            raise ServiceError(gettext("Each person sits once, and a table needs someone at it."))
         host = people[0]
         # Dealt below: it never waits, so no cap on waiting tables counts it (check_waiting).
         game = open_table(
@@ -231,7 +234,7 @@ def seat_tables(
         return []
     levels = [list(b) for b in bots] if bots is not None else [[] for _ in tables]
     if len(levels) != len(tables):
-        raise ServiceError("Each table needs its list of bots, even an empty one.")
+        raise ServiceError(gettext("Each table needs its list of bots, even an empty one."))
     with transaction.atomic():
         spec = check_tables(kind, tables, levels)
         opts = {o.name: o.default for o in spec.options}
@@ -268,7 +271,7 @@ def check_tables(kind: str, tables: Sequence[Sequence[User]], levels: list[list[
     spec: AnyKind | None = None
     for people, its_bots in zip(tables, levels, strict=True):
         if len({p.pk for p in people}) != len(people) or not people:
-            raise ServiceError("Each person sits once, and a table needs someone at it.")
+            raise ServiceError(gettext("Each person sits once, and a table needs someone at it."))
         spec = check_create(kind, len(people) + len(its_bots), {})
         if len(people) + len(its_bots) < spec.min_players:
             raise ServiceError(f"At least {spec.min_players} players must sit to start.")
@@ -326,7 +329,7 @@ def house_table(kind: str, levels: list[str]) -> Game:
     bots at a pace watchers follow (clocks.pace_house_bots); the lobby shows it if nothing else."""
     with transaction.atomic():
         if not levels:
-            raise ServiceError("A house table needs its bots.")
+            raise ServiceError(gettext("A house table needs its bots."))
         spec = check_create(kind, len(levels), {})
         if any(level not in spec.bot_levels for level in levels):
             raise ServiceError(f"{spec.name} has no such bot.")

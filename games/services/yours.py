@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.translation import gettext
+
 from accounts.models import User
 from games.models import LIVE, Game, Seat
 from games.services import clocks
@@ -76,7 +78,8 @@ def table_for(
                 table.to_move.append(other.user.username)
     if table.your_move and seat.deadline is not None:
         table.deadline = seat.deadline
-        table.time_left = f"{clocks.span_words((seat.deadline - at).total_seconds())} left"
+        left = clocks.span_words((seat.deadline - at).total_seconds())
+        table.time_left = gettext("%(left)s left") % {"left": left}
     return table
 
 

@@ -10,6 +10,10 @@ from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from games import catalog
 from games.models import Game
@@ -23,19 +27,19 @@ from games.tournaments.services.entry import (
 )
 
 STARTS_IN = [
-    (1, "1 minute"),
-    (2, "2 minutes"),
-    (5, "5 minutes"),
-    (10, "10 minutes"),
-    (15, "15 minutes"),
-    (30, "30 minutes"),
-    (60, "1 hour"),
-    (120, "2 hours"),
-    (360, "6 hours"),
-    (720, "12 hours"),
-    (1440, "1 day"),
-    (2880, "2 days"),
-    (10080, "1 week"),
+    (1, _("1 minute")),
+    (2, _("2 minutes")),
+    (5, _("5 minutes")),
+    (10, _("10 minutes")),
+    (15, _("15 minutes")),
+    (30, _("30 minutes")),
+    (60, _("1 hour")),
+    (120, _("2 hours")),
+    (360, _("6 hours")),
+    (720, _("12 hours")),
+    (1440, _("1 day")),
+    (2880, _("2 days")),
+    (10080, _("1 week")),
 ]
 """When a tournament may start, counted from the press."""
 
@@ -55,22 +59,27 @@ def known_zones() -> frozenset[str]:
 
 
 def number(
-    label: str,
+    label: StrOrPromise,
     low: int,
     high: int,
     *,
     required: bool = True,
     initial: int | None = None,
-    help_text: str = "",
+    help_text: StrOrPromise = "",
 ) -> forms.IntegerField:
-    """A whole number in a range; every way it can be wrong says so in words."""
-    words = f"{label}: a whole number from {low} to {high}."
+    """A whole number in a range; every way it can be wrong says so in words (the language active's
+    when the form is drawn or checked)."""
+    words = format_lazy(
+        _("{label}: a whole number from {low} to {high}."), label=label, low=low, high=high
+    )
     return forms.IntegerField(
         label=label,
         min_value=low,
         max_value=high,
         error_messages={
-            "required": f"{label}: say a number from {low} to {high}.",
+            "required": format_lazy(
+                _("{label}: say a number from {low} to {high}."), label=label, low=low, high=high
+            ),
             "invalid": words,
             "min_value": words,
             "max_value": words,
@@ -87,13 +96,13 @@ def as_chosen(value: str) -> str:
 
 
 def choice(
-    label: str,
-    choices: Iterable[tuple[str, str]] | Callable[[], Iterable[tuple[str, str]]],
-    missing: str,
-    wrong: str,
+    label: StrOrPromise,
+    choices: Iterable[tuple[str, StrOrPromise]] | Callable[[], Iterable[tuple[str, str]]],
+    missing: StrOrPromise,
+    wrong: StrOrPromise,
     *,
     initial: str | None = None,
-    help_text: str = "",
+    help_text: StrOrPromise = "",
     coerce: Callable[[str], object] = as_chosen,
 ) -> forms.TypedChoiceField:
     """A choice from a list; a forged value is refused in words."""
@@ -127,29 +136,47 @@ def parse_points(text: str, fewest: int, seats: int) -> dict[str, list[float]]:
         found = POINTS_LINE.match(line)
         if found is None:
             raise forms.ValidationError(
-                f"Points by place: write each line as a table size, a colon and the points "
-                f"best first, such as 4: 6/4/2/0 (not {line[:30]!r})."
+                gettext(
+                    "Points by place: write each line as a table size, a colon and the points "
+                    "best first, such as 4: 6/4/2/0 (not %(line)s)."
+                )
+                % {"line": repr(line[:30])}
             )
         size = int(found.group(1))
         if not fewest <= size <= seats:
             raise forms.ValidationError(
-                f"Points by place: this tournament seats tables of {fewest} to {seats}, not {size}."
+                gettext(
+                    "Points by place: this tournament seats tables of %(fewest)s to %(seats)s, "
+                    "not %(size)s."
+                )
+                % {"fewest": fewest, "seats": seats, "size": size}
             )
         try:
             row = [float(p) for p in re.split(r"[/,\s]+", found.group(2).strip()) if p]
         except ValueError:
             raise forms.ValidationError(
-                f"Points by place: the points at a table of {size} are numbers, such as 6/4/2/0."
+                gettext(
+                    "Points by place: the points at a table of %(size)s are numbers, such as "
+                    "6/4/2/0."
+                )
+                % {"size": size}
             ) from None
         if len(row) != size:
             raise forms.ValidationError(
-                f"Points by place: a table of {size} needs {size} numbers, one a place."
+                ngettext(
+                    "Points by place: a table of %(size)s needs %(size)s number, one a place.",
+                    "Points by place: a table of %(size)s needs %(size)s numbers, one a place.",
+                    size,
+                )
+                % {"size": size}
             )
         points[str(size)] = row
     try:
         check_points(points)
     except services.ServiceError as refused:
-        raise forms.ValidationError(f"Points by place: {refused}") from None
+        raise forms.ValidationError(
+            gettext("Points by place: %(refused)s") % {"refused": refused}
+        ) from None
     return points
 
 
@@ -157,111 +184,122 @@ class TournamentForm(forms.Form):
     """A new tournament's settings (anyone signed in may make one)."""
 
     name = forms.CharField(
-        label="Name",
+        label=_("Name"),
         max_length=100,
         error_messages={
-            "required": "Give the tournament a name.",
-            "max_length": "A name is at most 100 characters.",
+            "required": _("Give the tournament a name."),
+            "max_length": _("A name is at most 100 characters."),
         },
     )
     kind = choice(
-        "Game", catalog.choices, "Choose a game.", "That game is not on offer.", initial=None
+        _("Game"), catalog.choices, "Choose a game.", "That game is not on offer.", initial=None
     )
     format = choice(
-        "Format",
+        _("Format"),
         Tournament.Format.choices,
-        "Choose Swiss or arena.",
-        "A tournament is a Swiss or an arena.",
+        _("Choose Swiss or arena."),
+        _("A tournament is a Swiss or an arena."),
         initial=Tournament.Format.SWISS,
     )
     pace = choice(
-        "Pace",
+        _("Pace"),
         Game.Pace.choices,
-        "Choose a pace.",
-        "There is no such pace.",
+        _("Choose a pace."),
+        _("There is no such pace."),
         initial=Game.Pace.NORMAL,
-        help_text="An arena is played live: a pace without days a move.",
+        help_text=_("An arena is played live: a pace without days a move."),
     )
-    seats = number("Table size", 2, 8, initial=4, help_text="People a table seats where it can.")
+    seats = number(
+        _("Table size"), 2, 8, initial=4, help_text=_("People a table seats where it can.")
+    )
     fewest = number(
-        "Fewest at a table",
+        _("Fewest at a table"),
         2,
         8,
         required=False,
-        help_text="Empty: the table size. A table never starts with fewer.",
+        help_text=_("Empty: the table size. A table never starts with fewer."),
     )
-    rounds = number("Rounds", 1, MOST_ROUNDS, required=False, initial=3, help_text="Swiss only.")
+    rounds = number(
+        _("Rounds"), 1, MOST_ROUNDS, required=False, initial=3, help_text=_("Swiss only.")
+    )
     minutes = number(
-        "Minutes",
+        _("Minutes"),
         10,
         LONGEST_ARENA_MINUTES,
         required=False,
         initial=45,
-        help_text="Arena only: how long it runs; no table starts after it.",
+        help_text=_("Arena only: how long it runs; no table starts after it."),
     )
     starts_in = choice(
-        "Starts in",
+        _("Starts in"),
         [(str(m), words) for m, words in STARTS_IN],
-        "Choose when it starts.",
-        "Choose a start from the list.",
+        _("Choose when it starts."),
+        _("Choose a start from the list."),
         coerce=int,
         initial="15",
     )
     starts_at = forms.DateTimeField(
-        label="Or starts at (UTC)",
+        label=_("Or starts at (UTC)"),
         required=False,
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         error_messages={
-            "invalid": "Write the start as a date and a time, such as 2030-05-01 18:00."
+            "invalid": _("Write the start as a date and a time, such as 2030-05-01 18:00.")
         },
-        help_text="Overrides Starts in; within 30 days.",
+        help_text=_("Overrides Starts in; within 30 days."),
     )
     zone = forms.CharField(
         required=False,
         max_length=64,
-        widget=forms.HiddenInput(attrs={"data-browser-zone": ""}),
-        error_messages={"max_length": "That time zone's name is too long to be one."},
+        widget=forms.HiddenInput(
+            # The start's label once tournament.js knows the zone ("{zone}" stands for it).
+            attrs={"data-browser-zone": "", "data-label": _("Or starts at (your time, {zone})")}
+        ),
+        error_messages={"max_length": _("That time zone's name is too long to be one.")},
         help_text="The time zone the exact start is written in: the browser's (tournament.js), "
         "else UTC.",
     )
     place_points = forms.CharField(
-        label="Points by place",
+        label=_("Points by place"),
         required=False,
         max_length=400,
         widget=forms.Textarea(attrs={"rows": 3}),
-        error_messages={"max_length": "Points by place: at most 400 characters."},
-        help_text=f"Empty: the defaults ({default_points_words()}). Or one line a table size, "
-        "such as 4: 6/4/2/0.",
+        error_messages={"max_length": _("Points by place: at most 400 characters.")},
+        help_text=format_lazy(
+            _("Empty: the defaults ({points}). Or one line a table size, such as 4: 6/4/2/0."),
+            points=default_points_words(),
+        ),
     )
     bye = choice(
-        "Bye (Swiss)",
+        _("Bye (Swiss)"),
         Tournament.Bye.choices,
-        "Choose what a bye is.",
-        "A bye is points or a house bot's seat.",
+        _("Choose what a bye is."),
+        _("A bye is points or a house bot's seat."),
         initial=Tournament.Bye.POINTS,
     )
     streak_bonus = number(
-        "Streak bonus (arena)",
+        _("Streak bonus (arena)"),
         0,
         MOST_STREAK_BONUS,
         initial=2,
-        help_text="Points added to a win after two wins in a row.",
+        help_text=_("Points added to a win after two wins in a row."),
     )
-    rating_min = number("Lowest rating", 0, HIGHEST_RATING, required=False)
-    rating_max = number("Highest rating", 0, HIGHEST_RATING, required=False)
+    rating_min = number(_("Lowest rating"), 0, HIGHEST_RATING, required=False)
+    rating_max = number(_("Highest rating"), 0, HIGHEST_RATING, required=False)
     games_min = number(
-        "Rated games played", 0, MOST_GAMES, initial=0, help_text="Of this game, at least."
+        _("Rated games played"), 0, MOST_GAMES, initial=0, help_text=_("Of this game, at least.")
     )
-    age_min_days = number("Account age in days", 0, OLDEST_DAYS, initial=0, help_text="At least.")
+    age_min_days = number(
+        _("Account age in days"), 0, OLDEST_DAYS, initial=0, help_text=_("At least.")
+    )
     max_entrants = number(
-        "Most entrants", 2, MOST_ENTRANTS, required=False, help_text="Empty: no limit."
+        _("Most entrants"), 2, MOST_ENTRANTS, required=False, help_text=_("Empty: no limit.")
     )
     private = forms.BooleanField(
-        label="Private (only people with its link see and join it)", required=False
+        label=_("Private (only people with its link see and join it)"), required=False
     )
     bots_welcome = forms.BooleanField(
-        label="Open to bot accounts (programs playing through the API)", required=False
+        label=_("Open to bot accounts (programs playing through the API)"), required=False
     )
 
     def clean(self) -> dict[str, object]:
@@ -275,8 +313,11 @@ class TournamentForm(forms.Form):
             else:
                 self.add_error(
                     "starts_at",
-                    f"Your browser's time zone ({zone[:64]}) is not one the site knows: "
-                    "choose the start from Starts in instead.",
+                    gettext(
+                        "Your browser's time zone (%(zone)s) is not one the site knows: "
+                        "choose the start from Starts in instead."
+                    )
+                    % {"zone": zone[:64]},
                 )
         if self.errors:
             return data
@@ -284,24 +325,29 @@ class TournamentForm(forms.Form):
         seats, fewest = data["seats"], data.get("fewest") or data["seats"]
         if not spec.min_players <= fewest <= seats <= spec.max_players:
             raise forms.ValidationError(
-                f"{spec.name} tables seat {spec.min_players} to {spec.max_players} people, "
-                "and the fewest at a table is no more than the table size."
+                gettext(
+                    "%(game)s tables seat %(least)s to %(most)s people, "
+                    "and the fewest at a table is no more than the table size."
+                )
+                % {"game": spec.name, "least": spec.min_players, "most": spec.max_players}
             )
         if data["format"] == Tournament.Format.SWISS and data.get("rounds") is None:
-            raise forms.ValidationError("Say how many rounds the Swiss plays.")
+            raise forms.ValidationError(gettext("Say how many rounds the Swiss plays."))
         if data["format"] == Tournament.Format.ARENA:
             if data.get("minutes") is None:
-                raise forms.ValidationError("Say how many minutes the arena lasts.")
+                raise forms.ValidationError(gettext("Say how many minutes the arena lasts."))
             if data["pace"] not in LIVE_PACES:
                 raise forms.ValidationError(
                     "An arena is played live: pick a pace without days a move."
                 )
         low, high = data.get("rating_min"), data.get("rating_max")
         if low is not None and high is not None and low > high:
-            raise forms.ValidationError("The lowest rating allowed is above the highest.")
+            raise forms.ValidationError(gettext("The lowest rating allowed is above the highest."))
         most = data.get("max_entrants")
         if most is not None and most < fewest:
-            raise forms.ValidationError(f"A tournament must take at least {fewest} people.")
+            raise forms.ValidationError(
+                gettext("A tournament must take at least %(fewest)s people.") % {"fewest": fewest}
+            )
         data["place_points"] = parse_points(data.get("place_points") or "", fewest, seats)
         return data
 
@@ -337,13 +383,13 @@ class TournamentForm(forms.Form):
         if exact is None:
             return at + timedelta(minutes=self.cleaned_data["starts_in"])
         if exact <= at:
-            raise services.ServiceError("The start time has passed: choose one ahead.")
+            raise services.ServiceError(gettext("The start time has passed: choose one ahead."))
         if exact > at + LATEST_START:
-            raise services.ServiceError("A tournament starts within 30 days.")
+            raise services.ServiceError(gettext("A tournament starts within 30 days."))
         return exact  # type: ignore[no-any-return]
 
     def refusal(self) -> str:
         """The first error in words."""
         for errors in self.errors.values():
             return str(errors[0])
-        return "Those settings could not be read."
+        return gettext("Those settings could not be read.")

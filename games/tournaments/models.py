@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import catalog
 from games.models import ChatMessage, Game
@@ -22,8 +23,8 @@ class Tournament(models.Model):
     """One event: a Swiss of several rounds or an arena of a set time, at one game and pace."""
 
     class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        ARENA = "arena", "Arena"
+        SWISS = "swiss", _("Swiss")
+        ARENA = "arena", _("Arena")
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Starts soon"
@@ -33,8 +34,8 @@ class Tournament(models.Model):
         STOPPED = "stopped", "Stopped by a moderator"
 
     class Bye(models.TextChoices):
-        POINTS = "points", "The median place's points"
-        BOT = "bot", "A table with a house bot"
+        POINTS = "points", _("The median place's points")
+        BOT = "bot", _("A table with a house bot")
 
     name = models.CharField(max_length=100)
     kind = models.CharField(max_length=40, choices=catalog.choices())

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import catalog
@@ -224,7 +225,7 @@ def withdraw(request: AuthedRequest, tournament: Tournament) -> str:
     """Leave the tournament; the form's confirm field is the confirm step."""
     if request.POST.get("confirm") != "yes":
         # A bare post (a stray click, a replayed request) must not take someone out.
-        raise services.ServiceError("Confirm that you want to leave the tournament.")
+        raise services.ServiceError(gettext("Confirm that you want to leave the tournament."))
     return services.withdraw(tournament, request.user)
 
 

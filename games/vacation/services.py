@@ -21,6 +21,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from accounts.models import User, Vacation, vacation_refusal
 from games.services import ServiceError, clocks, lock_user, retime_turn_based
@@ -59,7 +60,7 @@ def end_vacation(user: User, vacation_id: int) -> Vacation | None:
     vacation = Vacation.objects.filter(pk=vacation_id, user=user).first()
     at = clocks.now()
     if vacation is None or vacation.ends_at <= at:
-        raise ServiceError("That vacation is over already.")
+        raise ServiceError(gettext("That vacation is over already."))
     cut = max(vacation.starts_at, at)
     ends_at = vacation.ends_at
 

@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.db.models import Avg, Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import leaderboards
@@ -185,7 +186,7 @@ def delete_account(request: AuthedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             if not under_limit(f"delete-account:user:{request.user.pk}", DELETE_TRIES_AN_HOUR):
-                raise services.ServiceError("Too many tries: wait an hour and try again.")
+                raise services.ServiceError(gettext("Too many tries: wait an hour and try again."))
             services.delete_account(request.user, form.cleaned_data["password"])
         except services.ServiceError as refused:
             form.add_error("password", str(refused))

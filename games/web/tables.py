@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
@@ -65,7 +66,7 @@ def remove_bot(request: AuthedRequest, game: Game) -> Game:
     """The host sends a bot away."""
     seat_id = parse_number(request.POST.get("seat"), "seat")
     if seat_id is None:
-        raise services.ServiceError("Which bot?")
+        raise services.ServiceError(gettext("Which bot?"))
     return services.remove_bot(game, request.user, seat_id)
 
 
@@ -86,7 +87,7 @@ def resign(request: AuthedRequest, game: Game) -> None:
     """Give up a running game; the form's confirm field is the confirm step."""
     if request.POST.get("confirm") != "yes":
         # A bare post (a stray click, a replayed request) must not end someone's game.
-        raise services.ServiceError("Confirm that you want to resign.")
+        raise services.ServiceError(gettext("Confirm that you want to resign."))
     services.resign(game, request.user)
 
 
@@ -108,7 +109,7 @@ def decline_rematch(request: AuthedRequest, game: Game) -> None:
     else:
         offered = services.current_rematch(game) if game.status == Game.Status.OVER else None
     if offered is None:
-        raise services.ServiceError("No rematch is on offer at this table.")
+        raise services.ServiceError(gettext("No rematch is on offer at this table."))
     services.decline_rematch(offered, request.user)
 
 

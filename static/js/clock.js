@@ -11,6 +11,11 @@
   var skew = live && live.dataset.serverNow ? Number(live.dataset.serverNow) - Date.now() : 0;
 
   var HOUR_S = 3600;
+  // The units of time in the page's language (seconds, minutes, hours, days: base.html's
+  // <meta name="units-of-time">, the words games/services/clocks/paces.py says them in).
+  var unitsMeta = document.querySelector('meta[name="units-of-time"]');
+  var UNITS = ((unitsMeta && unitsMeta.content) || "s min h d").split(" ");
+  var U_MIN = UNITS[1], U_H = UNITS[2], U_D = UNITS[3];
 
   // A span as the clock says it, rounded up (a clock never shows less time than is left): to the
   // second under an hour ("59:59"), to the minute from an hour on ("23 h 59 min", "1 d 3 h":
@@ -24,8 +29,8 @@
     }
     var m = Math.ceil(s / 60);
     var days = Math.floor(m / 1440), hours = Math.floor((m % 1440) / 60), mins = m % 60;
-    if (days) return days + " d" + (hours ? " " + hours + " h" : "");
-    return hours + " h" + (mins ? " " + mins + " min" : "");
+    if (days) return days + " " + U_D + (hours ? " " + hours + " " + U_H : "");
+    return hours + " " + U_H + (mins ? " " + mins + " " + U_MIN : "");
   }
 
   // Whether a span is said in hours and days (an hour or more, once rounded up).

@@ -9,6 +9,14 @@
 // The socket's life (reconnects, restarts, the words while away) is static/js/socket.js's.
 (function () {
   "use strict";
+
+  // A word of this script in the page's language (templates/games/table.html's #live-words), or
+  // the English it falls back to.
+  function word(key, english) {
+    var held = document.getElementById("live-words");
+    var found = held && held.content.querySelector('[data-word="' + key + '"]');
+    return found ? found.textContent : english;
+  }
   var root = document.getElementById("live");
   if (!root) return;
 
@@ -228,22 +236,23 @@
     var words = messageIn(xhr.responseText);
     if (!words) {
       words = xhr.status >= 500
-        ? "Something went wrong on our side (error " + xhr.status + "); your tap was not taken."
-        : "That was refused (" + xhr.status + ").";
+        ? word("failed", "Something went wrong on our side (error {status}); your tap was not taken.")
+        : word("refused", "That was refused ({status}).");
+      words = words.replace("{status}", String(xhr.status));
     }
     // A 503 is the database away for a moment (games/outages.py): the board cannot be fetched
     // either, so the page does not claim it was; the slow poll brings it once it is back.
-    say(xhr.status === 503 ? words : words + " The board has been refreshed.", "error");
+    say(xhr.status === 503 ? words : words + " " + word("refreshed", "The board has been refreshed."), "error");
     resync(true);
   });
   document.addEventListener("htmx:sendError", function (event) {
     if (!onTable(event)) return;
-    say("The bakery could not be reached, so your tap was not sent. Check your connection: " +
-      "the board refreshes when it is back.", "error");
+    say(word("unreached", "The bakery could not be reached, so your tap was not sent. Check your " +
+      "connection: the board refreshes when it is back."), "error");
     resync(true);
   });
   document.addEventListener("htmx:timeout", function () {
-    say("The bakery took too long to answer; the board has been refreshed.", "error");
+    say(word("slow", "The bakery took too long to answer; the board has been refreshed."), "error");
     resync(true);
   });
   // A move sent while the socket is up (on the socket, or posted and answered with an empty
@@ -338,22 +347,22 @@
   link = window.bakehouseSocket({
     path: function () { return root.dataset.socket; },
     say: status,
-    live: "Live.",
-    away: "Reconnecting\u2026 the table refreshes every 3 seconds meanwhile.",
+    live: word("live", "Live."),
+    away: word("away", "Reconnecting\u2026 the table refreshes every 3 seconds meanwhile."),
     what: "table",
     words: {
-      4403: "The host lets only some people watch this game, and you are not one of them.",
-      4404: "You can no longer watch this table."
+      4403: word("4403", "The host lets only some people watch this game, and you are not one of them."),
+      4404: word("4404", "You can no longer watch this table.")
     },
-    closed: "The table closed this connection. Reload to go on.",
-    going: "Your new table is ready: going there\u2026",
+    closed: word("closed", "The table closed this connection. Reload to go on."),
+    going: word("going", "Your new table is ready: going there\u2026"),
     message: function (data, first) {
       if (!apply(data) && first) confirmOlder();
     },
     changed: function (state) {
       window.bakehouseLive = state === "live";
       if (state === "live" || state === "restarting" || state === "going" || !awaited) return;
-      say("The connection dropped as you tapped; look at the board again before you tap.", "error");
+      say(word("dropped", "The connection dropped as you tapped; look at the board again before you tap."), "error");
       resync(false).then(function () {
         awaited = 0;
         root.classList.remove("awaiting-push");

@@ -12,19 +12,25 @@
   var holder = document.getElementById("tournament") || document.getElementById("tournaments");
   var skew = holder && holder.dataset.serverNow ? Number(holder.dataset.serverNow) - Date.now() : 0;
 
+  // The units of time in the page's language (seconds, minutes, hours, days: base.html's
+  // <meta name="units-of-time">, the words games/services/clocks/paces.py says them in).
+  var unitsMeta = document.querySelector('meta[name="units-of-time"]');
+  var UNITS = ((unitsMeta && unitsMeta.content) || "s min h d").split(" ");
+  var U_S = UNITS[0], U_MIN = UNITS[1], U_H = UNITS[2], U_D = UNITS[3];
+
   // A span as the countdown says it, in words so it never reads as a time of day: "54 s",
   // "41 min 54 s" under an hour, else "2 h 5 min" or "3 d 4 h".
   function span(ms) {
     var s = Math.max(0, Math.ceil(ms / 1000));
     if (s < HOUR_S) {
       var rest = s % 60;
-      if (s < 60) return s + " s";
-      return Math.floor(s / 60) + " min" + (rest ? " " + rest + " s" : "");
+      if (s < 60) return s + " " + U_S;
+      return Math.floor(s / 60) + " " + U_MIN + (rest ? " " + rest + " " + U_S : "");
     }
     var m = Math.ceil(s / 60);
     var days = Math.floor(m / 1440), hours = Math.floor((m % 1440) / 60), mins = m % 60;
-    if (days) return days + " d" + (hours ? " " + hours + " h" : "");
-    return hours + " h" + (mins ? " " + mins + " min" : "");
+    if (days) return days + " " + U_D + (hours ? " " + hours + " " + U_H : "");
+    return hours + " " + U_H + (mins ? " " + mins + " " + U_MIN : "");
   }
 
   function tick() {
@@ -54,7 +60,10 @@
   var startLabel = document.querySelector("label[for=id_starts_at]");
   if (zoneField && zone) {
     zoneField.value = zone;
-    if (startLabel) startLabel.textContent = "Or starts at (your time, " + zone.replace(/_/g, " ") + ")";
+    // The label names the zone, in the page's words (the zone field's data-label: "{zone}" stands
+    // where the zone goes).
+    var words = zoneField.dataset.label || "Or starts at (your time, {zone})";
+    if (startLabel) startLabel.textContent = words.replace("{zone}", zone.replace(/_/g, " "));
   }
 
   var root = document.getElementById("tournament");

@@ -15,46 +15,55 @@ from django.utils import translation
 
 from accounts.languages import language_of_socket
 from accounts.models import User
-from games import catalog, services
+from games import services
 from games.boards import render_board
 from games.boards.render import render_whole
 from games.boards.renders import render_counts
+from games.engines.cakehalla.cards import CARDS, CUSTOMERS, TOKEN_NAMES
 from games.engines.midnight_bakery.cards import FACE_NAMES, OWL_NAME, SEAT_NAMES
+from games.kinds.cakehalla.kind import Cakehalla
 from games.models import Game
 from tests.boards.test_region_changes import someone_moves, table
-from tests.i18n.test_no_english_left import game_words, read, without_names
+from tests.i18n.test_no_english_left import read, without_names
 from tests.support.sockets import socket, stored_version
 
 BOARD_NAMES = {*FACE_NAMES.values(), *SEAT_NAMES, OWL_NAME, "JSON", "Baker's Peel", "Peel"}
 """The game's own names, which stay as they are in every language (the rules pages name the
 cards and seats so): the cards, the seats, the owl."""
+CAKEHALLA_NAMES = {
+    *(c.name for c in CARDS),
+    *(c.name for c in CUSTOMERS),
+    *(n.capitalize() for n in TOKEN_NAMES),
+    *Cakehalla.seat_names,
+    "JSON",
+}
+"""Cakehalla's own names: its cards, customers, ingredients, tiers and seats."""
 BOARD_SAME = {
-    "fr": {"Total", "Croissants", "Macarons", "Baguettes", "pt", "pts", "Score", "Pts", "table"},
+    "fr": {
+        *("Total", "Croissants", "Macarons", "Baguettes", "pt", "pts", "Score", "Pts", "table"),
+        *("Scores", "Piles", "point", "points"),
+    },
     "de": {"Croissants", "Macarons", "Baguettes", "Tartes", "Score"},
 }
 """Words French or German write as English does on a board."""
 
 
-def english_on_board(boards: dict[str, str], language: str, people: set[str]) -> set[str]:
+def english_on_board(
+    boards: dict[str, str], language: str, people: set[str], names: set[str] = BOARD_NAMES
+) -> set[str]:
     """The pieces of a board read alike in English and in the language, but names and words
     alike (the games' own names, the people's, the words these languages share)."""
-    alike = read(boards[language]) & read(boards["en"]) - game_words() - bot_words()
+    alike = read(boards[language]) & read(boards["en"])
     left = set()
     for piece in alike:
         if piece.startswith("/"):
             continue  # a link's address shown as it is (the invite link)
-        for name in sorted(BOARD_NAMES | people | BOARD_SAME[language], key=len, reverse=True):
+        for name in sorted(names | people | BOARD_SAME[language], key=len, reverse=True):
             piece = piece.replace(name, "")
         rest = without_names(piece, language)
         if any(ch.isalpha() for ch in rest):
             left.add(piece)
     return left
-
-
-def bot_words() -> set[str]:
-    """The bot levels' one-line descriptions, a button's title: English yet, with the levels' names
-    (test_no_english_left.game_words), until the kinds' words are marked."""
-    return {blurb.capitalize() for spec in catalog.available() for _, _, blurb in spec.bot_choices}
 
 
 def seated(game: Game) -> set[str]:
@@ -97,7 +106,7 @@ def test_a_whole_night_on_the_board_has_no_english_left(
     assert game.status == Game.Status.OVER
     for viewer in (people[0], AnonymousUser()):
         left |= english_on_board(boards_of(game, viewer, language), language, names)
-    assert left == set()
+    assert left == set(), "|".join(sorted(left))
 
 
 @pytest.mark.django_db
@@ -183,23 +192,30 @@ async def test_a_german_and_a_french_person_at_one_table_each_read_their_own_wor
 def test_a_whole_cakehalla_game_draws_in_french_and_german(
     language: str, market: str, make_user: Callable[[str], User], bots_inline: None
 ) -> None:
-    """Its words made in Python are English yet (docs/operations.md); its templates' are not, and
-    every plural reads a number (a pile's count, a card's points) whatever the language."""
+    """Its templates' words and its words made in Python (the kitchen log, why a token or a card
+    is refused, costs in words, the hints, the standings' why) read in the language, with no
+    English left beyond the game's names; every plural reads a number whatever the language."""
     people = [make_user("alice"), make_user("bob")]
     game = table("cakehalla", people, 1, seed=31)
+    names = seated(game) | {"alice", "bob"}
     rng = random.Random(31)
     drawn = 0
+    left: set[str] = set()
     while True:
         for viewer in (people[0], AnonymousUser()):
             boards = boards_of(game, viewer, language)
             assert market in boards[language] and "Market" in boards["en"]
+            if drawn % 3 == 0:
+                left |= english_on_board(boards, language, names, CAKEHALLA_NAMES)
             drawn += 1
         if not someone_moves(game, people, rng):
             break
     game.refresh_from_db()
     assert game.status == Game.Status.OVER and drawn > 20
-    final = boards_of(game, people[0], language)[language]
-    assert {"fr": "Classement final", "de": "Endstand"}[language] in final
+    boards = boards_of(game, people[0], language)
+    assert {"fr": "Classement final", "de": "Endstand"}[language] in boards[language]
+    left |= english_on_board(boards, language, names, CAKEHALLA_NAMES)
+    assert left == set(), "|".join(sorted(left))
 
 
 def test_the_words_kept_put_in_a_markup_and_a_text_of_one_spelling_each_as_it_is() -> None:

@@ -28,14 +28,14 @@ from games.tournaments.models import Tournament
 from games.tournaments.tests.conftest import entered, rules
 from games.vacation.services import take_vacation
 from tests.conftest import client_for
-from tests.i18n.test_no_english_left import ReadText, english_left, game_words, read
+from tests.i18n.test_no_english_left import ReadText, english_left, read
 from tests.support.clock import Clock
 from tests.support.finished_games import finished_game
 
 pytestmark = pytest.mark.django_db
 
 PEOPLE = ("alice", "bob", "carol", "greedy-bot-1")
-SAME = {"fr": {"Message", "Tables", "Buchholz"}, "de": {"Buchholz"}}
+SAME = {"fr": {"Message", "Tables", "Buchholz"}, "de": {"Buchholz", "Live."}}
 """Words French or German write as English does, beyond test_no_english_left's (Buchholz: a
 tie-break named after its inventor)."""
 BOARD = {"live", "replay-board", "hands"}
@@ -81,10 +81,9 @@ def around(html: str) -> str:
 
 
 def names_and_game_words() -> list[str]:
-    """The people, the games' seats (proper names), and the games' own words the page shows
-    (paces, bot levels, a game's lobby options), English until the boards' slice marks them in
-    the kinds: named here from their sources, so nothing else can hide behind them."""
-    words = set(PEOPLE) | game_words()
+    """The people, the games' seats (proper names), and a game's lobby options, English until
+    the kinds mark them: named here from their sources, so nothing else can hide behind them."""
+    words = set(PEOPLE)
     for spec in catalog.available():
         words |= set(spec.seat_names)
         for option in spec.options:

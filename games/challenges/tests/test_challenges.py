@@ -38,7 +38,7 @@ def test_each_side_is_told_in_their_own_language(player: User, rival: User) -> N
     made = challenge(player, rival)
     told = Notification.objects.get(recipient=rival)
     assert told.text == f"{player.username} fordert dich heraus: Cakehalla, 2 Spieler, " + (
-        f"{services.pace_words('relaxed')}, gewertet."
+        "Entspannt, gewertet."
     )
     services.decline(made.pk, rival)
     answer = Notification.objects.get(recipient=player, key=f"challenge:{made.pk}:answer")

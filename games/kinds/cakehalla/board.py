@@ -12,20 +12,22 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import cast
 
+from django.utils.translation import gettext, ngettext
+
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import CardView, SeatView
 from games.kinds.base import GameRow, SeatRow
 from games.kinds.cakehalla.counter import Legal, card_box, cost_items, counter_rows, market_tokens
 from games.kinds.cakehalla.hints import customer_hint
-from games.kinds.cakehalla.log import Turn, event_text, last_turns, touched
+from games.kinds.cakehalla.log import Turn, last_turns, log_lines, touched
 from games.kinds.cakehalla.standings import standings
 from games.kinds.cakehalla.words import (
-    SHAPES,
     action_json,
     count_list,
     label,
     offer_json,
     player_names,
+    shape,
     token_art,
     tokens,
 )
@@ -38,19 +40,24 @@ LOG_LINES = 30
 def blocked(view: View, mine: int | None, legal: Legal) -> str:
     """Why the viewer cannot act on the table now, or '' when they can."""
     if view["over"]:
-        return "The game is over."
+        return gettext("The game is over.")
     if mine is None:
-        return "You are watching this game."
+        return gettext("You are watching this game.")
     if view["turn"] != mine:
         # Not the player's name: this reason sits on every card and token, and a name that changes
         # each turn would redraw the whole counter on every screen at every move.
-        return "It is not your turn."
+        return gettext("It is not your turn.")
     if view["pending"] == "return":
-        return f"Put ingredients back down to {view['rules']['hand_limit']} first."
+        limit = view["rules"]["hand_limit"]
+        return ngettext(
+            "Put ingredients back down to %(limit)s first.",
+            "Put ingredients back down to %(limit)s first.",
+            limit,
+        ) % {"limit": limit}
     if view["pending"] == "customer":
-        return "Choose which customer visits first."
+        return gettext("Choose which customer visits first.")
     if not legal.any:
-        return "You cannot act now."
+        return gettext("You cannot act now.")
     return ""
 
 
@@ -59,7 +66,7 @@ def token_row(name: str, box: SeatView) -> dict[str, object]:
     return {
         "name": name,
         "label": label(name),
-        "shape": SHAPES[name],
+        "shape": shape(name),
         "art": token_art(name),
         "held": box["ingredients"][name],
     }
@@ -116,7 +123,7 @@ def baker_boxes(
                     else {**r, "costs": cost_items(r, box["discounts"], ingredients)}
                     for r in box["reserved"]
                 ],
-                "last": " ".join(event_text(e, names, view["rules"]) for e in turns[i]["events"])
+                "last": " ".join(log_lines(turns[i]["events"], names, view["rules"]))
                 if i in turns
                 else "",
                 "just": i in turns and turns[i]["just"],
@@ -230,10 +237,9 @@ def context(
         "held": held,
         "return_rows": return_rows(view, my_view) if allowed.returning and my_view else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
-        "log": [
-            event_text(e, names, rules)
-            for e in reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])
-        ],
+        "log": log_lines(
+            list(reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])), names, rules
+        ),
         "log_total": len(view["log"]),
         "final": standings(view, names) if view["over"] else None,
         "piles": [(t, rules["tier_names"][t], view["piles"][t]) for t in ("1", "2", "3")],

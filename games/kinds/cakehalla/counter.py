@@ -8,13 +8,15 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TypedDict
 
+from django.utils.translation import gettext, ngettext
+
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import CardView, Rules, SeatView
 from games.kinds.cakehalla.hints import saffron_hint
 from games.kinds.cakehalla.words import (
-    SHAPES,
     label,
     offer_json,
+    shape,
     token_art,
     tokens,
 )
@@ -71,19 +73,27 @@ def cost_items(
 
 def reserve_full(rules: Rules) -> str:
     """Why a baker may not reserve another card."""
-    return f"You already hold {rules['reserve_limit']} reserved cards."
+    limit = rules["reserve_limit"]
+    return ngettext(
+        "You already hold %(limit)s reserved card.",
+        "You already hold %(limit)s reserved cards.",
+        limit,
+    ) % {"limit": limit}
 
 
 def cost_words(costs: list[Cost], discounted: bool) -> str:
     """A card's cost in words, for its accessible name: 'costs 3 Sugar, 2 Cherry; you pay 1 Sugar,
-    2 Cherry' (what the viewer pays after their discounts, when those change it)."""
+    2 Cherry' (what the viewer pays after their discounts, when those change it), in the language
+    active."""
     if not costs:
-        return "free"
+        return gettext("free")
     full = ", ".join(f"{c['n']} {c['label']}" for c in costs)
     if not discounted or all(c["pay"] == c["n"] for c in costs):
-        return f"costs {full}"
+        return gettext("costs %(cost)s") % {"cost": full}
     pay = ", ".join(f"{c['pay']} {c['label']}" for c in costs if c["pay"])
-    return f"costs {full}; you pay {pay or 'nothing, your discounts cover it'}"
+    if not pay:
+        return gettext("costs %(cost)s; you pay nothing, your discounts cover it") % {"cost": full}
+    return gettext("costs %(cost)s; you pay %(pay)s") % {"cost": full, "pay": pay}
 
 
 def card_box(
@@ -104,7 +114,9 @@ def card_box(
         buy_why = wait
     else:
         short = box["short"].get(card["id"], 0) if box else 0
-        buy_why = f"You need {short} more ingredient{'s' if short != 1 else ''}."
+        buy_why = ngettext(
+            "You need %(short)s more ingredient.", "You need %(short)s more ingredients.", short
+        ) % {"short": short}
     if can_reserve or where != "counter":
         reserve_why = ""
     elif wait:
@@ -147,7 +159,7 @@ def counter_rows(
         elif wait:
             why = wait
         elif not count:
-            why = "This pile is empty."
+            why = gettext("This pile is empty.")
         else:
             why = reserve_full(rules)
         rows.append(
@@ -169,6 +181,16 @@ def counter_rows(
     return rows
 
 
+def two_alike(rules: Rules) -> str:
+    """Why a pile cannot give two alike."""
+    least = rules["two_alike_min"]
+    return ngettext(
+        "Two alike need %(least)s or more in the pile.",
+        "Two alike need %(least)s or more in the pile.",
+        least,
+    ) % {"least": least}
+
+
 def market_tokens(
     view: View,
     legal: Legal,
@@ -188,9 +210,9 @@ def market_tokens(
         elif wait:
             why = wait
         elif not left:
-            why = f"No {label(name)} left in the market."
+            why = gettext("No %(name)s left in the market.") % {"name": label(name)}
         elif name not in takeable:
-            why = f"{label(name)} cannot be taken now."
+            why = gettext("%(name)s cannot be taken now.") % {"name": label(name)}
         else:
             why = ""
         two = not why and (name, name) in legal.takes
@@ -198,14 +220,12 @@ def market_tokens(
             {
                 "name": name,
                 "label": label(name),
-                "shape": SHAPES[name],
+                "shape": shape(name),
                 "art": token_art(name),
                 "left": left,
                 "why": why,
                 "two": two,
-                "two_why": ""
-                if two
-                else f"Two alike need {rules['two_alike_min']} or more in the pile.",
+                "two_why": "" if two else two_alike(rules),
                 "just": name in moved,
             }
         )

@@ -1,9 +1,13 @@
-"""Cakehalla's kitchen log in words: each line, and each baker's latest turn in it."""
+"""Cakehalla's kitchen log in words: each line, and each baker's latest turn in it. Each line is
+told in the reader's language from the event's codes; in English the words are as they always
+were (tests/kinds/cakehalla/test_log_words.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
+
+from django.utils.translation import get_language, gettext, ngettext
 
 from games.engines.cakehalla.shapes import LogLine, Rules
 from games.kinds.cakehalla.words import count_list, label
@@ -18,30 +22,100 @@ class Turn(TypedDict):
 
 
 def event_text(event: Mapping[str, object], names: list[str], rules: Rules) -> str:
-    """One kitchen log line in words."""
+    """One kitchen log line in the language active, told from its type and codes (the seat, the
+    ingredients, the card, the customer: the game's own names, as they are in every language)."""
     kind = event["type"]
-    who = names[cast(int, event["seat"])] if "seat" in event else ""
+    said: dict[str, object] = {"who": names[cast(int, event["seat"])] if "seat" in event else ""}
     if kind == "take":
-        return f"{who} took {', '.join(label(n) for n in cast(list[str], event['ingredients']))}."
+        said["taken"] = ", ".join(label(n) for n in cast(list[str], event["ingredients"]))
+        return gettext("%(who)s took %(taken)s.") % said
     if kind == "reserve" and event.get("blind"):
-        known = f" (the {event['name']})" if "name" in event else ""
-        return f"{who} reserved the top of the tier {event['tier']} pile face down{known}."
+        said["tier"] = event["tier"]
+        if "name" in event:
+            said["card"] = event["name"]
+            return (
+                gettext(
+                    "%(who)s reserved the top of the tier %(tier)s pile face down (the %(card)s)."
+                )
+                % said
+            )
+        return gettext("%(who)s reserved the top of the tier %(tier)s pile face down.") % said
     if kind == "reserve":
-        return f"{who} reserved the {event['name']}."
+        return gettext("%(who)s reserved the %(card)s.") % {**said, "card": event["name"]}
     if kind == "buy":
-        paid = count_list(cast(Mapping[str, int], event["paid"])) or "nothing"
-        return f"{who} bought the {event['name']}, paying {paid}."
+        paid = count_list(cast(Mapping[str, int], event["paid"]))
+        said["card"] = event["name"]
+        if not paid:
+            return gettext("%(who)s bought the %(card)s, paying nothing.") % said
+        return gettext("%(who)s bought the %(card)s, paying %(paid)s.") % {**said, "paid": paid}
     if kind == "return":
-        return f"{who} put back {count_list(cast(Mapping[str, int], event['ingredients']))}."
+        said["returned"] = count_list(cast(Mapping[str, int], event["ingredients"]))
+        return gettext("%(who)s put back %(returned)s.") % said
     if kind == "customer":
-        return f"{event['name']} visited {who}: {rules['customer_points']} points."
+        points = rules["customer_points"]
+        said.update(customer=event["name"], points=points)
+        return (
+            ngettext(
+                "%(customer)s visited %(who)s: %(points)s point.",
+                "%(customer)s visited %(who)s: %(points)s points.",
+                points,
+            )
+            % said
+        )
     if kind == "final":
-        return f"{who} reached {rules['winning_points']} points: this is the last round."
+        points = rules["winning_points"]
+        said["points"] = points
+        return (
+            ngettext(
+                "%(who)s reached %(points)s point: this is the last round.",
+                "%(who)s reached %(points)s points: this is the last round.",
+                points,
+            )
+            % said
+        )
     if kind == "pass":
-        return f"{who} could do nothing and passed."
+        return gettext("%(who)s could do nothing and passed.") % said
     if kind == "over":
-        return "The game is over."
-    return f"{who} {kind}."
+        return gettext("The game is over.")
+    return f"{said['who']} {kind}."
+
+
+# Each line's words by the language and all the line says: every push tells each viewer's log
+# (30 lines and each baker's latest turn), and a line's gettext costs microseconds
+# (docs/performance.md), as Midnight Bakery's log.py keeps its own.
+_told: dict[tuple[object, ...], str] = {}
+TOLD_KEEP = 20_000
+
+
+def line_key(event: Mapping[str, object], who: str) -> tuple[object, ...]:
+    """What a line's words depend on besides the language and the rules: its type, its seat's
+    name, and its values (a list or a count per ingredient made hashable)."""
+    values = []
+    for key, value in event.items():
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, dict):
+            value = tuple(value.items())
+        values.append((key, value))
+    return (who, *values)
+
+
+def log_lines(events: Sequence[Mapping[str, object]], names: list[str], rules: Rules) -> list[str]:
+    """event_text of each line, in the language active, kept per process."""
+    language = get_language()
+    points = (rules["customer_points"], rules["winning_points"])
+    out = []
+    for event in events:
+        seat = event.get("seat")
+        who = names[seat] if isinstance(seat, int) else ""
+        key = (language, points, line_key(event, who))
+        found = _told.get(key)
+        if found is None:
+            if len(_told) >= TOLD_KEEP:
+                _told.clear()
+            found = _told[key] = event_text(event, names, rules)
+        out.append(found)
+    return out
 
 
 def last_turns(log: Sequence[LogLine], mine: int | None = None) -> dict[int, Turn]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext
+
 from games.engines import cakehalla as engine
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import SeatView
@@ -45,5 +47,5 @@ def move_words(
     names = player_names(new, move.seats, seat_names)
     lines = [event_text(e, names, new["rules"]) for e in new["log"][len(old["log"]) :]]
     if not lines:
-        return f"{player_name(move.seats, move.seat)} moved.", []
+        return gettext("%(who)s moved.") % {"who": player_name(move.seats, move.seat)}, []
     return lines[0], lines[1:]

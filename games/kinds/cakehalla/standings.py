@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, ngettext
+
 from games.engines.cakehalla import View
 from games.engines.cakehalla.shapes import Result, Rules
+from games.kinds.cakehalla.words import and_list
 
 
 def end_reason(result: Result, rules: Rules) -> str:
-    """Why the game ended, as the engine's result says."""
+    """Why the game ended, as the engine's result says, in the language active."""
     if result["ended"] == "passes":
-        return "Every baker passed for a whole round, so the game ended as it stood."
-    return f"A baker reached {rules['winning_points']} points and the round was played out."
+        return gettext("Every baker passed for a whole round, so the game ended as it stood.")
+    points = rules["winning_points"]
+    return ngettext(
+        "A baker reached %(points)s point and the round was played out.",
+        "A baker reached %(points)s points and the round was played out.",
+        points,
+    ) % {"points": points}
 
 
 def standings(view: View, names: list[str]) -> dict[str, object]:
@@ -32,18 +40,46 @@ def standings(view: View, names: list[str]) -> dict[str, object]:
                 "winner": i in winners,
             }
         )
+    return {"rows": rows, "why": why_won(view, names), "ended": end_reason(result, view["rules"])}
+
+
+def why_won(view: View, names: list[str]) -> str:
+    """Why the winner won (or the winners share), in the language active."""
+    seats = view["seats"]
+    result = view["result"]
+    assert result is not None, "a game is won once it is over"
+    winners = result["winners"]
     top = seats[winners[0]]
+    said = {"points": top["points"], "cards": top["cards_bought"], "winner": names[winners[0]]}
     if len(winners) > 1:
-        why = (
-            f"{' and '.join(names[i] for i in winners)} share the win: "
-            f"{top['points']} points and {top['cards_bought']} cards bought each."
+        said["names"] = and_list([names[i] for i in winners])
+        return (
+            ngettext(
+                "%(names)s share the win: %(points)s points and %(cards)s card bought each.",
+                "%(names)s share the win: %(points)s points and %(cards)s cards bought each.",
+                top["cards_bought"],
+            )
+            % said
         )
-    elif result["lost_tie"]:
-        others = ", ".join(f"{names[i]} {seats[i]['cards_bought']}" for i in result["lost_tie"])
-        why = (
-            f"{names[winners[0]]} wins the tie on {top['points']} points by buying fewer "
-            f"cards ({top['cards_bought']} against {others})."
+    if result["lost_tie"]:
+        said["others"] = ", ".join(
+            f"{names[i]} {seats[i]['cards_bought']}" for i in result["lost_tie"]
         )
-    else:
-        why = f"{names[winners[0]]} wins with {top['points']} points."
-    return {"rows": rows, "why": why, "ended": end_reason(result, view["rules"])}
+        return (
+            ngettext(
+                "%(winner)s wins the tie on %(points)s points by buying fewer cards"
+                " (%(cards)s against %(others)s).",
+                "%(winner)s wins the tie on %(points)s points by buying fewer cards"
+                " (%(cards)s against %(others)s).",
+                top["points"],
+            )
+            % said
+        )
+    return (
+        ngettext(
+            "%(winner)s wins with %(points)s point.",
+            "%(winner)s wins with %(points)s points.",
+            top["points"],
+        )
+        % said
+    )

@@ -8,17 +8,32 @@ import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from django.utils.translation import get_language, gettext, gettext_noop
+
 from games.engines.cakehalla import View
 from games.kinds.base import SeatRow
 
-SHAPES = {
-    "sugar": "white cube",
-    "blueberry": "blue circle",
-    "matcha": "green leaf",
-    "cherry": "red heart",
-    "cocoa": "brown bean",
-    "saffron": "gold star",
+SHAPES: dict[str, str] = {
+    "sugar": gettext_noop("white cube"),
+    "blueberry": gettext_noop("blue circle"),
+    "matcha": gettext_noop("green leaf"),
+    "cherry": gettext_noop("red heart"),
+    "cocoa": gettext_noop("brown bean"),
+    "saffron": gettext_noop("gold star"),
 }
+"""Each token's drawing in words, for whoever cannot tell its colour (the reader's language)."""
+
+
+def shape(name: str) -> str:
+    """An ingredient token's shape in words, in the language active (every board draws about
+    thirty of them for each viewer: kept per language)."""
+    return shape_in(get_language(), name)
+
+
+@lru_cache(maxsize=256)
+def shape_in(language: str | None, name: str) -> str:
+    """A token's shape in words in this language (the language active when it is first asked)."""
+    return gettext(SHAPES[name])
 
 
 def token_art(name: str) -> str:
@@ -27,7 +42,7 @@ def token_art(name: str) -> str:
 
 
 def label(name: str) -> str:
-    """An ingredient's name as players read it."""
+    """An ingredient's name as players read it: the game's own name, alike in every language."""
     return name.capitalize()
 
 
@@ -44,8 +59,10 @@ def offer_json(kind: str, key: str, value: int | str) -> str:
 
 
 def and_list(parts: Sequence[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 2 else parts)
+    """'a', 'a and b', 'a, b and c', in the language active."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(parts[:-1]), "last": parts[-1]}
 
 
 def count_list(amounts: Mapping[str, int]) -> str:

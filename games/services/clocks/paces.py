@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext, pgettext
 
 from games.models import TURN_BASED, Game
 
@@ -22,8 +23,11 @@ class Pace:
     turn_based: bool = False
 
     def words(self) -> str:
-        """The clock in words ("1 d a move plus a 2 d bank")."""
-        return f"{span_words(self.per_move)} a move plus a {span_words(self.bank)} bank"
+        """The clock in words ("1 d a move plus a 2 d bank"), in the language active."""
+        return gettext("%(move)s a move plus a %(bank)s bank") % {
+            "move": span_words(self.per_move),
+            "bank": span_words(self.bank),
+        }
 
 
 PACES: dict[str, tuple[float, float]] = {
@@ -35,24 +39,38 @@ PACES: dict[str, tuple[float, float]] = {
 }
 
 
+UNITS_CONTEXT = "units of time: seconds, minutes, hours, days"
+UNITS = "s min h d"
+"""The clocks' units in the order seconds, minutes, hours, days; the page hands the same words to
+its scripts (templates/base.html's <meta name="units-of-time">: clock.js, tournament.js)."""
+
+
+def units() -> list[str]:
+    """The clocks' units in the language active: seconds, minutes, hours, days."""
+    said = pgettext(UNITS_CONTEXT, UNITS).split()
+    return said if len(said) == 4 else UNITS.split()
+
+
 def span_words(seconds: float) -> str:
     """A span of time as a clock says it: "45 s", "12 min", "5 h 20 min", "2 d 3 h".
 
     Rounded up, as a countdown is (it never says less time than is left): to the second, and to
     the minute from 10 minutes on; the units are taken from the rounded span, so 23 h 59 min 59 s
-    is "1 d", never "24 h" or "0 h". From an hour on it says what static/js/clock.js says.
+    is "1 d", never "24 h" or "0 h". From an hour on it says what static/js/clock.js says. Its
+    units are the language's (units()).
     """
+    s, m, h, d = units()
     whole = max(0, -(-round(seconds * 1000) // 1000))  # whole seconds, up (to the ms first)
     if whole < 600:
-        return f"{whole} s"
+        return f"{whole} {s}"
     minutes = -(-whole // 60)
     if minutes < 60:
-        return f"{minutes} min"
+        return f"{minutes} {m}"
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     if days:
-        return f"{days} d {hours} h" if hours else f"{days} d"
-    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        return f"{days} {d} {hours} {h}" if hours else f"{days} {d}"
+    return f"{hours} {h} {minutes} {m}" if minutes else f"{hours} {h}"
 
 
 def pace(game: Game) -> Pace | None:

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.notifications.services import Told
@@ -98,7 +99,9 @@ def check_in(tournament: Tournament | int, user: User) -> str:
     with transaction.atomic():
         tournament = lock_open(tournament)
         if not tournament.is_swiss:
-            raise ServiceError("An arena seats whoever has a page open: there is no check-in.")
+            raise ServiceError(
+                gettext("An arena seats whoever has a page open: there is no check-in.")
+            )
         entrant = entrant_of(tournament, user)
         at = now()
         if tournament.status == Tournament.Status.SCHEDULED and at < check_ins_open(tournament):

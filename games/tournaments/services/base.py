@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from django.db import connection, transaction
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from accounts.models import User
 from games import events
@@ -34,7 +34,7 @@ def lock(tournament: Tournament | int) -> Tournament:
     pk = tournament if isinstance(tournament, int) else tournament.pk
     found = Tournament.objects.select_for_update().filter(pk=pk).first()
     if found is None:
-        raise ServiceError("There is no such tournament.")
+        raise ServiceError(gettext("There is no such tournament."))
     return found
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User, signed_in
 from games import events
@@ -52,7 +53,9 @@ def check_say(tournament: Tournament, user: User, text: object) -> str:
     if closed:
         raise ServiceError(closed)
     if not user.is_active or not may_write(tournament, user):
-        raise NotAllowed("Only the entrants and the tournament's creator write in its chat.")
+        raise NotAllowed(
+            gettext("Only the entrants and the tournament's creator write in its chat.")
+        )
     line = clean_line(text)
     since = chat_now() - RATE_WINDOW
     said = ChatMessage.objects.filter(author=user, created_at__gt=since).count()
@@ -90,7 +93,7 @@ def hide(lines: Iterable[ChatLine], moderator: User, hidden: bool = True) -> int
     """A moderator hides (or shows again) lines; they vanish from every screen. Each changed
     line gets a line in the admin log, like every moderator action."""
     if not moderator.has_perm(HIDE_PERMISSION):
-        raise NotAllowed("Only a moderator can hide chat lines.")
+        raise NotAllowed(gettext("Only a moderator can hide chat lines."))
     with transaction.atomic():
         ids = [line.pk for line in lines]
         changed = list(

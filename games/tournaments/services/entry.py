@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from accounts.friends import blocks_among
 from accounts.models import Block, Rating, User
@@ -65,14 +66,14 @@ def check_rules(rules: Rules, at: datetime) -> None:
     try:
         spec = catalog.get(rules.kind)
     except KeyError:
-        raise ServiceError("That game is not on offer.") from None
+        raise ServiceError(gettext("That game is not on offer.")) from None
     name = rules.name.strip()
     if not name or len(name) > 100:
-        raise ServiceError("A tournament needs a name of 1 to 100 characters.")
+        raise ServiceError(gettext("A tournament needs a name of 1 to 100 characters."))
     if rules.format not in Tournament.Format.values:
-        raise ServiceError("A tournament is a Swiss or an arena.")
+        raise ServiceError(gettext("A tournament is a Swiss or an arena."))
     if rules.pace not in Game.Pace.values:
-        raise ServiceError("That pace is not on offer.")
+        raise ServiceError(gettext("That pace is not on offer."))
     fewest = rules.fewest or rules.seats
     if not spec.min_players <= fewest <= rules.seats <= spec.max_players:
         raise ServiceError(
@@ -83,17 +84,17 @@ def check_rules(rules: Rules, at: datetime) -> None:
         raise ServiceError(f"A Swiss plays 1 to {MOST_ROUNDS} rounds.")
     if rules.format == Tournament.Format.ARENA:
         if rules.pace not in LIVE_PACES:
-            raise ServiceError("An arena is played live: pick a pace without days a move.")
+            raise ServiceError(gettext("An arena is played live: pick a pace without days a move."))
         if not 10 <= (rules.minutes or 0) <= LONGEST_ARENA_MINUTES:
-            raise ServiceError("An arena lasts 10 minutes to a day.")
+            raise ServiceError(gettext("An arena lasts 10 minutes to a day."))
     if rules.starts_at < at - timedelta(minutes=1):
-        raise ServiceError("A tournament cannot start in the past.")
+        raise ServiceError(gettext("A tournament cannot start in the past."))
     if rules.bye not in Tournament.Bye.values:
-        raise ServiceError("A bye is points or a house bot's seat.")
+        raise ServiceError(gettext("A bye is points or a house bot's seat."))
     check_points(rules.place_points or {})
     low, high = rules.rating_min, rules.rating_max
     if low is not None and high is not None and low > high:
-        raise ServiceError("The lowest rating allowed is above the highest.")
+        raise ServiceError(gettext("The lowest rating allowed is above the highest."))
     if rules.max_entrants is not None and rules.max_entrants < fewest:
         raise ServiceError(f"A tournament must take at least {fewest} people.")
 
@@ -102,11 +103,13 @@ def check_points(points: Mapping[str, object]) -> None:
     """Refuse points by place that are not, per table size, one number a place, best first."""
     for size, row in points.items():
         if not str(size).isdigit() or not isinstance(row, list) or len(row) != int(size):
-            raise ServiceError("Points by place need one number for each place at the table.")
+            raise ServiceError(
+                gettext("Points by place need one number for each place at the table.")
+            )
         if not all(isinstance(p, int | float) and 0 <= p <= 100 for p in row):
-            raise ServiceError("Points by place are numbers from 0 to 100.")
+            raise ServiceError(gettext("Points by place are numbers from 0 to 100."))
         if list(row) != sorted(row, reverse=True):
-            raise ServiceError("A better place never earns fewer points.")
+            raise ServiceError(gettext("A better place never earns fewer points."))
 
 
 def create(creator: User | None, rules: Rules, scheduled_by: str = "") -> Tournament:
@@ -114,7 +117,7 @@ def create(creator: User | None, rules: Rules, scheduled_by: str = "") -> Tourna
     creator and name their schedule entry)."""
     check_rules(rules, now())
     if creator is not None and (creator.is_bot or not creator.is_active):
-        raise NotAllowed("Only a person can make a tournament.")
+        raise NotAllowed(gettext("Only a person can make a tournament."))
     arena = rules.format == Tournament.Format.ARENA
     with transaction.atomic():
         if creator is not None:
@@ -171,9 +174,9 @@ def rating_of(user: User, kind: str) -> tuple[int, int]:
 def check_open(tournament: Tournament) -> None:
     """Refuse a change to a tournament that is over."""
     if tournament.status == Tournament.Status.FINISHED:
-        raise ServiceError("This tournament is over.")
+        raise ServiceError(gettext("This tournament is over."))
     if tournament.status == Tournament.Status.CANCELLED:
-        raise ServiceError("This tournament was cancelled.")
+        raise ServiceError(gettext("This tournament was cancelled."))
     if tournament.status == Tournament.Status.STOPPED:
         raise ServiceError(f"A moderator stopped this tournament. {tournament.stop_reason}".strip())
 
@@ -192,17 +195,19 @@ def check_join(tournament: Tournament, user: User, invite: str | None, at: datet
     if refusal := access.who_may_enter(tournament, user):
         raise NotAllowed(refusal)
     if tournament.private and invite != tournament.invite:
-        raise NotAllowed("This tournament is private: you need its link.")
+        raise NotAllowed(gettext("This tournament is private: you need its link."))
     mine = Entrant.objects.filter(tournament=tournament, user=user).first()
     if mine is not None:
         if mine.withdrawn:
-            raise ServiceError("You left this tournament: you cannot join it again.")
-        raise ServiceError("You are already in this tournament.")
+            raise ServiceError(gettext("You left this tournament: you cannot join it again."))
+        raise ServiceError(gettext("You are already in this tournament."))
     if tournament.status == Tournament.Status.RUNNING:
         if tournament.is_swiss:
-            raise ServiceError("This Swiss has started: it takes no new entrants.")
+            raise ServiceError(gettext("This Swiss has started: it takes no new entrants."))
         if tournament.ends_at is not None and tournament.ends_at - at < LATE_JOIN_CUTOFF:
-            raise ServiceError("This arena ends in less than 10 minutes: it takes nobody new.")
+            raise ServiceError(
+                gettext("This arena ends in less than 10 minutes: it takes nobody new.")
+            )
     taken = Entrant.objects.filter(tournament=tournament, withdrawn=False).count()
     if tournament.max_entrants is not None and taken >= tournament.max_entrants:
         raise ServiceError(f"This tournament is full ({tournament.max_entrants} entrants).")
@@ -266,7 +271,7 @@ def join(tournament: Tournament | int, user: User, invite: str | None = None) ->
                     seen_at=at,
                 )
         except IntegrityError:
-            raise ServiceError("You are already in this tournament.") from None
+            raise ServiceError(gettext("You are already in this tournament.")) from None
         bump(tournament)
         note = block_note(tournament, user)
     return " ".join(filter(None, [f"You are in {tournament.name}.", note]))
@@ -302,9 +307,9 @@ def entrant_of(tournament: Tournament, user: User) -> Entrant:
     """The person's entry, still playing, or a refusal in words."""
     entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
     if entrant is None:
-        raise ServiceError("You are not in this tournament.")
+        raise ServiceError(gettext("You are not in this tournament."))
     if entrant.withdrawn:
-        raise ServiceError("You have left this tournament already.")
+        raise ServiceError(gettext("You have left this tournament already."))
     return entrant
 
 
@@ -357,10 +362,12 @@ def pause(tournament: Tournament | int, user: User) -> str:
     with transaction.atomic():
         tournament = lock_open(tournament)
         if not tournament.is_arena:
-            raise ServiceError("Only an arena can be paused; a Swiss seats everyone each round.")
+            raise ServiceError(
+                gettext("Only an arena can be paused; a Swiss seats everyone each round.")
+            )
         entrant = entrant_of(tournament, user)
         if entrant.paused:
-            raise ServiceError("You have paused already.")
+            raise ServiceError(gettext("You have paused already."))
         entrant.paused = True
         entrant.save(update_fields=["paused"])
         bump(tournament)
@@ -373,7 +380,7 @@ def resume(tournament: Tournament | int, user: User) -> str:
         tournament = lock_open(tournament)
         entrant = entrant_of(tournament, user)
         if not entrant.paused:
-            raise ServiceError("You are not paused.")
+            raise ServiceError(gettext("You are not paused."))
         entrant.paused = False
         entrant.free_since = now()
         entrant.seen_at = now()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.services import ServiceError
@@ -17,13 +18,13 @@ def remove(entrant: Entrant | int, moderator: User, reason: str) -> Entrant:
     they play goes on under the tables' own rules, and counts for the others."""
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Say why the person is removed.")
+        raise ServiceError(gettext("Say why the person is removed."))
     pk = entrant if isinstance(entrant, int) else entrant.pk
     with transaction.atomic():
         tournament_id = Entrant.objects.filter(pk=pk).values_list("tournament_id", flat=True)
         found = tournament_id.first()
         if found is None:
-            raise ServiceError("There is no such entrant.")
+            raise ServiceError(gettext("There is no such entrant."))
         tournament = lock(found)
         row = Entrant.objects.select_related("user").get(pk=pk)
         if row.withdrawn:
@@ -43,7 +44,7 @@ def stop(tournament: Tournament | int, moderator: User, reason: str) -> Tourname
     were, and its entrants are told why (the tables under way play on as ordinary games)."""
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Say why the tournament is stopped.")
+        raise ServiceError(gettext("Say why the tournament is stopped."))
     with transaction.atomic():
         tournament = lock(tournament)
         if tournament.status not in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.db.models import Count, Q
+from django.utils.translation import gettext
 
 from games import catalog
 from games.services import clocks
@@ -45,6 +46,8 @@ def next_event() -> dict[str, object]:
         "url": tournament.get_absolute_url(),
         "game": catalog.get(tournament.kind).name,
         "length": length_words(tournament),
-        "starts_in": f"starts in {clocks.span_words(left)}" if left > 0 else "starting now",
+        "starts_in": gettext("starts in %(left)s") % {"left": clocks.span_words(left)}
+        if left > 0
+        else gettext("starting now"),
         "starts_ms": int(tournament.starts_at.timestamp() * 1000),
     }
