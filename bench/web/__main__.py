@@ -22,6 +22,10 @@ BENCH_WEB_LANGUAGES (empty: no browser says a language, so everyone reads Englis
 each person's browser sends Accept-Language, the languages dealt round a table's seats starting
 one further on at each table, so every table of four has all three: issue 50's tables of mixed
 languages, each socket rendering in its person's language).
+BENCH_WEB_REVIEWS (0: K finished games of the run's game, bench/web/reviews.py, each of one seat's
+review asked for at once through the site's ask form as the clock starts, then worked by the site
+beside the tables: issue 48's "ten reviews queued at once beside 50 busy tables"; each review's
+time from its ask to done is printed, and how far those not done by the clock's end got).
 BENCH_WEB_STREAMS (0: comma-separated counts of game streams of bot accounts open on the tables,
 bench/web/streams.py, each table count run once with each: "0,200" is issue 49's pair, the
 tables alone and beside 200 streams; with streams, token-authenticated GETs are timed too).
@@ -42,7 +46,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bench.web import events, masters, restart, streams
+from bench.web import events, masters, restart, reviews, streams
 from bench.web import site as sites
 from bench.web.client import (
     MOVES,
@@ -81,6 +85,7 @@ class Config:
     scenarios: tuple[str, ...] = ("tables", *events.SCENARIOS)
     proxy: str = ""
     masters: int = 0
+    reviews: int = 0
     streams: tuple[int, ...] = (0,)
     languages: tuple[str, ...] = ()
 
@@ -107,6 +112,7 @@ def config() -> Config:
         ),
         proxy=env("BENCH_WEB_PROXY", ""),
         masters=int(env("BENCH_WEB_MASTERS", "0")),
+        reviews=int(env("BENCH_WEB_REVIEWS", "0")),
         streams=tuple(streams.streams_wanted()),
         languages=tuple(n.strip() for n in env("BENCH_WEB_LANGUAGES", "").split(",") if n.strip()),
     )
@@ -150,6 +156,18 @@ async def play_from(
 # What runs beside the tables while the clock runs (a rolling restart): given the tally, awaited
 # before the run ends.
 Beside = Callable[[Tally], Awaitable[None]]
+
+
+def together(go: Callable[[], None], beside: Beside | None) -> Beside:
+    """What runs beside the tables: `go()` as the clock starts (the reviews' asks), then
+    `beside` (the streams), if any."""
+
+    async def both(tally: Tally) -> None:
+        go()
+        if beside is not None:
+            await beside(tally)
+
+    return both
 
 
 async def run(
@@ -346,14 +364,18 @@ def main() -> None:
                     began = time.monotonic()
                     names = sorted(sessions)[: SEATS * count]
                     api = streams.Beside(wanted)
-                    with sites.running(site), masters.beside(site, cfg.masters) as thinking:
+                    with (
+                        sites.running(site),
+                        masters.beside(site, cfg.masters) as thinking,
+                        reviews.beside(site, cfg.reviews, game) as (asked, reviewed),
+                    ):
                         span = cfg.stagger + cfg.seconds  # site.urls: the processes just started
                         beside = streams.start(site.urls, bots, names, span, api, cfg.route)
-                        outcome = asyncio.run(
-                            run(site, game, count, sessions, cfg, beside if wanted else None)
-                        )
+                        alongside = together(asked, beside if wanted else None)
+                        outcome = asyncio.run(run(site, game, count, sessions, cfg, alongside))
                     report(site, game, count, outcome, cfg, sites.transactions(site))
                     masters.report(cfg.masters, thinking)
+                    reviews.report(cfg.reviews, game, reviewed)
                     streams.report(outcome.tally, api)
                     print(f"   (run took {time.monotonic() - began:.0f} s)", flush=True)
             for game in cfg.games if restart.NAME in cfg.scenarios else []:

@@ -13,12 +13,8 @@ import os
 import sys
 
 
-def main() -> None:
-    """Create (or reuse) bench-0 .. bench-(N-1) and print a fresh session for each."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bakery_site.settings")
-    import django
-
-    django.setup()
+def sessions_for(names: list[str]) -> dict[str, str]:
+    """Make (or reuse) these people and a fresh session for each: {username: session key}."""
     from importlib import import_module
 
     from django.conf import settings
@@ -27,8 +23,6 @@ def main() -> None:
 
     from accounts.models import User
 
-    count = int(sys.argv[1])
-    names = [f"bench-{i}" for i in range(count)]
     have = set(User.objects.filter(username__in=names).values_list("username", flat=True))
     password = make_password("bench-web-password")
     User.objects.bulk_create(
@@ -43,7 +37,17 @@ def main() -> None:
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.save()
         out[user.username] = session.session_key
-    print(json.dumps(out))
+    return out
+
+
+def main() -> None:
+    """Create (or reuse) bench-0 .. bench-(N-1) and print a fresh session for each."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bakery_site.settings")
+    import django
+
+    django.setup()
+    count = int(sys.argv[1])
+    print(json.dumps(sessions_for([f"bench-{i}" for i in range(count)])))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from games import services
 from games.models import Game
 from games.reviews.models import Review
 from games.reviews.services import ReviewRefused, ask_review
-from games.reviews.tests.conftest import position_of
+from games.reviews.tests.conftest import position_of, work_whole
 from tests.conftest import client_for
 from tests.support.finished_games import running_game
 
@@ -121,3 +121,55 @@ def test_a_resigned_or_cancelled_table_is_not_reviewed(player: User) -> None:
     services.cancel(game, player)
     with pytest.raises(ReviewRefused):
         ask_review(game, player, 0)
+
+
+def test_asked_twice_at_the_days_limit_with_a_full_queue_the_review_is_the_answer(
+    night: Game, player: User
+) -> None:
+    seat = position_of(night, player)
+    with override_settings(REVIEWS_PER_DAY=1, REVIEWS_QUEUED_MAX=1):
+        first, _ = ask_review(night, player, seat)
+        status, page = ask_page(night, seat, player)  # the same person asks again
+    assert status == 200 and "The review is waiting its turn" in page
+    assert "ask again tomorrow" not in page and "Too many reviews" not in page
+    again = Review.objects.get()
+    assert (again.pk, again.asked_by, again.created_at) == (first.pk, player, first.created_at)
+
+
+def test_a_whole_review_asked_for_again_is_kept_as_it_is(
+    night: Game, player: User, outsider: User
+) -> None:
+    seat = position_of(night, player)
+    whole = work_whole(ask_review(night, player, seat)[0])
+    for person in (player, outsider):
+        status, page = ask_page(night, seat, person)
+        assert status == 200 and "Every decision" in page
+    kept = Review.objects.get()
+    assert kept.status == Review.Status.DONE and kept.whole
+    assert (kept.decisions, kept.finished_at) == (whole.decisions, whole.finished_at)
+
+
+def test_a_refused_ask_for_another_seat_of_a_private_game_shows_not_its_review(
+    private_night: Game, player: User, rival: User
+) -> None:
+    seat = position_of(private_night, player)
+    whole = work_whole(ask_review(private_night, player, seat)[0])
+    chosen = {d["chosen"] for d in whole.decisions} | {d["best"] for d in whole.decisions}
+    for headers in ({}, {"HX-Request": "true"}):
+        answer = client_for(rival).post(
+            f"/games/{private_night.pk}/review/{seat}/ask/", headers=headers
+        )
+        page = answer.content.decode().replace("&#x27;", "'")
+        assert answer.status_code == 400 and "your own seat only" in page
+        assert "Every decision" not in page and "costliest" not in page.lower()
+        assert not [words for words in chosen if words in page]
+    assert Review.objects.get().decisions == whole.decisions
+
+
+def test_a_review_being_worked_counts_in_the_full_queue(
+    night: Game, player: User, rival: User, outsider: User
+) -> None:
+    with override_settings(REVIEWS_QUEUED_MAX=1):
+        review, _ = ask_review(night, player, position_of(night, player))
+        Review.objects.filter(pk=review.pk).update(status=Review.Status.WORKING)
+        refused(night, outsider, position_of(night, rival), "Too many reviews are waiting")

@@ -12,12 +12,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
-from games.reviews import lane
+from games.reviews import decisions, lane
 from games.reviews.decisions import count_decisions
 from games.reviews.models import Review
 from games.reviews.services import ask_review
 from games.reviews.tests.conftest import position_of, work_whole
 from games.web.replay import Replay
+from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +115,28 @@ def test_the_runners_job_starts_a_run_on_the_lanes_own_thread(
     assert lane._run is not None
     lane._run.result(timeout=5)
     assert threads == [threads[0]] and threads[0].startswith("reviews")
+
+
+def test_a_run_that_dies_mid_review_leaves_it_half_and_the_next_run_finishes_it(
+    night: Game, player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    review, _ = ask_review(night, player, position_of(night, player))
+    weighed: list[int] = []
+    weigh = decisions.weigh_decision
+
+    def dies_at_the_third(*args: object, **kwargs: object) -> dict:
+        if len(weighed) == 2:
+            raise MemoryError("the worker's search died")
+        weighed.append(1)
+        return weigh(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lane, "weigh_decision", dies_at_the_third)
+    with override_settings(REVIEW_RUN_SECONDS=60.0), pytest.raises(MemoryError):
+        lane.work_reviews()  # run_once logs it, and the next run goes on
+    review.refresh_from_db()
+    assert review.status == Review.Status.WORKING and review.done == 2 and not review.whole
+    page = client_for(player).get(f"/games/{night.pk}/review/{review.seat}/").content.decode()
+    assert f"Weighing decision 3 of {review.total}." in page and "Every decision" not in page
+    monkeypatch.setattr(lane, "weigh_decision", weigh)
+    finished = work_whole(review)
+    assert finished.whole and len(finished.decisions) == finished.total > 2
