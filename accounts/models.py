@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 from typing import Any, TypeGuard
 
@@ -15,7 +14,6 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
 from accounts.tokens import AccessToken as AccessToken  # the API tokens, an account's own
-from accounts.words import hours_words
 
 # Ratings are shown on a familiar scale: a new player's conservative estimate (0) shows as 1500.
 DISPLAY_BASE = 1500
@@ -375,39 +373,3 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
-
-
-HOUR = timedelta(hours=1)
-
-
-def vacation_hours_left(user_id: int, year: int) -> int:
-    """Hours of the yearly allowance left to the person: each vacation starting in that year
-    takes the hours it stands the clocks still, from its start to its end (a vacation ended
-    early ends then), a part of an hour counted whole."""
-    taken = Vacation.objects.filter(user_id=user_id, starts_at__year=year)
-    spans = taken.values_list("starts_at", "ends_at")
-    used = sum(math.ceil((ends - starts) / HOUR) for starts, ends in spans)
-    return VACATION_DAYS_A_YEAR * 24 - used
-
-
-def vacation_refusal(user_id: int, starts_at: datetime, days: int, at: datetime) -> str | None:
-    """Why this vacation cannot be taken (a sentence), or None when it can."""
-    if days < 1:
-        return "A vacation lasts at least one day."
-    if days > VACATION_MOST_AT_ONCE:
-        return f"A vacation lasts at most {VACATION_MOST_AT_ONCE} days at once."
-    if starts_at.date() < at.date():
-        return "A vacation cannot start in the past."
-    if starts_at - at > timedelta(days=VACATION_START_WITHIN_DAYS):
-        return f"A vacation starts within the next {VACATION_START_WITHIN_DAYS} days."
-    ends_at = starts_at + timedelta(days=days)
-    mine = Vacation.objects.filter(user_id=user_id)
-    if mine.filter(starts_at__lt=ends_at, ends_at__gt=starts_at).exists():
-        return "You are already away for part of those days."
-    left = vacation_hours_left(user_id, starts_at.year)
-    if days * 24 > left:
-        return (
-            f"That is {days} days, but only {hours_words(left)} of your {VACATION_DAYS_A_YEAR} "
-            f"vacation days for {starts_at.year} are left."
-        )
-    return None

@@ -7,7 +7,7 @@ table gets a new version, so rivals' screens say "on vacation until ...". Clocks
 later read the vacation themselves (games.services.clocks.wind). Live tables are not touched.
 A vacation may be ended early (or called off before it starts): the deadlines it pushed come back
 by the part not taken, and only the hours taken count against the allowance (each hour begun
-counts whole: accounts.models.vacation_hours_left).
+counts whole: games.vacation.allowance).
 
 The vacation's row and its allowance stay in accounts (accounts.models.Vacation): the clocks
 under the services read them. The tables are changed through the core's one verb for it,
@@ -23,8 +23,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from accounts.models import User, Vacation, vacation_refusal
+from accounts.models import User, Vacation
 from games.services import ServiceError, clocks, lock_user, retime_turn_based
+from games.vacation.allowance import vacation_refusal
 
 
 def vacation_starts_at(on: date, at: datetime) -> datetime:

@@ -10,16 +10,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import (
-    VACATION_DAYS_A_YEAR,
-    VACATION_MOST_AT_ONCE,
-    Vacation,
-    vacation_hours_left,
-)
+from accounts.models import VACATION_DAYS_A_YEAR, VACATION_MOST_AT_ONCE, Vacation
 from accounts.words import hours_words
 from games.access import AuthedRequest
 from games.boards import local_day
 from games.services import ServiceError, clocks
+from games.vacation.allowance import vacation_hours_left
 from games.vacation.forms import VacationForm
 from games.vacation.services import end_vacation, take_vacation
 

@@ -7,6 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import translation
 
 from accounts.models import User, Vacation
 from games import services
@@ -106,6 +107,23 @@ def test_the_allowance_is_refused_past_its_limit_with_a_clear_sentence(
         take_vacation(player, later, 8)
     assert Vacation.objects.filter(user=player).count() == 1
     take_vacation(player, later, 7)
+
+
+def test_the_allowance_is_refused_in_the_persons_language(clock: Clock, player: User) -> None:
+    clock.at = datetime(2027, 3, 1, 9, tzinfo=UTC)
+    today = clock.at.date()
+    with translation.override("de"):
+        with pytest.raises(services.ServiceError, match="höchstens 14 Tage am Stück"):
+            take_vacation(player, today, 15)
+        take_vacation(player, today, 14)
+        with pytest.raises(services.ServiceError, match="nur noch 7 Tage übrig"):
+            take_vacation(player, today + timedelta(days=20), 8)
+    with (
+        translation.override("fr"),
+        pytest.raises(services.ServiceError, match="déjà des vacances"),
+    ):
+        take_vacation(player, today + timedelta(days=3), 2)
+    assert Vacation.objects.filter(user=player).count() == 1
 
 
 def test_the_vacation_page_takes_one_and_refuses_in_words(clock: Clock, player: User) -> None:
