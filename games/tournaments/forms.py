@@ -1,5 +1,5 @@
 """The form that makes a tournament: every field checked, each refusal in words, before the
-service checks the whole again (games.tournaments.services.entry.check_rules)."""
+service checks the whole again (games.tournaments.services.creation.check_rules)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from games import catalog
 from games.models import Game
 from games.tournaments import scoring, services
 from games.tournaments.models import Tournament
-from games.tournaments.services.entry import (
+from games.tournaments.services.creation import (
     LIVE_PACES,
     LONGEST_ARENA_MINUTES,
     MOST_ROUNDS,

@@ -1,12 +1,13 @@
 """The only code that changes a tournament's rows: each verb locks the tournament's row, checks,
 changes, bumps its version and announces it to the tournament's group once committed.
 
-Modules: base (the lock, versions, the group, what people are told), entry (create, join,
-withdraw, pause, resume, presence), absence (who is here for a Swiss round, "I'm here",
-what the away are told), rounds (start, Swiss rounds, a table's end and what follows), arena
-(an arena's free people seated), seating (who is here, a round's tables seated at once and their
-pages moved), results (recording a table once, the standings, the end), moderation (a
-moderator's removal and stop), chat (the tournament's own chat). Games are made and played
+Modules: base (the lock, versions, the group, what people are told), creation (a new
+tournament's settings checked, and made), entry (join, withdraw, pause, resume, presence),
+absence (who is here for a Swiss round, "I'm here", what the away are told), rounds (start,
+Swiss rounds, a table's end and what follows), arena (an arena's free people seated), seating
+(who is here, a round's tables seated at once and their pages moved), results (recording a table
+once, the standings, the end), moderation (a moderator's removal and stop), chat (the
+tournament's own chat). Games are made and played
 only through games.services.
 """
 
@@ -15,10 +16,9 @@ from games.services import NotAllowed, ServiceError
 from games.tournaments.services import chat
 from games.tournaments.services.absence import check_in
 from games.tournaments.services.base import now
+from games.tournaments.services.creation import Rules, create
 from games.tournaments.services.entry import (
-    Rules,
     block_note,
-    create,
     here,
     join,
     pause,

@@ -12,7 +12,7 @@ import pytest
 from accounts.models import User
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from games.tournaments.services.entry import MOST_WAITING
+from games.tournaments.services.creation import MOST_WAITING
 from games.tournaments.tests.conftest import rules
 from games.tournaments.tests.test_pages import text_of
 from tests.conftest import client_for
