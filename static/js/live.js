@@ -117,18 +117,31 @@
     return mark;
   }
 
+  // The control last focused in the board: a move's own script may hide it before the board
+  // comes (an offer's menu closes as its Buy is sent), and focus falls to the page meanwhile. A
+  // press of the pointer elsewhere forgets it (the person chose to leave it).
+  var lastMark = null;
+  document.addEventListener("focusin", function (event) { lastMark = focusMark(event.target); });
+  document.addEventListener("pointerdown", function () { lastMark = null; }, true);
+
+  // Focus moved onto a node (made focusable if it is a heading); false if the browser would not
+  // (a control inside a closed menu is laid out but cannot hold focus).
   function focusable(node, parked) {
+    if (!node || !usable(node)) return false;
     if (!node.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
       node.setAttribute("tabindex", "-1");
     }
     if (parked) node.setAttribute("data-parked", "");
     node.focus({ preventScroll: true });
+    return document.activeElement === node;
   }
 
   // Whether a control can hold focus: on the page, shown, not disabled (the swap may have
   // disabled it: "Keep one" with no pastry chosen any more, and the browser drops its focus).
   function usable(node) {
-    return node.isConnected && !node.disabled && node.offsetParent !== null;
+    var shown = node.checkVisibility ? node.checkVisibility({ contentVisibilityAuto: true })
+      : node.offsetParent !== null;
+    return node.isConnected && !node.disabled && shown;
   }
 
   function restoreFocus(mark) {
@@ -140,13 +153,10 @@
       var details = inner && inner.closest("details");
       found = details ? details.querySelector("summary") : null;
     }
-    if (found && usable(found)) return focusable(found);
-    var asked = root.querySelector("[autofocus]");
-    if (asked && asked.offsetParent !== null) return focusable(asked);
+    if (focusable(found) || focusable(root.querySelector("[autofocus]"))) return;
     var region = mark.region ? document.getElementById(mark.region) : null;
-    var heading = region && region.querySelector("h1, h2, h3");
-    if (!heading || heading.offsetParent === null) heading = root.querySelector("#board h1, #board h2");
-    if (heading) focusable(heading, true);
+    if (focusable(region && region.querySelector("h1, h2, h3"), true)) return;
+    focusable(root.querySelector("#board h1, #board h2"), true);
   }
 
   function status(text) {
@@ -282,7 +292,8 @@
     var stale = !fits(fragment);
     var diff = !!fragment.querySelector("#board-diff");
     var missing = false;
-    var mark = focusMark(document.activeElement);
+    var mark = focusMark(document.activeElement) ||
+      (document.activeElement === document.body ? lastMark : null);
     var refusal = fragment.querySelector("#board-message.error");
     var refused = refusal ? refusal.textContent.trim() : "";
     Array.prototype.slice.call(fragment.children).forEach(function (node) {
