@@ -1,9 +1,12 @@
-"""make lighthouse: Lighthouse's mobile audits of eleven pages of the site, and whether they pass.
+"""make lighthouse: Lighthouse's mobile audits of eleven pages of the site in English, and of the
+lobby, a live table and a tournament's page in English, French and German, and whether they pass.
 
 The site runs as `make run` runs it (DEBUG=0, collected static files, SQLite, one Daphne process
 on a free port; bench/web/site.py) with make run's demo data. One person is made and logged in
 (a session, as bench-web makes them); that person starts a game against bots of each kind (the
-lobby's quick game: a relaxed table the person sits at) and a tutorial. Lighthouse 12.2.3
+lobby's quick game: a relaxed table the person sits at), a tutorial and a Swiss tournament. A
+page in French or German is asked for with the language cookie the menu's picker sets (the person
+has saved no choice of their own, which would come first). Lighthouse 12.2.3
 (tools/lighthouse/, installed by `make lighthouse` with npm) runs its mobile preset on each page
 in Debian's Chromium, the person's session cookie in its jar.
 
@@ -57,6 +60,7 @@ class Page:
     label: str
     path: str
     live_table: bool = False
+    language: str = "en"
 
 
 @dataclass
@@ -89,9 +93,24 @@ def wait_for_my_move(client: httpx.Client, table: str) -> None:
         time.sleep(0.2)
 
 
+# A Swiss of one round at the relaxed pace, starting in a minute (the tournaments page's form).
+SWISS = {
+    "name": "Evening Swiss",
+    "kind": "midnight-bakery",
+    "format": "swiss",
+    "pace": "relaxed",
+    "seats": "2",
+    "rounds": "1",
+    "starts_in": "1",
+}
+LANGUAGE_COOKIE = "django_language"  # Django's LANGUAGE_COOKIE_NAME, which the site keeps
+LANGUAGES = ("fr", "de")  # beside English: the lobby, a live table and a tournament in each
+
+
 def person_pages(base: str, session: str) -> list[Page]:
     """The eleven pages, the person's tables made for them: a game against bots of each kind and
-    a tutorial."""
+    a tutorial; then a tournament's page, and the lobby, a live table and the tournament in each
+    other language."""
     with httpx.Client(base_url=base, timeout=30) as client:
         client.cookies.set("sessionid", session)
         lobby = client.get("/")
@@ -99,6 +118,7 @@ def person_pages(base: str, session: str) -> list[Page]:
         mb = post(client, "/games/quick/", {"kind": "midnight-bakery"})
         ck = post(client, "/games/quick/", {"kind": "cakehalla"})
         tutorial = post(client, "/games/learn/midnight-bakery/", {})
+        tournament = post(client, "/tournaments/new/", SWISS)
         for table in (mb, ck):
             wait_for_my_move(client, table)
         history = client.get("/games/history/").text
@@ -117,15 +137,25 @@ def person_pages(base: str, session: str) -> list[Page]:
         Page("tutorial", tutorial),
         Page("profile", "/u/demo_brioche/"),
         Page("settings", "/accounts/settings/"),
+        Page("tournament", tournament),
+        *[
+            page
+            for language in LANGUAGES
+            for page in (
+                Page(f"lobby ({language})", "/", language=language),
+                Page(f"live table, Midnight Bakery ({language})", mb, True, language),
+                Page(f"tournament ({language})", tournament, language=language),
+            )
+        ],
     ]
 
 
 @contextmanager
-def chromium(session: str, base: str) -> Iterator[int]:
-    """Debian's Chromium, headless, with the person's session cookie in its jar; its debugging
-    port. A cookie, not --extra-headers: the first answer's Set-Cookie (csrftoken) would replace
-    a Cookie header on every later request (the socket, fetches), and the page would lose its
-    person. Lighthouse's storage reset leaves cookies alone."""
+def chromium(session: str, base: str, language: str = "en") -> Iterator[int]:
+    """Debian's Chromium, headless, with the person's session cookie and the language cookie in
+    its jar; its debugging port. A cookie, not --extra-headers: the first answer's Set-Cookie
+    (csrftoken) would replace a Cookie header on every later request (the socket, fetches), and
+    the page would lose its person. Lighthouse's storage reset leaves cookies alone."""
     profile = Path(tempfile.mkdtemp(prefix="lighthouse-chromium-"))
     port = sites.free_port()
     flags = [f"--remote-debugging-port={port}", f"--user-data-dir={profile}", *CHROME_FLAGS]
@@ -133,7 +163,9 @@ def chromium(session: str, base: str) -> Iterator[int]:
         [CHROME, *flags, "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        set_cookie(port, "sessionid", session, urlsplit(base).hostname or "127.0.0.1")
+        host = urlsplit(base).hostname or "127.0.0.1"
+        set_cookie(port, "sessionid", session, host)
+        set_cookie(port, LANGUAGE_COOKIE, language, host)
         yield port
     finally:
         process.terminate()
@@ -163,7 +195,7 @@ def set_cookie(port: int, name: str, value: str, host: str) -> None:
         raise SystemExit(f"Chromium refused the session cookie: {answer['error']}")
 
 
-def audit(url: str, session: str, out: Path) -> Scores:
+def audit(url: str, session: str, out: Path, language: str = "en") -> Scores:
     """Run Lighthouse's mobile preset on one page as the person, each try in a fresh Chromium.
     A run that fails is tried again (Lighthouse itself asks that of a trace it could not read,
     NO_NAVSTART, which a loaded machine gives now and then)."""
@@ -177,7 +209,7 @@ def audit(url: str, session: str, out: Path) -> Scores:
     ]
     for _ in range(TRIES):
         out.unlink(missing_ok=True)
-        with chromium(session, url) as port:
+        with chromium(session, url, language) as port:
             done = subprocess.run(
                 [*command, f"--port={port}"], capture_output=True, text=True, check=False
             )
@@ -257,7 +289,7 @@ def main() -> int:
             base = site.urls[0]
             rows = []
             for i, page in enumerate(person_pages(base, session)):
-                got = audit(base + page.path, session, reports / f"{i:02d}.json")
+                got = audit(base + page.path, session, reports / f"{i:02d}.json", page.language)
                 print(f"   {page.label}: {got.scores} CLS {got.cls:.3f}", flush=True)
                 rows.append((page, got))
         errors = sites.log_errors(site)
