@@ -93,7 +93,8 @@ def wait_for_my_move(client: httpx.Client, table: str) -> None:
         time.sleep(0.2)
 
 
-# A Swiss of one round at the relaxed pace, starting in a minute (the tournaments page's form).
+# A Swiss of one round at the relaxed pace, starting in a minute, as the tournaments page's form
+# posts it (its other fields as the form offers them).
 SWISS = {
     "name": "Evening Swiss",
     "kind": "midnight-bakery",
@@ -102,6 +103,10 @@ SWISS = {
     "seats": "2",
     "rounds": "1",
     "starts_in": "1",
+    "bye": "points",
+    "streak_bonus": "2",
+    "games_min": "0",
+    "age_min_days": "0",
 }
 LANGUAGE_COOKIE = "django_language"  # Django's LANGUAGE_COOKIE_NAME, which the site keeps
 LANGUAGES = ("fr", "de")  # beside English: the lobby, a live table and a tournament in each
