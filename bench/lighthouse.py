@@ -4,9 +4,9 @@ lobby, a live table and a tournament's page in English, French and German, and w
 The site runs as `make run` runs it (DEBUG=0, collected static files, SQLite, one Daphne process
 on a free port; bench/web/site.py) with make run's demo data. One person is made and logged in
 (a session, as bench-web makes them); that person starts a game against bots of each kind (the
-lobby's quick game: a relaxed table the person sits at), a tutorial and a Swiss tournament. A
-page in French or German is asked for with the language cookie the menu's picker sets (the person
-has saved no choice of their own, which would come first). Lighthouse 12.2.3
+lobby's quick game: a relaxed table the person sits at), a tutorial and a Swiss tournament. For
+the pages in French and German the person picks the language first, as the menu's picker does
+(saved on their account, which comes before any cookie or the browser's). Lighthouse 12.2.3
 (tools/lighthouse/, installed by `make lighthouse` with npm) runs its mobile preset on each page
 in Debian's Chromium, the person's session cookie in its jar.
 
@@ -108,7 +108,6 @@ SWISS = {
     "games_min": "0",
     "age_min_days": "0",
 }
-LANGUAGE_COOKIE = "django_language"  # Django's LANGUAGE_COOKIE_NAME, which the site keeps
 LANGUAGES = ("fr", "de")  # beside English: the lobby, a live table and a tournament in each
 
 
@@ -156,9 +155,9 @@ def person_pages(base: str, session: str) -> list[Page]:
 
 
 @contextmanager
-def chromium(session: str, base: str, language: str = "en") -> Iterator[int]:
-    """Debian's Chromium, headless, with the person's session cookie and the language cookie in
-    its jar; its debugging port. A cookie, not --extra-headers: the first answer's Set-Cookie
+def chromium(session: str, base: str) -> Iterator[int]:
+    """Debian's Chromium, headless, with the person's session cookie in its jar; its debugging
+    port. A cookie, not --extra-headers: the first answer's Set-Cookie
     (csrftoken) would replace a Cookie header on every later request (the socket, fetches), and
     the page would lose its person. Lighthouse's storage reset leaves cookies alone."""
     profile = Path(tempfile.mkdtemp(prefix="lighthouse-chromium-"))
@@ -168,9 +167,7 @@ def chromium(session: str, base: str, language: str = "en") -> Iterator[int]:
         [CHROME, *flags, "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        host = urlsplit(base).hostname or "127.0.0.1"
-        set_cookie(port, "sessionid", session, host)
-        set_cookie(port, LANGUAGE_COOKIE, language, host)
+        set_cookie(port, "sessionid", session, urlsplit(base).hostname or "127.0.0.1")
         yield port
     finally:
         process.terminate()
@@ -200,7 +197,17 @@ def set_cookie(port: int, name: str, value: str, host: str) -> None:
         raise SystemExit(f"Chromium refused the session cookie: {answer['error']}")
 
 
-def audit(url: str, session: str, out: Path, language: str = "en") -> Scores:
+def choose_language(base: str, session: str, language: str) -> None:
+    """The person picks a language in the menu (set_language: saved on their account)."""
+    with httpx.Client(base_url=base, timeout=30) as client:
+        client.cookies.set("sessionid", session)
+        client.get("/").raise_for_status()  # its CSRF cookie
+        post(client, "/accounts/language/", {"language": language})
+        if f'<html lang="{language}"' not in client.get("/").text:
+            raise SystemExit(f"The site did not switch the person's pages to {language}.")
+
+
+def audit(url: str, session: str, out: Path) -> Scores:
     """Run Lighthouse's mobile preset on one page as the person, each try in a fresh Chromium.
     A run that fails is tried again (Lighthouse itself asks that of a trace it could not read,
     NO_NAVSTART, which a loaded machine gives now and then)."""
@@ -214,7 +221,7 @@ def audit(url: str, session: str, out: Path, language: str = "en") -> Scores:
     ]
     for _ in range(TRIES):
         out.unlink(missing_ok=True)
-        with chromium(session, url, language) as port:
+        with chromium(session, url) as port:
             done = subprocess.run(
                 [*command, f"--port={port}"], capture_output=True, text=True, check=False
             )
@@ -293,8 +300,12 @@ def main() -> int:
         with sites.running(site):
             base = site.urls[0]
             rows = []
+            language = "en"
             for i, page in enumerate(person_pages(base, session)):
-                got = audit(base + page.path, session, reports / f"{i:02d}.json", page.language)
+                if page.language != language:
+                    choose_language(base, session, page.language)
+                    language = page.language
+                got = audit(base + page.path, session, reports / f"{i:02d}.json")
                 print(f"   {page.label}: {got.scores} CLS {got.cls:.3f}", flush=True)
                 rows.append((page, got))
         errors = sites.log_errors(site)
