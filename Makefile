@@ -81,9 +81,10 @@ bench-web: install
 soak: install
 	$(PY) -m bench.soak
 
-# Lighthouse's mobile audits of eleven pages on a site as `make run` starts it (bench/lighthouse.py):
+# Lighthouse's mobile audits of eleven pages (and the lobby, a live table and a tournament in French
+# and German) on a site as `make run` starts it (bench/lighthouse.py):
 # fails below 100 in accessibility, best practices or SEO, or at a live table's layout shift of 0.1.
-# Not part of `make test` (about three minutes). Needs Node with npm, and Chromium at CHROME_PATH
+# Not part of `make test` (about seven minutes). Needs Node with npm, and Chromium at CHROME_PATH
 # (/usr/bin/chromium); the pinned Lighthouse installs into tools/lighthouse/node_modules (ignored).
 LIGHTHOUSE_STAMP := tools/lighthouse/node_modules/.installed
 $(LIGHTHOUSE_STAMP): tools/lighthouse/package.json tools/lighthouse/package-lock.json

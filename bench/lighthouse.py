@@ -1,9 +1,12 @@
-"""make lighthouse: Lighthouse's mobile audits of eleven pages of the site, and whether they pass.
+"""make lighthouse: Lighthouse's mobile audits of eleven pages of the site in English, and of the
+lobby, a live table and a tournament's page in English, French and German, and whether they pass.
 
 The site runs as `make run` runs it (DEBUG=0, collected static files, SQLite, one Daphne process
 on a free port; bench/web/site.py) with make run's demo data. One person is made and logged in
 (a session, as bench-web makes them); that person starts a game against bots of each kind (the
-lobby's quick game: a relaxed table the person sits at) and a tutorial. Lighthouse 12.2.3
+lobby's quick game: a relaxed table the person sits at), a tutorial and a Swiss tournament. For
+the pages in French and German the person picks the language first, as the menu's picker does
+(saved on their account, which comes before any cookie or the browser's). Lighthouse 12.2.3
 (tools/lighthouse/, installed by `make lighthouse` with npm) runs its mobile preset on each page
 in Debian's Chromium, the person's session cookie in its jar.
 
@@ -57,6 +60,7 @@ class Page:
     label: str
     path: str
     live_table: bool = False
+    language: str = "en"
 
 
 @dataclass
@@ -89,9 +93,28 @@ def wait_for_my_move(client: httpx.Client, table: str) -> None:
         time.sleep(0.2)
 
 
+# A Swiss of one round at the relaxed pace, starting in a minute, as the tournaments page's form
+# posts it (its other fields as the form offers them).
+SWISS = {
+    "name": "Evening Swiss",
+    "kind": "midnight-bakery",
+    "format": "swiss",
+    "pace": "relaxed",
+    "seats": "2",
+    "rounds": "1",
+    "starts_in": "1",
+    "bye": "points",
+    "streak_bonus": "2",
+    "games_min": "0",
+    "age_min_days": "0",
+}
+LANGUAGES = ("fr", "de")  # beside English: the lobby, a live table and a tournament in each
+
+
 def person_pages(base: str, session: str) -> list[Page]:
     """The eleven pages, the person's tables made for them: a game against bots of each kind and
-    a tutorial."""
+    a tutorial; then a tournament's page, and the lobby, a live table and the tournament in each
+    other language."""
     with httpx.Client(base_url=base, timeout=30) as client:
         client.cookies.set("sessionid", session)
         lobby = client.get("/")
@@ -99,6 +122,7 @@ def person_pages(base: str, session: str) -> list[Page]:
         mb = post(client, "/games/quick/", {"kind": "midnight-bakery"})
         ck = post(client, "/games/quick/", {"kind": "cakehalla"})
         tutorial = post(client, "/games/learn/midnight-bakery/", {})
+        tournament = post(client, "/tournaments/new/", SWISS)
         for table in (mb, ck):
             wait_for_my_move(client, table)
         history = client.get("/games/history/").text
@@ -117,15 +141,25 @@ def person_pages(base: str, session: str) -> list[Page]:
         Page("tutorial", tutorial),
         Page("profile", "/u/demo_brioche/"),
         Page("settings", "/accounts/settings/"),
+        Page("tournament", tournament),
+        *[
+            page
+            for language in LANGUAGES
+            for page in (
+                Page(f"lobby ({language})", "/", language=language),
+                Page(f"live table, Midnight Bakery ({language})", mb, True, language),
+                Page(f"tournament ({language})", tournament, language=language),
+            )
+        ],
     ]
 
 
 @contextmanager
 def chromium(session: str, base: str) -> Iterator[int]:
     """Debian's Chromium, headless, with the person's session cookie in its jar; its debugging
-    port. A cookie, not --extra-headers: the first answer's Set-Cookie (csrftoken) would replace
-    a Cookie header on every later request (the socket, fetches), and the page would lose its
-    person. Lighthouse's storage reset leaves cookies alone."""
+    port. A cookie, not --extra-headers: the first answer's Set-Cookie
+    (csrftoken) would replace a Cookie header on every later request (the socket, fetches), and
+    the page would lose its person. Lighthouse's storage reset leaves cookies alone."""
     profile = Path(tempfile.mkdtemp(prefix="lighthouse-chromium-"))
     port = sites.free_port()
     flags = [f"--remote-debugging-port={port}", f"--user-data-dir={profile}", *CHROME_FLAGS]
@@ -161,6 +195,16 @@ def set_cookie(port: int, name: str, value: str, host: str) -> None:
         answer = json.loads(cdp.recv())
     if "error" in answer:
         raise SystemExit(f"Chromium refused the session cookie: {answer['error']}")
+
+
+def choose_language(base: str, session: str, language: str) -> None:
+    """The person picks a language in the menu (set_language: saved on their account)."""
+    with httpx.Client(base_url=base, timeout=30) as client:
+        client.cookies.set("sessionid", session)
+        client.get("/").raise_for_status()  # its CSRF cookie
+        post(client, "/accounts/language/", {"language": language})
+        if f'<html lang="{language}"' not in client.get("/").text:
+            raise SystemExit(f"The site did not switch the person's pages to {language}.")
 
 
 def audit(url: str, session: str, out: Path) -> Scores:
@@ -256,7 +300,11 @@ def main() -> int:
         with sites.running(site):
             base = site.urls[0]
             rows = []
+            language = "en"
             for i, page in enumerate(person_pages(base, session)):
+                if page.language != language:
+                    choose_language(base, session, page.language)
+                    language = page.language
                 got = audit(base + page.path, session, reports / f"{i:02d}.json")
                 print(f"   {page.label}: {got.scores} CLS {got.cls:.3f}", flush=True)
                 rows.append((page, got))

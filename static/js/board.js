@@ -129,9 +129,11 @@
     }, CLICK_GRACE_MS);
   }, true);
 
-  // Keyboard players keep their place: after the board is swapped, focus lands on the next choice.
+  // Keyboard players keep their place: after the board is swapped, focus lands on the next choice
+  // if the control they were on is gone (live.js parks focus on a heading meanwhile: data-parked).
   function refocus() {
-    if (document.activeElement && document.activeElement !== document.body) return;
+    var now = document.activeElement;
+    if (now && now !== document.body && !now.hasAttribute("data-parked")) return;
     var next = document.querySelector("#region-results button, #batch-form button.card");
     if (next) next.focus({ preventScroll: true });
   }

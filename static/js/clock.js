@@ -38,6 +38,17 @@
     return Math.ceil(ms / 1000) >= HOUR_S;
   }
 
+  // The viewer's own clock, while the table waits for them, entering its last seconds: said once
+  // a deadline in the page's assertive live region (#news-urgent; its words are the server's).
+  var warned = {};
+  function lowTime(clock, left) {
+    var urgent = document.getElementById("news-urgent");
+    var seat = clock.closest(".table-seat.mine.waited-on");
+    if (!urgent || !seat || left <= 0 || left > WARN_MS || warned[clock.dataset.deadline]) return;
+    warned[clock.dataset.deadline] = true;
+    if (window.bakehouseAnnounce) window.bakehouseAnnounce(urgent.dataset.low, true);
+  }
+
   function tick() {
     var now = Date.now() + skew;
     document.querySelectorAll("[data-deadline]").forEach(function (clock) {
@@ -57,6 +68,7 @@
       } else text = "bank " + span(left);
       if (clock.textContent !== text) clock.textContent = text;
       clock.classList.toggle("warning", left <= WARN_MS);
+      lowTime(clock, left);
     });
   }
 

@@ -43,6 +43,128 @@
     if (!line) return;
     line.textContent = text;
     line.className = "message" + (kind ? " " + kind : "");
+    if (kind === "error" && text) announce(text, true);
+  }
+
+  // ---- What a screen reader hears, without moving focus ----
+  // The board marks what may be said with data-news (its key, rendered once per version and
+  // language on the server: a log line, "your turn", a bake's or the game's end); each key is said
+  // once in #news (polite), in the order data-news-at gives (log lines: oldest first), however
+  // many versions a swap jumped. The keys heard are kept per table in localStorage, so a page
+  // opened again says what happened since the last visit; a first visit says only what stands
+  // now (your turn), not the whole log. Refusals and little time left go to #news-urgent.
+  var NEWS_KEPT = 40;      // lines each live region keeps (a screen reader reads only additions)
+  var SINCE_SAID = 15;     // the most log lines said at once on coming back to a table
+  var saidKey = "bakehouse-said:" + location.pathname;
+  var saidKeys = null;  // key -> true, read from localStorage on the first look
+
+  function announce(text, urgent) {
+    var region = document.getElementById(urgent ? "news-urgent" : "news");
+    if (!region || !text) return;
+    var line = document.createElement("p");
+    line.textContent = text;
+    region.appendChild(line);
+    while (region.children.length > NEWS_KEPT) region.removeChild(region.firstChild);
+  }
+  window.bakehouseAnnounce = announce;
+
+  function readSaid() {
+    try {
+      var kept = window.localStorage.getItem(saidKey);
+      return kept ? JSON.parse(kept) : null;
+    } catch (e) { return null; }
+  }
+
+  function keepSaid(items) {
+    // Only the keys the board still shows are kept: the others never come back.
+    var kept = {};
+    items.forEach(function (item) { kept[item.getAttribute("data-news")] = true; });
+    try { window.localStorage.setItem(saidKey, JSON.stringify(kept)); } catch (e) { /* full */ }
+  }
+
+  function newsOrder(item) {
+    var at = item.getAttribute("data-news-at");
+    return at === null ? Infinity : Number(at);
+  }
+
+  function sayNews() {
+    var items = Array.prototype.slice.call(root.querySelectorAll("[data-news]"));
+    var first = saidKeys === null;
+    if (first) saidKeys = readSaid();
+    var fresh = saidKeys === null;  // never here before: the log so far is not news
+    if (saidKeys === null) saidKeys = {};
+    var unheard = items.filter(function (item) { return !saidKeys[item.getAttribute("data-news")]; });
+    unheard.sort(function (a, b) { return newsOrder(a) - newsOrder(b); });
+    var logLines = unheard.filter(function (item) { return item.hasAttribute("data-news-at"); });
+    var skipped = fresh ? logLines.length : (first ? Math.max(0, logLines.length - SINCE_SAID) : 0);
+    unheard.forEach(function (item) {
+      saidKeys[item.getAttribute("data-news")] = true;
+      if (item.hasAttribute("data-news-at") && skipped > 0) { skipped -= 1; return; }
+      announce(item.textContent.replace(/\s+/g, " ").trim(), false);
+    });
+    if (unheard.length || first) keepSaid(items);
+  }
+
+  // ---- Focus kept where it was when the board changes ----
+  // The element focused in the board is found again after a swap by its id, its data-key, or a
+  // control's name and value; if it is gone, the heading of the region it was in (or the board's
+  // heading, or a control the new board asks to be focused) takes focus, never the page's top.
+  function focusMark(node) {
+    if (!node || node === document.body || !root.contains(node)) return null;
+    var region = node.closest("[id^='region-']");
+    var mark = { region: region ? region.id : "" };
+    if (node.id) mark.selector = "#" + CSS.escape(node.id);
+    else if (node.dataset.key) mark.selector = "[data-key='" + CSS.escape(node.dataset.key) + "']";
+    else if (node.dataset.ing) mark.selector = node.tagName.toLowerCase() + "[data-ing='" + CSS.escape(node.dataset.ing) + "']";
+    else if (node.name && node.value) {
+      mark.selector = node.tagName.toLowerCase() + "[name='" + CSS.escape(node.name) + "'][value='" + CSS.escape(node.value) + "']";
+    } else if (node.tagName === "SUMMARY" && node.parentNode.querySelector("button[value]")) {
+      var inner = node.parentNode.querySelector("button[value]");
+      mark.summaryOf = "button[value='" + CSS.escape(inner.value) + "']";
+    }
+    return mark;
+  }
+
+  // The control last focused in the board: a move's own script may hide it before the board
+  // comes (an offer's menu closes as its Buy is sent), and focus falls to the page meanwhile. A
+  // press of the pointer elsewhere forgets it (the person chose to leave it).
+  var lastMark = null;
+  document.addEventListener("focusin", function (event) { lastMark = focusMark(event.target); });
+  document.addEventListener("pointerdown", function () { lastMark = null; }, true);
+
+  // Focus moved onto a node (made focusable if it is a heading); false if the browser would not
+  // (a control inside a closed menu is laid out but cannot hold focus).
+  function focusable(node, parked) {
+    if (!node || !usable(node)) return false;
+    if (!node.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
+      node.setAttribute("tabindex", "-1");
+    }
+    if (parked) node.setAttribute("data-parked", "");
+    node.focus({ preventScroll: true });
+    return document.activeElement === node;
+  }
+
+  // Whether a control can hold focus: on the page, shown, not disabled (the swap may have
+  // disabled it: "Keep one" with no pastry chosen any more, and the browser drops its focus).
+  function usable(node) {
+    var shown = node.checkVisibility ? node.checkVisibility({ contentVisibilityAuto: true })
+      : node.offsetParent !== null;
+    return node.isConnected && !node.disabled && shown;
+  }
+
+  function restoreFocus(mark) {
+    var now = document.activeElement;
+    if (!mark || (now && now !== document.body && usable(now))) return;
+    var found = mark.selector ? root.querySelector(mark.selector) : null;
+    if (!found && mark.summaryOf) {
+      var inner = root.querySelector(mark.summaryOf);
+      var details = inner && inner.closest("details");
+      found = details ? details.querySelector("summary") : null;
+    }
+    if (focusable(found) || focusable(root.querySelector("[autofocus]"))) return;
+    var region = mark.region ? document.getElementById(mark.region) : null;
+    if (focusable(region && region.querySelector("h1, h2, h3"), true)) return;
+    focusable(root.querySelector("#board h1, #board h2"), true);
   }
 
   function status(text) {
@@ -50,8 +172,15 @@
     if (line) line.textContent = text;
   }
 
-  // What belongs to this person's screen and not to the server: an open menu stays open.
+  // What belongs to this person's screen and not to the server: an open menu stays open, and a
+  // heading focus was parked on stays focusable (restoreFocus below).
   function keepLocal(attribute, node) {
+    if ((attribute === "tabindex" || attribute === "data-parked") && node.hasAttribute("data-parked")) {
+      return false;
+    }
+    // The message line's refusals are said in #news-urgent: its own role (for a page without
+    // scripts) would say them twice.
+    if (attribute === "role" && node.id === "board-message") return false;
     return !(attribute === "open" && node.tagName === "DETAILS");
   }
 
@@ -171,6 +300,10 @@
     var stale = !fits(fragment);
     var diff = !!fragment.querySelector("#board-diff");
     var missing = false;
+    var mark = focusMark(document.activeElement) ||
+      (document.activeElement === document.body ? lastMark : null);
+    var refusal = fragment.querySelector("#board-message.error");
+    var refused = refusal ? refusal.textContent.trim() : "";
     Array.prototype.slice.call(fragment.children).forEach(function (node) {
       var old = node.id ? document.getElementById(node.id) : null;
       // A stale piece still brings its message (why a tap was refused), never its board.
@@ -178,6 +311,9 @@
       if (!old && diff && node.id && node.id.indexOf("region-") === 0) missing = true;
     });
     if (!stale) noteSwapped(fragment);
+    restoreFocus(mark);
+    if (refused) announce(refused, true);
+    if (!stale) sayNews();
     // A board piece that fits shows the board in step with the table: it counts as the slow
     // poll, so a busy table is never polled (a quiet one is, 20 s after its last piece).
     if (!stale && (diff || fragment.querySelector("#board-live"))) lastPoll = Date.now();
@@ -344,6 +480,12 @@
   // The socket: its pieces go through apply(); a new socket's first piece older than the board
   // shown is asked for again (confirmOlder). A close that is no restart's leaves a move sent on
   // it maybe unmade: the page says so, and takes taps again once the board is fetched.
+  sayNews();
+  var refusedFirst = document.getElementById("board-message");
+  if (refusedFirst) refusedFirst.removeAttribute("role");
+  refusedFirst = document.querySelector("#board-message.error");
+  if (refusedFirst && refusedFirst.textContent.trim()) announce(refusedFirst.textContent.trim(), true);
+
   link = window.bakehouseSocket({
     path: function () { return root.dataset.socket; },
     say: status,

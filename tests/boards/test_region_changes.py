@@ -128,5 +128,5 @@ def test_a_rivals_take_redraws_neither_the_counter_nor_the_whole_log_of_a_bystan
     changed, _ = render_changed(game, bystander, before)
     assert "counter" not in changed and "market" in changed
     log = render_regions(game, bystander)["info"]
-    assert log.split('class="kitchen-log"')[1].split("</ol>")[0].count("<li>") == 30
+    assert log.split('class="kitchen-log"')[1].split("</ol>")[0].count("</li>") == 30
     assert f"of {len(engine.view(engine.load(game.snapshot), None)['log'])} entries" in log

@@ -187,7 +187,7 @@ def test_the_log_keeps_the_whole_night_newest_first(player: User, rival: User) -
     body = client_for(player).get(night.get_absolute_url()).content.decode()
     log = body[body.index('id="region-log"') :]
     log = log[: log.index("</section>")]
-    shown = re.findall(r'<li class="event-[\w-]+">(.*?)</li>', log)
+    shown = re.findall(r'<li class="event-[\w-]+"[^>]*>(.*?)</li>', log)
     assert len(shown) == len(events)
     # Newest first: bake 3 heads the log, bake 1 ends it; each pick is named.
     bakes = re.findall(r'<h3 class="log-bake">Bake (\d)</h3>', log)
