@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 
 from games.engines import midnight_bakery as engine
