@@ -327,9 +327,9 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     def advise(self, view: ViewT, action: ActionT) -> tuple[str, str]:
         """A suggested action in words and one line of why, from the seat's own view only (a
         practice table's hint; games/services/hints.py). Games override it with their words."""
-        return f"Play the move the {self.hint_bot_name} bot would choose.", (
-            f"The {self.hint_bot_name} bot scores it highest from what you can see."
-        )
+        bot = {"bot": self.hint_bot_name}
+        why = gettext("The %(bot)s bot scores it highest from what you can see.") % bot
+        return gettext("Play the move the %(bot)s bot would choose.") % bot, why
 
     def rules_context(self) -> dict[str, object]:
         """What the game's How to play page reads from its engine's own tables (none here)."""

@@ -106,8 +106,10 @@ def check_in(tournament: Tournament | int, user: User) -> str:
         at = now()
         if tournament.status == Tournament.Status.SCHEDULED and at < check_ins_open(tournament):
             raise ServiceError(
-                '"I\'m here" opens 5 minutes before the start: come back then, or keep a '
-                "page of Bakehouse open when it starts."
+                gettext(
+                    '"I\'m here" opens 5 minutes before the start: come back '
+                    "then, or keep a page of Bakehouse open when it starts."
+                )
             )
         entrant.checked_in_at = at
         entrant.seen_at = at

@@ -28,9 +28,15 @@ def remove(entrant: Entrant | int, moderator: User, reason: str) -> Entrant:
         tournament = lock(found)
         row = Entrant.objects.select_related("user").get(pk=pk)
         if row.withdrawn:
-            raise ServiceError(f"{row.user} is out of {tournament.name} already.")
+            raise ServiceError(
+                gettext("%(name)s is out of %(tournament)s already.")
+                % {"name": str(row.user), "tournament": tournament.name}
+            )
         if tournament.status not in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):
-            raise ServiceError(f"{tournament.name} is over: its standings stay as they are.")
+            raise ServiceError(
+                gettext("%(tournament)s is over: its standings stay as they are.")
+                % {"tournament": tournament.name}
+            )
         leave(row, Entrant.Withdrawn.REMOVED)
         recount(tournament)
         bump(tournament)
@@ -48,7 +54,9 @@ def stop(tournament: Tournament | int, moderator: User, reason: str) -> Tourname
     with transaction.atomic():
         tournament = lock(tournament)
         if tournament.status not in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):
-            raise ServiceError(f"{tournament.name} is not under way.")
+            raise ServiceError(
+                gettext("%(tournament)s is not under way.") % {"tournament": tournament.name}
+            )
         tournament.status = Tournament.Status.STOPPED
         tournament.stop_reason = reason[:200]
         tournament.finished_at = now()
