@@ -11,11 +11,12 @@ from django.utils import translation
 
 from accounts.models import User
 from games import catalog, services
+from games.challenges.models import Challenge
 from games.challenges.services import check_challenge
 from games.friends import services as friendship
 from games.friends.services import FriendRefused
 from games.kinds.base import GameKind
-from games.models import Game
+from games.models import Game, Report
 from games.notifications.invitations import check_invite
 from games.reviews.services import ReviewRefused, check_review
 from games.services.moderation import clean_reason
@@ -112,3 +113,12 @@ def test_the_base_kinds_advice_is_said_in_the_readers_language(language: str, sa
         level = spec.hint_bot_name
     assert level != "strong" and move.startswith(said) and level in move
     assert level in why and "scores it highest" not in why
+
+
+def test_what_became_of_a_challenge_or_a_report_is_said_in_the_readers_language() -> None:
+    with translation.override("de"):
+        assert str(Challenge.Status.EXPIRED.label) == "Abgelaufen"
+        assert str(Report.Status.ACTED.label) == "Bearbeitet"
+    with translation.override("fr"):
+        assert str(Challenge.Status.CANCELLED.label) == "Annul\u00e9"  # a challenge: un d\u00e9fi
+        assert str(Report.Status.OPEN.label) == "Ouvert"
