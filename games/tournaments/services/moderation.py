@@ -41,7 +41,12 @@ def remove(entrant: Entrant | int, moderator: User, reason: str) -> Entrant:
         recount(tournament)
         bump(tournament)
         key = f"tournament:{tournament.pk}:removed"
-        tell(tournament, {row.user_id: key}, f"A moderator removed you from {tournament.name}.")
+        name = tournament.name
+        tell(
+            tournament,
+            {row.user_id: key},
+            lambda: gettext("A moderator removed you from %(tournament)s.") % {"tournament": name},
+        )
     return row
 
 
@@ -66,5 +71,10 @@ def stop(tournament: Tournament | int, moderator: User, reason: str) -> Tourname
             pk: f"tournament:{tournament.pk}:stopped"
             for pk in people.values_list("user_id", flat=True)
         }
-        tell(tournament, keys, f"A moderator stopped {tournament.name}: {reason}"[:200])
+        said = {"tournament": tournament.name, "reason": reason}
+        tell(
+            tournament,
+            keys,
+            lambda: (gettext("A moderator stopped %(tournament)s: %(reason)s") % said)[:200],
+        )
     return tournament
