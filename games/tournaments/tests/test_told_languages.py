@@ -13,6 +13,7 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.services.moderation import remove, stop
 from games.tournaments.tests.conftest import entered, rules, swept
+from games.tournaments.tests.test_absence import WAIT, fast_swiss
 from tests.support.clock import Clock
 
 Crowd = Callable[[int], list[User]]
@@ -61,3 +62,27 @@ def test_a_moderators_removal_and_stop_are_told_in_each_ones_language(
     assert "Ein Moderator hat dich aus Test Swiss entfernt." in told(people[0])
     assert "Un mod\u00e9rateur a arr\u00eat\u00e9 Test Swiss : Spam." in told(people[1])
     assert "A moderator stopped Test Swiss: Spam." in told(people[2])
+
+
+@pytest.mark.django_db
+def test_the_away_are_told_before_and_after_in_their_language(clock: Clock, crowd: Crowd) -> None:
+    people = crowd(3)
+    tournament = fast_swiss(clock, people, rounds=3)
+    here, away = people[:2], people[2]
+    speaking([away], ["de"])
+    clock.forward(61)
+    for person in here:
+        services.here(tournament.pk, person.pk)
+    tournament = swept(tournament)
+    assert told(away)[-1].startswith("Runde 1 von Test Swiss beginnt in h\u00f6chstens ")
+    clock.forward(WAIT)
+    for person in here:
+        services.here(tournament.pk, person.pk)
+    tournament = swept(tournament)
+    assert tournament.current_round == 1
+    assert told(away)[-1] == (
+        "Runde 1 von Test Swiss hat ohne dich begonnen: Du schienst nicht da zu sein. Sei zu "
+        "Runde 2 da (eine offene Seite oder \u201eIch bin da\u201c): Zwei verpasste Runden "
+        "hintereinander nehmen dich aus dem Turnier."
+    )
+    assert not any("Round" in words for words in told(away))
