@@ -4,7 +4,7 @@
 (function () {
   "use strict";
 
-  // A word of this script in the page's language (static/js/words.js, base.html's
+  // A word of this script in the page's language (static/js/words.js: the page's
   // #script-words), or the English it falls back to.
   function word(key, english) {
     return window.bakehouseWord ? window.bakehouseWord(key, english) : english;

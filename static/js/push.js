@@ -5,7 +5,7 @@
   const status = box.querySelector("[data-status]");
   const on = box.querySelector("[data-push-on]");
   const off = box.querySelector("[data-push-off]");
-  // A word of this script in the page's language (static/js/words.js, base.html's
+  // A word of this script in the page's language (static/js/words.js: the page's
   // #script-words), or the English it falls back to.
   const word = (key, english) => (window.bakehouseWord ? window.bakehouseWord(key, english) : english);
   const say = (text) => {

@@ -32,7 +32,7 @@
   // A restart's reconnects spread over this: a stopping process already closes its sockets one
   // after another (games/live/drain.py); this parts those closed in one instant (a lost layer).
   var RESTART_SPREAD_MS = 100;
-  // A word of this script in the page's language (static/js/words.js, base.html's
+  // A word of this script in the page's language (static/js/words.js: the page's
   // #script-words), or the English it falls back to.
   function word(key, english) {
     return window.bakehouseWord ? window.bakehouseWord(key, english) : english;

@@ -72,8 +72,8 @@ def test_a_clock_never_says_a_unit_full_and_agrees_with_the_server(browser: Any)
 
 
 def test_a_clock_speaks_the_pages_language(browser: Any) -> None:
-    """The words base.html gives the scripts (templates/_script_words.html, read through
-    static/js/words.js) and its units: a German page's clocks say German."""
+    """The words a page gives its scripts (templates/_script_words.html, read through
+    static/js/words.js) and base.html's units: a German page's clocks say German."""
     with translation.override("de"):
         units = pgettext("units of time: seconds, minutes, hours, days", "s min h d")
         head = f'<meta name="units-of-time" content="{units}">' + render_to_string(

@@ -1,6 +1,6 @@
-"""The site's scripts say their words in the page's language: base.html carries them in one
-<template id="script-words"> (templates/_script_words.html) that static/js/words.js reads by key,
-each script keeping its English as the fallback (clock.js, socket.js, chat.js, pairing.js,
+"""The site's scripts say their words in the page's language: each page that loads them carries
+one <template id="script-words"> (templates/_script_words.html) that static/js/words.js reads by
+key, each script keeping its English as the fallback (clock.js, socket.js, chat.js, pairing.js,
 tournament.js, invite.js, push.js, Cakehalla's board.js)."""
 
 from __future__ import annotations
@@ -11,6 +11,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Game
+from tests.conftest import client_for
 
 SCRIPTS = [
     "js/clock.js",
@@ -45,9 +50,15 @@ def asked_keys() -> set[str]:
     return {key for f in files for key in ASKED.findall(f.read_text())}
 
 
+def tournaments_page(language: str) -> str:
+    return Client(HTTP_ACCEPT_LANGUAGE=language).get(reverse("tournaments:list")).content.decode()
+
+
 @pytest.mark.django_db
-def test_every_word_a_script_asks_for_is_on_the_page() -> None:
-    held = held_words(Client(HTTP_ACCEPT_LANGUAGE="en").get("/").content.decode())
+def test_every_word_a_script_asks_for_is_on_the_page(running_game: Game, player: User) -> None:
+    table = client_for(player).get(running_game.get_absolute_url()).content.decode()
+    held = held_words(table)
+    assert held == held_words(tournaments_page("en"))
     asked = asked_keys()
     assert {"clock-up", "return-more", "chat-refused", "search-closed"} <= asked
     assert asked | set(CLOSES) <= set(held)
@@ -76,9 +87,14 @@ def test_every_word_a_script_asks_for_is_on_the_page() -> None:
     ],
 )
 def test_the_scripts_words_come_in_the_pages_language(language: str, said: dict[str, str]) -> None:
-    page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/").content.decode()
-    held = held_words(page)
+    held = held_words(tournaments_page(language))
     assert {key: held[key] for key in said} == said
-    english = held_words(Client(HTTP_ACCEPT_LANGUAGE="en").get("/").content.decode())
+    english = held_words(tournaments_page("en"))
     same = {key for key, words in held.items() if words == english[key]}
     assert not same
+
+
+@pytest.mark.django_db
+def test_a_page_without_those_scripts_goes_without_their_words() -> None:
+    page = Client().get(reverse("leaderboards")).content.decode()
+    assert page.count('id="script-words"') == 0 and "js/words.js" in page
