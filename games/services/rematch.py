@@ -301,10 +301,8 @@ def start_rematch(old: Game, new: Game, user: User) -> None:
     check_host(new, user)
     found = read_answers(new)
     if found.waiting:
-        names = ", ".join(s.user.username for s in found.waiting)
-        raise ServiceError(
-            gettext("Waiting for %(names)s to accept the rematch.") % {"names": names}
-        )
+        waiting = {"names": ", ".join(s.user.username for s in found.waiting)}
+        raise ServiceError(gettext("Waiting for %(names)s to accept the rematch.") % waiting)
     if not settle(new, found):
         names = ", ".join(s.user.username for s in found.away)
         raise ServiceError(
