@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 
 from games.kinds.lessons import Lesson
+from games.kinds.options import option_words
 from games.kinds.sessions import GAME, SessionWords
 
 # A game's own engine state, view and action (the engines' shapes); a kind names them once.
@@ -289,11 +290,8 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
 
     def option_labels(self, chosen: Mapping[str, str]) -> list[str]:
         """The chosen options in words ("Passing: Alternate")."""
-        out = []
-        for option in self.options:
-            value = chosen.get(option.name, option.default)
-            out.append(f"{option.label}: {dict(option.choices).get(value, value)}")
-        return out
+        said = [(o, chosen.get(o.name, o.default)) for o in self.options]
+        return [option_words(o.name, o.label, dict(o.choices).get(v, v)) for o, v in said]
 
     # --- the table -----------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> AnyKin
         if value not in {c for c, _ in option.choices}:
             raise ServiceError(
                 gettext("%(option)s cannot be %(value)s.")
-                % {"option": option.label, "value": repr(value)}
+                % {"option": gettext(option.label), "value": repr(value)}
             )
     return spec
 

@@ -122,3 +122,13 @@ def test_what_became_of_a_challenge_or_a_report_is_said_in_the_readers_language(
     with translation.override("fr"):
         assert str(Challenge.Status.CANCELLED.label) == "Annul\u00e9"  # a challenge: un d\u00e9fi
         assert str(Report.Status.OPEN.label) == "Ouvert"
+
+
+def test_a_tables_options_are_said_in_the_readers_language() -> None:
+    spec = catalog.get("midnight-bakery")
+    with translation.override("de"):
+        assert spec.option_labels({"passing": "next"}) == ["Weitergabe: Weiter"]
+    with translation.override("fr"):
+        assert spec.option_labels({}) == ["Passe : Altern\u00e9"]
+    make = lambda: check_create("midnight-bakery", 2, {"passing": "sideways"})  # noqa: E731
+    assert refusal("fr", make) == "Passe ne peut pas valoir 'sideways'."

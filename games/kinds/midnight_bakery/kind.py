@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 
 from games.engines import midnight_bakery as engine
@@ -43,7 +42,7 @@ class MidnightBakery(GameKind[State, View, Action]):
     options = (
         Option(
             name="passing",
-            label="Passing",
+            label=N_("Passing"),  # its choices' words: the status board's, context "passing"
             choices=(("alternate", "Alternate"), ("next", "Next")),
             default="alternate",
         ),
