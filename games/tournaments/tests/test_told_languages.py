@@ -65,11 +65,11 @@ def test_a_moderators_removal_and_stop_are_told_in_each_ones_language(
 
 
 @pytest.mark.django_db
-def test_the_away_are_told_before_and_after_in_their_language(clock: Clock, crowd: Crowd) -> None:
+def test_the_away_and_the_seated_are_told_in_their_language(clock: Clock, crowd: Crowd) -> None:
     people = crowd(3)
     tournament = fast_swiss(clock, people, rounds=3)
     here, away = people[:2], people[2]
-    speaking([away], ["de"])
+    speaking([away, here[0]], ["de", "fr"])
     clock.forward(61)
     for person in here:
         services.here(tournament.pk, person.pk)
@@ -86,3 +86,5 @@ def test_the_away_are_told_before_and_after_in_their_language(clock: Clock, crow
         "hintereinander nehmen dich aus dem Turnier."
     )
     assert not any("Round" in words for words in told(away))
+    assert "La ronde 1 de Test Swiss est pr\u00eate." in told(here[0])
+    assert "Round 1 of Test Swiss is ready." in told(here[1])
