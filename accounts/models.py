@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import MIXED_SCRIPTS, mixes_scripts, skeleton
@@ -143,7 +144,12 @@ class User(AbstractUser):
         twin = self.look_alike()
         if twin is not None:
             raise ValidationError(
-                {"username": f"That name looks too much like “{twin}”, a name already taken."},
+                {
+                    "username": gettext(
+                        "That name looks too much like “%(name)s”, a name already taken."
+                    )
+                    % {"name": twin}
+                },
                 code="look_alike",
             )
 

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 
@@ -17,11 +18,11 @@ class Challenge(models.Model):
     unanswered at `expires_at` (then it is expired: `lapsed` says so before anything stores it)."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for an answer"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        CANCELLED = "cancelled", "Cancelled"
-        EXPIRED = "expired", "Expired"
+        OPEN = "open", pgettext_lazy("a challenge", "Waiting for an answer")
+        ACCEPTED = "accepted", pgettext_lazy("a challenge", "Accepted")
+        DECLINED = "declined", pgettext_lazy("a challenge", "Declined")
+        CANCELLED = "cancelled", pgettext_lazy("a challenge", "Cancelled")
+        EXPIRED = "expired", pgettext_lazy("a challenge", "Expired")
 
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"

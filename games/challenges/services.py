@@ -64,7 +64,9 @@ def challengeable(name: str) -> User:
     """The person (or bot account) called so; Unknown for a house bot or a closed account."""
     found = User.objects.filter(username__iexact=name, is_active=True, is_bot=False).first()
     if found is None or found.deleted_at is not None:
-        raise Unknown(f"There is nobody called {name!r} to challenge.")
+        raise Unknown(
+            gettext("There is nobody called %(name)s to challenge.") % {"name": repr(name)}
+        )
     return found
 
 
@@ -73,20 +75,28 @@ def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> A
     if to.pk == by.pk:
         raise ServiceError(gettext("You cannot challenge yourself."))
     if blocked_between(by, to):
-        raise NotAllowed(f"You cannot challenge {to.username}.")
+        raise NotAllowed(gettext("You cannot challenge %(name)s.") % {"name": to.username})
     spec = check_create(kind, players, {})
     if players < PEOPLE:
-        raise ServiceError(f"A challenge seats at least {PEOPLE} players: the two of you.")
+        raise ServiceError(
+            gettext("A challenge seats at least %(people)d players: the two of you.")
+            % {"people": PEOPLE}
+        )
     if pace not in Game.Pace.values:
         raise ServiceError(
-            f"There is no pace {pace!r}: choose one of {', '.join(Game.Pace.values)}."
+            gettext("There is no pace %(pace)s: choose one of %(paces)s.")
+            % {"pace": repr(pace), "paces": ", ".join(Game.Pace.values)}
         )
     open_now = waiting(by)
     if open_now.filter(challenged=to).exists():
-        raise ServiceError(f"You challenged {to.username} already: wait for their answer.")
+        raise ServiceError(
+            gettext("You challenged %(name)s already: wait for their answer.")
+            % {"name": to.username}
+        )
     if open_now.count() >= OPEN_CHALLENGES:
         raise TooMany(
-            f"You have {OPEN_CHALLENGES} challenges waiting for an answer: cancel one first."
+            gettext("You have %(count)d challenges waiting for an answer: cancel one first.")
+            % {"count": OPEN_CHALLENGES}
         )
     return spec
 
@@ -145,6 +155,17 @@ def challenge(by: User, name: str, kind: str, players: int, pace: str, rated: bo
     return made
 
 
+def already_words(status: str) -> str:
+    """Why a challenge no longer open cannot be answered, by what became of it."""
+    words: dict[str, str] = {
+        Challenge.Status.ACCEPTED: gettext("This challenge is accepted already."),
+        Challenge.Status.DECLINED: gettext("This challenge is declined already."),
+        Challenge.Status.CANCELLED: gettext("This challenge is cancelled already."),
+        Challenge.Status.EXPIRED: gettext("This challenge is expired already."),
+    }
+    return words.get(status, gettext("This challenge is answered already."))
+
+
 def mine(user: User) -> QuerySet[Challenge]:
     """The challenges this person made or was made, newest first."""
     return Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).select_related(
@@ -161,9 +182,9 @@ def locked(challenge_id: int, user: User) -> Challenge:
         .first()
     )
     if found is None or user.pk not in (found.challenger_id, found.challenged_id):
-        raise Unknown("There is no such challenge.")
+        raise Unknown(gettext("There is no such challenge."))
     if found.status != Challenge.Status.OPEN:
-        raise ServiceError(f"This challenge is {found.status} already.")
+        raise ServiceError(already_words(found.status))
     if found.lapsed():
         raise ServiceError(gettext("This challenge expired unanswered: make a new one to play."))
     return found

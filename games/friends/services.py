@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from accounts.emails import under_limit
 from accounts.friends import blocks, pair
@@ -40,12 +41,45 @@ def lock_pair(a: User, b: User) -> None:
     list(User.objects.select_for_update(no_key=no_key).filter(pk__in=[a.pk, b.pk]).order_by("pk"))
 
 
+def refusals(verb: str) -> tuple[str, str]:
+    """Why this verb (befriend, accept, decline, unfriend, block, unblock) has nobody to act on,
+    and why not on yourself, in the reader's language."""
+    words = {
+        "befriend": (
+            gettext("There is no such person to befriend."),
+            gettext("You cannot befriend yourself."),
+        ),
+        "accept": (
+            gettext("There is no such person to accept."),
+            gettext("You cannot accept yourself."),
+        ),
+        "decline": (
+            gettext("There is no such person to decline."),
+            gettext("You cannot decline yourself."),
+        ),
+        "unfriend": (
+            gettext("There is no such person to unfriend."),
+            gettext("You cannot unfriend yourself."),
+        ),
+        "block": (
+            gettext("There is no such person to block."),
+            gettext("You cannot block yourself."),
+        ),
+        "unblock": (
+            gettext("There is no such person to unblock."),
+            gettext("You cannot unblock yourself."),
+        ),
+    }
+    return words[verb]
+
+
 def check_person(user: User, other: User | None, verb: str) -> User:
     """The other person, if they are someone else than the user and not a bot."""
+    nobody, yourself = refusals(verb)
     if other is None or other.is_bot or not other.is_active:
-        raise FriendRefused(f"There is no such person to {verb}.")
+        raise FriendRefused(nobody)
     if other.pk == user.pk:
-        raise FriendRefused(f"You cannot {verb} yourself.")
+        raise FriendRefused(yourself)
     return other
 
 
@@ -55,14 +89,23 @@ def ask(user: User, other: User | None) -> bool:
     other = check_person(user, other, "befriend")
     lock_pair(user, other)
     if blocks(user, other):
-        raise FriendRefused(f"You block {other.username}: unblock them first.")
+        raise FriendRefused(
+            gettext("You block %(name)s: unblock them first.") % {"name": other.username}
+        )
     if blocks(other, user):
-        raise FriendRefused(f"{other.username} does not take friend requests from you.")
+        raise FriendRefused(
+            gettext("%(name)s does not take friend requests from you.") % {"name": other.username}
+        )
     row = Friendship.objects.filter(pair(user, other)).first()
     if row is not None and row.accepted:
-        raise FriendRefused(f"You and {other.username} are already friends.")
+        raise FriendRefused(
+            gettext("You and %(name)s are already friends.") % {"name": other.username}
+        )
     if row is not None and row.from_user_id == user.pk:
-        raise FriendRefused(f"You already asked {other.username}; they have not answered yet.")
+        raise FriendRefused(
+            gettext("You already asked %(name)s; they have not answered yet.")
+            % {"name": other.username}
+        )
     if row is not None:
         row.accepted = True
         row.save(update_fields=["accepted"])
@@ -70,13 +113,16 @@ def ask(user: User, other: User | None) -> bool:
         return True
     if not under_limit(f"friend-requests:user:{user.pk}", REQUESTS_PER_HOUR):
         raise FriendRefused(
-            f"You sent {REQUESTS_PER_HOUR} friend requests this hour; try again later."
+            gettext("You sent %(count)d friend requests this hour; try again later.")
+            % {"count": REQUESTS_PER_HOUR}
         )
     try:
         with transaction.atomic():
             created = Friendship.objects.create(from_user=user, to_user=other)
     except IntegrityError:
-        raise FriendRefused(f"You already asked {other.username}.") from None
+        raise FriendRefused(
+            gettext("You already asked %(name)s.") % {"name": other.username}
+        ) from None
     announce(events.friend_asked, user, other, created.pk)
     return False
 
@@ -88,7 +134,9 @@ def accept(user: User, other: User | None) -> None:
     asked = Friendship.objects.filter(from_user=other, to_user=user, accepted=False)
     request = asked.values_list("pk", flat=True).first()
     if request is None or not asked.filter(pk=request).update(accepted=True):
-        raise FriendRefused(f"{other.username} has not asked to be your friend.")
+        raise FriendRefused(
+            gettext("%(name)s has not asked to be your friend.") % {"name": other.username}
+        )
     announce(events.friend_accepted, user, other, request)
 
 
@@ -98,7 +146,9 @@ def decline(user: User, other: User | None) -> None:
     other = check_person(user, other, "decline")
     deleted, _ = Friendship.objects.filter(from_user=other, to_user=user, accepted=False).delete()
     if not deleted:
-        raise FriendRefused(f"{other.username} has not asked to be your friend.")
+        raise FriendRefused(
+            gettext("%(name)s has not asked to be your friend.") % {"name": other.username}
+        )
 
 
 @transaction.atomic
@@ -108,7 +158,7 @@ def remove(user: User, other: User | None) -> None:
     mine = Q(accepted=True) | Q(from_user=user)
     deleted, _ = Friendship.objects.filter(pair(user, other)).filter(mine).delete()
     if not deleted:
-        raise FriendRefused(f"You and {other.username} are not friends.")
+        raise FriendRefused(gettext("You and %(name)s are not friends.") % {"name": other.username})
 
 
 @transaction.atomic
@@ -130,4 +180,4 @@ def unblock(user: User, other: User | None) -> None:
     other = check_person(user, other, "unblock")
     deleted, _ = Block.objects.filter(blocker=user, blocked=other).delete()
     if not deleted:
-        raise FriendRefused(f"You do not block {other.username}.")
+        raise FriendRefused(gettext("You do not block %(name)s.") % {"name": other.username})

@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 
 from games.kinds.lessons import Lesson
+from games.kinds.options import option_words
 from games.kinds.sessions import GAME, SessionWords
 
 # A game's own engine state, view and action (the engines' shapes); a kind names them once.
@@ -289,11 +290,8 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
 
     def option_labels(self, chosen: Mapping[str, str]) -> list[str]:
         """The chosen options in words ("Passing: Alternate")."""
-        out = []
-        for option in self.options:
-            value = chosen.get(option.name, option.default)
-            out.append(f"{option.label}: {dict(option.choices).get(value, value)}")
-        return out
+        said = [(o, chosen.get(o.name, o.default)) for o in self.options]
+        return [option_words(o.name, o.label, dict(o.choices).get(v, v)) for o, v in said]
 
     # --- the table -----------------------------------------------------------------------
 
@@ -327,9 +325,9 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     def advise(self, view: ViewT, action: ActionT) -> tuple[str, str]:
         """A suggested action in words and one line of why, from the seat's own view only (a
         practice table's hint; games/services/hints.py). Games override it with their words."""
-        return f"Play the move the {self.hint_bot_name} bot would choose.", (
-            f"The {self.hint_bot_name} bot scores it highest from what you can see."
-        )
+        bot = {"bot": self.hint_bot_name}
+        why = gettext("The %(bot)s bot scores it highest from what you can see.") % bot
+        return gettext("Play the move the %(bot)s bot would choose.") % bot, why
 
     def rules_context(self) -> dict[str, object]:
         """What the game's How to play page reads from its engine's own tables (none here)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models.table import Game
 
@@ -20,9 +21,9 @@ class Report(models.Model):
         OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        DISMISSED = "dismissed", "Dismissed"
-        ACTED = "acted", "Acted on"
+        OPEN = "open", pgettext_lazy("a report", "Open")
+        DISMISSED = "dismissed", pgettext_lazy("a report", "Dismissed")
+        ACTED = "acted", pgettext_lazy("a report", "Acted on")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
     reporter = models.ForeignKey(

@@ -41,17 +41,25 @@ def check_invite(game: Game, by: User, to: User | None) -> User:
     if by.pk not in seated:
         raise NotAllowed(gettext("Only the people at a table can invite friends to it."))
     if friends.blocked_between(by, to):
-        raise NotAllowed(f"You cannot invite {to.username}.")
+        raise NotAllowed(gettext("You cannot invite %(name)s.") % {"name": to.username})
     if not friends.are_friends(by, to):
-        raise NotAllowed(f"You can invite only your friends, and {to.username} is not one yet.")
+        raise NotAllowed(
+            gettext("You can invite only your friends, and %(name)s is not one yet.")
+            % {"name": to.username}
+        )
     if to.pk in seated:
-        raise ServiceError(f"{to.username} already sits at this table.")
+        raise ServiceError(gettext("%(name)s already sits at this table.") % {"name": to.username})
     if len(seated) >= game.capacity:
         raise ServiceError(gettext("Every seat at this table is taken."))
     if invited_to(game, [to.pk]):
-        raise ServiceError(f"{to.username} is already invited to this table.")
+        raise ServiceError(
+            gettext("%(name)s is already invited to this table.") % {"name": to.username}
+        )
     if not under_limit(f"invites:user:{by.pk}", INVITES_PER_HOUR):
-        raise TooMany(f"You sent {INVITES_PER_HOUR} invitations this hour; try again later.")
+        raise TooMany(
+            gettext("You sent %(count)d invitations this hour; try again later.")
+            % {"count": INVITES_PER_HOUR}
+        )
     return to
 
 

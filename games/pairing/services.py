@@ -77,16 +77,20 @@ def check_search(kind: str, pace: str, fewest: int, most: int, bots_after: int |
     except KeyError:
         raise ServiceError(gettext("That game is not on offer.")) from None
     if pace not in Game.Pace.values:
-        raise ServiceError(f"There is no {pace!r} pace.")
+        raise ServiceError(gettext("There is no %(pace)s pace.") % {"pace": repr(pace)})
     low, high = spec.min_players, spec.max_players
     if not low <= fewest <= most <= high:
         raise ServiceError(
-            f"{spec.name} seats {low} to {high} bakers: choose how many from {low} to {high}, "
-            "the fewest first."
+            gettext(
+                "%(game)s seats %(low)d to %(high)d bakers: choose how many from %(low)d to "
+                "%(high)d, the fewest first."
+            )
+            % {"game": spec.name, "low": low, "high": high}
         )
     if bots_after is not None and not BOTS_AFTER_LEAST <= bots_after <= BOTS_AFTER_MOST:
         raise ServiceError(
-            f"Bots may fill the table after {BOTS_AFTER_LEAST} to {BOTS_AFTER_MOST} seconds."
+            gettext("Bots may fill the table after %(least)d to %(most)d seconds.")
+            % {"least": BOTS_AFTER_LEAST, "most": BOTS_AFTER_MOST}
         )
 
 
@@ -96,7 +100,10 @@ def check_seeker(user: User) -> None:
         raise NotAllowed(gettext("Log in to look for a game."))
     playing = playing_live(user)
     if playing is not None:
-        raise ServiceError(f"You are playing {playing} now: finish it before you look for another.")
+        raise ServiceError(
+            gettext("You are playing %(table)s now: finish it before you look for another.")
+            % {"table": str(playing)}
+        )
 
 
 def rating_of(user: User, kind: str) -> int:

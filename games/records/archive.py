@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
 
+from django.utils.translation import gettext
+
 from games import catalog
 from games.engines import IllegalAction
 from games.kinds.base import AnyEngine
@@ -40,13 +42,18 @@ def engine_for(kind: str, rules_version: int | None) -> AnyEngine:
     try:
         engine = catalog.get(kind).engine
     except (KeyError, ImportError) as exc:
-        raise CannotRebuild(f"Bakehouse no longer offers the game {kind!r}.") from exc
+        raise CannotRebuild(
+            gettext("Bakehouse no longer offers the game %(kind)s.") % {"kind": repr(kind)}
+        ) from exc
     if rules_version is None:
-        raise CannotRebuild("This game kept no record of the rules it was played under.")
+        raise CannotRebuild(gettext("This game kept no record of the rules it was played under."))
     if rules_version != engine.RULES_VERSION:
         raise CannotRebuild(
-            f"This game was played under rules version {rules_version}; "
-            f"today's rules are version {engine.RULES_VERSION}."
+            gettext(
+                "This game was played under rules version %(then)s; today's rules are version "
+                "%(now)s."
+            )
+            % {"then": rules_version, "now": engine.RULES_VERSION}
         )
     return engine
 
@@ -62,11 +69,13 @@ def start_state(
     """The first state of a stored game, dealt from its stored setup."""
     engine = engine_for(kind, rules_version)
     if setup is None:
-        raise CannotRebuild("This game kept no record of what was dealt.")
+        raise CannotRebuild(gettext("This game kept no record of what was dealt."))
     try:
         return engine.new_game(players, seed=seed, options=dict(options or {}), setup=setup)
     except IllegalAction as exc:
-        raise CannotRebuild(f"Today's rules cannot deal this game again: {exc}") from exc
+        raise CannotRebuild(
+            gettext("Today's rules cannot deal this game again: %(why)s") % {"why": exc}
+        ) from exc
 
 
 def played(engine: AnyEngine, state: object, moves: Iterable[Move]) -> Iterator[object]:
@@ -75,7 +84,10 @@ def played(engine: AnyEngine, state: object, moves: Iterable[Move]) -> Iterator[
         try:
             state = engine.apply_action(state, seat, action)
         except IllegalAction as exc:
-            raise CannotRebuild(f"Today's rules refuse move {number}: {exc}") from exc
+            raise CannotRebuild(
+                gettext("Today's rules refuse move %(number)d: %(why)s")
+                % {"number": number, "why": exc}
+            ) from exc
         yield state
 
 
@@ -103,7 +115,7 @@ def final_state(game: Game) -> object:
     moves = sorted(game.actions.all(), key=lambda a: a.seq)
     state = last_state(engine, first, ((a.seat, a.payload) for a in moves))
     if not engine.is_over(state):
-        raise CannotRebuild("The stored moves do not bring the game to its end.")
+        raise CannotRebuild(gettext("The stored moves do not bring the game to its end."))
     return state
 
 

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from games.models import Game
@@ -38,27 +39,44 @@ def check_review(game: Game, user: User, seat: int) -> None:
     """Every reason this person may not ask for this review now, as a ReviewRefused."""
     positions = set(game.seats.exclude(position=None).values_list("position", flat=True))
     if seat not in positions:
-        raise ReviewRefused("That game has no such seat.")
+        raise ReviewRefused(gettext("That game has no such seat."))
     if not may_review(game, user, seat):
-        raise ReviewRefused("This game is private: you may ask for a review of your own seat only.")
+        raise ReviewRefused(
+            gettext("This game is private: you may ask for a review of your own seat only.")
+        )
     if game.status != Game.Status.OVER:
-        raise ReviewRefused("A game is reviewed once it is over: until then it hides its cards.")
+        raise ReviewRefused(
+            gettext("A game is reviewed once it is over: until then it hides its cards.")
+        )
     if master_of(game.kind) is None:
-        raise ReviewRefused(f"{game.spec.name} has no master bot to review it yet.")
+        raise ReviewRefused(
+            gettext("%(game)s has no master bot to review it yet.") % {"game": game.spec.name}
+        )
     try:
         archive.engine_for(game.kind, game.rules_version)
     except archive.CannotRebuild as exc:
-        raise ReviewRefused(f"This game cannot be reviewed. {exc}") from exc
+        raise ReviewRefused(
+            gettext("This game cannot be reviewed. %(why)s") % {"why": exc}
+        ) from exc
     day_ago = timezone.now() - timedelta(days=1)
     asked = Review.objects.filter(asked_by=user, created_at__gte=day_ago).count()
     if asked >= settings.REVIEWS_PER_DAY:
         raise ReviewRefused(
-            f"You have asked for {asked} reviews in the last day, the most a person may: "
-            "ask again tomorrow."
+            ngettext(
+                "You have asked for %(count)d review in the last day, the most a person may: "
+                "ask again tomorrow.",
+                "You have asked for %(count)d reviews in the last day, the most a person may: "
+                "ask again tomorrow.",
+                asked,
+            )
+            % {"count": asked}
         )
     if Review.objects.filter(status__in=WAITING).count() >= settings.REVIEWS_QUEUED_MAX:
         raise ReviewRefused(
-            "Too many reviews are waiting to be worked just now: please ask again in a few minutes."
+            gettext(
+                "Too many reviews are waiting to be worked just now: please ask again in a few "
+                "minutes."
+            )
         )
 
 

@@ -78,7 +78,8 @@ def clean_line(text: object) -> str:
         raise ServiceError(gettext("Write a message first."))
     if len(line) > ChatMessage.MAX_LENGTH:
         raise ServiceError(
-            f"A message is at most {ChatMessage.MAX_LENGTH} characters; yours has {len(line)}."
+            gettext("A message is at most %(most)d characters; yours has %(count)d.")
+            % {"most": ChatMessage.MAX_LENGTH, "count": len(line)}
         )
     if not all(shown(c) for c in line):
         raise ServiceError(gettext("The message holds characters that cannot be shown."))
@@ -108,8 +109,11 @@ def check_say(game: Game, user: User, text: object) -> str:
     recent = ChatMessage.objects.filter(author=user, created_at__gt=now() - RATE_WINDOW)
     if recent.count() >= RATE_LIMIT:
         raise TooFast(
-            f"You are sending messages too fast ({RATE_LIMIT} in "
-            f"{int(RATE_WINDOW.total_seconds())} seconds at most); wait a moment."
+            gettext(
+                "You are sending messages too fast (%(most)d in %(seconds)d seconds at most); "
+                "wait a moment."
+            )
+            % {"most": RATE_LIMIT, "seconds": int(RATE_WINDOW.total_seconds())}
         )
     return line
 

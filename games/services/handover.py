@@ -80,7 +80,9 @@ def hand_over(
 def check_hand_over(game: Game, seat: Seat, reason: str) -> None:
     """Refuse to hand a seat to a bot when it cannot be."""
     if reason not in HAND_OVER_NOTICES:
-        raise ServiceError(f"No seat is handed to a bot for {reason!r}.")
+        raise ServiceError(
+            gettext("No seat is handed to a bot for %(reason)s.") % {"reason": repr(reason)}
+        )
     if seat.game_id != game.pk:
         raise ServiceError(gettext("That seat is not at this table."))
     if game.status != Game.Status.RUNNING:

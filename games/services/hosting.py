@@ -42,7 +42,7 @@ def add_bot(game: Game | int, host: User, level: str) -> Seat:
     game = lock(game)
     check_host(game, host)
     if level not in game.spec.bot_levels:
-        raise ServiceError(f"There is no {level!r} bot.")
+        raise ServiceError(gettext("There is no %(level)s bot.") % {"level": repr(level)})
     taken = set(game.seats.values_list("user_id", flat=True))
     if len(taken) >= game.capacity:
         raise ServiceError(gettext("Every seat at this table is taken."))

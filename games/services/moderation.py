@@ -52,13 +52,16 @@ def log_moderation(
     )
 
 
-def clean_reason(reason: str, what: str = "a reason") -> str:
-    """A moderator's reason, trimmed; refused when empty or too long."""
+def clean_reason(reason: str, missing: str = "") -> str:
+    """A moderator's reason, trimmed; refused when empty (in the words `missing`, or "Give a
+    reason.") or too long."""
     reason = " ".join((reason or "").split())
     if not reason:
-        raise ServiceError(f"Give {what}.")
+        raise ServiceError(missing or gettext("Give a reason."))
     if len(reason) > REASON_CHARS:
-        raise ServiceError(f"Keep the reason under {REASON_CHARS} characters.")
+        raise ServiceError(
+            gettext("Keep the reason under %(most)d characters.") % {"most": REASON_CHARS}
+        )
     return reason
 
 
@@ -72,9 +75,9 @@ def check_abort(game: Game, moderator: User, reason: str) -> str:
     if game.status != Game.Status.RUNNING:
         open_table = game.status == Game.Status.OPEN
         raise ServiceError(
-            "Only a running game can be aborted." if open_table else closed_reason(game)
+            gettext("Only a running game can be aborted.") if open_table else closed_reason(game)
         )
-    return clean_reason(reason, "the reason every player will read")
+    return clean_reason(reason, gettext("Give the reason every player will read."))
 
 
 @transaction.atomic
@@ -149,7 +152,7 @@ def do_deactivate(person: User | int, moderator: User, reason: str) -> tuple[Use
     person = lock_user(getattr(person, "pk", person))
     check_account_change(moderator, person)
     if not person.is_active:
-        raise ServiceError(f"{person.username} is already deactivated.")
+        raise ServiceError(gettext("%(name)s is already deactivated.") % {"name": person.username})
     reason = clean_reason(reason)
     person.is_active = False
     person.save(update_fields=["is_active"])
@@ -169,7 +172,7 @@ def reactivate(person: User | int, moderator: User, reason: str) -> User:
     person = lock_user(getattr(person, "pk", person))
     check_account_change(moderator, person)
     if person.is_active:
-        raise ServiceError(f"{person.username} is active already.")
+        raise ServiceError(gettext("%(name)s is active already.") % {"name": person.username})
     reason = clean_reason(reason)
     person.is_active = True
     person.save(update_fields=["is_active"])
@@ -202,10 +205,14 @@ def check_report(
     if reason not in Report.Reason.values:
         raise ServiceError(gettext("Choose a reason from the list."))
     if len(note) > NOTE_CHARS:
-        raise ServiceError(f"Keep the note under {NOTE_CHARS} characters.")
+        raise ServiceError(
+            gettext("Keep the note under %(most)d characters.") % {"most": NOTE_CHARS}
+        )
     mine = Report.objects.filter(reporter=reporter)
     if mine.filter(game=game, reported=reported, status=Report.Status.OPEN).exists():
-        raise ServiceError(f"You already reported {reported.username} at this game.")
+        raise ServiceError(
+            gettext("You already reported %(name)s at this game.") % {"name": reported.username}
+        )
     recent = mine.filter(created_at__gte=timezone.now() - REPORT_WINDOW).count()
     if recent >= REPORTS_PER_WINDOW:
         raise ServiceError(gettext("You have sent many reports lately; try again in an hour."))
@@ -236,7 +243,11 @@ def check_handle_report(report: Report, moderator: User, status: str) -> None:
     if status not in (Report.Status.DISMISSED, Report.Status.ACTED):
         raise ServiceError(gettext("A report is either dismissed or acted on."))
     if report.status != Report.Status.OPEN:
-        raise ServiceError(f"This report was already {report.get_status_display().lower()}.")
+        already: dict[str, str] = {
+            Report.Status.DISMISSED: gettext("This report was already dismissed."),
+            Report.Status.ACTED: gettext("This report was already acted on."),
+        }
+        raise ServiceError(already.get(report.status, gettext("This report was already handled.")))
 
 
 @transaction.atomic

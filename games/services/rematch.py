@@ -80,7 +80,10 @@ def check_offer_rematch(game: Game, user: User) -> list[Seat]:
         raise NotAllowed(gettext("You resigned this game, so you cannot offer a rematch."))
     event = played_for(game)
     if event is not None:
-        raise NotAllowed(f"This table was played for {event.name}, which seats its own tables.")
+        raise NotAllowed(
+            gettext("This table was played for %(event)s, which seats its own tables.")
+            % {"event": event.name}
+        )
     blocked, blocking = friends.blocks_among(user, {s.user_id for s in seats} - {user.pk})
     if blocked:
         raise NotAllowed(gettext("A rematch with these players is not available to you."))
@@ -298,11 +301,14 @@ def start_rematch(old: Game, new: Game, user: User) -> None:
     check_host(new, user)
     found = read_answers(new)
     if found.waiting:
-        names = ", ".join(s.user.username for s in found.waiting)
-        raise ServiceError(f"Waiting for {names} to accept the rematch.")
+        waiting = {"names": ", ".join(s.user.username for s in found.waiting)}
+        raise ServiceError(gettext("Waiting for %(names)s to accept the rematch.") % waiting)
     if not settle(new, found):
         names = ", ".join(s.user.username for s in found.away)
-        raise ServiceError(f"Too few bakers said yes: waiting for {names} to come back.")
+        raise ServiceError(
+            gettext("Too few bakers said yes: waiting for %(names)s to come back.")
+            % {"names": names}
+        )
     commit_version(old, [])
 
 

@@ -10,7 +10,7 @@ from typing import TypedDict, Unpack
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.friends import block_words
 from accounts.models import Block, User
@@ -40,11 +40,17 @@ def check_create(kind: str, capacity: int, options: Mapping[str, str]) -> AnyKin
     except KeyError:
         raise ServiceError(gettext("That game is not on offer.")) from None
     if not spec.min_players <= capacity <= spec.max_players:
-        raise ServiceError(f"{spec.name} seats {spec.min_players} to {spec.max_players} players.")
+        raise ServiceError(
+            gettext("%(game)s seats %(fewest)d to %(most)d players.")
+            % {"game": spec.name, "fewest": spec.min_players, "most": spec.max_players}
+        )
     for option in spec.options:
         value = options.get(option.name, option.default)
         if value not in {c for c, _ in option.choices}:
-            raise ServiceError(f"{option.label} cannot be {value!r}.")
+            raise ServiceError(
+                gettext("%(option)s cannot be %(value)s.")
+                % {"option": gettext(option.label), "value": repr(value)}
+            )
     return spec
 
 
@@ -68,11 +74,37 @@ def check_waiting(host: User, pace: str) -> None:
     turn_based = pace in TURN_BASED
     most = WAITING_TURN_BASED_TABLES if turn_based else WAITING_TABLES
     if waiting_tables(host, turn_based).count() >= most:
-        tables = "turn-based tables" if turn_based else "tables"
-        raise ServiceError(
-            f"You already have {most} {tables} waiting for players, the most one person may: "
-            "start or cancel one of them before you open another."
+        raise ServiceError(waiting_words(most, turn_based))
+
+
+def waiting_words(most: int, turn_based: bool) -> str:
+    """Why a person keeping the most waiting tables may not open another, in their language."""
+    if turn_based:
+        words = ngettext(
+            "You already have %(most)d turn-based table waiting for players, the most one person "
+            "may: start or cancel it before you open another.",
+            "You already have %(most)d turn-based tables waiting for players, the most one person "
+            "may: start or cancel one of them before you open another.",
+            most,
         )
+    else:
+        words = ngettext(
+            "You already have %(most)d table waiting for players, the most one person may: "
+            "start or cancel it before you open another.",
+            "You already have %(most)d tables waiting for players, the most one person may: "
+            "start or cancel one of them before you open another.",
+            most,
+        )
+    return words % {"most": most}
+
+
+def too_few_words(fewest: int) -> str:
+    """Why a table with too few seated cannot start, in the reader's language."""
+    return ngettext(
+        "At least %(fewest)d player must sit to start.",
+        "At least %(fewest)d players must sit to start.",
+        fewest,
+    ) % {"fewest": fewest}
 
 
 class TableChoices(TypedDict, total=False):
@@ -125,7 +157,7 @@ def open_table(
             gettext("Choose who may watch: anyone, signed-in people or only the players.")
         )
     if pace not in Game.Pace.values:
-        raise ServiceError(f"There is no {pace!r} pace.")
+        raise ServiceError(gettext("There is no %(pace)s pace.") % {"pace": repr(pace)})
     opts = {o.name: chosen.get(o.name, o.default) for o in spec.options}
     game = Game.objects.create(
         kind=kind,
@@ -151,7 +183,9 @@ def quick_game(host: User, kind: str, *, rated: bool = True, level: str = "") ->
         except KeyError:
             raise ServiceError(gettext("That game is not on offer.")) from None
         if level and level not in spec.bot_levels:
-            raise ServiceError(f"{spec.name} has no such bot: choose one from the list.")
+            raise ServiceError(
+                gettext("%(game)s has no such bot: choose one from the list.") % {"game": spec.name}
+            )
         game = open_table(host, kind, spec.quick_capacity, rated=rated)
         for bot in [level] * len(spec.quick_bots) if level else spec.quick_bots:
             add_bot(game, host, bot)
@@ -274,10 +308,10 @@ def check_tables(kind: str, tables: Sequence[Sequence[User]], levels: list[list[
             raise ServiceError(gettext("Each person sits once, and a table needs someone at it."))
         spec = check_create(kind, len(people) + len(its_bots), {})
         if len(people) + len(its_bots) < spec.min_players:
-            raise ServiceError(f"At least {spec.min_players} players must sit to start.")
+            raise ServiceError(too_few_words(spec.min_players))
         for level in its_bots:
             if level not in spec.bot_levels:
-                raise ServiceError(f"There is no {level!r} bot.")
+                raise ServiceError(gettext("There is no %(level)s bot.") % {"level": repr(level)})
     assert spec is not None  # seat_tables asks for one table at least
     everyone = [p.pk for people in tables for p in people]
     blocks = set(
@@ -332,7 +366,7 @@ def house_table(kind: str, levels: list[str]) -> Game:
             raise ServiceError(gettext("A house table needs its bots."))
         spec = check_create(kind, len(levels), {})
         if any(level not in spec.bot_levels for level in levels):
-            raise ServiceError(f"{spec.name} has no such bot.")
+            raise ServiceError(gettext("%(game)s has no such bot.") % {"game": spec.name})
         host = bot_account(levels[0], set())
         game = open_table(host, kind, len(levels), host_bot=levels[0], rated=False)
         for level in levels[1:]:
@@ -351,5 +385,5 @@ def check_start(game: Game, user: User) -> list[Seat]:
     check_host(game, user)
     seats = seats_in_order(game)
     if len(seats) < game.spec.min_players:
-        raise ServiceError(f"At least {game.spec.min_players} players must sit to start.")
+        raise ServiceError(too_few_words(game.spec.min_players))
     return seats

@@ -338,7 +338,7 @@ class TournamentForm(forms.Form):
                 raise forms.ValidationError(gettext("Say how many minutes the arena lasts."))
             if data["pace"] not in LIVE_PACES:
                 raise forms.ValidationError(
-                    "An arena is played live: pick a pace without days a move."
+                    gettext("An arena is played live: pick a pace without days a move.")
                 )
         low, high = data.get("rating_min"), data.get("rating_max")
         if low is not None and high is not None and low > high:

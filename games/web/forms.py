@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import catalog
+from games.kinds.options import choice_words
 from games.models import Game
 
 
@@ -77,8 +79,8 @@ class NewGameForm(forms.Form):
                     continue
                 seen.add(option.name)
                 self.fields[option.name] = forms.ChoiceField(
-                    label=option.label,
-                    choices=option.choices,
+                    label=gettext(option.label),
+                    choices=[(v, choice_words(option.name, w)) for v, w in option.choices],
                     initial=option.default,
                     required=False,
                     help_text=_("%(game)s only.") % {"game": spec.name},

@@ -15,6 +15,7 @@ from typing import cast
 
 from django.http import HttpRequest
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from games.boards import render_page_part
 from games.kinds.base import AnyKind, Hand, ReplayedMove, player_name
@@ -46,9 +47,12 @@ class Replay:
         """The replay of a finished game, rebuilt from its stored setup and every move;
         ReplayUnavailable for any other, ReplayBroken (logged) if it cannot be rebuilt."""
         if game.status == Game.Status.ABORTED:
-            raise ReplayUnavailable(f"A moderator stopped this game: {game.abort_sentence}")
+            raise ReplayUnavailable(
+                gettext("A moderator stopped this game: %(reason)s")
+                % {"reason": game.abort_sentence}
+            )
         if game.status != Game.Status.OVER:
-            raise ReplayUnavailable("The replay opens when the game ends.")
+            raise ReplayUnavailable(gettext("The replay opens when the game ends."))
         seats = [s for s in game.seats.select_related("user") if s.position is not None]
         moves = list(game.actions.order_by("seq").values_list("seat", "payload"))
         try:
@@ -62,7 +66,9 @@ class Replay:
                 raise archive.CannotRebuild(" ".join(problems))
         except archive.CannotRebuild as exc:
             logger.warning("Replay of game %s cannot be rebuilt: %s", game.pk, exc)
-            raise ReplayBroken(f"This replay is not available. {exc}") from exc
+            raise ReplayBroken(
+                gettext("This replay is not available. %(why)s") % {"why": exc}
+            ) from exc
         return cls(game=game, seats=seats, moves=moves, states=states)
 
     @property

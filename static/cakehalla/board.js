@@ -3,6 +3,12 @@
 // and keeps an element's "open"; this keeps the rest of what a person chose.
 (function () {
   "use strict";
+
+  // A word of this script in the page's language (static/js/words.js: the page's
+  // #script-words), or the English it falls back to.
+  function word(key, english) {
+    return window.bakehouseWord ? window.bakehouseWord(key, english) : english;
+  }
   // What this person picked in the market and chose to put back, kept while the table's version
   // is unchanged, so a live swap of the same version does not undo their taps.
   var memory = { version: null, picks: [], back: {} };
@@ -70,13 +76,28 @@
     var ing = button.dataset.ing;
     var next = nextPicks(picksOf(form), ing, Boolean(button.dataset.two));
     var picks = next.picks;
-    if (next.refused) say(form, "Two " + button.dataset.label + " need 4 or more in the pile.");
-    if (next.dropped) say(form, "Two " + button.dataset.label + ": a take of two is of one kind.");
-    if (next.full) say(form, "Three kinds at most: Clear to pick again.");
+    var label = button.dataset.label;
+    if (next.refused) {
+      say(form, word("take-two-short", "Two {ingredient} need 4 or more in the pile.").replace("{ingredient}", label));
+    }
+    if (next.dropped) {
+      say(form, word("take-two-alone", "Two {ingredient}: a take of two is of one kind.").replace("{ingredient}", label));
+    }
+    if (next.full) say(form, word("take-three-kinds", "Three kinds at most: Clear to pick again."));
     form.dataset.picks = JSON.stringify(picks);
     remember();
     memory.picks = picks;
     showPicks(form);
+  }
+
+  // How far the ingredients chosen to give back are from the count to give back, in words.
+  function returnWords(total, excess) {
+    if (total === excess) return word("return-ready", "Ready.");
+    var n = Math.abs(excess - total);
+    if (total < excess) {
+      return n === 1 ? word("return-one-more", "Choose 1 more.") : word("return-more", "Choose {n} more.").replace("{n}", n);
+    }
+    return n === 1 ? word("return-one-over", "That is 1 too many.") : word("return-over", "That is {n} too many.").replace("{n}", n);
   }
 
   function showReturn(form) {
@@ -93,8 +114,7 @@
     form.querySelector("[data-return]").disabled = total !== excess;
     var left = form.querySelector("[data-left]");
     if (left) {
-      left.textContent = total === excess ? "Ready." : (total < excess
-        ? "Choose " + (excess - total) + " more." : "That is " + (total - excess) + " too many.");
+      left.textContent = returnWords(total, excess);
     }
   }
 

@@ -3,6 +3,12 @@
 // the lines while the socket is down and when it is back.
 (function () {
   "use strict";
+
+  // A word of this script in the page's language (static/js/words.js: the page's
+  // #script-words), or the English it falls back to.
+  function word(key, english) {
+    return window.bakehouseWord ? window.bakehouseWord(key, english) : english;
+  }
   if (!document.getElementById("chat")) return;
   var POLL_OFFLINE_MS = 5000;
 
@@ -31,12 +37,15 @@
     var template = document.createElement("template");
     template.innerHTML = event.detail.xhr.responseText || "";
     var line = template.content.querySelector("[role=alert]");
-    say(line ? line.textContent.trim() : "Your message was refused (" + event.detail.xhr.status + ").",
+    say(line ? line.textContent.trim()
+      : word("chat-refused", "Your message was refused ({status}).").replace("{status}", event.detail.xhr.status),
       "error");
   });
 
   document.addEventListener("htmx:sendError", function (event) {
-    if (inChat(event)) say("The bakery could not be reached; your message was not sent.", "error");
+    if (inChat(event)) {
+      say(word("chat-unreached", "The bakery could not be reached; your message was not sent."), "error");
+    }
   });
 
   // The socket pushes lines only while it is open: while it is down the lines are fetched every

@@ -7,6 +7,11 @@
 (function () {
   "use strict";
   var WARN_MS = 10000;
+  // A word of this script in the page's language (static/js/words.js: the page's
+  // #script-words), or the English it falls back to.
+  function word(key, english) {
+    return window.bakehouseWord ? window.bakehouseWord(key, english) : english;
+  }
   var live = document.getElementById("live");
   var skew = live && live.dataset.serverNow ? Number(live.dataset.serverNow) - Date.now() : 0;
 
@@ -57,15 +62,20 @@
       var starts = Number(clock.dataset.starts || 0);
       var left = deadline - now;
       var text;
+      var banked = deadline > moveEnds;
       if (now < starts) {
-        text = (clock.dataset.held === "vacation" ? "stopped, resumes in " : "starts in ") + span(starts - now);
-      } else if (left <= 0) text = "time is up";
+        text = clock.dataset.held === "vacation"
+          ? word("clock-resumes", "stopped, resumes in {span}") : word("clock-starts", "starts in {span}");
+        text = text.replace("{span}", span(starts - now));
+      } else if (left <= 0) text = word("clock-up", "time is up");
       else if (long(left) && now < moveEnds) {
-        text = span(moveEnds - now) + " left" + (deadline > moveEnds ? " + bank " + span(deadline - moveEnds) : "");
-      } else if (long(left)) text = "bank " + span(left) + " left";
+        text = banked ? word("clock-left-bank", "{span} left + bank {bank}") : word("clock-left", "{span} left");
+        text = text.replace("{span}", span(moveEnds - now)).replace("{bank}", span(deadline - moveEnds));
+      } else if (long(left)) text = word("clock-bank-left", "bank {span} left").replace("{span}", span(left));
       else if (now < moveEnds) {
-        text = span(moveEnds - now) + (deadline > moveEnds ? " + bank " + span(deadline - moveEnds) : "");
-      } else text = "bank " + span(left);
+        text = banked ? word("clock-and-bank", "{span} + bank {bank}") : "{span}";
+        text = text.replace("{span}", span(moveEnds - now)).replace("{bank}", span(deadline - moveEnds));
+      } else text = word("clock-bank", "bank {span}").replace("{span}", span(left));
       if (clock.textContent !== text) clock.textContent = text;
       clock.classList.toggle("warning", left <= WARN_MS);
       lowTime(clock, left);

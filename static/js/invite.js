@@ -3,6 +3,12 @@
 (function () {
   "use strict";
 
+  // A word of this script in the page's language (static/js/words.js: the page's
+  // #script-words), or the English it falls back to.
+  function word(key, english) {
+    return window.bakehouseWord ? window.bakehouseWord(key, english) : english;
+  }
+
   function absolute() {
     document.querySelectorAll("a.invite").forEach(function (link) {
       if (link.textContent !== link.href) link.textContent = link.href;
@@ -35,10 +41,10 @@
     var link = document.getElementById(id);
     if (!link) return;
     var text = link.href;
-    var done = function () { said(id, "Copied. Send it to your friends."); };
+    var done = function () { said(id, word("invite-copied", "Copied. Send it to your friends.")); };
     var failed = function () {
       if (fallbackCopy(text)) done();
-      else said(id, "Copy it by hand: press and hold the link.");
+      else said(id, word("invite-by-hand", "Copy it by hand: press and hold the link."));
     };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(done, failed);

@@ -95,7 +95,9 @@
     path: path,
     say: say,
     what: "search",
-    closed: "The search's connection closed. Reload to go on.",
+    closed: window.bakehouseWord
+      ? window.bakehouseWord("search-closed", "The search's connection closed. Reload to go on.")
+      : "The search's connection closed. Reload to go on.",
     wanted: function () { return !!(section() && panel()); },
     message: received
   });

@@ -5,11 +5,14 @@
   const status = box.querySelector("[data-status]");
   const on = box.querySelector("[data-push-on]");
   const off = box.querySelector("[data-push-off]");
+  // A word of this script in the page's language (static/js/words.js: the page's
+  // #script-words), or the English it falls back to.
+  const word = (key, english) => (window.bakehouseWord ? window.bakehouseWord(key, english) : english);
   const say = (text) => {
     status.textContent = text;
   };
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
-    say("This browser cannot show notifications from websites.");
+    say(word("push-unable", "This browser cannot show notifications from websites."));
     return;
   }
   const csrf = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
@@ -28,7 +31,7 @@
     });
     if (!answer.ok) {
       const said = await answer.json().catch(() => ({}));
-      throw new Error(said.error || "the site refused it");
+      throw new Error(said.error || word("push-refused", "the site refused it"));
     }
   };
 
@@ -52,13 +55,15 @@
     const subscription = await current();
     on.hidden = Boolean(subscription);
     off.hidden = !subscription;
-    say(subscription ? "This browser shows Bakehouse's notifications." : "This browser does not show Bakehouse's notifications.");
+    say(subscription
+      ? word("push-shown", "This browser shows Bakehouse's notifications.")
+      : word("push-not-shown", "This browser does not show Bakehouse's notifications."));
   };
 
   on.addEventListener("click", async () => {
     try {
       if ((await Notification.requestPermission()) !== "granted") {
-        say("The browser was not allowed to show notifications: allow them in its site settings.");
+        say(word("push-not-allowed", "The browser was not allowed to show notifications: allow them in its site settings."));
         return;
       }
       const registration = await active(await navigator.serviceWorker.register(box.dataset.worker));
@@ -76,7 +81,7 @@
       }
       await show();
     } catch (error) {
-      say(`Could not turn them on: ${error.message.replace(/\.$/, "")}.`);
+      say(word("push-on-failed", "Could not turn them on: {why}.").replace("{why}", error.message.replace(/\.$/, "")));
     }
   });
 
@@ -89,7 +94,7 @@
       }
       await show();
     } catch (error) {
-      say(`Could not turn them off: ${error.message.replace(/\.$/, "")}.`);
+      say(word("push-off-failed", "Could not turn them off: {why}.").replace("{why}", error.message.replace(/\.$/, "")));
     }
   });
 

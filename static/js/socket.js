@@ -32,6 +32,11 @@
   // A restart's reconnects spread over this: a stopping process already closes its sockets one
   // after another (games/live/drain.py); this parts those closed in one instant (a lost layer).
   var RESTART_SPREAD_MS = 100;
+  // A word of this script in the page's language (static/js/words.js: the page's
+  // #script-words), or the English it falls back to.
+  function word(key, english) {
+    return window.bakehouseWord ? window.bakehouseWord(key, english) : english;
+  }
   // Closes the server means as final (4000-4999): reconnecting would not help. "{what}" is the
   // page (a table, the search, a tournament); a page may say its own words for any code.
   var FINAL = {
@@ -94,10 +99,15 @@
       say(words);
     }
 
+    // A final close in words: the page's own, else the site's in the page's language (by the
+    // code and what the page is), else its English.
     function finalWords(code) {
       var own = page.words && page.words[code];
-      var words = own || FINAL[code] || page.closed || "This page's connection closed. Reload to go on.";
-      return words.replace("{what}", page.what || "page");
+      if (own) return own;
+      var what = page.what || "page";
+      var english = FINAL[code] ? FINAL[code].replace("{what}", what) : "";
+      if (english) return word("close-" + code + (FINAL[code].indexOf("{what}") < 0 ? "" : "-" + what), english);
+      return page.closed || word("close-other", "This page's connection closed. Reload to go on.");
     }
 
     function over() {
@@ -126,7 +136,7 @@
       socket.onmessage = function (event) {
         var url = goesTo(event.data);
         if (url) {
-          become("going", page.going || "Your table is ready: going there\u2026");
+          become("going", page.going || word("going", "Your table is ready: going there\u2026"));
           window.location.assign(url);
           return;
         }

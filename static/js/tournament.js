@@ -6,6 +6,12 @@
 // seconds.
 (function () {
   "use strict";
+
+  // A word of this script in the page's language (static/js/words.js: the page's
+  // #script-words), or the English it falls back to.
+  function word(key, english) {
+    return window.bakehouseWord ? window.bakehouseWord(key, english) : english;
+  }
   var POLL_OFFLINE_MS = 10000;
   var HOUR_S = 3600;
 
@@ -177,10 +183,14 @@
   document.addEventListener("htmx:responseError", function (event) {
     if (!inChat(event)) return;
     var line = window.bakehouseSocket.parse(event.detail.xhr.responseText).querySelector("[role=alert]");
-    sayInChat(line ? line.textContent.trim() : "Your message was refused (" + event.detail.xhr.status + ").", "error");
+    sayInChat(line ? line.textContent.trim()
+      : word("chat-refused", "Your message was refused ({status}).").replace("{status}", event.detail.xhr.status),
+      "error");
   });
   document.addEventListener("htmx:sendError", function (event) {
-    if (inChat(event)) sayInChat("The bakery could not be reached; your message was not sent.", "error");
+    if (inChat(event)) {
+      sayInChat(word("chat-unreached", "The bakery could not be reached; your message was not sent."), "error");
+    }
   });
 
   markMe();
@@ -190,7 +200,7 @@
     path: function () { return root.dataset.socket; },
     say: status,
     live: "",
-    away: "Reconnecting\u2026 the standings refresh every 10 seconds meanwhile.",
+    away: word("standings-away", "Reconnecting\u2026 the standings refresh every 10 seconds meanwhile."),
     what: "tournament",
     message: apply,
     changed: function (state) {

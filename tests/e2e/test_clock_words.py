@@ -9,6 +9,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import pgettext
 
 from games.services.clocks import span_words
 from tests.e2e.conftest import ROOT
@@ -34,9 +37,10 @@ RUNNING = [
 BANK = [(2 * DAY, "bank 2 d left"), (DAY - 1, "bank 1 d left"), (59.9, "bank 1:00")]
 
 
-def clock_words(page: Any, spans: list[tuple[float, float]]) -> list[str]:
+def clock_words(page: Any, spans: list[tuple[float, float]], head: str = "") -> list[str]:
     """What clock.js writes on a clock for each (seconds to the move's end, seconds to the
-    deadline) at a fixed now."""
+    deadline) at a fixed now; `head`, the page's units and script words, if any (English
+    without)."""
     page.clock.set_fixed_time(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
     page.goto("about:blank")
     now = page.evaluate("() => Date.now()")
@@ -45,7 +49,8 @@ def clock_words(page: Any, spans: list[tuple[float, float]]) -> list[str]:
         f' data-move-ends="{now + round(ends * 1000)}"></span>'
         for ends, deadline in spans
     )
-    page.set_content(f'<div id="live" data-server-now="{now}"></div>{clocks}')
+    page.set_content(f'{head}<div id="live" data-server-now="{now}"></div>{clocks}')
+    page.add_script_tag(path=str(ROOT / "static" / "js" / "words.js"))
     page.add_script_tag(path=str(ROOT / "static" / "js" / "clock.js"))
     page.evaluate("() => document.dispatchEvent(new Event('bakehouse:swapped'))")
     return list(page.locator(".clock").all_inner_texts())
@@ -63,4 +68,24 @@ def test_a_clock_never_says_a_unit_full_and_agrees_with_the_server(browser: Any)
     for move, bank, words in RUNNING:
         if move >= HOUR:
             assert words == f"{span_words(move)} left + bank {span_words(bank)}"
+    page.close()
+
+
+def test_a_clock_speaks_the_pages_language(browser: Any) -> None:
+    """The words a page gives its scripts (templates/_script_words.html, read through
+    static/js/words.js) and base.html's units: a German page's clocks say German."""
+    with translation.override("de"):
+        units = pgettext("units of time: seconds, minutes, hours, days", "s min h d")
+        head = f'<meta name="units-of-time" content="{units}">' + render_to_string(
+            "_script_words.html"
+        )
+    page = browser.new_page()
+    spans = [(DAY - 1, 3 * DAY), (-1.0, 2 * DAY), (-2.0, -1.0), (59.9, 179.9)]
+    said = clock_words(page, spans, head)
+    assert said == [
+        "noch 1 Tg. + Reserve 2 Tg.",
+        "Reserve: noch 2 Tg.",
+        "Zeit abgelaufen",
+        "1:00 + Reserve 2:00",
+    ]
     page.close()

@@ -42,7 +42,7 @@ class MidnightBakery(GameKind[State, View, Action]):
     options = (
         Option(
             name="passing",
-            label="Passing",
+            label=N_("Passing"),  # its choices' words: the status board's, context "passing"
             choices=(("alternate", "Alternate"), ("next", "Next")),
             default="alternate",
         ),

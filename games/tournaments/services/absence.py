@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from games.notifications.services import Told
@@ -44,12 +45,12 @@ def check_in_wait() -> timedelta:
 
 
 def wait_words() -> str:
-    """The wait as a sentence says it: "2 minutes", "90 seconds"."""
+    """The wait as a sentence says it: "2 minutes", "90 seconds" (in the language active)."""
     seconds = round(settings.SWISS_CHECK_IN_SECONDS)
     if seconds >= 60 and seconds % 60 == 0:
         minutes = seconds // 60
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 def check_ins_open(tournament: Tournament) -> datetime:
@@ -106,8 +107,10 @@ def check_in(tournament: Tournament | int, user: User) -> str:
         at = now()
         if tournament.status == Tournament.Status.SCHEDULED and at < check_ins_open(tournament):
             raise ServiceError(
-                '"I\'m here" opens 5 minutes before the start: come back then, or keep a '
-                "page of Bakehouse open when it starts."
+                gettext(
+                    '"I\'m here" opens 5 minutes before the start: come back '
+                    "then, or keep a page of Bakehouse open when it starts."
+                )
             )
         entrant.checked_in_at = at
         entrant.seen_at = at
@@ -123,59 +126,78 @@ def fitted(text: str, name: str) -> str:
     return text.format(name=name if len(name) <= room else name[: max(room - 1, 0)] + "…")
 
 
+def away_words(number: int, name: str, playing: bool) -> str:
+    """Before a round: the word to one who seems away (or plays a live table elsewhere), in the
+    language active."""
+    said = {"number": number, "wait": wait_words()}
+    if playing:
+        text = gettext(
+            "Round %(number)d of {name} starts within %(wait)s and you are playing a live table "
+            "elsewhere: finish or leave it, or the round goes on without you."
+        )
+    else:
+        text = gettext(
+            "Round %(number)d of {name} starts within %(wait)s and you seem away: press \"I'm "
+            'here" on its page, or it goes on without you.'
+        )
+    return fitted(text % said, name)
+
+
 def warn_away(
     tournament: Tournament, number: int, away: list[Entrant], busy: Collection[int] = ()
 ) -> None:
     """Before: the round is due and these entrants seem away (or, the ids in `busy`, play a
-    live table elsewhere); each is told once, with what to do (the tournament's row is locked)."""
-    seem_away = fitted(
-        f"Round {number} of {{name}} starts within {wait_words()} and you seem away: "
-        'press "I\'m here" on its page, or it goes on without you.',
-        tournament.name,
-    )
-    playing = fitted(
-        f"Round {number} of {{name}} starts within {wait_words()} and you are playing a live "
-        "table elsewhere: finish or leave it, or the round goes on without you.",
-        tournament.name,
-    )
+    live table elsewhere); each is told once, in their language, with what to do (the
+    tournament's row is locked)."""
     key = f"tournament:{tournament.pk}:round:{number}:away"
+    name = tournament.name
     tell_each(
-        tournament, [Told(e.user_id, key, playing if e.pk in busy else seem_away) for e in away]
+        tournament,
+        [Told(e.user_id, key, partial(away_words, number, name, e.pk in busy)) for e in away],
     )
+
+
+def skipped_words(number: int, name: str, why: str) -> str:
+    """After a round: the word to one who sat it out, by why (busy, withdrawn, next, last), in
+    the language active."""
+    said = {"number": number, "next": number + 1}
+    if why == "busy":
+        text = gettext(
+            "Round %(number)d of {name} started without you: you were playing a live table "
+            "elsewhere, and one plays one live table at a time. Two rounds missed in a row "
+            "withdraw you."
+        )
+    elif why == "withdrawn":
+        text = gettext(
+            "You were withdrawn from {name} at round %(number)d: you were away two rounds in a "
+            "row. Your points stay; join it again from its page to play the next round."
+        )
+    elif why == "next":
+        text = gettext(
+            "Round %(number)d of {name} started without you: you seemed away. Be here for round "
+            '%(next)d (a page open, or "I\'m here"): two rounds missed in a row withdraw you.'
+        )
+    else:
+        text = gettext("The last round of {name} started without you: you seemed away.")
+    return fitted(text % said, name)
 
 
 def tell_skipped(
     tournament: Tournament, number: int, skipped: list[Entrant], busy: Collection[int] = ()
 ) -> None:
     """After: these entrants sit round `number` out for being away, or (the ids in `busy`) at a
-    live table elsewhere (still in, or withdrawn)."""
+    live table elsewhere (still in, or withdrawn); each told in their language."""
     rounds_left = (tournament.rounds or 0) - number
+    key = f"tournament:{tournament.pk}:round:{number}:skipped"
     told = []
     for e in skipped:
-        key = f"tournament:{tournament.pk}:round:{number}:skipped"
         if e.pk in busy and not e.withdrawn:
-            text = (
-                f"Round {number} of {{name}} started without you: you were playing a live table "
-                "elsewhere, and one plays one live table at a time. Two rounds missed in a row "
-                "withdraw you."
-            )
-            told.append(Told(e.user_id, key, fitted(text, tournament.name)))
-            continue
-        if e.withdrawn:
-            text = (
-                f"You were withdrawn from {{name}} at round {number}: you were away two "
-                "rounds in a row. Your points stay; join it again from its page to play the "
-                "next round."
-            )
-        elif rounds_left > 0:
-            text = (
-                f"Round {number} of {{name}} started without you: you seemed away. Be here "
-                f'for round {number + 1} (a page open, or "I\'m here"): two rounds missed in '
-                "a row withdraw you."
-            )
+            why = "busy"
+        elif e.withdrawn:
+            why = "withdrawn"
         else:
-            text = "The last round of {name} started without you: you seemed away."
-        told.append(Told(e.user_id, key, fitted(text, tournament.name)))
+            why = "next" if rounds_left > 0 else "last"
+        told.append(Told(e.user_id, key, partial(skipped_words, number, tournament.name, why)))
     tell_each(tournament, told)
 
 

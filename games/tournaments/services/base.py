@@ -14,7 +14,7 @@ from games import events
 from games.models import Game
 from games.notifications import services as notifications
 from games.notifications.models import Notification
-from games.notifications.services import Told
+from games.notifications.services import Told, Words
 from games.services import ServiceError, clocks
 from games.tournaments.models import Tournament
 
@@ -72,9 +72,10 @@ def tell_each(tournament: Tournament, items: Iterable[Told]) -> None:
 
 
 def tell(
-    tournament: Tournament, keys: Mapping[int, str], text: str, game: Game | None = None
+    tournament: Tournament, keys: Mapping[int, str], text: str | Words, game: Game | None = None
 ) -> None:
-    """Tell these people the same thing, each under their key."""
+    """Tell these people the same thing, each under their key (Words: made in each one's
+    language)."""
     tell_each(tournament, [Told(user_id, key, text, game) for user_id, key in keys.items()])
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from games.models import TURN_BASED, Game, Seat
@@ -54,14 +55,23 @@ def check_entries(tournament: Tournament, user: User) -> None:
     most: int = settings.TOURNAMENT_ENTRIES_AT_ONCE
     if entered.count() >= most:
         raise ServiceError(
-            f"You are in {most} tournaments that are not over yet: leave one, or wait until one "
-            "ends, before you join another."
+            ngettext(
+                "You are in %(most)d tournament that is not over yet: leave it, or wait until it "
+                "ends, before you join another.",
+                "You are in %(most)d tournaments that are not over yet: leave one, or wait until "
+                "one ends, before you join another.",
+                most,
+            )
+            % {"most": most}
         )
     if tournament.pace in TURN_BASED:
         return
     for other in entered.exclude(pace__in=TURN_BASED).order_by("starts_at"):
         if overlap(tournament, other):
             raise ServiceError(
-                f"You are in {other.name}, played live at the same time as this one: you can "
-                "play only one live table at a time, so leave it first to join this one."
+                gettext(
+                    "You are in %(tournament)s, played live at the same time as this one: you "
+                    "can play only one live table at a time, so leave it first to join this one."
+                )
+                % {"tournament": other.name}
             )

@@ -62,8 +62,11 @@ def check_say(tournament: Tournament, user: User, text: object) -> str:
     said += ChatLine.objects.filter(author=user, created_at__gt=since).count()
     if said >= RATE_LIMIT:
         raise TooFast(
-            f"You are sending messages too fast ({RATE_LIMIT} in "
-            f"{int(RATE_WINDOW.total_seconds())} seconds at most); wait a moment."
+            gettext(
+                "You are sending messages too fast (%(most)d in %(seconds)d seconds at most); "
+                "wait a moment."
+            )
+            % {"most": RATE_LIMIT, "seconds": int(RATE_WINDOW.total_seconds())}
         )
     return line
 

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.friends import blocks_among
 from accounts.models import Block, Rating, User
@@ -41,7 +41,14 @@ def check_open(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.CANCELLED:
         raise ServiceError(gettext("This tournament was cancelled."))
     if tournament.status == Tournament.Status.STOPPED:
-        raise ServiceError(f"A moderator stopped this tournament. {tournament.stop_reason}".strip())
+        raise ServiceError(stopped_words(tournament.stop_reason))
+
+
+def stopped_words(reason: str) -> str:
+    """Why a stopped tournament takes nothing more: the moderator's reason after, if given."""
+    if not reason.strip():
+        return gettext("A moderator stopped this tournament.")
+    return gettext("A moderator stopped this tournament. %(reason)s") % {"reason": reason.strip()}
 
 
 def lock_open(tournament: Tournament | int) -> Tournament:
@@ -73,28 +80,50 @@ def check_join(tournament: Tournament, user: User, invite: str | None, at: datet
             )
     taken = Entrant.objects.filter(tournament=tournament, withdrawn=False).count()
     if tournament.max_entrants is not None and taken >= tournament.max_entrants:
-        raise ServiceError(f"This tournament is full ({tournament.max_entrants} entrants).")
+        raise ServiceError(
+            ngettext(
+                "This tournament is full (%(most)d entrant).",
+                "This tournament is full (%(most)d entrants).",
+                tournament.max_entrants,
+            )
+            % {"most": tournament.max_entrants}
+        )
     rating, games = rating_of(user, tournament.kind)
     game_name = catalog.get(tournament.kind).name
     if tournament.rating_min is not None and rating < tournament.rating_min:
         raise NotAllowed(
-            f"Your {game_name} rating ({rating}) is below this tournament's lowest, "
-            f"{tournament.rating_min}."
+            gettext(
+                "Your %(game)s rating (%(rating)d) is below this tournament's lowest, %(least)d."
+            )
+            % {"game": game_name, "rating": rating, "least": tournament.rating_min}
         )
     if tournament.rating_max is not None and rating > tournament.rating_max:
         raise NotAllowed(
-            f"Your {game_name} rating ({rating}) is above this tournament's highest, "
-            f"{tournament.rating_max}."
+            gettext(
+                "Your %(game)s rating (%(rating)d) is above this tournament's highest, %(most)d."
+            )
+            % {"game": game_name, "rating": rating, "most": tournament.rating_max}
         )
     if games < tournament.games_min:
         raise NotAllowed(
-            f"This tournament needs {tournament.games_min} rated games of {game_name}: "
-            f"you have played {games}."
+            ngettext(
+                "This tournament needs %(least)d rated game of %(game)s: you have played "
+                "%(games)d.",
+                "This tournament needs %(least)d rated games of %(game)s: you have played "
+                "%(games)d.",
+                tournament.games_min,
+            )
+            % {"least": tournament.games_min, "game": game_name, "games": games}
         )
     old_enough = at - timedelta(days=tournament.age_min_days)
     if tournament.age_min_days and user.date_joined > old_enough:
         raise NotAllowed(
-            f"This tournament needs an account at least {tournament.age_min_days} days old."
+            ngettext(
+                "This tournament needs an account at least %(days)d day old.",
+                "This tournament needs an account at least %(days)d days old.",
+                tournament.age_min_days,
+            )
+            % {"days": tournament.age_min_days}
         )
     return rating
 

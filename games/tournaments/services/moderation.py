@@ -28,14 +28,25 @@ def remove(entrant: Entrant | int, moderator: User, reason: str) -> Entrant:
         tournament = lock(found)
         row = Entrant.objects.select_related("user").get(pk=pk)
         if row.withdrawn:
-            raise ServiceError(f"{row.user} is out of {tournament.name} already.")
+            raise ServiceError(
+                gettext("%(name)s is out of %(tournament)s already.")
+                % {"name": str(row.user), "tournament": tournament.name}
+            )
         if tournament.status not in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):
-            raise ServiceError(f"{tournament.name} is over: its standings stay as they are.")
+            raise ServiceError(
+                gettext("%(tournament)s is over: its standings stay as they are.")
+                % {"tournament": tournament.name}
+            )
         leave(row, Entrant.Withdrawn.REMOVED)
         recount(tournament)
         bump(tournament)
         key = f"tournament:{tournament.pk}:removed"
-        tell(tournament, {row.user_id: key}, f"A moderator removed you from {tournament.name}.")
+        name = tournament.name
+        tell(
+            tournament,
+            {row.user_id: key},
+            lambda: gettext("A moderator removed you from %(tournament)s.") % {"tournament": name},
+        )
     return row
 
 
@@ -48,7 +59,9 @@ def stop(tournament: Tournament | int, moderator: User, reason: str) -> Tourname
     with transaction.atomic():
         tournament = lock(tournament)
         if tournament.status not in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):
-            raise ServiceError(f"{tournament.name} is not under way.")
+            raise ServiceError(
+                gettext("%(tournament)s is not under way.") % {"tournament": tournament.name}
+            )
         tournament.status = Tournament.Status.STOPPED
         tournament.stop_reason = reason[:200]
         tournament.finished_at = now()
@@ -58,5 +71,10 @@ def stop(tournament: Tournament | int, moderator: User, reason: str) -> Tourname
             pk: f"tournament:{tournament.pk}:stopped"
             for pk in people.values_list("user_id", flat=True)
         }
-        tell(tournament, keys, f"A moderator stopped {tournament.name}: {reason}"[:200])
+        said = {"tournament": tournament.name, "reason": reason}
+        tell(
+            tournament,
+            keys,
+            lambda: (gettext("A moderator stopped %(tournament)s: %(reason)s") % said)[:200],
+        )
     return tournament

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games.models import Game, Seat
 from games.notifications.services import Told
@@ -152,6 +154,14 @@ def standings(tournament: Tournament, *, limit: int | None = None) -> list[Stand
     return [Standing(i + 1, *row) for i, row in enumerate(found)]
 
 
+def finished_words(place: int, name: str) -> str:
+    """A finished tournament's word to one entrant, in the language active."""
+    return gettext("You finished %(place)s in %(tournament)s.") % {
+        "place": ordinal(place),
+        "tournament": name,
+    }
+
+
 def finish(tournament: Tournament) -> None:
     """The tournament is over (its row locked): places by the standings, everyone told theirs."""
     recount(tournament)
@@ -168,7 +178,7 @@ def finish(tournament: Tournament) -> None:
     tell_each(
         tournament,
         [
-            Told(e.user_id, key, f"You finished {ordinal(e.place or 0)} in {tournament.name}.")
+            Told(e.user_id, key, partial(finished_words, e.place or 0, tournament.name))
             for e in ranked
         ],
     )

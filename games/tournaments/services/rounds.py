@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from functools import partial
 
 from django.db import transaction
+from django.utils.translation import gettext, ngettext
 
 from games.models import TURN_BASED
 from games.notifications.services import Told
@@ -71,14 +73,44 @@ def cancel(tournament: Tournament, came: int) -> None:
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = now()
     bump(tournament, ["status", "finished_at"])
-    text = (
-        f"{tournament.name} was cancelled: {came} of the {tournament.fewest} people a table "
-        "needs joined."
-    )
+    said = {"tournament": tournament.name, "came": came, "fewest": tournament.fewest}
+
+    def text() -> str:
+        return (
+            ngettext(
+                "%(tournament)s was cancelled: %(came)d of the %(fewest)d people a table needs "
+                "joined.",
+                "%(tournament)s was cancelled: %(came)d of the %(fewest)d people a table needs "
+                "joined.",
+                came,
+            )
+            % said
+        )
+
     told = set(Entrant.objects.filter(tournament=tournament).values_list("user_id", flat=True))
     if tournament.creator_id is not None:
         told.add(tournament.creator_id)
     tell(tournament, {pk: f"tournament:{tournament.pk}:cancelled" for pk in told}, text)
+
+
+def bye_words(number: int, name: str, points: float) -> str:
+    """A bye's word to its entrant, in the language active."""
+    return gettext("Round %(number)d of %(tournament)s: you have a bye (%(points)s points).") % {
+        "number": number,
+        "tournament": name,
+        "points": f"{points:g}",
+    }
+
+
+def soon_words(name: str, here: bool) -> str:
+    """The word that a tournament starts soon, in the language active; a live Swiss's asks its
+    people to say they are here."""
+    if here:
+        return gettext(
+            '%(tournament)s starts in 5 minutes. Press "I\'m here" on its page or keep a page of '
+            "Bakehouse open."
+        ) % {"tournament": name}
+    return gettext("%(tournament)s starts in 5 minutes.") % {"tournament": name}
 
 
 def warn_soon(tournament: Tournament | int) -> bool:
@@ -94,10 +126,8 @@ def warn_soon(tournament: Tournament | int) -> bool:
             pk: f"tournament:{tournament.pk}:soon"
             for pk in people.values_list("user_id", flat=True)
         }
-        text = f"{tournament.name} starts in 5 minutes."
-        if tournament.is_swiss and tournament.pace not in TURN_BASED:
-            text += ' Press "I\'m here" on its page or keep a page of Bakehouse open.'
-        tell(tournament, keys, text)
+        here = tournament.is_swiss and tournament.pace not in TURN_BASED
+        tell(tournament, keys, partial(soon_words, tournament.name, here))
     return True
 
 
@@ -167,7 +197,7 @@ def pair_round(tournament: Tournament, number: int) -> Round | None:
             Told(
                 by_id[entrant_id].user_id,
                 f"tournament:{tournament.pk}:round:{number}",
-                f"Round {number} of {tournament.name}: you have a bye ({bye_points:g} points).",
+                partial(bye_words, number, tournament.name, bye_points),
             )
         )
     mark_absences(here, skipped, playing, number)

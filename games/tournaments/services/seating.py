@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games import catalog, events
 from games.models import TURN_BASED
@@ -98,18 +100,28 @@ def seated(new: NewTables, moves: list[tuple[int, str]]) -> list[Told]:
     )
     for table in made_tables:  # an update a table: a bulk_update of 200 cost 0.2 s of CPU
         Entrant.objects.filter(pk__in=table.people).update(table=table, free_since=None)
-    where = f"Round {made.number} of" if made is not None else "Your next table in"
+    text = partial(ready_words, made.number if made is not None else 0, tournament.name)
     for table, game in zip(made_tables, games, strict=True):
         people = table.people
         for e in people:
             key = f"{tables_told}{table.pk}"
-            text = f"{where} {tournament.name} is ready."
             told.append(
                 Told(by_id[e].user_id, key, text, game, replaces=tables_told, page_moves=live)
             )
             if live:
                 moves.append((by_id[e].user_id, game.get_absolute_url()))
     return told
+
+
+def ready_words(number: int, name: str) -> str:
+    """A new table's word to its people, in the language active: a Swiss's round (its number),
+    or an arena's next table (0)."""
+    if number:
+        return gettext("Round %(number)d of %(tournament)s is ready.") % {
+            "number": number,
+            "tournament": name,
+        }
+    return gettext("Your next table in %(tournament)s is ready.") % {"tournament": name}
 
 
 def move_pages(moves: list[tuple[int, str]]) -> None:
