@@ -10,7 +10,8 @@ routes them; seat: each person to a process of their own, a table's people on bo
 BENCH_WEB_STAGGER (0: every table starts playing as the clock starts, so their bakes and games
 end together; S > 0: each table starts at a random moment of the S seconds before the clock, so
 the clock finds the tables at every point of their games, as on an evening whose tables were not
-all opened at once; the run takes S seconds longer, and nothing before the clock is measured).
+all opened at once; the run takes S seconds longer, and nothing before the clock is measured;
+what runs beside the tables, the streams and the reviews' asks, starts with the first table).
 BENCH_WEB_STATS_FLUSH (11 s: on PostgreSQL, the wait after seating for its backends to flush
 the statistics the transaction counts are read from; 0 for a quick pass whose counts may be off).
 BENCH_WEB_MOVES (socket: moves go on the socket as live.js sends them; post: every move is
@@ -204,6 +205,10 @@ async def run(
             asyncio.ensure_future(play_from(t, cfg, rng, rng.uniform(0, cfg.stagger), until))
             for t in tables
         ]
+        # With a stagger, what runs beside (the streams, the reviews' asks) starts with the first
+        # table, so the streams are open before the clock and only their standing cost is measured
+        # (their span, stagger + seconds, is counted from here); without one, at the clock.
+        early = asyncio.ensure_future(beside(tally)) if beside and cfg.stagger else None
         await asyncio.sleep(cfg.stagger)  # the tables start one by one; nothing is measured yet
         before = sites.transactions(site)
         # The generator's own pages hold no reference cycles (lxml trees, page.py), so it measures
@@ -216,7 +221,8 @@ async def run(
         # Said when the clock starts, for anyone attaching a profiler to the Daphne processes.
         print(f"   seated in {tally.seated_in:.0f} s; measuring {cfg.seconds:.0f} s", flush=True)
         tally.errors_before = sum(tally.errors.values())
-        await asyncio.gather(*playing, *([beside(tally)] if beside else []))
+        alongside = [early] if early else [beside(tally)] if beside else []
+        await asyncio.gather(*playing, *alongside)
         wall = time.perf_counter() - t0
         cpu = [b - a for a, b in zip(cpu0, sites.cpu_seconds(site), strict=True)]
         generator = time.process_time() - gen0
