@@ -45,4 +45,9 @@ def test_a_practice_night_against_masters_goes_pick_by_pick(
     for _ in range(3):  # each pick waits on the masters' picks before the batch passes
         lock_first_pastry(page)
         page.locator("#batch-form button.card").first.wait_for()
+    # The batch's cards can still be the pick just locked when the loop ends (the board that
+    # passes the batch has not come yet): wait on the stored picks, not on the page's first look.
+    page.wait_for_function(
+        "() => /Pick\\s*4/.test(document.querySelector('#board').innerText)", timeout=PATIENCE
+    )
     assert masters_picked(db, game_id) >= 2 * 3
