@@ -77,6 +77,15 @@ def bot_seated(page: Any, db: str, game_id: int, bot: subprocess.Popen[str]) -> 
     page.locator("#region-seats .bot-account, .seats .bot-account").first.wait_for()
 
 
+def started(db: str, game_id: int) -> None:
+    """Wait until the host's start has committed (the click returns before its request does; the
+    socket is live before it too)."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while status_of(db, game_id) == "open":
+        assert time.monotonic() < deadline, "the game never started"
+        time.sleep(0.05)
+
+
 def play_the_night(page: Any, db: str, game_id: int) -> None:
     """The person keeps the first pastry of each batch they are offered (a bake's results beside
     it are put away by the pick) until the night is over."""
@@ -134,6 +143,7 @@ def test_the_example_bot_plays_a_whole_game_against_a_person_in_chromium(
         start = "Start the night" if kind == "midnight-bakery" else "Start the game"
         page.get_by_role("button", name=start).click()
         page.wait_for_function("() => window.bakehouseLive === true")
+        started(db, game_id)
         if kind == "midnight-bakery":
             play_the_night(page, db, game_id)
         else:
