@@ -19,6 +19,7 @@ from games.api import (
     game_stream,
     pairing,
     people,
+    query,
     tables,
     tournaments,
 )
@@ -27,10 +28,10 @@ from games.api.auth import BearerToken
 DESCRIPTION = """Play Bakehouse from any program. Every request carries a personal access token
 (make one at Settings, Access tokens) as `Authorization: Bearer <token>`; each operation says the
 scope it needs. Every refusal is JSON, `{"error": "<a sentence>"}`, with its status: 400 a body
-that is not what the operation takes or an illegal move, 401 no token or one revoked or
-expired, 403 a scope the token lacks or a table that is not yours, 404 nothing by that name or
-number, 409 a stale version or a move out of turn, 413 a body too large, 429 too many requests
-(wait the Retry-After seconds).
+that is not what the operation takes, a query parameter it does not take or an illegal move,
+401 no token or one revoked or expired, 403 a scope the token lacks or a table that is not
+yours, 404 nothing by that name or number, 409 a stale version or a move out of turn, 413 a
+body too large, 429 too many requests (wait the Retry-After seconds).
 
 Two operations stream NDJSON over a response that stays open: a table
 (`/api/games/{id}/stream`) and your events (`/api/stream/event`). Each line is an object with
@@ -56,6 +57,7 @@ api = BakehouseAPI(
     urls_namespace="api",
 )
 errors.install(api)
+query.install(api)
 api.add_router("", people.router)
 api.add_router("", tables.router)
 api.add_router("", bots.router)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
-from pydantic import StrictBool
+from pydantic import ConfigDict, StrictBool
 
 from games import catalog
 from games.api.challenges import player
@@ -30,16 +30,41 @@ REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 413: Erro
 
 KINDS: list[Any] = [spec.slug for spec in catalog.available()]  # as pydantic types its JSON
 PACES: list[Any] = list(Game.Pace.values)
+FEWEST = MOST = 2  # when the body does not say
+
+
+def seats_rule(slug: str, low: int, high: int) -> dict[str, Any]:
+    """One game's rule on `fewest` and `most` as JSON Schema: each from `low` to `high`, the
+    fewest no more than the most. JSON Schema cannot compare two fields, so there is one
+    choice a value of `fewest` (a game seats at most a dozen), each saying which `most` may go
+    with it, and which of the two must be said when its default would break the rule."""
+    choices = []
+    for fewest in range(low, high + 1):
+        said = [*(["fewest"] if fewest != FEWEST else []), *(["most"] if fewest > MOST else [])]
+        most = {"minimum": fewest, "maximum": high}
+        choice: dict[str, Any] = {"properties": {"fewest": {"const": fewest}, "most": most}}
+        choices.append({**choice, "required": said} if said else choice)
+    return {"properties": {"kind": {"const": slug}}, "required": ["kind"], "anyOf": choices}
+
+
+SEATS_RULES: dict[str, Any] = {
+    "anyOf": [
+        seats_rule(spec.slug, spec.min_players, spec.max_players) for spec in catalog.available()
+    ]
+}
+"""The schema's word on the seats each game takes (pairing.check_search says it to a person)."""
 
 
 class Seeking(Schema):
-    """What to look for: a game, a pace, how many at the table; bots after some seconds, or
-    never (null)."""
+    """What to look for: a game, a pace, how many at the table (from the game's fewest to its
+    most bakers, the fewest first); bots after some seconds, or never (null)."""
+
+    model_config = ConfigDict(json_schema_extra=SEATS_RULES)
 
     kind: str = Field(json_schema_extra={"enum": KINDS})
     pace: str = Field("normal", json_schema_extra={"enum": PACES})
-    fewest: int = Field(2, ge=2, le=12)
-    most: int = Field(2, ge=2, le=12)
+    fewest: int = Field(FEWEST, ge=2, le=12)
+    most: int = Field(MOST, ge=2, le=12)
     bots_after: int | None = Field(
         None, ge=5, le=600, description="Seconds after which house bots may fill in (null: never)."
     )

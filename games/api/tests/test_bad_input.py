@@ -131,3 +131,36 @@ def test_a_nul_byte_in_a_name_finds_nobody(
 ) -> None:
     make_user("ab")
     assert api_for(player).get("/people/a%00b").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/account/games?knd=cakehalla", "no query parameter “knd”: it takes “kind”."),
+        ("/tables/open?game=cakehalla&seats=2", "no query parameter “seats”: it takes “game”."),
+        ("/account?kind=cakehalla", "no query parameter “kind”: it takes none."),
+        ("/leaderboards/cakehalla?bots=1&pages=2", "it takes “bots”, “page”."),
+    ],
+)
+def test_a_query_parameter_an_operation_does_not_take_is_400_in_words(
+    player: User, api_for: Callable[..., Api], path: str, words: str
+) -> None:
+    answer = api_for(player).get(path)
+    assert answer.status_code == 400
+    assert words in answer.json()["error"]
+
+
+def test_a_move_with_an_unknown_query_parameter_changes_nothing(seated: tuple[Game, Api]) -> None:
+    game, api = seated
+    version = game.version
+    body = {"action": {"type": "take"}, "version": version}
+    answer = api.post(f"/games/{game.pk}/move?dry_run=1", body)
+    assert answer.status_code == 400 and "“dry_run”" in answer.json()["error"]
+    assert untouched(game, version)
+
+
+def test_declared_query_parameters_still_pass(player: User, api_for: Callable[..., Api]) -> None:
+    api = api_for(player)
+    assert api.get("/account/games?kind=cakehalla").status_code == 200
+    assert api.get("/tables/open?game=cakehalla").status_code == 200
+    assert api.get("/leaderboards/cakehalla?page=1&bots=true").status_code == 200

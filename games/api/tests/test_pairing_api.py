@@ -3,16 +3,24 @@ the first at once; leaving; the event stream keeps a seek; refusals in words."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
+import jsonschema_rs
 import pytest
+from pydantic import ValidationError
 
 from accounts.models import User
+from games import catalog
 from games.api.event_stream import EventFeed
+from games.api.pairing import Seeking
 from games.api.tests.conftest import Api
 from games.models import Game
+from games.pairing import services as pairing
 from games.pairing.models import Seek
+from games.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -122,3 +130,26 @@ def test_a_yes_or_no_that_is_not_true_or_false_is_refused(
     refused = api_for(player).post("/pairing", {**SEEK, "bots_welcome": 0})
     assert refused.status_code == 400 and "bots_welcome" in refused.json()["error"]
     assert not Seek.objects.exists()
+
+
+def taken(body: dict[str, Any]) -> bool:
+    """Whether the pairing takes this body's seats (its fields' own rules, then the game's)."""
+    try:
+        seeking = Seeking.model_validate(body)
+        pairing.check_search(seeking.kind, seeking.pace, seeking.fewest, seeking.most, None)
+    except (ValidationError, ServiceError):
+        return False
+    return True
+
+
+def test_the_schema_says_exactly_which_seats_each_game_takes() -> None:
+    """Every count of seats the schema allows, the pairing takes, and every one it refuses, the
+    pairing refuses in words: a client checking its body against the schema is never surprised
+    (schemathesis: "a schema-valid request is accepted")."""
+    schema = jsonschema_rs.Draft202012Validator(Seeking.model_json_schema())
+    counts = [None, 1, 2, 3, 4, 5, 8, 9, 12, 13]
+    for spec in catalog.available():
+        for fewest, most in itertools.product(counts, counts):
+            said = {"kind": spec.slug, "fewest": fewest, "most": most}
+            body = {key: value for key, value in said.items() if value is not None}
+            assert schema.is_valid(body) == taken(body), body
