@@ -4,7 +4,8 @@ process (an event loop) that, every STREAM_RECHECK_SECONDS, in one trip to a pus
 - looks at every stream's key (the API's tokens are read together: games/api/streams.py);
 - renews their rows in one write every RENEW_SECONDS (their people stay at their tables);
 - every STREAM_HEAL_SECONDS asks each kind of feed which of its streams missed what their groups
-  said (one read for all of a kind: a game stream's is the versions of all their tables);
+  said (one look for all of a kind: a game stream's reads the versions of all their tables; an
+  event stream's, their people's deals, ends and notifications, and keeps their seeks);
 
 then tells each stream only what concerns it: to end (its key no longer holds, in words) or to
 beat (look for what it missed, in its own turn, so a feed is never read by two threads at once).

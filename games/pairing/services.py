@@ -180,6 +180,12 @@ def still_here(user_id: int) -> Seek | None:
     return seek
 
 
+def still_here_all(user_ids: Iterable[int]) -> None:
+    """These people's API event streams are open (all of a process's at once, one write:
+    games/api/event_stream.py): their seeks stay, as a waiting page's socket keeps one."""
+    Seek.objects.filter(user_id__in=list(user_ids)).update(last_seen=now())
+
+
 def table_since(user_id: int, since: datetime) -> str | None:
     """The URL of the running table this person was seated at since then, if any (a pass's
     push that never came is made up by the waiting page asking)."""

@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts import tokens
 from accounts.models import User
@@ -124,3 +126,41 @@ def test_the_beat_finds_a_deal_and_an_end_no_message_told(player: User, rival: U
     assert [line["type"] for line in feed.beat() if line["type"] != "yourTurn"] == ["gameFinish"]
     assert feed.heard({"type": "game.finished", "game": game.pk}) == []  # said once
     assert feed.heard({"type": "game.started", "game": game.pk}) == []
+
+
+@pytest.mark.django_db
+def test_one_heal_finds_which_event_streams_missed_something_for_them_all(
+    player: User, rival: User, make_user: Callable[[str], User]
+) -> None:
+    """The process's watcher asks once for all its event streams (stream_watch.look): a deal,
+    an end and a notification each make only their people's streams beat, in the same few
+    queries however many streams are open."""
+    mine, theirs = EventFeed(player), EventFeed(rival)
+    quiet = [EventFeed(make_user(f"quiet{i}")) for i in range(6)]
+    feeds = [mine, theirs, *quiet]
+    for feed in feeds:
+        feed.first()
+    missed = mine.heal()
+    assert all(feed.heal() is missed for feed in feeds)  # one look for every event stream
+
+    def due() -> list[bool]:
+        with CaptureQueriesContext(connection) as queries:
+            found = missed(feeds)
+        assert len(queries) <= 5, [query["sql"] for query in queries]
+        return found
+
+    nobody = [False] * len(feeds)
+    assert due() == nobody
+    game = services.create_game(player, "cakehalla", 2)
+    services.join(game, rival)
+    services.start(game, player)  # its messages go to no stream here: only the heal sees it
+    assert due() == [True, True, *[False] * len(quiet)]
+    mine.beat(), theirs.beat()
+    assert due() == nobody
+    told = notifications.Told(quiet[2].me.pk, "round:1", "Round 1", url="/tournaments/1/")
+    notifications.tell_each(Notification.Kind.TOURNAMENT, [told])
+    assert due() == [False, False, False, False, True, False, False, False]
+    quiet[2].beat()
+    services.resign(game.pk, player)
+    services.resign(game.pk, rival)
+    assert due() == [True, True, *[False] * len(quiet)]

@@ -53,7 +53,7 @@ def test_an_open_event_stream_keeps_the_seek(player: User, api_for: Callable[...
     Seek.objects.update(last_seen=old)
     feed = EventFeed(player)
     feed.first()
-    feed.beat()
+    feed.heal()([feed])  # the process's watcher, for all its event streams at once
     assert Seek.objects.get().last_seen > old
 
 
@@ -120,7 +120,7 @@ def test_an_open_event_stream_keeps_a_bot_accounts_seek(api_for: Callable[..., A
     Seek.objects.update(last_seen=old)
     feed = EventFeed(robo)
     feed.first()
-    feed.beat()
+    feed.heal()([feed])  # the process's watcher, for all its event streams at once
     assert Seek.objects.get().last_seen > old
 
 

@@ -71,7 +71,7 @@ def test_an_open_event_stream_says_the_entrant_is_here(player: User) -> None:
     Entrant.objects.update(seen_at=None)
     feed = EventFeed(player)
     feed.first()
-    feed.beat()
+    feed.heal()([feed])  # the process's watcher, for all its event streams at once
     assert Entrant.objects.get().seen_at is not None
 
 
@@ -108,7 +108,7 @@ def test_a_bot_account_enters_one_open_to_bots(rival: User, api_for: Callable[..
     Entrant.objects.update(seen_at=None)
     feed = EventFeed(rival)  # its event stream says it is here, as a person's does
     feed.first()
-    feed.beat()
+    feed.heal()([feed])  # the process's watcher, for all its event streams at once
     assert Entrant.objects.get().seen_at is not None
 
 

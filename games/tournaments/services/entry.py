@@ -290,6 +290,13 @@ def here(tournament_id: int | None, user_id: int) -> None:
     Entrant.objects.filter(which, user_id=user_id).update(seen_at=now())
 
 
+def here_all(user_ids: set[int]) -> None:
+    """These people's API event streams are open (all of a process's at once, one write:
+    games/api/event_stream.py): they are here for every tournament they are in, as `here`."""
+    on = Q(tournament__status__in=[Tournament.Status.SCHEDULED, Tournament.Status.RUNNING])
+    Entrant.objects.filter(on, user_id__in=list(user_ids)).update(seen_at=now())
+
+
 def blocked_pairs(entrants: list[Entrant]) -> set[pairs.Pair]:
     """The pairs of these entrants that a block keeps apart (either way), by entrant id."""
     by_user = {e.user_id: e.pk for e in entrants}
