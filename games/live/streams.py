@@ -23,10 +23,12 @@ once for every stream:
   and looks for what it missed; when the pub/sub layer lost its subscriptions it ends in words;
 - the drain (games/live/drain.py) ends it as it closes the sockets: a last line says the server
   restarts, and the client that opens it again (on another process) gets the full state first;
+  a game stream's row is kept open meanwhile, as a table socket's is (`restarted`), so a bot
+  that comes back within PRESENCE_STALE_SECONDS never shows "reconnecting…";
 - a database or a channel layer that goes away ends it with a sentence (the client comes back
   and gets the full state again);
-- on any end (the feed's, the client gone, the drain's) it leaves its groups and its row (a game
-  stream's row keeps its person at the table a while, as a closed socket's does).
+- on any end it leaves its groups, and on any but the drain's its row (a game stream's row is
+  closed, keeping its person at the table a while, as a closed socket's does).
 
 Each stream ends with a last line `{"type": "end", "why": "<a sentence>"}` when it can say why.
 Sync work (the feed's reads, the watcher's looks) runs on the push threads (push_threads.off_loop).
@@ -183,6 +185,19 @@ def release(channel: str) -> None:
         presence.closed(channel, game_id)
 
 
+def restarted(channel: str) -> None:
+    """The stream ended for the drain: its client opens it again at once, on another process.
+    A game stream's row stays open and its table is told nothing, as a table socket's through a
+    restart (presence.restarted: 3012), so its person never shows "reconnecting…" for the
+    moment the client takes to come back. No longer renewed, it goes stale within
+    PRESENCE_STALE_SECONDS, and only then does the sweep tell "dropped", if nobody came back.
+    It counts under no cap any more (its owner and address cleared): the client's new stream
+    is never refused for it. Any other stream's row goes."""
+    rows = TableSocket.objects.filter(channel=channel, place=STREAM_PLACE)
+    if not rows.filter(game__isnull=False).update(owner="", address=""):
+        rows.delete()
+
+
 # --- one stream -------------------------------------------------------------------------------
 
 
@@ -211,6 +226,7 @@ class Stream:
         self.channel = ""
         self.joined: list[str] = []
         self.closed = False
+        self.restarting = False  # it ends for the drain: its row is kept (`restarted`)
 
     def tell(self, message: Message) -> None:
         """Something the platform says to this stream (stream_watch.BEAT, stream_watch.END),
@@ -246,6 +262,7 @@ class Stream:
         drain.opened(self)
         try:
             if drain.draining():
+                self.restarting = True
                 yield ending(RESTARTING)
                 return
             try:
@@ -300,6 +317,7 @@ class Stream:
                     {receiving, telling, stopping}, timeout=wait, return_when="FIRST_COMPLETED"
                 )
                 if stopping.done():
+                    self.restarting = True
                     yield ending(RESTARTING)
                     return
                 said: list[Line] = []
@@ -337,7 +355,7 @@ class Stream:
                 logger.warning("Channel layer down, %s kept an ended stream: %s", group, error)
         self.joined = []
         with contextlib.suppress(Exception):
-            await off_loop(release)(self.row)
+            await off_loop(restarted if self.restarting else release)(self.row)
 
 
 def response(feed: Feed, recheck: Recheck, channel: str) -> StreamingHttpResponse:

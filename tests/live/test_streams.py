@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -16,9 +16,11 @@ from channels.layers import get_channel_layer
 from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import User
 from games.live import drain, layer_watch, stream_watch, streams
-from games.models import TableSocket
+from games.models import Game, TableSocket
 from games.services import presence
+from tests.support.clock import Clock
 
 pytestmark = pytest.mark.django_db
 
@@ -210,6 +212,53 @@ async def test_a_stream_opened_while_draining_ends_at_once(monkeypatch: pytest.M
     chunks = streams.Stream(Quiet(), lambda: "", channel.channel).lines()
     assert await said(chunks) == {"type": "end", "why": streams.RESTARTING}
     assert await ended(chunks) and not drain.STATE.sockets
+
+
+def sweep_and_read(game_id: int, user_id: int) -> tuple[list[int], str]:
+    """The presence sweep (another process's, as after a deploy), then the person's seat."""
+    told = presence.sweep()
+    return told, presence.read(game_id).status(user_id)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_game_stream_the_drain_ends_keeps_its_person_here_and_frees_its_cap(
+    settings: Any, clock: Clock, running_game: Game, player: User
+) -> None:
+    """As a table socket through a restart (3012): a bot whose stream the drain ended never
+    shows "reconnecting…" while it comes back, and its new stream is not refused for the old
+    one's row; one that does not come back shows it once the row goes stale."""
+    settings.STREAMS_PER_KEY = 1
+    at = {"game_id": running_game.pk, "user_id": player.pk}
+    admitted = await database_sync_to_async(streams.admit)("token:1", None, **at)
+    stream = streams.Stream(Quiet(), lambda: "", admitted.channel)
+    chunks = stream.lines()
+    assert await asyncio.wait_for(anext(chunks), WAIT) == b"\n"
+    await stream.restart()
+    assert await said(chunks) == {"type": "end", "why": streams.RESTARTING}
+    assert await ended(chunks)
+    told, status = await database_sync_to_async(sweep_and_read)(running_game.pk, player.pk)
+    assert (told, status) == ([], "here")  # not "dropped": the bot comes back in a moment
+    clock.forward(settings.PRESENCE_STALE_SECONDS + 1)
+    told, status = await database_sync_to_async(sweep_and_read)(running_game.pk, player.pk)
+    assert (told, status) == ([running_game.pk], "dropped")  # it did not come back
+    again = await database_sync_to_async(streams.admit)("token:1", None, **at)
+    assert again.refusal == ""  # the kept row counts under no cap
+    told, status = await database_sync_to_async(sweep_and_read)(running_game.pk, player.pk)
+    assert status == "here"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_game_stream_whose_client_went_shows_its_person_reconnecting_at_once(
+    running_game: Game, player: User
+) -> None:
+    at = {"game_id": running_game.pk, "user_id": player.pk}
+    admitted = await database_sync_to_async(streams.admit)("token:1", None, **at)
+    chunks = streams.Stream(Quiet(), lambda: "", admitted.channel).lines()
+    assert await asyncio.wait_for(anext(chunks), WAIT) == b"\n"
+    assert isinstance(chunks, AsyncGenerator)
+    await chunks.aclose()  # the client went: its row closes, keeping the time
+    read = database_sync_to_async(presence.read)
+    assert (await read(running_game.pk)).status(player.pk) == "dropped"
 
 
 class CatchingUp(Saying):

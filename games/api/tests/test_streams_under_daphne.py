@@ -100,3 +100,7 @@ def test_a_deploy_ends_an_open_stream_and_the_process_stops(site: Site) -> None:
     assert rest[-1] == {"type": "end", "why": RESTARTING}, rest
     assert site.proc.wait(timeout=PATIENCE) == 0
     assert "Drained" in site.log.read_text()
+    # Its row is kept open for the client to come back to another process (its person stays
+    # here, as a table socket's through a restart), under no cap any more.
+    kept = "SELECT count(*) FROM games_tablesocket WHERE place = 'stream' AND open AND owner = ''"
+    assert int(str(site.one(kept)[0])) == 1
