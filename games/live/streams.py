@@ -189,12 +189,13 @@ def restarted(channel: str) -> None:
     """The stream ended for the drain: its client opens it again at once, on another process.
     A game stream's row stays open and its table is told nothing, as a table socket's through a
     restart (presence.restarted: 3012), so its person never shows "reconnecting…" for the
-    moment the client takes to come back. No longer renewed, it goes stale within
+    moment the client takes to come back. Seen now and no longer renewed, it goes stale after
     PRESENCE_STALE_SECONDS, and only then does the sweep tell "dropped", if nobody came back.
     It counts under no cap any more (its owner and address cleared): the client's new stream
     is never refused for it. Any other stream's row goes."""
     rows = TableSocket.objects.filter(channel=channel, place=STREAM_PLACE)
-    if not rows.filter(game__isnull=False).update(owner="", address=""):
+    kept = rows.filter(game__isnull=False).update(owner="", address="", seen_at=clocks.now())
+    if not kept:
         rows.delete()
 
 
