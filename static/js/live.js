@@ -524,7 +524,7 @@
     body.removeAttribute("tabindex");
   }
 
-  var swapped = false;
+  var swapped = "";  // the address of the table last swapped in
   function swapTo(html, url) {
     var swap = window.bakehouseSocket.parse(html).querySelector("#page-swap");
     var part = swap && swap.content.querySelector("#table-page");
@@ -533,20 +533,24 @@
     if (!fresh || !here || swap.dataset.url !== url || fresh.dataset.kind !== root.dataset.kind) {
       return false;
     }
+    awaited = 0;  // a move in flight there is that table's (its close says nothing of it)
     link.close();  // nothing more of the table left lands here
     withToken(part);
     here.replaceWith(part);
     document.title = swap.dataset.title;
     window.history.pushState({ table: url }, "", url);
-    if (!swapped) window.addEventListener("popstate", function () { window.location.reload(); });
-    swapped = true;
+    if (!swapped) {  // Back (or Forward) to another table's address loads that table
+      window.addEventListener("popstate", function () {
+        if (location.pathname !== swapped) window.location.reload();
+      });
+    }
+    swapped = location.pathname;
     root = document.getElementById("live");
     saidKey = "bakehouse-said:" + location.pathname;
     saidKeys = null;
     lastMark = null;
     wholeAt = shownVersion();
     regionAt = {};
-    awaited = 0;
     rewound = false;
     lastPoll = Date.now();
     window.htmx.process(part);
