@@ -26,6 +26,10 @@ from bench.web.players import POLICIES, Post
 
 TABLE_URL = re.compile(r"/games/(\d+)/$")
 PAGE_GO = re.compile(r'<template id="page-go" data-url="(/games/\d+/)">')  # groups.go_to
+# The new table's part beside it, which live.js swaps in place (games/boards/page.py).
+PAGE_SWAP = re.compile(
+    r'<template id="page-swap" data-url="(/games/\d+/)"[^>]*>(.*)</template>', re.S
+)
 TLS = ssl.create_default_context()  # plain http only; one context, not one per person
 CLOSE_RESULTS = "/results/close/"
 OOB = "hx-swap-oob"  # found with str.find: a regular expression over every tag was slow
@@ -128,6 +132,7 @@ class Person:
         self.restarting = False  # live.js: reopening at once after a restart (no slow poll)
         self.closed_at: float | None = None  # when the site closed the socket, until a new board
         self.go_to = ""  # live.js: a table the site sent this person's pages to (page.go)
+        self.go_part = ""  # and that table's part, if the message carried it (page-swap)
         self.went = asyncio.Event()
 
     @property
@@ -150,6 +155,8 @@ class Person:
         go = PAGE_GO.search(html) if "page-go" in html else None
         if go is not None:
             self.go_to = go.group(1)
+            swap = PAGE_SWAP.search(html)
+            self.go_part = swap.group(2) if swap is not None and swap.group(1) == self.go_to else ""
             self.went.set()
         answer = self.answer
         if answer is not None and not answer.done():
@@ -242,6 +249,23 @@ class Person:
         answer = await self.http.get(url)
         answer.raise_for_status()
         self.show(url, answer.text)
+
+    def swap_in(self, url: str) -> bool:
+        """live.js swapTo: the table's part the page.go to `url` carried, in place of the page's
+        (its CSRF token stays the page's); False if that message carried none (the page GETs
+        it)."""
+        if not self.go_part or url != self.go_to:
+            return False
+        self.url = url
+        self.queue.clear()
+        self._page = Page(self.go_part)
+        self.go_part = ""
+        return True
+
+    async def go(self, url: str) -> None:
+        """To the table the site sent this person to: swapped in place, else loaded."""
+        if not self.swap_in(url):
+            await self.open(url)
 
     def show(self, url: str, text: str) -> None:
         """A whole page, loaded from this URL, as the browser shows it."""
@@ -534,11 +558,12 @@ class Table:
         self.closing = False
         for seat, person in enumerate(self.people):
             person.ended = f"/games/{game_id}/replay/"
-            person.go_to = ""
-            person.went.clear()
+            url = f"/games/{game_id}/"
             if process is not None:
                 person.route(process)
-            await person.open(f"/games/{game_id}/")
+            await person.go(url)
+            person.go_to = ""
+            person.went.clear()
             person.pushes = []
             person.last_poll = 0.0
             await person.connect()

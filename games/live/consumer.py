@@ -9,6 +9,7 @@ say to each other games/live/protocol.py."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -22,9 +23,10 @@ from accounts.models import signed_in
 from games import outages
 from games.access import invited_to
 from games.boards import Sent, board_message, shared
+from games.boards.page import swap_html
 from games.boards.shared import TableAt
 from games.groups import group_name
-from games.live.protocol import TOO_MANY, go_html, is_move, page_message
+from games.live.protocol import TOO_MANY, go_html, is_move, page_message, table_of
 from games.live.push_threads import off_loop
 from games.live.pushes import Push, Shown, arrived, chat_for, load_table, pushed
 from games.live.sessions import SESSION_ENDED
@@ -36,6 +38,8 @@ DATABASE_RETRY = 2.0  # seconds before a push the database refused is tried agai
 FLOOD_WINDOW = 10.0
 FLOOD_LIMIT = 50  # a quick player against bots sends about two moves a second
 RESYNC_EVERY = 1.0
+
+logger = logging.getLogger(__name__)
 
 R = TypeVar("R")
 
@@ -53,6 +57,7 @@ class GameConsumer(Socket):
     status: str = ""
     prints: Sent = {}  # replaced after each push, never changed in place
     table: TableAt | None = None  # read on connect, pushed as the first board
+    kind: str = ""  # the table's game: a page.go to a table of the same game swaps in place
 
     def asked(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -76,6 +81,8 @@ class GameConsumer(Socket):
         """The table read once for the access check and the first board."""
         invited = invited_to(self.scope.get("session"))
         self.table, refused = await self.off(load_table)(self.game_id, self.scope["user"], invited)
+        if self.table is not None:
+            self.kind = self.table.game.kind
         return refused
 
     async def arrive(self) -> int | None:
@@ -185,10 +192,21 @@ class GameConsumer(Socket):
             await self.send_html(html)
 
     async def page_go(self, event: dict[str, object]) -> None:
-        """This person was seated at another table (groups.go_to): the page goes there."""
-        html = go_html(event.get("url"))
-        if html and event.get("url") != reverse("games:table", args=[self.game_id]):
-            await self.send_html(html)
+        """This person was seated at another table (groups.go_to): the page goes there, the new
+        table's part drawn for them beside it, which a page of the same game swaps in place
+        (games/boards/page.py) instead of asking for it. Should that drawing fail, the page
+        still goes (it asks for the table as any link does)."""
+        url = event.get("url")
+        html = go_html(url)
+        if not html or url == reverse("games:table", args=[self.game_id]):
+            return
+        game_id = table_of(url)
+        if game_id is not None and self.kind:
+            try:
+                html += await self.off(swap_html)(game_id, url, self.scope["user"], self.kind)
+            except Exception:  # the move matters more than the swap
+                logger.exception("The table part for %s was not drawn", url)
+        await self.send_html(html)
 
     async def game_updated(self, event: dict[str, object]) -> None:
         """A new version was committed: render and send what changed for this user."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import TypedDict, cast
 
+from django.urls import Resolver404, resolve
 from django.utils.html import format_html
 
 SERVICE_RESTART = 3012  # 1012 (service restart) in the 3xxx range, as Daphne sends only 1000 or
@@ -70,6 +71,18 @@ def go_html(url: object) -> str:
     if not isinstance(url, str) or not url.startswith("/") or url.startswith("//"):
         return ""
     return format_html('<template id="page-go" data-url="{}"></template>', url)
+
+
+def table_of(url: object) -> int | None:
+    """The game whose table page is at this path of the site (None for any other path)."""
+    if not isinstance(url, str):
+        return None
+    try:
+        match = resolve(url)
+    except Resolver404:
+        return None
+    game_id = match.kwargs.get("game_id")
+    return game_id if match.view_name == "games:table" and isinstance(game_id, int) else None
 
 
 def move_made(version: int) -> str:

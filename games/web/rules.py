@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import catalog
+from games.boards.page import summary_templates
 from games.kinds.base import AnyKind
 from games.web.errors import NO_SUCH_GAME
 
@@ -17,12 +18,6 @@ def kind_or_404(slug: str) -> AnyKind:
         return catalog.get(slug)
     except KeyError:
         raise Http404(NO_SUCH_GAME) from None
-
-
-def summary_templates(slug: str) -> list[str]:
-    """A game's rules in short (the panel at its table, the top of its How to play), or its blurb
-    for a game with no summary written yet."""
-    return [f"games/rules/_summary_{slug}.html", "games/rules/_summary.html"]
 
 
 @require_GET

@@ -172,9 +172,13 @@
     following = !!document.querySelector(".rematch-link[data-follow]");
     restorePicks(); cue(); wideTables();
   });
-  document.addEventListener("bakehouse:swapped", function () {
+  document.addEventListener("bakehouse:swapped", function (event) {
+    // A page taken to its next table in place (live.js) starts as a page loaded: focus at the
+    // top, and a rematch link there is read as it stands.
+    var page = !!(event.detail && event.detail.page);
+    if (page) following = !!document.querySelector(".rematch-link[data-follow]");
     restorePicks();
-    refocus();
+    if (!page) refocus();
     cue();
     wideTables();
     followRematch();

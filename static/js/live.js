@@ -255,7 +255,7 @@
     fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
       .then(function (response) { return response.status === 200 ? response.text() : ""; })
       .then(function (html) {
-        if (!html || apply(html)) return;
+        if (!html || url !== root.dataset.board || apply(html)) return;
         rewound = true;
         try { apply(html); } finally { rewound = false; }
       })
@@ -331,10 +331,12 @@
   // The board as the server has it now (after a failed tap, a reconnect, or on the slow poll).
   function resync(whole) {
     lastPoll = Date.now();
-    var url = root.dataset.board + (whole ? "" : "?version=" + shownVersion());
+    var board = root.dataset.board;
+    var url = board + (whole ? "" : "?version=" + shownVersion());
     return fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
       .then(function (response) {
-        if (response.status === 200) return response.text().then(apply);
+        // The answer of a table this page has left since (swapTo) is not this board's.
+        if (response.status === 200 && board === root.dataset.board) return response.text().then(apply);
         return false;
       })
       .catch(function () { return false; });
@@ -352,6 +354,8 @@
     var target = event.detail.target;
     if (!target || target.id !== "board" || !event.detail.shouldSwap) return;
     event.detail.shouldSwap = false;
+    var asked = event.detail.pathInfo && event.detail.pathInfo.requestPath;
+    if (asked && asked.indexOf(location.pathname) !== 0) return;  // a table left since (swapTo)
     apply(event.detail.serverResponse);
   });
 
@@ -480,11 +484,84 @@
   // The socket: its pieces go through apply(); a new socket's first piece older than the board
   // shown is asked for again (confirmOlder). A close that is no restart's leaves a move sent on
   // it maybe unmade: the page says so, and takes taps again once the board is fetched.
-  sayNews();
-  var refusedFirst = document.getElementById("board-message");
-  if (refusedFirst) refusedFirst.removeAttribute("role");
-  refusedFirst = document.querySelector("#board-message.error");
-  if (refusedFirst && refusedFirst.textContent.trim()) announce(refusedFirst.textContent.trim(), true);
+  function firstLook() {
+    sayNews();
+    var refusedFirst = document.getElementById("board-message");
+    if (refusedFirst) refusedFirst.removeAttribute("role");
+    refusedFirst = document.querySelector("#board-message.error");
+    if (refusedFirst && refusedFirst.textContent.trim()) announce(refusedFirst.textContent.trim(), true);
+  }
+  firstLook();
+
+  // ---- The page taken to its person's next table in place ----
+  // A tournament seats its people at their next tables at once and tells each of their pages
+  // (#page-go). A page of the same game takes the new table's part from that very message
+  // (#page-swap: drawn on the server for this person, their own view in their language; the
+  // CSRF token is the page's own) instead of asking for the page, then follows that table as if
+  // it had just loaded it: its socket, its address in the history (Back loads the table left),
+  // what a screen reader hears there, and focus at the top of the page, as after a navigation.
+  function withToken(part) {
+    var token = "";
+    try {
+      token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) { token = ""; }
+    if (!token) return;
+    part.querySelectorAll("form[method=post]").forEach(function (form) {
+      if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.insertBefore(input, form.firstChild);
+    });
+  }
+
+  function toTop() {
+    window.scrollTo(0, 0);
+    var body = document.body;
+    body.setAttribute("tabindex", "-1");
+    body.focus({ preventScroll: true });
+    body.removeAttribute("tabindex");
+  }
+
+  var swapped = "";  // the address of the table last swapped in
+  function swapTo(html, url) {
+    var swap = window.bakehouseSocket.parse(html).querySelector("#page-swap");
+    var part = swap && swap.content.querySelector("#table-page");
+    var here = document.getElementById("table-page");
+    var fresh = part && part.querySelector("#live");
+    if (!fresh || !here || swap.dataset.url !== url || fresh.dataset.kind !== root.dataset.kind) {
+      return false;
+    }
+    awaited = 0;  // a move in flight there is that table's (its close says nothing of it)
+    link.close();  // nothing more of the table left lands here
+    withToken(part);
+    here.replaceWith(part);
+    document.title = swap.dataset.title;
+    window.history.pushState({ table: url }, "", url);
+    if (!swapped) {  // Back (or Forward) to another table's address loads that table
+      window.addEventListener("popstate", function () {
+        if (location.pathname !== swapped) window.location.reload();
+      });
+    }
+    swapped = location.pathname;
+    root = document.getElementById("live");
+    saidKey = "bakehouse-said:" + location.pathname;
+    saidKeys = null;
+    lastMark = null;
+    wholeAt = shownVersion();
+    regionAt = {};
+    rewound = false;
+    lastPoll = Date.now();
+    window.htmx.process(part);
+    toTop();
+    announce(document.title, false);
+    firstLook();
+    document.body.dataset.liveVersion = String(shownVersion());
+    document.dispatchEvent(new CustomEvent("bakehouse:swapped", { detail: { stale: false, page: true } }));
+    link.open();
+    return true;
+  }
 
   link = window.bakehouseSocket({
     path: function () { return root.dataset.socket; },
@@ -501,6 +578,7 @@
     message: function (data, first) {
       if (!apply(data) && first) confirmOlder();
     },
+    swap: swapTo,
     changed: function (state) {
       window.bakehouseLive = state === "live";
       if (state === "live" || state === "restarting" || state === "going" || !awaited) return;

@@ -14,6 +14,7 @@
 //     going: "Your table is ready: going there...",
 //     wanted: function () { return true; },     // whether the page still wants its socket
 //     message: function (data, first) {},       // each message (first: the socket's first)
+//     swap: function (data, url) {},            // a #page-go taken in place (true), or not
 //     changed: function (state) {}              // each new state (below)
 //   });
 //   link.send(text, keep)  link.answered()  link.open()  link.close()  link.state()
@@ -135,6 +136,9 @@
       };
       socket.onmessage = function (event) {
         var url = goesTo(event.data);
+        // A page that can take its new table in place (live.js: a table of the same game, its
+        // part in the message) swaps it and opens that table's socket; any other goes there.
+        if (url && page.swap && page.swap(event.data, url)) return;
         if (url) {
           become("going", page.going || word("going", "Your table is ready: going there\u2026"));
           window.location.assign(url);
@@ -227,6 +231,7 @@
         var was = socket;
         socket = null;
         was.onclose = null;
+        was.onmessage = null;  // a message still on its way is no longer the page's
         was.close(1000);
       }
     };

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, open_tournament, sign_up
+from tests.e2e.pages import PATIENCE, lock_first_pastry, open_table, open_tournament, sign_up
 from tests.e2e.test_phone_pages import too_wide, widest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
@@ -121,4 +121,66 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
     shot(phone, artifacts, "finished-390")
     assert too_wide(phone) == 0, widest(phone)
     for page in [*players, watcher, phone]:
+        page.context.close()
+
+
+def test_a_swiss_rounds_table_pages_take_their_new_table_in_place_and_play_there(
+    browser: Any, daphne_site: dict[str, str], artifacts: Any
+) -> None:
+    """Two entrants wait at tables of their own (the same game) when the round starts: each
+    page takes its new table from the socket's message (games/boards/page.py, live.js swapTo),
+    with no request for the page and no reload, then follows that table: its socket, a move
+    made there, its address, and Back to the table left."""
+    base = daphne_site["url"]
+    maker = person(browser, base, "swap_maker")
+    url = open_tournament(maker, base)
+    rival = person(browser, base, "swap_rival")
+    players = [maker, rival]
+    for page in players:
+        page.goto(url)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_text("You are in, one of").wait_for()
+    left = [open_table(page, base, "midnight-bakery", 4) for page in players]
+    asked: list[str] = []  # the pages asked for (documents), from here on
+    for page in players:
+        page.wait_for_function("() => document.body.dataset.socket === 'live'")
+        page.evaluate("() => { window.notReloaded = true; }")
+        page.on(
+            "request",
+            lambda request: (
+                asked.append(request.url) if request.resource_type == "document" else None
+            ),
+        )
+
+    start_now(daphne_site["db"], url)
+    for page, was in zip(players, left, strict=True):
+        page.wait_for_url(
+            lambda at, was=was: bool(TABLE.match(at)) and at != was, timeout=PLAY_PATIENCE
+        )
+        page.wait_for_function("() => document.body.dataset.socket === 'live'")
+        assert page.evaluate("() => window.notReloaded === true")
+        game = TABLE.match(page.url)
+        assert game is not None
+        assert page.locator("#live").get_attribute("data-socket") == f"/ws/games/{game.group(1)}/"
+        assert page.locator(".played-for").inner_text() == "Round 1 of Evening Swiss"
+        assert page.title().endswith(" · Bakehouse") and page.title() != "Bakehouse"
+        # Focus as on a page loaded: from the top, then (board.js) on the first choice once
+        # the new socket's board lands; never on the table left.
+        assert page.evaluate(
+            "() => document.activeElement === document.body ||"
+            " !!document.activeElement.closest('#batch-form')"
+        )
+        assert page.locator("#news p").count() >= 1  # the new table's title said
+    assert maker.url == rival.url
+    assert asked == []
+    shot(maker, artifacts, "swapped-desktop")
+
+    lock_first_pastry(maker)  # a move made at the new table, on its socket
+    assert maker.evaluate("() => window.notReloaded === true")
+    assert asked == []
+    maker.go_back()
+    maker.wait_for_url(left[0])
+    socket_left = "/ws/games/" + left[0].rstrip("/").rsplit("/", 1)[1] + "/"
+    maker.locator(f"#live[data-socket='{socket_left}']").wait_for(state="attached")
+    for page in players:
         page.context.close()

@@ -126,7 +126,8 @@ def ready_words(number: int, name: str) -> str:
 
 def move_pages(moves: list[tuple[int, str]]) -> None:
     """Once committed: every open page of each person seated (their tournament page, a table
-    page) goes to their new table, as quick pairing's do. Only at a live pace: a turn-based
+    page) goes to their new table, as quick pairing's do (a table page of the same game takes
+    it in place, drawn by its socket: games/boards/page.py). Only at a live pace: a turn-based
     round is told in the inbox and never pulls a person away from a game they are playing."""
     for user_id, url in moves:
         events.seated.tell(user_id, url)
