@@ -12,10 +12,14 @@ pushes, and the regions and pieces rendered and shared per move. Nothing is asse
 `BENCH_PUSHES_LANGUAGES` (en): the languages the viewers read, dealt round them in turn (en,fr,de:
 a table of mixed languages); each viewer's pushes are rendered in its own, as its socket's are
 (games/live/push_threads.py), and renders are shared only within one language.
+`BENCH_PUSHES_GAMES` (both) picks the kinds, `BENCH_PUSHES_MODES=pieces` only the site's way
+(regions and pieces shared: for pairs of trees), `BENCH_PUSHES_PROFILE=file` writes a cProfile of
+the pushes alone.
 """
 
 from __future__ import annotations
 
+import cProfile
 import os
 import random
 import statistics
@@ -27,17 +31,30 @@ from bench._site_setup import django_on_a_throwaway_database, human_move, person
 RUNS = int(os.environ.get("BENCH_PUSHES_RUNS", "3"))
 MOVES = int(os.environ.get("BENCH_PUSHES_MOVES", "40"))
 SPECTATORS = int(os.environ.get("BENCH_PUSHES_SPECTATORS", "1"))
-GAMES = ("midnight-bakery", "cakehalla")
+GAMES = tuple(os.environ.get("BENCH_PUSHES_GAMES", "midnight-bakery,cakehalla").split(","))
 LANGUAGES = os.environ.get("BENCH_PUSHES_LANGUAGES", "en").split(",")
+# BENCH_PUSHES_PROFILE=file: cProfile of the pushes alone (not the moves), written there at the end.
+PROFILE = os.environ.get("BENCH_PUSHES_PROFILE", "")
+profiler = cProfile.Profile()
 
 
 COUNTS = ("rendered", "shared", "pieces rendered", "pieces shared")
-MODES = {"nothing shared": (0, 0), "regions shared": (256, 0), "regions and pieces": (256, 8192)}
+ALL_MODES = {
+    "nothing shared": (0, 0),
+    "regions shared": (256, 0),
+    "regions and pieces": (256, 8192),
+}
+# BENCH_PUSHES_MODES=pieces: only the way the site runs (regions and pieces shared), for pairs.
+MODES = {
+    name: keep
+    for name, keep in ALL_MODES.items()
+    if os.environ.get("BENCH_PUSHES_MODES", "all") == "all" or name == "regions and pieces"
+}
 
 
-def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
+def one_game(kind: str, seed: int, mode: str, warm_up: bool = False) -> tuple[float, ...]:
     """Play MOVES moves; per move: CPU seconds of every viewer's push, and regions and pieces
-    rendered and shared."""
+    rendered and shared (a warm-up's pushes are not profiled)."""
     from django.utils import translation
 
     from games import services
@@ -67,6 +84,8 @@ def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
         user, action, version, _ = move
         services.play(table.game_id, user, action, version)
         moves += 1
+        if PROFILE and not warm_up:
+            profiler.enable()
         start = time.process_time()
         for i, viewer in enumerate(viewers):
             at = table_at(table.game_id, version + 1)
@@ -74,6 +93,8 @@ def one_game(kind: str, seed: int, mode: str) -> tuple[float, ...]:
             with translation.override(LANGUAGES[i % len(LANGUAGES)]):
                 _, kept[i] = render_diff(at.game, viewer, kept[i], base, at)
         cpu += time.process_time() - start
+        if PROFILE and not warm_up:
+            profiler.disable()
     counts = [render_counts[k] - before.get(k, 0) for k in COUNTS]
     return (cpu / moves, *(c / moves for c in counts))
 
@@ -87,6 +108,8 @@ def main() -> None:
         )
         for kind in GAMES:
             rows: dict[str, list[tuple[float, ...]]] = {mode: [] for mode in MODES}
+            # A game first, not counted: the templates compile once per language on first use.
+            one_game(kind, 99, list(MODES)[-1], warm_up=True)
             for run in range(RUNS):
                 order = list(MODES)[run % len(MODES) :] + list(MODES)[: run % len(MODES)]
                 for mode in order:  # each way goes first in turn
@@ -98,6 +121,8 @@ def main() -> None:
                     f"a move: regions {counts[0]:5.2f} rendered, {counts[1]:5.2f} shared; "
                     f"pieces {counts[2]:5.2f} rendered, {counts[3]:5.2f} shared"
                 )
+        if PROFILE:
+            profiler.dump_stats(PROFILE)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,14 @@ from django.utils.translation import gettext, ngettext
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import CardView, SeatView
 from games.kinds.base import GameRow, SeatRow
-from games.kinds.cakehalla.counter import Legal, card_box, cost_items, counter_rows, market_tokens
+from games.kinds.cakehalla.counter import (
+    Legal,
+    card_box,
+    cost_items,
+    counter_rows,
+    market_tokens,
+    said_for,
+)
 from games.kinds.cakehalla.hints import customer_hint
 from games.kinds.cakehalla.log import Turn, last_turns, log_lines, touched
 from games.kinds.cakehalla.standings import standings
@@ -27,7 +34,6 @@ from games.kinds.cakehalla.words import (
     label,
     offer_json,
     player_names,
-    shape,
     token_art,
     tokens,
 )
@@ -61,20 +67,25 @@ def blocked(view: View, mine: int | None, legal: Legal) -> str:
     return ""
 
 
-def token_row(name: str, box: SeatView) -> dict[str, object]:
-    """One ingredient as a row shows it: name, label, shape, art and how many the baker holds."""
+def token_row(name: str, box: SeatView, shapes: Mapping[str, str]) -> dict[str, object]:
+    """One ingredient as a row shows it: name, label, shape (`shapes`: the render's, in its
+    language), art and how many the baker holds."""
     return {
         "name": name,
         "label": label(name),
-        "shape": shape(name),
+        "shape": shapes[name],
         "art": token_art(name),
         "held": box["ingredients"][name],
     }
 
 
-def bakery_rows(box: SeatView, names: Sequence[str]) -> list[dict[str, object]]:
+def bakery_rows(
+    box: SeatView, names: Sequence[str], shapes: Mapping[str, str]
+) -> list[dict[str, object]]:
     """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
-    return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
+    return [
+        {**token_row(name, box, shapes), "discount": box["discounts"].get(name)} for name in names
+    ]
 
 
 class BakerBox(SeatView):
@@ -97,14 +108,14 @@ def baker_boxes(
     names: list[str],
     mine: int | None,
     seats: Sequence[SeatRow],
-    turns: Mapping[int, Turn] | None = None,
+    turns: Mapping[int, Turn],
+    shapes: Mapping[str, str],
 ) -> list[BakerBox]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
     what they did on their latest turn (`last`; `just` when it came since the viewer's own)."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
     kinds = tokens(view)
     ingredients = view["rules"]["ingredients"]
-    turns = last_turns(view["log"], mine) if turns is None else turns
     out: list[BakerBox] = []
     for i, box in enumerate(view["seats"]):
         out.append(
@@ -116,7 +127,7 @@ def baker_boxes(
                 "me": i == mine,
                 "turn": view["turn"] == i,
                 "held": sum(box["ingredients"].values()),
-                "rows": bakery_rows(box, kinds),
+                "rows": bakery_rows(box, kinds, shapes),
                 "reserved_cards": [
                     r
                     if "hidden" in r
@@ -159,9 +170,9 @@ def customer_boxes(view: View, box: SeatView | None) -> list[dict[str, object]]:
     return out
 
 
-def return_rows(view: View, box: SeatView) -> list[dict[str, object]]:
+def return_rows(view: View, box: SeatView, shapes: Mapping[str, str]) -> list[dict[str, object]]:
     """The put-back dialog's rows: what the baker holds of each ingredient."""
-    return [token_row(name, box) for name in tokens(view) if box["ingredients"][name]]
+    return [token_row(name, box, shapes) for name in tokens(view) if box["ingredients"][name]]
 
 
 def customer_choices(legal: Legal, view: View) -> list[dict[str, object]]:
@@ -197,8 +208,9 @@ def context(
     allowed = Legal(legal)
     rules = view["rules"]
     wait = blocked(view, mine, allowed)
+    said = said_for(rules)  # the words every card and token says alike, asked once
     turns = last_turns(view["log"], mine)
-    bakers = baker_boxes(view, names, mine, seats, turns)
+    bakers = baker_boxes(view, names, mine, seats, turns, said.shapes)
     my_box = bakers[mine] if mine is not None else None
     my_view = view["seats"][mine] if mine is not None else None
     reserved = []
@@ -212,6 +224,7 @@ def context(
                 legal=allowed,
                 wait=wait,
                 rules=rules,
+                said=said,
             )
             for r in my_box["reserved"]
         ]
@@ -227,15 +240,17 @@ def context(
         "bakers": bakers,
         "my_box": my_box,
         "reserved": reserved,
-        "rows": counter_rows(view, my_view, allowed, wait),
-        "market": market_tokens(view, allowed, wait, rival_moved(turns)),
+        "rows": counter_rows(view, my_view, allowed, wait, said),
+        "market": market_tokens(view, allowed, wait, said, rival_moved(turns)),
         "takes_json": json.dumps([list(t) for t in allowed.takes]),
         "can_pass": allowed.passing,
         "pass_action": action_json({"type": "pass"}),
         "returning": allowed.returning,
         "excess": held - rules["hand_limit"],
         "held": held,
-        "return_rows": return_rows(view, my_view) if allowed.returning and my_view else [],
+        "return_rows": return_rows(view, my_view, said.shapes)
+        if allowed.returning and my_view
+        else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
         "log": log_lines(
             list(reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])), names, rules

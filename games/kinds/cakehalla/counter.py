@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import TypedDict
+from functools import lru_cache
+from typing import NamedTuple, TypedDict
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from games.engines.cakehalla import Action, View
 from games.engines.cakehalla.shapes import CardView, Rules, SeatView
@@ -16,7 +17,7 @@ from games.kinds.cakehalla.hints import saffron_hint
 from games.kinds.cakehalla.words import (
     label,
     offer_json,
-    shape,
+    shapes_in,
     token_art,
     tokens,
 )
@@ -71,9 +72,8 @@ def cost_items(
     return out
 
 
-def reserve_full(rules: Rules) -> str:
+def reserve_full(limit: int) -> str:
     """Why a baker may not reserve another card."""
-    limit = rules["reserve_limit"]
     return ngettext(
         "You already hold %(limit)s reserved card.",
         "You already hold %(limit)s reserved cards.",
@@ -81,19 +81,75 @@ def reserve_full(rules: Rules) -> str:
     ) % {"limit": limit}
 
 
-def cost_words(costs: list[Cost], discounted: bool) -> str:
+def two_alike(least: int) -> str:
+    """Why a pile cannot give two alike."""
+    return ngettext(
+        "Two alike need %(least)s or more in the pile.",
+        "Two alike need %(least)s or more in the pile.",
+        least,
+    ) % {"least": least}
+
+
+class Said(NamedTuple):
+    """The counter's words that read alike on every card, pile and token of one render, in one
+    language: asked of the catalogue once a language and rules, not once a card or token (they
+    were about fifty gettext calls a viewer a push; docs/performance.md)."""
+
+    reserve_full: str
+    two_alike: str
+    pile_empty: str
+    free: str
+    costs: str
+    covered: str
+    costs_pay: str
+    shapes: Mapping[str, str]
+    language: str | None
+
+
+@lru_cache(maxsize=64)
+def said_in(language: str | None, reserve_limit: int, two_alike_min: int) -> Said:
+    """The counter's words in this language (the language active when it is first asked) for
+    these limits."""
+    return Said(
+        reserve_full=reserve_full(reserve_limit),
+        two_alike=two_alike(two_alike_min),
+        pile_empty=gettext("This pile is empty."),
+        free=gettext("free"),
+        costs=gettext("costs %(cost)s"),
+        covered=gettext("costs %(cost)s; you pay nothing, your discounts cover it"),
+        costs_pay=gettext("costs %(cost)s; you pay %(pay)s"),
+        shapes=shapes_in(language),
+        language=language,
+    )
+
+
+def said_for(rules: Rules) -> Said:
+    """The counter's words for a board with these rules, in the language active."""
+    return said_in(get_language(), rules["reserve_limit"], rules["two_alike_min"])
+
+
+@lru_cache(maxsize=256)
+def short_of(language: str | None, short: int) -> str:
+    """Why a card cannot be bought: the ingredients still missing, in this language (the one
+    active when it is first asked)."""
+    return ngettext(
+        "You need %(short)s more ingredient.", "You need %(short)s more ingredients.", short
+    ) % {"short": short}
+
+
+def cost_words(costs: list[Cost], discounted: bool, said: Said) -> str:
     """A card's cost in words, for its accessible name: 'costs 3 Sugar, 2 Cherry; you pay 1 Sugar,
-    2 Cherry' (what the viewer pays after their discounts, when those change it), in the language
-    active."""
+    2 Cherry' (what the viewer pays after their discounts, when those change it), in `said`'s
+    language."""
     if not costs:
-        return gettext("free")
+        return said.free
     full = ", ".join(f"{c['n']} {c['label']}" for c in costs)
     if not discounted or all(c["pay"] == c["n"] for c in costs):
-        return gettext("costs %(cost)s") % {"cost": full}
+        return said.costs % {"cost": full}
     pay = ", ".join(f"{c['pay']} {c['label']}" for c in costs if c["pay"])
     if not pay:
-        return gettext("costs %(cost)s; you pay nothing, your discounts cover it") % {"cost": full}
-    return gettext("costs %(cost)s; you pay %(pay)s") % {"cost": full, "pay": pay}
+        return said.covered % {"cost": full}
+    return said.costs_pay % {"cost": full, "pay": pay}
 
 
 def card_box(
@@ -104,8 +160,10 @@ def card_box(
     legal: Legal,
     wait: str,
     rules: Rules,
+    said: Said,
 ) -> dict[str, object]:
-    """A face-up card with its Buy and Reserve offers and why each may be refused."""
+    """A face-up card with its Buy and Reserve offers and why each may be refused (`said`: the
+    render's words, said_for)."""
     can_buy = card["id"] in legal.buy
     can_reserve = where == "counter" and card["id"] in legal.reserve
     if can_buy:
@@ -113,16 +171,13 @@ def card_box(
     elif wait:
         buy_why = wait
     else:
-        short = box["short"].get(card["id"], 0) if box else 0
-        buy_why = ngettext(
-            "You need %(short)s more ingredient.", "You need %(short)s more ingredients.", short
-        ) % {"short": short}
+        buy_why = short_of(said.language, box["short"].get(card["id"], 0) if box else 0)
     if can_reserve or where != "counter":
         reserve_why = ""
     elif wait:
         reserve_why = wait
     else:
-        reserve_why = reserve_full(rules)
+        reserve_why = said.reserve_full
     costs = cost_items(card, box["discounts"] if box else None, rules["ingredients"])
     return {
         **card,
@@ -134,7 +189,7 @@ def card_box(
             "art": token_art(card["discount"]),
         },
         "costs": costs,
-        "cost_words": cost_words(costs, box is not None),
+        "cost_words": cost_words(costs, box is not None, said),
         "can_buy": can_buy,
         "buy": offer_json("buy", "card", card["id"]),
         "buy_why": buy_why,
@@ -146,7 +201,7 @@ def card_box(
 
 
 def counter_rows(
-    view: View, box: SeatView | None, legal: Legal, wait: str
+    view: View, box: SeatView | None, legal: Legal, wait: str, said: Said
 ) -> list[dict[str, object]]:
     """The counter's rows, the showstoppers on top and the pantry at the bottom."""
     rules = view["rules"]
@@ -159,9 +214,9 @@ def counter_rows(
         elif wait:
             why = wait
         elif not count:
-            why = gettext("This pile is empty.")
+            why = said.pile_empty
         else:
-            why = reserve_full(rules)
+            why = said.reserve_full
         rows.append(
             {
                 "tier": int(tier),
@@ -171,7 +226,9 @@ def counter_rows(
                 "blind": offer_json("reserve", "tier", int(tier)),
                 "blind_why": why,
                 "cards": [
-                    card_box(c, where="counter", box=box, legal=legal, wait=wait, rules=rules)
+                    card_box(
+                        c, where="counter", box=box, legal=legal, wait=wait, rules=rules, said=said
+                    )
                     if c
                     else None
                     for c in view["counter"][tier]
@@ -181,20 +238,11 @@ def counter_rows(
     return rows
 
 
-def two_alike(rules: Rules) -> str:
-    """Why a pile cannot give two alike."""
-    least = rules["two_alike_min"]
-    return ngettext(
-        "Two alike need %(least)s or more in the pile.",
-        "Two alike need %(least)s or more in the pile.",
-        least,
-    ) % {"least": least}
-
-
 def market_tokens(
     view: View,
     legal: Legal,
     wait: str,
+    said: Said,
     moved: AbstractSet[str] = frozenset(),
 ) -> list[dict[str, object]]:
     """The market's piles, each with whether it can be picked once or twice and why not, and
@@ -220,12 +268,12 @@ def market_tokens(
             {
                 "name": name,
                 "label": label(name),
-                "shape": shape(name),
+                "shape": said.shapes[name],
                 "art": token_art(name),
                 "left": left,
                 "why": why,
                 "two": two,
-                "two_why": "" if two else two_alike(rules),
+                "two_why": "" if two else said.two_alike,
                 "just": name in moved,
             }
         )

@@ -25,15 +25,16 @@ SHAPES: dict[str, str] = {
 
 
 def shape(name: str) -> str:
-    """An ingredient token's shape in words, in the language active (every board draws about
-    thirty of them for each viewer: kept per language)."""
-    return shape_in(get_language(), name)
+    """An ingredient token's shape in words, in the language active."""
+    return shapes_in(get_language())[name]
 
 
-@lru_cache(maxsize=256)
-def shape_in(language: str | None, name: str) -> str:
-    """A token's shape in words in this language (the language active when it is first asked)."""
-    return gettext(SHAPES[name])
+@lru_cache(maxsize=16)
+def shapes_in(language: str | None) -> Mapping[str, str]:
+    """Every token's shape in words in this language (the language active when it is first
+    asked): a board draws about thirty tokens for each viewer, so a render asks the language
+    once and reads its shapes from this table."""
+    return {name: gettext(words) for name, words in SHAPES.items()}
 
 
 def token_art(name: str) -> str:
