@@ -41,18 +41,16 @@ from games.services.joining import join, leave
 from games.services.leaving import hand_all_seats_to_bots, hand_seat_to_bot, resign
 from games.services.move_log import seated
 from games.services.play import close_results, play, replay
+from games.services.played_for import PLAYED_FOR, PlayedFor, played_for
 from games.services.rematch import (
-    PLAYED_FOR,
-    PlayedFor,
     accept_rematch,
     current_rematch,
     decline_rematch,
-    played_for,
-    read_answers,
     rematch,
 )
-from games.services.rematch import arrived as rematch_arrived
 from games.services.rematch import sweep as sweep_rematches
+from games.services.rematch_deal import arrived as rematch_arrived
+from games.services.rematch_deal import read_answers
 from games.services.seating import guided_game, house_table, quick_game, seat_people, seat_tables
 from games.services.start import start
 from games.services.tables import check_create, create_game
