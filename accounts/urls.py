@@ -1,9 +1,24 @@
 """Account URLs: /accounts/... and the profile at /u/<username>/ (mounted in bakery_site.urls)."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import URLPattern, path, reverse_lazy
+from django.views import View
 
 from accounts import token_views, views
+
+# Where each of Django's password pages goes once done, if it is a form (the others only say).
+THEN = {
+    "password_change": "password_change_done",
+    "password_reset_confirm": "password_reset_complete",
+}
+
+
+def django_page(route: str, view: type[View], name: str) -> URLPattern:
+    """One of Django's own password pages, drawn by the template named after it
+    (templates/accounts/<name>.html), a form going on to its THEN page."""
+    then = {"success_url": reverse_lazy(THEN[name])} if name in THEN else {}
+    return path(route, view.as_view(template_name=f"accounts/{name}.html", **then), name=name)
+
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -16,40 +31,16 @@ urlpatterns = [
     path("email/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
-    path(
-        "password/",
-        auth_views.PasswordChangeView.as_view(
-            template_name="accounts/password_change.html",
-            success_url=reverse_lazy("password_change_done"),
-        ),
-        name="password_change",
-    ),
-    path(
-        "password/done/",
-        auth_views.PasswordChangeDoneView.as_view(
-            template_name="accounts/password_change_done.html"
-        ),
-        name="password_change_done",
-    ),
+    django_page("password/", auth_views.PasswordChangeView, "password_change"),
+    django_page("password/done/", auth_views.PasswordChangeDoneView, "password_change_done"),
     path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
-    path(
-        "password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),
-        name="password_reset_done",
-    ),
-    path(
+    django_page("password/reset/sent/", auth_views.PasswordResetDoneView, "password_reset_done"),
+    django_page(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name="accounts/password_reset_confirm.html",
-            success_url=reverse_lazy("password_reset_complete"),
-        ),
-        name="password_reset_confirm",
+        auth_views.PasswordResetConfirmView,
+        "password_reset_confirm",
     ),
-    path(
-        "password/reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(
-            template_name="accounts/password_reset_complete.html"
-        ),
-        name="password_reset_complete",
+    django_page(
+        "password/reset/done/", auth_views.PasswordResetCompleteView, "password_reset_complete"
     ),
 ]

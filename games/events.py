@@ -8,7 +8,7 @@ the live path, the boards or the notifications that hear them.
 After a change to a table (each sent with the Game model as sender, in this order):
 - `stored`: the table as just saved (game, seats, state), for this process's sockets;
 - `game_started`: the table was dealt, these people sit in a game that began (told by the deal,
-  services/tables.py, once it commits);
+  services/dealing.py, once it commits);
 - `turn_came`: it became these people's move at a turn-based table;
 - `game_ended`: the game finished (not aborted); `game_finished`, the same with its people;
 - `bots_due`: a bot may have to act, or a clock to be timed.

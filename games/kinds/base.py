@@ -3,68 +3,55 @@
 Each game subclasses `GameKind` once, in its own package (games/kinds/<game>/kind.py), and is
 registered by one line in games/catalog.py. Shared code (services, boards, replays, stats,
 templates) asks the kind and never branches on a slug. The kinds sit below the models: they
-read a table's rows through the small protocols below (games.models.Game and SeatRow fit them),
-so the models can ask the catalog for a kind.
+read a table's rows through small protocols (GameRow below; a seat's in rows.py), so the models
+can ask the catalog for a kind. The engine a kind names is read through engine.py's protocol.
+A game's package imports what it needs of all three from here (the names `__all__` hands on).
 """
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypedDict, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 
+from games.kinds.engine import Bot, Engine
 from games.kinds.lessons import Lesson
 from games.kinds.options import option_words
+from games.kinds.rows import AppendOnly, Hand, PersonRow, SeatRow, player_name
 from games.kinds.sessions import GAME, SessionWords
+
+__all__ = [
+    "AnyEngine",
+    "AnyKind",
+    "AppendOnly",
+    "Bot",
+    "Counts",
+    "Engine",
+    "Facts",
+    "GameKind",
+    "GameRow",
+    "Hand",
+    "Option",
+    "PersonRow",
+    "ReplayedMove",
+    "SeatRow",
+    "ordinal",
+    "player_name",
+]
 
 # A game's own engine state, view and action (the engines' shapes); a kind names them once.
 StateT = TypeVar("StateT")
 ViewT = TypeVar("ViewT", bound=Mapping[str, object])
 ActionT = TypeVar("ActionT", bound=Mapping[str, object])
-# The same, as a protocol reads them (a view and a legal action only ever come out of an engine).
-S = TypeVar("S")
-V_co = TypeVar("V_co", bound=Mapping[str, object], covariant=True)
-V_contra = TypeVar("V_contra", bound=Mapping[str, object], contravariant=True)
-A = TypeVar("A", bound=Mapping[str, object])
 # What a finished game adds to its kind's stats counters: (chart, key) -> count.
 Facts = Counter[tuple[str, str]]
 # The stats counters of one kind, read back: chart -> key -> count.
 Counts = Mapping[str, Mapping[str, int]]
-
-
-class PersonRow(Protocol):
-    """Who sits at a seat, as the kinds read it (accounts.models.User)."""
-
-    @property
-    def username(self) -> str: ...
-
-
-class SeatRow(Protocol):
-    """A seat as the kinds read it (games.models.Seat)."""
-
-    @property
-    def position(self) -> int | None: ...
-    @property
-    def bot(self) -> str: ...
-    @property
-    def results_seen(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def user(self) -> PersonRow: ...
-
-
-class Hand(TypedDict):
-    """A seat's hidden hand as a replay shows it: whose, and its cards as its owner saw them."""
-
-    player: str
-    cards: Sequence[Mapping[str, object]]
 
 
 class GameRow(Protocol):
@@ -72,67 +59,6 @@ class GameRow(Protocol):
 
     @property
     def spec(self) -> AnyKind: ...
-
-
-class AppendOnly(list[object]):
-    """A list that only ever grows at one end (a game's log): its length and its newest item
-    tell it apart, so a region's fingerprint (games/boards/changes.py) costs the same for three
-    entries or three hundred.
-
-    Only for a list every viewer sees alike (a public log): viewers with equal fingerprints share
-    one render, and this fingerprint does not look at the older items."""
-
-    def __init__(self, items: Iterable[object], newest: object) -> None:
-        super().__init__(items)
-        self.newest = newest
-
-
-class Engine(Protocol[S, V_co, A]):
-    """The public face of a rules engine (../shared/engine-contract.md); a package satisfies it.
-
-    Beyond the contract: RULES_VERSION, stored with each game, and deal(), the setup a seed deals.
-    What a caller hands in (options, a setup, an action, a snapshot) is any mapping: the engine
-    checks it and refuses anything malformed with IllegalAction.
-    """
-
-    RULES_VERSION: int
-
-    def deal(
-        self, players: int, *, seed: int, options: Mapping[str, object] | None = None
-    ) -> Mapping[str, object]: ...
-
-    def new_game(
-        self,
-        players: int,
-        *,
-        seed: int,
-        options: Mapping[str, object] | None = None,
-        setup: Mapping[str, object] | None = None,
-    ) -> S: ...
-
-    def active_seats(self, state: S) -> list[int]: ...
-
-    # A spectator (seat None) has no legal actions: callers hand it a stored position as it is.
-    def legal_actions(self, state: S, seat: int | None) -> list[A]: ...
-
-    def apply_action(self, state: S, seat: int, action: Mapping[str, object]) -> S: ...
-
-    def view(self, state: S, seat: int | None) -> V_co: ...
-
-    def is_over(self, state: S) -> bool: ...
-
-    def result(self, state: S) -> Mapping[str, object]: ...
-
-    def dump(self, state: S) -> Mapping[str, object]: ...
-
-    # A snapshot as the database hands it back: JSON of dump's shape, whatever its static type.
-    def load(self, data: Any) -> S: ...
-
-
-class Bot(Protocol[V_contra, A]):
-    """A bot: an action chosen from its own seat's view and the legal actions."""
-
-    def __call__(self, view: V_contra, legal: list[A], rng: random.Random, /) -> A: ...
 
 
 @dataclass(frozen=True)
@@ -387,11 +313,3 @@ def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-def player_name(seats: Sequence[SeatRow], position: int) -> str:
-    """'Flour (alice)': the seat's name and who sat there, as the boards write it."""
-    seat = next((s for s in seats if s.position == position), None)
-    if seat is None:
-        return f"Seat {position + 1}"
-    return f"{seat.name} ({seat.user.username})"

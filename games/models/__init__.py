@@ -2,7 +2,8 @@
 
 table.py: Game and Seat (and which tables are live, turn-based, the house's); log.py: Action,
 the log that rebuilds a game; talk.py: chat lines and mutes; reports.py: players' reports for
-the moderators; stats.py: the charts' counters; sockets.py: a row per open socket (presence, caps).
+the moderators; stats.py: the charts' counters; sockets.py: a row per open socket (presence,
+caps); people.py: the one shape of a person a row names who may be gone (optional_person).
 """
 
 from games.models.log import Action

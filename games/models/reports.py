@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.models.people import optional_person
 from games.models.table import Game
 
 
@@ -38,13 +39,7 @@ class Report(models.Model):
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="reports_handled",
-    )
+    handled_by = optional_person("reports_handled")
     handled_at = models.DateTimeField(null=True, blank=True)
     resolution = models.CharField(
         max_length=500, blank=True, help_text=_("What the moderator did.")

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import catalog
 from games.kinds.base import AnyKind
+from games.models.people import optional_person
 
 
 def new_seed() -> int:
@@ -127,13 +128,7 @@ class Game(models.Model):
     abort_reason = models.CharField(
         max_length=200, blank=True, help_text=_("Why a moderator stopped the game (shown to all).")
     )
-    aborted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="aborted_games",
-    )
+    aborted_by = optional_person("aborted_games")
 
     class Meta:
         ordering = ["-created_at"]

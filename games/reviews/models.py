@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.db import models
 
 from games.models import Game
+from games.models.people import optional_person
 
 
 class Review(models.Model):
@@ -21,13 +21,7 @@ class Review(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
     seat = models.PositiveSmallIntegerField(help_text="The seat position reviewed.")
-    asked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="reviews_asked",
-    )
+    asked_by = optional_person("reviews_asked")
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
     )

@@ -5,11 +5,11 @@ base.commit_version, which says what follows once the transaction commits (the t
 told, this process's handed the saved table, turn notifications, bots due); bots answer after the
 commit, each move in its own transaction (autoplay.bot_step, run by games.live.runner). Callers
 use the verbs below; the modules hold the steps: base (refusals, the lock, commit_version), tables
-(before the game: made, seated, dealt), joining, hosting (the host's bots, cancel), unstarted
-(waiting tables closed), play (a person's move), move_log (make_move, the one write path of every
-move, a person's, a bot's or a stand-in's, and every move written down), bots and autoplay (the
-moves nobody makes by hand), clocks (deadlines, and the stand-in when one passes), handover and
-leaving (a seat handed to a bot, resigning).
+(a person's new table) and seating (the site's tables, seated and dealt at once), joining,
+hosting (the host's bots, cancel), unstarted (waiting tables closed), play (a person's move),
+move_log (make_move, the one write path of every move, a person's, a bot's or a stand-in's, and
+every move written down), bots and autoplay (the moves nobody makes by hand), clocks (deadlines,
+and the stand-in when one passes), handover and leaving (a seat handed to a bot, resigning).
 """
 
 from games.services import chat
@@ -41,28 +41,19 @@ from games.services.joining import join, leave
 from games.services.leaving import hand_all_seats_to_bots, hand_seat_to_bot, resign
 from games.services.move_log import seated
 from games.services.play import close_results, play, replay
+from games.services.played_for import PLAYED_FOR, PlayedFor, played_for
 from games.services.rematch import (
-    PLAYED_FOR,
-    PlayedFor,
     accept_rematch,
     current_rematch,
     decline_rematch,
-    played_for,
-    read_answers,
     rematch,
 )
-from games.services.rematch import arrived as rematch_arrived
 from games.services.rematch import sweep as sweep_rematches
+from games.services.rematch_deal import arrived as rematch_arrived
+from games.services.rematch_deal import read_answers
+from games.services.seating import guided_game, house_table, quick_game, seat_people, seat_tables
 from games.services.start import start
-from games.services.tables import (
-    check_create,
-    create_game,
-    guided_game,
-    house_table,
-    quick_game,
-    seat_people,
-    seat_tables,
-)
+from games.services.tables import check_create, create_game
 from games.services.unstarted import close_unstarted_tables
 
 __all__ = [

@@ -106,8 +106,14 @@ def check_say(game: Game, user: User, text: object) -> str:
     if not may_write(game, user, seats):
         raise NotAllowed(gettext("Only the players can chat at this table."))
     line = clean_line(text)
-    recent = ChatMessage.objects.filter(author=user, created_at__gt=now() - RATE_WINDOW)
-    if recent.count() >= RATE_LIMIT:
+    check_pace(ChatMessage.objects.filter(author=user, created_at__gt=now() - RATE_WINDOW).count())
+    return line
+
+
+def check_pace(said: int) -> None:
+    """Refuse one more line to a person who said `said` lines in the last RATE_WINDOW (counted
+    by the caller over every chat it knows: a tournament's adds its own), RATE_LIMIT at most."""
+    if said >= RATE_LIMIT:
         raise TooFast(
             gettext(
                 "You are sending messages too fast (%(most)d in %(seconds)d seconds at most); "
@@ -115,7 +121,6 @@ def check_say(game: Game, user: User, text: object) -> str:
             )
             % {"most": RATE_LIMIT, "seconds": int(RATE_WINDOW.total_seconds())}
         )
-    return line
 
 
 @transaction.atomic

@@ -1,5 +1,5 @@
 """The deal: a table's seats drawn from its seed and its game dealt, the moment a game begins (the
-host's start, a rematch, the site's own tables: services/tables.py); its people are told once it
+host's start, a rematch, the site's own tables: services/seating.py); its people are told once it
 commits (events.game_started)."""
 
 from __future__ import annotations

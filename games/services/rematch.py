@@ -7,16 +7,12 @@ one "no" calls it off (a new offer makes a new table). A person who has not answ
 no socket at either table for AWAY_SECONDS (counted from the offer at the earliest) is away: they
 do not hold the others up, and the rematch is dealt without them as long as the game's minimum
 of bakers said yes. Someone going away deals it too: the worker's sweep looks (sweep). Every
-change is pushed to both tables: the old table's page links to the new one.
+change is pushed to both tables: the old table's page links to the new one. Where the answers
+stand, the deal and the first clocks held for the people's arrival are rematch_deal.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import timedelta
-
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -32,35 +28,11 @@ from games.services.base import (
     ServiceError,
     commit_version,
     lock,
-    lock_with_seats,
-    notice,
     seats_in_order,
 )
-from games.services.dealing import deal
 from games.services.hosting import bot_account, check_host
-
-
-@dataclass(frozen=True)
-class PlayedFor:
-    """The event a table was played for, as its page names it: "Round 2 of Sunday Swiss", the
-    event's name and its page. Such a table offers no rematch: its event seats its people."""
-
-    words: str
-    name: str
-    url: str
-
-
-PLAYED_FOR: list[Callable[[Game], PlayedFor | None]] = []
-"""How the features that seat tables (tournaments) find their own; filled by games/wiring.py."""
-
-
-def played_for(game: Game) -> PlayedFor | None:
-    """The event this table was played for, if any (a query for each feature that seats)."""
-    for find in PLAYED_FOR:
-        found = find(game)
-        if found is not None:
-            return found
-    return None
+from games.services.played_for import played_for
+from games.services.rematch_deal import answers, read_answers, settle
 
 
 def current_rematch(game: Game) -> Game | None:
@@ -182,118 +154,12 @@ def do_accept(old: Game, new: Game, user: User) -> Game:
     return start_if_agreed(old, new)
 
 
-@dataclass(frozen=True)
-class Answers:
-    """Where a rematch stands: who plays (said yes, bots too), who is still to answer, who is
-    away without an answer (left out if the rest agree), and whether it may be dealt now."""
-
-    playing: list[Seat]
-    waiting: list[Seat]
-    away: list[Seat]
-    least: int
-
-    @property
-    def enough(self) -> bool:
-        """Enough bakers said yes to deal the game."""
-        return len(self.playing) >= self.least
-
-    @property
-    def agreed(self) -> bool:
-        """Everyone present said yes, and enough bakers play."""
-        return not self.waiting and self.enough
-
-    @property
-    def needs_away(self) -> bool:
-        """Even if everyone present says yes, too few bakers play without the people away."""
-        return len(self.playing) + len(self.waiting) < self.least
-
-
-def answers(new: Game, seats: list[Seat], here: set[int]) -> Answers:
-    """The answers at a rematch table, given who is at either table now or lately (`here`).
-
-    Nobody is away before the offer is AWAY_SECONDS old: each person gets that long to come.
-    """
-    settled = new.created_at <= presence.away_since(clocks.now())
-    playing = [s for s in seats if s.accepted]
-    unanswered = [s for s in seats if s.accepted is None]
-    away = [s for s in unanswered if settled and s.user_id not in here]
-    waiting = [s for s in unanswered if s not in away]
-    return Answers(playing, waiting, away, new.spec.min_players)
-
-
-def read_answers(new: Game, seats: list[Seat] | None = None) -> Answers:
-    """The answers at this rematch table now (presence read at it and at the finished game)."""
-    seats = seats_in_order(new) if seats is None else seats
-    tables = [new.pk] if new.rematch_of_id is None else [new.pk, new.rematch_of_id]
-    return answers(new, seats, presence.lately_here(tables))
-
-
 def start_if_agreed(old: Game, new: Game) -> Game:
     """Deal the rematch if everyone present said yes; the change is pushed to both tables."""
     if not settle(new, read_answers(new)):
         commit_version(new, [])
     commit_version(old, [])
     return new
-
-
-def settle(new: Game, found: Answers) -> bool:
-    """Deal the locked rematch table to those who said yes, if they agreed; whether it was.
-
-    The away people's seats go: the new game seats only those who play.
-    """
-    if not found.agreed:
-        return False
-    if found.away:
-        names = ", ".join(s.user.username for s in found.away)
-        notice(new, f"Dealt without {names}: away when the others had all said yes.")
-        Seat.objects.filter(pk__in=[s.pk for s in found.away]).delete()
-        new.capacity = len(found.playing)
-        new.save(update_fields=["notices", "capacity"])
-    deal(new, found.playing)
-    start_held_clocks(new, found.playing)
-    return True
-
-
-# --- the first clocks: held for the people's arrival, started once all of them are here -----
-
-
-def start_held_clocks(game: Game, seats: list[Seat]) -> bool:
-    """At a rematch just dealt, whose first clocks wait out the arrival grace while its people
-    come from the finished table (clocks.first_clocks_at): once every person seated has a socket
-    at it, the clocks start now, their deadlines brought forward by what was left of the grace.
-    Whether they were; the game row is locked, and the caller makes the version."""
-    at = clocks.now()
-    clock = clocks.pace(game)
-    grace_ends = at + timedelta(seconds=settings.REMATCH_ARRIVAL_SECONDS)
-    held = [
-        (seat, starts)
-        for seat in seats
-        if (starts := clocks.clock_starts(seat, clock)) is not None and at < starts <= grace_ends
-    ]
-    if not held:
-        return False
-    people = {s.user_id for s in seats if not s.bot}
-    if not people <= presence.read(game.pk).connected:
-        return False
-    for seat, starts in held:
-        assert seat.deadline is not None
-        seat.deadline -= starts - at
-    Seat.objects.bulk_update([seat for seat, _ in held], ["deadline"])
-    return True
-
-
-def arrived(game_id: int) -> bool:
-    """A person's socket came to a rematch under way (the live layer tells): its held first
-    clocks start if everyone seated is here now; whether they did (a new version then)."""
-    with transaction.atomic():
-        game, seats = lock_with_seats(game_id)
-        if game.status != Game.Status.RUNNING or game.rematch_of_id is None:
-            return False
-        if not start_held_clocks(game, seats):
-            return False
-        commit_version(game, [], bots=True)  # the runner's timer moves to the nearer deadline
-    inline_bots(game_id)
-    return True
 
 
 def start_rematch(old: Game, new: Game, user: User) -> None:

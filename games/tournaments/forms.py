@@ -1,9 +1,9 @@
 """The form that makes a tournament: every field checked, each refusal in words, before the
-service checks the whole again (games.tournaments.services.creation.check_rules)."""
+service checks the whole again (games.tournaments.services.creation.check_rules). Points by place
+as typed are read by typed_points.py."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -11,20 +11,20 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
 from django.utils.text import format_lazy
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from games import catalog
 from games.models import Game
-from games.tournaments import scoring, services
+from games.tournaments import services
 from games.tournaments.models import Tournament
 from games.tournaments.services.creation import (
     LIVE_PACES,
     LONGEST_ARENA_MINUTES,
     MOST_ROUNDS,
-    check_points,
 )
+from games.tournaments.typed_points import default_points_words, parse_points
 
 STARTS_IN = [
     (1, _("1 minute")),
@@ -49,7 +49,6 @@ HIGHEST_RATING = 4000
 MOST_GAMES = 10_000
 OLDEST_DAYS = 3650
 MOST_STREAK_BONUS = 10
-POINTS_LINE = re.compile(r"^(\d+)\s*:\s*(.+)$")
 
 
 @cache
@@ -114,70 +113,6 @@ def choice(
         help_text=help_text,
         coerce=coerce,
     )
-
-
-def default_points_words() -> str:
-    """The default points by place, as the form states them."""
-    most = max((s.max_players for s in catalog.available()), default=4)
-    said = [
-        f"{n}: {'/'.join(f'{p:g}' for p in scoring.place_points(n))}" for n in range(2, most + 1)
-    ]
-    return "; ".join(said)
-
-
-def parse_points(text: str, fewest: int, seats: int) -> dict[str, list[float]]:
-    """Points by place as typed, one table size a line ("4: 6/4/2/0"), for the sizes this
-    tournament seats; a ValidationError in words for anything else."""
-    points: dict[str, list[float]] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        found = POINTS_LINE.match(line)
-        if found is None:
-            raise forms.ValidationError(
-                gettext(
-                    "Points by place: write each line as a table size, a colon and the points "
-                    "best first, such as 4: 6/4/2/0 (not %(line)s)."
-                )
-                % {"line": repr(line[:30])}
-            )
-        size = int(found.group(1))
-        if not fewest <= size <= seats:
-            raise forms.ValidationError(
-                gettext(
-                    "Points by place: this tournament seats tables of %(fewest)s to %(seats)s, "
-                    "not %(size)s."
-                )
-                % {"fewest": fewest, "seats": seats, "size": size}
-            )
-        try:
-            row = [float(p) for p in re.split(r"[/,\s]+", found.group(2).strip()) if p]
-        except ValueError:
-            raise forms.ValidationError(
-                gettext(
-                    "Points by place: the points at a table of %(size)s are numbers, such as "
-                    "6/4/2/0."
-                )
-                % {"size": size}
-            ) from None
-        if len(row) != size:
-            raise forms.ValidationError(
-                ngettext(
-                    "Points by place: a table of %(size)s needs %(size)s number, one a place.",
-                    "Points by place: a table of %(size)s needs %(size)s numbers, one a place.",
-                    size,
-                )
-                % {"size": size}
-            )
-        points[str(size)] = row
-    try:
-        check_points(points)
-    except services.ServiceError as refused:
-        raise forms.ValidationError(
-            gettext("Points by place: %(refused)s") % {"refused": refused}
-        ) from None
-    return points
 
 
 class TournamentForm(forms.Form):

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games import catalog
 from games.models import ChatMessage, Game
 from games.models import new_invite as new_invite  # named here by migrations/0001
+from games.models.people import optional_person
 
 
 class Tournament(models.Model):
@@ -70,14 +71,7 @@ class Tournament(models.Model):
         default=False, help_text="Bot accounts (programs playing through the API) may enter."
     )
     invite = models.CharField(max_length=32, default=new_invite, editable=False)
-    creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="tournaments_created",
-        help_text="Empty for the site's own events.",
-    )
+    creator = optional_person("tournaments_created", help_text="Empty for the site's own events.")
     scheduled_by = models.CharField(
         max_length=40, blank=True, help_text="The site schedule's entry that made it."
     )

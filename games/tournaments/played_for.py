@@ -2,7 +2,7 @@
 table's page, and "Back to Sunday Swiss" where another table offers "Play again". A rematch is
 not offered there: the tournament seats its people at their next table itself (a rematch beside
 it would seat them twice, and count for nothing). Found by the core through
-games.services.rematch.PLAYED_FOR (games/wiring.py puts `played_for` there)."""
+games.services.played_for.PLAYED_FOR (games/wiring.py puts `played_for` there)."""
 
 from __future__ import annotations
 

@@ -12,12 +12,13 @@ from typing import cast
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, QuerySet
+from django.forms import BoundField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games import catalog
@@ -32,6 +33,13 @@ from games.tournaments.viewer import you_with_buttons
 
 LISTED = 30
 FINISHED_LISTED = 20
+# The create form's parts as the list page shows them, in the form's own order: each part's
+# legend and the field it begins at.
+FORM_PARTS = {
+    "name": gettext_lazy("The event"),
+    "place_points": gettext_lazy("Points"),
+    "rating_min": gettext_lazy("Who may enter"),
+}
 
 
 # --- the list and the create form ---------------------------------------------------------
@@ -85,9 +93,21 @@ def list_context(request: HttpRequest, form: TournamentForm, error: str = "") ->
         "finished": finished,
         "yours": yours,
         "form": form,
+        "parts": form_parts(form),
         "error": error,
         "server_now": epoch_ms(timezone.now()),
     }
+
+
+def form_parts(form: TournamentForm) -> list[tuple[str, list[BoundField]]]:
+    """The form's fields in its own order, in the parts FORM_PARTS begins (the hidden zone
+    follows the exact start it is read in)."""
+    parts: list[tuple[str, list[BoundField]]] = []
+    for field in form:
+        if field.name in FORM_PARTS:
+            parts.append((str(FORM_PARTS[field.name]), []))
+        parts[-1][1].append(field)
+    return parts
 
 
 @require_GET

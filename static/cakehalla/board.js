@@ -19,18 +19,15 @@
     }
   }
 
-  function currentVersion() {
-    var field = document.getElementById("board-version");
-    return field ? field.value : null;
-  }
+  // The board's version and a form's lists, read as the board's own script reads them
+  // (static/js/board.js, on every page before this one).
+  function currentVersion() { return window.bakehouseBoard.stamp("board-version"); }
 
-  function picksOf(form) {
-    return JSON.parse(form.dataset.picks || "[]");
-  }
+  function picksOf(form) { return window.bakehouseBoard.listIn(form, "picks"); }
 
   function showPicks(form) {
     var picks = picksOf(form);
-    var takes = JSON.parse(form.dataset.takes || "[]").map(function (t) { return t.join(","); });
+    var takes = window.bakehouseBoard.listIn(form, "takes").map(function (t) { return t.join(","); });
     form.querySelectorAll("[data-ing]").forEach(function (button) {
       var n = picks.filter(function (p) { return p === button.dataset.ing; }).length;
       button.setAttribute("aria-pressed", n ? "true" : "false");

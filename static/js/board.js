@@ -7,14 +7,19 @@
   // redraw of the board (a rival locking, the slow poll) does not undo their taps.
   var memory = { moment: null, order: [] };
 
-  function currentMoment() {
-    var field = document.getElementById("board-moment");
-    return field ? field.value : null;
-  }
+  // What each game's board script reads alike (static/cakehalla/board.js too): a stamp the board
+  // carries in a hidden field (its version, its moment), and a list kept in a form's data.
+  var board = window.bakehouseBoard = {
+    stamp: function (id) {
+      var field = document.getElementById(id);
+      return field ? field.value : null;
+    },
+    listIn: function (form, key) { return JSON.parse(form.dataset[key] || "[]"); }
+  };
 
-  function chosen(form) {
-    return JSON.parse(form.dataset.order || "[]");
-  }
+  function currentMoment() { return board.stamp("board-moment"); }
+
+  function chosen(form) { return board.listIn(form, "order"); }
 
   function show(form) {
     var order = chosen(form);

@@ -1,4 +1,4 @@
-"""games/services/tables.py: seat_tables, many tables seated at once (a Swiss round's), each as
+"""games/services/seating.py: seat_tables, many tables seated at once (a Swiss round's), each as
 seat_people seats one, its rows made a few queries for all."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from accounts.models import User, signed_in
 from games import events
 from games.models import ChatMessage
 from games.services import NotAllowed, ServiceError
-from games.services.chat import RATE_LIMIT, RATE_WINDOW, TooFast, clean_line
+from games.services.chat import RATE_WINDOW, check_pace, clean_line
 from games.services.chat import now as chat_now
 from games.services.moderation import log_moderation
 from games.tournaments.models import ChatLine, Entrant, Tournament
@@ -60,14 +60,7 @@ def check_say(tournament: Tournament, user: User, text: object) -> str:
     since = chat_now() - RATE_WINDOW
     said = ChatMessage.objects.filter(author=user, created_at__gt=since).count()
     said += ChatLine.objects.filter(author=user, created_at__gt=since).count()
-    if said >= RATE_LIMIT:
-        raise TooFast(
-            gettext(
-                "You are sending messages too fast (%(most)d in %(seconds)d seconds at most); "
-                "wait a moment."
-            )
-            % {"most": RATE_LIMIT, "seconds": int(RATE_WINDOW.total_seconds())}
-        )
+    check_pace(said)
     return line
 
 

@@ -13,6 +13,7 @@ import pytest
 from accounts.models import User
 from games.notifications.models import Notification
 from games.tournaments import services
+from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entrant, Table, Tournament
 from games.tournaments.tests.conftest import entered, play_table, rules, running_tables, swept
 from tests.conftest import client_for
@@ -45,6 +46,18 @@ def test_the_list_shows_the_sites_events_peoples_events_and_a_create_form(
     assert "Hidden Swiss" in page
     outsider = text_of(client_for(crowd(1)[0]).get("/tournaments/").content)
     assert "Hidden Swiss" not in outsider and "Sunday site Swiss" in outsider
+
+
+def test_the_create_form_shows_its_fields_in_three_parts_in_the_forms_order(crowd: Crowd) -> None:
+    (maker,) = crowd(1)
+    page = client_for(maker).get("/tournaments/").content.decode()
+    parts = re.findall(r"<fieldset><legend>([^<]+)</legend>(.*?)</fieldset>", page, re.S)
+    assert [legend for legend, _ in parts] == ["The event", "Points", "Who may enter"]
+    names = [re.findall(r'name="(\w+)"', fields) for _, fields in parts]
+    assert names[0][-3:] == ["starts_in", "starts_at", "zone"]  # the zone after its start
+    assert names[1] == ["place_points", "bye", "streak_bonus"]
+    assert names[2][0] == "rating_min" and names[2][-1] == "bots_welcome"
+    assert [n for part in names for n in part] == list(TournamentForm().fields)  # each once
 
 
 def test_a_tournament_page_states_its_rules_and_a_countdown_in_words(
