@@ -118,11 +118,14 @@ class EventFeed:
         """What its group did not tell: deals and ends of the person's tables, and
         notifications (two indexed reads), when `missed` found some or the groups were joined
         again."""
-        playing = Seat.objects.filter(user=self.me).values("game_id")
-        dealt = Q(status=Game.Status.RUNNING) & ~Q(pk__in=self.started)
+        # A table resigned from is not said dealt; its end is, once said started.
+        seats = Seat.objects.filter(user=self.me)
+        playing = seats.filter(resigned=False).values("game_id")
+        dealt = Q(status=Game.Status.RUNNING, pk__in=playing) & ~Q(pk__in=self.started)
         ended = Q(status=Game.Status.OVER, pk__in=self.started)
         lines: list[Line] = []
-        for game in Game.objects.filter(dealt | ended, pk__in=playing).order_by("pk"):
+        mine = seats.values("game_id")
+        for game in Game.objects.filter(dealt | ended, pk__in=mine).order_by("pk"):
             lines += self.game_started(game.pk) + self.game_finished(game.pk)
         newer = Notification.objects.filter(recipient=self.me, pk__gt=self.last_notice)
         return lines + (self.news() if newer.exists() else [])
@@ -174,7 +177,9 @@ def missed(feeds: Sequence[EventFeed]) -> list[bool]:
     people = {feed.me.pk for feed in feeds}
     pairing.still_here_all(people)
     tournaments_here_all(people)
-    seats = Seat.objects.filter(user_id__in=people, game__status=Game.Status.RUNNING)
+    seats = Seat.objects.filter(
+        user_id__in=people, resigned=False, game__status=Game.Status.RUNNING
+    )
     running: dict[int, set[int]] = {}
     for user_id, game_id in seats.values_list("user_id", "game_id"):
         running.setdefault(user_id, set()).add(game_id)

@@ -164,3 +164,18 @@ def test_one_heal_finds_which_event_streams_missed_something_for_them_all(
     services.resign(game.pk, player)
     services.resign(game.pk, rival)
     assert due() == [True, True, *[False] * len(quiet)]
+
+
+@pytest.mark.django_db
+def test_a_table_you_resigned_from_is_not_said_dealt(player: User, rival: User) -> None:
+    """A stream opened after its person resigned (a house bot plays their seat to the end) says
+    nothing of that table: not on its first lines, not at a beat, and the heal finds nothing."""
+    game = services.create_game(player, "cakehalla", 2)
+    services.join(game, rival)
+    services.start(game, player)
+    services.resign(game.pk, player)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING  # the house bot plays on
+    feed = EventFeed(player)
+    assert feed.first() == []
+    assert feed.heal()([feed]) == [False]
+    assert feed.beat() == []
