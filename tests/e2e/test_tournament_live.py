@@ -42,6 +42,19 @@ def start_now(db: str, url: str) -> None:
         conn.execute("UPDATE tournaments_tournament SET starts_at = ? WHERE id = ?", (now, pk))
 
 
+def two_entrants(browser: Any, base: str, prefix: str) -> tuple[list[Any], str]:
+    """A maker's small Swiss (open_tournament) and the pages of its maker and a rival, both
+    joined from its page; the tournament's URL."""
+    maker = person(browser, base, f"{prefix}_maker")
+    url = open_tournament(maker, base)
+    players = [maker, person(browser, base, f"{prefix}_rival")]
+    for page in players:
+        page.goto(url)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_text("You are in, one of").wait_for()  # no place before a game has ended
+    return players, url
+
+
 def live(page: Any) -> None:
     """Wait until the tournament page's socket is open."""
     page.wait_for_function("() => document.body.dataset.tournamentLive === 'yes'")
@@ -62,14 +75,9 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
     browser: Any, daphne_site: dict[str, str], artifacts: Any
 ) -> None:
     base = daphne_site["url"]
-    maker = person(browser, base, "swiss_maker")
-    url = open_tournament(maker, base)
-    rival = person(browser, base, "swiss_rival")
-    players = [maker, rival]
+    players, url = two_entrants(browser, base, "swiss")
+    maker, rival = players
     for page in players:
-        page.goto(url)
-        page.get_by_role("button", name="Join").click()
-        page.get_by_text("You are in, one of").wait_for()  # no place before a game has ended
         live(page)
     watcher = person(browser, base, "swiss_watcher")
     watcher.goto(base + "/tournaments/")
@@ -132,14 +140,8 @@ def test_a_swiss_rounds_table_pages_take_their_new_table_in_place_and_play_there
     with no request for the page and no reload, then follows that table: its socket, a move
     made there, its address, and Back to the table left."""
     base = daphne_site["url"]
-    maker = person(browser, base, "swap_maker")
-    url = open_tournament(maker, base)
-    rival = person(browser, base, "swap_rival")
-    players = [maker, rival]
-    for page in players:
-        page.goto(url)
-        page.get_by_role("button", name="Join").click()
-        page.get_by_text("You are in, one of").wait_for()
+    players, url = two_entrants(browser, base, "swap")
+    maker, rival = players
     left = [open_table(page, base, "midnight-bakery", 4) for page in players]
     asked: list[str] = []  # the pages asked for (documents), from here on
     for page in players:

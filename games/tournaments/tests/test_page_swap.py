@@ -45,11 +45,21 @@ async def next_go(ws: Any) -> str:
             return str(message)
 
 
-def started(tournament: Tournament, people: list[User]) -> Tournament:
-    """A sweep after each person said they are here."""
+def started(clock: Clock, people: list[User], changes: dict[str, Any]) -> Tournament:
+    """A fast Swiss of these people made, entered, and its first round started by a sweep once
+    each said they are here."""
+    tournament = entered(services.create(people[0], rules(clock, pace="fast", **changes)), people)
+    clock.forward(61)
     for person in people:
         services.here(tournament.pk, person.pk)
-    return swept(tournament)
+    tournament = swept(tournament)
+    assert tournament.current_round == 1
+    return tournament
+
+
+async def round_one(clock: Clock, people: list[User], **changes: Any) -> Tournament:
+    """started, from a test's loop."""
+    return await database_sync_to_async(started)(clock, people, changes)
 
 
 def seat_of(tournament: Tournament, person: User) -> tuple[Game, int]:
@@ -87,13 +97,7 @@ async def test_each_page_of_a_live_round_gets_its_own_view_of_its_new_table(
     sockets = [await socket(g, p) for g, p in zip(waiting, people, strict=True)]
     for ws in sockets:
         await open_board(ws)
-    made = await database_sync_to_async(services.create)(
-        people[0], rules(clock, pace="fast", seats=4)
-    )
-    tournament = await database_sync_to_async(entered)(made, people)
-    clock.forward(61)
-    tournament = await database_sync_to_async(started)(tournament, people)
-    assert tournament.current_round == 1
+    tournament = await round_one(clock, people, seats=4)
     for person, ws in zip(people, sockets, strict=True):
         message = await next_go(ws)
         game, position = await database_sync_to_async(seat_of)(tournament, person)
@@ -121,10 +125,7 @@ async def test_a_page_of_another_game_is_sent_to_its_new_table_without_it(
     other = await database_sync_to_async(tables.create_game)(people[0], "cakehalla", 2)
     ws = await socket(other, people[0])
     await open_board(ws)
-    made = await database_sync_to_async(services.create)(people[1], rules(clock, pace="fast"))
-    tournament = await database_sync_to_async(entered)(made, people)
-    clock.forward(61)
-    tournament = await database_sync_to_async(started)(tournament, people)
+    tournament = await round_one(clock, people)
     game, _ = await database_sync_to_async(seat_of)(tournament, people[0])
     message = await next_go(ws)
     assert message == f'<template id="page-go" data-url="{game.get_absolute_url()}"></template>'
