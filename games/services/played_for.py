@@ -15,7 +15,7 @@ class PlayedFor:
     """The event a table was played for, as its page names it: "Round 2 of Sunday Swiss", the
     event's name and its page. Such a table offers no rematch: its event seats its people."""
 
-    words: str
+    words: str  # a lazy string where the words are translated: said in the viewer's language
     name: str
     url: str
 

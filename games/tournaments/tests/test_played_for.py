@@ -61,3 +61,23 @@ def test_an_arena_table_names_its_tournament(clock: Clock, crowd: Crowd) -> None
     assert table.game is not None
     page = client_for(people[0]).get(table.game.get_absolute_url()).content.decode()
     assert f'<a href="{tournament.get_absolute_url()}">Table 1 of Hourly Arena</a>' in page
+
+
+def test_a_tournament_table_names_its_round_in_each_viewers_language(
+    clock: Clock, crowd: Crowd
+) -> None:
+    """The event is read once a version for every viewer (games/boards/shared.Event): its words
+    are said in each viewer's own language, whoever asked first."""
+    people = crowd(3)
+    for person, language in zip(people, ["fr", "en", "de"], strict=True):
+        person.language = language
+        person.save(update_fields=["language"])
+    tournament = entered(services.create(None, rules(clock, name="Sunday Swiss")), people)
+    clock.forward(61)
+    (table,) = running_tables(swept(tournament))
+    assert table.game is not None
+    url = table.game.get_absolute_url()
+    said = [client_for(person).get(url).content.decode() for person in people]
+    names = ["Ronde 1 de Sunday Swiss", "Round 1 of Sunday Swiss", "Runde 1 von Sunday Swiss"]
+    for page, words in zip(said, names, strict=True):
+        assert f'<a href="{tournament.get_absolute_url()}">{words}</a>' in page
