@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django_stubs_ext import StrOrPromise
+
 from games.models import Game
 
 
@@ -15,7 +17,7 @@ class PlayedFor:
     """The event a table was played for, as its page names it: "Round 2 of Sunday Swiss", the
     event's name and its page. Such a table offers no rematch: its event seats its people."""
 
-    words: str  # a lazy string where the words are translated: said in the viewer's language
+    words: StrOrPromise  # lazily translated: said in each viewer's language
     name: str
     url: str
 
