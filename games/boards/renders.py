@@ -28,7 +28,7 @@ RENDERS_KEEP = 256  # tables whose newest version's region renders are kept (ten
 
 _lock = threading.Lock()  # the sockets' pushes run in several threads
 # game id -> (version, {(region template, language, what it reads for the viewer): its HTML})
-_renders: OrderedDict[int, tuple[int, dict[tuple[str, str, Hashable], str]]] = OrderedDict()
+_renders: OrderedDict[int, tuple[int, dict[tuple[str, str | None, Hashable], str]]] = OrderedDict()
 
 
 def render_region(

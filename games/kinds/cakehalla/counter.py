@@ -179,18 +179,32 @@ def card_box(
     else:
         reserve_why = said.reserve_full
     costs = cost_items(card, box["discounts"] if box else None, rules["ingredients"])
+    discount_token = {
+        "name": card["discount"],
+        "label": label(card["discount"]),
+        "art": token_art(card["discount"]),
+    }
     return {
         **card,
         "tier_name": rules["tier_names"].get(str(card["tier"]), ""),
-        "discount_label": label(card["discount"]),
-        "discount_token": {
-            "name": card["discount"],
-            "label": label(card["discount"]),
-            "art": token_art(card["discount"]),
-        },
+        "discount_label": discount_token["label"],
+        "discount_token": discount_token,
         "costs": costs,
         "cost_words": cost_words(costs, box is not None, said),
         "can_buy": can_buy,
+        # All the card's face (_card.html) reads, and nothing else: a piece of its own, so an
+        # offer drawn again for its reasons alone (the turn passed) takes the face already drawn.
+        "face": {
+            "tier": card["tier"],
+            "discount": card["discount"],
+            "can_buy": can_buy,
+            "points": card["points"],
+            "discount_label": discount_token["label"],
+            "discount_token": discount_token,
+            "name": card["name"],
+            "costs": costs,
+            "blind": card.get("blind"),
+        },
         "buy": offer_json("buy", "card", card["id"]),
         "buy_why": buy_why,
         "can_reserve": can_reserve,
