@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games import catalog
 from games.models import ChatMessage, Game
 from games.models import new_invite as new_invite  # named here by migrations/0001
+from games.tournaments import reasons
 
 
 class Tournament(models.Model):
@@ -95,7 +96,17 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    stop_reason = models.CharField(max_length=200, blank=True)
+    stop_reason = models.CharField(
+        max_length=200, blank=True, help_text=_("A moderator's reason for stopping it, as typed.")
+    )
+    stop_code = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text=_("Why it stopped for want of people (games/tournaments/reasons.py)."),
+    )
+    stop_values = models.JSONField(
+        default=dict, blank=True, help_text=_("The stop code's values (numbers).")
+    )
 
     class Meta:
         ordering = ["-starts_at", "-pk"]
@@ -129,6 +140,14 @@ class Tournament(models.Model):
     def invite_url(self) -> str:
         """The tournament's link with its invite token."""
         return f"{self.get_absolute_url()}?invite={self.invite}"
+
+    @property
+    def reason(self) -> str:
+        """Why it stopped early, in the reader's language: from its code, else the moderator's
+        words as typed ("" if neither)."""
+        if self.stop_code:
+            return reasons.said(self.stop_code, self.stop_values)
+        return self.stop_reason
 
 
 class Entrant(models.Model):
