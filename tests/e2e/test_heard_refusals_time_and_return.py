@@ -25,6 +25,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 LIVE = "() => window.bakehouseLive === true"
 
 
+def night_for_two(
+    browser: Any, daphne_site: dict[str, str], names: tuple[str, str], pace: str = ""
+) -> list[Any]:
+    """Two bakers at a night just started, each page hearing its live regions."""
+    url = daphne_site["url"]
+    return two_at_a_table(browser, url, names, "midnight-bakery", HEARING, pace=pace)
+
+
 def speaks(db: str, name: str, language: str) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE accounts_user SET language = ? WHERE username = ?", (language, name))
@@ -33,9 +41,8 @@ def speaks(db: str, name: str, language: str) -> None:
 def test_a_refusal_is_said_once_in_the_assertive_region_in_the_persons_language(
     browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
-    base, db = daphne_site["url"], daphne_site["db"]
-    _, ben = two_at_a_table(browser, base, ("hr-ada", "hr-ben"), "midnight-bakery", HEARING)
-    speaks(db, "hr-ben", "de")
+    _, ben = night_for_two(browser, daphne_site, ("hr-ada", "hr-ben"))
+    speaks(daphne_site["db"], "hr-ben", "de")
     ben.reload()
     ben.wait_for_function(LIVE)
     ben.locator("#batch-form button.card").first.wait_for()
@@ -65,10 +72,7 @@ def test_a_refusal_is_said_once_in_the_assertive_region_in_the_persons_language(
 def test_the_last_seconds_of_your_clock_are_said_once(
     browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
-    base = daphne_site["url"]
-    ada, _ = two_at_a_table(
-        browser, base, ("lt-ada", "lt-ben"), "midnight-bakery", HEARING, pace="fast"
-    )
+    ada, _ = night_for_two(browser, daphne_site, ("lt-ada", "lt-ben"), pace="fast")
     # The page's own time is Playwright's clock from here (the server's stays real): it is moved
     # to five seconds before Ada's deadline, and then on past it.
     ada.clock.install()
@@ -95,9 +99,7 @@ def test_a_turn_based_table_says_what_happened_since_the_last_visit(
     browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
     base = daphne_site["url"]
-    ada, ben = two_at_a_table(
-        browser, base, ("sv-ada", "sv-ben"), "midnight-bakery", HEARING, pace="day1"
-    )
+    ada, ben = night_for_two(browser, daphne_site, ("sv-ada", "sv-ben"), pace="day1")
     table = ada.url
     ada.locator('[data-news^="log-"]').first.wait_for(state="attached")
     log_before = ada.evaluate(LOGGED)  # the deal, said as it came

@@ -4,6 +4,9 @@ tests/i18n/test_refusals.py checks that every code here is told there, word for 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from games.engines.errors import COMMON, IllegalAction, refusal
 
 SAYINGS: dict[str, str] = {
@@ -73,7 +76,5 @@ SAYINGS: dict[str, str] = {
     "tokens-over-market": "The bakers hold more of an ingredient than the market has.",
 }
 
-
-def refused(code: str, **params: object) -> IllegalAction:
-    """Cakehalla's refusal `code` with its values."""
-    return refusal(SAYINGS, code, **params)
+refused: Callable[..., IllegalAction] = partial(refusal, SAYINGS)
+"""Cakehalla's refusal of a code with its values: refused("code", name=value)."""

@@ -4,6 +4,9 @@ code; tests/i18n/test_refusals.py checks that every code here is told there, wor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from games.engines.errors import COMMON, IllegalAction, refusal
 
 SAYINGS: dict[str, str] = {
@@ -34,7 +37,5 @@ SAYINGS: dict[str, str] = {
     "no-such-face": "There is no card called %(face)s in Midnight Bakery.",
 }
 
-
-def refused(code: str, **params: object) -> IllegalAction:
-    """Midnight Bakery's refusal `code` with its values."""
-    return refusal(SAYINGS, code, **params)
+refused: Callable[..., IllegalAction] = partial(refusal, SAYINGS)
+"""Midnight Bakery's refusal of a code with its values: refused("code", name=value)."""
