@@ -67,8 +67,10 @@ class User(AbstractUser):
     muted_someone = models.BooleanField(
         default=False,
         editable=False,
-        help_text="The person muted someone in a chat once (set by the first mute, never unset): "
-        "a table's page of a person who never did reads no list of whom they muted.",
+        help_text=_(
+            "The person muted someone in a chat once (set by the first mute, never unset): "
+            "a table's page of a person who never did reads no list of whom they muted."
+        ),
     )
     last_seen = models.DateTimeField(
         null=True,

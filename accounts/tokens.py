@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop as N_
 
 SCOPES: dict[str, str] = {
@@ -46,17 +47,17 @@ class AccessToken(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
     )
-    name = models.CharField(max_length=NAME_MAX, help_text="What the person called it.")
+    name = models.CharField(max_length=NAME_MAX, help_text=_("What the person called it."))
     prefix = models.CharField(
-        max_length=PREFIX_CHARS, unique=True, editable=False, help_text="Public: finds the row."
+        max_length=PREFIX_CHARS, unique=True, editable=False, help_text=_("Public: finds the row.")
     )
     digest = models.CharField(
-        max_length=64, editable=False, help_text="sha256 of the whole token (never the token)."
+        max_length=64, editable=False, help_text=_("sha256 of the whole token (never the token).")
     )
-    scopes = models.CharField(max_length=200, help_text="What it may do, separated by spaces.")
+    scopes = models.CharField(max_length=200, help_text=_("What it may do, separated by spaces."))
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
-    expires_at = models.DateTimeField(null=True, blank=True, help_text="Empty: never.")
+    expires_at = models.DateTimeField(null=True, blank=True, help_text=_("Empty: never."))
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import Game
@@ -32,7 +33,7 @@ class Challenge(models.Model):
     )
     kind = models.CharField(max_length=40)
     players = models.PositiveSmallIntegerField(
-        help_text="The table's seats: the two of them, and house bots in the others."
+        help_text=_("The table's seats: the two of them, and house bots in the others.")
     )
     pace = models.CharField(max_length=10, choices=Game.Pace.choices)
     rated = models.BooleanField(default=True)
@@ -42,7 +43,7 @@ class Challenge(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(
-        null=True, blank=True, help_text="Unanswered by then, it lapses (empty: never)."
+        null=True, blank=True, help_text=_("Unanswered by then, it lapses (empty: never).")
     )
     answered_at = models.DateTimeField(null=True, blank=True)
 

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -25,9 +26,9 @@ ANSWERS: dict[str, Callable[[int, User], Challenge]] = {
     "cancel": services.cancel,
 }
 SAID = {
-    "accept": "You accepted: your table is dealt.",
-    "decline": "You declined the challenge.",
-    "cancel": "You cancelled your challenge.",
+    "accept": gettext_noop("You accepted: your table is dealt."),
+    "decline": gettext_noop("You declined the challenge."),
+    "cancel": gettext_noop("You cancelled your challenge."),
 }
 
 
@@ -37,7 +38,7 @@ def challenge_page(request: AuthedRequest, challenge_id: int) -> HttpResponse:
     """The challenge, to its two people only (anyone else finds nothing here)."""
     found = services.mine(request.user).filter(pk=challenge_id).first()
     if found is None:
-        raise Http404("There is no such challenge.")
+        raise Http404(gettext("There is no such challenge."))
     ctx = {
         "challenge": found,
         "words": services.words(found, catalog.get(found.kind)),
@@ -55,7 +56,7 @@ def answer(request: AuthedRequest, challenge_id: int, verb: str) -> HttpResponse
     the outcome (or the refusal) in words."""
     act = ANSWERS.get(verb)
     if act is None:
-        raise Http404("There is no such answer to a challenge.")
+        raise Http404(gettext("There is no such answer to a challenge."))
     try:
         found = act(challenge_id, request.user)
     except services.Unknown as error:
@@ -63,7 +64,7 @@ def answer(request: AuthedRequest, challenge_id: int, verb: str) -> HttpResponse
     except ServiceError as error:
         messages.error(request, str(error))
         return redirect("games:challenge", challenge_id)
-    messages.success(request, SAID[verb])
+    messages.success(request, gettext(SAID[verb]))
     if found.game is not None:
         return redirect(found.game)
     return redirect("games:challenge", challenge_id)

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import TypeVar
 
-from games.engines.errors import IllegalAction
+from games.engines.errors import refused
 
 T = TypeVar("T")
 
@@ -48,12 +48,12 @@ def shuffled(items: Sequence[T], state: int) -> tuple[list[T], int]:
 def checked_seed(seed: object) -> int:
     """The seed if it is a whole number (a bool is not); IllegalAction otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise IllegalAction(f"The seed must be a whole number, not {type(seed).__name__}.")
+        raise refused("seed-not-whole", type=type(seed).__name__)
     return seed
 
 
 def checked_stream(value: object) -> int:
     """A stream state given by a setup: a whole number from 0 to 2**64 - 1."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MASK:
-        raise IllegalAction("A random stream must be a whole number from 0 to 2**64 - 1.")
+        raise refused("stream-out-of-range")
     return value

@@ -58,7 +58,7 @@ def back_to(request: HttpRequest, person: User) -> str:
 def change(request: AuthedRequest, username: str, verb: str) -> HttpResponse:
     """Ask, accept, decline, remove, block or unblock a person; told in words on the page."""
     if verb not in CHANGES:
-        raise Http404("That link asks for a change we do not know: it may be mistyped.")
+        raise Http404(gettext("That link asks for a change we do not know: it may be mistyped."))
     person = get_object_or_404(User, username=username)
     fn, said = CHANGES[verb]
     try:

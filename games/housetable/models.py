@@ -4,6 +4,7 @@ changes it)."""
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
@@ -20,9 +21,9 @@ class HouseTable(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="The house bots' game the lobby shows (or last showed).",
+        help_text=_("The house bots' game the lobby shows (or last showed)."),
     )
-    started = models.PositiveIntegerField(default=0, help_text="House games started so far.")
+    started = models.PositiveIntegerField(default=0, help_text=_("House games started so far."))
 
     def __str__(self) -> str:
         return f"the house table ({self.game or 'no game yet'})"

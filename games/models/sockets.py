@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models.table import Game
 
@@ -25,7 +26,7 @@ class TableSocket(models.Model):
         max_length=40,
         blank=True,
         default="",
-        help_text="A socket not at a table: its page (pairing, tournament:12).",
+        help_text=_("A socket not at a table: its page (pairing, tournament:12)."),
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
@@ -37,22 +38,24 @@ class TableSocket(models.Model):
     told = models.CharField(
         max_length=8,
         default="here",
-        help_text="What the table's screens were last told of this socket: here, dropped, away.",
+        help_text=_("What the table's screens were last told of this socket: here, dropped, away."),
     )
     owner = models.CharField(
         max_length=40,
         blank=True,
         default="",
         db_index=True,
-        help_text="Whose socket, for the caps on open sockets: a digest of its session (of its "
-        "address for a guest without one).",
+        help_text=_(
+            "Whose socket, for the caps on open sockets: a digest of its session (of its "
+            "address for a guest without one)."
+        ),
     )
     address = models.CharField(
         max_length=40,
         blank=True,
         default="",
         db_index=True,
-        help_text="A digest of the socket's client address, for the caps on open sockets.",
+        help_text=_("A digest of the socket's client address, for the caps on open sockets."),
     )
 
     def __str__(self) -> str:

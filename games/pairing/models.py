@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
@@ -16,7 +17,7 @@ class Pool(models.Model):
     kind = models.CharField(max_length=40)
     pace = models.CharField(max_length=10, choices=Game.Pace.choices)
     passed_at = models.DateTimeField(
-        null=True, blank=True, help_text="When a pass last seated or let go someone."
+        null=True, blank=True, help_text=_("When a pass last seated or let go someone.")
     )
 
     class Meta:
@@ -34,19 +35,23 @@ class Seek(models.Model):
     )
     kind = models.CharField(max_length=40)
     pace = models.CharField(max_length=10, choices=Game.Pace.choices)
-    fewest = models.PositiveSmallIntegerField(help_text="The fewest players they accept.")
-    most = models.PositiveSmallIntegerField(help_text="The most players they accept.")
-    rating = models.IntegerField(help_text="Their rating at this game when they started looking.")
+    fewest = models.PositiveSmallIntegerField(help_text=_("The fewest players they accept."))
+    most = models.PositiveSmallIntegerField(help_text=_("The most players they accept."))
+    rating = models.IntegerField(
+        help_text=_("Their rating at this game when they started looking.")
+    )
     bots_after = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Seconds after which bots may fill the table (or never)."
+        null=True,
+        blank=True,
+        help_text=_("Seconds after which bots may fill the table (or never)."),
     )
     bots_welcome = models.BooleanField(
         default=False,
-        help_text="Bot accounts (programs playing through the API) may be seated with them.",
+        help_text=_("Bot accounts (programs playing through the API) may be seated with them."),
     )
     created_at = models.DateTimeField(default=timezone.now)
     last_seen = models.DateTimeField(
-        default=timezone.now, help_text="When their waiting page last said it is still open."
+        default=timezone.now, help_text=_("When their waiting page last said it is still open.")
     )
 
     class Meta:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from games import catalog
 from games.engines import IllegalAction
 from games.kinds.base import AnyEngine
+from games.kinds.refusals import told
 from games.models import Game, Seat
 
 EXPORT_FORMAT = "bakehouse-game/1"
@@ -74,7 +75,7 @@ def start_state(
         return engine.new_game(players, seed=seed, options=dict(options or {}), setup=setup)
     except IllegalAction as exc:
         raise CannotRebuild(
-            gettext("Today's rules cannot deal this game again: %(why)s") % {"why": exc}
+            gettext("Today's rules cannot deal this game again: %(why)s") % {"why": told(exc)}
         ) from exc
 
 
@@ -86,7 +87,7 @@ def played(engine: AnyEngine, state: object, moves: Iterable[Move]) -> Iterator[
         except IllegalAction as exc:
             raise CannotRebuild(
                 gettext("Today's rules refuse move %(number)d: %(why)s")
-                % {"number": number, "why": exc}
+                % {"number": number, "why": told(exc)}
             ) from exc
         yield state
 

@@ -14,6 +14,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
+
 from games.reviews.masters import Master
 from games.thinking import think
 from games.web.replay import Replay
@@ -61,6 +64,21 @@ def words(advice: str) -> str:
     return advice.strip().rstrip(".")
 
 
+def decision_words(
+    replay: Replay, master: Master, decision: Decision, best: Mapping[str, Any], language: str
+) -> dict[str, str]:
+    """When the decision came, what was chosen and what the master would choose, in words of
+    this language: worked out once by the lane in each of the site's languages and stored, so
+    every reader reads the review in theirs (summary.in_language)."""
+    spec = replay.game.spec
+    with translation.override(language):
+        return {
+            "when": master.when(decision.view),
+            "chosen": words(spec.advise(decision.view, decision.chosen)[0]),
+            "best": words(spec.advise(decision.view, best)[0]),
+        }
+
+
 PAIR_SHARE = 4
 """The head-to-head of the chosen action and the master's pick gets a quarter of the budget."""
 
@@ -92,13 +110,15 @@ def weigh_decision(
             )
             best = next((w for w in pair if master.same(w.action, best.action)), best)
             chosen = next((w for w in pair if master.same(w.action, taken)), chosen)
-    spec = replay.game.spec
     best_value, chosen_value = master.measure(best), master.measure(chosen)
+    said = {
+        code: decision_words(replay, master, decision, best.action, code)
+        for code, _ in settings.LANGUAGES
+    }
     return {
         "move": decision.move,
-        "when": master.when(decision.view),
-        "chosen": words(spec.advise(decision.view, decision.chosen)[0]),
-        "best": words(spec.advise(decision.view, best.action)[0]),
+        **said["en"],
+        "said": said,
         "matched": matched,
         "chosen_value": round(chosen_value, 2),
         "best_value": round(best_value, 2),

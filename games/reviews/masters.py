@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from games.engines.cakehalla import master as cakehalla_master
 from games.engines.midnight_bakery import master as midnight_master
 from games.engines.weighed import Weighed
@@ -55,18 +57,25 @@ def canonical(action: Mapping[str, Any]) -> str:
 
 
 def night_moment(view: Mapping[str, Any]) -> str:
-    """Midnight Bakery: "bake 2, pick 3"."""
-    return f"bake {view['bake']}, pick {view['pick']}"
+    """Midnight Bakery: "bake 2, pick 3" (in the language active)."""
+    return gettext("bake %(bake)s, pick %(pick)s") % {"bake": view["bake"], "pick": view["pick"]}
 
 
-PENDING = {"return": "returning tokens", "customer": "choosing a customer"}
+PENDING = {
+    "return": gettext_noop("returning tokens"),
+    "customer": gettext_noop("choosing a customer"),
+}
 
 
 def cakehalla_moment(view: Mapping[str, Any]) -> str:
-    """Cakehalla: "round 4", or "round 4, returning tokens" when a step is pending."""
+    """Cakehalla: "round 4", or "round 4, returning tokens" when a step is pending (in the
+    language active)."""
     pending = view.get("pending")
-    said = f"round {view['round']}"
-    return f"{said}, {PENDING.get(str(pending), str(pending))}" if pending else said
+    said = gettext("round %(round)s") % {"round": view["round"]}
+    if not pending:
+        return said
+    step = gettext(PENDING[str(pending)]) if str(pending) in PENDING else str(pending)
+    return gettext("%(round)s, %(step)s") % {"round": said, "step": step}
 
 
 MASTERS: dict[str, Master] = {

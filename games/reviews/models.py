@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 from games.models.people import optional_person
@@ -20,19 +21,19 @@ class Review(models.Model):
         FAILED = "failed", "Could not be made"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
-    seat = models.PositiveSmallIntegerField(help_text="The seat position reviewed.")
+    seat = models.PositiveSmallIntegerField(help_text=_("The seat position reviewed."))
     asked_by = optional_person("reviews_asked")
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
-    total = models.PositiveIntegerField(default=0, help_text="The seat's decisions to weigh.")
+    total = models.PositiveIntegerField(default=0, help_text=_("The seat's decisions to weigh."))
     decisions: Any = models.JSONField(
-        default=list, blank=True, help_text="Each decision weighed so far, in order."
+        default=list, blank=True, help_text=_("Each decision weighed so far, in order.")
     )
-    iterations = models.PositiveIntegerField(default=0, help_text="Played-out games a decision.")
-    worker = models.CharField(max_length=64, blank=True, help_text="The lane working it.")
+    iterations = models.PositiveIntegerField(default=0, help_text=_("Played-out games a decision."))
+    worker = models.CharField(max_length=64, blank=True, help_text=_("The lane working it."))
     heartbeat = models.DateTimeField(null=True, blank=True)
-    why = models.CharField(max_length=300, blank=True, help_text="Why it could not be made.")
+    why = models.CharField(max_length=300, blank=True, help_text=_("Why it could not be made."))
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -7,6 +7,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from accounts.models import User, signed_in
@@ -39,7 +40,7 @@ def seat_or_404(game: Game, seat: int) -> Seat:
     """The seat at that position, or 404."""
     found = next((s for s in seats_of(game) if s.position == seat), None)
     if found is None:
-        raise Http404("That game has no such seat.")
+        raise Http404(gettext("That game has no such seat."))
     return found
 
 

@@ -121,7 +121,7 @@ class Person:
         try:
             state = game.spec.engine.apply_action(state, seat.position, self.action)
         except IllegalAction as refused:  # the engine's English, said in the person's language
-            raise IllegalAction(told(str(refused))) from refused
+            raise IllegalAction(told(refused)) from refused
         return state, [action_row(game, seat.position, self.action, user=self.user, bot="")]
 
     def mark(self, game: Game, seat: Seat) -> None:

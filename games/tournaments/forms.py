@@ -191,8 +191,9 @@ class TournamentForm(forms.Form):
             attrs={"data-browser-zone": "", "data-label": _("Or starts at (your time, {zone})")}
         ),
         error_messages={"max_length": _("That time zone's name is too long to be one.")},
-        help_text="The time zone the exact start is written in: the browser's (tournament.js), "
-        "else UTC.",
+        help_text=_(
+            "The time zone the exact start is written in: the browser's (tournament.js), else UTC."
+        ),
     )
     place_points = forms.CharField(
         label=_("Points by place"),

@@ -18,6 +18,7 @@ from games import catalog
 from games.models import ChatMessage, Game
 from games.models import new_invite as new_invite  # named here by migrations/0001
 from games.models.people import optional_person
+from games.tournaments import reasons
 
 
 class Tournament(models.Model):
@@ -42,54 +43,72 @@ class Tournament(models.Model):
     kind = models.CharField(max_length=40, choices=catalog.choices())
     format = models.CharField(max_length=10, choices=Format.choices)
     pace = models.CharField(max_length=10, choices=Game.Pace.choices)
-    seats = models.PositiveSmallIntegerField(help_text="People a table seats where it can.")
-    fewest = models.PositiveSmallIntegerField(help_text="The fewest people a table starts with.")
-    rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss rounds.")
+    seats = models.PositiveSmallIntegerField(help_text=_("People a table seats where it can."))
+    fewest = models.PositiveSmallIntegerField(help_text=_("The fewest people a table starts with."))
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Swiss rounds."))
     minutes = models.PositiveIntegerField(
-        null=True, blank=True, help_text="An arena's length; no table starts after it."
+        null=True, blank=True, help_text=_("An arena's length; no table starts after it.")
     )
     starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField(null=True, blank=True, help_text="An arena's end, once started.")
+    ends_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("An arena's end, once started.")
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     place_points = models.JSONField(
         default=dict,
         blank=True,
-        help_text='Points by place per table size, e.g. {"4": [6, 4, 2, 0]}; the defaults '
-        "otherwise (6/0, 6/3/0, 6/4/2/0, then 6 to 0 evenly).",
+        help_text=_(
+            'Points by place per table size, e.g. {"4": [6, 4, 2, 0]}; the defaults '
+            "otherwise (6/0, 6/3/0, 6/4/2/0, then 6 to 0 evenly)."
+        ),
     )
     bye = models.CharField(max_length=10, choices=Bye.choices, default=Bye.POINTS)
     streak_bonus = models.PositiveSmallIntegerField(
-        default=2, help_text="Arena: points added to a win after two wins in a row."
+        default=2, help_text=_("Arena: points added to a win after two wins in a row.")
     )
     rating_min = models.IntegerField(null=True, blank=True)
     rating_max = models.IntegerField(null=True, blank=True)
-    games_min = models.PositiveIntegerField(default=0, help_text="Rated games of this game.")
-    age_min_days = models.PositiveIntegerField(default=0, help_text="Days since sign-up.")
+    games_min = models.PositiveIntegerField(default=0, help_text=_("Rated games of this game."))
+    age_min_days = models.PositiveIntegerField(default=0, help_text=_("Days since sign-up."))
     max_entrants = models.PositiveIntegerField(null=True, blank=True)
-    private = models.BooleanField(default=False, help_text="Reachable only by its link.")
+    private = models.BooleanField(default=False, help_text=_("Reachable only by its link."))
     bots_welcome = models.BooleanField(
-        default=False, help_text="Bot accounts (programs playing through the API) may enter."
+        default=False, help_text=_("Bot accounts (programs playing through the API) may enter.")
     )
     invite = models.CharField(max_length=32, default=new_invite, editable=False)
-    creator = optional_person("tournaments_created", help_text="Empty for the site's own events.")
+    creator = optional_person(
+        "tournaments_created", help_text=_("Empty for the site's own events.")
+    )
     scheduled_by = models.CharField(
-        max_length=40, blank=True, help_text="The site schedule's entry that made it."
+        max_length=40, blank=True, help_text=_("The site schedule's entry that made it.")
     )
     current_round = models.PositiveSmallIntegerField(
-        default=0, help_text="The Swiss round under way."
+        default=0, help_text=_("The Swiss round under way.")
     )
-    warned = models.BooleanField(default=False, help_text='"Starts in 5 minutes" was told.')
+    warned = models.BooleanField(default=False, help_text=_('"Starts in 5 minutes" was told.'))
     round_due_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="Swiss: the next round became due then, and waits for entrants who seem away "
-        "(SWISS_CHECK_IN_SECONDS at most).",
+        help_text=_(
+            "Swiss: the next round became due then, and waits for entrants who seem away "
+            "(SWISS_CHECK_IN_SECONDS at most)."
+        ),
     )
-    version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
+    version = models.PositiveIntegerField(default=0, help_text=_("Bumped by every change."))
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    stop_reason = models.CharField(max_length=200, blank=True)
+    stop_reason = models.CharField(
+        max_length=200, blank=True, help_text=_("A moderator's reason for stopping it, as typed.")
+    )
+    stop_code = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text=_("Why it stopped for want of people (games/tournaments/reasons.py)."),
+    )
+    stop_values = models.JSONField(
+        default=dict, blank=True, help_text=_("The stop code's values (numbers).")
+    )
 
     class Meta:
         ordering = ["-starts_at", "-pk"]
@@ -124,6 +143,14 @@ class Tournament(models.Model):
         """The tournament's link with its invite token."""
         return f"{self.get_absolute_url()}?invite={self.invite}"
 
+    @property
+    def reason(self) -> str:
+        """Why it stopped early, in the reader's language: from its code, else the moderator's
+        words as typed ("" if neither)."""
+        if self.stop_code:
+            return reasons.said(self.stop_code, self.stop_values)
+        return self.stop_reason
+
 
 class Entrant(models.Model):
     """A person in a tournament, with their standing figures (recomputed from the tables)."""
@@ -138,37 +165,37 @@ class Entrant(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
-    rating = models.IntegerField(help_text="The person's rating at this game when they joined.")
+    rating = models.IntegerField(help_text=_("The person's rating at this game when they joined."))
     points = models.FloatField(default=0)
-    buchholz = models.FloatField(default=0, help_text="The sum of the opponents' points.")
-    wins = models.PositiveIntegerField(default=0, help_text="First places.")
+    buchholz = models.FloatField(default=0, help_text=_("The sum of the opponents' points."))
+    wins = models.PositiveIntegerField(default=0, help_text=_("First places."))
     games = models.PositiveIntegerField(default=0)
     byes = models.PositiveIntegerField(default=0)
-    streak = models.PositiveIntegerField(default=0, help_text="Wins in a row (arena bonus).")
+    streak = models.PositiveIntegerField(default=0, help_text=_("Wins in a row (arena bonus)."))
     absences = models.PositiveSmallIntegerField(
-        default=0, help_text="Swiss rounds skipped in a row for being away (two withdraw)."
+        default=0, help_text=_("Swiss rounds skipped in a row for being away (two withdraw).")
     )
-    paused = models.BooleanField(default=False, help_text="Arena: not seated again until back.")
+    paused = models.BooleanField(default=False, help_text=_("Arena: not seated again until back."))
     withdrawn = models.BooleanField(default=False)
     withdrawn_why = models.CharField(max_length=20, choices=Withdrawn.choices, blank=True)
-    place = models.PositiveIntegerField(null=True, blank=True, help_text="At the end.")
+    place = models.PositiveIntegerField(null=True, blank=True, help_text=_("At the end."))
     table = models.ForeignKey(
         "Table",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Their latest table (or bye): they play at it while it is not recorded.",
+        help_text=_("Their latest table (or bye): they play at it while it is not recorded."),
     )
-    free_since = models.DateTimeField(null=True, blank=True, help_text="Arena: waiting since.")
+    free_since = models.DateTimeField(null=True, blank=True, help_text=_("Arena: waiting since."))
     seen_at = models.DateTimeField(
-        null=True, blank=True, help_text="Their tournament page's socket was last open then."
+        null=True, blank=True, help_text=_("Their tournament page's socket was last open then.")
     )
     checked_in_at = models.DateTimeField(
-        null=True, blank=True, help_text='They pressed "I\'m here" then (for the next round).'
+        null=True, blank=True, help_text=_('They pressed "I\'m here" then (for the next round).')
     )
     withdrawn_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Swiss: the round they were withdrawn at for absence."
+        null=True, blank=True, help_text=_("Swiss: the round they were withdrawn at for absence.")
     )
 
     class Meta:
@@ -219,7 +246,7 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     paired_at = models.DateTimeField()
     skipped = models.JSONField(
-        default=list, blank=True, help_text="Entrants left out for being away (ids)."
+        default=list, blank=True, help_text=_("Entrants left out for being away (ids).")
     )
 
     class Meta:
@@ -240,22 +267,22 @@ class Table(models.Model):
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.CASCADE, related_name="tables"
     )
-    number = models.PositiveIntegerField(help_text="Its number in the round (arena: overall).")
+    number = models.PositiveIntegerField(help_text=_("Its number in the round (arena: overall)."))
     game = models.OneToOneField(
         Game,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="tournament_table",
-        help_text="Empty for a bye.",
+        help_text=_("Empty for a bye."),
     )
-    people = models.JSONField(default=list, help_text="Entrant ids, in standing order.")
-    recorded = models.BooleanField(default=False, help_text="Its results are counted.")
+    people = models.JSONField(default=list, help_text=_("Entrant ids, in standing order."))
+    recorded = models.BooleanField(default=False, help_text=_("Its results are counted."))
     recorded_at = models.DateTimeField(null=True, blank=True)
     awarded = models.JSONField(
         default=list,
         blank=True,
-        help_text="Per entrant: place, points and streak bonus, once recorded.",
+        help_text=_("Per entrant: place, points and streak bonus, once recorded."),
     )
 
     class Meta:
@@ -285,7 +312,7 @@ class ChatLine(models.Model):
     text = models.CharField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(default=timezone.now)
     hidden = models.BooleanField(
-        default=False, help_text="Hidden by a moderator: it vanishes from every screen."
+        default=False, help_text=_("Hidden by a moderator: it vanishes from every screen.")
     )
 
     class Meta:

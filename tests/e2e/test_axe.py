@@ -58,19 +58,21 @@ def violations(page: Any) -> list[str]:
     ]
 
 
-def test_axe_finds_no_violation_on_any_page_in_any_language(
-    browser: Any, daphne_site: dict[str, str]
-) -> None:
+def pages_to_check(browser: Any, daphne_site: dict[str, str], name: str) -> tuple[Any, list[str]]:
+    """A person signed up as `name` (at a desktop's width: the steps press buttons by their
+    English names), and the paths of the pages axe reads: the lobby, a running table of each
+    game against a bot, the tutorial's, the rules, the tournaments and one, the profile,
+    history, a finished table and its replay, the settings."""
     base = daphne_site["url"]
     demo_games(daphne_site["db"])
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(PATIENCE)
-    sign_up(page, base, "axel")
+    sign_up(page, base, name)
     page.goto(base + "/games/history/")
     finished = re.search(r'href="(/games/\d+/)replay/"', page.content())
     assert finished, "the demo games are in history"
-    pages = [
+    return page, [
         "/",
         table_against_a_bot(page, base, "midnight-bakery"),
         table_against_a_bot(page, base, "cakehalla"),
@@ -79,12 +81,19 @@ def test_axe_finds_no_violation_on_any_page_in_any_language(
         "/games/rules/cakehalla/",
         "/tournaments/",
         open_tournament(page, base).removeprefix(base),
-        "/u/axel/",
+        f"/u/{name}/",
         "/games/history/",
         finished.group(1),  # a finished table: its results
         finished.group(1) + "replay/",
         "/accounts/settings/",
     ]
+
+
+def test_axe_finds_no_violation_on_any_page_in_any_language(
+    browser: Any, daphne_site: dict[str, str]
+) -> None:
+    base = daphne_site["url"]
+    page, pages = pages_to_check(browser, daphne_site, "axel")
     stranger = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     stranger.set_default_timeout(PATIENCE)
     found: dict[str, list[str]] = {}

@@ -5,12 +5,14 @@ the table's socket and in the API's JSON (by Accept-Language)."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from accounts import tokens
 from accounts.models import User
@@ -19,7 +21,10 @@ from games.engines import IllegalAction
 from games.engines import cakehalla as ch
 from games.engines import midnight_bakery as mb
 from games.engines.cakehalla.cards import CARDS, CUSTOMERS
-from games.kinds.refusals import told
+from games.engines.cakehalla.refusals import SAYINGS as CH_SAYINGS
+from games.engines.cakehalla.refusals import refused as ch_refused
+from games.engines.midnight_bakery.refusals import SAYINGS as MB_SAYINGS
+from games.kinds.refusals import REFUSALS, told
 from games.models import Action, Game
 from tests.conftest import client_for
 from tests.live.test_socket_moves import keep_fields, message_of, send_move
@@ -69,10 +74,11 @@ def midnight_tries(rng: random.Random, state: mb.State, seat: int) -> list[Any]:
     ]
 
 
-def refusals_met(game: str, seed: int) -> set[str]:
-    """Every sentence the engine refused with over a whole random game of tries."""
+def refusals_met(game: str, seed: int) -> dict[str, IllegalAction]:
+    """Every sentence the engine refused with over a whole random game of tries (one refusal
+    of each)."""
     rng = random.Random(seed)
-    met: set[str] = set()
+    met: dict[str, IllegalAction] = {}
     engine: Any = ch if game == "cakehalla" else mb
     state = engine.new_game(2 + seed % 3, seed=seed)
     while not engine.is_over(state):
@@ -85,14 +91,14 @@ def refusals_met(game: str, seed: int) -> set[str]:
                 try:
                     engine.apply_action(state, seat, action)
                 except IllegalAction as refused:
-                    met.add(str(refused))
+                    met[str(refused)] = refused
         seat = rng.choice(seats)
         state = engine.apply_action(state, seat, rng.choice(engine.legal_actions(state, seat)))
     for action in cakehalla_tries(rng)[:3] if game == "cakehalla" else [{"type": "keep"}]:
         try:
             engine.apply_action(state, 0, action)
         except IllegalAction as refused:
-            met.add(str(refused))
+            met[str(refused)] = refused
     return met
 
 
@@ -100,30 +106,69 @@ def refusals_met(game: str, seed: int) -> set[str]:
 def test_every_refusal_an_engine_makes_is_told_in_french_and_german(
     game: str, at_least: int
 ) -> None:
-    met = set().union(*(refusals_met(game, seed) for seed in range(3)))
+    met = {k: v for seed in range(3) for k, v in refusals_met(game, seed).items()}
     assert len(met) >= at_least, sorted(met)
     with translation.override("en"):
-        assert {told(sentence) for sentence in met} == met
+        assert {told(refused) for refused in met.values()} == set(met)
     for language in ("fr", "de"):
         with translation.override(language):
-            untold = [sentence for sentence in met if told(sentence) == sentence]
+            untold = [sentence for sentence, refused in met.items() if told(refused) == sentence]
         assert untold == [], (language, untold)
 
 
 def test_a_refusals_values_stay_and_its_plural_follows_the_count() -> None:
     with translation.override("fr"):
-        assert told("The market has no Cocoa left.") == "Le marché n\u2019a plus de Cocoa."
-        assert told("Only 1 kinds are left: take one of each.").startswith(
-            "Il ne reste que 1 sorte :"
+        assert told(ch_refused("market-out-of", name="Cocoa")) == (
+            "Le march\u00e9 n\u2019a plus de Cocoa."
         )
-        assert told("Only 2 kinds are left: take one of each.").startswith(
-            "Il ne reste que 2 sortes :"
-        )
+        assert told(ch_refused("kinds-left", kinds=1)).startswith("Il ne reste que 1 sorte :")
+        assert told(ch_refused("kinds-left", kinds=2)).startswith("Il ne reste que 2 sortes :")
     with translation.override("de"):
-        assert told("You cannot afford the Cherry Tart.") == (
+        assert told(ch_refused("cannot-afford", card="Cherry Tart")) == (
             "Die Karte Cherry Tart kannst du dir nicht leisten."
         )
-        assert told("A sentence nobody listed.") == "A sentence nobody listed."
+        assert told(IllegalAction("A sentence nobody listed.")) == "A sentence nobody listed."
+        assert told(IllegalAction("Ein Satz.", "no-such-code")) == "Ein Satz."
+
+
+ENGINES = {"cakehalla": CH_SAYINGS, "midnight-bakery": MB_SAYINGS}
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_code_an_engine_can_raise_is_told_word_for_word_and_in_french_and_german(
+    game: str,
+) -> None:
+    """The engine's English for each code is the msgid (or the plural) it is translated from,
+    and each has its translation in fr and de: a sentence changed in an engine, or a new code,
+    fails here instead of falling back to English on a page."""
+    for code, english in ENGINES[game].items():
+        assert code in REFUSALS, code
+        refusal = REFUSALS[code]
+        assert english in (refusal.words, refusal.plural), (code, english, refusal)
+        for language in ("fr", "de"):
+            with translation.override(language):
+                if refusal.plural:
+                    forms = {ngettext(refusal.words, refusal.plural, n) for n in (1, 2)}
+                else:
+                    forms = {gettext(refusal.words)}
+            assert not forms & {refusal.words, refusal.plural, ""}, (language, code, forms)
+
+
+def test_an_engines_refusal_carries_its_code_and_values_and_its_english_as_before() -> None:
+    state = ch.new_game(2, seed=4)
+    with pytest.raises(IllegalAction) as refused:
+        ch.apply_action(state, 1, {"type": "pass"})
+    assert (refused.value.code, refused.value.params) == ("not-your-turn", {})
+    with pytest.raises(IllegalAction) as refused:
+        ch.apply_action(state, 0, {"type": "dance"})
+    assert str(refused.value) == "There is no action called 'dance'."
+    assert (refused.value.code, refused.value.params) == ("no-such-action", {"kind": "'dance'"})
+    with pytest.raises(IllegalAction) as refused:
+        mb.new_game(2, seed=1, setup={"deck": ["lard"]})
+    assert refused.value.code == "no-such-face"
+    with translation.override("de"):
+        assert "Midnight Bakery" in told(refused.value) and "There is" not in told(refused.value)
+    assert pickle.loads(pickle.dumps(refused.value)).params == {"face": "'lard'"}
 
 
 def speaks(user: User, code: str) -> None:

@@ -23,6 +23,7 @@ from games.engines.cakehalla.legal import (
     TWO_ALIKE_MIN,
     has_main_action,
 )
+from games.engines.cakehalla.refusals import refused
 from games.engines.cakehalla.state import (
     EMPTY,
     HAND_LIMIT,
@@ -37,7 +38,6 @@ from games.engines.cakehalla.state import (
 )
 from games.engines.cakehalla.turn import after_action, after_return, end_turn, visit
 from games.engines.cakehalla.turn import visiting_customers as _visitors
-from games.engines.errors import IllegalAction
 
 
 def _name(i: int) -> str:
@@ -54,36 +54,34 @@ def _take(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Take three different ingredients (fewer when fewer kinds are left) or two alike."""
     names = action.get("ingredients")
     if type(names) is not list or len(action) != 2:
-        raise IllegalAction("Say which ingredients to take, as a list.")
+        raise refused("take-not-list")
     picks = []
     for name in names:
         i = ORDINARY_INDEX.get(name) if type(name) is str else None
         if i is None:
             if name == "saffron":
-                raise IllegalAction("Saffron cannot be taken; it comes only with a reservation.")
-            raise IllegalAction(f"There is no ingredient called {name!r}.")
+                raise refused("saffron-not-taken")
+            raise refused("no-such-ingredient", name=repr(name))
         picks.append(i)
     m = state.market
     if len(picks) == 2 and picks[0] == picks[1]:
         i = picks[0]
         if m[i] < TWO_ALIKE_MIN:
-            raise IllegalAction(
-                f"You can take two {_name(i)} only while its pile holds {TWO_ALIKE_MIN} or more."
-            )
+            raise refused("two-alike-too-few", name=_name(i), least=TWO_ALIKE_MIN)
     else:
         if len(set(picks)) != len(picks):
-            raise IllegalAction("Take different ingredients one of each, or two of one kind.")
+            raise refused("take-not-alike")
         kinds = (m[0] > 0) + (m[1] > 0) + (m[2] > 0) + (m[3] > 0) + (m[4] > 0)
         if not kinds:
-            raise IllegalAction("The market has no ingredients left to take.")
+            raise refused("market-empty")
         for i in picks:
             if not m[i]:
-                raise IllegalAction(f"The market has no {_name(i)} left.")
+                raise refused("market-out-of", name=_name(i))
         width = min(3, kinds)
         if len(picks) != width:
             if width == 3:
-                raise IllegalAction("Take three different ingredients, or two of one kind.")
-            raise IllegalAction(f"Only {kinds} kinds are left: take one of each.")
+                raise refused("take-three")
+            raise refused("kinds-left", kinds=kinds)
     market = list(m)
     b = state.bakers[seat]
     tokens = list(b.tokens)
@@ -106,17 +104,17 @@ def _card_of(action: Mapping[str, object], key: str = "card") -> int:
     card_id = action.get(key)
     c = CARD_INDEX.get(card_id) if type(card_id) is str else None
     if c is None:
-        raise IllegalAction(f"There is no card called {card_id!r}.")
+        raise refused("no-such-card", card=repr(card_id))
     return c
 
 
 def _reserve(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Reserve a face-up card or the top of a pile, with a Saffron while any is left."""
     if len(action) != 2:
-        raise IllegalAction("Reserve either one card or the top of one pile.")
+        raise refused("reserve-one")
     b = state.bakers[seat]
     if len(b.reserved) >= RESERVE_LIMIT:
-        raise IllegalAction("You already hold three reserved cards.")
+        raise refused("reserve-full")
     piles = state.piles
     counter = state.counter
     if "card" in action:
@@ -124,7 +122,7 @@ def _reserve(state: State, seat: int, action: Mapping[str, object]) -> State:
         t = CARD_TIER0[c]
         row = counter[t]
         if c not in row:
-            raise IllegalAction(f"The {CARDS[c].name} is not face up on the counter.")
+            raise refused("card-not-on-counter", card=CARDS[c].name)
         pile = piles[t]
         refill = pile[0] if pile else EMPTY
         pos = row.index(c)
@@ -134,16 +132,16 @@ def _reserve(state: State, seat: int, action: Mapping[str, object]) -> State:
     elif "tier" in action:
         tier = action["tier"]
         if type(tier) is not int or not 1 <= tier <= 3:
-            raise IllegalAction("Piles are tiers 1, 2 and 3.")
+            raise refused("no-such-tier")
         t = tier - 1
         pile = piles[t]
         if not pile:
-            raise IllegalAction(f"The tier {tier} pile is empty.")
+            raise refused("pile-empty", tier=tier)
         c = pile[0]
         blind = True
         event = ("reserve_blind", seat, tier, CARD_IDS[c])
     else:
-        raise IllegalAction("Reserve either one card or the top of one pile.")
+        raise refused("reserve-one")
     if pile:
         piles = replaced(piles, t, pile[1:])
     new = state.clone()
@@ -167,7 +165,7 @@ def _reserve(state: State, seat: int, action: Mapping[str, object]) -> State:
 def _buy(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Buy a face-up or reserved card; ordinary ingredients first, Saffron for the shortfall."""
     if len(action) != 2:
-        raise IllegalAction("Buy names one card.")
+        raise refused("buy-one")
     c = _card_of(action)
     card = CARDS[c]
     b = state.bakers[seat]
@@ -187,7 +185,7 @@ def _buy(state: State, seat: int, action: Mapping[str, object]) -> State:
     else:
         kept = tuple(r for r in reserved if r[0] != c)
         if len(kept) == len(reserved):
-            raise IllegalAction("You can buy only a face-up card or one you reserved.")
+            raise refused("buy-not-reachable")
         reserved = kept
     tokens = list(b.tokens)
     market = list(state.market)
@@ -204,7 +202,7 @@ def _buy(state: State, seat: int, action: Mapping[str, object]) -> State:
         tokens[i] -= use
         market[i] += use
     if short > tokens[SAFFRON]:
-        raise IllegalAction(f"You cannot afford the {card.name}.")
+        raise refused("cannot-afford", card=card.name)
     paid[SAFFRON] = short
     tokens[SAFFRON] -= short
     market[SAFFRON] += short
@@ -235,9 +233,9 @@ def _buy(state: State, seat: int, action: Mapping[str, object]) -> State:
 def _pass(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Pass, allowed only when nothing else is."""
     if len(action) != 1:
-        raise IllegalAction("A pass carries nothing else.")
+        raise refused("pass-bare")
     if has_main_action(state, seat):
-        raise IllegalAction("You can still take, reserve or buy, so you cannot pass.")
+        raise refused("pass-not-allowed")
     new = state.clone()
     new.passes = state.passes + 1
     new.log = (("pass", seat), state.log)
@@ -248,7 +246,7 @@ def _return(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Put back ingredients of the baker's choice down to 10."""
     given = action.get("ingredients")
     if type(given) is not dict or len(action) != 2:
-        raise IllegalAction("Say which ingredients to put back, as a count per ingredient.")
+        raise refused("return-not-counts")
     b = state.bakers[seat]
     tokens = list(b.tokens)
     market = list(state.market)
@@ -256,15 +254,15 @@ def _return(state: State, seat: int, action: Mapping[str, object]) -> State:
     for name, n in given.items():
         i = TOKEN_INDEX.get(name) if type(name) is str else None
         if i is None:
-            raise IllegalAction(f"There is no ingredient called {name!r}.")
+            raise refused("no-such-ingredient", name=repr(name))
         if type(n) is not int or n < 0:
-            raise IllegalAction("Put back a whole number of each ingredient.")
+            raise refused("return-not-whole")
         if n > tokens[i]:
-            raise IllegalAction(f"You hold only {tokens[i]} {_name(i)}.")
+            raise refused("hold-only", n=tokens[i], name=_name(i))
         back[i] = n
     excess = sum(tokens) - HAND_LIMIT
     if sum(back) != excess:
-        raise IllegalAction(f"Put back exactly {excess} to hold {HAND_LIMIT}.")
+        raise refused("return-exactly", excess=excess, limit=HAND_LIMIT)
     for i in range(6):
         tokens[i] -= back[i]
         market[i] += back[i]
@@ -281,13 +279,13 @@ def _return(state: State, seat: int, action: Mapping[str, object]) -> State:
 def _customer(state: State, seat: int, action: Mapping[str, object]) -> State:
     """Choose which of several qualifying customers visits."""
     if len(action) != 2:
-        raise IllegalAction("Choose one customer.")
+        raise refused("customer-one")
     cid = action.get("customer")
     c = CUSTOMER_INDEX.get(cid) if type(cid) is str else None
     if c is None:
-        raise IllegalAction(f"There is no customer called {cid!r}.")
+        raise refused("no-such-customer", customer=repr(cid))
     if c not in _visitors(state, seat):
-        raise IllegalAction(f"{CUSTOMERS[c].name} cannot visit you now.")
+        raise refused("customer-cannot-visit", customer=CUSTOMERS[c].name)
     new = state.clone()
     visit(new, c)
     return end_turn(new)
@@ -300,26 +298,26 @@ _MAIN: dict[object, Handler] = {"take": _take, "reserve": _reserve, "buy": _buy,
 def apply_action(state: State, seat: int, action: Mapping[str, object]) -> State:
     """The state after the seat's action; the old state is untouched; IllegalAction otherwise."""
     if state.over:
-        raise IllegalAction("The game is over.")
+        raise refused("game-over")
     if type(seat) is not int or seat != state.turn:
-        raise IllegalAction("It is not your turn.")
+        raise refused("not-your-turn")
     if type(action) is not dict:
-        raise IllegalAction("An action must name its type.")
+        raise refused("action-untyped")
     kind = action.get("type")
     pending = state.pending
     if pending is None:
         handler = _MAIN.get(kind) if type(kind) is str else None
         if handler is None:
             if kind == "return":
-                raise IllegalAction("You have nothing to put back now.")
+                raise refused("nothing-to-return")
             if kind == "customer":
-                raise IllegalAction("No customer is waiting for you to choose.")
-            raise IllegalAction(f"There is no action called {kind!r}.")
+                raise refused("no-customer-waiting")
+            raise refused("no-such-action", kind=repr(kind))
         return handler(state, seat, action)
     if pending == "return":
         if kind != "return":
-            raise IllegalAction(f"You hold more than {HAND_LIMIT}: put some back first.")
+            raise refused("hold-over-limit", limit=HAND_LIMIT)
         return _return(state, seat, action)
     if kind != "customer":
-        raise IllegalAction("Several customers could visit: choose one first.")
+        raise refused("choose-customer-first")
     return _customer(state, seat, action)

@@ -16,6 +16,7 @@ from games.engines.cakehalla.cards import (
     TIERS,
     TOKEN_NAMES,
 )
+from games.engines.cakehalla.refusals import refused
 from games.engines.cakehalla.shapes import Setup
 from games.engines.cakehalla.state import (
     COUNTER_SPACES,
@@ -33,40 +34,41 @@ from games.engines.cakehalla.state import (
 from games.engines.errors import IllegalAction
 
 
-def _card_indices(ids: object, not_a_list: str, tier: int | None = None) -> list[int]:
+def _card_indices(ids: object, not_a_list: IllegalAction, tier: int | None = None) -> list[int]:
     """The card indices of a setup's list of card ids (of that tier, when one is given)."""
     if not isinstance(ids, list):
-        raise IllegalAction(not_a_list)
+        raise not_a_list
     out = []
     for card_id in ids:
         index = CARD_INDEX.get(card_id) if isinstance(card_id, str) else None
         if index is None or (tier is not None and CARDS[index].tier != tier):
-            kind = "a card" if tier is None else f"a tier {tier} card"
-            raise IllegalAction(f"{card_id!r} is not {kind}.")
+            if tier is None:
+                raise refused("not-a-card", card=repr(card_id))
+            raise refused("not-a-tier-card", card=repr(card_id), tier=tier)
         out.append(index)
     return out
 
 
 def _setup_pile(tier: int, ids: object) -> tuple[int, ...]:
     """A pile given by the setup, checked to hold cards of its own tier once each."""
-    pile = _card_indices(ids, f"The tier {tier} pile must be a list of card ids.", tier)
+    pile = _card_indices(ids, refused("pile-not-list", tier=tier), tier)
     if len(set(pile)) != len(pile):
-        raise IllegalAction(f"The tier {tier} pile holds a card twice.")
+        raise refused("pile-twice", tier=tier)
     return tuple(pile)
 
 
 def _setup_customers(ids: object, wanted: int) -> tuple[int, ...]:
     """Face-up customers given by the setup."""
     if not isinstance(ids, list) or len(ids) != wanted:
-        raise IllegalAction(f"The setup must show exactly {wanted} customers.")
+        raise refused("customers-count", wanted=wanted)
     out = []
     for cid in ids:
         index = CUSTOMER_INDEX.get(cid) if isinstance(cid, str) else None
         if index is None:
-            raise IllegalAction(f"{cid!r} is not a customer.")
+            raise refused("not-a-customer", customer=repr(cid))
         out.append(index)
     if len(set(out)) != len(out):
-        raise IllegalAction("The setup shows a customer twice.")
+        raise refused("customer-twice")
     return tuple(out)
 
 
@@ -75,15 +77,15 @@ def checked_setup(setup: object) -> Mapping[str, object]:
     if setup is None:
         return {}
     if not isinstance(setup, dict):
-        raise IllegalAction("The setup must be a dictionary.")
+        raise refused("setup-not-dict")
     if not setup:
-        raise IllegalAction("A setup must give piles, customers or bakers; leave it out to deal.")
+        raise refused("setup-empty")
     if set(setup) - {"piles", "customers", "bakers"}:
-        raise IllegalAction("The setup may only give piles, customers and bakers.")
+        raise refused("setup-keys")
     if "piles" in setup:
         given = setup["piles"]
         if not isinstance(given, dict) or not given or set(given) - {"1", "2", "3"}:
-            raise IllegalAction('The setup piles must be keyed "1", "2" and "3".')
+            raise refused("setup-pile-keys")
     return setup
 
 
@@ -92,38 +94,38 @@ def checked_options(options: object) -> None:
     if options is None:
         return
     if not isinstance(options, dict):
-        raise IllegalAction("The options must be a dictionary of names and values.")
+        raise refused("options-not-dict")
     if options:
         name = sorted(str(key) for key in options)[0]
-        raise IllegalAction(f"Cakehalla has no option called {name!r}: it has no options yet.")
+        raise refused("no-options", name=repr(name))
 
 
 def checked_players(players: object) -> int:
     """The number of bakers, 2 to 4."""
     if isinstance(players, bool) or not isinstance(players, int):
-        raise IllegalAction("The number of bakers must be a whole number.")
+        raise refused("bakers-not-whole")
     if not MIN_BAKERS <= players <= MAX_BAKERS:
-        raise IllegalAction("Cakehalla is for 2 to 4 bakers.")
+        raise refused("bakers-count")
     return players
 
 
 def _setup_tokens(given: object) -> tuple[int, ...]:
     """A baker's ingredients given by the setup ({name: count}), saffron last."""
     if not isinstance(given, dict):
-        raise IllegalAction("A baker's tokens must map ingredients to counts.")
+        raise refused("tokens-not-map")
     tokens = [0] * len(TOKEN_NAMES)
     for name, n in given.items():
         if name not in TOKEN_NAMES or isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise IllegalAction(f"{name!r}: {n!r} is not an ingredient and a count.")
+            raise refused("token-not-count", name=repr(name), n=repr(n))
         tokens[TOKEN_NAMES.index(name)] = n
     if sum(tokens) > HAND_LIMIT:
-        raise IllegalAction(f"A baker starts with at most {HAND_LIMIT} ingredients.")
+        raise refused("tokens-over-limit", limit=HAND_LIMIT)
     return tuple(tokens)
 
 
 def _setup_cards(ids: object, what: str) -> tuple[int, ...]:
     """A baker's bought or reserved cards given by the setup (card ids)."""
-    return tuple(_card_indices(ids, f"A baker's {what} cards must be a list of card ids."))
+    return tuple(_card_indices(ids, refused(f"{what}-not-list")))
 
 
 def setup_bakers(players: int, setup: Mapping[str, object]) -> tuple[Baker, ...]:
@@ -133,15 +135,15 @@ def setup_bakers(players: int, setup: Mapping[str, object]) -> tuple[Baker, ...]
         return (Baker((0,) * 6, (0,) * 5, 0, (), (), ()),) * players
     given = setup["bakers"]
     if not isinstance(given, list) or len(given) != players:
-        raise IllegalAction(f"The setup must give exactly {players} bakers.")
+        raise refused("bakers-given", players=players)
     bakers = []
     for holding in given:
         if not isinstance(holding, dict) or set(holding) - {"tokens", "bought", "reserved"}:
-            raise IllegalAction("A baker may only be given tokens, bought and reserved cards.")
+            raise refused("baker-keys")
         bought = _setup_cards(holding.get("bought", []), "bought")
         reserved = _setup_cards(holding.get("reserved", []), "reserved")
         if len(reserved) > RESERVE_LIMIT:
-            raise IllegalAction(f"A baker reserves at most {RESERVE_LIMIT} cards.")
+            raise refused("reserves-over-limit", limit=RESERVE_LIMIT)
         discounts = [0] * 5
         for c in bought:
             discounts[CARDS[c].discount] += 1
@@ -157,9 +159,9 @@ def setup_bakers(players: int, setup: Mapping[str, object]) -> tuple[Baker, ...]
         )
     held = [c for b in bakers for c in (*b.bought, *(r for r, _ in b.reserved))]
     if len(set(held)) != len(held):
-        raise IllegalAction("The setup gives a card to the bakers twice.")
+        raise refused("card-given-twice")
     if any(b.points >= WINNING_POINTS for b in bakers):
-        raise IllegalAction(f"A baker must start below {WINNING_POINTS} points.")
+        raise refused("points-too-many", points=WINNING_POINTS)
     return tuple(bakers)
 
 
@@ -219,7 +221,7 @@ def new_game(
     held = frozenset(c for b in bakers for c in (*b.bought, *(r for r, _ in b.reserved)))
     piles, customers = dealt(players, seed, setup, held)
     if held & {c for pile in piles for c in pile}:
-        raise IllegalAction("A card the bakers hold is in a pile too.")
+        raise refused("held-card-in-pile")
 
     counter = []
     for i, pile in enumerate(piles):
@@ -231,7 +233,7 @@ def new_game(
     supply = (size, size, size, size, size, SAFFRON_SUPPLY)
     market = tuple(n - sum(b.tokens[i] for b in bakers) for i, n in enumerate(supply))
     if min(market) < 0:
-        raise IllegalAction("The bakers hold more of an ingredient than the market has.")
+        raise refused("tokens-over-market")
     state = State.__new__(State)
     state.players = players
     state.rng = rng.seed_state(seed)  # the table's own stream; no rule draws from it yet

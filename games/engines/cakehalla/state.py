@@ -12,8 +12,8 @@ from games.engines.cakehalla.cards import (
     CUSTOMER_INDEX,
     CUSTOMERS,
 )
+from games.engines.cakehalla.refusals import refused
 from games.engines.cakehalla.shapes import StateData
-from games.engines.errors import IllegalAction
 
 T = TypeVar("T")
 
@@ -208,5 +208,5 @@ def load(data: Mapping[str, object]) -> State:
         state.over = bool(snapshot["over"])
         state.log = _log_from(cast(list[Event], [tuple(event) for event in snapshot["log"]]))
     except (KeyError, TypeError, ValueError) as exc:
-        raise IllegalAction("That saved game is damaged and cannot be loaded.") from exc
+        raise refused("save-damaged") from exc
     return state

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from games.engines.cakehalla.cards import CUSTOMER_POINTS, CUSTOMERS
+from games.engines.cakehalla.refusals import refused
 from games.engines.cakehalla.shapes import Result
 from games.engines.cakehalla.state import HAND_LIMIT, WINNING_POINTS, Baker, State, replaced
-from games.engines.errors import IllegalAction
 
 
 def visiting_customers(state: State, seat: int) -> list[int]:
@@ -113,7 +113,7 @@ def end_reason(state: State) -> str:
 def result(state: State) -> Result:
     """Final standings, only once the game is over."""
     if not state.over:
-        raise IllegalAction("The game is not over yet.")
+        raise refused("game-not-over")
     return {
         "scores": [b.points for b in state.bakers],
         "cards_bought": [len(b.bought) for b in state.bakers],

@@ -1,6 +1,6 @@
 """The deck, the batch table and the seat names of Midnight Bakery."""
 
-from games.engines.errors import IllegalAction
+from games.engines.midnight_bakery.refusals import refused
 
 SEAT_NAMES = ("Flour", "Sugar", "Butter", "Cream", "Spice", "Cocoa", "Honey", "Moon")
 OWL_NAME = "Night Owl"
@@ -77,7 +77,7 @@ def number_cards(faces: list[str]) -> list[str]:
     ids = []
     for face in faces:
         if face not in FACE_NAMES:
-            raise IllegalAction(f"There is no card called {face!r} in Midnight Bakery.")
+            raise refused("no-such-face", face=repr(face))
         seen[face] = seen.get(face, 0) + 1
         ids.append(f"{face}-{seen[face]:02d}")
     return ids

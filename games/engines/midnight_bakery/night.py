@@ -3,7 +3,6 @@
 from collections.abc import Mapping
 from typing import TypeVar, Unpack
 
-from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery import scoring
 from games.engines.midnight_bakery.cards import (
     BATCH_SIZE,
@@ -13,6 +12,7 @@ from games.engines.midnight_bakery.cards import (
     seat_name,
 )
 from games.engines.midnight_bakery.filing import file_cards
+from games.engines.midnight_bakery.refusals import refused
 from games.engines.midnight_bakery.setup import (
     checked_bakers,
     checked_passing,
@@ -222,7 +222,7 @@ def is_over(state: State) -> bool:
 def result(state: State) -> Result:
     """Final standings; only after dawn."""
     if not state.over:
-        raise IllegalAction("The night is not over yet.")
+        raise refused("night-not-over")
     return night_result(state)
 
 

@@ -2,7 +2,6 @@
 
 from collections.abc import Mapping
 
-from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery.cards import FACE_NAMES, PEEL, face_of, seat_name
 from games.engines.midnight_bakery.filing import file_cards, oldest_peel
 from games.engines.midnight_bakery.night import (
@@ -12,6 +11,7 @@ from games.engines.midnight_bakery.night import (
     replace_at,
     settle,
 )
+from games.engines.midnight_bakery.refusals import refused
 from games.engines.midnight_bakery.shapes import Action
 from games.engines.midnight_bakery.state import State
 
@@ -58,38 +58,36 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
 def checked_choice(state: State, seat: int, action: object) -> tuple[str, ...]:
     """The cards an action locks, or IllegalAction with the reason."""
     if state.over:
-        raise IllegalAction("The night is over.")
+        raise refused("night-over")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.bakers:
-        raise IllegalAction("There is no baker in that seat.")
+        raise refused("no-baker-in-seat")
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be an object with a type.")
+        raise refused("action-not-object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in ACTION_KEYS:
-        raise IllegalAction("You can keep a pastry or use a Baker's Peel.")
+        raise refused("keep-or-peel")
     if set(action) != ACTION_KEYS[kind]:
-        raise IllegalAction(
-            f"A {kind} action has exactly these fields: {sorted(ACTION_KEYS[kind])}."
-        )
+        raise refused("action-fields", kind=kind, fields=sorted(ACTION_KEYS[kind]))
     batch = state.batches[seat]
     if not batch:
-        raise IllegalAction("Your batch is empty, so you sit out this pick.")
+        raise refused("batch-empty")
     if state.locks[seat] is not None:
-        raise IllegalAction("You have already locked your choice for this pick.")
+        raise refused("already-locked")
     if kind == "keep":
         card = action["card"]
         if not isinstance(card, str) or card not in batch:
-            raise IllegalAction("That card is not in your batch.")
+            raise refused("card-not-in-batch")
         return (card,)
     cards = action["cards"]
     if not isinstance(cards, list) or len(cards) != 2:
-        raise IllegalAction("A Baker's Peel takes exactly two pastries.")
+        raise refused("peel-two")
     first, second = cards
     if not isinstance(first, str) or not isinstance(second, str) or first == second:
-        raise IllegalAction("A Baker's Peel takes two different pastries.")
+        raise refused("peel-different")
     if first not in batch or second not in batch:
-        raise IllegalAction("Both pastries must come from your batch.")
+        raise refused("peel-from-batch")
     if not has_peel(state, seat):
-        raise IllegalAction("You have no Baker's Peel in your case to use.")
+        raise refused("no-peel")
     return (first, second)
 
 

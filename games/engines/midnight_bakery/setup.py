@@ -8,7 +8,6 @@ from `deal(...)` is the very night the seed alone would start, card ids and owl 
 
 from collections.abc import Mapping
 
-from games.engines.errors import IllegalAction
 from games.engines.midnight_bakery.cards import (
     FACE_NAMES,
     MAX_BAKERS,
@@ -16,6 +15,7 @@ from games.engines.midnight_bakery.cards import (
     number_cards,
     standard_faces,
 )
+from games.engines.midnight_bakery.refusals import refused
 from games.engines.midnight_bakery.shapes import Setup
 from games.engines.midnight_bakery.state import PASSING_OPTIONS
 from games.engines.rng import checked_seed, checked_stream, seed_state, shuffled
@@ -31,9 +31,9 @@ RULES_VERSION = 1
 def checked_bakers(players: object) -> int:
     """The number of bakers, 2 to 8; IllegalAction otherwise."""
     if isinstance(players, bool) or not isinstance(players, int):
-        raise IllegalAction("The number of bakers must be a whole number.")
+        raise refused("bakers-not-whole")
     if not MIN_BAKERS <= players <= MAX_BAKERS:
-        raise IllegalAction("Midnight Bakery needs 2 to 8 bakers.")
+        raise refused("night-bakers-count")
     return players
 
 
@@ -42,13 +42,13 @@ def checked_passing(options: object) -> str:
     if options is None:
         return "alternate"
     if not isinstance(options, dict):
-        raise IllegalAction("The options must be a dictionary of names and values.")
+        raise refused("options-not-dict")
     unknown = sorted(str(name) for name in options if name != "passing")
     if unknown:
-        raise IllegalAction(f"Midnight Bakery has no option called {unknown[0]!r}.")
+        raise refused("night-no-option", name=repr(unknown[0]))
     passing = options.get("passing", "alternate")
     if passing not in PASSING_OPTIONS:
-        raise IllegalAction("Passing must be Alternate or Next.")
+        raise refused("passing-choices")
     return str(passing)
 
 
@@ -61,16 +61,16 @@ def is_card_id(entry: str) -> bool:
 def checked_deck(deck: object) -> list[str]:
     """The card ids of a setup's deck, top first; IllegalAction for anything malformed."""
     if not isinstance(deck, list) or not all(isinstance(entry, str) for entry in deck):
-        raise IllegalAction("A custom deck must be a list of card faces or card ids.")
+        raise refused("deck-not-list")
     ids = [entry for entry in deck if is_card_id(entry)]
     if not ids:
         return number_cards(deck)
     if len(ids) != len(deck):
-        raise IllegalAction("A custom deck lists card faces or card ids, not both.")
+        raise refused("deck-mixed")
     seen: set[str] = set()
     for card in ids:
         if card in seen:
-            raise IllegalAction(f"The custom deck holds {card} twice.")
+            raise refused("deck-twice", card=card)
         seen.add(card)
     return ids
 
@@ -80,12 +80,12 @@ def checked_setup(setup: object, seed: int) -> tuple[list[str], int] | None:
     if setup is None:
         return None
     if not isinstance(setup, dict):
-        raise IllegalAction("The setup must be a dictionary.")
+        raise refused("setup-not-dict")
     unknown = sorted(str(key) for key in set(setup) - SETUP_KEYS)
     if unknown:
-        raise IllegalAction(f"A Midnight Bakery setup has no {unknown[0]!r}; it gives the deck.")
+        raise refused("night-setup-key", name=repr(unknown[0]))
     if "deck" not in setup:
-        raise IllegalAction("A Midnight Bakery setup must give the deck.")
+        raise refused("night-setup-deck")
     deck = checked_deck(setup["deck"])
     stream = checked_stream(setup["rng"]) if "rng" in setup else seed_state(seed)
     return deck, stream

@@ -24,13 +24,14 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.notifications.services import Told
 from games.pairing.models import Seek
 from games.services import ServiceError
 from games.services.presence import people_lately_here
+from games.tournaments import reasons
 from games.tournaments.models import Entrant, Round, Tournament
 from games.tournaments.services.base import bump, now, tell_each
 from games.tournaments.services.entry import entrant_of, lock_open
@@ -46,11 +47,7 @@ def check_in_wait() -> timedelta:
 
 def wait_words() -> str:
     """The wait as a sentence says it: "2 minutes", "90 seconds" (in the language active)."""
-    seconds = round(settings.SWISS_CHECK_IN_SECONDS)
-    if seconds >= 60 and seconds % 60 == 0:
-        minutes = seconds // 60
-        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
-    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+    return reasons.wait_said(round(settings.SWISS_CHECK_IN_SECONDS))
 
 
 def check_ins_open(tournament: Tournament) -> datetime:
@@ -201,18 +198,15 @@ def tell_skipped(
     tell_each(tournament, told)
 
 
-def nobody_came_words(tournament: Tournament, came: int, entrants: int, number: int) -> str:
-    """Why a Swiss stopped for want of people here, as its page and entrants read it."""
+def nobody_came(
+    tournament: Tournament, came: int, entrants: int, number: int
+) -> tuple[str, dict[str, int]]:
+    """Why a Swiss stopped for want of people here, as a code and its values (reasons.py says
+    it in each reader's language)."""
+    wait = round(settings.SWISS_CHECK_IN_SECONDS)
+    if number == 1 and came == 0:
+        return reasons.NOBODY_CAME, {"entrants": entrants, "wait": wait}
     if number == 1:
-        if came == 0:
-            return (
-                f"Nobody was here when it was due to start: none of its {entrants} entrants had "
-                f'a page of Bakehouse open or pressed "I\'m here" in the {wait_words()} it '
-                "waited."
-            )
-        return (
-            f"Only {came} of its {entrants} entrants {'was' if came == 1 else 'were'} here when "
-            f"it was due to start, fewer than the {tournament.fewest} a table needs, in the "
-            f"{wait_words()} it waited."
-        )
-    return f"It ended after round {number - 1}: nobody was here for round {number}."
+        values = {"came": came, "entrants": entrants, "fewest": tournament.fewest, "wait": wait}
+        return reasons.TOO_FEW_CAME, values
+    return reasons.NOBODY_FOR_ROUND, {"number": number}

@@ -19,7 +19,7 @@ from django.utils.translation import gettext, ngettext
 
 from games.models import TURN_BASED
 from games.notifications.services import Told
-from games.tournaments import draw, pairs, scoring
+from games.tournaments import draw, pairs, reasons, scoring
 from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.services import absence
 from games.tournaments.services.arena import arena_over, seat_free
@@ -238,10 +238,10 @@ def stop_unattended(tournament: Tournament, came: int, entrants: int, number: in
     """Too few were here for a Swiss round at the end of its wait (the row is locked): for the
     first round the event is called off, for a later one it ends after the rounds played; the
     page and everyone in it read why."""
-    reason = absence.nobody_came_words(tournament, came, entrants, number)
-    tournament.stop_reason = reason[:200]
+    code, values = absence.nobody_came(tournament, came, entrants, number)
+    tournament.stop_code, tournament.stop_values = code, values
     tournament.round_due_at = None
-    tournament.save(update_fields=["stop_reason", "round_due_at"])
+    tournament.save(update_fields=["stop_code", "stop_values", "round_due_at"])
     if number > 1:
         finish(tournament)
         return
@@ -250,8 +250,8 @@ def stop_unattended(tournament: Tournament, came: int, entrants: int, number: in
     bump(tournament, ["status", "finished_at"])
     told = Entrant.objects.filter(tournament=tournament).values_list("user_id", flat=True)
     key = f"tournament:{tournament.pk}:cancelled"
-    first = reason[0].lower() + reason[1:]
-    tell(tournament, dict.fromkeys(told, key), f"{tournament.name} was cancelled: {first}")
+    text = partial(reasons.cancelled_said, tournament.name, code, values)
+    tell(tournament, dict.fromkeys(told, key), text)
 
 
 def mark_absences(

@@ -65,10 +65,11 @@ def test_a_swiss_nobody_is_here_for_waits_then_is_called_off_in_words(
     clock.forward(2)
     tournament = swept(tournament)
     assert tournament.status == Tournament.Status.CANCELLED
-    assert tournament.stop_reason.startswith("Nobody was here when it was due to start")
+    assert tournament.reason.startswith("Nobody was here when it was due to start")
+    assert tournament.stop_reason == "" and tournament.stop_code == "nobody-came"
     assert not Entrant.objects.filter(tournament=tournament, withdrawn=True).exists()
     for person in people:
-        assert told(person, "was cancelled: nobody was here")
+        assert told(person, "was cancelled. Nobody was here")
 
 
 @pytest.mark.django_db
@@ -175,7 +176,8 @@ def test_a_later_round_nobody_is_here_for_ends_the_event_in_words(
     tournament = swept(tournament)
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.current_round == 1
-    assert tournament.stop_reason == "It ended after round 1: nobody was here for round 2."
+    assert tournament.reason == "It ended after round 1: nobody was here for round 2."
+    assert tournament.stop_values == {"number": 2}
 
 
 @pytest.mark.django_db
