@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, open_table, open_tournament, sign_up
+from tests.e2e.pages import PATIENCE, open_table, open_tournament, person
 from tests.e2e.test_phone_pages import demo_games
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 LANGUAGES = ("en", "fr", "de")
 
@@ -63,10 +63,7 @@ def test_axe_finds_no_violation_on_any_page_in_any_language(
 ) -> None:
     base = daphne_site["url"]
     demo_games(daphne_site["db"])
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, "axel")
+    page = person(browser, base, "axel", viewport={"width": 1280, "height": 900})
     page.goto(base + "/games/history/")
     finished = re.search(r'href="(/games/\d+/)replay/"', page.content())
     assert finished, "the demo games are in history"

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import person
 from tests.e2e.test_phone_pages import demo_games
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PROGRESS = re.compile(r"Weighing decision (\d+) of (\d+)\.")
 
@@ -24,10 +24,7 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
 ) -> None:
     base = daphne_site["url"]
     demo_games(daphne_site["db"])
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, "reviewer")
+    page = person(browser, base, "reviewer")
     page.goto(base + "/games/history/?game=midnight-bakery")
     found = re.search(r'href="/games/(\d+)/replay/"', page.content())
     assert found, "the demo's nights are in history"
@@ -58,4 +55,4 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
     assert summary.endswith(".")
     assert page.locator(".review-decisions tbody tr").count() > 5
     page.screenshot(path=str(artifacts / "review-whole.png"), full_page=True)
-    context.close()
+    page.context.close()

@@ -14,24 +14,15 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, open_tournament, sign_up
+from tests.e2e.pages import open_tournament, person
 from tests.e2e.test_phone_pages import too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PLAY_PATIENCE = 120_000  # ms: a table played to its end by house bots
 TABLE = re.compile(r".*/games/(\d+)/$")
-
-
-def person(browser: Any, base: str, name: str, viewport: dict[str, int] = DESKTOP) -> Any:
-    """A new person's page, signed up."""
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, name)
-    return page
 
 
 def start_now(db: str, url: str) -> None:
@@ -62,21 +53,21 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
     browser: Any, daphne_site: dict[str, str], artifacts: Any
 ) -> None:
     base = daphne_site["url"]
-    maker = person(browser, base, "swiss_maker")
+    maker = person(browser, base, "swiss_maker", viewport=DESKTOP)
     url = open_tournament(maker, base)
-    rival = person(browser, base, "swiss_rival")
+    rival = person(browser, base, "swiss_rival", viewport=DESKTOP)
     players = [maker, rival]
     for page in players:
         page.goto(url)
         page.get_by_role("button", name="Join").click()
         page.get_by_text("You are in, one of").wait_for()  # no place before a game has ended
         live(page)
-    watcher = person(browser, base, "swiss_watcher")
+    watcher = person(browser, base, "swiss_watcher", viewport=DESKTOP)
     watcher.goto(base + "/tournaments/")
     shot(watcher, artifacts, "list-desktop")
     watcher.goto(url)
     live(watcher)
-    phone = person(browser, base, "swiss_phone", PHONE)
+    phone = person(browser, base, "swiss_phone", viewport=PHONE)
     phone.goto(base + "/tournaments/")
     shot(phone, artifacts, "list-390")
     assert too_wide(phone) == 0, widest(phone)
