@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from asgiref.testing import ApplicationCommunicator
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -24,13 +23,7 @@ PATIENCE = 30.0
 
 class Communicator(WebsocketCommunicator):
     """Channels' test communicator, waiting on what must come as long as a loaded machine needs
-    (its own default is one second). Checks that nothing comes keep their own short wait.
-
-    Without channels' patch of `close_old_connections` (a no-op while the test sends or waits):
-    under it, each push thread and asgiref's sync thread kept the connection its last task
-    opened, out of the PostgreSQL pool, for as long as the process ran (.ci/run's DB_POOL_MAX,
-    tests/fixtures.py: CONNECTIONS_LOG). Daphne has no such patch: as there, each task's
-    connection goes back to the pool at its end (bench/_site_setup.py does the same)."""
+    (its own default is one second). Checks that nothing comes keep their own short wait."""
 
     async def connect(self, timeout: float = PATIENCE) -> Any:
         return await super().connect(timeout)
@@ -38,11 +31,8 @@ class Communicator(WebsocketCommunicator):
     async def receive_from(self, timeout: float = PATIENCE) -> Any:
         return await super().receive_from(timeout)
 
-    async def send_input(self, message: Any) -> None:
-        await ApplicationCommunicator.send_input(self, message)
-
     async def receive_output(self, timeout: float = PATIENCE) -> Any:
-        return await ApplicationCommunicator.receive_output(self, timeout)
+        return await super().receive_output(timeout)
 
 
 def session_of(user: User) -> str:
