@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, lock_first_pastry, person, wait_for_my_move
+from tests.e2e.pages import PATIENCE, lock_first_pastry, person
 
 pytestmark = pytest.mark.e2e
 
@@ -19,6 +19,15 @@ pytestmark = pytest.mark.e2e
 # The masters think in the site's thinking processes, niced below the site (THINKING_NICENESS):
 # on a loaded machine two masters' picks took over 30 s (PATIENCE) of wall time.
 MASTERS_PATIENCE = 4 * PATIENCE
+
+
+# Pick n is on the board and it is the person's move ("Pick n" first shows when pick n starts).
+PICK_IS_MINE = """n => {
+    const live = document.getElementById("board-live");
+    const board = document.getElementById("board");
+    return live !== null && board !== null && live.dataset.yourMove === "yes"
+        && new RegExp("Pick\\\\s*" + n + "\\\\b").test(board.innerText);
+}"""
 
 
 def masters_picked(db: str, game_id: int) -> int:
@@ -45,13 +54,12 @@ def test_a_practice_night_against_masters_goes_pick_by_pick(
     game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
     page.locator("#batch-form button.card").first.wait_for()
     page.screenshot(path=str(artifacts / "mb-against-masters.png"))
-    pressed_on = -1
-    for _ in range(3):  # each pick waits on the masters' picks before the batch passes
-        # The next pick's board, not the cards of the one just locked (still shown until the
-        # masters' picks pass the batch: a press on them is refused, the table moved on).
-        wait_for_my_move(page, pressed_on, MASTERS_PATIENCE)
-        pressed_on = lock_first_pastry(page)
+    for pick in (1, 2, 3):  # each pick waits on the masters' picks before the batch passes
+        # That pick's board, where it is the person's move: not the cards of the pick just
+        # locked (shown until the masters' picks pass the batch: a press on them is refused),
+        # nor a board that moved on by a master's lock before the person's own landed.
+        page.wait_for_function(PICK_IS_MINE, arg=pick, timeout=MASTERS_PATIENCE)
+        lock_first_pastry(page)
     # Pick 4: the masters' picks of pick 3 are stored.
-    wait_for_my_move(page, pressed_on, MASTERS_PATIENCE)
-    assert re.search(r"Pick\s*4", page.locator("#board").inner_text())
+    page.wait_for_function(PICK_IS_MINE, arg=4, timeout=MASTERS_PATIENCE)
     assert masters_picked(db, game_id) >= 2 * 3
