@@ -31,15 +31,73 @@ CHROMIUM = "/usr/bin/chromium"
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 ARTIFACTS = ROOT / "artifacts"
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "gw")
+"""This test process's name: its failures' screenshots are its own, beside the other's."""
+
+
+# The browser tests run in two xdist groups (`--dist loadgroup` sends a group whole to one test
+# process), so that CI's two test processes each run half of them side by side, each with its own
+# Daphne site and Chromium (daphne_site, Chromium: one a process). The files are split by their
+# durations, each file's setup, call and teardown seconds beside it (`--durations=0` on a run of
+# tests/e2e with -n 2 at a load of 14-16 on two cores, 2026-12-07: about 1,240 s a group). The
+# two Cakehalla searches (find_a_game_*) are in different groups: on one site, a person left
+# looking by one would be counted, or seated, by the other. A file not named here runs in
+# LATE_COMERS.
+GROUPS: dict[str, str] = {
+    "test_play_pages_in_german.py": "e2e-a",  # 253 s
+    "test_taps_at_the_start_of_a_pick.py": "e2e-a",  # 168 s
+    "test_players_see.py": "e2e-a",  # 110 s
+    "test_example_bot_against_a_person.py": "e2e-a",  # 99 s
+    "test_axe.py": "e2e-a",  # 98 s
+    "test_play_by_screen_reader.py": "e2e-a",  # 94 s
+    "test_phone_targets.py": "e2e-a",  # 70 s
+    "test_absent_baker.py": "e2e-a",  # 67 s
+    "test_languages.py": "e2e-a",  # 49 s
+    "test_taps_before_scripts.py": "e2e-a",  # 45 s
+    "test_turn_based_phone.py": "e2e-a",  # 36 s
+    "test_cakehalla_play.py": "e2e-a",  # 35 s
+    "test_find_a_game_told_late.py": "e2e-a",  # 28 s
+    "test_chat_and_move_cue.py": "e2e-a",  # 25 s
+    "test_bake_results_beside_the_pick.py": "e2e-a",  # 24 s
+    "test_turn_display_phone.py": "e2e-a",  # 20 s
+    "test_rules_pages_in_german.py": "e2e-a",  # 13 s
+    "test_logout_push.py": "e2e-a",  # 6 s
+    "test_axe_on_phones.py": "e2e-a",  # new: about a third of test_axe's looks, its set-up whole
+    "test_phone_pages.py": "e2e-b",  # 196 s
+    "test_tutorial.py": "e2e-b",  # 191 s
+    "test_deploy_reconnect.py": "e2e-b",  # 142 s
+    "test_review_progress.py": "e2e-b",  # 108 s
+    "test_live_connection.py": "e2e-b",  # 96 s
+    "test_simultaneous_taps.py": "e2e-b",  # 89 s
+    "test_inbox.py": "e2e-b",  # 74 s
+    "test_tournament_live.py": "e2e-b",  # 57 s
+    "test_play_again.py": "e2e-b",  # 51 s
+    "test_two_bakers_play_a_night.py": "e2e-b",  # 49 s
+    "test_master_at_the_table.py": "e2e-b",  # 38 s
+    "test_screens_stay_true.py": "e2e-b",  # 29 s
+    "test_find_a_game_on_phones.py": "e2e-b",  # 28 s
+    "test_one_socket_client.py": "e2e-b",  # 28 s
+    "test_practice_hint_on_screen.py": "e2e-b",  # 25 s
+    "test_friends_on_a_phone.py": "e2e-b",  # 20 s
+    "test_tournament_times.py": "e2e-b",  # 20 s
+    "test_clock_words.py": "e2e-b",  # 3 s
+    "test_heard_refusals_time_and_return.py": "e2e-b",  # new: three short tables
+}
+LATE_COMERS = "e2e-b"
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test in this folder drives the browser: marked e2e (so `-m "not e2e"` leaves it out)
-    whether or not its module says so."""
+    whether or not its module says so, and put in its file's group (GROUPS). A module's own
+    xdist_group marker is dropped: xdist would join its name to the table's into a third group."""
     for item in items:
         if item.path.is_relative_to(HERE):
+            module = item.getparent(pytest.Module)
+            if module is not None:
+                module.own_markers[:] = [m for m in module.own_markers if m.name != "xdist_group"]
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.xdist_group(GROUPS.get(item.path.name, LATE_COMERS)))
 
 
 def prepared_site(folder: Path) -> dict[str, str]:
@@ -221,7 +279,7 @@ def pages_at_failure(browser: Any) -> str:
         for m, page in enumerate(context.pages):
             try:
                 state = page.evaluate(PAGE_STATE)
-                page.screenshot(path=str(ARTIFACTS / f"failure-{n}-{m}.png"))
+                page.screenshot(path=str(ARTIFACTS / f"failure-{WORKER}-{n}-{m}.png"))
             except Exception as error:  # a closed page says why; the others go on
                 state = {"error": str(error)[:200]}
             lines.append(f"page {n}.{m}: {state}")

@@ -29,15 +29,44 @@ def sign_up(page: Any, base: str, name: str) -> None:
     page.wait_for_url(base + "/")
 
 
+def person(browser: Any, base: str, name: str, init_script: str = "", **context: Any) -> Any:
+    """A new person's page, in a browser context of their own (Playwright's options `context`:
+    viewport, is_mobile, locale...; `init_script` runs before each page's own scripts), patient
+    (PATIENCE) and signed up."""
+    own = browser.new_context(**context)
+    if init_script:
+        own.add_init_script(init_script)
+    page = own.new_page()
+    page.set_default_timeout(PATIENCE)
+    sign_up(page, base, name)
+    return page
+
+
 def version(page: Any) -> str:
     """The table version the page shows."""
     return str(page.locator("#board-version").input_value())
 
 
-def lock_first_pastry(page: Any) -> None:
+MY_MOVE_AFTER = """after => {
+    const live = document.getElementById("board-live");
+    return live !== null && live.dataset.yourMove === "yes" && Number(live.dataset.version) > after;
+}"""
+
+
+def wait_for_my_move(page: Any, after: int = -1, patience: int = PATIENCE) -> int:
+    """Wait (up to `patience` ms) for a board newer than version `after` on which it is this
+    person's move, and return its version. The board a move was made on still shows that move's
+    cards until the move's answer lands: a look at the cards alone can pass at once, and a press
+    on them then comes too late (refused: the table moved on)."""
+    page.wait_for_function(MY_MOVE_AFTER, arg=after, timeout=patience)
+    return int(page.locator("#board-live").get_attribute("data-version") or "-1")
+
+
+def lock_first_pastry(page: Any) -> int:
     """Keep the first pastry of the batch (holding a Baker's Peel, the pastry and then "Keep
-    one") and wait until the table has moved on from it. One press: a tap is never lost, even
-    to a board redrawn under it (test_taps_at_the_start_of_a_pick.py)."""
+    one") and wait until the table has moved on from it; the version it was pressed on. One
+    press: a tap is never lost, even to a board redrawn under it
+    (test_taps_at_the_start_of_a_pick.py)."""
     before = version(page)
     # Read before the press: once a kept Peel's board arrives, the next batch holds one.
     holds_a_peel = page.locator("#batch-form[data-peel]").count() > 0
@@ -47,6 +76,7 @@ def lock_first_pastry(page: Any) -> None:
     page.wait_for_function(
         "v => Number(document.getElementById('board-version').value) > Number(v)", arg=before
     )
+    return int(before)
 
 
 PICK_UNLESS = """shown => {
@@ -120,15 +150,8 @@ def two_at_a_table(
 ) -> list[Any]:
     """Two people sign up in browsers of their own, sit at a new two-seat table, and the host
     starts it; their pages are returned once both boards are live."""
-    pages = []
-    for name in names:
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
-        if init_script:
-            context.add_init_script(init_script)
-        page = context.new_page()
-        page.set_default_timeout(PATIENCE)
-        sign_up(page, base, name)
-        pages.append(page)
+    screen = viewport or {"width": 1280, "height": 900}
+    pages = [person(browser, base, name, init_script, viewport=screen) for name in names]
     take_a_seat(pages[1], open_table(pages[0], base, kind, 2, pace))
     start = "Start the night" if kind == "midnight-bakery" else "Start the game"
     pages[0].get_by_role("button", name=start).click()

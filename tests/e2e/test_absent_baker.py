@@ -19,7 +19,7 @@ from tests.e2e.conftest import running_site
 from tests.e2e.pages import PATIENCE, sign_up
 from tests.e2e.test_two_bakers_play_a_night import take_a_turn
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 NAMES = ("gwen", "hugo", "ivo")  # ivo closes his tab
 

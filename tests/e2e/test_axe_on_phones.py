@@ -11,7 +11,7 @@ import pytest
 from tests.e2e.pages import PATIENCE
 from tests.e2e.test_axe import choose, pages_to_check, violations
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 360, "height": 780}
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.pages import pick_unless, two_at_a_table, version
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 RESULTS = "#region-results .results-card"
 

@@ -16,7 +16,7 @@ from games.engines import cakehalla as engine
 from tests.e2e.cakehalla_brain import FEATURES, decide, feature_of, find_seed
 from tests.e2e.pages import sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 
 def stored(db: str, game_id: int) -> tuple[Any, int, str]:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.pages import errors_seen, lock_first_pastry, two_at_a_table
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 CUE = "\u25cf Your move \u00b7 "
 

@@ -24,7 +24,7 @@ from games.live.protocol import SERVICE_RESTART
 from tests.e2e.conftest import CHROMIUM, prepared_site
 from tests.e2e.pages import two_at_a_table
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 # Keeps every socket the page opens, how each closed, every word the live status line showed,
 # and when each socket was closed and opened (ms, the page's clock).

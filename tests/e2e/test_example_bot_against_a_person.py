@@ -30,7 +30,7 @@ from tests.e2e.conftest import ROOT
 from tests.e2e.pages import PATIENCE, open_table, pick_unless, sign_up
 from tests.e2e.test_cakehalla_play import click_move, wait_for_version
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 BOT = ROOT / "examples" / "bakehouse_bot.py"
 GAME_SECONDS = 240.0  # a whole game on a loaded machine (well under a minute on a quiet one)

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import PATIENCE, person
 from tests.e2e.test_phone_pages import too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
 TABLE = re.compile(r".*/games/(\d+)/$")
@@ -29,13 +29,10 @@ def test_two_people_press_find_a_game_and_land_at_one_running_table(
     browser: Any, daphne_site: dict[str, str], artifacts: Any
 ) -> None:
     base = daphne_site["url"]
-    pages = []
-    for name in ("pair_rye", "pair_spelt"):
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.set_default_timeout(PATIENCE)
-        sign_up(page, base, name)
-        pages.append(page)
+    pages = [
+        person(browser, base, name, viewport=PHONE, is_mobile=True, has_touch=True)
+        for name in ("pair_rye", "pair_spelt")
+    ]
     first, second = pages
     shot(first, artifacts, "lobby")
     elsewhere = first.context.new_page()  # the same person's other tab, at a table

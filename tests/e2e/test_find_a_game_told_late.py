@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import PATIENCE, person
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 TABLE = re.compile(r".*/games/(\d+)/$")
 
@@ -45,12 +45,7 @@ def test_a_page_whose_socket_opens_after_the_pairing_goes_to_the_table(
     browser: Any, daphne_site: dict[str, str]
 ) -> None:
     base = daphne_site["url"]
-    pages = []
-    for name in ("late_rye", "late_spelt"):
-        page = browser.new_context().new_page()
-        page.set_default_timeout(PATIENCE)
-        sign_up(page, base, name)
-        pages.append(page)
+    pages = [person(browser, base, name) for name in ("late_rye", "late_spelt")]
     first, second = pages
     sockets = HeldSockets()
     first.route_web_socket(re.compile(r".*/ws/pairing/.*"), sockets)
@@ -77,12 +72,7 @@ def test_a_press_whose_answer_was_lost_still_ends_at_the_table(
     when its process is killed: the page asks for the section again and follows the search to
     the table the second person's press seats them both at."""
     base = daphne_site["url"]
-    pages = []
-    for name in ("lost_rye", "lost_spelt"):
-        page = browser.new_context().new_page()
-        page.set_default_timeout(PATIENCE)
-        sign_up(page, base, name)
-        pages.append(page)
+    pages = [person(browser, base, name) for name in ("lost_rye", "lost_spelt")]
     first, second = pages
     lost: list[int] = []
 

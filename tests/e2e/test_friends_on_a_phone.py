@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, open_table, sign_up
+from tests.e2e.pages import open_table, person
 from tests.e2e.test_phone_pages import too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
 
@@ -28,13 +28,10 @@ def test_friends_invite_and_watch_live_on_a_phone(
     browser: Any, daphne_site: dict[str, str], artifacts: Any
 ) -> None:
     base = daphne_site["url"]
-    pages = []
-    for name in ("rye_host", "rye_guest"):
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.set_default_timeout(PATIENCE)
-        sign_up(page, base, name)
-        pages.append(page)
+    pages = [
+        person(browser, base, name, viewport=PHONE, is_mobile=True, has_touch=True)
+        for name in ("rye_host", "rye_guest")
+    ]
     host, guest = pages
     host.goto(base + "/u/rye_guest/")
     host.get_by_role("button", name="Add friend").click()

@@ -20,7 +20,7 @@ from tests.e2e.keyboard import HEARING, heard, tab_to
 from tests.e2e.pages import lock_first_pastry, two_at_a_table, version
 from tests.e2e.test_play_by_screen_reader import LOGGED
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 LIVE = "() => window.bakehouseLive === true"
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import PATIENCE, person, sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 360, "height": 740}
@@ -82,13 +82,10 @@ def test_a_friend_request_shows_in_the_inbox_on_a_phone(
 ) -> None:
     base = daphne_site["url"]
     phone = {"width": 390, "height": 844}
-    pages = []
-    for name in ("crumb_asker", "crumb_asked"):
-        context = browser.new_context(viewport=phone, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.set_default_timeout(PATIENCE)
-        sign_up(page, base, name)
-        pages.append(page)
+    pages = [
+        person(browser, base, name, viewport=phone, is_mobile=True, has_touch=True)
+        for name in ("crumb_asker", "crumb_asked")
+    ]
     asker, asked = pages
     asker.goto(base + "/u/crumb_asked/")
     asker.get_by_role("button", name="Add friend").click()

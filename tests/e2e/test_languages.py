@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up, version
+from tests.e2e.pages import PATIENCE, person, sign_up, version
 from tests.e2e.test_phone_pages import PHONES, too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 SIGNED_OUT = [
     "/",
@@ -96,13 +96,10 @@ def test_a_german_and_a_french_baker_at_one_table_each_read_their_own_words(
     """One table, two languages: each board (the first paint and every push after it, on the
     socket) in its person's own language, from the browser's."""
     base = daphne_site["url"]
-    pages = []
-    for name, locale in (("hanna", "de-DE"), ("amelie", "fr-FR")):
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
-        page = context.new_page()
-        page.set_default_timeout(PATIENCE)
-        sign_up(page, base, name)
-        pages.append(page)
+    pages = [
+        person(browser, base, name, viewport={"width": 1280, "height": 900}, locale=locale)
+        for name, locale in (("hanna", "de-DE"), ("amelie", "fr-FR"))
+    ]
     german, french = pages
     german.goto(base + "/games/new/")
     german.select_option("#id_kind", "midnight-bakery")

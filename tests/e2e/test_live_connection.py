@@ -9,10 +9,17 @@ from typing import Any
 import pytest
 
 from games.live.protocol import SERVICE_RESTART
-from tests.e2e.pages import PATIENCE, open_table, sign_up, two_at_a_table, version
+from tests.e2e.pages import (
+    PATIENCE,
+    open_table,
+    person,
+    two_at_a_table,
+    version,
+    wait_for_my_move,
+)
 from tests.support.sockets import answers_a_move
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 # Keeps every socket the page opens, so the test can close one as a server or a proxy would.
 RECORD_SOCKETS = """
@@ -90,15 +97,7 @@ def take_three(page: Any, after: int = -1) -> int:
     bots have left fewer than three kinds, whatever take it offers. It waits for a board newer
     than version `after` on which it is this person's move (the board the last take was made on
     says so too until the take's answer lands); the version it took on."""
-    page.wait_for_function(
-        """(after) => {
-            const live = document.getElementById("board-live");
-            return live !== null && live.dataset.yourMove === "yes"
-                && Number(live.dataset.version) > after;
-        }""",
-        arg=after,
-    )
-    taken_on = int(page.locator("#board-live").get_attribute("data-version") or "-1")
+    taken_on = wait_for_my_move(page, after)
     takes = json.loads(page.locator("#market-form").get_attribute("data-takes") or "[]")
     names = next((t for t in takes if len(set(t)) == 3), takes[0])
     for name in names:
@@ -113,11 +112,8 @@ def test_a_push_lost_on_the_way_is_healed_when_the_next_one_comes(
     """One tab loses a push; the next push leads from a board it never saw, so it fetches the
     whole board at once (not at the 20 s poll). Another tab of the same person plays."""
     base = daphne_site["url"]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(DROP_ONE_PUSH)
-    player = context.new_page()
-    player.set_default_timeout(PATIENCE)
-    sign_up(player, base, "luz")
+    player = person(browser, base, "luz", DROP_ONE_PUSH, viewport={"width": 1280, "height": 900})
+    context = player.context
     player.get_by_role("button", name="Rated Cakehalla against bots").click()
     watcher = context.new_page()
     watcher.set_default_timeout(PATIENCE)
@@ -160,11 +156,10 @@ def test_a_tab_past_the_sessions_socket_cap_says_why_and_stays_closed(
     browser: Any, daphne_site: dict[str, str], artifacts: Any
 ) -> None:
     base = daphne_site["url"]
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_init_script(RECORD_SOCKETS)
-    first = context.new_page()
-    first.set_default_timeout(PATIENCE)
-    sign_up(first, base, "max_tabs")
+    first = person(
+        browser, base, "max_tabs", RECORD_SOCKETS, viewport={"width": 390, "height": 844}
+    )
+    context = first.context
     table = open_table(first, base, "midnight-bakery", 3)
     first.wait_for_function("() => window.bakehouseLive === true")
     first.evaluate(MORE_SOCKETS, 5)  # six in all: as many as one session may hold at a table

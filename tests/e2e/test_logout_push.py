@@ -12,7 +12,7 @@ import pytest
 
 from tests.e2e.pages import PATIENCE, sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 ENDPOINT = "https://fcm.googleapis.com/fcm/send/e2e-leaver"
 STAND_IN = """

@@ -14,7 +14,7 @@ import pytest
 from games.live.protocol import SERVICE_RESTART, TABS_IN_ALL
 from tests.e2e.pages import PATIENCE, open_table, open_tournament, sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 # Keeps every socket the page opens, and every word the page's line for its socket showed.
 WATCH = """

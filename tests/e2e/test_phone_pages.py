@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.pages import PATIENCE, open_table, open_tournament, sign_up, two_at_a_table
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]

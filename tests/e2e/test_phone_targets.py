@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.pages import PATIENCE, sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
 TARGET = 44  # px each way: WCAG 2.5.5's target size, which Apple and Android ask for too

@@ -13,7 +13,7 @@ import pytest
 from tests.e2e.pages import two_at_a_table
 from tests.e2e.test_two_bakers_play_a_night import in_step, take_a_turn
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 
 # The page's own seat shows a clock counting down its move, not when it starts.

@@ -18,7 +18,7 @@ import pytest
 from games.engines import cakehalla as engine
 from tests.e2e.cakehalla_brain import decide, feature_of, find_seed
 from tests.e2e.keyboard import HEARING, focus_is_kept, heard, tab_to
-from tests.e2e.pages import PATIENCE, open_table, sign_up, two_at_a_table, version
+from tests.e2e.pages import open_table, person, two_at_a_table, version
 from tests.e2e.test_cakehalla_play import after_the_bot, stored, wait_for_version
 
 try:
@@ -26,7 +26,7 @@ try:
 except ImportError:  # pragma: no cover - playwright is a dev dependency
     PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 WHAT_SHOWS = """() => {
   if (document.querySelector('#results-form button')) return 'results';
@@ -193,12 +193,8 @@ def test_a_person_plays_cakehalla_against_a_bot_by_keyboard_and_hears_it(
     browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
     base, db = daphne_site["url"], daphne_site["db"]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(HEARING)
-
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, "sr-cleo")
+    page = person(browser, base, "sr-cleo", HEARING, viewport={"width": 1280, "height": 900})
+    context = page.context
     table = open_table(page, base, "cakehalla", 2)
     game_id = int(table.rstrip("/").rsplit("/", 1)[1])
     press(page, "form:has(input[name=level][value=greedy]) button")

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, open_table, open_tournament, sign_up
+from tests.e2e.pages import open_table, open_tournament, person
 from tests.e2e.test_phone_pages import PHONES, demo_games, too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PAGES = [
     "/games/new/",
@@ -31,10 +31,10 @@ def test_a_german_persons_pages_of_play_fit_a_phone(
 ) -> None:
     base = daphne_site["url"]
     demo_games(daphne_site["db"])
-    context = browser.new_context(viewport=phone, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, f"gertrud{phone['width']}")  # in English: the helpers press its words
+    # Signed up in English: the helpers press its words.
+    page = person(
+        browser, base, f"gertrud{phone['width']}", viewport=phone, is_mobile=True, has_touch=True
+    )
     page.goto(base + "/games/history/")
     finished = re.search(r'href="(/games/\d+/)replay/"', page.content())
     assert finished, "the demo games are in history"
@@ -55,4 +55,4 @@ def test_a_german_persons_pages_of_play_fit_a_phone(
     assert page.locator("#chat h2").inner_text() == "Tisch-Chat"
     page.screenshot(path=str(artifacts / f"table-de-{phone['width']}.png"), full_page=True)
     assert wide == {}, f"German pages of play wider than a {phone['width']} px phone: {wide}"
-    context.close()
+    page.context.close()

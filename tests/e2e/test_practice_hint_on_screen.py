@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, lock_first_pastry, sign_up, version
+from tests.e2e.pages import lock_first_pastry, person, version
 
 pytestmark = pytest.mark.e2e
 
@@ -25,9 +25,7 @@ def test_a_hint_leaves_with_its_board_and_a_refused_one_says_why(
     browser: Any, daphne_site: dict[str, str], artifacts: Path
 ) -> None:
     base, db = daphne_site["url"], daphne_site["db"]
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    sign_up(page, base, "hint_hana")
+    page = person(browser, base, "hint_hana", viewport={"width": 390, "height": 844})
     page.goto(base + "/games/new/")
     page.select_option("#id_kind", "midnight-bakery")
     page.fill("#id_capacity", "2")
@@ -60,7 +58,7 @@ def test_a_hint_leaves_with_its_board_and_a_refused_one_says_why(
         "() => document.getElementById('board-hint').textContent.includes('this table is rated')"
     )
     assert "refreshed" not in str(page.locator("#board-message").inner_text())
-    ctx.close()
+    page.context.close()
 
 
 SCREENS = {
@@ -98,11 +96,8 @@ def test_the_put_back_sheet_gives_its_hint_on_a_phone_and_a_desktop(
     """The sheet "Put back down to 10" covers the page; its own "Suggest a move" answers in it."""
     base, db = daphne_site["url"], daphne_site["db"]
     phone = screen != "desktop"
-    ctx = browser.new_context(viewport=SCREENS[screen], is_mobile=phone, has_touch=phone)
-    page = ctx.new_page()
-    page.set_default_timeout(PATIENCE)
     name = f"sheet_{screen}".replace("-", "_")
-    sign_up(page, base, name)
+    page = person(browser, base, name, viewport=SCREENS[screen], is_mobile=phone, has_touch=phone)
     page.goto(base + "/games/new/")
     page.select_option("#id_kind", "cakehalla")
     page.fill("#id_capacity", "2")
@@ -143,4 +138,4 @@ def test_the_put_back_sheet_gives_its_hint_on_a_phone_and_a_desktop(
     )
     assert wide <= 0, f"the page scrolls sideways by {wide} px"
     page.screenshot(path=str(artifacts / f"ck-put-back-hint-{screen}.png"))
-    ctx.close()
+    page.context.close()

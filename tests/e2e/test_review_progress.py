@@ -6,17 +6,21 @@ in its thinking processes)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import person
 from tests.e2e.test_phone_pages import demo_games
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PROGRESS = re.compile(r"Weighing decision (\d+) of (\d+)\.")
+# Seconds the whole review may take: it is weighed in the site's thinking processes, niced below
+# the site; on a loaded machine 14 of 24 decisions were weighed after the 60 s this test gave it.
+REVIEW_PATIENCE = 200.0  # under the 300 s every test has (pyproject: timeout)
 
 
 def test_a_reviews_progress_moves_live_until_it_is_whole(
@@ -24,10 +28,7 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
 ) -> None:
     base = daphne_site["url"]
     demo_games(daphne_site["db"])
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, "reviewer")
+    page = person(browser, base, "reviewer")
     page.goto(base + "/games/history/?game=midnight-bakery")
     found = re.search(r'href="/games/(\d+)/replay/"', page.content())
     assert found, "the demo's nights are in history"
@@ -36,7 +37,8 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
     page.get_by_role("button", name="Review this seat").click()
     seen: set[int] = set()
     states: set[str] = set()
-    for _ in range(600):
+    deadline = time.monotonic() + REVIEW_PATIENCE
+    while True:
         states.add(str(page.evaluate("() => document.body.dataset.socket || ''")))
         if page.locator("#review h2", has_text="Every decision").count():
             break
@@ -47,9 +49,8 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
         words = PROGRESS.search(str(shown))
         if words:
             seen.add(int(words.group(1)))
+        assert time.monotonic() < deadline, f"the review never came whole (saw {sorted(seen)})"
         page.wait_for_timeout(100)
-    else:
-        raise AssertionError(f"the review never came whole (saw decisions {sorted(seen)})")
     assert len(seen) >= 2, f"the progress did not move: {sorted(seen)}"
     assert page.evaluate("() => window.sameDocument === true")  # no reload
     assert "live" in states  # drawn by the review's socket (static/js/review.js)
@@ -58,4 +59,4 @@ def test_a_reviews_progress_moves_live_until_it_is_whole(
     assert summary.endswith(".")
     assert page.locator(".review-decisions tbody tr").count() > 5
     page.screenshot(path=str(artifacts / "review-whole.png"), full_page=True)
-    context.close()
+    page.context.close()

@@ -10,7 +10,7 @@ import pytest
 from tests.e2e.pages import PATIENCE
 from tests.e2e.test_phone_pages import PHONES, too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 RULES = {"midnight-bakery": "So spielt man Midnight Bakery", "cakehalla": "So spielt man Cakehalla"}
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.pages import PASSWORD, PATIENCE, errors_seen, two_at_a_table
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 

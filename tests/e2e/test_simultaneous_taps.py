@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.pages import errors_seen, two_at_a_table, version
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 WIDE = {"width": 1000, "height": 900}
 
 # Pressed by each page's own clock at one agreed instant: the two clicks land within a few ms.

@@ -29,7 +29,7 @@ from tests.e2e.pages import (
     version,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 900}

@@ -18,7 +18,7 @@ import pytest
 
 from tests.e2e.pages import two_at_a_table, version
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 SCRIPTS = re.compile(r".*\.js(\?.*)?$")
 

@@ -14,24 +14,15 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, lock_first_pastry, open_table, open_tournament, sign_up
+from tests.e2e.pages import lock_first_pastry, open_table, open_tournament, person
 from tests.e2e.test_phone_pages import too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PLAY_PATIENCE = 120_000  # ms: a table played to its end by house bots
 TABLE = re.compile(r".*/games/(\d+)/$")
-
-
-def person(browser: Any, base: str, name: str, viewport: dict[str, int] = DESKTOP) -> Any:
-    """A new person's page, signed up."""
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, name)
-    return page
 
 
 def start_now(db: str, url: str) -> None:
@@ -45,9 +36,9 @@ def start_now(db: str, url: str) -> None:
 def two_entrants(browser: Any, base: str, prefix: str) -> tuple[list[Any], str]:
     """A maker's small Swiss (open_tournament) and the pages of its maker and a rival, both
     joined from its page; the tournament's URL."""
-    maker = person(browser, base, f"{prefix}_maker")
+    maker = person(browser, base, f"{prefix}_maker", viewport=DESKTOP)
     url = open_tournament(maker, base)
-    players = [maker, person(browser, base, f"{prefix}_rival")]
+    players = [maker, person(browser, base, f"{prefix}_rival", viewport=DESKTOP)]
     for page in players:
         page.goto(url)
         page.get_by_role("button", name="Join").click()
@@ -79,12 +70,12 @@ def test_a_tournament_page_shows_standings_that_move_as_a_table_ends(
     maker, rival = players
     for page in players:
         live(page)
-    watcher = person(browser, base, "swiss_watcher")
+    watcher = person(browser, base, "swiss_watcher", viewport=DESKTOP)
     watcher.goto(base + "/tournaments/")
     shot(watcher, artifacts, "list-desktop")
     watcher.goto(url)
     live(watcher)
-    phone = person(browser, base, "swiss_phone", PHONE)
+    phone = person(browser, base, "swiss_phone", viewport=PHONE)
     phone.goto(base + "/tournaments/")
     shot(phone, artifacts, "list-390")
     assert too_wide(phone) == 0, widest(phone)

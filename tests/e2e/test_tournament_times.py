@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.e2e.pages import PATIENCE, sign_up
+from tests.e2e.pages import PATIENCE, person
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 NEW_YORK = ZoneInfo("America/New_York")
 TOURNAMENT = re.compile(r".*/tournaments/(\d+)/$")
@@ -23,11 +23,7 @@ TOURNAMENT = re.compile(r".*/tournaments/(\d+)/$")
 
 def new_yorker(browser: Any, base: str, name: str) -> Any:
     """A person whose browser is in New York, in American English, signed up."""
-    context = browser.new_context(timezone_id="America/New_York", locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
-    sign_up(page, base, name)
-    return page
+    return person(browser, base, name, timezone_id="America/New_York", locale="en-US")
 
 
 def make(page: Any, base: str, name: str, **when: str) -> int:

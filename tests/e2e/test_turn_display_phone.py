@@ -10,7 +10,7 @@ import pytest
 from tests.e2e.pages import two_at_a_table
 from tests.e2e.test_phone_pages import too_wide, widest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
 

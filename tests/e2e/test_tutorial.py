@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.pages import PATIENCE, errors_seen, sign_up, version
+from tests.e2e.pages import PATIENCE, errors_seen, person, sign_up, version
 
 KIND = "midnight-bakery"
 VIEWPORTS = {
@@ -431,11 +431,8 @@ def test_a_tap_before_the_next_step_is_shown_makes_no_move(
 ) -> None:
     base, db = daphne_site["url"], daphne_site["db"]
     phone = screen != "desktop"
-    context = browser.new_context(viewport=VIEWPORTS[screen], is_mobile=phone, has_touch=phone)
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE)
     name = f"quick-{kind[:4]}-{screen}"
-    sign_up(page, base, name)
+    page = person(browser, base, name, viewport=VIEWPORTS[screen], is_mobile=phone, has_touch=phone)
     page.goto(f"{base}/games/learn/{kind}/")
     page.get_by_role("button", name="Start the guided game").click()
     page.wait_for_function("() => window.bakehouseLive === true")
@@ -504,4 +501,4 @@ def test_a_tap_before_the_next_step_is_shown_makes_no_move(
               && !document.getElementById('live').classList.contains('tutorial-waiting')"""
         )
         assert learners_moves(db, game_id, name) == 1
-    context.close()
+    page.context.close()

@@ -18,7 +18,7 @@ try:
 except ImportError:  # pragma: no cover - playwright is a dev dependency
     PlaywrightTimeout = TimeoutError  # type: ignore[misc,assignment]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
+pytestmark = pytest.mark.e2e
 
 
 def seed_with_an_early_peel() -> int:
