@@ -36,7 +36,7 @@ KEYWORDS = {
     "gettext_lazy": None,
     "gettext_noop": None,
     "N_": None,
-    "ngettext_noop": (1, 2),  # a plural marked where it is not said yet (games/kinds/refusals.py)
+    "ngettext_noop": (1, 2),  # a plural marked where it is not said yet (games/engines/errors.py)
     "_": None,
     "ngettext": (1, 2),
     "ngettext_lazy": (1, 2),

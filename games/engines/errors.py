@@ -28,12 +28,38 @@ class IllegalAction(ValueError):
         return (type(self), (str(self), self.code, self.params))
 
 
+def N_(words: str) -> str:
+    """An engine's English sentence, marked where it is written for the site's catalogues
+    (bakery_site/catalogues.py extracts `N_` as a msgid); the engine says it as it is."""
+    return words
+
+
+class Plural(str):
+    """An engine's sentence whose words follow a count in other languages: the English the engine
+    writes whatever the count (its plural), with the English singular and the value whose
+    number chooses the form, for the site's ngettext (games/kinds/refusals.py)."""
+
+    singular: str
+    counted: str  # not `count`: a str has its own
+
+    def __new__(cls, singular: str, plural: str, counted: str) -> Plural:
+        said = super().__new__(cls, plural)
+        said.singular, said.counted = singular, counted
+        return said
+
+
+def ngettext_noop(singular: str, plural: str, counted: str) -> Plural:
+    """A sentence with a count (`counted`, the value's name), marked where it is written for the
+    site's catalogues (extracted as a singular and a plural msgid)."""
+    return Plural(singular, plural, counted)
+
+
 COMMON: dict[str, str] = {
-    "bakers-not-whole": "The number of bakers must be a whole number.",
-    "options-not-dict": "The options must be a dictionary of names and values.",
-    "setup-not-dict": "The setup must be a dictionary.",
-    "seed-not-whole": "The seed must be a whole number, not %(type)s.",
-    "stream-out-of-range": "A random stream must be a whole number from 0 to 2**64 - 1.",
+    "bakers-not-whole": N_("The number of bakers must be a whole number."),
+    "options-not-dict": N_("The options must be a dictionary of names and values."),
+    "setup-not-dict": N_("The setup must be a dictionary."),
+    "seed-not-whole": N_("The seed must be a whole number, not %(type)s."),
+    "stream-out-of-range": N_("A random stream must be a whole number from 0 to 2**64 - 1."),
 }
 """The refusals both engines make alike (and rng.py's), by code: their English words."""
 
