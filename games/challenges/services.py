@@ -101,20 +101,20 @@ def check_challenge(by: User, to: User, kind: str, players: int, pace: str) -> A
     return spec
 
 
-PACE_NAMES = {
+LIVE_PACE_NAMES = {
     "relaxed": gettext_lazy("Relaxed"),
     "normal": gettext_lazy("Normal"),
     "fast": gettext_lazy("Fast"),
-    "day1": gettext_lazy("Turn-based"),
-    "day3": gettext_lazy("Turn-based"),
-    "day7": gettext_lazy("Turn-based"),
 }
-"""Each pace by its name alone, as a challenge says it (the lists say its clock too)."""
+"""Each live pace by its name alone, as a challenge says it (the lists say its clock too)."""
 
 
 def pace_words(pace: str) -> str:
-    """A pace as a person reads it ("Relaxed"), in the language active."""
-    return str(PACE_NAMES.get(pace, pace))
+    """A pace as a person reads it ("Relaxed"), in the language active: every turn-based pace
+    (games.models.TURN_BASED) is "Turn-based"."""
+    if pace in TURN_BASED:
+        return gettext("Turn-based")
+    return str(LIVE_PACE_NAMES.get(pace, pace))
 
 
 def words(challenge: Challenge, spec: AnyKind) -> str:

@@ -1,6 +1,7 @@
-// Bakehouse table chat: lines arrive over the table's socket (live.js swaps #chat-log by its
-// id); this script clears the box after a line was taken, says why one was refused, and fetches
-// the lines while the socket is down and when it is back.
+// Bakehouse chat: how a chat form's post is answered, for the table's chat and a tournament's
+// (window.bakehouseChatAnswers, called by tournament.js); then the table chat: its lines arrive
+// over the table's socket (live.js swaps #chat-log by its id), and this script fetches them while
+// the socket is down and when it is back.
 (function () {
   "use strict";
 
@@ -9,44 +10,52 @@
   function word(key, english) {
     return window.bakehouseWord ? window.bakehouseWord(key, english) : english;
   }
+
+  // The answers to the posts of the chat whose panel, message line and form have these ids: a
+  // line taken clears the box and the message (then calls `taken`, if given); a refused one
+  // keeps the text to fix it and says why.
+  function answers(ids, taken) {
+    function say(text, kind) {
+      var line = document.getElementById(ids.message);
+      if (!line) return;
+      line.textContent = text;
+      line.className = "message" + (kind ? " " + kind : "");
+    }
+
+    function inChat(event) {
+      var elt = event.detail && event.detail.elt;
+      return !!(elt && elt.closest && elt.closest("#" + ids.panel));
+    }
+
+    document.addEventListener("htmx:afterRequest", function (event) {
+      if (!inChat(event) || !event.detail.successful) return;
+      var form = event.detail.elt.closest("form");
+      if (form && form.id === ids.form) form.reset();
+      say("", "");
+      if (taken) taken();
+    });
+
+    document.addEventListener("htmx:responseError", function (event) {
+      if (!inChat(event)) return;
+      var template = document.createElement("template");
+      template.innerHTML = event.detail.xhr.responseText || "";
+      var line = template.content.querySelector("[role=alert]");
+      say(line ? line.textContent.trim()
+        : word("chat-refused", "Your message was refused ({status}).").replace("{status}", event.detail.xhr.status),
+        "error");
+    });
+
+    document.addEventListener("htmx:sendError", function (event) {
+      if (inChat(event)) {
+        say(word("chat-unreached", "The bakery could not be reached; your message was not sent."), "error");
+      }
+    });
+  }
+  window.bakehouseChatAnswers = answers;
+
   if (!document.getElementById("chat")) return;
   var POLL_OFFLINE_MS = 5000;
-
-  function say(text, kind) {
-    var line = document.getElementById("chat-message");
-    if (!line) return;
-    line.textContent = text;
-    line.className = "message" + (kind ? " " + kind : "");
-  }
-
-  function inChat(event) {
-    var elt = event.detail && event.detail.elt;
-    return !!(elt && elt.closest && elt.closest("#chat"));
-  }
-
-  // A line taken clears the box and the message; a refused one keeps the text to fix it.
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!inChat(event) || !event.detail.successful) return;
-    var form = event.detail.elt.closest("form");
-    if (form && form.id === "chat-form") form.reset();
-    say("", "");
-  });
-
-  document.addEventListener("htmx:responseError", function (event) {
-    if (!inChat(event)) return;
-    var template = document.createElement("template");
-    template.innerHTML = event.detail.xhr.responseText || "";
-    var line = template.content.querySelector("[role=alert]");
-    say(line ? line.textContent.trim()
-      : word("chat-refused", "Your message was refused ({status}).").replace("{status}", event.detail.xhr.status),
-      "error");
-  });
-
-  document.addEventListener("htmx:sendError", function (event) {
-    if (inChat(event)) {
-      say(word("chat-unreached", "The bakery could not be reached; your message was not sent."), "error");
-    }
-  });
+  answers({ panel: "chat", message: "chat-message", form: "chat-form" });
 
   // The socket pushes lines only while it is open: while it is down the lines are fetched every
   // few seconds, and once more when it is back (lines may have come in between).

@@ -160,38 +160,12 @@
     if (Date.now() - lastPoll >= POLL_OFFLINE_MS) poll();
   }, 1000);
 
-  // The chat: a line taken clears the box; a refused one keeps its text and says why.
-  function inChat(event) {
-    var elt = event.detail && event.detail.elt;
-    return !!(elt && elt.closest && elt.closest("#tournament-chat"));
-  }
-
-  function sayInChat(text, kind) {
-    var line = document.getElementById("tournament-chat-message");
-    if (!line) return;
-    line.textContent = text;
-    line.className = "message" + (kind ? " " + kind : "");
-  }
-
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!inChat(event) || !event.detail.successful) return;
-    var form = document.getElementById("tournament-chat-form");
-    if (form) form.reset();
-    sayInChat("", "");
-    chatToEnd();
-  });
-  document.addEventListener("htmx:responseError", function (event) {
-    if (!inChat(event)) return;
-    var line = window.bakehouseSocket.parse(event.detail.xhr.responseText).querySelector("[role=alert]");
-    sayInChat(line ? line.textContent.trim()
-      : word("chat-refused", "Your message was refused ({status}).").replace("{status}", event.detail.xhr.status),
-      "error");
-  });
-  document.addEventListener("htmx:sendError", function (event) {
-    if (inChat(event)) {
-      sayInChat(word("chat-unreached", "The bakery could not be reached; your message was not sent."), "error");
-    }
-  });
+  // The chat's posts answered as the table's are (static/js/chat.js); a line taken also
+  // scrolls the chat to its end.
+  window.bakehouseChatAnswers(
+    { panel: "tournament-chat", message: "tournament-chat-message", form: "tournament-chat-form" },
+    chatToEnd
+  );
 
   markMe();
   chatToEnd();

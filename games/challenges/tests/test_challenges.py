@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Block, User
 from games.challenges import services
 from games.challenges.models import Challenge
-from games.models import Game
+from games.models import TURN_BASED, Game
 from games.notifications.models import Notification
 from games.services import ServiceError
 from tests.fixtures import client_for
@@ -171,3 +171,12 @@ def test_lapsed_challenges_do_not_count_against_the_open_limit(
         lapse(challenge(player, person))
     challenge(player, people[-1])
     assert services.waiting(player).count() == 1
+
+
+def test_a_pace_is_said_by_its_name_every_turn_based_one_alike() -> None:
+    said = {pace: services.pace_words(pace) for pace in Game.Pace.values}
+    assert said["relaxed"] == "Relaxed" and said["fast"] == "Fast"
+    assert {said[pace] for pace in TURN_BASED} == {"Turn-based"}
+    assert all(words != pace for pace, words in said.items())
+    with translation.override("de"):
+        assert services.pace_words("day7") != "Turn-based"

@@ -176,27 +176,22 @@ def glaze_why(case: Sequence[Mapping[str, object]], later: int) -> str:
 
 
 def peel_why(view: View, faces: Sequence[str]) -> str:
-    """Why spend the Peel on these two now, as the rules have it: it takes both from this batch,
-    then leaves the game; one left unused scores 0 when the bake ends."""
+    """Why spend the Peel on these two now: the rule it follows (it takes both from this batch,
+    then leaves the game), then what that means here (one left unused scores 0 when the bake
+    ends). Two whole sentences, each its own msgid: the rule is said, and translated, once."""
+    rule = gettext("Your Peel takes both from this batch, then leaves the game.")
+    return f"{rule} {peel_now_why(view, faces)}"
+
+
+def peel_now_why(view: View, faces: Sequence[str]) -> str:
+    """What spending the Peel on these two means at this pick of the bake."""
     if "peel" in faces:
         if any(n >= 2 for n in later_batches(view, 2)):
-            return gettext(
-                "Your Peel takes both from this batch, then leaves the game. The Peel you take"
-                " stays in your case for a later pick of this bake."
-            )
-        return gettext(
-            "Your Peel takes both from this batch, then leaves the game. The Peel you take"
-            " scores 0: no later pick of this bake holds two cards."
-        )
+            return gettext("The Peel you take stays in your case for a later pick of this bake.")
+        return gettext("The Peel you take scores 0: no later pick of this bake holds two cards.")
     if any(n >= 2 for n in later_batches(view, 1)):
-        return gettext(
-            "Your Peel takes both from this batch, then leaves the game. Two cards now are worth"
-            " more than saving it for a later pick of this bake."
-        )
-    return gettext(
-        "Your Peel takes both from this batch, then leaves the game. No later pick of this bake"
-        " holds two cards for it, and unused it scores 0."
-    )
+        return gettext("Two cards now are worth more than saving it for a later pick of this bake.")
+    return gettext("No later pick of this bake holds two cards for it, and unused it scores 0.")
 
 
 def advise(view: View, action: Action) -> tuple[str, str]:

@@ -34,7 +34,7 @@ from games.services.presence import people_lately_here
 from games.tournaments import reasons
 from games.tournaments.models import Entrant, Round, Tournament
 from games.tournaments.services.base import bump, now, tell_each
-from games.tournaments.services.entry import entrant_of, lock_open
+from games.tournaments.services.entry import lock_entrant
 
 CHECK_IN_AHEAD = timedelta(minutes=5)
 """How long before a Swiss's start "I'm here" counts for its first round."""
@@ -95,12 +95,11 @@ def check_in(tournament: Tournament | int, user: User) -> str:
     """ "I'm here": the entrant counts as here for the next round of a Swiss, whatever page
     they have open then."""
     with transaction.atomic():
-        tournament = lock_open(tournament)
+        tournament, entrant = lock_entrant(tournament, user)
         if not tournament.is_swiss:
             raise ServiceError(
                 gettext("An arena seats whoever has a page open: there is no check-in.")
             )
-        entrant = entrant_of(tournament, user)
         at = now()
         if tournament.status == Tournament.Status.SCHEDULED and at < check_ins_open(tournament):
             raise ServiceError(

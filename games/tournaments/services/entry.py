@@ -205,6 +205,14 @@ def entrant_of(tournament: Tournament, user: User) -> Entrant:
     return entrant
 
 
+def lock_entrant(tournament: Tournament | int, user: User) -> tuple[Tournament, Entrant]:
+    """For a change a person makes to their own entry: the tournament locked (in the caller's
+    transaction), refused in words if it is over (lock_open), and their entry, refused in words
+    unless they are in it and still playing (entrant_of)."""
+    locked = lock_open(tournament)
+    return locked, entrant_of(locked, user)
+
+
 def playing_seat(entrant: Entrant) -> Seat | None:
     """The person's seat at their tournament table, while it runs and they still play it."""
     table = entrant.table
@@ -223,8 +231,7 @@ def withdraw(tournament: Tournament | int, user: User) -> str:
     """Leave the tournament: before the start the entry goes; after it, the person is out of
     the standings at the end and a house bot plays their running table to its end."""
     with transaction.atomic():
-        tournament = lock_open(tournament)
-        entrant = entrant_of(tournament, user)
+        tournament, entrant = lock_entrant(tournament, user)
         if tournament.status == Tournament.Status.SCHEDULED:
             entrant.delete()
             bump(tournament)
@@ -252,12 +259,11 @@ def leave(entrant: Entrant, why: str, at_round: int | None = None) -> None:
 def pause(tournament: Tournament | int, user: User) -> str:
     """An arena entrant stops being seated (their table under way plays on); points are kept."""
     with transaction.atomic():
-        tournament = lock_open(tournament)
+        tournament, entrant = lock_entrant(tournament, user)
         if not tournament.is_arena:
             raise ServiceError(
                 gettext("Only an arena can be paused; a Swiss seats everyone each round.")
             )
-        entrant = entrant_of(tournament, user)
         if entrant.paused:
             raise ServiceError(gettext("You have paused already."))
         entrant.paused = True
@@ -269,8 +275,7 @@ def pause(tournament: Tournament | int, user: User) -> str:
 def resume(tournament: Tournament | int, user: User) -> str:
     """A paused arena entrant is seated again when a table is free."""
     with transaction.atomic():
-        tournament = lock_open(tournament)
-        entrant = entrant_of(tournament, user)
+        tournament, entrant = lock_entrant(tournament, user)
         if not entrant.paused:
             raise ServiceError(gettext("You are not paused."))
         entrant.paused = False

@@ -197,6 +197,9 @@ def test_standings_show_the_tie_break_figures_as_columns_and_say_how_ties_are_br
     assert "Ties are broken by Buchholz" in text_of(html.encode())
     rows = re.findall(r'<tr data-user="(\d+)"', html)
     assert [int(r) for r in rows] == [s.user_id for s in services.standings(tournament)]
+    # Wider than a phone: in the pages' one wide-table box, its hint right after (wide_table).
+    boxed = r'<div class="table-scroll">\s*<table class="list standings">.*?</table>\s*</div>\s*'
+    assert re.search(boxed + r'<p class="scroll-hint', html, re.S)
 
 
 def test_an_arena_entrant_pauses_and_comes_back_from_the_page(clock: Clock, crowd: Crowd) -> None:
