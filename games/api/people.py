@@ -3,6 +3,8 @@ games as the site's NDJSON export (games/web/history.py)."""
 
 from __future__ import annotations
 
+import contextlib
+
 from django.core.handlers.asgi import ASGIRequest
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -48,12 +50,10 @@ def named(name: str) -> User:
     """The account of that name; Refused (404) when nobody goes by it."""
     # A NUL byte is no part of any name, and PostgreSQL refuses it in a query. get(), not
     # first(): names are unique, and first()'s ORDER BY cost 0.3 ms of CPU a request to compile.
-    try:
-        if "\x00" in name:
-            raise User.DoesNotExist
-        return User.objects.get(username=name)
-    except User.DoesNotExist:
-        raise Refused(404, NO_SUCH_PERSON) from None
+    if "\x00" not in name:
+        with contextlib.suppress(User.DoesNotExist):
+            return User.objects.get(username=name)
+    raise Refused(404, NO_SUCH_PERSON)
 
 
 def kind_or_404(kind: str) -> str:
