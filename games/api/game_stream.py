@@ -12,7 +12,6 @@ come to a token with chat:read, as the page's chat shows them to its person.
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -50,6 +49,7 @@ class GameFeed:
         self.version = -1
         self.status = ""
         self.last_line = 0
+        self.healed: int | None = None  # the stored version the process's heal last read
 
     def groups(self) -> list[str]:
         """The table's group; the person's own too for the chat (a mute is told there)."""
@@ -75,9 +75,13 @@ class GameFeed:
         return []
 
     def beat(self) -> list[Line]:
-        """The table at a version its group did not tell (one indexed read), and the chat's
-        lines not said yet (its groups were joined again: a line may have been missed)."""
-        stored = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+        """The table at a version its group did not tell, and the chat's lines not said yet
+        (its groups were joined again: a line may have been missed). The version is the one the
+        process's heal just read for every stream (`behind`); only a beat no heal asked for
+        (the groups joined again) reads it here (one indexed read)."""
+        stored, self.healed = self.healed, None
+        if stored is None:
+            stored = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
         lines = self.table("gameState", stored) if stored is None or stored > self.version else []
         if self.chat and self.status not in OVER:
             lines += self.chat_lines()
@@ -141,10 +145,19 @@ def shown_to(table: TableAt, me: User) -> dict[str, Any]:
 
 def behind(feeds: Sequence[GameFeed]) -> list[bool]:
     """Which of these streams' tables are stored at a version newer than their last line, or
-    gone (one read for all their tables: streams.Feed.heal)."""
+    gone (one read for all their tables: streams.Feed.heal). Each stream behind keeps the
+    version read here for its beat, which then reads no version of its own (each stream's
+    beat read one: under busy tables a heal finds some streams a move behind every time)."""
     ids = {feed.game_id for feed in feeds}
     stored = dict(Game.objects.filter(pk__in=ids).values_list("pk", "version"))
-    return [stored.get(feed.game_id, math.inf) > feed.version for feed in feeds]
+    due = []
+    for feed in feeds:
+        version = stored.get(feed.game_id)
+        late = version is None or version > feed.version
+        if late:
+            feed.healed = version  # None: gone, its beat reads it again and ends
+        due.append(late)
+    return due
 
 
 @router.get(

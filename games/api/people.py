@@ -3,6 +3,8 @@ games as the site's NDJSON export (games/web/history.py)."""
 
 from __future__ import annotations
 
+import contextlib
+
 from django.core.handlers.asgi import ASGIRequest
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -46,11 +48,12 @@ def ratings_of(someone: User) -> list[Rated]:
 
 def named(name: str) -> User:
     """The account of that name; Refused (404) when nobody goes by it."""
-    # A NUL byte is no part of any name, and PostgreSQL refuses it in a query.
-    someone = None if "\x00" in name else User.objects.filter(username=name).first()
-    if someone is None:
-        raise Refused(404, NO_SUCH_PERSON)
-    return someone
+    # A NUL byte is no part of any name, and PostgreSQL refuses it in a query. get(), not
+    # first(): names are unique, and first()'s ORDER BY cost 0.3 ms of CPU a request to compile.
+    if "\x00" not in name:
+        with contextlib.suppress(User.DoesNotExist):
+            return User.objects.get(username=name)
+    raise Refused(404, NO_SUCH_PERSON)
 
 
 def kind_or_404(kind: str) -> str:

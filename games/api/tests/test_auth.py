@@ -102,5 +102,31 @@ def test_a_client_over_its_limit_waits_whatever_the_token(
     assert int(refused["Retry-After"]) >= 1
 
 
+def test_unknown_query_parameters_count_against_the_tokens_limit(
+    player: User, api_for: Callable[..., Api], settings: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.API_TOKEN_REQUESTS_PER_MINUTE = 3  # type: ignore[attr-defined]
+    monkeypatch.setattr(limits, "now", lambda: 6000.0 + 45)  # 15 s left in the window
+    api = api_for(player)
+    garbage = [api.get("/account?junk=1").status_code for _ in range(3)]
+    assert garbage == [400, 400, 400]
+    refused = api.get("/account?junk=1")
+    assert "wait 15 s" in refusal(refused, 429)
+    assert refused["Retry-After"] == "15"
+    assert refusal(api.get("/account"), 429)  # the garbage used up what a good request needs
+    assert api_for(player).get("/account?junk=1").status_code == 400  # another token apart
+
+
+def test_unknown_query_parameters_count_against_the_clients_limit(
+    player: User, api_for: Callable[..., Api], settings: object
+) -> None:
+    settings.API_CLIENT_REQUESTS_PER_MINUTE = 2  # type: ignore[attr-defined]
+    assert "token" in refusal(Api(None).get("/account?junk=1"), 401)  # the door's words first
+    assert api_for(player).get("/account?junk=1").status_code == 400
+    refused = api_for(player).get("/account")
+    refusal(refused, 429)
+    assert int(refused["Retry-After"]) >= 1
+
+
 def test_an_unknown_operation_is_a_404_in_words() -> None:
     assert "no such operation" in refusal(Api(None).get("/nothing/here"), 404)

@@ -268,6 +268,32 @@ def test_the_streams_behind_their_tables_are_found_in_one_read(
         assert told.heal()([told, behind, gone]) == [False, True, True]
 
 
+def test_a_stream_the_heal_found_behind_beats_on_the_version_it_read(
+    player: User, rival: User, django_assert_num_queries: Any
+) -> None:
+    """The heal's one read gives each stream behind its version: its beat reads none of its own
+    (the table itself is the process's shared read, made once)."""
+    game = two_baker_table(player, rival)
+    feed = GameFeed(player, game.pk, chat=False)
+    assert feed.first()[0]["version"] == game.version  # the table read once, kept
+    feed.version = game.version - 1  # a version its group did not tell it
+    assert feed.heal()([feed]) == [True]
+    with django_assert_num_queries(0):
+        lines = feed.beat()
+    assert [(line["type"], line["version"]) for line in lines] == [("gameState", game.version)]
+    with django_assert_num_queries(1):  # a beat no heal asked for reads the version itself
+        assert feed.beat() == []
+
+
+def test_a_stream_whose_table_went_ends_after_the_heal(player: User, rival: User) -> None:
+    game = two_baker_table(player, rival)
+    feed = GameFeed(player, game.pk, chat=False)
+    feed.first()
+    Game.objects.filter(pk=game.pk).delete()
+    assert feed.heal()([feed]) == [True]
+    assert feed.beat() == [] and feed.over() == game_stream.GAME_OVER
+
+
 @database_sync_to_async
 def status_at(game: Game, user: User) -> str:
     """What the table's page shows of this person: here, dropped or away."""
