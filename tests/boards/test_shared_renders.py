@@ -25,6 +25,7 @@ from games.boards.jinja import board_environment, render_plain, render_template
 from games.boards.plain import plain
 from games.boards.renders import render_counts
 from games.boards.shared import forget_all
+from games.kinds.cakehalla.board import numbered
 from games.models import Game
 from tests.boards.test_region_changes import fresh_regions, someone_moves, table
 from tests.live.test_consumer import batch_ids
@@ -343,12 +344,16 @@ def test_the_kitchen_log_is_drawn_once_for_every_viewer_reading_the_same_lines()
     lines = ["Rye (ann) took Sugar, Cocoa.", "Spelt (bob) reserved the Plum Tart."]
     secret = ["Rye (ann) reserved the top of the tier 2 pile face down (the Rum Baba)."]
     forget_all()
-    ann, rendered, _ = pieces_of("games/cakehalla/_info.html", {"log": secret, "log_total": 1})
+    ann, rendered, _ = pieces_of(
+        "games/cakehalla/_info.html", {"log": numbered(secret, 1), "log_total": 1}
+    )
     assert rendered == 1 and "Rum Baba" in ann
-    bob, rendered, shared = pieces_of("games/cakehalla/_info.html", {"log": lines, "log_total": 2})
+    bob, rendered, shared = pieces_of(
+        "games/cakehalla/_info.html", {"log": numbered(lines, 2), "log_total": 2}
+    )
     assert (rendered, shared) == (1, 0) and "Rum Baba" not in bob
     again, rendered, shared = pieces_of(
-        "games/cakehalla/_info.html", {"log": lines, "log_total": 2}
+        "games/cakehalla/_info.html", {"log": numbered(lines, 2), "log_total": 2}
     )
     assert (rendered, shared) == (0, 1) and again == bob
 

@@ -199,6 +199,11 @@ def just_now(turns: Mapping[int, Turn], bakers: list[BakerBox]) -> list[str]:
     return [bakers[seat]["last"] for seat, turn in turns.items() if turn["just"]]
 
 
+def numbered(lines: list[str], total: int) -> list[tuple[int, str]]:
+    """The kitchen log's newest lines, newest first, each with its number in the whole log."""
+    return list(zip(range(total, total - len(lines), -1), lines, strict=True))
+
+
 def context(
     game: GameRow, view: View, legal: list[Action], me: SeatRow | None, seats: Sequence[SeatRow]
 ) -> dict[str, object]:
@@ -252,8 +257,13 @@ def context(
         if allowed.returning and my_view
         else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
-        "log": log_lines(
-            list(reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])), names, rules
+        "log": numbered(
+            log_lines(
+                list(reversed(view["log"] if view["over"] else view["log"][-LOG_LINES:])),
+                names,
+                rules,
+            ),
+            len(view["log"]),
         ),
         "log_total": len(view["log"]),
         "final": standings(view, names) if view["over"] else None,
