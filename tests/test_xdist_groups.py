@@ -1,0 +1,50 @@
+"""`make test`'s `--dist loadgroup` keeps each `xdist_group` whole on one worker (the browser
+tests' GROUPS, the daphne-processes and simultaneous groups): tests/support/xdist_groups.py."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytest_plugins = ["pytester"]
+
+GROUPED = """
+import pytest
+
+pytestmark = pytest.mark.xdist_group("{group}")
+
+@pytest.mark.parametrize("i", range(4))
+def test_grouped(i):
+    pass
+"""
+
+
+def test_each_group_runs_whole_on_one_worker(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    pytester.makeconftest('pytest_plugins = ["tests.support.xdist_groups"]')
+    pytester.makepyfile(
+        test_one=GROUPED.format(group="one"),
+        test_two=GROUPED.format(group="two"),
+        test_loose="import pytest\n\n@pytest.mark.parametrize('i', range(6))\ndef test_loose(i):"
+        "\n    pass\n",
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:django", "-n", "2", "--dist", "loadgroup", "-v"
+    )
+    result.assert_outcomes(passed=14)
+    ran = re.findall(
+        r"\[(gw\d)\] .*PASSED (test_\w+)\.py::test_\w+\[\d\](\S*)", result.stdout.str()
+    )
+    for group in ("one", "two"):
+        lines = [(worker, suffix) for worker, module, suffix in ran if module == f"test_{group}"]
+        assert len(lines) == 4, result.stdout.str()
+        assert {suffix for _, suffix in lines} == {f"@{group}"}
+        assert len({worker for worker, _ in lines}) == 1, result.stdout.str()
+    assert len([1 for _, module, _ in ran if module == "test_loose"]) == 6
