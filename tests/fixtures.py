@@ -25,9 +25,6 @@ from games.live import drain
 from games.models import Game
 from tests.support.clock import Clock, patched_clock
 
-# `--dist loadgroup`'s groups kept under pytest 9.2 (why: that module's docstring).
-pytest_plugins = ["tests.support.xdist_groups"]
-
 TEST_SECRET_KEY = "tests-only-key-" + "x" * 40
 """The key the tests sign sessions with (the Daphne processes they start are given it too)."""
 

@@ -1,15 +1,14 @@
 """`make test`'s `--dist loadgroup` keeps each `xdist_group` whole on one worker (the browser
-tests' GROUPS, the daphne-processes and simultaneous groups): tests/support/xdist_groups.py."""
+tests' GROUPS, the daphne-processes and simultaneous groups). pytest 9.2 keeps a test's id in a
+field pytest-xdist 3.8 does not write its group into, so every group was silently handed out test
+by test (pytest-dev/pytest-xdist#1386, fix proposed in #1388): pyproject.toml pins pytest 9.1.1
+until a released xdist groups under a newer pytest, which this test tells."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
 
 pytest_plugins = ["pytester"]
 
@@ -24,11 +23,7 @@ def test_grouped(i):
 """
 
 
-def test_each_group_runs_whole_on_one_worker(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    pytester.makeconftest('pytest_plugins = ["tests.support.xdist_groups"]')
+def test_each_group_runs_whole_on_one_worker(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_one=GROUPED.format(group="one"),
         test_two=GROUPED.format(group="two"),

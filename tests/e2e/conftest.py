@@ -42,7 +42,7 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "gw")
 # tests/e2e with -n 2 at a load of 14-16 on two cores, 2026-12-07: about 1,240 s a group). The
 # two Cakehalla searches (find_a_game_*) are in different groups: on one site, a person left
 # looking by one would be counted, or seated, by the other. A file not named here runs in
-# LATE_COMERS. Until tests/support/xdist_groups.py (2026-12-07 evening), pytest 9.2 with
+# LATE_COMERS. Under pytest 9.2 (until 2026-12-07 evening: pyproject.toml now pins 9.1.1),
 # pytest-xdist 3.8 ignored every group: these durations are of files whose tests were handed out
 # one by one to both processes; rebalance from a run where the groups held.
 GROUPS: dict[str, str] = {
