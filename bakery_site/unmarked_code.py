@@ -2,7 +2,10 @@
 
 The app modules (games/, accounts/, bakery_site/) are read as their AST. A string constant (or an
 f-string's text, each `{...}` a placeholder) that looks like a sentence a person reads (a capital
-letter first, a space, letters, and an end: . : ? ! or a placeholder) is unmarked unless it is
+letter first, or a placeholder and a word ("{name} is made: ..."), a space, letters, and an end:
+. : ? ! or a placeholder), or any string given to
+a label's name (verbose_name, help_text, an admin action's description: NAMED_WORDS), is
+unmarked unless it is
 inside a call of the gettext family, a docstring, a logger's call, the message of an exception
 for programmers (ValueError and its kind: a person reads Http404's, PermissionDenied's and
 ValidationError's) or of an assert.
@@ -64,13 +67,23 @@ FOR_PROGRAMMERS = {
     "AttributeError",
     "ImproperlyConfigured",
     "SystemExit",
+    "OSError",  # a connection refused (push_delivery): logged, never shown
     "DoesNotExist",  # Model.DoesNotExist: a caller's bug, never shown
     "TransactionManagementError",
 }
+NAMED_WORDS = {
+    "verbose_name",
+    "verbose_name_plural",
+    "help_text",
+    "short_description",
+    "description",
+}
+"""Names whose string a person reads however short (admin's and forms' labels): any letter in it
+is a word to mark."""
 PLACEHOLDER = "\u00a7"
 """What an f-string's `{...}` leaves in its text."""
 SENTENCE = re.compile(
-    r"^[A-Z][^\W\d_]*(?=.*\s)(?=.*[^\W\d_]{2}).*"
+    r"^([A-Z][^\W\d_]*|(§|%\(\w+\)s|\{\w*\})('s)? [a-z])(?=.*\s)(?=.*[^\W\d_]{2}).*"
     r"([.:?!]|%\(\w+\)[sd]|%[sd]|\{\w*\}|" + PLACEHOLDER + r")[\"')\]]*$",
     re.S,
 )
@@ -141,6 +154,23 @@ def docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
+def named_words(node: ast.AST) -> ast.Constant | ast.JoinedStr | None:
+    """A string given to a name in NAMED_WORDS (`verbose_name = "Games"`, `help_text="..."`)."""
+    value: ast.expr | None = None
+    if isinstance(node, ast.Assign | ast.AnnAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names = {t.id if isinstance(t, ast.Name) else getattr(t, "attr", "") for t in targets}
+        if names & NAMED_WORDS:
+            value = node.value
+    elif isinstance(node, ast.keyword) and node.arg in NAMED_WORDS:
+        value = node.value
+    if isinstance(value, ast.JoinedStr) or (
+        isinstance(value, ast.Constant) and isinstance(value.value, str)
+    ):
+        return value
+    return None
+
+
 def text_of(node: ast.Constant | ast.JoinedStr) -> str:
     if isinstance(node, ast.Constant):
         return node.value if isinstance(node.value, str) else ""
@@ -161,6 +191,12 @@ def unmarked_in_source(source: str) -> list[tuple[int, str]]:
 
     def visit(node: ast.AST) -> None:
         if exempt(node):
+            return
+        named = named_words(node)
+        if named is not None:
+            text = text_of(named)
+            if re.search(r"[^\W\d_]", text):
+                found.append((named.lineno, " ".join(text.split())))
             return
         if isinstance(node, ast.JoinedStr | ast.Constant):
             text = text_of(node)
