@@ -190,7 +190,10 @@ def main(argv: list[str]) -> int:
         said = [p for locale in LOCALES for p in problems(locale, sources)]
         said += unmarked_strings()
         said += unmarked_code()
-        print("\n".join(said) or "The catalogues are whole; every template string and code sentence is marked.")
+        print(
+            "\n".join(said)
+            or "The catalogues are whole; every template string and code sentence is marked."
+        )
         return 1 if said else 0
     print(__doc__)
     return 2
