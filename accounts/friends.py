@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from accounts.models import Block, Friendship, User
 
@@ -150,9 +151,9 @@ def block_words(blocked: bool, blocking: bool) -> str:
     """Why a person may not sit with others: someone there blocks them (`blocked`), or they
     block someone there (`blocking`); "" when neither."""
     if blocked:
-        return "This table is not available to you."
+        return gettext("This table is not available to you.")
     if blocking:
-        return "You block someone at this table: unblock them to sit here."
+        return gettext("You block someone at this table: unblock them to sit here.")
     return ""
 
 

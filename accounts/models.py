@@ -121,8 +121,8 @@ class User(AbstractUser):
     when it changed."""
 
     class Meta:
-        verbose_name = "user"
-        verbose_name_plural = "users"
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
         permissions = [
             ("deactivate_user", "Can deactivate and reactivate an account (moderators)"),
         ]
@@ -258,7 +258,12 @@ class RatingPoint(models.Model):
         indexes = [models.Index(fields=["user", "kind", "-at"], name="rating_history")]
 
     def __str__(self) -> str:
-        return f"{self.user} at {self.kind}: {self.rating} after game {self.game_id}"
+        return gettext("%(user)s at %(game)s: %(rating)s after game %(id)s") % {
+            "user": self.user,
+            "game": self.kind,
+            "rating": self.rating,
+            "id": self.game_id,
+        }
 
 
 class HeldName(models.Model):
@@ -337,7 +342,10 @@ class Block(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.blocker} blocks {self.blocked}"
+        return gettext("%(blocker)s blocks %(blocked)s") % {
+            "blocker": self.blocker,
+            "blocked": self.blocked,
+        }
 
 
 # A person's days away from turn-based games (the games' clocks read them; accounts knows no
@@ -380,4 +388,8 @@ class Vacation(models.Model):
         indexes = [models.Index(fields=["user", "ends_at"], name="vacations_by_user")]
 
     def __str__(self) -> str:
-        return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+        return gettext("%(user)s away %(starts)s to %(ends)s") % {
+            "user": self.user,
+            "starts": f"{self.starts_at:%Y-%m-%d}",
+            "ends": f"{self.ends_at:%Y-%m-%d}",
+        }

@@ -16,6 +16,7 @@ from functools import cache
 
 from confusable_homoglyphs import categories, confusables
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy
 
 BOT_NAME = re.compile(r".+-bot-\d+", re.IGNORECASE)
 HOUSE_NAMES = frozenset({"owl", "nightowl", "bakehouse"})
@@ -32,11 +33,11 @@ def bot_name(level: str, index: int) -> str:
 def refusal(name: str) -> str | None:
     """Why a person may not take this username, or None when they may."""
     if ONLY_DOTS.fullmatch(name):
-        return "A username cannot be only dots: its profile link would break."
+        return gettext("A username cannot be only dots: its profile link would break.")
     if BOT_NAME.fullmatch(name) or BOT_LOOK_ALIKE.fullmatch(name):
-        return "Names ending in -bot-<number> are kept for the house bots."
+        return gettext("Names ending in -bot-<number> are kept for the house bots.")
     if skeleton(name) in HOUSE_SKELETONS:
-        return "That name is kept for the house."
+        return gettext("That name is kept for the house.")
     return None
 
 
@@ -55,7 +56,7 @@ SCRIPT_MIXES = (
     frozenset({"LATIN", "HAN", "BOPOMOFO"}),
     frozenset({"LATIN", "HAN", "HANGUL"}),
 )
-MIXED_SCRIPTS = (
+MIXED_SCRIPTS = gettext_lazy(
     "A username may not mix alphabets (such as Latin and Cyrillic letters): it could pass for "
     "someone else's. Write it in one."
 )

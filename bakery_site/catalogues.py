@@ -5,6 +5,9 @@ no gettext tools; the compiled .mo files are in the repository, checked against 
     python -m bakery_site.catalogues messages   # `make messages`: extract, update, compile
     python -m bakery_site.catalogues check      # `make check`: exits 1 with each problem
 
+The check also fails on an unmarked sentence of a template (bakery_site/unmarked.py) or of the
+app's Python code (bakery_site/unmarked_code.py).
+
 Django templates are read through Django's own templatize (what makemessages hands xgettext),
 then Babel's Python extractor; Python code for the gettext family, lazy ones too; the boards'
 Jinja2 templates by Jinja2's own extractor ({% trans %} blocks trimmed, as the boards render
@@ -27,6 +30,7 @@ from babel.messages.pofile import read_po, write_po
 from django.utils.translation.template import templatize
 
 from bakery_site.unmarked import ROOT, jinja_files, template_files, unmarked_strings
+from bakery_site.unmarked_code import unmarked_code
 
 LOCALES = ("fr", "de")
 """The shipped languages besides English, the source (settings.LANGUAGES)."""
@@ -185,7 +189,11 @@ def main(argv: list[str]) -> int:
         sources = extracted()
         said = [p for locale in LOCALES for p in problems(locale, sources)]
         said += unmarked_strings()
-        print("\n".join(said) or "The catalogues are whole and every template string is marked.")
+        said += unmarked_code()
+        print(
+            "\n".join(said)
+            or "The catalogues are whole; every template string and code sentence is marked."
+        )
         return 1 if said else 0
     print(__doc__)
     return 2

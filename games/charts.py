@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 
 @dataclass(frozen=True)
 class Line:
@@ -147,6 +149,11 @@ def columns(
     return Columns(columns=cols, width=width, height=height, base=room, top=top)
 
 
+def range_words(start: int, end: int) -> str:
+    """A range of whole numbers in the reader's language ("10 to 19")."""
+    return gettext("%(start)d to %(end)d") % {"start": start, "end": end}
+
+
 def bins(counts: dict[int, int], most: int = 16) -> list[tuple[str, int]]:
     """A distribution of whole numbers in at most `most` equal ranges, every range shown."""
     if not counts:
@@ -156,6 +163,6 @@ def bins(counts: dict[int, int], most: int = 16) -> list[tuple[str, int]]:
     out = []
     for start in range(low, high + 1, size):
         end = start + size - 1
-        label = str(start) if size == 1 else f"{start} to {end}"
+        label = str(start) if size == 1 else range_words(start, end)
         out.append((label, sum(n for v, n in counts.items() if start <= v <= end)))
     return out

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 
@@ -52,7 +52,11 @@ class Challenge(models.Model):
         indexes = [models.Index(fields=["challenger", "status"], name="challenges_open_made")]
 
     def __str__(self) -> str:
-        return f"{self.challenger} challenges {self.challenged} to {self.kind}"
+        return gettext("%(challenger)s challenges %(challenged)s to %(game)s") % {
+            "challenger": self.challenger,
+            "challenged": self.challenged,
+            "game": self.kind,
+        }
 
     def get_absolute_url(self) -> str:
         return reverse("games:challenge", args=[self.pk])

@@ -3,9 +3,10 @@
 registered with everyone else's in games/wiring.py."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class FriendsConfig(AppConfig):
     name = "games.friends"
     label = "friends"
-    verbose_name = "Friends"
+    verbose_name = _("Friends")

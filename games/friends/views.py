@@ -155,7 +155,8 @@ def invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except services.ServiceError as refused:
         message, error = str(refused), True
     else:
-        message, error = f"{invited.username} is invited: they get the table's link.", False
+        said = gettext("%(name)s is invited: they get the table's link.")
+        message, error = said % {"name": invited.username}, False
     if not request.htmx:
         (messages.error if error else messages.success)(request, message)
         return redirect(game)

@@ -2,9 +2,10 @@
 registered with everyone else's in games/wiring.py."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class HouseTableConfig(AppConfig):
     name = "games.housetable"
     label = "housetable"
-    verbose_name = "House table"
+    verbose_name = _("House table")

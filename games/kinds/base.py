@@ -132,9 +132,12 @@ class GameKind(ABC, Generic[StateT, ViewT, ActionT]):
     secret_moves: bool = False
     # Every n-th demo game seats two demo bakers instead of three (0: never).
     demo_two_every: int = 0
-    # /stats/<game>/'s win-rate chart: by turn order, unless the game's seats say more.
-    seat_chart_title: str = "Win rate by turn order"
-    seat_chart_blurb: str = "Is there a first-player advantage? Shared wins count for each winner."
+    # /stats/<game>/'s win-rate chart: by turn order, unless the game's seats say more (marked
+    # with N_, said in the reader's language by templates/stats_game.html).
+    seat_chart_title: str = N_("Win rate by turn order")
+    seat_chart_blurb: str = N_(
+        "Is there a first-player advantage? Shared wins count for each winner."
+    )
     # The game's own charts on /stats/<game>/ (a partial reading `own`, from stat_charts).
     stats_template: str | None = None
     # The guided first game, for a kind that offers one.

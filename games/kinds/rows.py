@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, TypedDict
 
+from django.utils.translation import gettext
+
 
 class PersonRow(Protocol):
     """Who sits at a seat, as the kinds read it (accounts.models.User)."""
@@ -57,5 +59,5 @@ def player_name(seats: Sequence[SeatRow], position: int) -> str:
     """'Flour (alice)': the seat's name and who sat there, as the boards write it."""
     seat = next((s for s in seats if s.position == position), None)
     if seat is None:
-        return f"Seat {position + 1}"
+        return gettext("Seat %(n)d") % {"n": position + 1}
     return f"{seat.name} ({seat.user.username})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 
 from games.models.table import Game
 
@@ -27,4 +28,8 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         # No payload: admin titles and logs would show a pick before its reveal.
-        return f"{self.game} move {self.seq} by seat {self.seat}"
+        return gettext("%(game)s move %(n)s by seat %(seat)s") % {
+            "game": self.game,
+            "n": self.seq,
+            "seat": self.seat,
+        }

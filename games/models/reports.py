@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.models.people import optional_person
 from games.models.table import Game
@@ -50,4 +50,8 @@ class Report(models.Model):
         indexes = [models.Index(fields=["reporter", "-created_at"], name="reports_by_reporter")]
 
     def __str__(self) -> str:
-        return f"{self.reporter} reported {self.reported} at {self.game}"
+        return gettext("%(reporter)s reported %(reported)s at %(game)s") % {
+            "reporter": self.reporter,
+            "reported": self.reported,
+            "game": self.game,
+        }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models.table import Game
@@ -46,4 +47,4 @@ class Mute(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_mute_per_pair")]
 
     def __str__(self) -> str:
-        return f"{self.user} mutes {self.muted}"
+        return gettext("%(user)s mutes %(muted)s") % {"user": self.user, "muted": self.muted}

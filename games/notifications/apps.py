@@ -2,9 +2,10 @@
 mails and browser pushes)."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class NotificationsConfig(AppConfig):
     name = "games.notifications"
     label = "notifications"
-    verbose_name = "Notifications"
+    verbose_name = _("Notifications")

@@ -33,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_noop as N_
 
 from accounts.languages import in_language_of
 from accounts.models import User
@@ -53,7 +54,7 @@ FAILURES_TO_DROP = 5
 """Failed pushes in a row after which a subscription is dropped."""
 
 NOT_A_SUBSCRIPTION = push_policy.NOT_A_SUBSCRIPTION
-ANOTHER_ACCOUNTS = (
+ANOTHER_ACCOUNTS = N_(
     "Another account already gets notifications at this browser's address: press again to "
     "turn them on with a new one."
 )
@@ -123,7 +124,7 @@ def subscribe(
     if refusal is not None:
         raise ServiceError(refusal)
     if not browser_keys_valid(p256dh, auth):
-        raise ServiceError(NOT_A_SUBSCRIPTION)
+        raise ServiceError(gettext(NOT_A_SUBSCRIPTION))
     with transaction.atomic():
         found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
         if found is None:
@@ -131,7 +132,7 @@ def subscribe(
                 user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, session=session
             )
         elif found.user_id != user.pk and not same_keys(found, p256dh, auth):
-            raise ServiceError(ANOTHER_ACCOUNTS)
+            raise ServiceError(gettext(ANOTHER_ACCOUNTS))
         else:
             found.user, found.p256dh, found.auth, found.failures = user, p256dh, auth, 0
             found.session, found.resting_until = session, None

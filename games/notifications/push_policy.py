@@ -14,6 +14,8 @@ import re
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 
 LONGEST_ENDPOINT = 1000
 """Characters: an endpoint longer than this is no browser's."""
@@ -30,7 +32,8 @@ read two ways."""
 NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 """IPv6 addresses a NAT64 gateway turns into the IPv4 address in their last 32 bits."""
 
-NOT_A_SUBSCRIPTION = "That is not a push subscription."
+NOT_A_SUBSCRIPTION = N_("That is not a push subscription.")
+"""Marked here, said in the reader's language where it is handed out (gettext)."""
 
 
 def listed(host: str) -> bool:
@@ -58,25 +61,27 @@ def is_ip_literal(host: str) -> bool:
 def endpoint_refusal(endpoint: str) -> str | None:
     """Why the site will not push to this endpoint, in words for the person; None if it may."""
     if len(endpoint) > LONGEST_ENDPOINT or not URL_TEXT.match(endpoint) or "\\" in endpoint:
-        return NOT_A_SUBSCRIPTION
+        return gettext(NOT_A_SUBSCRIPTION)
     try:
         parts = urlsplit(endpoint)
         port = parts.port
     except ValueError:
-        return NOT_A_SUBSCRIPTION
+        return gettext(NOT_A_SUBSCRIPTION)
     if parts.scheme != "https":
-        return "A push subscription's address must start with https://."
+        return gettext("A push subscription's address must start with https://.")
     if "@" in parts.netloc:
-        return "A push subscription's address may not carry a user name or password."
+        return gettext("A push subscription's address may not carry a user name or password.")
     if port not in (None, PUSH_PORT):
-        return "A push subscription's address may not name a port other than 443."
+        return gettext("A push subscription's address may not name a port other than 443.")
     host = parts.hostname or ""
     if not host:
-        return NOT_A_SUBSCRIPTION
+        return gettext(NOT_A_SUBSCRIPTION)
     if is_ip_literal(host):
-        return "A push subscription's address must name a push service, not an IP address."
+        return gettext("A push subscription's address must name a push service, not an IP address.")
     if not listed(host):
-        return f"This site sends notifications only to the push services browsers use, not {host}."
+        return gettext(
+            "This site sends notifications only to the push services browsers use, not %(host)s."
+        ) % {"host": host}
     return None
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_GET, require_POST
 
@@ -64,7 +65,8 @@ def open_notification(request: AuthedRequest, notification_id: int) -> HttpRespo
 def mark_all_read(request: AuthedRequest) -> HttpResponse:
     """Mark every notification read."""
     count = services.mark_all_read(request.user)
-    messages.success(request, "Everything is marked read." if count else "Nothing was unread.")
+    said = gettext("Everything is marked read.") if count else gettext("Nothing was unread.")
+    messages.success(request, said)
     return redirect("games:inbox")
 
 
@@ -92,7 +94,7 @@ def push_subscribe(request: AuthedRequest) -> HttpResponse:
         fields = subscription(request)
         push.subscribe(request.user, **fields, session_key=request.session.session_key)
     except ValueError:
-        return JsonResponse({"error": "That is not a push subscription."}, status=400)
+        return JsonResponse({"error": gettext(push.NOT_A_SUBSCRIPTION)}, status=400)
     except ServiceError as refused:
         return JsonResponse({"error": str(refused)}, status=refused.status)
     return JsonResponse({"subscribed": True})
@@ -108,6 +110,6 @@ def push_unsubscribe(request: AuthedRequest) -> HttpResponse:
         data = None
     endpoint = data.get("endpoint") if isinstance(data, dict) else None
     if not isinstance(endpoint, str):
-        return JsonResponse({"error": "That is not a push subscription."}, status=400)
+        return JsonResponse({"error": gettext(push.NOT_A_SUBSCRIPTION)}, status=400)
     push.unsubscribe_browser(request.user, endpoint)
     return JsonResponse({"subscribed": False})

@@ -7,6 +7,7 @@ from typing import TypedDict
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from games import catalog
 from games.models import Game
@@ -16,9 +17,9 @@ BOTS_AFTER += [("60", _("after 1 min")), ("120", _("after 2 min"))]
 """What the form offers; the service takes any count of seconds in its range."""
 
 
-def count(label: str) -> forms.IntegerField:
-    """A player count as a whole number (the service checks it against the game's range)."""
-    words = f"Say the {label} number of bakers as a whole number."
+def count(words: StrOrPromise) -> forms.IntegerField:
+    """A player count as a whole number (the service checks it against the game's range);
+    `words`, the refusal."""
     return forms.IntegerField(
         min_value=1,
         max_value=99,
@@ -48,21 +49,24 @@ class LookForm(forms.Form):
     kind = forms.ChoiceField(
         choices=catalog.choices,
         error_messages={
-            "required": "Choose a game.",
-            "invalid_choice": "That game is not on offer.",
+            "required": _("Choose a game."),
+            "invalid_choice": _("That game is not on offer."),
         },
     )
     pace = forms.ChoiceField(
         choices=Game.Pace.choices,
-        error_messages={"required": "Choose a pace.", "invalid_choice": "There is no such pace."},
+        error_messages={
+            "required": _("Choose a pace."),
+            "invalid_choice": _("There is no such pace."),
+        },
     )
-    fewest = count("fewest")
-    most = count("most")
+    fewest = count(_("Say the fewest number of bakers as a whole number."))
+    most = count(_("Say the most number of bakers as a whole number."))
     bots_after = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=100_000,
-        error_messages={"invalid": "Say after how many seconds bots may fill the table."},
+        error_messages={"invalid": _("Say after how many seconds bots may fill the table.")},
     )
     bots_welcome = forms.BooleanField(required=False)
 
@@ -82,4 +86,4 @@ class LookForm(forms.Form):
         """The first error in words."""
         for errors in self.errors.values():
             return str(errors[0])
-        return "That search could not be read."
+        return str(_("That search could not be read."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -64,4 +65,8 @@ class Seek(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} looks for {self.kind} at {self.pace}"
+        return gettext("%(user)s looks for %(game)s at %(pace)s") % {
+            "user": self.user,
+            "game": self.kind,
+            "pace": self.pace,
+        }

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.models import User
 from games import catalog
@@ -79,11 +79,12 @@ def game_lines(counts: shown.Counts) -> list[GameLine]:
 
 def count_words(seek: Seek, spec: AnyKind) -> str:
     """How many bakers a seek accepts, in words."""
-    if seek.fewest == seek.most:
-        return f"{seek.fewest} bakers"
-    if (seek.fewest, seek.most) == (spec.min_players, spec.max_players):
-        return f"any number of bakers ({seek.fewest} to {seek.most})"
-    return f"{seek.fewest} to {seek.most} bakers"
+    if (seek.fewest, seek.most) == (spec.min_players, spec.max_players) and seek.fewest < seek.most:
+        return gettext("any number of bakers (%(fewest)d to %(most)d)") % {
+            "fewest": seek.fewest,
+            "most": seek.most,
+        }
+    return bakers(seek.fewest, seek.most)
 
 
 def section_context(user: User | AnonymousUser, error: str = "") -> dict[str, object]:
@@ -101,8 +102,11 @@ def section_context(user: User | AnonymousUser, error: str = "") -> dict[str, ob
 
 
 def bakers(fewest: int, most: int) -> str:
-    """A count of bakers in words."""
-    return f"{fewest} bakers" if fewest == most else f"{fewest} to {most} bakers"
+    """A count of bakers in words, plural by the language's rule (a range by its largest)."""
+    if fewest == most:
+        return ngettext("%(n)d baker", "%(n)d bakers", fewest) % {"n": fewest}
+    said = ngettext("%(fewest)d to %(most)d baker", "%(fewest)d to %(most)d bakers", most)
+    return said % {"fewest": fewest, "most": most}
 
 
 class Sooner(NamedTuple):
@@ -134,11 +138,21 @@ def apart_words(waiting: shown.Waiting) -> str:
         return ""
     fewest, most, n, low, high = found
     seek = waiting.seek
-    wants = "wants" if n == 1 else "want"
-    return (
-        f"Nobody else looking wants {bakers(seek.fewest, seek.most)}: {n} {wants} "
-        f"{bakers(fewest, most)}. Look for {low} to {high} bakers to be seated with them sooner."
+    said = ngettext(
+        "Nobody else looking wants %(wanted)s: %(n)d wants %(theirs)s. Look for %(low)d to "
+        "%(high)d bakers to be seated with them sooner.",
+        "Nobody else looking wants %(wanted)s: %(n)d want %(theirs)s. Look for %(low)d to "
+        "%(high)d bakers to be seated with them sooner.",
+        n,
     )
+    wanted = bakers(seek.fewest, seek.most)
+    return said % {
+        "wanted": wanted,
+        "n": n,
+        "theirs": bakers(fewest, most),
+        "low": low,
+        "high": high,
+    }
 
 
 def panel_context(waiting: shown.Waiting) -> dict[str, object]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -44,7 +45,10 @@ class Review(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Review of seat {self.seat + 1} of game #{self.game_id}"
+        return gettext("Review of seat %(seat)d of game #%(game)s") % {
+            "seat": self.seat + 1,
+            "game": self.game_id,
+        }
 
     @property
     def done(self) -> int:

@@ -7,7 +7,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.models import User, signed_in
@@ -20,7 +20,7 @@ from games.reviews.services import ReviewRefused, ask_review, may_review
 from games.reviews.summary import CLOSE, reading
 
 POLL_SECONDS = 2
-NOT_YOURS = "This game is private: only that seat's player may read its review."
+NOT_YOURS = gettext_lazy("This game is private: only that seat's player may read its review.")
 
 
 def may_read(game: Game, user: User | AnonymousUser, seat: int) -> bool:

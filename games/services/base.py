@@ -4,7 +4,7 @@ stored and what follows its commit (commit_version)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -118,9 +118,28 @@ def people_at(game_id: int, table: tuple[Game, list[Seat], object] | None) -> li
 NOTICES_KEPT = 8
 
 
-def notice(game: Game, text: str) -> None:
-    """Add a public notice to the table (saved by the caller's commit_version with "notices")."""
-    game.notices = [*game.notices, {"text": text}][-NOTICES_KEPT:]
+def notice(game: Game, says: str, values: Mapping[str, str] | None = None, mark: str = "") -> None:
+    """Add a public notice to the table (saved by the caller's commit_version with "notices").
+
+    `says` is the sentence's English msgid, marked with N_ where it is written, `values` its named
+    values (`%(name)s`): the notice is kept as both, and each reader is told it in their own
+    language (notice_words), never frozen in the language of whoever's move wrote it. "text"
+    keeps the English as well, for notices read as they were (and ones stored before). `mark`,
+    a key set true to find the notice again (UNSTARTED)."""
+    values = dict(values or {})
+    entry: dict[str, object] = {"text": says % values, "says": says, "with": values}
+    if mark:
+        entry[mark] = True
+    game.notices = [*game.notices, entry][-NOTICES_KEPT:]
+
+
+def notice_words(entry: Mapping[str, object]) -> str:
+    """A stored notice in the language active: its msgid translated with its values, or the
+    text as stored (a notice from before msgids were kept)."""
+    says, values = entry.get("says"), entry.get("with")
+    if isinstance(says, str) and isinstance(values, dict):
+        return gettext(says) % values
+    return str(entry.get("text", ""))
 
 
 UNSTARTED = "unstarted"  # marks the notice of a table the sweep closed (tables.close_unstarted)
@@ -130,7 +149,7 @@ def closed_unstarted(game: Game) -> str:
     """Why the sweep closed this table, nobody having started it in time ("" if it did not)."""
     if game.status != Game.Status.CANCELLED:
         return ""
-    return next((n["text"] for n in game.notices if n.get(UNSTARTED)), "")
+    return next((notice_words(n) for n in game.notices if n.get(UNSTARTED)), "")
 
 
 def closed_reason(game: Game) -> str:

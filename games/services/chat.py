@@ -63,9 +63,9 @@ def closed_because(game: Game) -> str:
     stopped by a moderator does not.
     """
     if game.status == Game.Status.CANCELLED:
-        return "This table was called off, so its chat is closed."
+        return gettext("This table was called off, so its chat is closed.")
     if game.status == Game.Status.ABORTED:
-        return "A moderator stopped this game, so its chat is closed."
+        return gettext("A moderator stopped this game, so its chat is closed.")
     return ""
 
 

@@ -11,6 +11,7 @@ NAME_HELD_DAYS (accounts.models.HeldName).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
@@ -106,6 +107,17 @@ def forget_chat(person: User) -> None:
         transaction.on_commit(lambda g=game_id: announce_chat(g))  # type: ignore[misc]
 
 
+def renamed(entry: dict[str, Any], whole: re.Pattern[str]) -> dict[str, Any]:
+    """A stored notice with the name `whole` matches said as DELETED_BAKER, in its English text
+    and in its values (base.notice keeps both)."""
+    entry = {**entry}
+    if "text" in entry:
+        entry["text"] = whole.sub(DELETED_BAKER, entry["text"])
+    if isinstance(entry.get("with"), dict):
+        entry["with"] = {k: whole.sub(DELETED_BAKER, str(v)) for k, v in entry["with"].items()}
+    return entry
+
+
 def rename_in_notices(person: User, old_name: str) -> None:
     """Notices at the person's tables that named them ("alice left: ...") say "a deleted baker"
     (no number: the seat beside it says which).
@@ -116,10 +128,7 @@ def rename_in_notices(person: User, old_name: str) -> None:
     sat = Seat.objects.filter(user=person).values("game_id")
     for game_id in Game.objects.filter(pk__in=sat).order_by("pk").values_list("pk", flat=True):
         game = lock(game_id)
-        notices = [
-            {**n, "text": whole.sub(DELETED_BAKER, n["text"])} if "text" in n else n
-            for n in game.notices
-        ]
+        notices = [renamed(n, whole) for n in game.notices]
         if notices == game.notices:
             continue
         game.notices = notices

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from django.db import transaction
 from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User
 from games.models import Game, Seat
@@ -37,11 +38,13 @@ HANDED_OVER_WHY = {
     DELETED: gettext_lazy("You deleted your account."),
 }
 HAND_OVER_NOTICES = {
-    LEFT: "{name} left: a {bot} bot plays {seat} to the end.",
-    ABSENT: "{name}'s time ran out three moves in a row: a {bot} bot plays {seat} to the end.",
-    DEACTIVATED: "{name}'s account was closed: a {bot} bot plays {seat} to the end.",
+    LEFT: N_("%(name)s left: a %(bot)s bot plays %(seat)s to the end."),
+    ABSENT: N_(
+        "%(name)s's time ran out three moves in a row: a %(bot)s bot plays %(seat)s to the end."
+    ),
+    DEACTIVATED: N_("%(name)s's account was closed: a %(bot)s bot plays %(seat)s to the end."),
     # Named by no one: the person is gone, and their deleted name would read as a person's.
-    DELETED: "A baker left Bakehouse: a {bot} bot plays {seat} to the end.",
+    DELETED: N_("A baker left Bakehouse: a %(bot)s bot plays %(seat)s to the end."),
 }
 
 
@@ -72,9 +75,12 @@ def hand_over(
     clocks.wind(game, state, {seat.position: seat}, set(), clocks.now())
     words = HAND_OVER_NOTICES[reason]
     if reason == ABSENT and game.pace == Game.Pace.RELAXED:  # no clock: gone while it waited
-        words = "{name} was away while the table waited: a {bot} bot plays {seat} to the end."
-    text = words.format(name=seat.user.username, bot=seat.bot, seat=seat.name)
-    notice(game, text)
+        words = N_(
+            "%(name)s was away while the table waited: a %(bot)s bot plays %(seat)s to the end."
+        )
+    values = {"name": seat.user.username, "bot": seat.bot, "seat": seat.name}
+    # Only the values the sentence says are kept: a deleted person's name is not (DELETED).
+    notice(game, words, {k: v for k, v in values.items() if f"%({k})s" in words})
 
 
 def check_hand_over(game: Game, seat: Seat, reason: str) -> None:
@@ -179,6 +185,7 @@ def take_seat_back(game: Game | int, user: User) -> Game:
     seat.resigned, seat.bot, seat.handed_over, seat.stand_ins = False, "", "", 0
     seat.save(update_fields=["resigned", "bot", "handed_over", "stand_ins"])
     clocks.wind(game, load_state(game), {position: seat}, set(), clocks.now())
-    notice(game, f"{user.username} is back and plays {seat.name} again.")
+    words = N_("%(name)s is back and plays %(seat)s again.")
+    notice(game, words, {"name": user.username, "seat": seat.name})
     commit_version(game, ["notices"])
     return game

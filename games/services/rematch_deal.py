@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext_noop as N_
 
 from games.models import Game, Seat
 from games.services import clocks, presence
@@ -74,7 +75,8 @@ def settle(new: Game, found: Answers) -> bool:
         return False
     if found.away:
         names = ", ".join(s.user.username for s in found.away)
-        notice(new, f"Dealt without {names}: away when the others had all said yes.")
+        words = N_("Dealt without %(names)s: away when the others had all said yes.")
+        notice(new, words, {"names": names})
         Seat.objects.filter(pk__in=[s.pk for s in found.away]).delete()
         new.capacity = len(found.playing)
         new.save(update_fields=["notices", "capacity"])

@@ -7,10 +7,11 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from games.models import TURN_BASED, Game
 from games.services import clocks
-from games.services.base import NOTICES_KEPT, UNSTARTED, commit_version, lock
+from games.services.base import UNSTARTED, commit_version, lock, notice
 
 # A table still waiting this long after it was opened is closed by the sweep: its people have gone
 # (a live table is played within the evening; a turn-based one waits days for its players).
@@ -19,9 +20,10 @@ WAITING_TURN_BASED_FOR = timedelta(days=7)
 
 
 def unstarted_words(game: Game) -> str:
-    """Why the sweep closed a table nobody started, in a sentence (kept as its notice)."""
-    waited = "a week" if game.turn_based else "a day"
-    return f"This table closed: it waited {waited} and nobody started it."
+    """Why the sweep closed a table nobody started, in a sentence (kept as its notice's msgid)."""
+    if game.turn_based:
+        return N_("This table closed: it waited a week and nobody started it.")
+    return N_("This table closed: it waited a day and nobody started it.")
 
 
 def close_unstarted_tables() -> list[int]:
@@ -49,7 +51,7 @@ def close_unstarted(game_id: int) -> bool:
         return False
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
-    game.notices = [*game.notices, {"text": unstarted_words(game), UNSTARTED: True}][-NOTICES_KEPT:]
+    notice(game, unstarted_words(game), mark=UNSTARTED)
     commit_version(game, ["status", "finished_at", "notices"])
     if old is not None:
         commit_version(old, [])

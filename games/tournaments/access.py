@@ -8,22 +8,26 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User, signed_in
 from games.access import invites_kept, keep_invite
 from games.tournaments.models import Entrant, Tournament
 
 INVITES = "tournament_invites"
-NOT_FOUND = "We could not find that tournament: it may be private, or the link mistyped."
+# English where raised (the API answers in English); the 404 page says it in the reader's language
+# (games/web/errors.py: not_found_words).
+NOT_FOUND = N_("We could not find that tournament: it may be private, or the link mistyped.")
 
 
 def who_may_enter(tournament: Tournament, user: User) -> str:
     """Why this account may not enter the tournament ("" if it may): a house bot or a closed
     account never; a bot account only one open to bot accounts."""
     if user.is_bot or not user.is_active:
-        return "Only a person can enter a tournament."
+        return gettext("Only a person can enter a tournament.")
     if user.plays_by_api and not tournament.bots_welcome:
-        return "This tournament is not open to bot accounts."
+        return gettext("This tournament is not open to bot accounts.")
     return ""
 
 

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
@@ -7,4 +8,4 @@ class TournamentsConfig(AppConfig):
 
     name = "games.tournaments"
     label = "tournaments"
-    verbose_name = "Tournaments"
+    verbose_name = _("Tournaments")

@@ -127,7 +127,11 @@ class TournamentForm(forms.Form):
         },
     )
     kind = choice(
-        _("Game"), catalog.choices, "Choose a game.", "That game is not on offer.", initial=None
+        _("Game"),
+        catalog.choices,
+        _("Choose a game."),
+        _("That game is not on offer."),
+        initial=None,
     )
     format = choice(
         _("Format"),

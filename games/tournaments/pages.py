@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.boards import epoch_ms
@@ -38,7 +39,7 @@ OVER = (
     Tournament.Status.STOPPED,
 )
 
-TIE_BREAKS = (
+TIE_BREAKS = gettext_lazy(
     "Ties are broken by Buchholz (the sum of the points of everyone a person met, once per "
     "meeting), then by wins (first places), then by rating at entry."
 )

@@ -130,7 +130,8 @@ def create(request: AuthedRequest) -> HttpResponse:
     except services.ServiceError as refused:
         ctx = list_context(request, form, str(refused))
         return render(request, "tournaments/list.html", ctx, status=refused.status)
-    messages.success(request, f"{tournament.name} is made: share its page so people join.")
+    said = gettext("%(name)s is made: share its page so people join.")
+    messages.success(request, said % {"name": tournament.name})
     return redirect(tournament.invite_url if tournament.private else tournament)
 
 

@@ -4,9 +4,10 @@ step (games/wiring.py registers nothing for it: the core reads the flag, the pag
 app's template tags)."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TutorialConfig(AppConfig):
     name = "games.tutorial"
     label = "tutorial"
-    verbose_name = "Tutorial"
+    verbose_name = _("Tutorial")

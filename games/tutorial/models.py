@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 
 from games.models import Game
 
@@ -27,4 +28,4 @@ class Tutorial(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.user}'s tutorial of {self.kind}"
+        return gettext("%(user)s's tutorial of %(game)s") % {"user": self.user, "game": self.kind}

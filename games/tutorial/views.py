@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services
@@ -30,7 +31,7 @@ def learn(request: AuthedRequest, slug: str) -> HttpResponse:
             return render(request, "games/refused.html", ctx, status=exc.status)
         return redirect(game)
     if spec.lesson is None:
-        ctx = {"message": f"{spec.name} has no guided first game yet."}
+        ctx = {"message": gettext("%(game)s has no guided first game yet.") % {"game": spec.name}}
         return render(request, "games/refused.html", ctx, status=404)
     return render(request, "tutorial/learn.html", {"spec": spec})
 

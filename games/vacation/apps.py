@@ -4,9 +4,10 @@ accounts (accounts.models.Vacation, with the yearly allowance): the clocks under
 read it to stand a clock still, and they may not import a feature above them."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class VacationConfig(AppConfig):
     name = "games.vacation"
     label = "vacation"
-    verbose_name = "Vacations"
+    verbose_name = _("Vacations")

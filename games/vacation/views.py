@@ -84,7 +84,9 @@ def end_vacation_now(request: AuthedRequest, vacation_id: int) -> HttpResponse:
             status=400,
         )
     if ended is None:
-        messages.success(request, "Your vacation is called off.")
+        messages.success(request, gettext("Your vacation is called off."))
     else:
-        messages.success(request, "Your vacation is over: your turn-based clocks run again.")
+        messages.success(
+            request, gettext("Your vacation is over: your turn-based clocks run again.")
+        )
     return redirect("games:vacation")

@@ -12,6 +12,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
@@ -106,7 +107,7 @@ def export_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A finished game as JSON: rules version, options, setup, seed, seats, every action."""
     game = get_game_or_404(request, game_id)
     if not archive.exportable(game):
-        why = "Only finished games are exported: a running game still hides its cards."
+        why = gettext("Only finished games are exported: a running game still hides its cards.")
         return JsonResponse({"error": why}, status=404)
     response = JsonResponse(archive.export_game(game), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'inline; filename="bakehouse-game-{game.pk}.json"'

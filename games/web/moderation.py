@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from games import services
@@ -34,7 +35,7 @@ def report(request: AuthedRequest, game_id: int) -> HttpResponse:
         except services.ServiceError as exc:
             status, error = exc.status, str(exc)
         else:
-            messages.success(request, "Thank you: a moderator will read your report.")
+            messages.success(request, gettext("Thank you: a moderator will read your report."))
             return redirect(game)
     context = {
         "game": game,

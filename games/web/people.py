@@ -192,7 +192,9 @@ def delete_account(request: AuthedRequest) -> HttpResponse:
             form.add_error("password", str(refused))
         else:
             logout(request)
-            messages.success(request, "Your account is deleted. Thank you for baking with us.")
+            messages.success(
+                request, gettext("Your account is deleted. Thank you for baking with us.")
+            )
             return redirect("lobby")
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/delete_account.html", {"form": form}, status=status)

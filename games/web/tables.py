@@ -161,7 +161,7 @@ def suggest(request: AuthedRequest, game_id: int) -> HttpResponse:
         if not request.htmx:
             return table_page(request, game, refusal=str(exc), status=exc.status)
         return HttpResponse(hint_html(str(exc), refused=True, line=line), status=exc.status)
-    said = f"Suggested: {hint.words} Why: {hint.why}"
+    said = gettext("Suggested: %(move)s Why: %(why)s") % {"move": hint.words, "why": hint.why}
     if not request.htmx:
         return table_page(request, game, hint=said)
     return HttpResponse(hint_html(said, version=hint.version, line=line))

@@ -54,8 +54,10 @@ class MidnightBakery(GameKind[State, View, Action]):
     play_forms = ("batch-form",)
     secret_moves = True
     demo_two_every = 3  # a night of two is where the Night Owl plays
-    seat_chart_title = "Win rate by seat"
-    seat_chart_blurb = "Seats pass to the next or previous seat; shared wins count for each winner."
+    seat_chart_title = N_("Win rate by seat")
+    seat_chart_blurb = N_(
+        "Seats pass to the next or previous seat; shared wins count for each winner."
+    )
     stats_template = "games/midnight-bakery/_stats.html"
     lesson = LESSON
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext
+
 from games.engines import midnight_bakery as engine
 from games.engines.midnight_bakery import Action, State
 from games.kinds.base import Hand, ReplayedMove, SeatRow, player_name
@@ -30,12 +32,17 @@ def move_words(move: ReplayedMove[State, Action]) -> tuple[str, list[str]]:
     names = {c["id"]: c["name"] for c in engine.view(move.before, move.seat)["batch"]}
     who = player_name(move.seats, move.seat)
     if move.eyes is not None and move.eyes != move.seat:
-        said = f"{who} made their choice, face down."
+        said = gettext("%(who)s made their choice, face down.") % {"who": who}
     elif action["type"] == "peel":
         first, second = (names.get(c, c) for c in action["cards"])
-        said = f"{who} used the peel: a {first}, then a {second}."
+        said = gettext("%(who)s used the peel: a %(first)s, then a %(second)s.") % {
+            "who": who,
+            "first": first,
+            "second": second,
+        }
     else:
-        said = f"{who} chose a {names.get(action['card'], action['card'])}."
+        card = names.get(action["card"], action["card"])
+        said = gettext("%(who)s chose a %(card)s.") % {"who": who, "card": card}
     seen = len(engine.view(move.before, None)["log"])
     events = [e["text"] for e in engine.view(move.after, None)["log"][seen:]]
     return said, events

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext_noop as N_
 
 from games.models import Action, Game, Seat
 from games.services import clocks, move_log
@@ -98,8 +99,8 @@ class StandIn:
         """One more stand-in in a row on the seat, and a notice on the table."""
         seat.stand_ins += 1
         seat.save(update_fields=["stand_ins"])
-        words = f"Time ran out for {seat.user.username}: a stand-in played {seat.name}'s move."
-        notice(game, words)
+        words = N_("Time ran out for %(name)s: a stand-in played %(seat)s's move.")
+        notice(game, words, {"name": seat.user.username, "seat": seat.name})
 
     def settle(self, game: Game, state: object, seats: Mapping[int, Seat], seat: Seat) -> bool:
         """After STAND_INS_BEFORE_BOT in a row, a house bot takes the seat; the runner's loop

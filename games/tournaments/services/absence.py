@@ -112,7 +112,9 @@ def check_in(tournament: Tournament | int, user: User) -> str:
         entrant.seen_at = at
         entrant.save(update_fields=["checked_in_at", "seen_at"])
         bump(tournament)
-    return f"Thank you: you are here for the next round of {tournament.name}."
+    return gettext("Thank you: you are here for the next round of %(name)s.") % {
+        "name": tournament.name
+    }
 
 
 def fitted(text: str, name: str) -> str:

@@ -32,9 +32,9 @@ def closed_because(tournament: Tournament) -> str:
     """Why no line may be said here any more ("" while the chat is open): a finished
     tournament keeps its chat, a cancelled or stopped one does not."""
     if tournament.status == Tournament.Status.CANCELLED:
-        return "This tournament was cancelled, so its chat is closed."
+        return gettext("This tournament was cancelled, so its chat is closed.")
     if tournament.status == Tournament.Status.STOPPED:
-        return "A moderator stopped this tournament, so its chat is closed."
+        return gettext("A moderator stopped this tournament, so its chat is closed.")
     return ""
 
 

@@ -137,7 +137,9 @@ def block_note(tournament: Tournament, user: User) -> str:
     )
     blocked_by, blocking = blocks_among(user, others)
     if blocking or blocked_by:
-        return "A block stands between you and someone here: the two of you never share a table."
+        return gettext(
+            "A block stands between you and someone here: the two of you never share a table."
+        )
     return ""
 
 
@@ -166,7 +168,8 @@ def join(tournament: Tournament | int, user: User, invite: str | None = None) ->
             raise ServiceError(gettext("You are already in this tournament.")) from None
         bump(tournament)
         note = block_note(tournament, user)
-    return " ".join(filter(None, [f"You are in {tournament.name}.", note]))
+    said = gettext("You are in %(name)s.") % {"name": tournament.name}
+    return " ".join(filter(None, [said, note]))
 
 
 def away_entry(tournament: Tournament, user: User) -> Entrant | None:
@@ -189,7 +192,9 @@ def come_back(tournament: Tournament, entrant: Entrant, at: datetime) -> str:
     fields = ["withdrawn", "withdrawn_why", "withdrawn_round", "absences", "seen_at"]
     entrant.save(update_fields=[*fields, "checked_in_at", "free_since"])
     bump(tournament)
-    return f"Welcome back to {tournament.name}: you play from the next round."
+    return gettext("Welcome back to %(name)s: you play from the next round.") % {
+        "name": tournament.name
+    }
 
 
 # --- withdraw, pause, resume ---------------------------------------------------------------
@@ -235,15 +240,17 @@ def withdraw(tournament: Tournament | int, user: User) -> str:
         if tournament.status == Tournament.Status.SCHEDULED:
             entrant.delete()
             bump(tournament)
-            return f"You left {tournament.name}."
+            return gettext("You left %(name)s.") % {"name": tournament.name}
         seat = playing_seat(entrant)
         leave(entrant, Entrant.Withdrawn.LEFT)
         if seat is not None:
             hand_seat_to_bot(seat.game_id, seat.pk, LEFT)
         bump(tournament)
     if seat is not None:
-        return f"You left {tournament.name}: a house bot plays your seat at your table to its end."
-    return f"You left {tournament.name}."
+        return gettext(
+            "You left %(name)s: a house bot plays your seat at your table to its end."
+        ) % {"name": tournament.name}
+    return gettext("You left %(name)s.") % {"name": tournament.name}
 
 
 def leave(entrant: Entrant, why: str, at_round: int | None = None) -> None:
@@ -269,7 +276,7 @@ def pause(tournament: Tournament | int, user: User) -> str:
         entrant.paused = True
         entrant.save(update_fields=["paused"])
         bump(tournament)
-    return "You are paused: you keep your points and get no new table until you come back."
+    return gettext("You are paused: you keep your points and get no new table until you come back.")
 
 
 def resume(tournament: Tournament | int, user: User) -> str:
@@ -283,7 +290,7 @@ def resume(tournament: Tournament | int, user: User) -> str:
         entrant.seen_at = now()
         entrant.save(update_fields=["paused", "free_since", "seen_at"])
         bump(tournament)
-    return "Welcome back: you get the next free table."
+    return gettext("Welcome back: you get the next free table.")
 
 
 def here(tournament_id: int | None, user_id: int) -> None:
