@@ -231,3 +231,26 @@ def test_the_words_kept_put_in_a_markup_and_a_text_of_one_spelling_each_as_it_is
         again = board_gettext("Keep %(card)s", card="<b>Croissant</b>")
     assert safe == "Garder : <b>Croissant</b>"
     assert text == again == "Garder : &lt;b&gt;Croissant&lt;/b&gt;"
+
+
+@pytest.mark.django_db
+def test_a_tables_notice_reads_on_the_board_in_each_viewers_language(
+    make_user: Callable[[str], User],
+) -> None:
+    """A notice is stored once, as its msgid and values, in the language of the move that wrote
+    it; each viewer's board says it in their own (games/boards/context.py, notice_words)."""
+    from games.services.base import notice
+
+    people = [make_user("alice"), make_user("bob")]
+    game = table("midnight-bakery", people, 0, seed=7)
+    with translation.override("fr"):
+        notice(
+            game,
+            "Time ran out for %(name)s: a stand-in played %(seat)s's move.",
+            {"name": "bob", "seat": "Flour"},
+        )
+    Game.objects.filter(pk=game.pk).update(notices=game.notices, version=game.version + 1)
+    boards = boards_of(game, people[0], "de")
+    assert "Time ran out for bob: a stand-in played Flour&#39;s move." in boards["en"]
+    assert "Die Zeit von bob ist abgelaufen" in boards["de"]
+    assert "Time ran out" not in boards["de"]
