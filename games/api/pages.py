@@ -9,14 +9,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.views import SignedInRequest
 from games.api import bots
 from games.api.errors import Refused
 
-UNSURE = "Tick the box to say you understand: a bot account cannot become a person's again."
-DONE = "This is now a bot account: its program plays through the API only, marked as a bot."
+UNSURE = gettext_lazy(
+    "Tick the box to say you understand: a bot account cannot become a person's again."
+)
+DONE = gettext_lazy(
+    "This is now a bot account: its program plays through the API only, marked as a bot."
+)
 
 
 @login_required
