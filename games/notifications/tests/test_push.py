@@ -110,6 +110,9 @@ def test_a_browser_subscribes_and_unsubscribes(vapid: None, push_hosts: None, ri
         json.dumps({"endpoint": ENDPOINT, "keys": {"p256dh": "a", "auth": "b"}}),
         json.dumps({"endpoint": ENDPOINT, "keys": {**browser_keys(), "auth": b64url(b"short")}}),
     ],
+    # Named, not by their text: the last holds a key made anew in each test process, and xdist
+    # refuses a run whose processes collected different names.
+    ids=["not-json", "a-list", "no-keys", "a-number-key", "keys-too-short", "auth-too-short"],
 )
 def test_a_forged_subscription_is_refused_and_stores_nothing(
     vapid: None, push_hosts: None, rival: User, body: str
