@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 
 from accounts.models import User
@@ -24,6 +23,7 @@ from games import services
 from games.live import drain
 from games.models import Game
 from tests.support.clock import Clock, patched_clock
+from tests.support.groups import group
 
 TEST_SECRET_KEY = "tests-only-key-" + "x" * 40
 """The key the tests sign sessions with (the Daphne processes they start are given it too)."""
@@ -206,7 +206,7 @@ def moderator(make_user: Callable[[str], User]) -> User:
     user = make_user("mod")
     user.is_staff = True
     user.save()
-    user.groups.add(Group.objects.get(name="Moderators"))
+    user.groups.add(group("Moderators"))
     return User.objects.get(pk=user.pk)  # fresh: no cached permissions
 
 

@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth.models import Group
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -17,6 +16,7 @@ from games.models import ChatMessage, Game, Report
 from games.services import moderation
 from tests.conftest import client_for
 from tests.support.finished_games import finished_game, play_out
+from tests.support.groups import group
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def boss(db: None) -> User:
 
 
 def test_the_moderators_group_has_exactly_its_permissions() -> None:
-    perms = Group.objects.get(name="Moderators").permissions.all()
+    perms = group("Moderators").permissions.all()
     assert sorted(f"{p.content_type.app_label}.{p.codename}" for p in perms) == [
         "accounts.deactivate_user",
         "accounts.delete_block",

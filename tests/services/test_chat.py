@@ -17,6 +17,7 @@ from games.models import Action, ChatMessage, Game, Mute
 from games.services import chat
 from tests.conftest import client_for
 from tests.support.finished_games import finished_game
+from tests.support.groups import group
 from tests.support.sockets import open_board, socket
 
 
@@ -267,7 +268,6 @@ def test_hiding_a_line_needs_the_permission_and_is_in_the_admin_log(
     running_game: Game, player: User, rival: User
 ) -> None:
     from django.contrib.admin.models import LogEntry
-    from django.contrib.auth.models import Group
 
     rude = services.chat.say(running_game, player, "something rude")
     with pytest.raises(services.NotAllowed):
@@ -275,7 +275,7 @@ def test_hiding_a_line_needs_the_permission_and_is_in_the_admin_log(
     rude.refresh_from_db()
     assert not rude.hidden and not LogEntry.objects.exists()
     moderator = User.objects.create_user("mod", password="a-long-baking-secret", is_staff=True)
-    moderator.groups.add(Group.objects.get(name="Moderators"))
+    moderator.groups.add(group("Moderators"))
     moderator = User.objects.get(pk=moderator.pk)
     assert chat.hide([rude], moderator) == 1
     assert chat.hide([rude], moderator) == 0  # already hidden: nothing to log
@@ -337,11 +337,10 @@ async def test_a_mute_redraws_only_the_muters_screens(
 
 @pytest.mark.django_db
 def test_a_chat_moderator_is_a_staff_member_of_the_group(running_game: Game, player: User) -> None:
-    from django.contrib.auth.models import Group
 
     line = services.chat.say(running_game, player, "spam spam spam")
     moderator = User.objects.create_user("mod", password="a-long-baking-secret", is_staff=True)
-    moderator.groups.add(Group.objects.get(name="Chat moderators"))
+    moderator.groups.add(group("Chat moderators"))
     admin = client_for(moderator)
     assert admin.get("/admin/games/chatmessage/").status_code == 200
     assert admin.get("/admin/games/game/").status_code == 403  # chat only

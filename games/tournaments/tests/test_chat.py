@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth.models import Group
 
 from accounts.models import Block, User
 from games import services as tables
@@ -20,6 +19,7 @@ from games.tournaments.tests.conftest import entered, rules, swept
 from games.tournaments.tests.test_pages import text_of
 from tests.conftest import client_for
 from tests.support.clock import Clock
+from tests.support.groups import group
 
 Crowd = Callable[[int], list[User]]
 
@@ -136,9 +136,9 @@ def test_a_moderator_hides_a_line_in_admin_and_it_is_logged(clock: Clock, crowd:
     services.chat.say(tournament, writer, "something kind")
     with pytest.raises(services.NotAllowed):
         services.chat.hide([rude], bystander)
-    for group in ("Moderators", "Chat moderators"):
-        moderator = User.objects.create_user(f"mod-{group[:4]}", password="x" * 12, is_staff=True)
-        moderator.groups.add(Group.objects.get(name=group))
+    for name in ("Moderators", "Chat moderators"):
+        moderator = User.objects.create_user(f"mod-{name[:4]}", password="x" * 12, is_staff=True)
+        moderator.groups.add(group(name))
     moderator = User.objects.get(username="mod-Chat")
     admin = client_for(moderator)
     assert admin.get("/admin/tournaments/chatline/").status_code == 200

@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 from django.db import connection
 
 from accounts.models import Rating, User
@@ -18,6 +17,7 @@ from games.tournaments.models import Entrant, Round, Table, Tournament
 from games.tournaments.tests.conftest import entered, rules, running_tables, swept
 from tests.conftest import client_for, needs_env
 from tests.support.clock import Clock
+from tests.support.groups import group
 
 Crowd = Callable[[int], list[User]]
 
@@ -199,7 +199,7 @@ def mod(make_user: Callable[[str], User]) -> User:
     user = make_user("mod")
     user.is_staff = True
     user.save()
-    user.groups.add(Group.objects.get(name="Moderators"))
+    user.groups.add(group("Moderators"))
     return User.objects.get(pk=user.pk)
 
 
