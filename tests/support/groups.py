@@ -3,27 +3,24 @@ person in one.
 
 A test that commits (transactional_db, live_server) ends with a flush, and a flush keeps no row a
 migration wrote (post_migrate makes the permissions again, not the groups): a later test in the
-same process found no group, depending on the order xdist handed the tests out. `group` makes the
-group again from its own migrations' lists of permissions when it is gone."""
+same process found no group, depending on the order xdist handed the tests out. Each process
+remembers the groups as its test database's migrations left them, before its first test
+(tests/fixtures.py: migrated_groups), and `group` makes one again from that when it is gone."""
 
 from __future__ import annotations
 
-import importlib
-
 from django.contrib.auth.models import Group, Permission
 
-MIGRATIONS = "games.migrations."
+MIGRATED: dict[str, list[tuple[str, str]]] = {}
+"""Each group's permissions, (app label, codename), as the migrations left them."""
 
 
-def permissions_of(name: str) -> list[tuple[str, str]]:
-    """(app label, codename) of each permission the group's migrations give it."""
-    if name == "Chat moderators":
-        chat = importlib.import_module(MIGRATIONS + "0007_chat_moderators_group")
-        return [("games", codename) for codename in chat.CODENAMES]
-    wanted: list[tuple[str, str]] = []
-    for migration in ("0009_moderators_group", "0018_moderators_see_social"):
-        wanted += importlib.import_module(MIGRATIONS + migration).PERMISSIONS
-    return wanted
+def remember() -> None:
+    """Read the groups as migrated (once a process, before any test has flushed them)."""
+    for found in Group.objects.all():
+        MIGRATED[found.name] = list(
+            found.permissions.values_list("content_type__app_label", "codename")
+        )
 
 
 def group(name: str) -> Group:
@@ -35,7 +32,7 @@ def group(name: str) -> Group:
     made.permissions.set(
         [
             Permission.objects.get(content_type__app_label=app, codename=codename)
-            for app, codename in permissions_of(name)
+            for app, codename in MIGRATED[name]
         ]
     )
     return made
