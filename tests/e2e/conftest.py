@@ -42,9 +42,9 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "gw")
 # tests/e2e with -n 2 at a load of 14-16 on two cores, 2026-12-07: about 1,240 s a group). The
 # two Cakehalla searches (find_a_game_*) are in different groups: on one site, a person left
 # looking by one would be counted, or seated, by the other. A file not named here runs in
-# LATE_COMERS. Under pytest 9.2 (until 2026-12-07 evening: pyproject.toml now pins 9.1.1),
-# pytest-xdist 3.8 ignored every group: these durations are of files whose tests were handed out
-# one by one to both processes; rebalance from a run where the groups held.
+# LATE_COMERS. Under pytest 9.2, pytest-xdist 3.8 ignores every group (pytest-xdist#1386,
+# tests/test_xdist_groups.py): these durations are of files whose tests were handed out one by
+# one to both processes, and so are the runs of today's `make test`.
 GROUPS: dict[str, str] = {
     "test_play_pages_in_german.py": "e2e-a",  # 253 s
     "test_taps_at_the_start_of_a_pick.py": "e2e-a",  # 168 s
