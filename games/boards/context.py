@@ -19,7 +19,6 @@ from games.boards.jinja import BoardVars, url
 from games.boards.shared import TableAt, read
 from games.models import Game, Seat
 from games.services import clocks
-from games.services.base import notice_words
 from games.services.chat import closed_because as chat_closed_because
 
 NOTICES_SHOWN = 4
@@ -222,7 +221,7 @@ def table_context(game: Game, table: TableAt, me: Seat | None) -> dict[str, obje
         "pace": pace,
         "pace_words": pace.words() if pace is not None else "",
         "spectators": table.presence.spectators(people),
-        "notices": [notice_words(n) for n in list(reversed(game.notices))[:NOTICES_SHOWN]],
+        "notices": [services.notice_words(n) for n in list(reversed(game.notices))[:NOTICES_SHOWN]],
         "can_take_back": (
             running
             and me is not None

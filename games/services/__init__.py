@@ -23,6 +23,7 @@ from games.services.base import (
     closed_reason,
     closed_unstarted,
     lock_user,
+    notice_words,
 )
 from games.services.bots import Step, bot_due, running_with_bots
 from games.services.clocks.stand_in import STAND_IN
@@ -89,6 +90,7 @@ __all__ = [
     "join",
     "leave",
     "lock_user",
+    "notice_words",
     "hints_on",
     "offers_hints",
     "played_for",
