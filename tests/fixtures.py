@@ -22,7 +22,6 @@ from bakery_site.channel_layers import default_layer, redis_layer
 from games import services
 from games.live import drain
 from games.models import Game
-from tests.support import groups
 from tests.support.clock import Clock, patched_clock
 from tests.support.groups import group
 
@@ -244,14 +243,6 @@ def running_game(open_table: Game, rival: User) -> Game:
 def needs_env(name: str) -> pytest.MarkDecorator:
     """Skip unless the environment variable is set (PostgreSQL, Redis)."""
     return pytest.mark.skipif(not os.environ.get(name), reason=f"{name} is not set")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def migrated_groups(django_db_setup: None, django_db_blocker: Any) -> None:
-    """The groups as this process's test database was migrated, read before its first test
-    (tests/support/groups.py: a committing test's flush takes them)."""
-    with django_db_blocker.unblock():
-        groups.remember()
 
 
 @pytest.fixture(scope="session", autouse=True)

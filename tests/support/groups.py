@@ -4,23 +4,34 @@ person in one.
 A test that commits (transactional_db, live_server) ends with a flush, and a flush keeps no row a
 migration wrote (post_migrate makes the permissions again, not the groups): a later test in the
 same process found no group, depending on the order xdist handed the tests out. Each process
-remembers the groups as its test database's migrations left them, before its first test
-(tests/fixtures.py: migrated_groups), and `group` makes one again from that when it is gone."""
+remembers the groups as its test database's migrations left them, as the migrate that makes the
+test database ends (post_migrate: `remember`, connected below; a run none of whose tests uses a
+database, as the browser tests alone, makes none and reads none), and `group` makes one again
+from that when it is gone."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import Group, Permission
+from django.db.models.signals import post_migrate
 
 MIGRATED: dict[str, list[tuple[str, str]]] = {}
 """Each group's permissions, (app label, codename), as the migrations left them."""
 
 
-def remember() -> None:
-    """Read the groups as migrated (once a process, before any test has flushed them)."""
-    for found in Group.objects.all():
+def remember(using: str = "default", **_: Any) -> None:
+    """Read the groups as migrated, once a process: at the first post_migrate, sent as the
+    migrate making the test database ends (a flush sends it again, the groups gone: not read)."""
+    if MIGRATED:
+        return
+    for found in Group.objects.using(using).all():
         MIGRATED[found.name] = list(
             found.permissions.values_list("content_type__app_label", "codename")
         )
+
+
+post_migrate.connect(remember, dispatch_uid="tests.support.groups.remember")
 
 
 def group(name: str) -> Group:
