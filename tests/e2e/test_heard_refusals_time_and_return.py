@@ -54,9 +54,7 @@ def test_a_refusal_is_said_once_in_the_assertive_region_in_the_persons_language(
     # by its code, and the page says it in German, assertively, without moving focus. The value
     # is forged on the button focused, just before the key press.
     tab_to(ben, "#batch-form button.card")
-    ben.evaluate(
-        """() => document.activeElement.value = '{"type":"keep","card":"croissant-99"}'"""
-    )
+    ben.evaluate("""() => document.activeElement.value = '{"type":"keep","card":"croissant-99"}'""")
     ben.keyboard.press("Enter")
     ben.wait_for_function("() => (window.heardNews || []).some(line => line.urgent)")
     ben.screenshot(path=str(artifacts / "refusal-heard-de.png"), full_page=True)
