@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
 
+from bench import _prepared as prepared
+
 T = TypeVar("T")
 SOCKET_ORIGIN = (b"origin", b"http://localhost")
 
@@ -78,7 +80,9 @@ def django_on_a_throwaway_database() -> Iterator[str]:
             old = setup_databases(verbosity=0, interactive=False)
             label = f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]} (test copy)"
         else:
-            call_command("migrate", verbosity=0, interactive=False)
+            # A test session's migrated copy (bench/_prepared.py), or a migrate of its own.
+            if not prepared.copy_migrated(settings.DATABASES["default"]["NAME"]):
+                call_command("migrate", verbosity=0, interactive=False)
             label = "sqlite3 (temp file)"
         yield label
     finally:

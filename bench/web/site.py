@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bakery_site import processes
+from bench import _prepared as prepared
 
 ROOT = Path(__file__).resolve().parents[2]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -168,10 +169,16 @@ def manage(site: Site, *args: str) -> str:
 
 
 def prepare(site: Site, people: int) -> dict[str, str]:
-    """Migrate, collect static files (DEBUG=0 serves the manifest), make people: their sessions."""
+    """Migrate, collect static files (DEBUG=0 serves the manifest), make people: their sessions.
+    A SQLite site copies the migrated database and serves the static files a test session made
+    once (bench/_prepared.py), when the environment names them."""
     if not site.external:
-        manage(site, "manage.py", "migrate", "--noinput", "--verbosity", "0")
-        manage(site, "manage.py", "collectstatic", "--noinput", "--verbosity", "0")
+        if not (site.sqlite_path and prepared.copy_migrated(site.sqlite_path)):
+            manage(site, "manage.py", "migrate", "--noinput", "--verbosity", "0")
+        if prepared.collected():
+            site.env["BENCH_WEB_STATIC_ROOT"] = prepared.collected()
+        else:
+            manage(site, "manage.py", "collectstatic", "--noinput", "--verbosity", "0")
     return dict(json.loads(manage(site, "-m", "bench.web.people", str(people))))
 
 

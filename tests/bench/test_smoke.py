@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from bench import _prepared as prepared
+from tests.support.prepared import files as prepared_files
+
 ROOT = Path(__file__).resolve().parents[2]
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 in_process = pytest.mark.skipif(ON_POSTGRES, reason="run once, in the pass on the defaults")
@@ -74,9 +77,22 @@ TINY = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _sites_prepared_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The benches' SQLite sites copy one migrated database and serve one collection of static
+    files (bench/_prepared.py), made once a test process; on PostgreSQL (CI's second pass) they
+    make their own."""
+    if os.environ.get("DATABASE_URL"):
+        return
+    for name, value in prepared_files(tmp_path_factory.getbasetemp() / "prepared").items():
+        monkeypatch.setenv(name, value)
+
+
 def run_bench(module: str, **extra: str) -> str:
     """Run `python -m <module>` at the tiny sizes; its output, after checking it ended well."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_") or k in prepared.NAMES}
     env.update(TINY, **extra)
     done = subprocess.run(
         [sys.executable, "-m", module],

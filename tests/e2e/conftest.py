@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 
+from bench import _prepared as prepared
 from bench.web.site import base_env, free_port, own_static, wait_ready
+from tests.support.prepared import files as prepared_files
 
 
 @pytest.fixture(autouse=True)
@@ -104,28 +106,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def prepared_site(folder: Path) -> dict[str, str]:
     """The environment of a site with its own SQLite file in `folder`, migrated, its static
-    files collected: as `make run` serves it, with the browser tests' shorter clocks. The first
-    site of a test process is migrated and collected; the next ones copy its fresh database and
-    share its static files (each migrate and collectstatic took 10-30 s of a loaded CI worker)."""
+    files collected: as `make run` serves it, with the browser tests' shorter clocks. The
+    database is a copy of the one this test process migrated once, the static files are the ones
+    it collected once (tests/support/prepared.py: each migrate and collectstatic took 10-30 s of a
+    loaded CI worker)."""
     env = site_env(folder)
-    if not _FIRST:
-        for command in (["migrate"], ["collectstatic"]):
-            subprocess.run(
-                [sys.executable, "manage.py", *command, "--noinput", "-v", "0"],
-                cwd=ROOT,
-                env=env,
-                check=True,
-            )
-        _FIRST.append(folder)
-        shutil.copyfile(folder / "db.sqlite3", folder / "fresh.sqlite3")
-    else:
-        shutil.copyfile(_FIRST[0] / "fresh.sqlite3", folder / "db.sqlite3")
-        env["BENCH_WEB_STATIC_ROOT"] = str(_FIRST[0] / "static")
+    made = prepared_files(folder.parent / "prepared")
+    shutil.copyfile(made[prepared.MIGRATED], folder / "db.sqlite3")
+    env["BENCH_WEB_STATIC_ROOT"] = made[prepared.COLLECTED]
     return env
-
-
-_FIRST: list[Path] = []
-"""The folder of this process's first prepared site, whose fresh database the next ones copy."""
 
 
 def site_env(folder: Path) -> dict[str, str]:
