@@ -8,3 +8,10 @@ from pathlib import Path
 from bakery_site.settings import *  # noqa: F403
 
 STATIC_ROOT = Path(os.environ["BENCH_WEB_STATIC_ROOT"])
+
+# The browser tests' sites (tests/e2e/conftest.py) sign up every person through the form: the
+# site's password hasher (PBKDF2, 0.35-0.64 s of CPU a password on this machine) took a minute
+# or more of CI's CPU a run. What they check is the pages, not the hash's strength; bench-web's
+# own people log in by session and hash nothing.
+if os.environ.get("BENCH_WEB_QUICK_PASSWORDS") == "1":
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

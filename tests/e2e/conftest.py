@@ -131,6 +131,8 @@ def site_env(folder: Path) -> dict[str, str]:
             "PACE_SCALE": "0.4",
             # Pages without a table socket ask for the menu's inbox badge this often (60 s live).
             "BADGE_POLL_SECONDS": "2",
+            # A quick hasher for the sign-ups' passwords (bench/web/settings.py).
+            "BENCH_WEB_QUICK_PASSWORDS": "1",
             # Every browser signs up from 127.0.0.1: more than one client's hourly allowance.
             "SIGNUPS_PER_CLIENT": "10000",
             # Masters (the house table's, a practice night's) think 20 ms a decision, not 250:
