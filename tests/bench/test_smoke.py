@@ -238,8 +238,9 @@ def test_web_streams() -> None:
         BENCH_WEB_SECONDS="6",
         BENCH_WEB_MASTERS="0",
     )
-    opened = counts(r"4 game streams of bot accounts \((\d+) opened over the run\)", out)
-    assert opened and opened[0] >= 4, out
+    opened = counts(r"4 game streams of bot accounts \((\d+) open before the clock", out)
+    assert opened == [4], out
+    assert "STREAMS NOT OPEN" not in out, out
     timed = counts(r"\((\d+) lines timed\)", out)
     assert timed and timed[0] > 0, out
     assert len(counts(r"token-authenticated GET of a \w+: p50 (\d+) ms", out)) == 2, out
