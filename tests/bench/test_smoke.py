@@ -52,6 +52,10 @@ TINY = {
     "BENCH_SITE_THINK_MS": "50",
     "BENCH_SITE_PLAYERS": "2",
     "BENCH_STATS_REAL": "1",
+    "BENCH_STREAM_LOOKS_STREAMS": "8",
+    "BENCH_STREAM_LOOKS_TABLES": "2",
+    "BENCH_STREAM_LOOKS_MOVES": "4",
+    "BENCH_STREAM_LOOKS_RUNS": "1",
     "BENCH_STATS_GAMES": "40",
     "BENCH_STATS_RUNS": "1",
     "BENCH_STATS_PERSON": "20",
@@ -108,6 +112,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
         "reviews",
         "site",
         "stats",
+        "stream_looks",
         "tournaments",
     ]
 
@@ -122,6 +127,13 @@ def test_api_gets() -> None:
     out = run_bench("bench.api_gets")
     for what in ("game", "profile"):
         assert re.search(rf"GET {what} *: p50 +[\d.]+ ms, p95 +[\d.]+ ms; .* \d+ queries", out), out
+
+
+@in_process
+def test_stream_looks() -> None:
+    out = run_bench("bench.stream_looks")
+    for what in ("first look", "a period on", "three periods on", "a move's lines"):
+        assert re.search(rf"{what} *: +[\d.]+ queries, CPU +[\d.]+ ms", out), out
 
 
 @in_process
