@@ -438,7 +438,7 @@ def report(tally: Tally, out: Beside) -> None:
         print(NOT_OPEN.format(opened=out.ready, wanted=out.wanted))
     print(
         f"   {out.wanted} game streams of bot accounts ({out.ready} open before the clock,"
-        f" {again} opened on a next game while it ran, {out.opened} answered in all):"
+        f" {again} opened while it ran, {out.opened} answered in all):"
         f" a move's line on a stream p50 {percentile(ms, 50):.0f} ms"
         f"  p95 {percentile(ms, 95):.0f} ms  p99 {percentile(ms, 99):.0f} ms"
         f" ({len(ms)} lines timed); on every stream of its table p95 {percentile(worst, 95):.0f} ms"
