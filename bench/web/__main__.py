@@ -29,7 +29,9 @@ beside the tables: issue 48's "ten reviews queued at once beside 50 busy tables"
 time from its ask to done is printed, and how far those not done by the clock's end got).
 BENCH_WEB_STREAMS (0: comma-separated counts of game streams of bot accounts open on the tables,
 bench/web/streams.py, each table count run once with each: "0,200" is issue 49's pair, the
-tables alone and beside 200 streams; with streams, token-authenticated GETs are timed too).
+tables alone and beside 200 streams; with streams, token-authenticated GETs are timed too; the
+streams open before the clock, which waits for every one's first line and says loudly how many
+did not come).
 BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
 throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are
@@ -179,9 +181,11 @@ async def run(
     cfg: Config,
     beside: Beside | None = None,
     front: list[str] | None = None,
+    opening: Beside | None = None,
 ) -> Outcome:
-    """Seat `count` tables, let them play for the configured time, and count; `beside` runs
-    while the clock does, `front` (a proxy's URL) takes every request instead of the processes."""
+    """Seat `count` tables, let them play for the configured time, and count; `opening` runs
+    once they are seated, before the clock (the streams open), `beside` while the clock does,
+    `front` (a proxy's URL) takes every request instead of the processes."""
     tally = Tally()
     names = sorted(sessions, key=lambda n: int(n.rsplit("-", 1)[1]))
     urls = front or site.urls
@@ -198,6 +202,8 @@ async def run(
         began = time.perf_counter()
         await seat_all(tables)
         tally.seated_in = time.perf_counter() - began
+        if opening is not None:
+            await opening(tally)
         if site.database:
             await asyncio.sleep(STATS_FLUSH_SECONDS)
         until = time.perf_counter() + cfg.stagger + cfg.seconds
@@ -205,9 +211,8 @@ async def run(
             asyncio.ensure_future(play_from(t, cfg, rng, rng.uniform(0, cfg.stagger), until))
             for t in tables
         ]
-        # With a stagger, what runs beside (the streams, the reviews' asks) starts with the first
-        # table, so the streams are open before the clock and only their standing cost is measured
-        # (their span, stagger + seconds, is counted from here); without one, at the clock.
+        # With a stagger, what runs beside (the streams' GETs, the reviews' asks) starts with the
+        # first table; without one, at the clock. The streams opened before either (`opening`).
         early = asyncio.ensure_future(beside(tally)) if beside and cfg.stagger else None
         await asyncio.sleep(cfg.stagger)  # the tables start one by one; nothing is measured yet
         before = sites.transactions(site)
@@ -375,10 +380,17 @@ def main() -> None:
                         masters.beside(site, cfg.masters) as thinking,
                         reviews.beside(site, cfg.reviews, game) as (asked, reviewed),
                     ):
-                        span = cfg.stagger + cfg.seconds  # site.urls: the processes just started
-                        beside = streams.start(site.urls, bots, names, span, api, cfg.route)
-                        alongside = together(asked, beside if wanted else None)
-                        outcome = asyncio.run(run(site, game, count, sessions, cfg, alongside))
+                        readers = streams.Readers(  # site.urls: the processes just started
+                            site.urls, bots, names, api, cfg.seconds, cfg.stagger, cfg.route
+                        )
+                        alongside = together(asked, readers.beside if wanted else None)
+                        opening = readers.open if wanted else None
+                        try:
+                            outcome = asyncio.run(
+                                run(site, game, count, sessions, cfg, alongside, None, opening)
+                            )
+                        finally:
+                            readers.close()
                     report(site, game, count, outcome, cfg, sites.transactions(site))
                     masters.report(cfg.masters, thinking)
                     reviews.report(cfg.reviews, game, reviewed)

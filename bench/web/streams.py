@@ -16,15 +16,23 @@ client asks `GET /api/games/{id}` (a table being played, routed as its streams) 
 /api/people/{name}` every GET_EVERY seconds with the bot accounts' tokens in turn, each answer
 timed.
 
-Its figures are printed after the tables' own (report), with the machine's load average: the
-budget (a line on every stream within 100 ms p95, a GET under 30 ms p95) is for a quiet machine.
+The streams are opened before the clock (`Readers.open`, after the tables are seated and before
+the statistics' flush the transaction counts wait for), and the clock waits until every one said
+its first line (the table as its bot sees it): the measured minute holds the streams' standing
+cost, not their openings (about ten queries each). Those not open within OPEN_WITHIN seconds are
+said loudly then and in the report; a stream opened again on a table's next game while the clock
+runs is counted apart. Its figures are printed after the tables' own (report), with the
+machine's load average: the budget (a line on every stream within 100 ms p95, a GET under 30 ms
+p95) is for a quiet machine.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -32,7 +40,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +54,9 @@ GET_EVERY = 0.1
 """Seconds between the GETs' requests (one client, one request at a time)."""
 END_GRACE = 2.0
 """Seconds the streams stay open after the tables stop, for the last moves' lines."""
+OPEN_WITHIN = 60.0
+"""Seconds the clock waits for every stream's first line before it starts without them."""
+NOT_OPEN = "!!! STREAMS NOT OPEN: {opened} of {wanted} said their first line before the clock"
 KNOBS = {
     # Every stream and GET comes from 127.0.0.1: more than one client's minute of requests.
     "API_CLIENT_REQUESTS_PER_MINUTE": "1000000",
@@ -75,6 +86,7 @@ class Heard:
     game: int
     first: int
     lines: list[tuple[int, float]] = field(default_factory=list)
+    at: float = 0.0  # when its first line came
 
 
 @dataclass
@@ -84,105 +96,196 @@ class Beside:
     wanted: int
     heard: list[Heard] = field(default_factory=list)
     opened: int = 0
+    ready: int = 0  # streams whose first line came before the clock
+    clock: float = 0.0  # when the clock started (perf_counter)
     refused: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     gets: dict[str, list[float]] = field(default_factory=lambda: {"game": [], "profile": []})
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
-def start(
-    urls: list[str],
-    made: dict[str, str],
-    people: list[str],
-    seconds: float,
-    out: Beside,
-    route: str = "table",
-) -> Callable[[Tally], Awaitable[None]]:
-    """What runs beside the tables while the clock runs (bench.web.__main__.run's `beside`): the
-    streams' readers in a process of their own (reading 200 streams in the tables' own loop
-    made its lag, a floor under every latency, twenty times longer), told each table's game
-    through a file; the GETs here."""
+class Readers:
+    """The streams' readers in a process of their own (reading 200 streams in the tables' own
+    loop made its lag, a floor under every latency, twenty times longer), told each table's
+    game, and later the clock's end, through files; the GETs here (bench.web.__main__.run:
+    `open` before the clock, `beside` while it runs)."""
 
-    async def beside(tally: Tally) -> None:
-        until = time.perf_counter() + seconds  # perf_counter: the system's monotonic clock
-        slots = sorted(tally.current)
-        folder = Path(tempfile.mkdtemp(prefix="bench-streams-"))
-        games, result = folder / "games.json", folder / "heard.json"
+    def __init__(
+        self,
+        urls: list[str],
+        made: dict[str, str],
+        people: list[str],
+        out: Beside,
+        seconds: float,
+        stagger: float = 0.0,
+        route: str = "table",
+    ) -> None:
+        self.urls, self.made, self.people, self.out, self.route = urls, made, people, out, route
+        self.seconds, self.stagger = seconds, stagger
+        self.folder = Path(tempfile.mkdtemp(prefix="bench-streams-"))
+        self.process: multiprocessing.process.BaseProcess | None = None
+        self.slots: list[int] = []
 
-        def tell_games() -> None:
-            told = {str(n): tally.current[slot] for n, slot in enumerate(slots)}
-            games.with_suffix(".new").write_text(json.dumps(told))
-            games.with_suffix(".new").replace(games)
+    def tell(self, name: str, said: object) -> None:
+        """A file the readers' process reads, replaced whole."""
+        new = self.folder / f"{name}.new"
+        new.write_text(json.dumps(said))
+        new.replace(self.folder / f"{name}.json")
 
-        tell_games()
-        tokens_used = list(made.values())[: out.wanted]
-        readers = multiprocessing.get_context("spawn").Process(
+    def tell_games(self, tally: Tally) -> None:
+        self.tell("games", {str(n): tally.current[slot] for n, slot in enumerate(self.slots)})
+
+    async def open(self, tally: Tally) -> None:
+        """Start the readers on the seated tables and wait (OPEN_WITHIN at most) until every
+        stream said its first line; say loudly how many did not."""
+        self.slots = sorted(tally.current)
+        self.tell_games(tally)
+        self.process = multiprocessing.get_context("spawn").Process(
             target=read_all,
-            args=(urls, tokens_used, len(slots), str(games), until, str(result), route),
+            args=(
+                self.urls,
+                list(self.made.values())[: self.out.wanted],
+                len(self.slots),
+                str(self.folder),
+                self.route,
+            ),
         )
-        readers.start()
+        self.process.start()
+        deadline = time.perf_counter() + OPEN_WITHIN
+        while time.perf_counter() < deadline and self.process.is_alive():
+            self.out.ready, answered = ready(self.folder)
+            if answered >= self.out.wanted:  # each opened, or was refused or failed
+                break
+            await asyncio.sleep(0.2)
+        self.out.ready, _ = ready(self.folder)
+        if self.out.ready < self.out.wanted:
+            print(NOT_OPEN.format(opened=self.out.ready, wanted=self.out.wanted), flush=True)
+        else:
+            print(f"   {self.out.ready} streams open, each its first line heard", flush=True)
+
+    async def beside(self, tally: Tally) -> None:
+        """While the clock runs (from the stagger's start, with one): the tables' games told,
+        the GETs asked; then what the readers heard."""
+        # perf_counter: the system's monotonic clock, the same in the readers' process
+        until = time.perf_counter() + self.stagger + self.seconds
+        self.out.clock = until - self.seconds
+        self.tell("until", until)
         asking = asyncio.ensure_future(
-            ask(urls, list(made.values()), people, tally, until, out, route)
+            ask(
+                self.urls, list(self.made.values()), self.people, tally, until, self.out, self.route
+            )
         )
         while time.perf_counter() < until:
             await asyncio.sleep(0.2)
-            tell_games()
-        out.load = os.getloadavg()
+            self.tell_games(tally)
+        self.out.load = os.getloadavg()
         await asking
-        await asyncio.to_thread(readers.join, END_GRACE + 30)
+        await asyncio.to_thread(self.finish)
+
+    def finish(self) -> None:
+        """Wait for the readers' process to write what it heard, and read it."""
+        result = self.folder / "heard.json"
+        if self.process is not None:
+            self.process.join(END_GRACE + 30)
+            if self.process.is_alive():
+                self.process.kill()
+                self.out.errors["the readers' process did not end"] += 1
         if result.exists():
             said = json.loads(result.read_text())
-            out.heard = [
-                Heard(g, first, [(v, t) for v, t in lines]) for g, first, lines in said["heard"]
+            self.out.heard = [
+                Heard(g, first, [(v, t) for v, t in lines], at)
+                for g, first, lines, at in said["heard"]
             ]
-            out.opened = said["opened"]
-            out.refused.update(said["refused"])
-            out.errors.update(said["errors"])
+            self.out.opened = said["opened"]
+            self.out.refused.update(said["refused"])
+            self.out.errors.update(said["errors"])
         else:
-            out.errors["the readers' process said nothing"] += 1
-        shutil.rmtree(folder, ignore_errors=True)
+            self.out.errors["the readers' process said nothing"] += 1
+        self.close()
 
-    return beside
+    def close(self) -> None:
+        """The readers' process ended (it ends too once its folder is gone), its files gone."""
+        if self.process is not None and self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def ready(folder: Path) -> tuple[int, int]:
+    """How many streams said their first line, and how many were answered (that, or refused,
+    or failed), as the readers' process last wrote."""
+    with contextlib.suppress(OSError, ValueError):
+        opened, answered = json.loads((folder / "ready.json").read_text())
+        return int(opened), int(answered)
+    return 0, 0
 
 
 def read_all(
-    urls: list[str],
-    made: list[str],
-    slots: int,
-    games: str,
-    until: float,
-    result: str,
-    route: str = "table",
+    urls: list[str], made: list[str], slots: int, folder: str, route: str = "table"
 ) -> None:
-    """The readers' process: each token follows the table of its slot (the file says each
-    slot's game now) until `until` and END_GRACE more; what they heard, written to `result`.
-    Each stream goes where the load balancer sends its table (`where`)."""
+    """The readers' process: each token follows the table of its slot (games.json says each
+    slot's game now) until until.json's moment and END_GRACE more; how many said a first line,
+    in ready.json as they do; what they heard, in heard.json. Each stream goes where the load
+    balancer sends its table (`where`)."""
     out = Beside(len(made))
     current: dict[int, int] = {}
+    files = Path(folder)
+    first_heard: set[int] = set()  # the followers whose stream said its first line
+    answered: set[int] = set()  # those, and the followers whose first stream failed
+
+    def opened(n: int) -> None:
+        first_heard.add(n)
+        answered.add(n)
 
     async def main() -> None:
+        until = math.inf
+
         async def watch() -> None:
-            while True:
+            nonlocal until
+            told = (-1, -1)
+            while files.exists():  # gone: the bench ended without telling the clock's end
                 with contextlib.suppress(OSError, ValueError):
                     current.update(
-                        {int(k): v for k, v in json.loads(Path(games).read_text()).items()}
+                        {
+                            int(k): v
+                            for k, v in json.loads((files / "games.json").read_text()).items()
+                        }
                     )
+                with contextlib.suppress(OSError, ValueError):
+                    until = float(json.loads((files / "until.json").read_text()))
+                if (len(first_heard), len(answered)) != told:
+                    told = (len(first_heard), len(answered))
+                    with contextlib.suppress(OSError):
+                        (files / "ready.new").write_text(json.dumps(told))
+                        (files / "ready.new").replace(files / "ready.json")
                 await asyncio.sleep(0.2)
+            until = -math.inf
 
         watching = asyncio.ensure_future(watch())
         followers = [
-            asyncio.ensure_future(follow(where(route, urls, n), token, n % slots, current, out))
+            asyncio.ensure_future(
+                follow(
+                    where(route, urls, n),
+                    token,
+                    n % slots,
+                    current,
+                    out,
+                    functools.partial(opened, n),
+                    functools.partial(answered.add, n),
+                )
+            )
             for n, token in enumerate(made)
         ]
-        await asyncio.sleep(max(0.0, until - time.perf_counter()) + END_GRACE)
+        while time.perf_counter() < until + END_GRACE:
+            await asyncio.sleep(0.2)
         for task in [watching, *followers]:
             task.cancel()
         await asyncio.gather(watching, *followers, return_exceptions=True)
 
     asyncio.run(main())
-    heard = [[h.game, h.first, h.lines] for h in out.heard]
+    heard = [[h.game, h.first, h.lines, h.at] for h in out.heard]
     said = {"heard": heard, "opened": out.opened, "refused": out.refused, "errors": out.errors}
-    Path(result).write_text(json.dumps(said))
+    (files / "heard.json").write_text(json.dumps(said))
 
 
 def where(route: str, urls: list[str], n: int) -> Callable[[int], str]:
@@ -193,9 +296,16 @@ def where(route: str, urls: list[str], n: int) -> Callable[[int], str]:
 
 
 async def follow(
-    url_of: Callable[[int], str], token: str, slot: int, current: dict[int, int], out: Beside
+    url_of: Callable[[int], str],
+    token: str,
+    slot: int,
+    current: dict[int, int],
+    out: Beside,
+    first: Callable[[], None],
+    answered: Callable[[], None],
 ) -> None:
-    """Follow one table's games by their streams until cancelled."""
+    """Follow one table's games by their streams until cancelled (`first()` once a stream said
+    its first line, `answered()` once one said it or ended: refused, failed or over)."""
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/x-ndjson"}
     timeout = httpx.Timeout(10.0, read=None)
     followed: set[int] = set()
@@ -211,16 +321,21 @@ async def follow(
             if url not in clients:
                 clients[url] = httpx.AsyncClient(base_url=url, timeout=timeout)
             try:
-                await read_stream(clients[url], headers, game, out)
+                await read_stream(clients[url], headers, game, out, first)
             except (httpx.HTTPError, OSError, ValueError) as error:
                 out.errors[type(error).__name__] += 1
+            answered()
     finally:
         for client in clients.values():
             await client.aclose()
 
 
 async def read_stream(
-    client: httpx.AsyncClient, headers: dict[str, str], game: int, out: Beside
+    client: httpx.AsyncClient,
+    headers: dict[str, str],
+    game: int,
+    out: Beside,
+    first: Callable[[], None],
 ) -> None:
     """One game's stream, its lines stamped as they arrive, until its end."""
     async with client.stream("GET", f"/api/games/{game}/stream", headers=headers) as answer:
@@ -235,8 +350,9 @@ async def read_stream(
                 continue
             line = json.loads(raw)
             if line["type"] == "gameFull":
-                heard = Heard(game, int(line["version"]))
+                heard = Heard(game, int(line["version"]), at=at)
                 out.heard.append(heard)
+                first()
             elif line["type"] == "gameState" and heard is not None:
                 heard.lines.append((int(line["version"]), at))
             elif line["type"] == "end":
@@ -317,8 +433,12 @@ def report(tally: Tally, out: Beside) -> None:
     each, slowest, missing = line_latencies(tally.moved, out.heard)
     ms = [1000 * x for x in each]
     worst = [1000 * x for x in slowest]
+    again = sum(1 for h in out.heard if h.at >= out.clock)
+    if out.ready < out.wanted:
+        print(NOT_OPEN.format(opened=out.ready, wanted=out.wanted))
     print(
-        f"   {out.wanted} game streams of bot accounts ({out.opened} opened over the run):"
+        f"   {out.wanted} game streams of bot accounts ({out.ready} open before the clock,"
+        f" {again} opened while it ran, {out.opened} answered in all):"
         f" a move's line on a stream p50 {percentile(ms, 50):.0f} ms"
         f"  p95 {percentile(ms, 95):.0f} ms  p99 {percentile(ms, 99):.0f} ms"
         f" ({len(ms)} lines timed); on every stream of its table p95 {percentile(worst, 95):.0f} ms"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Router
@@ -28,8 +27,9 @@ from games.api.tables import chat_out, seat_of, table_out, visible
 from games.boards.chat import chat_context
 from games.boards.shared import TableAt, table_at
 from games.groups import group_name, user_group
+from games.live import streams
 from games.live.stream_watch import Heal
-from games.live.streams import Line
+from games.live.streams import Said
 from games.models import Game
 
 router = Router(tags=["streams"])
@@ -55,14 +55,14 @@ class GameFeed:
         """The table's group; the person's own too for the chat (a mute is told there)."""
         return [group_name(self.game_id), *([user_group(self.me.pk)] if self.chat else [])]
 
-    def first(self) -> list[Line]:
+    def first(self) -> list[Said]:
         """The whole table, then the chat as the person may read it."""
         lines = self.table("gameFull")
         if self.chat and self.status not in OVER:
             lines += self.chat_lines()
         return lines
 
-    def heard(self, message: dict[str, object]) -> list[Line]:
+    def heard(self, message: dict[str, object]) -> list[Said]:
         """A new version: the table at it; the chat changed: its lines not said yet."""
         kind = message.get("type")
         if kind == "game.updated":
@@ -74,7 +74,7 @@ class GameFeed:
             return self.chat_lines()
         return []
 
-    def beat(self) -> list[Line]:
+    def beat(self) -> list[Said]:
         """The table at a version its group did not tell, and the chat's lines not said yet
         (its groups were joined again: a line may have been missed). The version is the one the
         process's heal just read for every stream (`behind`); only a beat no heal asked for
@@ -93,7 +93,7 @@ class GameFeed:
     def over(self) -> str:
         return GAME_OVER if self.status in OVER else ""
 
-    def table(self, kind: str, version: int | None = None) -> list[Line]:
+    def table(self, kind: str, version: int | None = None) -> list[Said]:
         """The table as stored, or at `version` or later (the read this process's sockets and
         streams of the table share: boards.shared.table_at), as the GET table operation
         answers it; nothing when it is not newer than the last line."""
@@ -106,9 +106,9 @@ class GameFeed:
         if game.version <= self.version and kind != "gameFull":
             return []
         self.version, self.status = game.version, game.status
-        return [{"type": kind, **shown_to(table, self.me)}]
+        return [line_of(table, self.me, kind)]
 
-    def chat_lines(self) -> list[Line]:
+    def chat_lines(self) -> list[Said]:
         """The chat's lines this person may read that were not said yet."""
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None or not chat_context(game, self.me)["readable"]:
@@ -119,27 +119,30 @@ class GameFeed:
         return [{"type": "chatLine", **line.model_dump(mode="json")} for line in lines]
 
 
-WATCHERS_KEPT = 256
-"""How many tables' watcher's view (at one version each) this process keeps for its streams."""
-_watched: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
-_watched_lock = threading.Lock()  # the streams' lines are read on several push threads
+LINES_KEPT = 1024
+"""How many lines (a table at one version as one seat's person or every watcher sees it) this
+process keeps for its streams."""
+_lines: OrderedDict[tuple[int, int, str, str, int | None], bytes] = OrderedDict()
+_lines_lock = threading.Lock()  # the streams' lines are made on several push threads
 
 
-def shown_to(table: TableAt, me: User) -> dict[str, Any]:
-    """The table as this person sees it, as JSON (tables.table_out): their seat's, or a
-    watcher's, which is the same for everyone not seated, so made once a version in a process
-    for all its streams that watch (the bots watching a table each had one made)."""
-    if seat_of(table.seats, me) is not None:
-        return table_out(table, me).model_dump(mode="json")
-    key = (table.game.pk, table.game.version, table.game.status)
-    with _watched_lock:
-        kept = _watched.get(key)
+def line_of(table: TableAt, me: User, kind: str) -> bytes:
+    """The NDJSON line of the table as this person sees it (tables.table_out): their seat's, or
+    a watcher's, which is the same for everyone not seated. Made once a version in a process,
+    for all the streams of that seat's person, or of every watcher, and kept: each stream had
+    its own JSON made (and a seated person's view drawn) at each version. A seat's line is kept
+    under its person, so no other stream is ever given it."""
+    seated = seat_of(table.seats, me) is not None
+    game = table.game
+    key = (game.pk, game.version, game.status, kind, me.pk if seated else None)
+    with _lines_lock:
+        kept = _lines.get(key)
     if kept is None:
-        kept = table_out(table, me).model_dump(mode="json")
-        with _watched_lock:
-            _watched[key] = kept
-            while len(_watched) > WATCHERS_KEPT:
-                _watched.popitem(last=False)
+        kept = streams.encoded({"type": kind, **table_out(table, me).model_dump(mode="json")})
+        with _lines_lock:
+            _lines[key] = kept
+            while len(_lines) > LINES_KEPT:
+                _lines.popitem(last=False)
     return kept
 
 

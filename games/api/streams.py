@@ -50,15 +50,28 @@ class TokenWatch:
     """The tokens of this process's open streams, looked at together: one query every
     STREAM_RECHECK_SECONDS for all of them, not one a stream (200 streams' looks were 67 queries
     a second on the push threads the tables' pushes read on: docs/performance.md, issue 49). A
-    token is watched while its streams ask (for two periods after the last ask), and a token not
-    yet read is read at once with the rest, so a revoked token still ends its streams within two
-    periods."""
+    token is watched from its stream's opening (`expect`) while its streams ask (until a period
+    after the read before the last ask), so a revoked token still ends its streams within two
+    periods.
+
+    Each read is of every watched token: a token told at its opening is read with the rest at
+    the next read, and one the last read did not find is said gone until the next, never read
+    on its own. Before (issue 49, fourth pass), a token not yet read was read at once, with all
+    the others, and the watched ones were those asked within two periods of now: the first look
+    after 200 openings read the tokens 200 times (200 queries of up to 200 rows, about 2 s of
+    CPU), and so did every look that came more than two periods after the one before (a busy
+    process), as each ask dropped the others from the watch."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.asked: dict[int, float] = {}
         self.said: dict[int, str] = {}
         self.read_at = -math.inf
+
+    def expect(self, token_id: int) -> None:
+        """A stream of this token opened: its token is read with the others at the next read."""
+        with self.lock:
+            self.asked[token_id] = time.monotonic()
 
     def refusal(self, token_id: int) -> str:
         """Why this token no longer works ("" while it does), as last read for every stream."""
@@ -67,19 +80,23 @@ class TokenWatch:
             at = time.monotonic()
             self.asked[token_id] = at
             if at - self.read_at >= period or token_id not in self.said:
-                self.asked = {t: when for t, when in self.asked.items() if at - when < 2 * period}
+                since = self.read_at - period  # asked around the last read: still watched
+                self.asked = {t: when for t, when in self.asked.items() if when >= since}
                 rows = AccessToken.objects.select_related("user").filter(pk__in=list(self.asked))
                 now = timezone.now()
-                self.said = {row.pk: row.refusal(now) for row in rows}
+                self.said = dict.fromkeys(self.asked, GONE)
+                self.said.update({row.pk: row.refusal(now) for row in rows})
                 self.read_at = at
-            return self.said.get(token_id, GONE)
+            return self.said[token_id]
 
 
 WATCH = TokenWatch()
 
 
 def token_still(token_id: int) -> Recheck:
-    """Why this token no longer works ("" while it does), from the process's watch."""
+    """Why this token no longer works ("" while it does), from the process's watch (told of
+    the token now, as its stream opens)."""
+    WATCH.expect(token_id)
     return functools.partial(WATCH.refusal, token_id)
 
 

@@ -42,7 +42,7 @@ import hashlib
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Protocol
@@ -68,6 +68,9 @@ STREAM_PLACE = "stream"
 """The place of a stream's row among the sockets' rows (counted apart from every page's)."""
 
 Line = dict[str, object]
+Said = Line | bytes
+"""What a feed says, a line at a time: an object, or its NDJSON line already made (one a
+process shares between the streams that say the same thing: games/api/game_stream.py)."""
 
 RESTARTING = "The server restarts: open the stream again for the full state."
 LAYER_DOWN = "The live service is away: open the stream again in a moment."
@@ -88,15 +91,15 @@ class Feed(Protocol):
         """The channel groups whose messages this stream hears."""
         ...
 
-    def first(self) -> list[Line]:
+    def first(self) -> Sequence[Said]:
         """The lines sent first (the full state), read after the groups are joined."""
         ...
 
-    def heard(self, message: dict[str, object]) -> list[Line]:
+    def heard(self, message: dict[str, object]) -> Sequence[Said]:
         """The lines a message of its groups makes (none: nothing to say)."""
         ...
 
-    def beat(self) -> list[Line]:
+    def beat(self) -> Sequence[Said]:
         """The lines of what the groups' messages missed (a change made where the channel layer
         does not reach: another process on an in-memory layer, a command; a message lost while
         Redis was away), when its kind's `heal` says it missed something or its groups were
@@ -202,8 +205,10 @@ def restarted(channel: str) -> None:
 # --- one stream -------------------------------------------------------------------------------
 
 
-def encoded(line: Line) -> bytes:
-    """One NDJSON line."""
+def encoded(line: Said) -> bytes:
+    """One NDJSON line (a line already made is as it is)."""
+    if isinstance(line, bytes):
+        return line
     return json.dumps(line, separators=(",", ":"), default=force_str).encode() + b"\n"
 
 
@@ -321,7 +326,7 @@ class Stream:
                     self.restarting = True
                     yield ending(RESTARTING)
                     return
-                said: list[Line] = []
+                said: list[Said] = []
                 if telling.done():
                     message, telling = telling.result(), None
                     if message.get("type") == END:

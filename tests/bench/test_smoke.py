@@ -55,6 +55,10 @@ TINY = {
     "BENCH_SITE_THINK_MS": "50",
     "BENCH_SITE_PLAYERS": "2",
     "BENCH_STATS_REAL": "1",
+    "BENCH_STREAM_LOOKS_STREAMS": "8",
+    "BENCH_STREAM_LOOKS_TABLES": "2",
+    "BENCH_STREAM_LOOKS_MOVES": "4",
+    "BENCH_STREAM_LOOKS_RUNS": "1",
     "BENCH_STATS_GAMES": "40",
     "BENCH_STATS_RUNS": "1",
     "BENCH_STATS_PERSON": "20",
@@ -124,6 +128,7 @@ def test_every_bench_module_has_a_short_pass() -> None:
         "reviews",
         "site",
         "stats",
+        "stream_looks",
         "tournaments",
     ]
 
@@ -138,6 +143,13 @@ def test_api_gets() -> None:
     out = run_bench("bench.api_gets")
     for what in ("game", "profile"):
         assert re.search(rf"GET {what} *: p50 +[\d.]+ ms, p95 +[\d.]+ ms; .* \d+ queries", out), out
+
+
+@in_process
+def test_stream_looks() -> None:
+    out = run_bench("bench.stream_looks")
+    for what in ("first look", "a period on", "three periods on", "a move's lines"):
+        assert re.search(rf"{what} *: +[\d.]+ queries, CPU +[\d.]+ ms", out), out
 
 
 @in_process
@@ -254,8 +266,9 @@ def test_web_streams() -> None:
         BENCH_WEB_SECONDS="6",
         BENCH_WEB_MASTERS="0",
     )
-    opened = counts(r"4 game streams of bot accounts \((\d+) opened over the run\)", out)
-    assert opened and opened[0] >= 4, out
+    opened = counts(r"4 game streams of bot accounts \((\d+) open before the clock", out)
+    assert opened == [4], out
+    assert "STREAMS NOT OPEN" not in out, out
     timed = counts(r"\((\d+) lines timed\)", out)
     assert timed and timed[0] > 0, out
     assert len(counts(r"token-authenticated GET of a \w+: p50 (\d+) ms", out)) == 2, out

@@ -20,7 +20,8 @@ from games.api import bots, game_stream
 from games.api.game_stream import GameFeed
 from games.api.tables import table_out
 from games.api.tests.conftest import Api
-from games.live import drain
+from games.live import drain, streams
+from games.live.streams import Said
 from games.models import Game
 from games.services import presence
 from tests.support.cakehalla_tables import state_of, two_baker_table, user_at
@@ -275,11 +276,11 @@ def test_a_stream_the_heal_found_behind_beats_on_the_version_it_read(
     (the table itself is the process's shared read, made once)."""
     game = two_baker_table(player, rival)
     feed = GameFeed(player, game.pk, chat=False)
-    assert feed.first()[0]["version"] == game.version  # the table read once, kept
+    assert shown(feed.first()[0])["version"] == game.version  # the table read once, kept
     feed.version = game.version - 1  # a version its group did not tell it
     assert feed.heal()([feed]) == [True]
     with django_assert_num_queries(0):
-        lines = feed.beat()
+        lines = [shown(line) for line in feed.beat()]
     assert [(line["type"], line["version"]) for line in lines] == [("gameState", game.version)]
     with django_assert_num_queries(1):  # a beat no heal asked for reads the version itself
         assert feed.beat() == []
@@ -317,6 +318,12 @@ async def test_a_bot_account_with_its_game_stream_open_is_here_not_away(
     assert await status_at(game, rival) == "dropped"  # as a page just closed
 
 
+def shown(line: Said) -> dict[str, Any]:
+    """A feed's line as its stream sends it, read back."""
+    found: dict[str, Any] = json.loads(streams.encoded(line))
+    return found
+
+
 def test_watchers_lines_are_made_once_a_version_and_a_seats_for_its_own(
     player: User, rival: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -329,8 +336,13 @@ def test_watchers_lines_are_made_once_a_version_and_a_seats_for_its_own(
 
     monkeypatch.setattr(game_stream, "table_out", counted)
     watchers = [User.objects.create_user(f"watcher{n}") for n in range(3)]
-    lines = [GameFeed(w, game.pk, chat=False).table("gameFull")[0] for w in watchers]
+    lines = [shown(GameFeed(w, game.pk, chat=False).table("gameFull")[0]) for w in watchers]
     assert lines[0] == lines[1] == lines[2] and lines[0]["you"] is None
     assert made == watchers[:1]  # one watcher's view for all of them
-    seated = GameFeed(player, game.pk, chat=False).table("gameFull")[0]
-    assert seated["you"] is not None and made == [watchers[0], player]
+    # A seat's person's streams share their line; the other seat's person gets their own.
+    mine = [shown(GameFeed(player, game.pk, chat=False).table("gameFull")[0]) for _ in range(2)]
+    theirs = shown(GameFeed(rival, game.pk, chat=False).table("gameFull")[0])
+    assert mine[0] == mine[1] and mine[0]["you"] is not None
+    assert theirs["you"] is not None and theirs["you"] != mine[0]["you"]
+    assert theirs["view"] != mine[0]["view"]  # each seat's view only
+    assert made == [watchers[0], player, rival]

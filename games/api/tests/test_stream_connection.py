@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.db import connection, transaction
 from django.test import AsyncRequestFactory
 
@@ -69,3 +70,25 @@ def test_the_streams_tokens_are_looked_at_together(
     with django_assert_num_queries(1):  # type: ignore[operator]
         assert watch.refusal(mine.row.pk) == ""
     assert watch.refusal(theirs.row.pk) == "This token was revoked."
+
+
+@pytest.mark.django_db
+def test_streams_opened_together_have_their_tokens_read_once_even_by_a_late_look(
+    player: User, django_assert_num_queries: object
+) -> None:
+    """A look after many openings reads their tokens in one query, and so does a look that
+    came late (a busy process): each new token read the watched ones again, and a late look's
+    first ask dropped the others from the watch, so every other ask read again (200 queries for
+    200 streams' tokens)."""
+    bots = [User.objects.create_user(f"bot{n}", plays_by_api=True) for n in range(20)]
+    made = [tokens.make(bot.pk, "t", list(tokens.SCOPES), None).row.pk for bot in bots]
+    watch = TokenWatch()
+    for token_id in made:
+        watch.expect(token_id)  # each stream opened (token_still)
+    for late in (0.0, 10.0):  # the first look, then one ten periods after the read before
+        watch.read_at -= late * settings.STREAM_RECHECK_SECONDS + 1  # a period has passed
+        with django_assert_num_queries(1):  # type: ignore[operator]
+            assert [watch.refusal(t) for t in made] == [""] * len(made)
+    tokens.revoke(bots[3].pk, made[3])
+    watch.read_at -= settings.STREAM_RECHECK_SECONDS
+    assert watch.refusal(made[0]) == "" and watch.refusal(made[3]) == "This token was revoked."
