@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import tokens
 from accounts.forms import TokenForm
+from accounts.oauth import keys as app_keys
 from accounts.tokens import AccessToken
 from accounts.views import SignedInRequest
 
@@ -23,7 +24,13 @@ def tokens_page(
 ) -> HttpResponse:
     """The person's tokens, newest first, the form to make one, and a new one's secret."""
     rows = AccessToken.objects.filter(user=request.user)
-    ctx = {"form": form, "tokens": rows, "made": made, "scopes": tokens.SCOPES}
+    ctx = {
+        "form": form,
+        "tokens": rows,
+        "made": made,
+        "scopes": tokens.SCOPES,
+        "app_tokens": app_keys.held(request.user.pk),
+    }
     return render(request, "accounts/tokens.html", ctx, status=status)
 
 

@@ -59,13 +59,13 @@ def test_the_streams_tokens_are_looked_at_together(
     mine, theirs = (tokens.make(u.pk, "t", list(tokens.SCOPES), None) for u in (player, rival))
     watch = TokenWatch()
     with django_assert_num_queries(1):  # type: ignore[operator]
-        assert watch.refusal(mine.row.pk) == ""  # read at once
+        assert watch.refusal(mine.row.label) == ""  # read at once
     with django_assert_num_queries(1):  # type: ignore[operator]
-        assert watch.refusal(theirs.row.pk) == ""  # not read yet: read, with the first
+        assert watch.refusal(theirs.row.label) == ""  # not read yet: read, with the first
     tokens.revoke(rival.pk, theirs.row.pk)
     with django_assert_num_queries(0):  # type: ignore[operator]
-        assert watch.refusal(mine.row.pk) == "" and watch.refusal(theirs.row.pk) == ""
+        assert watch.refusal(mine.row.label) == "" and watch.refusal(theirs.row.label) == ""
     watch.read_at -= 60  # a period later
     with django_assert_num_queries(1):  # type: ignore[operator]
-        assert watch.refusal(mine.row.pk) == ""
-    assert watch.refusal(theirs.row.pk) == "This token was revoked."
+        assert watch.refusal(mine.row.label) == ""
+    assert watch.refusal(theirs.row.label) == "This token was revoked."

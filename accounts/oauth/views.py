@@ -1,0 +1,93 @@
+"""The apps' pages: the consent page an app sends a person to (the toolkit's authorization
+view, drawn in the site's style), a person's own apps (register, delete), and revoking an app's
+token from Settings, Access tokens, where the person's personal tokens are listed too."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+from oauth2_provider.views import AuthorizationView
+
+from accounts.oauth import apps, keys
+from accounts.oauth.forms import AppForm
+from accounts.views import SignedInRequest
+
+
+def origin_of(uri: str) -> str:
+    """The scheme, host and port of an address ("" for none)."""
+    parts = urlsplit(uri)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+class Consent(AuthorizationView):  # type: ignore[misc]  # the toolkit is untyped
+    """The toolkit's authorization endpoint: the app's request checked (a bad client or an
+    unregistered redirect address is told here and never redirected to; any other refusal goes
+    back to the app in words), then the consent page: the app's name, what it asks for in the
+    reader's words, Allow or Deny."""
+
+    template_name = "accounts/oauth_consent.html"
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        answer: HttpResponse = super().get(request, *args, **kwargs)
+        # The form posts here, then goes on to the app: the page's CSP lets the form go there.
+        target = origin_of(self.oauth2_data.get("redirect_uri") or "")
+        if answer.status_code == 200 and target:
+            answer._csp_update = {"form-action": [target]}  # type: ignore[attr-defined]
+        return answer
+
+
+def apps_page(request: SignedInRequest, form: AppForm, status: int = 200) -> HttpResponse:
+    """The person's apps, newest first, and the form to register one."""
+    ctx = {"form": form, "apps": apps.mine(request.user.pk)}
+    return render(request, "accounts/oauth_apps.html", ctx, status=status)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_apps(request: SignedInRequest) -> HttpResponse:
+    """List the person's apps; a post registers one."""
+    user_id = request.user.pk
+    if request.method != "POST":
+        return apps_page(request, AppForm(user_id=user_id))
+    form = AppForm(request.POST, user_id=user_id)
+    if not form.is_valid():
+        return apps_page(request, form, status=400)
+    app = apps.register(user_id, form.cleaned_data["name"], form.cleaned_data["redirect_uris"])
+    messages.success(
+        request,
+        gettext("“%(name)s” is registered: its client_id is %(client_id)s.")
+        % {"name": app.name, "client_id": app.client_id},
+    )
+    return redirect("oauth_apps")
+
+
+@login_required
+@require_POST
+def remove_app(request: SignedInRequest, app_id: int) -> HttpResponse:
+    """Delete one of the person's apps: every token it holds stops working at once."""
+    if apps.remove(request.user.pk, app_id):
+        messages.success(request, gettext("The app is deleted, and every token it held with it."))
+    else:
+        messages.info(request, gettext("There is no such app of yours to delete."))
+    return redirect("oauth_apps")
+
+
+@login_required
+@require_POST
+def revoke_app_token(request: SignedInRequest, token_id: int) -> HttpResponse:
+    """Revoke an app's access to the person: its token stops working at once, and it cannot
+    get another without asking again."""
+    if keys.revoke(request.user.pk, token_id):
+        messages.success(request, gettext("The app's access is revoked: its token no longer works."))
+    else:
+        messages.info(request, gettext("There is no such app access of yours to revoke."))
+    return redirect("access_tokens")
