@@ -12,6 +12,7 @@ from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2.rfc6749 import errors
 
 from accounts.oauth import keys
+from accounts.tokens import SCOPES
 
 GRANTS = ("authorization_code", "refresh_token")
 """The only grant types the token endpoint takes."""
@@ -28,6 +29,12 @@ BAD_CHALLENGE = (
     "The code_challenge must be the S256 of your code_verifier: 43 characters of base64url "
     "without padding."
 )
+
+WORDS = {
+    "access_denied": "The person denied the app access.",
+    "invalid_scope": f"Ask only for Bakehouse's scopes: {', '.join(SCOPES)}.",
+}
+"""What the app is told where oauthlib says only the error's code (accounts/oauth/views.py)."""
 
 
 def pkce_refusal(challenge: str | None, method: str | None) -> str:

@@ -14,9 +14,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
+from oauth2_provider.exceptions import FatalClientError
+from oauth2_provider.models import Application
 from oauth2_provider.views import AuthorizationView
+from oauthlib.oauth2.rfc6749 import errors
 
 from accounts.oauth import apps, keys
+from accounts.oauth.validator import WORDS
 from accounts.oauth.forms import AppForm
 from accounts.views import SignedInRequest
 
@@ -34,6 +38,20 @@ class Consent(AuthorizationView):  # type: ignore[misc]  # the toolkit is untype
     reader's words, Allow or Deny."""
 
     template_name = "accounts/oauth_consent.html"
+
+    def error_response(self, error: Any, application: Any, **kwargs: Any) -> HttpResponse:
+        said = error.oauthlib_error
+        if not said.description:
+            said.description = WORDS.get(said.error, "")
+        answer: HttpResponse = super().error_response(error, application, **kwargs)
+        return answer
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        # The toolkit reads the posted client_id's app with get(): a forged one was a 500.
+        if not Application.objects.filter(client_id=form.cleaned_data["client_id"]).exists():
+            return self.error_response(FatalClientError(errors.InvalidClientIdError()), None)
+        answer: HttpResponse = super().form_valid(form)
+        return answer
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         answer: HttpResponse = super().get(request, *args, **kwargs)
