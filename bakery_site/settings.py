@@ -324,7 +324,7 @@ from games.tournaments.conf import *  # noqa: E402, F403
 FEATURE_SETTINGS = imported_confs("accounts", "games")
 globals().update(feature_knobs(*FEATURE_SETTINGS))
 
-# --- OAuth2 for third-party apps (django-oauth-toolkit; accounts/oauth/) ---------------------------
+# --- OAuth2 for third-party apps (django-oauth-toolkit; accounts/oauth/) -------------------------
 
 # The authorization code flow only, PKCE with S256 required (accounts/oauth/validator.py), public
 # clients welcome; the scopes are the personal tokens' (accounts/oauth/scopes.py); tokens are

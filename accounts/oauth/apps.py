@@ -43,7 +43,8 @@ def redirect_refusal(uri: str) -> str:
 
 def mine(user_id: int) -> QuerySet[Application]:
     """The apps this person registered, newest first."""
-    return Application.objects.filter(user_id=user_id).order_by("-created", "-pk")
+    rows: QuerySet[Application] = Application.objects.filter(user_id=user_id)
+    return rows.order_by("-created", "-pk")
 
 
 def register(user_id: int, name: str, uris: list[str]) -> Application:

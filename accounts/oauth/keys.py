@@ -82,7 +82,8 @@ class AppKey:
 
 def stored() -> QuerySet[AppToken]:
     """The apps' access tokens that belong to a person (a token without one is no key)."""
-    return AppToken.objects.select_related("user", "application").filter(user__isnull=False)
+    rows: QuerySet[AppToken] = AppToken.objects.select_related("user", "application")
+    return rows.filter(user__isnull=False)
 
 
 def find(token: str) -> AppKey | None:

@@ -20,8 +20,8 @@ from oauth2_provider.views import AuthorizationView
 from oauthlib.oauth2.rfc6749 import errors
 
 from accounts.oauth import apps, keys
-from accounts.oauth.validator import WORDS
 from accounts.oauth.forms import AppForm
+from accounts.oauth.validator import WORDS
 from accounts.views import SignedInRequest
 
 
@@ -105,7 +105,9 @@ def revoke_app_token(request: SignedInRequest, token_id: int) -> HttpResponse:
     """Revoke an app's access to the person: its token stops working at once, and it cannot
     get another without asking again."""
     if keys.revoke(request.user.pk, token_id):
-        messages.success(request, gettext("The app's access is revoked: its token no longer works."))
+        messages.success(
+            request, gettext("The app's access is revoked: its token no longer works.")
+        )
     else:
         messages.info(request, gettext("There is no such app access of yours to revoke."))
     return redirect("access_tokens")

@@ -30,7 +30,9 @@ def an_app(owner: User, uris: tuple[str, ...] = (CALLBACK,)) -> Application:
     return apps.register(owner.pk, "Crumb Counter", list(uris))
 
 
-def asked(app: Application, challenge: str | None, scopes: str = "account:read", **more: str) -> dict[str, str]:
+def asked(
+    app: Application, challenge: str | None, scopes: str = "account:read", **more: str
+) -> dict[str, str]:
     """An authorization request's query: the code flow, with this challenge (S256)."""
     query = {
         "response_type": "code",

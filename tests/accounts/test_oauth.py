@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 from oauth2_provider.models import AccessToken as AppToken
-from oauth2_provider.models import Application, Grant, RefreshToken
+from oauth2_provider.models import Application, Grant
 
 from accounts.models import User
 from accounts.oauth import apps, validator
@@ -170,12 +170,10 @@ def test_an_unregistered_redirect_is_never_followed(
     player: User, person: Client, hostile: str
 ) -> None:
     _, challenge = pkce()
-    answer = person.get(
-        "/oauth/authorize/", asked(an_app(player), challenge, redirect_uri=hostile)
-    )
+    answer = person.get("/oauth/authorize/", asked(an_app(player), challenge, redirect_uri=hostile))
     assert answer.status_code == 400 and not answer.has_header("Location")
     text = answer.content.decode()
-    assert "cannot serve" in text and "evil.example/callback\"" not in text
+    assert "cannot serve" in text and 'evil.example/callback"' not in text
     assert not Grant.objects.exists()
 
 

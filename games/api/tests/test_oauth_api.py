@@ -17,6 +17,7 @@ from oauth2_provider.models import AccessToken as AppToken
 
 from accounts import keys, tokens
 from accounts.models import User
+from accounts.oauth import keys as app_keys
 from games import services
 from games.api import limits
 from games.api.streams import TokenWatch
@@ -190,7 +191,7 @@ async def test_a_revoked_app_token_ends_its_stream(player: User, rival: User) ->
     reader = await stream(f"/games/{game.pk}/stream", token["access_token"])
     assert (await reader.line())["type"] == "gameFull"
     row = await database_sync_to_async(AppToken.objects.get)()
-    await database_sync_to_async(keys.app_keys.revoke)(first.pk, row.pk)
+    await database_sync_to_async(app_keys.revoke)(first.pk, row.pk)
     end = await asyncio.wait_for(reader.until("end"), 10)
     assert end["why"] == "This token is gone." and await reader.ended()
 
