@@ -1,6 +1,7 @@
-"""Moderators see the OAuth2 apps and their tokens, grants and codes in admin (the toolkit's own
-admin, credentials masked), and may delete an app (every token it holds goes with it): data
-migration, kept apart, as games/migrations/0018_moderators_see_social.py."""
+"""Moderators see the OAuth2 apps and their tokens and codes in admin (the toolkit's own admin,
+credentials masked, and stored only as digests; its "Revoke selected" actions revoke tokens),
+and may delete an app, every token it holds with it (accounts/oauth/admin.py): data migration,
+kept apart, as games/migrations/0018_moderators_see_social.py."""
 
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
@@ -46,6 +47,8 @@ class Migration(migrations.Migration):
         ("contenttypes", "0002_remove_content_type_name"),
         ("accounts", "0020_user_muted_someone"),
         ("oauth2_provider", "0022_refreshtoken_token_family_index"),
+        # After the migration that sets the group's permissions (games 0009), not before it.
+        ("games", "0018_moderators_see_social"),
     ]
 
     operations = [migrations.RunPython(add_permissions, remove_permissions)]
