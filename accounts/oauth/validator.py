@@ -11,7 +11,7 @@ from oauth2_provider.models import AccessToken as AppToken
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2.rfc6749 import errors
 
-from accounts.oauth import keys
+from accounts.oauth import apps, keys
 from accounts.tokens import SCOPES
 
 GRANTS = ("authorization_code", "refresh_token")
@@ -61,6 +61,14 @@ class Validator(OAuth2Validator):  # type: ignore[misc]  # the toolkit is untype
             raise errors.InvalidRequestError(description=why, request=request)
         return response_type == "code" and bool(
             super().validate_response_type(client_id, response_type, client, request, *args, **kw)
+        )
+
+    def validate_redirect_uri(
+        self, client_id: str, redirect_uri: str, request: Any, *args: Any, **kw: Any
+    ) -> bool:
+        # An app registered in admin, too, comes back only to https or the loopback address.
+        return not apps.redirect_refusal(redirect_uri) and bool(
+            super().validate_redirect_uri(client_id, redirect_uri, request, *args, **kw)
         )
 
     def validate_grant_type(

@@ -12,8 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_POST
 from oauth2_provider.exceptions import FatalClientError
 from oauth2_provider.models import Application
 from oauth2_provider.views import AuthorizationView
@@ -22,7 +21,7 @@ from oauthlib.oauth2.rfc6749 import errors
 from accounts.oauth import apps, keys
 from accounts.oauth.forms import AppForm
 from accounts.oauth.validator import WORDS
-from accounts.views import SignedInRequest
+from accounts.views import SignedInRequest, own_things_page, person_form
 
 
 def origin_of(uri: str) -> str:
@@ -68,18 +67,14 @@ def apps_page(request: SignedInRequest, form: AppForm, status: int = 200) -> Htt
     return render(request, "accounts/oauth_apps.html", ctx, status=status)
 
 
-@never_cache
-@login_required
-@require_http_methods(["GET", "POST"])
+@own_things_page
 def my_apps(request: SignedInRequest) -> HttpResponse:
     """List the person's apps; a post registers one."""
-    user_id = request.user.pk
-    if request.method != "POST":
-        return apps_page(request, AppForm(user_id=user_id))
-    form = AppForm(request.POST, user_id=user_id)
-    if not form.is_valid():
-        return apps_page(request, form, status=400)
-    app = apps.register(user_id, form.cleaned_data["name"], form.cleaned_data["redirect_uris"])
+    form = person_form(request, AppForm, apps_page)
+    if isinstance(form, HttpResponse):
+        return form
+    data = form.cleaned_data
+    app = apps.register(request.user.pk, data["name"], data["redirect_uris"])
     messages.success(
         request,
         gettext("“%(name)s” is registered: its client_id is %(client_id)s.")

@@ -28,6 +28,7 @@ from tests.accounts.oauth_flow import (
     token_call,
     trade,
 )
+from tests.fixtures import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -35,9 +36,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def person(player: User) -> Client:
     """The person an app asks, signed in."""
-    client = Client()
-    client.force_login(player)
-    return client
+    return client_for(player)
 
 
 def refused_back(answer: Any) -> dict[str, str]:
@@ -265,3 +264,14 @@ def test_garbage_in_every_field_is_no_500(player: User, person: Client, junk: st
         assert answer.status_code < 500, (field, answer.status_code)
     assert Api(junk).get("/account").status_code in (400, 401)
     assert Api("bko_" + junk).get("/account").status_code in (400, 401)
+
+
+def test_an_http_address_registered_behind_the_page_is_never_followed(
+    player: User, person: Client
+) -> None:
+    app = an_app(player)
+    Application.objects.filter(pk=app.pk).update(redirect_uris="http://app.example/callback")
+    _, challenge = pkce()
+    query = asked(app, challenge, redirect_uri="http://app.example/callback")
+    answer = person.get("/oauth/authorize/", query)
+    assert answer.status_code == 400 and not answer.has_header("Location")

@@ -9,15 +9,14 @@ from oauth2_provider.models import Application
 
 from accounts.models import User
 from accounts.oauth import apps
+from tests.fixtures import client_for
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def maker(player: User) -> Client:
-    client = Client()
-    client.force_login(player)
-    return client
+    return client_for(player)
 
 
 @pytest.mark.parametrize(
