@@ -4,12 +4,12 @@ token (a code or a refresh token for tokens) and revoke (RFC 7009), the toolkit'
 from django.urls import path
 from oauth2_provider import views as toolkit
 
-from accounts.oauth.views import Consent
+from accounts.oauth.views import Consent, refuses_nul
 
 app_name = "oauth"
 
 urlpatterns = [
-    path("authorize/", Consent.as_view(), name="authorize"),
-    path("token/", toolkit.TokenView.as_view(), name="token"),
-    path("revoke/", toolkit.RevokeTokenView.as_view(), name="revoke"),
+    path("authorize/", refuses_nul(Consent.as_view()), name="authorize"),
+    path("token/", refuses_nul(toolkit.TokenView.as_view()), name="token"),
+    path("revoke/", refuses_nul(toolkit.RevokeTokenView.as_view()), name="revoke"),
 ]

@@ -36,6 +36,12 @@ WORDS = {
 }
 """What the app is told where oauthlib says only the error's code (accounts/oauth/views.py)."""
 
+NONCE_MAX = 255
+"""The longest nonce the toolkit's Grant row keeps (longer failed its insert on PostgreSQL)."""
+LONG_NONCE = f"The nonce is too long: at most {NONCE_MAX} characters."
+
+NUL_REFUSED = "A NUL byte is in the request: no field may hold one."
+
 
 def pkce_refusal(challenge: str | None, method: str | None) -> str:
     """Why an authorization request's PKCE is refused ("" when it is S256 and well formed)."""
@@ -56,7 +62,9 @@ class Validator(OAuth2Validator):  # type: ignore[misc]  # the toolkit is untype
     ) -> bool:
         # Asked of an authorization request only, just before oauthlib's own PKCE check, once
         # the client and its redirect URI are known good: a refusal here goes back to the app.
-        why = pkce_refusal(request.code_challenge, request.code_challenge_method)
+        why = pkce_refusal(request.code_challenge, request.code_challenge_method) or (
+            LONG_NONCE if len(getattr(request, "nonce", None) or "") > NONCE_MAX else ""
+        )
         if response_type == "code" and why:
             raise errors.InvalidRequestError(description=why, request=request)
         return response_type == "code" and bool(
