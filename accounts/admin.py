@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import AccessToken, Rating, User
+from accounts.oauth import admin as oauth_admin  # noqa: F401  # the apps' admin, registered there
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

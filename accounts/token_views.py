@@ -9,38 +9,39 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_POST
 
 from accounts import tokens
 from accounts.forms import TokenForm
+from accounts.oauth import keys as app_keys
 from accounts.tokens import AccessToken
-from accounts.views import SignedInRequest
+from accounts.views import SignedInRequest, own_things_page, person_form
 
 
 def tokens_page(
-    request: SignedInRequest, form: TokenForm, made: tokens.Made | None = None, status: int = 200
+    request: SignedInRequest, form: TokenForm, status: int = 200, made: tokens.Made | None = None
 ) -> HttpResponse:
     """The person's tokens, newest first, the form to make one, and a new one's secret."""
     rows = AccessToken.objects.filter(user=request.user)
-    ctx = {"form": form, "tokens": rows, "made": made, "scopes": tokens.SCOPES}
+    ctx = {
+        "form": form,
+        "tokens": rows,
+        "made": made,
+        "scopes": tokens.SCOPES,
+        "app_tokens": app_keys.held(request.user.pk),
+    }
     return render(request, "accounts/tokens.html", ctx, status=status)
 
 
-@never_cache
-@login_required
-@require_http_methods(["GET", "POST"])
+@own_things_page
 def access_tokens(request: SignedInRequest) -> HttpResponse:
     """List the person's tokens; a post makes one and shows its secret this once."""
-    user_id = request.user.pk
-    if request.method != "POST":
-        return tokens_page(request, TokenForm(user_id=user_id))
-    form = TokenForm(request.POST, user_id=user_id)
-    if not form.is_valid():
-        return tokens_page(request, form, status=400)
-    data = form.cleaned_data
+    form = person_form(request, TokenForm, tokens_page)
+    if isinstance(form, HttpResponse):
+        return form
+    user_id, data = request.user.pk, form.cleaned_data
     made = tokens.make(user_id, data["name"], data["scopes"], data["expiry"])
-    return tokens_page(request, TokenForm(user_id=user_id), made, status=201)
+    return tokens_page(request, TokenForm(user_id=user_id), 201, made)
 
 
 @login_required

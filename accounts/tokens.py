@@ -72,6 +72,15 @@ class AccessToken(models.Model):
         held = set(self.scopes.split())
         return [scope for scope in SCOPES if scope in held]
 
+    @property
+    def label(self) -> str:
+        """The key's name for the limits and the streams' watch (accounts/keys.py)."""
+        return f"token:{self.pk}"
+
+    def note_use(self, at: datetime) -> None:
+        """Note the token's use (see used)."""
+        used(self, at)
+
     def refusal(self, at: datetime) -> str:
         """Why this token no longer works ("" while it does)."""
         if self.revoked_at is not None:

@@ -5,6 +5,7 @@ from django.urls import URLPattern, path, reverse_lazy
 from django.views import View
 
 from accounts import token_views, views
+from accounts.oauth import views as app_views
 
 # Where each of Django's password pages goes once done, if it is a form (the others only say).
 THEN = {
@@ -27,6 +28,13 @@ urlpatterns = [
     path("settings/email/", views.email_settings, name="email_settings"),
     path("settings/tokens/", token_views.access_tokens, name="access_tokens"),
     path("settings/tokens/<int:token_id>/revoke/", token_views.revoke_token, name="revoke_token"),
+    path(
+        "settings/tokens/apps/<int:token_id>/revoke/",
+        app_views.revoke_app_token,
+        name="revoke_app_token",
+    ),
+    path("settings/apps/", app_views.my_apps, name="oauth_apps"),
+    path("settings/apps/<int:app_id>/delete/", app_views.remove_app, name="remove_oauth_app"),
     path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
     path("email/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("login/", views.LoginView.as_view(), name="login"),

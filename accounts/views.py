@@ -2,6 +2,9 @@
 Django's own views (a next page only when accounts.redirects finds it local; the reset mail
 queued). A person's profile and the leaderboards are pages of the games (games/web/people.py)."""
 
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -15,6 +18,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
@@ -116,6 +120,39 @@ class SignedInRequest(HttpRequest):
     """A request of a logged-in person (a view behind login_required)."""
 
     user: User
+
+
+class PersonForm(Protocol):
+    """A form of a person's own things (a token, an app), made for that person."""
+
+    cleaned_data: dict[str, Any]
+
+    def __init__(self, data: Any = None, *, user_id: int) -> None: ...
+
+    def is_valid(self) -> bool: ...
+
+
+F = TypeVar("F", bound=PersonForm)
+V = TypeVar("V", bound=Callable[..., HttpResponse])
+
+
+def own_things_page(view: V) -> V:
+    """A signed-in person's page of their own things, read fresh (never cached), GET or POST."""
+    return never_cache(login_required(require_http_methods(["GET", "POST"])(view)))
+
+
+def person_form(
+    request: SignedInRequest,
+    form_class: type[F],
+    page: Callable[[SignedInRequest, F, int], HttpResponse],
+) -> F | HttpResponse:
+    """A page that lists a person's things above a form to make one: on a GET, the page with an
+    empty form; on a post, the valid form to act on, or the page with its errors (400)."""
+    user_id = request.user.pk
+    if request.method != "POST":
+        return page(request, form_class(user_id=user_id), 200)
+    form = form_class(request.POST, user_id=user_id)
+    return form if form.is_valid() else page(request, form, 400)
 
 
 def settings_context(

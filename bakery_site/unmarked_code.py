@@ -31,6 +31,8 @@ SKIPPED_PARTS = {"tests", "migrations", "management", "engines", "api"}
 """Folders whose strings are not a person's sentences (module docstring)."""
 SKIPPED_FILES = {
     "accounts/tokens.py",  # the API's tokens: a program's JSON refusals, English
+    "accounts/oauth/keys.py",  # an app's token at the API: the same refusals, English
+    "accounts/oauth/validator.py",  # OAuth2's error descriptions, for the app's programmer
     "games/live/streams.py",  # the API's NDJSON streams, English
     "bakery_site/unmarked.py",
     "bakery_site/unmarked_code.py",

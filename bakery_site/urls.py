@@ -42,4 +42,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # The public API (games/api/): JSON for programs and bots, a token on every request.
     path("api/", include("games.api.urls")),
+    # OAuth2 for third-party apps (accounts/oauth/): authorize (the consent page), token, revoke.
+    path("oauth/", include("accounts.oauth.urls")),
 ]

@@ -1,5 +1,6 @@
-"""Who asks: the bearer token of every request, checked against its row (accounts/tokens.py),
-counted against the limits, and each operation's scope.
+"""Who asks: the bearer token of every request, a personal access token or an app's OAuth2
+access token (accounts/keys.py: either, read alike), checked against its row, counted against
+the limits, and each operation's scope.
 
 The client address is counted before the token is looked at, so guessing tokens costs the
 guesser's own limit; then the token's own.
@@ -14,10 +15,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja.security import HttpBearer
 
-from accounts import tokens
+from accounts import keys
 from accounts.client_ip import client_ip
+from accounts.keys import Key
 from accounts.models import User
-from accounts.tokens import AccessToken
 from games.api import limits
 from games.api.errors import Refused
 
@@ -44,9 +45,10 @@ def body_within_limit(request: HttpRequest) -> None:
 
 
 class BearerToken(HttpBearer):
-    """A personal access token in the Authorization header; the request's `auth` is its row."""
+    """A token in the Authorization header, personal or an app's; the request's `auth` is its
+    key."""
 
-    def __call__(self, request: HttpRequest) -> AccessToken | None:
+    def __call__(self, request: HttpRequest) -> Key | None:
         within_limit(
             f"client:{client_ip(request) or 'unknown'}", settings.API_CLIENT_REQUESTS_PER_MINUTE
         )
@@ -55,23 +57,23 @@ class BearerToken(HttpBearer):
             raise Refused(401, NO_TOKEN)
         return self.authenticate(request, token.strip())
 
-    def authenticate(self, request: HttpRequest, token: str) -> AccessToken:
-        row = tokens.find(token)
-        if row is None:
+    def authenticate(self, request: HttpRequest, token: str) -> Key:
+        key = keys.find(token)
+        if key is None:
             raise Refused(401, UNKNOWN)
         at = timezone.now()
-        why = row.refusal(at)
+        why = key.refusal(at)
         if why:
             raise Refused(401, why)
-        within_limit(f"token:{row.pk}", settings.API_TOKEN_REQUESTS_PER_MINUTE)
+        within_limit(key.label, settings.API_TOKEN_REQUESTS_PER_MINUTE)
         body_within_limit(request)
-        tokens.used(row, at)
-        return row
+        key.note_use(at)
+        return key
 
 
-def token_of(request: HttpRequest) -> AccessToken:
+def token_of(request: HttpRequest) -> Key:
     """The token this request was let in with."""
-    return cast(AccessToken, request.auth)  # type: ignore[attr-defined]
+    return cast(Key, request.auth)  # type: ignore[attr-defined]
 
 
 def person(request: HttpRequest, scope: str | None = None) -> User:

@@ -20,8 +20,8 @@ from django.db import connection
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 
+from accounts import keys
 from accounts.client_ip import client_ip
-from accounts.tokens import AccessToken
 from games.api.auth import token_of
 from games.api.errors import Refused
 from games.live import streams
@@ -64,40 +64,40 @@ class TokenWatch:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.asked: dict[int, float] = {}
-        self.said: dict[int, str] = {}
+        self.asked: dict[str, float] = {}
+        self.said: dict[str, str] = {}
         self.read_at = -math.inf
 
-    def expect(self, token_id: int) -> None:
-        """A stream of this token opened: its token is read with the others at the next read."""
+    def expect(self, label: str) -> None:
+        """A stream of this token (its key's label) opened: its token is read with the others at
+        the next read."""
         with self.lock:
-            self.asked[token_id] = time.monotonic()
+            self.asked[label] = time.monotonic()
 
-    def refusal(self, token_id: int) -> str:
-        """Why this token no longer works ("" while it does), as last read for every stream."""
+    def refusal(self, label: str) -> str:
+        """Why this token (its key's label: a personal token's or an app's) no longer works (""
+        while it does), as last read for every stream; one query a kind of key."""
         period = settings.STREAM_RECHECK_SECONDS
         with self.lock:
             at = time.monotonic()
-            self.asked[token_id] = at
-            if at - self.read_at >= period or token_id not in self.said:
+            self.asked[label] = at
+            if at - self.read_at >= period or label not in self.said:
                 since = self.read_at - period  # asked around the last read: still watched
                 self.asked = {t: when for t, when in self.asked.items() if when >= since}
-                rows = AccessToken.objects.select_related("user").filter(pk__in=list(self.asked))
-                now = timezone.now()
                 self.said = dict.fromkeys(self.asked, GONE)
-                self.said.update({row.pk: row.refusal(now) for row in rows})
+                self.said.update(keys.refusals(list(self.asked), timezone.now()))
                 self.read_at = at
-            return self.said[token_id]
+            return self.said[label]
 
 
 WATCH = TokenWatch()
 
 
-def token_still(token_id: int) -> Recheck:
+def token_still(label: str) -> Recheck:
     """Why this token no longer works ("" while it does), from the process's watch (told of
     the token now, as its stream opens)."""
-    WATCH.expect(token_id)
-    return functools.partial(WATCH.refusal, token_id)
+    WATCH.expect(label)
+    return functools.partial(WATCH.refusal, label)
 
 
 def once(feed: Feed, channel: str) -> Iterator[bytes]:
@@ -126,11 +126,11 @@ def open_stream(
     A game stream (`game_id`) keeps the token's person at the table while it is open."""
     token = token_of(request)
     at = {"game_id": game_id, "user_id": token.user_id} if game_id is not None else {}
-    admitted = streams.admit(f"token:{token.pk}", client_ip(request), **at)
+    admitted = streams.admit(token.label, client_ip(request), **at)
     if admitted.refusal:
         raise Refused(429, admitted.refusal, retry_after=streams.CAPPED_WAIT)
     if isinstance(request, ASGIRequest):
-        answer = streams.response(feed, token_still(token.pk), admitted.channel)
+        answer = streams.response(feed, token_still(token.label), admitted.channel)
         hand_back_connection()
         return answer
     answer = StreamingHttpResponse(

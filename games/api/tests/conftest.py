@@ -12,6 +12,7 @@ from django.test import Client
 
 from accounts import tokens
 from accounts.models import User
+from tests.accounts.oauth_flow import app_tokens
 
 ALL = list(tokens.SCOPES)
 
@@ -52,5 +53,16 @@ def api_for() -> Callable[..., Api]:
         if user is None:
             return Api(None)
         return Api(tokens.make(user.pk, "test", scopes or ALL, None).token)
+
+    return make
+
+
+@pytest.fixture
+def app_api_for() -> Callable[..., Api]:
+    """A client for this person, with an app's OAuth2 access token of these scopes (all by
+    default), got through the whole PKCE flow (tests/accounts/oauth_flow.py)."""
+
+    def make(user: User, scopes: list[str] | None = None) -> Api:
+        return Api(app_tokens(user, " ".join(scopes or ALL))["access_token"])
 
     return make

@@ -81,14 +81,22 @@ def test_the_leak_check_finds_a_leak(player: User, rival: User) -> None:
     assert leaks(json.dumps(game.snapshot), game, 0)  # the dump holds the piles
 
 
+@pytest.mark.parametrize("key", ["personal", "app"])
 @pytest.mark.parametrize("kind", ["midnight-bakery", "cakehalla"])
 def test_a_whole_game_through_the_api_leaks_nothing(
-    kind: str, player: User, outsider: User, api_for: Callable[..., Api]
+    kind: str,
+    key: str,
+    player: User,
+    outsider: User,
+    api_for: Callable[..., Api],
+    app_api_for: Callable[..., Api],
 ) -> None:
+    """With a personal token, and with an app's OAuth2 token (which sees no more)."""
+    reader = api_for if key == "personal" else app_api_for
     game = services.create_game(player, kind, 2)
     services.add_bot(game, player, "greedy")
     services.start(game, player)
-    moves = play_through_api(game, api_for(player), api_for(outsider), random.Random(4))
+    moves = play_through_api(game, reader(player), reader(outsider), random.Random(4))
     game.refresh_from_db()
     assert game.status == Game.Status.OVER and moves > 5
     assert game.seats.get(user=player).place is not None

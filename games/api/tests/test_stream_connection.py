@@ -60,16 +60,16 @@ def test_the_streams_tokens_are_looked_at_together(
     mine, theirs = (tokens.make(u.pk, "t", list(tokens.SCOPES), None) for u in (player, rival))
     watch = TokenWatch()
     with django_assert_num_queries(1):  # type: ignore[operator]
-        assert watch.refusal(mine.row.pk) == ""  # read at once
+        assert watch.refusal(mine.row.label) == ""  # read at once
     with django_assert_num_queries(1):  # type: ignore[operator]
-        assert watch.refusal(theirs.row.pk) == ""  # not read yet: read, with the first
+        assert watch.refusal(theirs.row.label) == ""  # not read yet: read, with the first
     tokens.revoke(rival.pk, theirs.row.pk)
     with django_assert_num_queries(0):  # type: ignore[operator]
-        assert watch.refusal(mine.row.pk) == "" and watch.refusal(theirs.row.pk) == ""
+        assert watch.refusal(mine.row.label) == "" and watch.refusal(theirs.row.label) == ""
     watch.read_at -= 60  # a period later
     with django_assert_num_queries(1):  # type: ignore[operator]
-        assert watch.refusal(mine.row.pk) == ""
-    assert watch.refusal(theirs.row.pk) == "This token was revoked."
+        assert watch.refusal(mine.row.label) == ""
+    assert watch.refusal(theirs.row.label) == "This token was revoked."
 
 
 @pytest.mark.django_db
@@ -81,14 +81,16 @@ def test_streams_opened_together_have_their_tokens_read_once_even_by_a_late_look
     first ask dropped the others from the watch, so every other ask read again (200 queries for
     200 streams' tokens)."""
     bots = [User.objects.create_user(f"bot{n}", plays_by_api=True) for n in range(20)]
-    made = [tokens.make(bot.pk, "t", list(tokens.SCOPES), None).row.pk for bot in bots]
+    made = [tokens.make(bot.pk, "t", list(tokens.SCOPES), None).row for bot in bots]
+    labels = [row.label for row in made]
     watch = TokenWatch()
-    for token_id in made:
-        watch.expect(token_id)  # each stream opened (token_still)
+    for label in labels:
+        watch.expect(label)  # each stream opened (token_still)
     for late in (0.0, 10.0):  # the first look, then one ten periods after the read before
         watch.read_at -= late * settings.STREAM_RECHECK_SECONDS + 1  # a period has passed
         with django_assert_num_queries(1):  # type: ignore[operator]
-            assert [watch.refusal(t) for t in made] == [""] * len(made)
-    tokens.revoke(bots[3].pk, made[3])
+            assert [watch.refusal(t) for t in labels] == [""] * len(labels)
+    tokens.revoke(bots[3].pk, made[3].pk)
     watch.read_at -= settings.STREAM_RECHECK_SECONDS
-    assert watch.refusal(made[0]) == "" and watch.refusal(made[3]) == "This token was revoked."
+    assert watch.refusal(labels[0]) == ""
+    assert watch.refusal(labels[3]) == "This token was revoked."
