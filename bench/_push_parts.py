@@ -87,7 +87,8 @@ def report(kind: str) -> None:
     """Print the counted parts a move, the costliest first, and forget them."""
     moves = max(1, _moves[0])
     total = sum(spent for key, spent in _own.items() if not key.startswith("(garbage"))
-    print(f"   {kind}: the parts' own CPU, {moves} moves counted ({total * 1000 / moves:.2f} ms a move)")
+    figure = f"{total * 1000 / moves:.2f} ms a move"
+    print(f"   {kind}: the parts' own CPU, {moves} moves counted ({figure})")
     print(f"   {'part':52} {'a move':>8} {'µs each':>8} {'ms a move':>9}")
     for key, spent in _own.most_common():
         calls = _calls[key]
