@@ -20,7 +20,7 @@ from typing import Any
 _on = [False]
 _moves = [0]
 _calls: Counter[str] = Counter()
-_own: Counter[str] = Counter()  # seconds, the nested parts taken out
+_own: dict[str, float] = {}  # seconds, the nested parts taken out
 _inside: list[float] = []  # the CPU of the parts called inside each open part
 
 
@@ -49,7 +49,7 @@ def timed(name: Callable[..., str], call: Callable[..., Any]) -> Callable[..., A
             nested = _inside.pop()
             key = name(*args, **kwargs)
             _calls[key] += 1
-            _own[key] += spent - nested
+            _own[key] = _own.get(key, 0.0) + spent - nested
             if _inside:
                 _inside[-1] += spent
 
@@ -68,19 +68,21 @@ def collection(phase: str, info: dict[str, int]) -> None:
     else:
         key = f"(garbage collection, generation {info['generation']}; within the parts)"
         _calls[key] += 1
-        _own[key] += time.process_time() - _collecting[0]
+        _own[key] = _own.get(key, 0.0) + time.process_time() - _collecting[0]
 
 
 def install() -> None:
     """Wrap the parts (this process only; the bench's own)."""
     gc.callbacks.append(collection)
-    from games.boards import jinja, plain, render
+    from games.boards import context, jinja, plain, render
+
+    vars(render)["board_context"] = timed(lambda *_, **__: "(board context)", context.board_context)
 
     jinja.render_template = timed(lambda t, *_: str(t.name), jinja.render_template)
-    render.board_context = timed(lambda *_, **__: "(board context)", render.board_context)
     render.region_inputs = timed(lambda *_: "(region inputs)", render.region_inputs)
     written = timed(lambda *_: "(marshal of values)", plain.written)
-    plain.written = jinja.written = written  # type: ignore[assignment]
+    plain.written = written
+    vars(jinja)["written"] = written  # imported there by name
 
 
 def report(kind: str) -> None:
@@ -90,7 +92,7 @@ def report(kind: str) -> None:
     figure = f"{total * 1000 / moves:.2f} ms a move"
     print(f"   {kind}: the parts' own CPU, {moves} moves counted ({figure})")
     print(f"   {'part':52} {'a move':>8} {'µs each':>8} {'ms a move':>9}")
-    for key, spent in _own.most_common():
+    for key, spent in sorted(_own.items(), key=lambda item: -item[1]):
         calls = _calls[key]
         print(
             f"   {key[-52:]:52} {calls / moves:8.2f} {spent * 1e6 / calls:8.1f}"
