@@ -8,7 +8,8 @@ every other game), each played `BENCH_HASHES_MOVES` (60) moves or to its end. Ev
 and a spectator watch it, their languages dealt round `BENCH_HASHES_LANGUAGES` (en,fr,de); after
 every move each viewer's push (games.boards.render_diff, as the consumer sends it) is hashed,
 and so is each viewer's whole board (render_whole) at the start and the end. It prints the
-pushes counted and the hash of them all, in order. Nothing is timed.
+pushes counted and the hash of them all, in order. Nothing is timed. `BENCH_HASHES_DUMP=folder`
+also writes every text there, one file each in order, to `diff -r` two trees' when they differ.
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ GAMES = int(os.environ.get("BENCH_HASHES_GAMES", "4"))
 MOVES = int(os.environ.get("BENCH_HASHES_MOVES", "60"))
 KINDS = tuple(os.environ.get("BENCH_HASHES_KINDS", "midnight-bakery,cakehalla").split(","))
 LANGUAGES = os.environ.get("BENCH_HASHES_LANGUAGES", "en,fr,de").split(",")
+DUMP = os.environ.get("BENCH_HASHES_DUMP", "")
+
+
+def dump(name: str, text: str) -> None:
+    """Write one text to the dump folder, if one is named."""
+    if DUMP:
+        os.makedirs(DUMP, exist_ok=True)
+        with open(os.path.join(DUMP, name), "w") as out:
+            out.write(text)
 
 
 def one_game(kind: str, n: int, digest: Any) -> int:
@@ -52,6 +62,7 @@ def one_game(kind: str, n: int, digest: Any) -> int:
             versions[i] = at.game.version
             digest.update(html.encode())
             texts += 1
+            dump(f"{kind}-{n}-{texts:04}-{i}-whole.html", html)
 
     whole()
     rng = random.Random(n)
@@ -68,6 +79,7 @@ def one_game(kind: str, n: int, digest: Any) -> int:
                 text, kept[i] = render_diff(at.game, viewer, kept[i], base, at)
             digest.update(f"\x00{i}\x00".encode() + text.encode())
             texts += 1
+            dump(f"{kind}-{n}-{texts:04}-{i}.html", text)
     whole()
     return texts
 
