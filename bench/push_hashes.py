@@ -19,7 +19,7 @@ import os
 import random
 from typing import Any
 
-from bench._site_setup import django_on_a_throwaway_database, human_move, person, started_table
+from bench._site_setup import django_on_a_throwaway_database, person, played, started_table
 
 GAMES = int(os.environ.get("BENCH_HASHES_GAMES", "4"))
 MOVES = int(os.environ.get("BENCH_HASHES_MOVES", "60"))
@@ -40,7 +40,6 @@ def one_game(kind: str, n: int, digest: Any) -> int:
     """Play game `n` of this kind, every viewer's push put into `digest`; how many texts."""
     from django.utils import translation
 
-    from games import services
     from games.boards import Sent, render_diff
     from games.boards.render import render_whole
     from games.boards.shared import table_at
@@ -66,12 +65,7 @@ def one_game(kind: str, n: int, digest: Any) -> int:
 
     whole()
     rng = random.Random(n)
-    for _ in range(MOVES):
-        move = human_move(table, rng)
-        if move is None:
-            break
-        user, action, version, _ = move
-        services.play(table.game_id, user, action, version)
+    for version in played(table, rng, MOVES):
         for i, viewer in enumerate(viewers):
             at = table_at(table.game_id, version + 1)
             base, versions[i] = versions[i], at.game.version
