@@ -1,5 +1,6 @@
 """Run every benchmark module in this package (`make bench`); `make bench-web` runs web, and
-`make soak` the hour-long soak, `make lighthouse` Lighthouse's audits.
+`make soak` the hour-long soak, `make lighthouse` Lighthouse's audits; push_hashes times
+nothing (one hash of every push text, to compare two trees' renders) and is run by hand.
 
 Each runs in a process of its own: the Django benches each set Django up on their own throwaway
 database, which a process can do once. Exits non-zero if any of them failed.
@@ -18,7 +19,7 @@ def modules() -> list[str]:
         info.name
         for info in pkgutil.iter_modules(bench.__path__)
         if not info.name.startswith("_")
-        and info.name not in {"common", "web", "soak", "lighthouse"}
+        and info.name not in {"common", "web", "soak", "lighthouse", "push_hashes"}
     )
 
 

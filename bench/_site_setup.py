@@ -165,6 +165,20 @@ def human_move(table: Table, rng: random.Random) -> tuple[Any, dict, int, int] |
     return None
 
 
+def played(table: Table, rng: random.Random, moves: int) -> Iterator[int]:
+    """Play up to `moves` random legal moves of the table's people (human_move), each stored by
+    services.play; after each, the version it was played on."""
+    from games import services
+
+    for _ in range(moves):
+        move = human_move(table, rng)
+        if move is None:
+            return
+        user, action, version, _ = move
+        services.play(table.game_id, user, action, version)
+        yield version
+
+
 @cache
 def socket_class() -> Any:
     """channels' WebsocketCommunicator without its no-op patch of close_old_connections.

@@ -14,7 +14,8 @@ a table of mixed languages); each viewer's pushes are rendered in its own, as it
 (games/live/push_threads.py), and renders are shared only within one language.
 `BENCH_PUSHES_GAMES` (both) picks the kinds, `BENCH_PUSHES_MODES=pieces` only the site's way
 (regions and pieces shared: for pairs of trees), `BENCH_PUSHES_PROFILE=file` writes a cProfile of
-the pushes alone.
+the pushes alone; `BENCH_PUSHES_PARTS=1` prints where the pushes' CPU goes (bench/_push_parts.py:
+each template's own renders, the boards' contexts, the regions' inputs, the values' marshal).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import statistics
 import time
 from typing import Any
 
+from bench import _push_parts
 from bench._site_setup import django_on_a_throwaway_database, human_move, person, started_table
 
 RUNS = int(os.environ.get("BENCH_PUSHES_RUNS", "3"))
@@ -36,6 +38,8 @@ LANGUAGES = os.environ.get("BENCH_PUSHES_LANGUAGES", "en").split(",")
 # BENCH_PUSHES_PROFILE=file: cProfile of the pushes alone (not the moves), written there at the end.
 PROFILE = os.environ.get("BENCH_PUSHES_PROFILE", "")
 profiler = cProfile.Profile()
+# BENCH_PUSHES_PARTS=1: the CPU of each part of the pushes, timed apart (bench/_push_parts.py).
+PARTS = os.environ.get("BENCH_PUSHES_PARTS", "") == "1"
 
 
 COUNTS = ("rendered", "shared", "pieces rendered", "pieces shared")
@@ -86,6 +90,8 @@ def one_game(kind: str, seed: int, mode: str, warm_up: bool = False) -> tuple[fl
         moves += 1
         if PROFILE and not warm_up:
             profiler.enable()
+        if PARTS:
+            _push_parts.counting(not warm_up)
         start = time.process_time()
         for i, viewer in enumerate(viewers):
             at = table_at(table.game_id, version + 1)
@@ -93,6 +99,10 @@ def one_game(kind: str, seed: int, mode: str, warm_up: bool = False) -> tuple[fl
             with translation.override(LANGUAGES[i % len(LANGUAGES)]):
                 _, kept[i] = render_diff(at.game, viewer, kept[i], base, at)
         cpu += time.process_time() - start
+        if PARTS:
+            _push_parts.counting(False)
+            if not warm_up:
+                _push_parts.moved()
         if PROFILE and not warm_up:
             profiler.disable()
     counts = [render_counts[k] - before.get(k, 0) for k in COUNTS]
@@ -102,6 +112,8 @@ def one_game(kind: str, seed: int, mode: str, warm_up: bool = False) -> tuple[fl
 def main() -> None:
     """Print the median per-move figures for each game and way of sharing."""
     with django_on_a_throwaway_database() as label:
+        if PARTS:
+            _push_parts.install()
         print(
             f"   {label}; 4 seats + {SPECTATORS} spectator(s); {MOVES} moves, {RUNS} runs;"
             f" languages {','.join(LANGUAGES)}"
@@ -121,6 +133,8 @@ def main() -> None:
                     f"a move: regions {counts[0]:5.2f} rendered, {counts[1]:5.2f} shared; "
                     f"pieces {counts[2]:5.2f} rendered, {counts[3]:5.2f} shared"
                 )
+            if PARTS:
+                _push_parts.report(kind)
         if PROFILE:
             profiler.dump_stats(PROFILE)
 

@@ -29,6 +29,7 @@ from bench._site_setup import (
     django_on_a_throwaway_database,
     http_thread,
     human_move,
+    played,
     run_as_view,
     session_cookie,
     started_table,
@@ -191,16 +192,9 @@ def report_plays() -> None:
 
 def game_in_progress(scenario: Scenario, plays: int) -> Table:
     """A table a few human moves into its game."""
-    from games import services
-
     table = started_table(scenario.kind, scenario.seats, scenario.humans, seed=7)
-    rng = random.Random(7)
-    for _ in range(plays):
-        move = human_move(table, rng)
-        if move is None:
-            break
-        user, action, version, _ = move
-        services.play(table.game_id, user, action, version)
+    for _ in played(table, random.Random(7), plays):
+        pass
     return table
 
 

@@ -45,6 +45,8 @@ TINY = {
     "BENCH_PAIRING_TABLES": "2",
     "BENCH_PUSHES_RUNS": "1",
     "BENCH_PUSHES_MOVES": "4",
+    "BENCH_HASHES_GAMES": "1",
+    "BENCH_HASHES_MOVES": "3",
     "BENCH_REVIEWS_GAMES": "1",
     "BENCH_REVIEWS_SCALE": "0.01",
     "BENCH_SITE_RUNS": "1",
@@ -196,6 +198,21 @@ def test_pairing() -> None:
 def test_pushes() -> None:
     out = run_bench("bench.pushes")
     assert len(re.findall(r"ms CPU a move for all pushes", out)) == 6, out  # 2 games, 3 ways
+
+
+@in_process
+def test_pushes_parts() -> None:
+    out = run_bench("bench.pushes", BENCH_PUSHES_MODES="pieces", BENCH_PUSHES_PARTS="1")
+    assert len(re.findall(r"the parts' own CPU, 4 moves counted", out)) == 2, out
+    assert re.search(r"\(board context\) +5\.00 ", out), out  # 4 seats and a spectator a move
+
+
+@in_process
+def test_push_hashes() -> None:
+    out = run_bench("bench.push_hashes")
+    # Each kind: three viewers (two seats, a spectator), each sent two whole boards and 3 pushes.
+    assert counts(r"languages en,fr,de: (\d+) texts", out) == [30], out
+    assert re.search(r"sha256 [0-9a-f]{64}$", out.strip()), out
 
 
 @in_process

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import cast
+from typing import TypedDict, cast
 
 from django.utils.translation import gettext, ngettext
 
@@ -20,7 +20,6 @@ from games.kinds.base import GameRow, SeatRow
 from games.kinds.cakehalla.counter import (
     Legal,
     card_box,
-    cost_items,
     counter_rows,
     market_tokens,
     said_for,
@@ -67,30 +66,35 @@ def blocked(view: View, mine: int | None, legal: Legal) -> str:
     return ""
 
 
-def token_row(name: str, box: SeatView, shapes: Mapping[str, str]) -> dict[str, object]:
-    """One ingredient as a row shows it: name, label, shape (`shapes`: the render's, in its
-    language), art and how many the baker holds."""
+def token_row(name: str, box: SeatView) -> dict[str, object]:
+    """One ingredient as a row shows it: name, label, art and how many the baker holds (no shape
+    in words: no row's template says it, and a row is part of a piece's key, as the market's
+    tokens are not)."""
     return {
         "name": name,
         "label": label(name),
-        "shape": shapes[name],
         "art": token_art(name),
         "held": box["ingredients"][name],
     }
 
 
-def bakery_rows(
-    box: SeatView, names: Sequence[str], shapes: Mapping[str, str]
-) -> list[dict[str, object]]:
+def bakery_rows(box: SeatView, names: Sequence[str]) -> list[dict[str, object]]:
     """Per ingredient: the discount card count and the tokens held (Saffron has no card)."""
-    return [
-        {**token_row(name, box, shapes), "discount": box["discounts"].get(name)} for name in names
-    ]
+    return [{**token_row(name, box), "discount": box["discounts"].get(name)} for name in names]
 
 
-class BakerBox(SeatView):
-    """A baker's box as the board shows it: the public bakery and where it stands."""
+class BakerBox(TypedDict):
+    """A baker's box as the board shows it: the public bakery and where it stands. Only what the
+    boxes' templates read (_baker.html, _info.html, _mine.html): a box is a piece's key and the
+    bakers' regions' input, marshalled on every push of every viewer (games/boards/plain.py), so
+    the bakery's bought cards, its counts per ingredient (its `rows` say them) and the costs of
+    its reserved cards are left out."""
 
+    points: int
+    cards_bought: int
+    customers: list[str]
+    customer_names: list[str]
+    reserved: list[Mapping[str, object]]
     position: int
     player: str
     bot: str
@@ -109,31 +113,33 @@ def baker_boxes(
     mine: int | None,
     seats: Sequence[SeatRow],
     turns: Mapping[int, Turn],
-    shapes: Mapping[str, str],
 ) -> list[BakerBox]:
     """Every baker's public box: ingredients, discounts, reserved cards, customers, points, and
     what they did on their latest turn (`last`; `just` when it came since the viewer's own)."""
     bots = {s.position: s.bot for s in seats if s.position is not None}
     kinds = tokens(view)
-    ingredients = view["rules"]["ingredients"]
     out: list[BakerBox] = []
     for i, box in enumerate(view["seats"]):
+        # A reserved card as the box names it (a rival's face-down one: its tier alone).
+        reserved: list[Mapping[str, object]] = [
+            r if "hidden" in r else {"name": r["name"], "blind": r.get("blind", False)}
+            for r in box["reserved"]
+        ]
         out.append(
             {
-                **box,
+                "points": box["points"],
+                "cards_bought": box["cards_bought"],
+                "customers": box["customers"],
+                "customer_names": box["customer_names"],
+                "reserved": reserved,
                 "position": i,
                 "player": names[i],
                 "bot": bots.get(i, ""),
                 "me": i == mine,
                 "turn": view["turn"] == i,
                 "held": sum(box["ingredients"].values()),
-                "rows": bakery_rows(box, kinds, shapes),
-                "reserved_cards": [
-                    r
-                    if "hidden" in r
-                    else {**r, "costs": cost_items(r, box["discounts"], ingredients)}
-                    for r in box["reserved"]
-                ],
+                "rows": bakery_rows(box, kinds),
+                "reserved_cards": reserved,
                 "last": " ".join(log_lines(turns[i]["events"], names, view["rules"]))
                 if i in turns
                 else "",
@@ -170,9 +176,9 @@ def customer_boxes(view: View, box: SeatView | None) -> list[dict[str, object]]:
     return out
 
 
-def return_rows(view: View, box: SeatView, shapes: Mapping[str, str]) -> list[dict[str, object]]:
+def return_rows(view: View, box: SeatView) -> list[dict[str, object]]:
     """The put-back dialog's rows: what the baker holds of each ingredient."""
-    return [token_row(name, box, shapes) for name in tokens(view) if box["ingredients"][name]]
+    return [token_row(name, box) for name in tokens(view) if box["ingredients"][name]]
 
 
 def customer_choices(legal: Legal, view: View) -> list[dict[str, object]]:
@@ -215,11 +221,11 @@ def context(
     wait = blocked(view, mine, allowed)
     said = said_for(rules)  # the words every card and token says alike, asked once
     turns = last_turns(view["log"], mine)
-    bakers = baker_boxes(view, names, mine, seats, turns, said.shapes)
+    bakers = baker_boxes(view, names, mine, seats, turns)
     my_box = bakers[mine] if mine is not None else None
     my_view = view["seats"][mine] if mine is not None else None
     reserved = []
-    if my_box is not None:
+    if my_view is not None:
         # The viewer's own reserved cards: none is hidden from its owner.
         reserved = [
             card_box(
@@ -231,7 +237,7 @@ def context(
                 rules=rules,
                 said=said,
             )
-            for r in my_box["reserved"]
+            for r in my_view["reserved"]
         ]
     held = sum(my_view["ingredients"].values()) if my_view else 0
     return {
@@ -253,9 +259,7 @@ def context(
         "returning": allowed.returning,
         "excess": held - rules["hand_limit"],
         "held": held,
-        "return_rows": return_rows(view, my_view, said.shapes)
-        if allowed.returning and my_view
-        else [],
+        "return_rows": return_rows(view, my_view) if allowed.returning and my_view else [],
         "choosing": customer_choices(allowed, view) if allowed.customers else [],
         "log": numbered(
             log_lines(

@@ -184,12 +184,15 @@ def card_box(
         "label": label(card["discount"]),
         "art": token_art(card["discount"]),
     }
+    # All the offer (_offer.html) reads, and nothing else: these values are the offer's key as a
+    # piece and part of the counter's region inputs, marshalled on every push of every viewer
+    # (games/boards/plain.py), so nothing goes in twice or unread (the card's own fields but its
+    # id, name and points are read by its face only).
     return {
-        **card,
-        "tier_name": rules["tier_names"].get(str(card["tier"]), ""),
+        "id": card["id"],
+        "name": card["name"],
+        "points": card["points"],
         "discount_label": discount_token["label"],
-        "discount_token": discount_token,
-        "costs": costs,
         "cost_words": cost_words(costs, box is not None, said),
         "can_buy": can_buy,
         # All the card's face (_card.html) reads, and nothing else: a piece of its own, so an

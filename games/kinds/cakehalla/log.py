@@ -4,8 +4,9 @@ were (tests/kinds/cakehalla/test_log_words.py)."""
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping, Sequence
-from typing import TypedDict, cast
+from typing import Any, TypedDict, cast
 
 from django.utils.translation import get_language, gettext, ngettext
 
@@ -88,16 +89,11 @@ TOLD_KEEP = 20_000
 
 
 def line_key(event: Mapping[str, object], who: str) -> tuple[object, ...]:
-    """What a line's words depend on besides the language and the rules: its type, its seat's
-    name, and its values (a list or a count per ingredient made hashable)."""
-    values = []
-    for key, value in event.items():
-        if isinstance(value, list):
-            value = tuple(value)
-        elif isinstance(value, dict):
-            value = tuple(value.items())
-        values.append((key, value))
-    return (who, *values)
+    """What a line's words depend on besides the language and the rules: its seat's name, and
+    the event itself (its type and values, as marshal writes them: equal bytes only for equal
+    values of equal types; a C call, a third of the Python loop over its items it replaced,
+    docs/performance.md)."""
+    return (who, marshal.dumps(cast("dict[str, Any]", event), 2))
 
 
 def log_lines(events: Sequence[Mapping[str, object]], names: list[str], rules: Rules) -> list[str]:
