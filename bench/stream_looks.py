@@ -82,8 +82,8 @@ def one_run(run: int) -> dict[str, tuple[float, float]]:
         game_id = tables[n % TABLES].game_id
         feed = GameFeed(bot, game_id, chat=False)
         feed.first()
-        row = streams.admit(f"token:{token.pk}", None, game_id=game_id, user_id=bot.pk).channel
-        opened.append(Opened(row, token_still(token.pk), feed))
+        row = streams.admit(token.label, None, game_id=game_id, user_id=bot.pk).channel
+        opened.append(Opened(row, token_still(token.label), feed))
         by_table.setdefault(game_id, []).append(feed)
     figures: dict[str, tuple[float, float]] = {}
     period = settings.STREAM_RECHECK_SECONDS
