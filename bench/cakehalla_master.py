@@ -6,7 +6,7 @@ win counts as a share. The share is printed with its 95% confidence interval (Wi
 the even share a seat would get, and the CPU time (time.thread_time) of each side's decisions.
 
 Sizes: BENCH_CH_MASTER_GAMES (20) games at each of BENCH_CH_MASTER_SIZES ("2,4") bakers (rounded
-up to whole rotations), the master's budget BENCH_CH_MASTER_SECONDS (MASTER_SECONDS, 0.03 s of
+up to whole rotations), the master's budget BENCH_CH_MASTER_SECONDS (MASTER_SECONDS, 0.25 s of
 CPU), over BENCH_CH_MASTER_WORKERS (1) processes, deals from BENCH_CH_MASTER_FIRST (0) on.
 BENCH_CH_MASTER_LOG (unset) names a file that gets one JSON line a game as the games finish, in
 deal order (its players, deal, master's seat, win share and each side's CPU a decision), so a run

@@ -2,8 +2,8 @@
 
 At each table size (BENCH_MB_MASTER_TABLES, "4,2"), BENCH_MB_MASTER_NIGHTS (20) nights, the
 master in a seat that rotates night by night, every other baker greedy, each night its own seed.
-The master thinks BENCH_MB_MASTER_SECONDS (its default, MASTER_SECONDS: 0.03) of CPU a
-decision; a figure is of its own budget (more time has not always made this master stronger).
+The master thinks BENCH_MB_MASTER_SECONDS (its default, 0.25) of CPU a decision; a smaller
+budget can only make it weaker, so a figure measured with one is a lower bound.
 BENCH_MB_MASTER_WORKERS (1) processes share the nights (the final, long runs use 2);
 BENCH_MB_MASTER_PROGRESS (0) prints the share so far every that many nights.
 BENCH_MB_MASTER_MEMORY (1): the master remembers its own earlier views of the bake (so knows the

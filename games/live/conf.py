@@ -19,9 +19,8 @@ THINKING_PROCESSES = os.cpu_count() or 1
 #: How much lower than the serving process a thinking worker runs (os.nice): the pushes and pages
 #: of people's tables go first; a search's budget is CPU time, so it only takes longer.
 THINKING_NICENESS = 10
-#: Seconds of CPU a master bot thinks over one decision at a table: the engines' default, the
-#: budget its strength was measured at (docs/performance.md, "The master bots and reviews").
-MASTER_BOT_SECONDS = 0.03
+#: Seconds of CPU a master bot thinks over one decision at a table.
+MASTER_BOT_SECONDS = 0.25
 #: Seconds a table where a bot must act waits unmoved before the runner's sweep wakes it.
 BOT_SWEEP_SECONDS = 5.0
 

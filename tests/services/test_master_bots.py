@@ -21,7 +21,7 @@ KINDS = ("midnight-bakery", "cakehalla")
 
 @pytest.fixture(autouse=True)
 def _quick_masters(settings: Any) -> None:
-    """A master thinks a few milliseconds a decision here (0.03 s at the site)."""
+    """A master thinks a few milliseconds a decision here (0.25 s at the site)."""
     settings.MASTER_BOT_SECONDS = 0.005
 
 
