@@ -47,11 +47,9 @@ serve roll stop: install
 	$(PY) -m bakery_site.processes $@ --ports $(PORTS)
 
 # PYTEST_ARGS narrows a run (.ci/run's second pass runs only the tests marked backend); the 25
-# slowest tests are printed at the end, to keep CI's time in view. TEST_PROCESSES: how many test
-# processes (xdist workers) run side by side.
-TEST_PROCESSES ?= 2
+# slowest tests are printed at the end, to keep CI's time in view.
 test: install
-	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadgroup --durations=25 $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 # The catalogues checked too: no untranslated, fuzzy or obsolete entry in a language, each .mo its
 # .po compiled, no unmarked words in a template off locale/not-yet-marked.txt.
