@@ -400,8 +400,13 @@
   var PUSH_AWAITED_MS = 3000;
   var awaited = 0;
 
+  // Another baker's move makes the version this page's move waits for too (picks are
+  // simultaneous): the wait ends with the move's own answer on the socket, not at that version, so
+  // a board drawn before the move is taken offers no second press.
+  function unanswered() { return !!(link && link.waiting()); }
+
   function settle() {
-    if (awaited && shownVersion() >= awaited) {
+    if (awaited && shownVersion() >= awaited && !unanswered()) {
       awaited = 0;
       root.classList.remove("awaiting-push");
     }
@@ -411,7 +416,7 @@
     root.classList.add("awaiting-push");
     settle();
     setTimeout(function () {
-      if (over() || shownVersion() >= made) return;
+      if (over() || (shownVersion() >= made && !unanswered())) return;
       resync(false).then(function () {
         awaited = 0;
         root.classList.remove("awaiting-push");
@@ -447,6 +452,9 @@
     if (navigator.onLine === false) return false;
     var type = detail.verb === "post" ? socketType(detail.path) : "";
     if (!type) return false;
+    // A key pressed on a board still waiting for this page's move (a pointer's tap is held back
+    // by board.js and site.css) is the same press again: it is not sent.
+    if (type === "play" && root.classList.contains("awaiting-push")) return true;
     var fields = {};
     detail.formData.forEach(function (value, key) {
       if (typeof value === "string") fields[key] = value;
