@@ -48,7 +48,7 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "gw")
 # tests/test_xdist_groups.py): these durations are of files whose tests were handed out one by
 # one to both processes, and so are the runs of today's `make test`.
 GROUPS: dict[str, str] = {
-    "test_play_pages_in_german.py": "e2e-a",  # 253 s
+    "test_german_on_phones.py": "e2e-a",  # German play pages (253 s) and axe at 360 px, merged
     "test_taps_at_the_start_of_a_pick.py": "e2e-a",  # 168 s
     "test_players_see.py": "e2e-a",  # 110 s
     "test_example_bot_against_a_person.py": "e2e-a",  # 99 s
@@ -66,7 +66,6 @@ GROUPS: dict[str, str] = {
     "test_turn_display_phone.py": "e2e-a",  # 20 s
     "test_rules_pages_in_german.py": "e2e-a",  # 13 s
     "test_logout_push.py": "e2e-a",  # 6 s
-    "test_axe_on_phones.py": "e2e-a",  # new: about a third of test_axe's looks, its set-up whole
     "test_phone_pages.py": "e2e-b",  # 196 s
     "test_tutorial.py": "e2e-b",  # 191 s
     "test_deploy_reconnect.py": "e2e-b",  # 142 s

@@ -60,16 +60,21 @@ def violations(page: Any) -> list[str]:
 
 def pages_to_check(browser: Any, daphne_site: dict[str, str], name: str) -> tuple[Any, list[str]]:
     """A person signed up as `name` (at a desktop's width: the steps press buttons by their
-    English names), and the paths of the pages axe reads: the lobby, a running table of each
-    game against a bot, the tutorial's, the rules, the tournaments and one, the profile,
-    history, a finished table and its replay, the settings."""
+    English names), and the paths of the pages axe reads (pages_of)."""
+    page = person(browser, daphne_site["url"], name, viewport={"width": 1280, "height": 900})
+    return page, pages_of(page, daphne_site, name)
+
+
+def pages_of(page: Any, daphne_site: dict[str, str], name: str) -> list[str]:
+    """The paths of the pages axe reads, made by `page`, signed up as `name` in English: the
+    lobby, a running table of each game against a bot, the tutorial's, the rules, the
+    tournaments and one, the profile, history, a finished table and its replay, the settings."""
     base = daphne_site["url"]
     demo_games(daphne_site["db"])
-    page = person(browser, base, name, viewport={"width": 1280, "height": 900})
     page.goto(base + "/games/history/")
     finished = re.search(r'href="(/games/\d+/)replay/"', page.content())
     assert finished, "the demo games are in history"
-    return page, [
+    return [
         "/",
         table_against_a_bot(page, base, "midnight-bakery"),
         table_against_a_bot(page, base, "cakehalla"),
