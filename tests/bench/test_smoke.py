@@ -246,7 +246,7 @@ def test_tournaments() -> None:
     assert re.search(r"arena re-seating of a finished table .*: [\d.]+ ms CPU median", out), out
 
 
-def run_web(scenarios: str) -> str:
+def run_web(scenarios: str, **extra: str) -> str:
     """bench-web's scenarios on this pass's set-up: SQLite and one Daphne, or PostgreSQL, Redis
     and two."""
     if ON_POSTGRES:
@@ -256,56 +256,34 @@ def run_web(scenarios: str) -> str:
             BENCH_WEB_SETUPS="postgres",
             BENCH_DATABASE_URL=os.environ["DATABASE_URL"],
             BENCH_REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+            **extra,
         )
-    return run_bench("bench.web", BENCH_WEB_SCENARIOS=scenarios, BENCH_WEB_SETUPS="sqlite")
+    return run_bench("bench.web", BENCH_WEB_SCENARIOS=scenarios, BENCH_WEB_SETUPS="sqlite", **extra)
 
 
 @pytest.mark.backend  # the production stack: PostgreSQL, Redis, two Daphne processes
 def test_web() -> None:
-    out = run_web("tables")
+    """A table of each game, its browsers saying English, French and German (issue 50's tables of
+    mixed languages, each socket pushing its person's words), beside four game streams of bot
+    accounts (bench/web/streams.py: its moves' lines timed on them, and the token-authenticated
+    GETs) and a table of master bots: one site for all of it."""
+    out = run_web(
+        "tables", BENCH_WEB_STREAMS="4", BENCH_WEB_LANGUAGES="en,fr,de", BENCH_WEB_SECONDS="4"
+    )
     moves = counts(r"\((\d+) moves measured\)", out)
     assert len(moves) == 2, out  # one run of each game
     assert all(n > 0 for n in moves), out
+    for kind in ("midnight-bakery", "cakehalla"):
+        assert re.search(rf"-- {kind}, 1 tables, .*, languages en,fr,de", out), out
     # A table of master bots thought beside each run (its moves may not have come yet: the
     # site's sweep finds a new table within BOT_SWEEP_SECONDS).
     assert counts(r"beside: 1 tables of four master bots at a time, (\d+) dealt", out) == [1, 1]
-
-
-def test_web_streams() -> None:
-    """One table played beside four game streams of bot accounts (bench/web/streams.py): its
-    moves' lines are timed on them, and the token-authenticated GETs too."""
-    out = run_bench(
-        "bench.web",
-        BENCH_WEB_SCENARIOS="tables",
-        BENCH_WEB_GAMES="midnight-bakery",
-        BENCH_WEB_SETUPS="sqlite",
-        BENCH_WEB_STREAMS="4",
-        BENCH_WEB_SECONDS="6",
-        BENCH_WEB_MASTERS="0",
-    )
     opened = counts(r"4 game streams of bot accounts \((\d+) open before the clock", out)
-    assert opened == [4], out
+    assert opened == [4, 4], out
     assert "STREAMS NOT OPEN" not in out, out
     timed = counts(r"\((\d+) lines timed\)", out)
-    assert timed and timed[0] > 0, out
-    assert len(counts(r"token-authenticated GET of a \w+: p50 (\d+) ms", out)) == 2, out
-
-
-def test_web_tables_of_mixed_languages() -> None:
-    """One table whose browsers say English, French and German (BENCH_WEB_LANGUAGES): issue
-    50's tables of mixed languages, each socket pushing its person's words."""
-    out = run_bench(
-        "bench.web",
-        BENCH_WEB_SCENARIOS="tables",
-        BENCH_WEB_GAMES="cakehalla",
-        BENCH_WEB_SETUPS="sqlite",
-        BENCH_WEB_LANGUAGES="en,fr,de",
-        BENCH_WEB_SECONDS="6",
-        BENCH_WEB_MASTERS="0",
-    )
-    assert re.search(r"-- cakehalla, 1 tables, .*, languages en,fr,de", out), out
-    moves = counts(r"\((\d+) moves measured\)", out)
-    assert moves and moves[0] > 0, out
+    assert len(timed) == 2 and all(n > 0 for n in timed), out
+    assert len(counts(r"token-authenticated GET of a \w+: p50 (\d+) ms", out)) == 4, out
 
 
 @pytest.mark.backend
