@@ -15,7 +15,7 @@ from accounts import tokens
 from accounts.forms import TokenForm
 from accounts.oauth import keys as app_keys
 from accounts.tokens import AccessToken
-from accounts.views import SignedInRequest, own_things_page, person_form
+from accounts.views import SignedInRequest, person_form_page
 
 
 def tokens_page(
@@ -33,12 +33,9 @@ def tokens_page(
     return render(request, "accounts/tokens.html", ctx, status=status)
 
 
-@own_things_page
-def access_tokens(request: SignedInRequest) -> HttpResponse:
+@person_form_page(TokenForm, tokens_page)
+def access_tokens(request: SignedInRequest, form: TokenForm) -> HttpResponse:
     """List the person's tokens; a post makes one and shows its secret this once."""
-    form = person_form(request, TokenForm, tokens_page)
-    if isinstance(form, HttpResponse):
-        return form
     user_id, data = request.user.pk, form.cleaned_data
     made = tokens.make(user_id, data["name"], data["scopes"], data["expiry"])
     return tokens_page(request, TokenForm(user_id=user_id), 201, made)

@@ -3,6 +3,7 @@ Django's own views (a next page only when accounts.redirects finds it local; the
 queued). A person's profile and the leaderboards are pages of the games (games/web/people.py)."""
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any, Protocol, TypeVar
 
 from django.conf import settings
@@ -141,18 +142,30 @@ def own_things_page(view: V) -> V:
     return never_cache(login_required(require_http_methods(["GET", "POST"])(view)))
 
 
-def person_form(
-    request: SignedInRequest,
-    form_class: type[F],
-    page: Callable[[SignedInRequest, F, int], HttpResponse],
-) -> F | HttpResponse:
-    """A page that lists a person's things above a form to make one: on a GET, the page with an
-    empty form; on a post, the valid form to act on, or the page with its errors (400)."""
-    user_id = request.user.pk
-    if request.method != "POST":
-        return page(request, form_class(user_id=user_id), 200)
-    form = form_class(request.POST, user_id=user_id)
-    return form if form.is_valid() else page(request, form, 400)
+ActsOn = Callable[[SignedInRequest, F], HttpResponse]  # a view given a person's valid form
+PersonView = Callable[[SignedInRequest], HttpResponse]
+
+
+def person_form_page(
+    form_class: type[F], page: Callable[[SignedInRequest, F, int], HttpResponse]
+) -> Callable[[ActsOn[F]], PersonView]:
+    """A page of a person's own things (own_things_page) that lists them above a form to make
+    one: a GET draws the `page` with an empty form, a post with errors the page with them (400);
+    the view it wraps is called with a valid posted form only, to act on it."""
+
+    def with_form(act: ActsOn[F]) -> PersonView:
+        @own_things_page
+        @wraps(act)
+        def view(request: SignedInRequest) -> HttpResponse:
+            user_id = request.user.pk
+            if request.method != "POST":
+                return page(request, form_class(user_id=user_id), 200)
+            form = form_class(request.POST, user_id=user_id)
+            return act(request, form) if form.is_valid() else page(request, form, 400)
+
+        return view
+
+    return with_form
 
 
 def settings_context(

@@ -23,7 +23,7 @@ from oauthlib.oauth2.rfc6749 import errors
 from accounts.oauth import apps, keys
 from accounts.oauth.forms import AppForm
 from accounts.oauth.validator import NUL_REFUSED, WORDS
-from accounts.views import SignedInRequest, own_things_page, person_form
+from accounts.views import SignedInRequest, person_form_page
 
 
 def holds_nul(request: HttpRequest) -> bool:
@@ -89,12 +89,9 @@ def apps_page(request: SignedInRequest, form: AppForm, status: int = 200) -> Htt
     return render(request, "accounts/oauth_apps.html", ctx, status=status)
 
 
-@own_things_page
-def my_apps(request: SignedInRequest) -> HttpResponse:
+@person_form_page(AppForm, apps_page)
+def my_apps(request: SignedInRequest, form: AppForm) -> HttpResponse:
     """List the person's apps; a post registers one."""
-    form = person_form(request, AppForm, apps_page)
-    if isinstance(form, HttpResponse):
-        return form
     data = form.cleaned_data
     app = apps.register(request.user.pk, data["name"], data["redirect_uris"])
     messages.success(

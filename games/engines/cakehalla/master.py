@@ -26,10 +26,10 @@ by the chance of winning, and every pass past that sharpens it.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from functools import partial
 
+from games.engines.budget import Budget
 from games.engines.cakehalla.actions import apply_action
 from games.engines.cakehalla.greedy import (
     WIN_VALUE,
@@ -43,7 +43,7 @@ from games.engines.cakehalla.judgement import win_chance
 from games.engines.cakehalla.shapes import Action, View
 from games.engines.cakehalla.state import State
 from games.engines.cakehalla.turn import winners
-from games.engines.weighed import Weighed
+from games.engines.weighed import Tally, Weighed
 
 MASTER_SECONDS = 0.25
 GAME_ROUNDS = 1000  # more rounds than any game lasts: roll out to the end
@@ -81,18 +81,16 @@ BREADTH = {
 }
 
 
-class _Arm:
-    """The running totals of one action over the sampled tables."""
+class _Arm(Tally[Action]):
+    """The running totals of one action over the sampled tables: beside the tally's points and
+    wins, greedy's rank of it and the score the search ranks by."""
 
-    __slots__ = ("action", "points", "prior", "score", "visits", "wins")
+    __slots__ = ("prior", "score")
 
     def __init__(self, action: Action, prior: int) -> None:
-        self.action = action
+        super().__init__(action)
         self.prior = prior
         self.score = 0.0
-        self.points = 0.0
-        self.wins = 0.0
-        self.visits = 0
 
     def mean(self) -> float:
         """The mean score over the tables it was played on (the unplayed last)."""
@@ -137,9 +135,7 @@ def _play_out(state: State, seat: int, arm: _Arm, seed: int, rounds: int) -> Non
     stop = state.turns_done + 1 + rounds * state.players
     after = rollout(after, stop - after.turns_done, random.Random(seed))
     arm.score += _outcome(after, seat)
-    arm.points += _final_points(after, seat)
-    arm.wins += _win_share(after, seat)
-    arm.visits += 1
+    arm.add(_final_points(after, seat), _win_share(after, seat))
 
 
 def _first_cut(arms: list[_Arm], breadth: Breadth) -> list[_Arm]:
@@ -160,7 +156,7 @@ def _search(
     seat = own_seat(view)
     breadth = BREADTH[view["players"]]
     rounds = GAME_ROUNDS if to_end else breadth.rounds
-    start = time.thread_time()
+    budget = Budget(seconds, iterations)
     first = sample_state(view, rng)
     order = ranked(first, seat, legal, rng)
     arms = [_Arm(a, i) for i, a in enumerate(order)]
@@ -174,16 +170,12 @@ def _search(
             if (
                 passes == 0
                 and arm.prior >= breadth.kept_by_greedy
-                and iterations is None
-                and time.thread_time() - start >= seconds * breadth.first_pass_share
+                and budget.past(breadth.first_pass_share)
             ):
                 break  # greedy's lesser choices only while the budget allows
             _play_out(state, seat, arm, seed, rounds)
         passes += 1
-        if iterations is not None:
-            if passes >= iterations:
-                break
-        elif time.thread_time() - start >= seconds:
+        if budget.spent(passes):
             break
         if passes == 1:
             alive = _first_cut(alive, breadth)
@@ -222,15 +214,7 @@ def weigh(
         return []
     arms = _search(view, legal, rng, seconds, iterations, to_end)
     now = float(view["seats"][own_seat(view)]["points"])
-    return [
-        Weighed(
-            arm.action,
-            arm.points / arm.visits if arm.visits else now,
-            arm.wins / arm.visits if arm.visits else 0.0,
-            arm.visits,
-        )
-        for arm in arms
-    ]
+    return [arm.weighed(now) for arm in arms]
 
 
 def choose_within(view: View, legal: list[Action], rng: random.Random, seconds: float) -> Action:

@@ -15,9 +15,9 @@ so a busy machine makes the master slower, never weaker.
 
 import functools
 import random
-import time
 from collections.abc import Sequence
 
+from games.engines.budget import Budget
 from games.engines.midnight_bakery.cards import face_of
 from games.engines.midnight_bakery.greedy import Bot, Table
 from games.engines.midnight_bakery.playout import Choice, play_out
@@ -30,7 +30,7 @@ from games.engines.midnight_bakery.sampling import (
     unseen_faces,
 )
 from games.engines.midnight_bakery.shapes import Action, View
-from games.engines.weighed import Weighed
+from games.engines.weighed import Tally, Weighed
 
 MASTER_SECONDS = 0.25
 # How much a point of final score weighs against a whole win when ranking choices: enough to
@@ -42,18 +42,16 @@ FINALISTS = 3
 PEEL_SHORTLIST = 4
 
 
-class Candidate:
-    """A choice in the running: its representative action and what its nights came to."""
+class Candidate(Tally[Action]):
+    """A choice in the running: its representative action and what its nights came to (beside
+    the tally's points and wins, its summed lead over the best other baker)."""
 
-    __slots__ = ("action", "choice", "points", "wins", "lead", "visits", "dropped")
+    __slots__ = ("choice", "dropped", "lead")
 
     def __init__(self, action: Action, choice: Choice) -> None:
-        self.action = action
+        super().__init__(action)
         self.choice = choice
-        self.points = 0.0
-        self.wins = 0.0
         self.lead = 0.0
-        self.visits = 0
         self.dropped = -1  # the round it dropped out in; -1 while still in the running
 
     def worth(self) -> float:
@@ -61,11 +59,6 @@ class Candidate:
         if not self.visits:
             return float("-inf")
         return (self.wins + POINT_WEIGHT * self.lead) / self.visits
-
-    def weighed(self) -> Weighed[Action]:
-        """What the reviews and the site read."""
-        visits = max(self.visits, 1)
-        return Weighed(self.action, self.points / visits, self.wins / visits, self.visits)
 
 
 def choice_of(action: Action) -> Choice:
@@ -135,7 +128,7 @@ def weigh(
     seat = view["seat"]
     if seat is None:
         raise TypeError("The master plays from its own seat's view, not a spectator's.")
-    start = time.thread_time()
+    budget = Budget(seconds, iterations)
     known = passed_batches(view, memory or {})
     public = public_night(view, known)
     unseen = unseen_faces(view, known)
@@ -149,23 +142,19 @@ def weigh(
         for candidate in still_running(field, rounds):
             night = world.copy()
             points, win, lead = play_out(night, seat, candidate.choice, random.Random(dice))
-            candidate.points += points
-            candidate.wins += win
+            candidate.add(points, win)
             candidate.lead += lead
-            candidate.visits += 1
             played += 1
-            if rounds and spent(start, seconds, played, iterations):
-                return [c.weighed() for c in ranked(field)]
+            if rounds and budget.spent(played):
+                return best_first(field)
         rounds += 1
-        if spent(start, seconds, played, iterations):
-            return [c.weighed() for c in ranked(field)]
+        if budget.spent(played):
+            return best_first(field)
 
 
-def spent(start: float, seconds: float, played: int, iterations: int | None) -> bool:
-    """Whether the budget is used: the count of nights if one was given, else the CPU time."""
-    if iterations is not None:
-        return played >= iterations
-    return time.thread_time() - start >= seconds
+def best_first(field: list[Candidate]) -> list[Weighed[Action]]:
+    """What the reviews and the site read, best first (every choice was played at least once)."""
+    return [c.weighed(0.0) for c in ranked(field)]
 
 
 def decide(
