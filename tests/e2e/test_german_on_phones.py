@@ -16,7 +16,7 @@ from tests.e2e.test_phone_pages import PHONES, too_wide_on_phones
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"is_mobile": True, "has_touch": True, "viewport": PHONES[0]}
+PHONE: dict[str, Any] = {"is_mobile": True, "has_touch": True, "viewport": PHONES[0]}
 PLAY = [
     "/games/new/",
     "/games/mine/",
