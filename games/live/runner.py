@@ -46,6 +46,12 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+DRAINING_STEPS = 8
+"""Bot steps a drive makes at most once its process is draining: a table's seats at most, so
+every bot answers the people's moves still in flight, while a game of bots alone (its people
+resigned, a bench's masters) is left to the next process's sweep instead of holding the drain
+for as long as its game lasts (it held DRAIN_SECONDS whole: docs/performance.md)."""
+
 PUSH_SWEEPS = 3
 """Push sweeps a process runs at once: one held by a slow push service (each push has its own
 deadline) never keeps the next sweep's pushes waiting."""
@@ -92,6 +98,7 @@ class Runner:
         self.sending = False
         self.pushing = 0
         self.tasks_waiting = False
+        self.quieted = False
         self.busy: set[int] = set()
         self.again: set[int] = set()
         self.seen: dict[int, int] = {}
@@ -117,7 +124,9 @@ class Runner:
 
     def quiet(self) -> None:
         """This process is draining (games/live/drain.py): its sweep and periodic jobs stop (the
-        other processes' go on); bot moves, mails and pushes under way, and new hints, go on."""
+        other processes' go on); bot moves, mails and pushes under way, and new hints, go on,
+        each drive for DRAINING_STEPS steps at most."""
+        self.quieted = True
         for task in self.periodic:
             task.cancel()
         self.periodic = set()
@@ -143,6 +152,7 @@ class Runner:
         self.loop, self.pool, self.mailer, self.sending = None, None, None, False
         self.pusher, self.pushing = None, 0
         self.tasks_waiting = False
+        self.quieted = False
         for timer in getattr(self, "timers", {}).values():
             timer.cancel()
         self.busy, self.again, self.seen, self.woken = set(), set(), {}, {}
@@ -182,13 +192,18 @@ class Runner:
         return run
 
     async def drive(self, game_id: int) -> None:
-        """Bot steps, each in its own transaction, until no bot must act at the game."""
+        """Bot steps, each in its own transaction, until no bot must act at the game (while
+        draining, DRAINING_STEPS at most)."""
         step = self.in_pool(services.bot_step)
+        draining_steps = 0
         try:
             while True:
                 self.again.discard(game_id)
                 while await step(game_id) is not services.Step.IDLE:
-                    pass
+                    if self.quieted:
+                        draining_steps += 1
+                        if draining_steps >= DRAINING_STEPS:
+                            return  # the next process's sweep wakes the game
                 if game_id in self.again:
                     continue
                 delay = await self.in_pool(deadlines.next_deadline)(game_id)

@@ -416,3 +416,35 @@ async def test_a_reset_mail_queued_in_a_request_goes_out_on_the_runners_mail_thr
         assert all(name.startswith("mails") for name in runs)  # the mail thread
     finally:
         await RUNNER.stop()
+
+
+async def test_a_draining_process_leaves_a_game_of_bots_to_the_next_after_a_round_of_steps(
+    after_commit: None, player: User, rival: User
+) -> None:
+    """The people resigned: the bots would play the game out in one drive, holding the drain as
+    long. Draining, the drive stops after DRAINING_STEPS steps and the runner is idle; the next
+    process (its start-up sweep) plays the game out."""
+    game = await database_sync_to_async(table)([player, rival], 0)
+    await database_sync_to_async(services.start)(game, player)
+    await database_sync_to_async(services.resign)(game, player)
+    await database_sync_to_async(services.resign)(game, rival)  # no runner yet: no drive
+    RUNNER.start()
+    try:
+        RUNNER.quiet()  # draining, before its sweep woke the game
+        RUNNER.wake(game.pk)  # as the resign's hint would
+        for _ in range(int(WAIT / 0.02)):
+            if RUNNER.idle():
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the draining runner never went idle")
+        left = await database_sync_to_async(fresh)(game)
+        assert left.status == Game.Status.RUNNING
+        assert 0 < left.moves <= live_runner.DRAINING_STEPS  # a step is a move or the table's own
+        await RUNNER.stop()
+        RUNNER.start()  # the next process
+        await until(
+            lambda: fresh(game).status == Game.Status.OVER, "the next process played it out"
+        )
+    finally:
+        await RUNNER.stop()
