@@ -17,7 +17,9 @@ and SIGINT itself once its reactor runs (`install`, from games/live/runner.py), 
    request that was on its way on one meets a closed connection, and the browser or proxy sends
    it again on a new one (it never reached the application, so it is never made twice).
 3. The runner's sweep and periodic jobs stop (the other processes' go on); bot moves under way
-   go on, and so do those the moves still made here leave to bots.
+   go on, and so do those the moves still made here leave to bots, each game's for a table's
+   seats at most (runner.DRAINING_STEPS): a game of bots alone is left to the next
+   process's sweep, not played out here.
 4. Each socket closes with SERVICE_RESTART once the move or push in hand is sent, one after
    another (DRAIN_CLOSES_PER_SECOND, 20 a second by default): its page comes back at once (with
    a little jitter) to another process, which takes them as they come instead of all in one
