@@ -29,9 +29,9 @@ beside the tables: issue 48's "ten reviews queued at once beside 50 busy tables"
 time from its ask to done is printed, and how far those not done by the clock's end got).
 BENCH_WEB_STREAMS (0: comma-separated counts of game streams of bot accounts open on the tables,
 bench/web/streams.py, each table count run once with each: "0,200" is issue 49's pair, the
-tables alone and beside 200 streams; with streams, token-authenticated GETs are timed too; the
-streams open before the clock, which waits for every one's first line and says loudly how many
-did not come).
+tables alone and beside 200 streams; with streams, token-authenticated GETs are timed too,
+unless BENCH_WEB_STREAM_GETS=0; the streams open before the clock, which waits for every one's
+first line and says loudly how many did not come).
 BENCH_DATABASE_URL and BENCH_REDIS_URL name the servers (127.0.0.1 only); each set-up gets its own
 throwaway database and Redis prefix.
 BENCH_WEB_URLS=http://127.0.0.1:8000[,...] points it at a running site instead (its people are

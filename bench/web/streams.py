@@ -14,7 +14,7 @@ stream that was open on its game before it: from the send to the first line at t
 later (a burst of versions is told as the newest). Beside them, a
 client asks `GET /api/games/{id}` (a table being played, routed as its streams) or `GET
 /api/people/{name}` every GET_EVERY seconds with the bot accounts' tokens in turn, each answer
-timed.
+timed (BENCH_WEB_STREAM_GETS=0: none, to tell the streams' own cost from the GETs').
 
 The streams are opened before the clock (`Readers.open`, after the tables are seated and before
 the statistics' flush the transaction counts wait for), and the clock waits until every one said
@@ -52,6 +52,8 @@ from bench.web.site import Site
 
 GET_EVERY = 0.1
 """Seconds between the GETs' requests (one client, one request at a time)."""
+GETS = os.environ.get("BENCH_WEB_STREAM_GETS", "1") != "0"
+"""Whether the GETs are asked beside the streams (on by default)."""
 END_GRACE = 2.0
 """Seconds the streams stay open after the tables stop, for the last moves' lines."""
 OPEN_WITHIN = 60.0
@@ -174,6 +176,8 @@ class Readers:
             ask(
                 self.urls, list(self.made.values()), self.people, tally, until, self.out, self.route
             )
+            if GETS
+            else asyncio.sleep(0)
         )
         while time.perf_counter() < until:
             await asyncio.sleep(0.2)
@@ -444,7 +448,7 @@ def report(tally: Tally, out: Beside) -> None:
         f" ({len(ms)} lines timed); on every stream of its table p95 {percentile(worst, 95):.0f} ms"
         f" ({len(worst)} moves); lines never seen {missing}"
     )
-    for what, took in out.gets.items():
+    for what, took in out.gets.items() if GETS else ():
         got = [1000 * x for x in took]
         print(
             f"   token-authenticated GET of a {what}: p50 {percentile(got, 50):.0f} ms"
