@@ -176,8 +176,6 @@ class Readers:
             ask(
                 self.urls, list(self.made.values()), self.people, tally, until, self.out, self.route
             )
-            if GETS
-            else asyncio.sleep(0)
         )
         while time.perf_counter() < until:
             await asyncio.sleep(0.2)
@@ -373,7 +371,9 @@ async def ask(
     route: str = "table",
 ) -> None:
     """A game or a profile, in turn, every GET_EVERY seconds, timed while the tables' clock runs;
-    a game's where the load balancer sends its table."""
+    a game's where the load balancer sends its table. None with BENCH_WEB_STREAM_GETS=0."""
+    if not GETS:
+        return
     rng = random.Random(7)
     clients = {url: httpx.AsyncClient(base_url=url, timeout=10.0) for url in urls}
     try:
